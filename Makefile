@@ -1,0 +1,72 @@
+# The README's two commands:
+#   make lab    create .venv if needed, install the course, start JupyterLab on lessons/
+#   make test   create/refresh .venv, install course + dev tools (and Debian chromium), run pytest
+#
+# Installs are idempotent: a stamp file in .venv records what was installed, keyed on the
+# hash of pyproject.toml and on which top-level packages exist (an editable install maps
+# only the packages it saw), so a second run installs nothing and starts at once.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3.11
+VENV ?= .venv
+VPY := $(VENV)/bin/python
+PIP := $(VPY) -m pip --quiet --disable-pip-version-check
+# -n auto: pytest-xdist, one worker per core; override e.g. `make test PYTEST_ARGS="-x tests/minitape"`.
+PYTEST_ARGS ?= -n auto -q
+
+INSTALL_KEY := $(shell { cat pyproject.toml; for p in minitape grader lessons; do test -f $$p/__init__.py && echo $$p; done; } 2>/dev/null | sha256sum | cut -c1-16)
+STAMP_COURSE := $(VENV)/.stamp-course-$(INSTALL_KEY)
+STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
+
+.PHONY: help lab test install install-dev chromium clean
+
+help:
+	@echo "make lab    start JupyterLab on the lessons (creates .venv on first use)"
+	@echo "make test   run the whole test suite (installs what is missing first)"
+	@echo "make clean  remove .venv and build artefacts"
+
+$(VPY):
+	$(PYTHON) -m venv --clear $(VENV)
+
+# The dev stamp implies the course stamp: `make lab` after `make test` installs nothing.
+$(STAMP_COURSE): | $(VPY)
+	@if [ -f $(STAMP_DEV) ]; then touch $@; else \
+	  echo "Installing the course into $(VENV) (pip install -e '.[course]')..."; \
+	  rm -f $(VENV)/.stamp-*; \
+	  $(PIP) install -e '.[course]'; \
+	  touch $@; fi
+
+$(STAMP_DEV): | $(VPY)
+	@echo "Installing the course and test tools into $(VENV) (pip install -e '.[course,dev]')..."
+	@rm -f $(VENV)/.stamp-*
+	@$(PIP) install -e '.[course,dev]'
+	@touch $@ $(STAMP_COURSE)
+
+install: $(STAMP_COURSE)
+install-dev: $(STAMP_DEV)
+
+# Debian's chromium for the real-browser test (Playwright drives /usr/bin/chromium).
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	  else echo "warning: /usr/bin/chromium is missing and cannot be installed without root;" \
+	            "install Debian's chromium (apt-get install chromium) for the browser tests" >&2; exit 0; fi; \
+	  echo "Installing Debian chromium (apt-get)..."; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  $$SUDO apt-get update -qq >/dev/null; \
+	  $$SUDO apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; \
+	  /usr/bin/chromium --version; \
+	fi
+
+lab: $(STAMP_COURSE)
+	$(VENV)/bin/jupyter lab lessons/
+
+test: $(STAMP_DEV) chromium
+	$(VPY) -m pytest $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info test-artifacts
