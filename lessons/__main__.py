@@ -1,0 +1,168 @@
+"""Command line: ``python -m lessons {build,check,status,stamp,timing}`` (see ``--help``)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from . import LANGS, SOURCE_LANG
+
+
+def _load(names):
+    from .source import LessonSourceError, load_lessons
+
+    try:
+        return load_lessons(only=names or None)
+    except LessonSourceError as exc:
+        print(f"error: malformed lesson source\n{exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def cmd_build(args) -> int:
+    from . import build
+
+    lessons = _load(args.lessons)
+    if args.check:
+        return build.check(lessons, all_lessons=not args.lessons)
+    return build.build(lessons, all_lessons=not args.lessons)
+
+
+def cmd_check(args) -> int:
+    from . import build
+
+    return build.check(_load(args.lessons), all_lessons=not args.lessons)
+
+
+def cmd_status(args) -> int:
+    from .source import display_path
+
+    lessons = _load(args.lessons)
+    langs = [lang for lang in LANGS if lang != SOURCE_LANG]
+    width = max([len("lesson")] + [len(lesson.name) for lesson in lessons])
+    print(f"{'lesson':<{width}}  {'cells':>5}  " + "  ".join(f"{lang:<20}" for lang in langs))
+    any_missing = any_stale = False
+    details = []
+    for lesson in lessons:
+        table = lesson.status()
+        row = []
+        for lang in langs:
+            counts = table[lang]
+            parts = [f"{counts[s]} {s}" for s in ("missing", "stale") if counts[s]]
+            row.append(", ".join(parts) if parts else "ok")
+            any_missing |= counts["missing"] > 0
+            any_stale |= counts["stale"] > 0
+        print(f"{lesson.name:<{width}}  {len(lesson.prose):>5}  " + "  ".join(f"{c:<20}" for c in row))
+        for prose in lesson.prose:
+            for lang in langs:
+                status = prose.status(lang)
+                if status != "ok":
+                    line = prose.lines.get(lang, prose.line)
+                    why = ("no translation" if status == "missing" else
+                           "never stamped" if prose.src.get(lang) is None else
+                           f"translates {prose.src[lang]}, English is now {prose.en_hash}")
+                    details.append(f"  {display_path(lesson.path)}:{line}: {status:7} {lang} "
+                                   f"key={prose.key} ({why})")
+    if details and not args.quiet:
+        print("\n".join(["", "needs work:"] + details))
+    if any_missing or (args.strict and any_stale):
+        return 1
+    return 0
+
+
+def cmd_stamp(args) -> int:
+    """Record the current English hash in translations a translator has reviewed."""
+    from .source import LessonSourceError, display_path, parse_lesson
+
+    if not (args.lang or args.key or args.all):
+        print("error: say what to stamp: --lang L, --key K (repeatable) or --all", file=sys.stderr)
+        return 2
+    langs = args.lang or [lang for lang in LANGS if lang != SOURCE_LANG]
+    bad = [lang for lang in langs if lang not in LANGS or lang == SOURCE_LANG]
+    if bad:
+        print(f"error: --lang must be one of {', '.join(LANGS[1:])}", file=sys.stderr)
+        return 2
+    (lesson,) = _load([args.lesson])
+    keys = set(args.key or [])
+    unknown = keys - {p.key for p in lesson.prose}
+    if unknown:
+        print(f"error: no prose key {', '.join(sorted(unknown))} in {lesson.name}", file=sys.stderr)
+        return 2
+    text = lesson.path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    changed = 0
+    for prose in lesson.prose:
+        if keys and prose.key not in keys:
+            continue
+        for lang in langs:
+            if lang not in prose.texts or prose.status(lang) == "ok":
+                continue
+            if args.only_unstamped and prose.src.get(lang) is not None:
+                continue
+            i = prose.lines[lang] - 1
+            header = lines[i]
+            stamp = f'src="{prose.en_hash}"'
+            new = re.sub(r'src="[^"]*"', stamp, header) if 'src="' in header else f"{header} {stamp}"
+            lines[i] = new
+            changed += 1
+            print(f"stamped {display_path(lesson.path)}:{i + 1}: key={prose.key} lang={lang} -> {prose.en_hash}")
+    if changed:
+        new_text = "\n".join(lines)
+        try:
+            parse_lesson(lesson.path, new_text)
+        except LessonSourceError as exc:  # should not happen; never write a broken file
+            print(f"error: stamping would break the source, nothing written:\n{exc}", file=sys.stderr)
+            return 2
+        lesson.path.write_text(new_text, encoding="utf-8")
+    print(f"{changed} translation(s) stamped.")
+    return 0
+
+
+def cmd_timing(args) -> int:
+    from .timing import main
+
+    return main(args.lessons, langs=args.lang, variant=args.variant, timeout=args.timeout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lessons", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("build", help="regenerate student and instructor notebooks")
+    p.add_argument("lessons", nargs="*", help="lesson names or numbers (default: all)")
+    p.add_argument("--check", action="store_true", help="write nothing; exit 1 if any notebook is stale")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("check", help="exit 1 if any committed generated notebook is stale")
+    p.add_argument("lessons", nargs="*")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("status", help="translation status per lesson and language; exit 1 on missing")
+    p.add_argument("lessons", nargs="*")
+    p.add_argument("--strict", action="store_true", help="also exit 1 on stale translations")
+    p.add_argument("-q", "--quiet", action="store_true", help="only the table")
+    p.set_defaults(func=cmd_status)
+
+    p = sub.add_parser("stamp", help="mark reviewed translations as translating the current English")
+    p.add_argument("lesson", help="lesson name or number")
+    p.add_argument("--lang", action="append", help="language to stamp (repeatable)")
+    p.add_argument("--key", action="append", help="prose key to stamp (repeatable)")
+    p.add_argument("--all", action="store_true", help="every stale translation of the lesson")
+    p.add_argument("--only-unstamped", action="store_true",
+                   help="only translations that have no src= yet (new ones)")
+    p.set_defaults(func=cmd_stamp)
+
+    p = sub.add_parser("timing", help="execute lessons and print kernel time per lesson")
+    p.add_argument("lessons", nargs="*")
+    p.add_argument("--lang", action="append", help="languages (default: all)")
+    p.add_argument("--variant", choices=["instructor", "student"], default="instructor")
+    p.add_argument("--timeout", type=int, default=120, help="per-cell timeout in seconds")
+    p.set_defaults(func=cmd_timing)
+
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

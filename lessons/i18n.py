@@ -1,0 +1,242 @@
+"""Message catalog for text that code shows in a notebook (plot titles, widget labels).
+
+Code cells are identical in every language, so they cannot contain translated strings. They
+call ``t("widgets.tangent.title")`` instead, and the catalog answers in the language of the
+running notebook::
+
+    >>> from lessons.i18n import t, set_language
+    >>> set_language("es")
+    >>> t("plot.title.function_and_derivative")
+    'Una función y su derivada'
+    >>> t("widgets.tangent.readout", x="1.00", y="0.84", slope="0.54")
+    'f(1.00) = 0.84; pendiente f′(1.00) = 0.54'
+
+Language of a running notebook (first match wins), see ``current_language``:
+
+1. ``set_language("es")`` called in this process;
+2. environment variable ``MINITAPE_LANG``;
+3. environment variable ``JPY_SESSION_NAME`` (the notebook path Jupyter gives the kernel);
+4. the kernel's working directory;
+5. ``"en"``.
+
+For 3 and 4 a path names a language when one of its folders is ``lessons/<lang>`` or ends in
+``-<lang>`` (an nbgrader assignment such as ``01-gradients-es``); the deepest such folder wins.
+
+The catalog is *key-major*: each key holds its text in every language side by side, so a
+translator sees the English beside their own. Shared messages live in ``MESSAGES`` below;
+a lesson's own messages live in ``lessons/messages/NN-name.json`` (same layout, keys prefixed
+with the lesson, e.g. ``"l01.sigmoid.title"``) so that lesson authors do not edit one file.
+A key missing in a language falls back to English; ``tests/lessons/test_i18n.py`` asserts
+that every key exists in every language.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from pathlib import Path, PurePath
+from typing import Mapping
+
+from . import LANGS, SOURCE_LANG
+
+__all__ = [
+    "LANGS",
+    "MESSAGES",
+    "add_messages",
+    "catalog",
+    "current_language",
+    "language_from_path",
+    "normalize_language",
+    "set_language",
+    "t",
+]
+
+MESSAGES: dict[str, dict[str, str]] = {
+    # ----- notes the build writes into generated notebooks -----------------------------------
+    "lessons.stale_translation": {
+        "en": "**Translation may be outdated.** The English text of this cell changed after it "
+              "was translated; when in doubt, the English version is the reference.",
+        "es": "**Esta traducción puede estar desactualizada.** El texto en inglés de esta celda "
+              "cambió después de traducirse; ante la duda, la versión en inglés es la de referencia.",
+        "pt": "**Esta tradução pode estar desatualizada.** O texto em inglês desta célula mudou "
+              "depois de traduzido; na dúvida, a versão em inglês é a referência.",
+        "ru": "**Перевод может быть устаревшим.** Английский текст этой ячейки изменился после "
+              "перевода; если что-то вызывает сомнения, ориентируйтесь на английскую версию.",
+    },
+    "lessons.missing_translation": {
+        "en": "**Not translated yet.** This cell is shown in English.",
+        "es": "**Todavía sin traducir.** Esta celda se muestra en inglés.",
+        "pt": "**Ainda não traduzido.** Esta célula aparece em inglês.",
+        "ru": "**Ещё не переведено.** Эта ячейка показана на английском.",
+    },
+    # ----- plots ------------------------------------------------------------------------------
+    "plot.x": {"en": "x", "es": "x", "pt": "x", "ru": "x"},
+    "plot.function": {"en": "f(x)", "es": "f(x)", "pt": "f(x)", "ru": "f(x)"},
+    "plot.derivative": {
+        "en": "f′(x) computed by the tape",
+        "es": "f′(x) calculada con la cinta",
+        "pt": "f′(x) calculada pela fita",
+        "ru": "f′(x), вычисленная лентой",
+    },
+    "plot.title.function_and_derivative": {
+        "en": "A function and its derivative",
+        "es": "Una función y su derivada",
+        "pt": "Uma função e sua derivada",
+        "ru": "Функция и её производная",
+    },
+    # ----- tangent explorer widget ----------------------------------------------------------
+    "widgets.tangent.title": {
+        "en": "The tangent's slope is the gradient the tape computes",
+        "es": "La pendiente de la tangente es el gradiente que calcula la cinta",
+        "pt": "A inclinação da tangente é o gradiente que a fita calcula",
+        "ru": "Наклон касательной — это градиент, который вычисляет лента",
+    },
+    "widgets.tangent.slider": {"en": "point x", "es": "punto x", "pt": "ponto x", "ru": "точка x"},
+    "widgets.tangent.point": {"en": "point", "es": "punto", "pt": "ponto", "ru": "точка"},
+    "widgets.tangent.tangent": {"en": "tangent", "es": "tangente", "pt": "tangente", "ru": "касательная"},
+    "widgets.tangent.readout": {
+        "en": "f({x}) = {y}; slope f′({x}) = {slope}",
+        "es": "f({x}) = {y}; pendiente f′({x}) = {slope}",
+        "pt": "f({x}) = {y}; inclinação f′({x}) = {slope}",
+        "ru": "f({x}) = {y}; наклон f′({x}) = {slope}",
+    },
+}
+
+_explicit: str | None = None
+_loaded_files = False
+
+
+# --------------------------------------------------------------------------------------------
+# Language resolution
+# --------------------------------------------------------------------------------------------
+def normalize_language(lang: str) -> str:
+    """``"es"``, ``"ES"``, ``"es-MX"``, ``"pt_BR"`` -> the catalog's code; ValueError otherwise."""
+    if not isinstance(lang, str):
+        raise TypeError(f"language must be a string such as 'es', got {type(lang).__name__}")
+    code = lang.strip().replace("_", "-").split("-")[0].lower()
+    if code not in LANGS:
+        raise ValueError(f"unsupported language {lang!r}; choose one of {', '.join(LANGS)}")
+    return code
+
+
+def set_language(lang: str | None) -> None:
+    """Fix the language of this process (``None`` goes back to automatic detection)."""
+    global _explicit
+    _explicit = None if lang is None else normalize_language(lang)
+
+
+def language_from_path(path: str | os.PathLike) -> str | None:
+    """The language a path names, or None.
+
+    A folder ``lessons/<lang>`` or a folder ending in ``-<lang>`` (nbgrader assignment
+    ``01-gradients-es``, its ``submitted/<student>/01-gradients-es`` copies) names ``<lang>``.
+    The deepest folder that names a language wins; the file name itself is ignored when the
+    path ends in ``.ipynb``.
+    """
+    parts = PurePath(os.fspath(path)).parts
+    if parts and parts[-1].endswith(".ipynb"):
+        parts = parts[:-1]
+    for i in range(len(parts) - 1, -1, -1):
+        part = parts[i].lower()
+        if part in LANGS and i > 0 and parts[i - 1].lower() == "lessons":
+            return part
+        head, sep, tail = part.rpartition("-")
+        if sep and head and tail in LANGS:
+            return tail
+    return None
+
+
+def current_language() -> str:
+    """The language of the running notebook (see the module docstring for the order)."""
+    if _explicit is not None:
+        return _explicit
+    env = os.environ.get("MINITAPE_LANG", "").strip()
+    if env:
+        try:
+            return normalize_language(env)
+        except ValueError:
+            warnings.warn(
+                f"MINITAPE_LANG={env!r} is not one of {', '.join(LANGS)}; ignoring it",
+                stacklevel=2,
+            )
+    session = os.environ.get("JPY_SESSION_NAME", "").strip()
+    if session:
+        lang = language_from_path(session)
+        if lang:
+            return lang
+    try:
+        cwd = os.getcwd()
+    except OSError:  # the working directory was deleted
+        cwd = ""
+    if cwd:
+        lang = language_from_path(cwd)
+        if lang:
+            return lang
+    return SOURCE_LANG
+
+
+# --------------------------------------------------------------------------------------------
+# Catalog
+# --------------------------------------------------------------------------------------------
+def _check_entry(key: str, texts: object, origin: str) -> dict[str, str]:
+    if not isinstance(key, str) or not key:
+        raise ValueError(f"{origin}: message keys must be non-empty strings, got {key!r}")
+    if not isinstance(texts, Mapping):
+        raise ValueError(f"{origin}: message {key!r} must map languages to text, got {type(texts).__name__}")
+    unknown = sorted(set(texts) - set(LANGS))
+    if unknown:
+        raise ValueError(f"{origin}: message {key!r} has unknown language(s) {unknown}; use {list(LANGS)}")
+    if SOURCE_LANG not in texts:
+        raise ValueError(f"{origin}: message {key!r} has no English text (English is the fallback)")
+    for lang, text in texts.items():
+        if not isinstance(text, str):
+            raise ValueError(f"{origin}: message {key!r} [{lang}] must be a string")
+    return dict(texts)
+
+
+def add_messages(messages: Mapping[str, Mapping[str, str]], origin: str = "add_messages") -> None:
+    """Add messages (``{key: {lang: text}}``) to the catalog; a key may not be defined twice."""
+    checked = {key: _check_entry(key, texts, origin) for key, texts in messages.items()}
+    clash = sorted(set(checked) & set(MESSAGES))
+    if clash:
+        raise ValueError(f"{origin}: message key(s) already defined: {', '.join(clash)}")
+    MESSAGES.update(checked)
+
+
+def _load_message_files() -> None:
+    global _loaded_files
+    if _loaded_files:
+        return
+    _loaded_files = True
+    folder = Path(__file__).with_name("messages")
+    for path in sorted(folder.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{exc.lineno}: invalid JSON in message file: {exc.msg}") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: a message file holds one JSON object {{key: {{lang: text}}}}")
+        add_messages(data, origin=str(path))
+
+
+def catalog() -> dict[str, dict[str, str]]:
+    """Every message, shared and per-lesson (a copy)."""
+    _load_message_files()
+    return {key: dict(texts) for key, texts in MESSAGES.items()}
+
+
+def t(key: str, lang: str | None = None, /, **kwargs: object) -> str:
+    """The message ``key`` in ``lang`` (default: ``current_language()``), formatted with kwargs.
+
+    Falls back to English when the language lacks the key; an unknown key is a KeyError
+    (a typo in a lesson should fail loudly, not show the key to students).
+    """
+    _load_message_files()
+    try:
+        texts = MESSAGES[key]
+    except KeyError:
+        raise KeyError(f"no message {key!r} in the lessons catalog (lessons/i18n.py, lessons/messages/)") from None
+    code = current_language() if lang is None else normalize_language(lang)
+    text = texts.get(code) or texts[SOURCE_LANG]
+    return text.format(**kwargs) if kwargs else text

@@ -1,0 +1,154 @@
+"""Plots and widgets the lessons share. Labels come from the message catalog (``lessons.i18n``).
+
+* ``derivative_curve(f, xs)`` -- f and f' on a grid, with one tape and one ``gradient`` call;
+* ``tangent_at(f, x0)`` -- f(x0) and f'(x0) from a GradientTape;
+* ``plot_function_and_derivative(f, x_range)`` -- a matplotlib figure of f and f';
+* ``tangent_explorer(f, x_range)`` -- an ipywidgets slider that moves a point along f and draws
+  its tangent, whose slope is the gradient the tape returns.
+
+``f`` takes and returns minitape tensors and works element by element (``tf.math.sin``,
+``lambda x: x**3 - 3*x``). The derivative always comes from ``minitape.GradientTape``; nothing
+here differentiates by hand or by finite differences.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Callable
+
+import numpy as np
+
+from .i18n import t
+
+__all__ = ["derivative_curve", "tangent_at", "plot_function_and_derivative", "tangent_explorer",
+           "TangentExplorer"]
+
+
+def _numpy(value) -> np.ndarray:
+    return np.asarray(value.numpy() if hasattr(value, "numpy") else value, dtype=float)
+
+
+def derivative_curve(f: Callable, xs) -> tuple[np.ndarray, np.ndarray]:
+    """``(f(xs), f'(xs))`` as NumPy arrays, from one tape.
+
+    Because f works element by element, the gradient of ``sum(f(x))`` with respect to ``x``
+    holds each element's own derivative: one backward pass gives the whole curve.
+    """
+    import minitape as tf
+
+    x = tf.constant(np.asarray(xs, dtype=np.float64))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    dy = tape.gradient(y, x)
+    if dy is None:
+        raise ValueError("the tape returned None: f(x) does not depend on x through minitape operations")
+    return _numpy(y), _numpy(dy)
+
+
+def tangent_at(f: Callable, x0: float) -> tuple[float, float]:
+    """``(f(x0), f'(x0))`` computed with a GradientTape watching a Variable at x0."""
+    import minitape as tf
+
+    x = tf.Variable(float(x0), dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        y = f(x)
+    dy = tape.gradient(y, x)
+    if dy is None:
+        raise ValueError("the tape returned None: f(x) does not depend on x through minitape operations")
+    return float(_numpy(y)), float(_numpy(dy))
+
+
+def plot_function_and_derivative(f: Callable, x_range: tuple[float, float] = (-3.0, 3.0),
+                                 num: int = 201, title: str | None = None, ax=None):
+    """Plot f and its derivative (from the tape) on ``x_range``; returns the matplotlib Figure."""
+    import matplotlib.pyplot as plt
+
+    xs = np.linspace(float(x_range[0]), float(x_range[1]), int(num))
+    ys, dys = derivative_curve(f, xs)
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    else:
+        fig = ax.figure
+    ax.plot(xs, ys, label=t("plot.function"))
+    ax.plot(xs, dys, "--", label=t("plot.derivative"))
+    ax.axhline(0.0, color="0.8", linewidth=0.8, zorder=0)
+    ax.set_xlabel(t("plot.x"))
+    ax.set_title(title if title is not None else t("plot.title.function_and_derivative"))
+    ax.legend()
+    return fig
+
+
+def _render_tangent(f: Callable, x_range, xs, ys, x0: float, y0: float, slope: float) -> bytes:
+    """PNG of f with the point (x0, y0) and its tangent line (Agg canvas, no pyplot state)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6.0, 3.6), dpi=80)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    ax.plot(xs, ys, label=t("plot.function"))
+    half = (x_range[1] - x_range[0]) / 6
+    tx = np.array([x0 - half, x0 + half])
+    ax.plot(tx, y0 + slope * (tx - x0), color="tab:red", label=t("widgets.tangent.tangent"))
+    ax.plot([x0], [y0], "o", color="tab:red", label=t("widgets.tangent.point"))
+    pad = 0.1 * (ys.max() - ys.min() or 1.0)
+    ax.set_ylim(ys.min() - pad, ys.max() + pad)
+    ax.set_xlim(*x_range)
+    ax.set_xlabel(t("plot.x"))
+    ax.set_title(t("widgets.tangent.title"), fontsize=10)
+    ax.legend(loc="best", fontsize=8)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def tangent_explorer(f: Callable, x_range: tuple[float, float] = (-3.0, 3.0), x0: float | None = None,
+                     num: int = 201, step: float | None = None) -> "TangentExplorer":
+    """A slider that moves a point along f; the red line is the tangent, slope from the tape."""
+    return TangentExplorer(f, x_range=x_range, x0=x0, num=num, step=step)
+
+
+class TangentExplorer:
+    """The tangent explorer: ``.widget`` (an ipywidgets VBox), ``.slider``, ``.readout``, ``.image``.
+
+    ``explorer.slope`` and ``explorer.value`` hold f'(x) and f(x) at the slider's point; both
+    come from ``tangent_at`` (one GradientTape per move). Displays itself in a notebook.
+    """
+
+    def __init__(self, f: Callable, x_range=(-3.0, 3.0), x0=None, num=201, step=None):
+        import ipywidgets as w
+
+        lo, hi = float(x_range[0]), float(x_range[1])
+        if not hi > lo:
+            raise ValueError(f"x_range must be (low, high) with low < high, got {x_range!r}")
+        self.f, self.x_range = f, (lo, hi)
+        self.xs = np.linspace(lo, hi, int(num))
+        self.ys, _ = derivative_curve(f, self.xs)
+        start = (lo + hi) / 2 if x0 is None else float(x0)
+        self.slider = w.FloatSlider(value=start, min=lo, max=hi, step=step or (hi - lo) / 100,
+                                    description=t("widgets.tangent.slider"), continuous_update=False,
+                                    readout_format=".2f", layout=w.Layout(width="420px"),
+                                    style={"description_width": "initial"})
+        self.readout = w.HTML()
+        self.image = w.Image(format="png")
+        self.widget = w.VBox([self.slider, self.readout, self.image])
+        self.slider.observe(self._on_change, names="value")
+        self.update(start)
+
+    def _on_change(self, change) -> None:
+        self.update(change["new"])
+
+    def update(self, x0: float) -> None:
+        """Move the point to x0 (what the slider does), recompute with the tape, redraw."""
+        self.x0 = float(x0)
+        self.value, self.slope = tangent_at(self.f, self.x0)
+        self.readout.value = t("widgets.tangent.readout", x=f"{self.x0:.2f}", y=f"{self.value:.4g}",
+                               slope=f"{self.slope:.4g}")
+        self.image.value = _render_tangent(self.f, self.x_range, self.xs, self.ys, self.x0,
+                                           self.value, self.slope)
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
