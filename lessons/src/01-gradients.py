@@ -1,0 +1,1050 @@
+# ---
+# jupyter:
+#   minitape:
+#     lesson: 01-gradients
+# ---
+
+# %% [markdown] key="title" lang="en"
+# # Lesson 1 · Gradients and tapes
+#
+# Training a neural network means nudging its parameters, step by step, in the direction that
+# lowers a loss; that direction is given by a *gradient*. Working out gradients by hand stops
+# being practical after a couple of layers. *Automatic differentiation* computes them exactly,
+# from the very code that computes the loss.
+#
+# In this lesson you will learn:
+#
+# - what a gradient tape records while your code runs, and how it uses that record;
+# - how to get the gradient of a scalar with respect to scalars and to tensors of any shape;
+# - how to ask for many gradients at once, with lists and dictionaries of sources;
+# - how to get the gradients of a model's variables.
+
+# %% [markdown] key="title" lang="es" src="9c1990bb"
+# # Lección 1 · Gradientes y cintas
+#
+# Entrenar una red neuronal consiste en mover sus parámetros, paso a paso, en la dirección en
+# la que baja una función de pérdida; esa dirección nos la da el *gradiente*. Calcular
+# gradientes a mano deja de ser práctico en cuanto el modelo tiene un par de capas. La
+# *diferenciación automática* los calcula de forma exacta a partir del mismo código que
+# calcula la pérdida.
+#
+# En esta lección aprenderás:
+#
+# - qué graba una cinta de gradientes (*gradient tape*) mientras se ejecuta tu código y cómo usa
+#   esa grabación;
+# - cómo obtener el gradiente de un escalar respecto de escalares y de tensores de cualquier forma;
+# - cómo pedir muchos gradientes a la vez, con listas y diccionarios de fuentes;
+# - cómo obtener los gradientes de las variables de un modelo.
+
+# %% [markdown] key="title" lang="pt" src="9c1990bb"
+# # Lição 1 · Gradientes e fitas
+#
+# Treinar uma rede neural é ajustar seus parâmetros, passo a passo, na direção em que a função
+# de perda diminui; quem indica essa direção é o *gradiente*. Calcular gradientes à mão deixa de
+# ser viável assim que o modelo ganha duas ou três camadas. A *diferenciação automática* os
+# calcula de forma exata a partir do próprio código que calcula a perda.
+#
+# Nesta lição você vai aprender:
+#
+# - o que uma fita de gradientes (*gradient tape*) grava enquanto o seu código roda e como ela
+#   usa essa gravação;
+# - como obter o gradiente de um escalar em relação a escalares e a tensores de qualquer formato;
+# - como pedir vários gradientes de uma vez, com listas e dicionários de fontes;
+# - como obter os gradientes das variáveis de um modelo.
+
+# %% [markdown] key="title" lang="ru" src="9c1990bb"
+# # Урок 1 · Градиенты и ленты
+#
+# Обучить нейронную сеть — значит шаг за шагом сдвигать её параметры туда, где функция потерь
+# уменьшается; это направление задаёт *градиент*. Считать градиенты вручную становится
+# непрактично, как только в модели появляется хотя бы пара слоёв. *Автоматическое
+# дифференцирование* вычисляет их точно — по тому же коду, который вычисляет потери.
+#
+# В этом уроке вы узнаете:
+#
+# - что записывает градиентная лента (*gradient tape*) во время работы вашего кода и как она
+#   использует эту запись;
+# - как найти градиент скаляра по скалярам и по тензорам любой формы;
+# - как запросить сразу много градиентов, передав списки и словари источников;
+# - как получить градиенты по переменным модели.
+
+# %% [markdown] key="setup" lang="en"
+# We write `import minitape as tf`. minitape is the small autodiff engine of this course; its
+# API copies TensorFlow's (`tf.Variable`, `tf.GradientTape`, `tf.reduce_mean`, …), so what you
+# learn here carries over to TensorFlow unchanged.
+
+# %% [markdown] key="setup" lang="es" src="56828975"
+# Escribimos `import minitape as tf`. minitape es el pequeño motor de diferenciación automática
+# de este curso; su API copia la de TensorFlow (`tf.Variable`, `tf.GradientTape`,
+# `tf.reduce_mean`, …), así que lo que aprendas aquí te servirá tal cual en TensorFlow.
+
+# %% [markdown] key="setup" lang="pt" src="56828975"
+# Escrevemos `import minitape as tf`. O minitape é o pequeno motor de diferenciação automática
+# deste curso; sua API copia a do TensorFlow (`tf.Variable`, `tf.GradientTape`,
+# `tf.reduce_mean`, …), então o que você aprender aqui vale do mesmo jeito no TensorFlow.
+
+# %% [markdown] key="setup" lang="ru" src="56828975"
+# Мы пишем `import minitape as tf`. minitape — небольшой движок автоматического
+# дифференцирования, на котором построен курс; его API повторяет API TensorFlow
+# (`tf.Variable`, `tf.GradientTape`, `tf.reduce_mean`, …), так что всё изученное здесь без
+# изменений пригодится и в TensorFlow.
+
+# %% key="setup-code"
+import numpy as np
+import matplotlib.pyplot as plt
+
+import minitape as tf
+from lessons.i18n import t
+from lessons.widgets import plot_function_and_derivative, tangent_explorer
+
+# %% [markdown] key="passes" lang="en"
+# ## Forward pass, backward pass
+#
+# To differentiate automatically, the engine must remember which operations ran, in which
+# order and on which values, while your code computes its result: that is the *forward pass*.
+# Then, in the *backward pass*, it walks that list of operations in reverse order and applies
+# the chain rule at each step. The list is called the *tape*, and the method *reverse-mode
+# differentiation*.
+
+# %% [markdown] key="passes" lang="es" src="289a4331"
+# ## Pasada hacia adelante, pasada hacia atrás
+#
+# Para derivar automáticamente, el motor tiene que recordar qué operaciones se ejecutaron, en
+# qué orden y sobre qué valores, mientras tu código calcula su resultado: es la *pasada hacia
+# adelante* (*forward pass*). Después, en la *pasada hacia atrás* (*backward pass*), recorre esa
+# lista de operaciones en orden inverso y aplica la regla de la cadena en cada paso. A esa
+# lista la llamamos *cinta* (*tape*), y al método, *diferenciación en modo inverso*.
+
+# %% [markdown] key="passes" lang="pt" src="289a4331"
+# ## Passagem para a frente, passagem para trás
+#
+# Para derivar automaticamente, o motor precisa lembrar quais operações foram executadas, em
+# que ordem e com quais valores, enquanto o seu código calcula o resultado: essa é a
+# *passagem para a frente* (*forward pass*). Depois, na *passagem para trás* (*backward
+# pass*), ele percorre essa lista de operações na ordem inversa e aplica a regra da cadeia a
+# cada passo. Essa lista se chama *fita* (*tape*), e o método, *diferenciação em modo reverso*.
+
+# %% [markdown] key="passes" lang="ru" src="289a4331"
+# ## Прямой и обратный проход
+#
+# Чтобы дифференцировать автоматически, движок должен запомнить, какие операции выполнялись,
+# в каком порядке и над какими значениями, пока ваш код вычислял результат: это *прямой
+# проход* (*forward pass*). Затем, во время *обратного прохода* (*backward pass*), он проходит
+# этот список операций в обратном порядке и на каждом шаге применяет цепное правило. Такой
+# список называют *лентой* (*tape*), а сам метод — *дифференцированием в обратном режиме*.
+
+# %% [markdown] key="first-tape" lang="en"
+# ## Your first tape
+#
+# `tf.GradientTape` is a context manager: the operations executed inside its `with` block are
+# recorded on the tape. Here it records the computation of $y = x^2$ for a variable $x = 3$:
+
+# %% [markdown] key="first-tape" lang="es" src="f271152b"
+# ## Tu primera cinta
+#
+# `tf.GradientTape` es un gestor de contexto: las operaciones que se ejecutan dentro de su
+# bloque `with` quedan grabadas en la cinta. Aquí graba el cálculo de $y = x^2$ para una
+# variable $x = 3$:
+
+# %% [markdown] key="first-tape" lang="pt" src="f271152b"
+# ## Sua primeira fita
+#
+# `tf.GradientTape` é um gerenciador de contexto: as operações executadas dentro do seu bloco
+# `with` ficam gravadas na fita. Aqui ela grava o cálculo de $y = x^2$ para uma variável
+# $x = 3$:
+
+# %% [markdown] key="first-tape" lang="ru" src="f271152b"
+# ## Ваша первая лента
+#
+# `tf.GradientTape` — это контекстный менеджер: операции, выполненные внутри его блока `with`,
+# записываются на ленту. Здесь лента записывает вычисление $y = x^2$ для переменной $x = 3$:
+
+# %% key="first-tape-code"
+x = tf.Variable(3.0)
+
+with tf.GradientTape() as tape:
+    y = x**2
+
+y
+
+# %% [markdown] key="gradient" lang="en"
+# Once the operations are recorded, `tape.gradient(target, sources)` computes the gradient of
+# the *target* (usually a loss) with respect to the *sources* (usually the model's variables).
+# Since $y = x^2$, we expect $\frac{dy}{dx} = 2x = 6$:
+
+# %% [markdown] key="gradient" lang="es" src="bed4744b"
+# Con las operaciones ya grabadas, `tape.gradient(target, sources)` calcula el gradiente del
+# *objetivo* (`target`, casi siempre una pérdida) respecto de las *fuentes* (`sources`, casi
+# siempre las variables del modelo). Como $y = x^2$, esperamos $\frac{dy}{dx} = 2x = 6$:
+
+# %% [markdown] key="gradient" lang="pt" src="bed4744b"
+# Com as operações gravadas, `tape.gradient(target, sources)` calcula o gradiente do *alvo*
+# (`target`, em geral uma perda) em relação às *fontes* (`sources`, em geral as variáveis do
+# modelo). Como $y = x^2$, esperamos $\frac{dy}{dx} = 2x = 6$:
+
+# %% [markdown] key="gradient" lang="ru" src="bed4744b"
+# Когда операции записаны, `tape.gradient(target, sources)` вычисляет градиент *цели*
+# (`target`, обычно это функция потерь) по *источникам* (`sources`, обычно это переменные
+# модели). Раз $y = x^2$, мы ожидаем $\frac{dy}{dx} = 2x = 6$:
+
+# %% key="gradient-code"
+dy_dx = tape.gradient(y, x)
+dy_dx.numpy()
+
+# %% [markdown] key="recorded" lang="en"
+# ## What did the tape record?
+#
+# A tape does not store a formula. It stores each operation together with the tensors that
+# went in and came out, so that the backward pass can evaluate every local derivative at the
+# right values. The drawing shows what a tape recorded for $y = x^2 + 2x$: tensors are nodes
+# (with value and shape), operations are edges, and the watched variable is highlighted.
+
+# %% [markdown] key="recorded" lang="es" src="c2b4f401"
+# ## ¿Qué grabó la cinta?
+#
+# Una cinta no guarda una fórmula. Guarda cada operación junto con los tensores que entraron y
+# salieron de ella, para que la pasada hacia atrás pueda evaluar cada derivada local en los
+# valores correctos. El dibujo muestra lo que grabó una cinta para $y = x^2 + 2x$: los tensores
+# son los nodos (con su valor y su forma), las operaciones son las aristas y la variable
+# observada aparece resaltada.
+
+# %% [markdown] key="recorded" lang="pt" src="c2b4f401"
+# ## O que a fita gravou?
+#
+# Uma fita não guarda uma fórmula. Ela guarda cada operação junto com os tensores que entraram
+# e saíram dela, para que a passagem para trás possa avaliar cada derivada local nos valores
+# certos. O desenho mostra o que uma fita gravou para $y = x^2 + 2x$: os tensores são os nós
+# (com valor e formato), as operações são as arestas e a variável observada aparece destacada.
+
+# %% [markdown] key="recorded" lang="ru" src="c2b4f401"
+# ## Что записала лента?
+#
+# Лента хранит не формулу, а каждую операцию вместе с тензорами, которые в неё вошли и из неё
+# вышли: так обратный проход сможет вычислить каждую локальную производную в нужной точке.
+# На рисунке показано, что записала лента для $y = x^2 + 2x$: тензоры — это узлы (со значением
+# и формой), операции — рёбра, а отслеживаемая переменная выделена цветом.
+
+# %% key="recorded-code"
+from minitape.debugging import draw
+
+x = tf.Variable(3.0)
+with tf.GradientTape() as tape:
+    y = x**2 + 2 * x
+
+draw(tape)
+
+# %% [markdown] key="recorded-backward" lang="en"
+# Read the drawing from $y$ back to $x$ and you are doing the chain rule: $x$ feeds two
+# operations, so the gradient that reaches it is the sum over both paths, $2x$ from the square
+# plus $2$ from the product. At $x = 3$ that is $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
+
+# %% [markdown] key="recorded-backward" lang="es" src="6a429902"
+# Si lees el dibujo desde $y$ hacia atrás hasta $x$, estás aplicando la regla de la cadena:
+# $x$ entra en dos operaciones, así que el gradiente que le llega es la suma de ambos caminos,
+# $2x$ por el cuadrado más $2$ por el producto. En $x = 3$ resulta
+# $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
+
+# %% [markdown] key="recorded-backward" lang="pt" src="6a429902"
+# Ler o desenho de $y$ de volta até $x$ é aplicar a regra da cadeia: $x$ entra em duas
+# operações, então o gradiente que chega a ele é a soma dos dois caminhos, $2x$ vindo do
+# quadrado mais $2$ vindo do produto. Em $x = 3$ isso dá $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
+
+# %% [markdown] key="recorded-backward" lang="ru" src="6a429902"
+# Читая рисунок от $y$ назад к $x$, вы применяете цепное правило: $x$ входит в две операции,
+# поэтому пришедший к нему градиент — это сумма по обоим путям: $2x$ от возведения в квадрат
+# плюс $2$ от умножения. При $x = 3$ получаем $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
+
+# %% key="recorded-backward-code"
+tape.gradient(y, x).numpy()
+
+# %% [markdown] key="one-shot" lang="en"
+# ## A tape answers once
+#
+# By default, `gradient` releases the tape's record (and the intermediate tensors it keeps
+# alive) as soon as it returns, to save memory. Asking the same tape a second time is an error:
+
+# %% [markdown] key="one-shot" lang="es" src="8a758cba"
+# ## Una cinta responde una sola vez
+#
+# Por defecto, `gradient` libera la grabación de la cinta (y los tensores intermedios que
+# mantiene en memoria) en cuanto termina, para ahorrar memoria. Preguntarle otra vez a la misma
+# cinta produce un error:
+
+# %% [markdown] key="one-shot" lang="pt" src="8a758cba"
+# ## Uma fita responde uma vez só
+#
+# Por padrão, `gradient` libera a gravação da fita (e os tensores intermediários que ela mantém
+# na memória) assim que termina, para economizar memória. Perguntar de novo à mesma fita gera
+# um erro:
+
+# %% [markdown] key="one-shot" lang="ru" src="8a758cba"
+# ## Лента отвечает один раз
+#
+# По умолчанию `gradient`, закончив работу, сразу освобождает запись ленты (и промежуточные
+# тензоры, которые она удерживает в памяти), чтобы сэкономить память. Повторный вопрос к той же
+# ленте приводит к ошибке:
+
+# %% key="one-shot-code"
+try:
+    tape.gradient(y, x)
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+# %% [markdown] key="persistent" lang="en"
+# To ask several questions about one computation, create the tape with `persistent=True`.
+# A *persistent* tape keeps its record until the tape object itself goes away, so delete it
+# with `del` when you are done:
+
+# %% [markdown] key="persistent" lang="es" src="ee3a161e"
+# Para hacer varias preguntas sobre un mismo cálculo, crea la cinta con `persistent=True`.
+# Una cinta *persistente* conserva su grabación hasta que desaparece el propio objeto cinta,
+# así que bórrala con `del` cuando termines:
+
+# %% [markdown] key="persistent" lang="pt" src="ee3a161e"
+# Para fazer várias perguntas sobre o mesmo cálculo, crie a fita com `persistent=True`. Uma
+# fita *persistente* mantém a gravação até que o próprio objeto fita deixe de existir; por
+# isso, apague-a com `del` quando terminar:
+
+# %% [markdown] key="persistent" lang="ru" src="ee3a161e"
+# Чтобы задать несколько вопросов об одном вычислении, создайте ленту с `persistent=True`.
+# *Персистентная* (*persistent*) лента хранит запись, пока существует сам объект ленты,
+# поэтому, закончив работу, удалите её через `del`:
+
+# %% key="persistent-code"
+x = tf.Variable(3.0)
+with tf.GradientTape(persistent=True) as tape:
+    y = x * x
+    z = y * y
+
+print(tape.gradient(z, x).numpy())  # dz/dx = 4x³ = 108
+print(tape.gradient(y, x).numpy())  # dy/dx = 2x = 6
+del tape
+
+# %% [markdown] key="watch" lang="en"
+# ## What the tape watches
+#
+# A tape does not record every operation: it records one only if one of its inputs is
+# *watched*. Trainable `tf.Variable`s are watched automatically as soon as they are used inside
+# the `with` block. A plain tensor made with `tf.constant` is not, so its gradient is `None`:
+
+# %% [markdown] key="watch" lang="es" src="e421c99b"
+# ## Qué observa la cinta
+#
+# Una cinta no graba todas las operaciones: graba una solo si alguna de sus entradas está
+# *observada* (*watched*). Las `tf.Variable` entrenables se observan automáticamente en cuanto
+# se usan dentro del bloque `with`. Un tensor corriente, creado con `tf.constant`, no; por eso
+# su gradiente es `None`:
+
+# %% [markdown] key="watch" lang="pt" src="e421c99b"
+# ## O que a fita observa
+#
+# Uma fita não grava todas as operações: ela grava uma operação apenas se alguma das entradas
+# estiver *observada* (*watched*). As `tf.Variable` treináveis são observadas automaticamente
+# assim que são usadas dentro do bloco `with`. Um tensor comum, criado com `tf.constant`, não
+# é; por isso o gradiente dele é `None`:
+
+# %% [markdown] key="watch" lang="ru" src="e421c99b"
+# ## За чем следит лента
+#
+# Лента записывает не все операции подряд, а только те, у которых хотя бы один вход
+# *отслеживается* (*watched*). Обучаемые `tf.Variable` начинают отслеживаться автоматически,
+# как только их используют внутри блока `with`. Обычный тензор, созданный через
+# `tf.constant`, — нет, поэтому его градиент равен `None`:
+
+# %% key="watch-code"
+c = tf.constant(3.0)
+with tf.GradientTape() as tape:
+    y = c**2
+
+print(tape.gradient(y, c))
+
+# %% [markdown] key="watch-call" lang="en"
+# `tape.watch(c)` asks the tape to watch a tensor: from then on, operations on `c` are recorded
+# and its gradient exists. (Lesson 2 is all about controlling what a tape watches.)
+
+# %% [markdown] key="watch-call" lang="es" src="21d5adc0"
+# `tape.watch(c)` le pide a la cinta que observe un tensor: a partir de ese momento, las
+# operaciones con `c` se graban y su gradiente existe. (La lección 2 trata a fondo cómo
+# controlar lo que observa una cinta).
+
+# %% [markdown] key="watch-call" lang="pt" src="21d5adc0"
+# `tape.watch(c)` pede à fita que observe um tensor: a partir daí, as operações com `c` são
+# gravadas e o gradiente existe. (A lição 2 trata em detalhe de como controlar o que a fita
+# observa.)
+
+# %% [markdown] key="watch-call" lang="ru" src="21d5adc0"
+# `tape.watch(c)` просит ленту отслеживать тензор: с этого момента операции над `c`
+# записываются, и градиент по нему существует. (Как управлять тем, что отслеживает лента,
+# подробно разбирается в уроке 2.)
+
+# %% key="watch-call-code"
+with tf.GradientTape() as tape:
+    tape.watch(c)
+    y = c**2
+
+print(tape.gradient(y, c).numpy())
+
+# %% [markdown] key="chain-rule" lang="en"
+# ## The chain rule, done for you
+#
+# The tape composes the derivatives of the operations it recorded. For $z = \sin(x^2)$ the
+# chain rule gives $\frac{dz}{dx} = 2x\cos(x^2)$; the tape finds the same number without ever
+# being told the formula:
+
+# %% [markdown] key="chain-rule" lang="es" src="818702ef"
+# ## La regla de la cadena, sin hacerla tú
+#
+# La cinta compone las derivadas de las operaciones que grabó. Para $z = \sin(x^2)$, la regla
+# de la cadena da $\frac{dz}{dx} = 2x\cos(x^2)$; la cinta obtiene el mismo número sin que nadie
+# le diga la fórmula:
+
+# %% [markdown] key="chain-rule" lang="pt" src="818702ef"
+# ## A regra da cadeia, sem você fazer as contas
+#
+# A fita compõe as derivadas das operações que gravou. Para $z = \sin(x^2)$, a regra da cadeia
+# dá $\frac{dz}{dx} = 2x\cos(x^2)$; a fita chega ao mesmo número sem que ninguém lhe diga a
+# fórmula:
+
+# %% [markdown] key="chain-rule" lang="ru" src="818702ef"
+# ## Цепное правило без ручной работы
+#
+# Лента сама составляет производные записанных операций. Для $z = \sin(x^2)$ цепное правило
+# даёт $\frac{dz}{dx} = 2x\cos(x^2)$; лента получает то же число, хотя формулу ей никто не
+# сообщал:
+
+# %% key="chain-rule-code"
+x = tf.Variable(1.5)
+with tf.GradientTape() as tape:
+    z = tf.math.sin(x**2)
+
+print(tape.gradient(z, x).numpy())
+print(2 * 1.5 * np.cos(1.5**2))
+
+# %% [markdown] key="tensors" lang="en"
+# ## Gradients with respect to tensors
+#
+# Nothing changes when the sources are tensors. Here a weight matrix `w` of shape (3, 2) and a
+# bias `b` of shape (2,) map an input `x` of shape (1, 3) to an output `y` of shape (1, 2), and
+# the loss is the mean of the squared outputs. The tape is persistent because we will ask it
+# several questions:
+
+# %% [markdown] key="tensors" lang="es" src="ec9f54f5"
+# ## Gradientes respecto de tensores
+#
+# Nada cambia cuando las fuentes son tensores. Aquí una matriz de pesos `w` de forma (3, 2) y
+# un sesgo `b` de forma (2,) transforman una entrada `x` de forma (1, 3) en una salida `y` de
+# forma (1, 2), y la pérdida es la media de los cuadrados de las salidas. La cinta es
+# persistente porque le haremos varias preguntas:
+
+# %% [markdown] key="tensors" lang="pt" src="ec9f54f5"
+# ## Gradientes em relação a tensores
+#
+# Nada muda quando as fontes são tensores. Aqui uma matriz de pesos `w` de formato (3, 2) e um
+# viés `b` de formato (2,) transformam uma entrada `x` de formato (1, 3) em uma saída `y` de
+# formato (1, 2), e a perda é a média dos quadrados das saídas. A fita é persistente porque
+# vamos fazer várias perguntas a ela:
+
+# %% [markdown] key="tensors" lang="ru" src="ec9f54f5"
+# ## Градиенты по тензорам
+#
+# Если источники — тензоры, ничего не меняется. Здесь матрица весов `w` формы (3, 2) и
+# смещение `b` формы (2,) переводят вход `x` формы (1, 3) в выход `y` формы (1, 2), а функция
+# потерь — среднее квадратов выходов. Лента персистентная, потому что мы зададим ей несколько
+# вопросов:
+
+# %% key="tensors-code"
+w = tf.Variable([[0.5, -1.0], [1.0, 0.25], [-0.5, 0.75]], name="w")
+b = tf.Variable([0.1, -0.2], name="b")
+x = tf.constant([[1.0, 2.0, 3.0]])
+
+with tf.GradientTape(persistent=True) as tape:
+    y = x @ w + b
+    loss = tf.reduce_mean(y**2)
+
+# %% [markdown] key="list-sources" lang="en"
+# Pass the sources as a list and you get a list of gradients, in the same order:
+
+# %% [markdown] key="list-sources" lang="es" src="bcd20a2f"
+# Si pasas las fuentes en una lista, recibes una lista de gradientes en el mismo orden:
+
+# %% [markdown] key="list-sources" lang="pt" src="bcd20a2f"
+# Se você passar as fontes em uma lista, recebe uma lista de gradientes na mesma ordem:
+
+# %% [markdown] key="list-sources" lang="ru" src="bcd20a2f"
+# Если передать источники списком, получится список градиентов в том же порядке:
+
+# %% key="list-sources-code"
+[dl_dw, dl_db] = tape.gradient(loss, [w, b])
+dl_db
+
+# %% [markdown] key="shapes" lang="en"
+# The gradient with respect to a source has the shape of that source: one partial derivative
+# per entry.
+
+# %% [markdown] key="shapes" lang="es" src="eb0954df"
+# El gradiente respecto de una fuente tiene la forma de esa fuente: una derivada parcial por
+# cada elemento.
+
+# %% [markdown] key="shapes" lang="pt" src="eb0954df"
+# O gradiente em relação a uma fonte tem o formato dessa fonte: uma derivada parcial para cada
+# elemento.
+
+# %% [markdown] key="shapes" lang="ru" src="eb0954df"
+# Градиент по источнику имеет ту же форму, что и сам источник: по одной частной производной на
+# каждый элемент.
+
+# %% key="shapes-code"
+print("w:", w.shape, "  dl/dw:", dl_dw.shape)
+print("b:", b.shape, "  dl/db:", dl_db.shape)
+
+# %% [markdown] key="by-hand" lang="en"
+# Let us check these numbers by hand. With $y = xw + b$ and $L = \frac{1}{2}(y_1^2 + y_2^2)$ we
+# have $\frac{\partial L}{\partial y} = y$, hence $\frac{\partial L}{\partial b} = y$ and
+# $\frac{\partial L}{\partial w} = x^\top y$:
+
+# %% [markdown] key="by-hand" lang="es" src="ef6e3e01"
+# Comprobemos estos números a mano. Con $y = xw + b$ y $L = \frac{1}{2}(y_1^2 + y_2^2)$
+# tenemos $\frac{\partial L}{\partial y} = y$; por lo tanto, $\frac{\partial L}{\partial b} = y$
+# y $\frac{\partial L}{\partial w} = x^\top y$:
+
+# %% [markdown] key="by-hand" lang="pt" src="ef6e3e01"
+# Vamos conferir esses números à mão. Com $y = xw + b$ e $L = \frac{1}{2}(y_1^2 + y_2^2)$,
+# temos $\frac{\partial L}{\partial y} = y$; portanto, $\frac{\partial L}{\partial b} = y$ e
+# $\frac{\partial L}{\partial w} = x^\top y$:
+
+# %% [markdown] key="by-hand" lang="ru" src="ef6e3e01"
+# Проверим эти числа вручную. При $y = xw + b$ и $L = \frac{1}{2}(y_1^2 + y_2^2)$ имеем
+# $\frac{\partial L}{\partial y} = y$, а значит, $\frac{\partial L}{\partial b} = y$ и
+# $\frac{\partial L}{\partial w} = x^\top y$:
+
+# %% key="by-hand-code"
+y_np = y.numpy()
+print(np.allclose(dl_db.numpy(), y_np[0]))
+print(np.allclose(dl_dw.numpy(), x.numpy().T @ y_np))
+
+# %% [markdown] key="dict-sources" lang="en"
+# Dictionaries work too, and so does any nesting of lists and dictionaries: the tape returns
+# the gradients in the same structure you passed in. This is handy when parameters are kept by
+# name:
+
+# %% [markdown] key="dict-sources" lang="es" src="9b8bdddf"
+# También sirven los diccionarios, y cualquier anidamiento de listas y diccionarios: la cinta
+# devuelve los gradientes con la misma estructura que le pasaste. Resulta práctico cuando los
+# parámetros se guardan por nombre:
+
+# %% [markdown] key="dict-sources" lang="pt" src="9b8bdddf"
+# Dicionários também funcionam, assim como qualquer aninhamento de listas e dicionários: a fita
+# devolve os gradientes com a mesma estrutura que você passou. Isso é prático quando os
+# parâmetros são guardados por nome:
+
+# %% [markdown] key="dict-sources" lang="ru" src="9b8bdddf"
+# Подойдут и словари, и любые вложенные друг в друга списки и словари: лента вернёт градиенты
+# в той же структуре, в которой вы передали источники. Это удобно, когда параметры хранятся по
+# именам:
+
+# %% key="dict-sources-code"
+grads = tape.gradient(loss, {"weights": w, "bias": b})
+grads["bias"]
+
+# %% [markdown] key="nested" lang="en"
+# A nested structure comes back with the same nesting:
+
+# %% [markdown] key="nested" lang="es" src="ca7acc79"
+# Una estructura anidada vuelve con el mismo anidamiento:
+
+# %% [markdown] key="nested" lang="pt" src="ca7acc79"
+# Uma estrutura aninhada volta com o mesmo aninhamento:
+
+# %% [markdown] key="nested" lang="ru" src="ca7acc79"
+# Вложенная структура возвращается с той же вложенностью:
+
+# %% key="nested-code"
+nested = tape.gradient(loss, {"layer": [w, b], "bias_again": b})
+print(nested["layer"][1].numpy())
+print(nested["bias_again"].numpy())
+del tape
+
+# %% [markdown] key="model" lang="en"
+# ## Gradients with respect to a model
+#
+# Models collect their variables for you. A Keras layer such as `tf.keras.layers.Dense` creates
+# its kernel and bias the first time it is called and lists them in `trainable_variables`;
+# passing that list as the sources gives one gradient per variable:
+
+# %% [markdown] key="model" lang="es" src="c3c23093"
+# ## Gradientes respecto de un modelo
+#
+# Los modelos reúnen sus variables por ti. Una capa de Keras como `tf.keras.layers.Dense` crea
+# su matriz de pesos (*kernel*) y su sesgo la primera vez que se llama y los enumera en
+# `trainable_variables`; si pasas esa lista como fuentes, obtienes un gradiente por variable:
+
+# %% [markdown] key="model" lang="pt" src="c3c23093"
+# ## Gradientes em relação a um modelo
+#
+# Os modelos reúnem as variáveis por você. Uma camada do Keras como `tf.keras.layers.Dense`
+# cria sua matriz de pesos (*kernel*) e seu viés na primeira vez que é chamada e os lista em
+# `trainable_variables`; passando essa lista como fontes, você obtém um gradiente por variável:
+
+# %% [markdown] key="model" lang="ru" src="c3c23093"
+# ## Градиенты по переменным модели
+#
+# Модели сами собирают свои переменные. Слой Keras, например `tf.keras.layers.Dense`, при
+# первом вызове создаёт матрицу весов (*kernel*) и смещение и перечисляет их в
+# `trainable_variables`; передав этот список как источники, вы получите по градиенту на каждую
+# переменную:
+
+# %% key="model-code"
+layer = tf.keras.layers.Dense(2, activation="tanh")
+x = tf.constant([[1.0, 2.0, 3.0]])
+
+with tf.GradientTape() as tape:
+    y = layer(x)  # forward pass
+    loss = tf.reduce_mean(y**2)
+
+grads = tape.gradient(loss, layer.trainable_variables)
+
+# %% [markdown] key="model-names" lang="en"
+# The gradients come back in the order of `trainable_variables`, so `zip` pairs each variable
+# with its gradient:
+
+# %% [markdown] key="model-names" lang="es" src="7f55cf80"
+# Los gradientes llegan en el orden de `trainable_variables`, así que `zip` empareja cada
+# variable con su gradiente:
+
+# %% [markdown] key="model-names" lang="pt" src="7f55cf80"
+# Os gradientes chegam na ordem de `trainable_variables`, então `zip` junta cada variável com o
+# seu gradiente:
+
+# %% [markdown] key="model-names" lang="ru" src="7f55cf80"
+# Градиенты возвращаются в порядке `trainable_variables`, поэтому `zip` ставит каждой
+# переменной в пару её градиент:
+
+# %% key="model-names-code"
+for var, g in zip(layer.trainable_variables, grads):
+    print(f"{var.name:20} shape {tuple(var.shape)}   gradient shape {tuple(g.shape)}")
+
+# %% [markdown] key="curve" lang="en"
+# ## One backward pass, a whole curve
+#
+# When the target is not a scalar, the tape differentiates the *sum* of its elements. For an
+# element-wise function such as the sigmoid $\sigma$, each output depends only on its own
+# input, so the gradient of the sum holds the derivative at every point: a single backward
+# pass draws the whole curve $\sigma'(x)$.
+
+# %% [markdown] key="curve" lang="es" src="f7ea85c6"
+# ## Una sola pasada hacia atrás, una curva entera
+#
+# Cuando el objetivo no es un escalar, la cinta deriva la *suma* de sus elementos. En una
+# función elemento a elemento como la sigmoide $\sigma$, cada salida depende solo de su propia
+# entrada, así que el gradiente de la suma contiene la derivada en cada punto: una sola pasada
+# hacia atrás dibuja toda la curva $\sigma'(x)$.
+
+# %% [markdown] key="curve" lang="pt" src="f7ea85c6"
+# ## Uma passagem para trás, uma curva inteira
+#
+# Quando o alvo não é um escalar, a fita deriva a *soma* dos seus elementos. Numa função
+# aplicada elemento a elemento, como a sigmoide $\sigma$, cada saída depende só da sua própria
+# entrada; assim, o gradiente da soma traz a derivada em cada ponto: uma única passagem para
+# trás desenha a curva inteira de $\sigma'(x)$.
+
+# %% [markdown] key="curve" lang="ru" src="f7ea85c6"
+# ## Один обратный проход — целая кривая
+#
+# Если цель — не скаляр, лента дифференцирует *сумму* её элементов. У поэлементной функции,
+# например сигмоиды $\sigma$, каждый выход зависит только от своего входа, поэтому градиент
+# суммы содержит производную в каждой точке: один обратный проход рисует всю кривую
+# $\sigma'(x)$.
+
+# %% key="curve-code"
+x = tf.linspace(-6.0, 6.0, 121)
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.nn.sigmoid(x)
+dy_dx = tape.gradient(y, x)
+
+plt.figure(figsize=(6.4, 3.6))
+plt.plot(x.numpy(), y.numpy(), label="σ(x)")
+plt.plot(x.numpy(), dy_dx.numpy(), "--", label="σ′(x)")
+plt.xlabel("x")
+plt.title(t("l01.sigmoid.title"))
+plt.legend()
+plt.show()
+
+# %% [markdown] key="curve-check" lang="en"
+# The curve matches the textbook formula $\sigma'(x) = \sigma(x)\,(1 - \sigma(x))$ at every point:
+
+# %% [markdown] key="curve-check" lang="es" src="81cae01e"
+# La curva coincide en cada punto con la fórmula de los libros,
+# $\sigma'(x) = \sigma(x)\,(1 - \sigma(x))$:
+
+# %% [markdown] key="curve-check" lang="pt" src="81cae01e"
+# A curva coincide em todos os pontos com a fórmula dos livros,
+# $\sigma'(x) = \sigma(x)\,(1 - \sigma(x))$:
+
+# %% [markdown] key="curve-check" lang="ru" src="81cae01e"
+# Кривая в каждой точке совпадает с формулой из учебника
+# $\sigma'(x) = \sigma(x)\,(1 - \sigma(x))$:
+
+# %% key="curve-check-code"
+s = y.numpy()
+np.allclose(dy_dx.numpy(), s * (1 - s))
+
+# %% [markdown] key="plot-helper" lang="en"
+# `plot_function_and_derivative` does the same for any element-wise function built from
+# minitape operations. Change the function and run the cell again:
+
+# %% [markdown] key="plot-helper" lang="es" src="c212e04c"
+# `plot_function_and_derivative` hace lo mismo con cualquier función elemento a elemento
+# construida con operaciones de minitape. Cambia la función y vuelve a ejecutar la celda:
+
+# %% [markdown] key="plot-helper" lang="pt" src="c212e04c"
+# `plot_function_and_derivative` faz o mesmo para qualquer função elemento a elemento
+# construída com operações do minitape. Troque a função e execute a célula de novo:
+
+# %% [markdown] key="plot-helper" lang="ru" src="c212e04c"
+# `plot_function_and_derivative` делает то же самое для любой поэлементной функции,
+# составленной из операций minitape. Поменяйте функцию и запустите ячейку ещё раз:
+
+# %% key="plot-helper-code"
+plot_function_and_derivative(lambda x: x * tf.math.sin(x), x_range=(-6, 6));
+
+# %% [markdown] key="tangent" lang="en"
+# ## Explore: the slope of the tangent
+#
+# The derivative at a point is the slope of the tangent line there. Move the slider: at every
+# position a fresh tape computes $f'(x)$ for $f(x) = x^3 - 3x$, and the red line is drawn with
+# that slope. Where is the slope zero? Where is it steepest?
+
+# %% [markdown] key="tangent" lang="es" src="ed7b1a27"
+# ## Explora: la pendiente de la tangente
+#
+# La derivada en un punto es la pendiente de la recta tangente en ese punto. Mueve el
+# deslizador: en cada posición, una cinta nueva calcula $f'(x)$ para $f(x) = x^3 - 3x$, y la
+# recta roja se dibuja con esa pendiente. ¿Dónde se anula la pendiente? ¿Dónde es mayor?
+
+# %% [markdown] key="tangent" lang="pt" src="ed7b1a27"
+# ## Explore: a inclinação da tangente
+#
+# A derivada em um ponto é a inclinação da reta tangente nesse ponto. Mova o controle
+# deslizante: em cada posição, uma fita nova calcula $f'(x)$ para $f(x) = x^3 - 3x$, e a reta
+# vermelha é desenhada com essa inclinação. Onde a inclinação é zero? Onde ela é maior?
+
+# %% [markdown] key="tangent" lang="ru" src="ed7b1a27"
+# ## Исследуйте: наклон касательной
+#
+# Производная в точке — это наклон касательной в этой точке. Двигайте ползунок: в каждом
+# положении новая лента вычисляет $f'(x)$ для $f(x) = x^3 - 3x$, и красная прямая рисуется с
+# этим наклоном. Где наклон равен нулю? Где он наибольший?
+
+# %% key="tangent-code"
+tangent_explorer(lambda x: x**3 - 3 * x, x_range=(-2.5, 2.5), x0=1.5)
+
+# %% [markdown] key="exercises" lang="en"
+# ## Exercises
+#
+# Each exercise asks you to complete a function: replace `raise NotImplementedError()` with
+# your code and run the cell, then run the cell below it. `check(...)` tries your function at
+# once on a few inputs and, if something is off, shows what you returned next to what was
+# expected. When your work is graded, hidden checks also call your function at random points,
+# so it has to compute the gradient with a tape — a fixed number will not pass.
+
+# %% [markdown] key="exercises" lang="es" src="7e70859d"
+# ## Ejercicios
+#
+# En cada ejercicio tienes que completar una función: sustituye `raise NotImplementedError()`
+# por tu código y ejecuta la celda; después, ejecuta la celda de abajo. `check(...)` prueba tu
+# función en el acto con algunas entradas y, si algo no cuadra, te muestra lo que devolviste
+# junto a lo esperado. Al calificar tu trabajo, unas comprobaciones ocultas llaman además a tu
+# función en puntos aleatorios, así que debe calcular el gradiente con una cinta: un número
+# fijo no pasará.
+
+# %% [markdown] key="exercises" lang="pt" src="7e70859d"
+# ## Exercícios
+#
+# Em cada exercício você completa uma função: substitua `raise NotImplementedError()` pelo seu
+# código e execute a célula; depois, execute a célula logo abaixo. `check(...)` testa a sua
+# função na hora com algumas entradas e, se algo estiver errado, mostra o que você devolveu ao
+# lado do esperado. Na correção, verificações ocultas também chamam a sua função em pontos
+# aleatórios; por isso ela precisa calcular o gradiente com uma fita — um número fixo não passa.
+
+# %% [markdown] key="exercises" lang="ru" src="7e70859d"
+# ## Упражнения
+#
+# В каждом упражнении нужно дописать функцию: замените `raise NotImplementedError()` своим
+# кодом и выполните ячейку, а затем ячейку под ней. `check(...)` сразу проверяет вашу функцию
+# на нескольких входах и, если что-то не так, показывает рядом то, что вы вернули, и то, что
+# ожидалось. При оценивании скрытые проверки вызывают вашу функцию ещё и в случайных точках,
+# поэтому градиент должен вычисляться с помощью ленты — заранее подобранное число не пройдёт.
+
+# %% [markdown] key="ex1" lang="en"
+# ### Exercise 1 · A derivative at a point (1 point)
+#
+# Write `derivative_at(x0)`, which returns $\frac{dy}{dx}$ for $y = x^3 - 2x$ at $x = x_0$
+# (a Python float), computed with a `tf.GradientTape`. Return what `tape.gradient` returns.
+# For example, at $x_0 = 2$ the answer is $3 \cdot 2^2 - 2 = 10$.
+
+# %% [markdown] key="ex1" lang="es" src="1c101759"
+# ### Ejercicio 1 · Una derivada en un punto (1 punto)
+#
+# Escribe `derivative_at(x0)`, que devuelve $\frac{dy}{dx}$ para $y = x^3 - 2x$ en $x = x_0$
+# (un `float` de Python), calculada con una `tf.GradientTape`. Devuelve lo que devuelve
+# `tape.gradient`. Por ejemplo, en $x_0 = 2$ la respuesta es $3 \cdot 2^2 - 2 = 10$.
+
+# %% [markdown] key="ex1" lang="pt" src="1c101759"
+# ### Exercício 1 · Uma derivada em um ponto (1 ponto)
+#
+# Escreva `derivative_at(x0)`, que devolve $\frac{dy}{dx}$ para $y = x^3 - 2x$ em $x = x_0$
+# (um `float` do Python), calculada com uma `tf.GradientTape`. Devolva o que `tape.gradient`
+# devolve. Por exemplo, em $x_0 = 2$ a resposta é $3 \cdot 2^2 - 2 = 10$.
+
+# %% [markdown] key="ex1" lang="ru" src="1c101759"
+# ### Упражнение 1 · Производная в точке (1 балл)
+#
+# Напишите функцию `derivative_at(x0)`, которая возвращает $\frac{dy}{dx}$ для $y = x^3 - 2x$
+# в точке $x = x_0$ (`float` в Python), вычисленную с помощью `tf.GradientTape`. Верните то,
+# что возвращает `tape.gradient`. Например, при $x_0 = 2$ ответ равен $3 \cdot 2^2 - 2 = 10$.
+
+# %% nbgrader="solution" grade_id="l01_ex1_solution"
+def derivative_at(x0):
+    ### BEGIN SOLUTION
+    x = tf.Variable(x0)
+    with tf.GradientTape() as tape:
+        y = x**3 - 2 * x
+    return tape.gradient(y, x)
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l01_ex1" points=1
+from grader import check
+check("l01_ex1")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l01_ex1")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex2" lang="en"
+# ### Exercise 2 · A loss and tensor sources (2 points)
+#
+# Write `mse_gradients(w, b, x, y_true)`. The arguments `w` (shape (n, m)) and `b` (shape
+# (m,)) are `tf.Variable`s; `x` (shape (k, n)) and `y_true` (shape (k, m)) are tensors.
+# Inside a tape, compute the mean squared error
+#
+# $$L = \operatorname{mean}\big((x w + b - y_{\text{true}})^2\big)$$
+#
+# and return the list `[dL/dw, dL/db]`.
+
+# %% [markdown] key="ex2" lang="es" src="cb1c36d4"
+# ### Ejercicio 2 · Una pérdida y fuentes tensoriales (2 puntos)
+#
+# Escribe `mse_gradients(w, b, x, y_true)`. Los argumentos `w` (forma (n, m)) y `b` (forma
+# (m,)) son `tf.Variable`; `x` (forma (k, n)) e `y_true` (forma (k, m)) son tensores. Dentro
+# de una cinta, calcula el error cuadrático medio
+#
+# $$L = \operatorname{mean}\big((x w + b - y_{\text{true}})^2\big)$$
+#
+# y devuelve la lista `[dL/dw, dL/db]`.
+
+# %% [markdown] key="ex2" lang="pt" src="cb1c36d4"
+# ### Exercício 2 · Uma perda e fontes tensoriais (2 pontos)
+#
+# Escreva `mse_gradients(w, b, x, y_true)`. Os argumentos `w` (formato (n, m)) e `b` (formato
+# (m,)) são `tf.Variable`; `x` (formato (k, n)) e `y_true` (formato (k, m)) são tensores.
+# Dentro de uma fita, calcule o erro quadrático médio
+#
+# $$L = \operatorname{mean}\big((x w + b - y_{\text{true}})^2\big)$$
+#
+# e devolva a lista `[dL/dw, dL/db]`.
+
+# %% [markdown] key="ex2" lang="ru" src="cb1c36d4"
+# ### Упражнение 2 · Функция потерь и тензорные источники (2 балла)
+#
+# Напишите функцию `mse_gradients(w, b, x, y_true)`. Аргументы `w` (форма (n, m)) и `b` (форма
+# (m,)) — это `tf.Variable`, а `x` (форма (k, n)) и `y_true` (форма (k, m)) — тензоры. Внутри
+# ленты вычислите среднеквадратичную ошибку
+#
+# $$L = \operatorname{mean}\big((x w + b - y_{\text{true}})^2\big)$$
+#
+# и верните список `[dL/dw, dL/db]`.
+
+# %% nbgrader="solution" grade_id="l01_ex2_solution"
+def mse_gradients(w, b, x, y_true):
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        y = x @ w + b
+        loss = tf.reduce_mean((y - y_true) ** 2)
+    return tape.gradient(loss, [w, b])
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l01_ex2" points=2
+from grader import check
+check("l01_ex2")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l01_ex2")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex3" lang="en"
+# ### Exercise 3 · Parameters by name (2 points)
+#
+# Parameters often live in a dictionary. Write `gradients_by_name(params, x)`: `params` is a
+# dictionary `{"a": ..., "c": ...}` of `tf.Variable`s with the same shape as the tensor `x`.
+# The target is
+#
+# $$f = \sum_i \big(\sin(a_i x_i) + c_i^2\, x_i\big).$$
+#
+# Return a dictionary with the same keys holding the gradients of $f$ (hint: pass the
+# dictionary itself as the sources).
+
+# %% [markdown] key="ex3" lang="es" src="b8cda8a7"
+# ### Ejercicio 3 · Parámetros con nombre (2 puntos)
+#
+# Es habitual guardar los parámetros en un diccionario. Escribe `gradients_by_name(params, x)`:
+# `params` es un diccionario `{"a": ..., "c": ...}` de `tf.Variable` con la misma forma que el
+# tensor `x`. El objetivo es
+#
+# $$f = \sum_i \big(\sin(a_i x_i) + c_i^2\, x_i\big).$$
+#
+# Devuelve un diccionario con las mismas claves que contenga los gradientes de $f$ (pista:
+# pasa el propio diccionario como fuentes).
+
+# %% [markdown] key="ex3" lang="pt" src="b8cda8a7"
+# ### Exercício 3 · Parâmetros com nome (2 pontos)
+#
+# É comum guardar os parâmetros em um dicionário. Escreva `gradients_by_name(params, x)`:
+# `params` é um dicionário `{"a": ..., "c": ...}` de `tf.Variable` com o mesmo formato do
+# tensor `x`. O alvo é
+#
+# $$f = \sum_i \big(\sin(a_i x_i) + c_i^2\, x_i\big).$$
+#
+# Devolva um dicionário com as mesmas chaves contendo os gradientes de $f$ (dica: passe o
+# próprio dicionário como fontes).
+
+# %% [markdown] key="ex3" lang="ru" src="b8cda8a7"
+# ### Упражнение 3 · Именованные параметры (2 балла)
+#
+# Параметры часто хранят в словаре. Напишите функцию `gradients_by_name(params, x)`: `params`
+# — словарь `{"a": ..., "c": ...}` из `tf.Variable` той же формы, что и тензор `x`. Цель —
+#
+# $$f = \sum_i \big(\sin(a_i x_i) + c_i^2\, x_i\big).$$
+#
+# Верните словарь с теми же ключами, в котором лежат градиенты $f$ (подсказка: передайте
+# в качестве источников сам словарь).
+
+# %% nbgrader="solution" grade_id="l01_ex3_solution"
+def gradients_by_name(params, x):
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        f = tf.reduce_sum(tf.math.sin(params["a"] * x) + params["c"] ** 2 * x)
+    return tape.gradient(f, params)
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l01_ex3" points=2
+from grader import check
+check("l01_ex3")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l01_ex3")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex4" lang="en"
+# ### Exercise 4 · A model's variables (2 points)
+#
+# Write `dense_gradients(layer, x)`: `layer` is a `tf.keras.layers.Dense` that has already
+# been called once (so its variables exist) and `x` is a batch of inputs. Return the gradients
+# of $L = \operatorname{mean}\big(\text{layer}(x)^2\big)$ with respect to
+# `layer.trainable_variables`, as a list in the same order.
+
+# %% [markdown] key="ex4" lang="es" src="0aaeee26"
+# ### Ejercicio 4 · Las variables de un modelo (2 puntos)
+#
+# Escribe `dense_gradients(layer, x)`: `layer` es una `tf.keras.layers.Dense` a la que ya se
+# ha llamado una vez (así que sus variables existen) y `x` es un lote de entradas. Devuelve los
+# gradientes de $L = \operatorname{mean}\big(\text{layer}(x)^2\big)$ respecto de
+# `layer.trainable_variables`, como una lista en el mismo orden.
+
+# %% [markdown] key="ex4" lang="pt" src="0aaeee26"
+# ### Exercício 4 · As variáveis de um modelo (2 pontos)
+#
+# Escreva `dense_gradients(layer, x)`: `layer` é uma `tf.keras.layers.Dense` que já foi
+# chamada uma vez (portanto suas variáveis já existem) e `x` é um lote de entradas. Devolva os
+# gradientes de $L = \operatorname{mean}\big(\text{layer}(x)^2\big)$ em relação a
+# `layer.trainable_variables`, como uma lista na mesma ordem.
+
+# %% [markdown] key="ex4" lang="ru" src="0aaeee26"
+# ### Упражнение 4 · Переменные модели (2 балла)
+#
+# Напишите функцию `dense_gradients(layer, x)`: `layer` — слой `tf.keras.layers.Dense`, который
+# уже вызывали один раз (значит, его переменные созданы), а `x` — пакет (батч) входных данных.
+# Верните градиенты $L = \operatorname{mean}\big(\text{layer}(x)^2\big)$ по
+# `layer.trainable_variables` списком в том же порядке.
+
+# %% nbgrader="solution" grade_id="l01_ex4_solution"
+def dense_gradients(layer, x):
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(layer(x) ** 2)
+    return tape.gradient(loss, layer.trainable_variables)
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l01_ex4" points=2
+from grader import check
+check("l01_ex4")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l01_ex4")
+### END HIDDEN TESTS
+
+# %% [markdown] key="summary" lang="en"
+# ## Summary
+#
+# - `with tf.GradientTape() as tape:` records the operations on watched tensors: trainable
+#   variables automatically, any other tensor after `tape.watch`.
+# - `tape.gradient(target, sources)` walks the record backwards. The sources may be one tensor
+#   or any nesting of lists and dictionaries, and each gradient has the shape of its source.
+# - A tape answers once, unless it was created with `persistent=True`.
+# - A model's `trainable_variables` are the sources you will use most often.
+#
+# Next lesson: controlling exactly what a tape watches, gradients of intermediate results, and
+# what a tape costs in memory.
+
+# %% [markdown] key="summary" lang="es" src="ae23867d"
+# ## Resumen
+#
+# - `with tf.GradientTape() as tape:` graba las operaciones sobre tensores observados: las
+#   variables entrenables, automáticamente; cualquier otro tensor, después de `tape.watch`.
+# - `tape.gradient(target, sources)` recorre la grabación hacia atrás. Las fuentes pueden ser
+#   un tensor o cualquier anidamiento de listas y diccionarios, y cada gradiente tiene la forma
+#   de su fuente.
+# - Una cinta responde una sola vez, salvo que se cree con `persistent=True`.
+# - Las `trainable_variables` de un modelo son las fuentes que más usarás.
+#
+# En la próxima lección: cómo controlar exactamente lo que observa una cinta, los gradientes
+# de resultados intermedios y cuánta memoria cuesta una cinta.
+
+# %% [markdown] key="summary" lang="pt" src="ae23867d"
+# ## Resumo
+#
+# - `with tf.GradientTape() as tape:` grava as operações sobre tensores observados: as
+#   variáveis treináveis, automaticamente; qualquer outro tensor, depois de `tape.watch`.
+# - `tape.gradient(target, sources)` percorre a gravação de trás para a frente. As fontes podem
+#   ser um tensor ou qualquer aninhamento de listas e dicionários, e cada gradiente tem o
+#   formato da sua fonte.
+# - Uma fita responde uma vez só, a menos que tenha sido criada com `persistent=True`.
+# - As `trainable_variables` de um modelo são as fontes que você mais vai usar.
+#
+# Na próxima lição: como controlar exatamente o que uma fita observa, os gradientes de
+# resultados intermediários e quanta memória uma fita custa.
+
+# %% [markdown] key="summary" lang="ru" src="ae23867d"
+# ## Итоги
+#
+# - `with tf.GradientTape() as tape:` записывает операции над отслеживаемыми тензорами:
+#   обучаемые переменные отслеживаются автоматически, любой другой тензор — после
+#   `tape.watch`.
+# - `tape.gradient(target, sources)` проходит запись в обратном порядке. Источником может быть
+#   один тензор или любая вложенная структура из списков и словарей, и каждый градиент имеет
+#   форму своего источника.
+# - Лента отвечает только один раз, если она не создана с `persistent=True`.
+# - Чаще всего источниками будут `trainable_variables` модели.
+#
+# В следующем уроке: как точно управлять тем, что отслеживает лента, градиенты промежуточных
+# результатов и сколько памяти занимает лента.
