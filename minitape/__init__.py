@@ -1,0 +1,72 @@
+"""minitape: a small, fast, TensorFlow-compatible gradient tape on NumPy.
+
+Write ``import minitape as tf`` and the code of TensorFlow's autodiff guides runs unchanged::
+
+    import minitape as tf
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = x ** 2
+    tape.gradient(y, x)          # <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
+
+NumPy is the only dependency; ``with tf.device("/GPU:0"):`` uses CuPy when it is installed.
+"""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from . import dtypes
+from .dtypes import (DType, as_dtype, float16, float32, float64, half, double, int8, int16,
+                     int32, int64, uint8, bool, complex64, complex128)
+from ._core import Tensor, EagerTensor, Variable, TensorShape, constant, convert_to_tensor
+from ._tape import GradientTape, UnconnectedGradients
+from ._custom import (custom_gradient, RegisterGradient, no_gradient, NoGradient,
+                      NotDifferentiable, recompute_grad)
+from ._device import device
+from . import errors, nest, autodiff, config
+from . import math, nn, linalg, random, image
+from .module import Module
+from . import keras
+from ._ops import (
+    abs, add, add_n, argmax, argmin, broadcast_to, cast, clip_by_norm, clip_by_value, concat,
+    cos, cumsum, divide, einsum, equal, exp, expand_dims, eye, fill, gather, greater,
+    greater_equal, identity, less, less_equal, linspace, log, logical_and, logical_not,
+    logical_or, matmul, maximum, minimum, multiply, negative, norm, not_equal, one_hot, ones,
+    ones_like, pad, pow, range, rank, reduce_all, reduce_any, reduce_logsumexp, reduce_max,
+    reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance, reshape,
+    reverse, round, shape, sigmoid, sign, sin, size, split, sqrt, square, squeeze, stack,
+    stop_gradient, subtract, tan, tanh, tensordot, tile, transpose, truediv, unstack, where,
+    zeros, zeros_like,
+)
+
+
+def is_tensor(x) -> "bool":
+    """True for minitape Tensors and Variables."""
+    return isinstance(x, Tensor)
+
+
+def executing_eagerly() -> "bool":
+    """minitape always executes eagerly."""
+    return True
+
+
+def function(func=None, **kwargs):
+    """``tf.function`` compatibility: minitape has no graphs, so the function runs eagerly."""
+    if func is None:
+        return lambda f: f
+    return func
+
+
+def print(*args, **kwargs):  # noqa: A001  (tf.print)
+    import builtins
+    builtins.print(*[a.numpy() if isinstance(a, Tensor) else a for a in args], **kwargs)
+
+
+newaxis = None
+
+
+def __getattr__(name):
+    # Heavy or optional submodules load on first use, keeping `import minitape` fast.
+    if name == "debugging":
+        import importlib
+        return importlib.import_module(".debugging", __name__)
+    raise AttributeError(f"module 'minitape' has no attribute {name!r}")

@@ -1,0 +1,418 @@
+"""GradientTape: recording, and the backward pass scheduled by usage counts."""
+from __future__ import annotations
+
+import enum
+import warnings
+
+from . import _core
+from ._core import Tensor, Variable, _tapes, _to_tensor
+from . import nest as _nest
+
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` returns for a source the target does not depend on."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+class TapeWarning(UserWarning):
+    """Warnings about tape usage that TensorFlow logs (e.g. integer sources)."""
+
+
+def _warn(msg):
+    warnings.warn(msg, TapeWarning, stacklevel=3)
+
+
+_NON_PERSISTENT_MSG = ("A non-persistent GradientTape can only be used to compute one set of "
+                       "gradients (or jacobians)")
+
+
+class GradientTape:
+    """Record operations for automatic differentiation (TensorFlow's ``tf.GradientTape``).
+
+    Operations run inside ``with GradientTape() as tape:`` are recorded when one of their
+    inputs is *watched*: trainable Variables are watched on first use (unless
+    ``watch_accessed_variables=False``), Tensors only after ``tape.watch(t)``.
+    ``tape.gradient(target, sources)`` then walks the recording backwards.  A tape that is not
+    ``persistent`` frees its recording after the first ``gradient`` call.
+    """
+
+    __slots__ = ("_persistent", "_watch_accessed", "_watched", "_variables", "_entries",
+                 "_recording", "_used", "_entered", "__weakref__")
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = bool(persistent)
+        self._watch_accessed = bool(watch_accessed_variables)
+        self._watched = set()        # ids of watched tensors and of everything computed from them
+        self._variables = {}         # id -> Variable, watched variables
+        self._entries = []           # (out_id, in_ids, prim, saved, params), in execution order
+        self._recording = False
+        self._used = False
+        self._entered = False
+
+    # --- context ------------------------------------------------------------------------
+    def __enter__(self):
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter an "
+                             "already-active tape.")
+        if self._used and not self._persistent:
+            raise RuntimeError(_NON_PERSISTENT_MSG)
+        self._push()
+        self._entered = True
+        return self
+
+    def __exit__(self, typ, value, tb):
+        if self._recording:
+            self._pop()
+        return False
+
+    def _push(self):
+        _tapes.append(self)
+        self._recording = True
+
+    def _pop(self):
+        # Remove this tape wherever it is on the stack (tapes may be closed out of order).
+        for i in range(len(_tapes) - 1, -1, -1):
+            if _tapes[i] is self:
+                del _tapes[i]
+                break
+        self._recording = False
+
+    # --- watching -----------------------------------------------------------------------
+    def watch(self, tensor):
+        """Ensure that ``tensor`` (or every tensor in a nested structure) is traced."""
+        for t in _nest.flatten(tensor):
+            if isinstance(t, Variable):
+                self._watch_variable(t, explicit=True)
+                continue
+            if not isinstance(t, Tensor):
+                raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
+                                 "tf.Tensor or tf.Variable or ExtensionType.")
+            if not t.dtype.is_floating and not t.dtype.is_complex:
+                _warn("The dtype of the watched tensor must be floating (e.g. tf.float32), "
+                      f"got {t.dtype!r}")
+                continue
+            self._watched.add(t._id)
+
+    def _watch_variable(self, v, explicit=False):
+        if v._id in self._variables:
+            return
+        if not (v.dtype.is_floating or v.dtype.is_complex):
+            if explicit:
+                _warn("The dtype of the watched tensor must be floating (e.g. tf.float32), "
+                      f"got {v.dtype!r}")
+            return
+        self._variables[v._id] = v
+        self._watched.add(v._id)
+
+    def watched_variables(self):
+        """The variables this tape watched, in the order they were created."""
+        return tuple(sorted(self._variables.values(), key=lambda v: v._id))
+
+    # --- recording control ----------------------------------------------------------------
+    def stop_recording(self):
+        """Context manager inside which operations are not recorded on this tape."""
+        return _StopRecording(self)
+
+    def reset(self):
+        """Forget everything recorded so far (the tape keeps recording if it was)."""
+        was = self._recording
+        if was:
+            self._pop()
+        self._watched = set()
+        self._variables = {}
+        self._entries = []
+        self._used = False
+        if was:
+            self._push()
+
+    # --- gradients ------------------------------------------------------------------------
+    def _check_usable(self):
+        if self._used and not self._persistent:
+            raise RuntimeError(_NON_PERSISTENT_MSG)
+        if not self._entered and not self._entries:
+            # A tape that never recorded anything: TensorFlow's message is the same one.
+            if not self._watched:
+                raise RuntimeError(_NON_PERSISTENT_MSG if not self._persistent else
+                                   "GradientTape.gradient called on a tape that never recorded.")
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """d(sum of ``target``)/d``sources``, with the structure of ``sources``.
+
+        Several or non-scalar targets are summed (or weighted by ``output_gradients``).
+        Sources that the target does not depend on give None, or zeros with
+        ``unconnected_gradients=tf.UnconnectedGradients.ZERO``.
+        """
+        self._check_usable()
+        if self._recording:
+            if not self._persistent:
+                self._pop()
+            else:
+                _warn("Calling GradientTape.gradient on a persistent tape inside its context is "
+                      "significantly less efficient than calling it outside the context (it "
+                      "causes the gradient ops to be recorded on the tape, leading to increased "
+                      "CPU and memory usage). Only call GradientTape.gradient inside the context "
+                      "if you actually want to trace the gradient in order to compute higher "
+                      "order derivatives.")
+        unconnected = UnconnectedGradients(unconnected_gradients)
+        flat_targets = _nest.flatten(target)
+        for t in flat_targets:
+            if not isinstance(t, Tensor):
+                raise ValueError(f"gradient target must be a Tensor or Variable, got {t!r}")
+        if any(t is None for t in _nest.flatten(sources, keep_none=True)):
+            raise ValueError("Can't differentiate w.r.t. None: a source passed to "
+                             "GradientTape.gradient is None.")
+        flat_sources = _nest.flatten(sources)
+        for s in flat_sources:
+            if not isinstance(s, Tensor):
+                raise ValueError(f"Passed in object {s!r} of type {type(s).__name__!r}, not "
+                                 "tf.Tensor or tf.Variable or ExtensionType.")
+        for t in flat_targets:
+            if not (t.dtype.is_floating or t.dtype.is_complex):
+                _warn("The dtype of the target tensor must be floating (e.g. tf.float32) when "
+                      f"calling GradientTape.gradient, got {t.dtype!r}")
+        for s in flat_sources:
+            if not (s.dtype.is_floating or s.dtype.is_complex):
+                _warn("The dtype of the source tensor must be floating (e.g. tf.float32) when "
+                      f"calling GradientTape.gradient, got {s.dtype!r}")
+        if output_gradients is not None:
+            flat_og = _nest.flatten(output_gradients, keep_none=True)
+            if len(flat_og) != len(flat_targets):
+                raise ValueError("output_gradients must have the same structure as target: "
+                                 f"{len(flat_og)} gradients for {len(flat_targets)} targets")
+        else:
+            flat_og = None
+
+        grads = backward(self, flat_targets, flat_sources, flat_og)
+        if not self._persistent:
+            self._used = True
+            self._entries = None
+            self._watched = set()
+        results = []
+        for s, g in zip(flat_sources, grads):
+            if g is None:
+                if unconnected is UnconnectedGradients.ZERO:
+                    from ._ops import zeros_like
+                    g = zeros_like(s)
+            elif g.shape != s.shape:
+                from ._ops import reshape
+                g = reshape(g, s.shape)
+            results.append(g)
+        return _nest.pack_sequence_as(sources, results)
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """Full Jacobian: result shape is ``target.shape + source.shape`` for each source."""
+        from . import _ops
+        self._check_usable()
+        if self._recording and not self._persistent:
+            self._pop()
+        target = _to_tensor(target)
+        flat_sources = _nest.flatten(sources)
+        n = target._value.size
+        was_persistent = self._persistent
+        self._persistent = True
+        try:
+            rows = [[] for _ in flat_sources]
+            from ._ops import one_hot_like
+            for i in range(n):
+                og = one_hot_like(target, i)
+                gs = self.gradient(target, flat_sources, output_gradients=og,
+                                   unconnected_gradients=unconnected_gradients)
+                for k, g in enumerate(gs):
+                    rows[k].append(g)
+        finally:
+            self._persistent = was_persistent
+        out = []
+        for s, r in zip(flat_sources, rows):
+            if any(g is None for g in r):
+                out.append(None)
+                continue
+            if n == 0:
+                j = _ops.zeros(tuple(target.shape) + tuple(s.shape), dtype=s.dtype)
+            else:
+                j = _ops.reshape(_ops.stack(r), tuple(target.shape) + tuple(s.shape))
+            out.append(j)
+        if not was_persistent:
+            self._used = True
+            self._entries = None
+        return _nest.pack_sequence_as(sources, out)
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example Jacobians: ``target[i]`` w.r.t. ``source[i]``, shape (batch, *t, *s)."""
+        from . import _ops
+        target = _to_tensor(target)
+        source_t = _to_tensor(source)
+        if target.shape.rank < 1 or source_t.shape.rank < 1:
+            raise ValueError("batch_jacobian needs target and source of rank >= 1, got "
+                             f"{target.shape} and {source_t.shape}")
+        if target.shape[0] != source_t.shape[0]:
+            raise ValueError("Need first dimension of target shape "
+                             f"({target.shape}) and source shape ({source_t.shape}) to match.")
+        self._check_usable()
+        if self._recording and not self._persistent:
+            self._pop()
+        batch = target.shape[0]
+        inner = tuple(target.shape[1:])
+        m = 1
+        for d in inner:
+            m *= d
+        was_persistent = self._persistent
+        self._persistent = True
+        rows = []
+        try:
+            flat_t = _ops.reshape(target, (batch, m)) if False else None  # noqa: F841 (kept simple)
+            for j in range(m):
+                og = _ops.one_hot_batch_like(target, j)
+                g = self.gradient(target, source, output_gradients=og,
+                                  unconnected_gradients=unconnected_gradients)
+                if g is None:
+                    rows = None
+                    break
+                rows.append(g)
+        finally:
+            self._persistent = was_persistent
+        if not was_persistent:
+            self._used = True
+            self._entries = None
+        if rows is None:
+            return None
+        if m == 0:
+            return _ops.zeros((batch,) + inner + tuple(source_t.shape[1:]), dtype=source_t.dtype)
+        j = _ops.stack(rows, axis=1)  # (batch, m, *source.shape[1:])
+        return _ops.reshape(j, (batch,) + inner + tuple(source_t.shape[1:]))
+
+
+class _StopRecording:
+    __slots__ = ("_tape",)
+
+    def __init__(self, tape):
+        self._tape = tape
+
+    def __enter__(self):
+        if not self._tape._recording:
+            raise ValueError("Trying to stop recording a tape which is not recording.")
+        self._tape._pop()
+        return self
+
+    def __exit__(self, *exc):
+        self._tape._push()
+        return False
+
+
+def _sum_grads(a, b):
+    from ._ops import add
+    return add(a, b)
+
+
+def backward(tape, targets, sources, output_gradients=None):
+    """The backward pass over ``tape``'s recording: one gradient (or None) per source.
+
+    Scheduled by usage counts, without recursion (TensorFlow's algorithm): an entry runs
+    once every entry that consumed its output has contributed; gradients are accumulated in a
+    dict local to this call and dropped as soon as they have been propagated.
+    """
+    from ._ops import ones_like, cast
+    entries = tape._entries
+    if entries is None:
+        raise RuntimeError(_NON_PERSISTENT_MSG)
+    n_entries = len(entries)
+    entries = entries[:n_entries]  # ops recorded during this pass are not part of it
+    producer = {}
+    for i, e in enumerate(entries):
+        producer[e[0]] = i
+    source_ids = {s._id for s in sources}
+
+    # 1. entries reachable backwards from the targets
+    reach = set()
+    stack = [producer[t._id] for t in targets if t._id in producer]
+    while stack:
+        i = stack.pop()
+        if i in reach:
+            continue
+        reach.add(i)
+        for tid in entries[i][1]:
+            j = producer.get(tid)
+            if j is not None and j not in reach:
+                stack.append(j)
+    # 2. ...that lead to a source (entries are in execution order: one forward sweep)
+    needed_ids = set(source_ids)
+    needed = []
+    for i in sorted(reach):
+        e = entries[i]
+        for tid in e[1]:
+            if tid in needed_ids:
+                needed.append(i)
+                needed_ids.add(e[0])
+                break
+    needed_set = set(needed)
+    # 3. usage counts: how many needed entries consume each tensor produced by a needed entry
+    usage = {}
+    for i in needed:
+        for tid in entries[i][1]:
+            j = producer.get(tid)
+            if j is not None and j in needed_set:
+                usage[tid] = usage.get(tid, 0) + 1
+    # 4. seed with the targets' gradients
+    grads = {}
+    for k, t in enumerate(targets):
+        if not (t.dtype.is_floating or t.dtype.is_complex):
+            continue
+        g = output_gradients[k] if output_gradients is not None else None
+        if g is None:
+            g = ones_like(t)
+        else:
+            g = _to_tensor(g)
+            if g.dtype != t.dtype:
+                g = cast(g, t.dtype)
+        prev = grads.get(t._id)
+        grads[t._id] = g if prev is None else _sum_grads(prev, g)
+    ready = [i for i in needed if usage.get(entries[i][0], 0) == 0]
+    persistent = tape._persistent
+    live = tape._entries
+    while ready:
+        i = ready.pop()
+        out_id, in_ids, prim, saved, params = entries[i]
+        g = grads.get(out_id) if out_id in source_ids else grads.pop(out_id, None)
+        if g is not None:
+            if prim.no_gradient:
+                raise LookupError(f"gradient registry has no entry for: {prim.name}")
+            if params is _core._CUSTOM:
+                in_grads = prim.vjps[0](g)
+            else:
+                in_grads = _call_vjps(prim, g, saved, params, in_ids, needed_ids)
+            for tid, ig in zip(in_ids, in_grads):
+                if ig is None or tid not in needed_ids:
+                    continue
+                prev = grads.get(tid)
+                grads[tid] = ig if prev is None else _sum_grads(prev, ig)
+        for tid in in_ids:
+            c = usage.get(tid)
+            if c is not None:
+                c -= 1
+                usage[tid] = c
+                if c == 0:
+                    ready.append(producer[tid])
+        if not persistent:
+            live[i] = None  # free what this entry kept alive
+    return [grads.get(s._id) for s in sources]
+
+
+def _call_vjps(prim, g, saved, params, in_ids, needed_ids):
+    from ._ops import unbroadcast
+    vjps = prim.vjps
+    out = []
+    for k, tid in enumerate(in_ids):
+        if tid not in needed_ids:
+            out.append(None)
+            continue
+        r = vjps[k](g, *saved, **params) if params else vjps[k](g, *saved)
+        if r is not None and prim.save is None:
+            x = saved[k + 1]
+            if r._value.shape != x._value.shape:
+                r = unbroadcast(r, x._value.shape)
+        out.append(r)
+    return out

@@ -1,0 +1,109 @@
+"""Forward-mode automatic differentiation (``tf.autodiff.ForwardAccumulator``)."""
+from __future__ import annotations
+
+from . import _core
+from ._core import Tensor, Variable, _to_tensor
+from ._tape import UnconnectedGradients, GradientTape
+from . import nest as _nest
+
+__all__ = ["ForwardAccumulator"]
+
+
+class ForwardAccumulator:
+    """Compute Jacobian-vector products alongside the forward computation.
+
+    ``with ForwardAccumulator(primals, tangents) as acc:`` tracks, for every tensor computed
+    from ``primals``, its directional derivative along ``tangents``; ``acc.jvp(y)`` returns it.
+    Tangents are computed with minitape operations, so a GradientTape around (or inside) the
+    accumulator can differentiate them again (Hessian-vector products).
+    """
+
+    def __init__(self, primals, tangents):
+        flat_p = _nest.flatten(primals)
+        flat_t = _nest.flatten(tangents)
+        if len(flat_p) != len(flat_t):
+            raise ValueError(f"primals and tangents must have the same structure: {len(flat_p)} "
+                             f"primals, {len(flat_t)} tangents")
+        self._tangents = {}
+        for p, t in zip(flat_p, flat_t):
+            if not isinstance(p, Tensor):
+                raise TypeError(f"primals must be Tensors or Variables, got {type(p).__name__}")
+            tt = _to_tensor(t) if isinstance(t, Tensor) else _core.convert_to_tensor(t, dtype=p.dtype)
+            if tuple(tt.shape) != tuple(p.shape):
+                raise ValueError(f"Tangent {tt.shape} does not match the primal's shape {p.shape}")
+            self._tangents[p._id] = tt
+        self._active = False
+
+    def __enter__(self):
+        if self._active:
+            raise ValueError("Accumulator is already recording.")
+        _core._accumulators.append(self)
+        self._active = True
+        return self
+
+    def __exit__(self, *exc):
+        if self._active:
+            _core._accumulators.remove(self)
+            self._active = False
+        return False
+
+    def _on_op(self, prim, inputs, params, out):
+        tans = self._tangents
+        tin = [tans.get(t._id) for t in inputs]
+        if all(t is None for t in tin):
+            return
+        if out._value.dtype.kind not in "fc":
+            return
+        if prim.vjps is None and not prim.no_gradient:
+            return
+        if prim.no_gradient:
+            raise LookupError(f"gradient registry has no entry for: {prim.name}")
+        # Pause this accumulator while computing its own tangent (outer ones keep going).
+        idx = _core._accumulators.index(self)
+        del _core._accumulators[idx]
+        try:
+            t_out = _jvp_by_double_vjp(prim, inputs, params, out, tin)
+        finally:
+            _core._accumulators.insert(idx, self)
+        if t_out is not None:
+            tans[out._id] = t_out
+
+    def jvp(self, primals, unconnected_gradients=UnconnectedGradients.NONE):
+        """The tangent(s) of ``primals`` (a tensor or nested structure of tensors)."""
+        unconnected = UnconnectedGradients(unconnected_gradients)
+        from ._ops import zeros_like
+
+        def one(p):
+            t = self._tangents.get(_to_tensor(p)._id) if isinstance(p, Tensor) else None
+            if t is None and unconnected is UnconnectedGradients.ZERO:
+                return zeros_like(p)
+            return t
+
+        return _nest.map_structure(one, primals)
+
+
+def _jvp_by_double_vjp(prim, inputs, params, out, tin):
+    """J·t from the reverse-mode rule: the VJP is linear in its cotangent ``u``, so
+    d/du <VJP(u), t> = J t  (TensorFlow's fallback for operations without a JVP rule)."""
+    from ._ops import zeros_like, add
+    from ._tape import _call_vjps
+    u = zeros_like(out)
+    with GradientTape(persistent=True) as tape:
+        tape.watch(u)
+        if params is _core._CUSTOM:
+            in_grads = prim.vjps[0](u)
+        else:
+            saved = (out, *inputs)
+            if prim.save is not None:
+                saved = prim.save(out, *inputs, **params)
+            needed = {t._id for t, tt in zip(inputs, tin) if tt is not None}
+            in_grads = _call_vjps(prim, u, saved, params, [t._id for t in inputs], needed)
+    pairs = [(g, tt) for g, tt in zip(in_grads, tin) if g is not None and tt is not None]
+    if not pairs:
+        return None
+    result = None
+    for g, tt in pairs:
+        r = tape.gradient(g, u, output_gradients=tt)
+        if r is not None:
+            result = r if result is None else add(result, r)
+    return result

@@ -1,0 +1,115 @@
+"""TensorFlow-style dtypes: ``minitape.float32`` and friends."""
+from __future__ import annotations
+
+import numpy as _np
+
+__all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32",
+           "int64", "uint8", "bool", "complex64", "complex128", "half", "double"]
+
+
+class DType:
+    """A tensor element type, compared and printed the way TensorFlow does (``tf.float32``)."""
+
+    __slots__ = ("name", "as_numpy_dtype", "_np")
+
+    def __init__(self, name: str, np_dtype):
+        self.name = name
+        self._np = _np.dtype(np_dtype)
+        self.as_numpy_dtype = self._np.type
+
+    @property
+    def is_floating(self) -> bool:
+        return self._np.kind == "f"
+
+    @property
+    def is_integer(self) -> bool:
+        return self._np.kind in "iu"
+
+    @property
+    def is_bool(self) -> bool:
+        return self._np.kind == "b"
+
+    @property
+    def is_complex(self) -> bool:
+        return self._np.kind == "c"
+
+    @property
+    def base_dtype(self) -> "DType":
+        return self
+
+    @property
+    def size(self) -> int:
+        return self._np.itemsize
+
+    @property
+    def min(self):
+        return _np.finfo(self._np).min if self.is_floating else _np.iinfo(self._np).min
+
+    @property
+    def max(self):
+        return _np.finfo(self._np).max if self.is_floating else _np.iinfo(self._np).max
+
+    def __repr__(self) -> str:
+        return f"tf.{self.name}"
+
+    def __eq__(self, other) -> bool:
+        if other is self:
+            return True
+        try:
+            return as_dtype(other) is self
+        except TypeError:
+            return False
+
+    def __ne__(self, other) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self):
+        return as_dtype, (self.name,)
+
+
+float16 = half = DType("float16", _np.float16)
+float32 = DType("float32", _np.float32)
+float64 = double = DType("float64", _np.float64)
+int8 = DType("int8", _np.int8)
+int16 = DType("int16", _np.int16)
+int32 = DType("int32", _np.int32)
+int64 = DType("int64", _np.int64)
+uint8 = DType("uint8", _np.uint8)
+bool = DType("bool", _np.bool_)  # noqa: A001  (TensorFlow's name)
+complex64 = DType("complex64", _np.complex64)
+complex128 = DType("complex128", _np.complex128)
+
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, complex64, complex128)
+_BY_NP = {d._np: d for d in _ALL}
+_BY_NAME = {d.name: d for d in _ALL}
+_BY_NAME.update(half=float16, double=float64)
+
+
+def as_dtype(value) -> DType:
+    """Convert a DType, NumPy dtype, NumPy type or name into a :class:`DType`."""
+    if type(value) is DType:
+        return value
+    if isinstance(value, str):
+        try:
+            return _BY_NAME[value]
+        except KeyError:
+            raise TypeError(f"Cannot convert {value!r} to a minitape DType.") from None
+    if value is float:
+        return float32
+    if value is int:
+        return int32
+    try:
+        return _BY_NP[_np.dtype(value)]
+    except (TypeError, KeyError):
+        raise TypeError(f"Cannot convert {value!r} to a minitape DType.") from None
+
+
+def from_numpy(np_dtype) -> DType:
+    """The DType of a NumPy dtype object (fast path for arrays already in a tensor)."""
+    d = _BY_NP.get(np_dtype)
+    if d is None:
+        raise TypeError(f"minitape does not support the NumPy dtype {np_dtype}")
+    return d

@@ -1,0 +1,88 @@
+"""Optimizers: ``SGD`` (with momentum) and ``Adam``; ``apply_gradients(zip(grads, vars))``."""
+from __future__ import annotations
+
+import math
+import warnings
+
+from .._core import Variable, _no_recording
+from .. import _ops
+
+
+class Optimizer:
+    def __init__(self, learning_rate):
+        self.learning_rate = float(learning_rate)
+        self.iterations = 0
+        self._slots = {}
+
+    def apply_gradients(self, grads_and_vars):
+        """Update each variable from its gradient; pairs with a None gradient are skipped."""
+        pairs = list(grads_and_vars)
+        missing = [v for g, v in pairs if g is None]
+        pairs = [(g, v) for g, v in pairs if g is not None]
+        for g, v in pairs:
+            if not isinstance(v, Variable):
+                raise TypeError(f"apply_gradients expects (gradient, Variable) pairs; got a "
+                                f"{type(v).__name__}. Did you write `x = x - ...` instead of "
+                                "`x.assign_sub(...)`?")
+        if missing:
+            if not pairs:
+                raise ValueError("No gradients provided for any variable: "
+                                 + ", ".join(v.name for v in missing))
+            warnings.warn("Gradients do not exist for variables "
+                          f"{[v.name for v in missing]} when minimizing the loss.", stacklevel=2)
+        self.iterations += 1
+        with _no_recording():
+            for g, v in pairs:
+                self._update(v, _ops._to_tensor(g))
+        return self.iterations
+
+    def minimize(self, loss, var_list, tape=None):
+        from .._tape import GradientTape
+        with GradientTape() as t:
+            value = loss() if callable(loss) else loss
+        grads = t.gradient(value, var_list)
+        return self.apply_gradients(zip(grads, var_list))
+
+    def _slot(self, v, name):
+        key = (id(v), name)
+        s = self._slots.get(key)
+        if s is None:
+            s = _ops.zeros_like(v)
+            self._slots[key] = s
+        return s
+
+
+class SGD(Optimizer):
+    """``v -= lr * g`` (or with momentum: ``m = momentum*m - lr*g; v += m``)."""
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kw):
+        super().__init__(learning_rate)
+        self.momentum = float(momentum)
+        self.nesterov = nesterov
+
+    def _update(self, v, g):
+        lr = self.learning_rate
+        if self.momentum == 0.0:
+            v.assign_sub(g * lr)
+            return
+        m = self._slot(v, "m")
+        m = m * self.momentum - g * lr
+        self._slots[(id(v), "m")] = m
+        v.assign_add(m * self.momentum - g * lr if self.nesterov else m)
+
+
+class Adam(Optimizer):
+    """Adam (Kingma & Ba), with Keras' defaults."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="Adam", **kw):
+        super().__init__(learning_rate)
+        self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
+
+    def _update(self, v, g):
+        t = self.iterations
+        m = self._slot(v, "m") * self.beta_1 + g * (1 - self.beta_1)
+        s = self._slot(v, "v") * self.beta_2 + _ops.square(g) * (1 - self.beta_2)
+        self._slots[(id(v), "m")] = m
+        self._slots[(id(v), "v")] = s
+        lr = self.learning_rate * math.sqrt(1 - self.beta_2 ** t) / (1 - self.beta_1 ** t)
+        v.assign_sub(m * lr / (_ops.sqrt(s) + self.epsilon))

@@ -1,0 +1,34 @@
+"""``tf.linalg``: matrix operations with gradients."""
+from ._ops import det, einsum, eye, inv, matmul, norm, solve, tensordot  # noqa: F401
+from ._ops import transpose as _transpose, _to_tensor, reduce_sum as _reduce_sum, \
+    getitem as _getitem
+
+
+def matrix_transpose(a, name=None):
+    a = _to_tensor(a)
+    nd = a.ndim
+    return _transpose(a, list(range(nd - 2)) + [nd - 1, nd - 2])
+
+
+def trace(x, name=None):
+    from ._ops import multiply
+    x = _to_tensor(x)
+    n = x.shape[-1]
+    return _reduce_sum(multiply(x, eye(n, dtype=x.dtype)), axis=[-2, -1])
+
+
+def diag_part(input, name=None):  # noqa: A002
+    from ._ops import multiply
+    x = _to_tensor(input)
+    n = x.shape[-1]
+    return _reduce_sum(multiply(x, eye(n, dtype=x.dtype)), axis=-1)
+
+
+def matvec(a, b, transpose_a=False, name=None):
+    from ._ops import expand_dims, squeeze
+    return squeeze(matmul(a, expand_dims(b, -1), transpose_a=transpose_a), axis=-1)
+
+
+def global_norm(t_list, name=None):
+    from ._ops import add_n, square, sqrt
+    return sqrt(add_n([_reduce_sum(square(t)) for t in t_list if t is not None]))

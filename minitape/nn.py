@@ -1,0 +1,55 @@
+"""``tf.nn``: activations and friends."""
+from ._ops import (elu, leaky_relu, log_softmax, relu, sigmoid, softmax, softplus,  # noqa: F401
+                   tanh)
+from ._ops import minimum as _minimum, maximum as _maximum, multiply as _multiply, \
+    subtract as _subtract, reduce_mean as _reduce_mean, reduce_sum as _reduce_sum, \
+    cast as _cast, _to_tensor
+
+
+def relu6(features, name=None):
+    return _minimum(_maximum(features, 0), 6)
+
+
+def silu(features, beta=1.0):
+    return _multiply(features, sigmoid(_multiply(features, beta)))
+
+
+swish = silu
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    """Cross-entropy between ``labels`` (probabilities) and ``softmax(logits)``, per example."""
+    logits = _to_tensor(logits)
+    labels = _cast(_to_tensor(labels), logits.dtype)
+    return -_reduce_sum(_multiply(labels, log_softmax(logits, axis=axis)), axis=axis)
+
+
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
+    from ._ops import one_hot
+    logits = _to_tensor(logits)
+    depth = logits.shape[-1]
+    return softmax_cross_entropy_with_logits(one_hot(labels, depth, dtype=logits.dtype), logits)
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    from ._ops import abs as _abs, exp as _exp, log1p as _log1p, add as _add
+    logits = _to_tensor(logits)
+    labels = _cast(_to_tensor(labels), logits.dtype)
+    # max(x, 0) - x * z + log(1 + exp(-|x|)), TensorFlow's stable form
+    return _add(_subtract(_maximum(logits, 0), _multiply(logits, labels)),
+                _log1p(_exp(-_abs(logits))))
+
+
+def l2_loss(t, name=None):
+    from ._ops import square
+    return _multiply(_reduce_sum(square(t)), 0.5)
+
+
+def moments(x, axes, keepdims=False, name=None):
+    from ._ops import square
+    mean = _reduce_mean(x, axis=axes, keepdims=True)
+    var = _reduce_mean(square(_subtract(x, mean)), axis=axes, keepdims=keepdims)
+    if not keepdims:
+        from ._ops import squeeze
+        mean = squeeze(mean, axis=axes)
+    return mean, var

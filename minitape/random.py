@@ -1,0 +1,69 @@
+"""``tf.random``: reproducible random tensors (``set_seed``, ``normal``, ``uniform``)."""
+from __future__ import annotations
+
+from . import _backend as B
+from . import dtypes as _d
+from ._core import Tensor
+
+_np = B.numpy
+_rng = [_np.random.default_rng()]
+
+
+def set_seed(seed):
+    """Make every later random op reproducible (the global seed, as in TensorFlow)."""
+    _rng[0] = _np.random.default_rng(int(seed))
+
+
+def _gen(seed):
+    return _np.random.default_rng(int(seed)) if seed is not None else _rng[0]
+
+
+def _place(arr):
+    mod = B.default_module()
+    return Tensor(arr if mod is _np else mod.asarray(arr))
+
+
+def _shape(shape):
+    if isinstance(shape, Tensor):
+        return tuple(int(s) for s in shape.numpy().reshape(-1))
+    if isinstance(shape, int):
+        return (shape,)
+    return tuple(int(s) for s in shape)
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
+    dt = _d.as_dtype(dtype)
+    a = _gen(seed).normal(float(mean), float(stddev), size=_shape(shape)).astype(dt._np)
+    return _place(a)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
+    dt = _d.as_dtype(dtype)
+    g = _gen(seed)
+    shape = _shape(shape)
+    a = g.standard_normal(size=shape)
+    bad = _np.abs(a) > 2
+    while bad.any():
+        a[bad] = g.standard_normal(size=int(bad.sum()))
+        bad = _np.abs(a) > 2
+    return _place((a * float(stddev) + float(mean)).astype(dt._np))
+
+
+def uniform(shape, minval=0, maxval=None, dtype=_d.float32, seed=None, name=None):
+    dt = _d.as_dtype(dtype)
+    g = _gen(seed)
+    if dt.is_integer:
+        if maxval is None:
+            raise ValueError("Must specify maxval for integer dtype")
+        a = g.integers(int(minval), int(maxval), size=_shape(shape)).astype(dt._np)
+    else:
+        a = g.uniform(float(minval), 1.0 if maxval is None else float(maxval),
+                      size=_shape(shape)).astype(dt._np)
+    return _place(a)
+
+
+def shuffle(value, seed=None, name=None):
+    from ._ops import gather, _to_tensor
+    t = _to_tensor(value)
+    perm = _gen(seed).permutation(t.shape[0])
+    return gather(t, perm)
