@@ -63,7 +63,7 @@ def _fmt_numpy(v, is_repr=False):
     """Text of a value as TensorFlow prints it: ``str`` of the array, ``repr`` in reprs."""
     a = B.to_host(v)
     if np.ndim(a) == 0:
-        return str(a.item() if hasattr(a, "item") else a)
+        return str(np.asarray(a)[()])
     return repr(np.asarray(a)) if is_repr else str(np.asarray(a))
 
 
