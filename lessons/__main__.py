@@ -10,11 +10,11 @@ from pathlib import Path
 from . import LANGS, SOURCE_LANG
 
 
-def _load(names):
-    from .source import LessonSourceError, load_lessons
+def _load(names, src: Path | None = None):
+    from .source import SRC_DIR, LessonSourceError, load_lessons
 
     try:
-        return load_lessons(only=names or None)
+        return load_lessons(src or SRC_DIR, only=names or None)
     except LessonSourceError as exc:
         print(f"error: malformed lesson source\n{exc}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -23,22 +23,23 @@ def _load(names):
 def cmd_build(args) -> int:
     from . import build
 
-    lessons = _load(args.lessons)
+    lessons = _load(args.lessons, args.src)
+    root = args.root or build.ROOT
     if args.check:
-        return build.check(lessons, all_lessons=not args.lessons)
-    return build.build(lessons, all_lessons=not args.lessons)
+        return build.check(lessons, root, all_lessons=not args.lessons)
+    return build.build(lessons, root, all_lessons=not args.lessons)
 
 
 def cmd_check(args) -> int:
     from . import build
 
-    return build.check(_load(args.lessons), all_lessons=not args.lessons)
+    return build.check(_load(args.lessons, args.src), args.root or build.ROOT, all_lessons=not args.lessons)
 
 
 def cmd_status(args) -> int:
     from .source import display_path
 
-    lessons = _load(args.lessons)
+    lessons = _load(args.lessons, args.src)
     langs = [lang for lang in LANGS if lang != SOURCE_LANG]
     width = max([len("lesson")] + [len(lesson.name) for lesson in lessons])
     print(f"{'lesson':<{width}}  {'cells':>5}  " + "  ".join(f"{lang:<20}" for lang in langs))
@@ -83,7 +84,7 @@ def cmd_stamp(args) -> int:
     if bad:
         print(f"error: --lang must be one of {', '.join(LANGS[1:])}", file=sys.stderr)
         return 2
-    (lesson,) = _load([args.lesson])
+    (lesson,) = _load([args.lesson], args.src)
     keys = set(args.key or [])
     unknown = keys - {p.key for p in lesson.prose}
     if unknown:
@@ -122,29 +123,35 @@ def cmd_stamp(args) -> int:
 def cmd_timing(args) -> int:
     from .timing import main
 
-    return main(args.lessons, langs=args.lang, variant=args.variant, timeout=args.timeout)
+    return main(args.lessons, langs=args.lang, variant=args.variant, timeout=args.timeout,
+                src=args.src, root=args.root)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lessons", description=__doc__)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--src", type=Path, help="folder of lesson sources (default: lessons/src)")
+    common.add_argument("--root", type=Path,
+                        help="where generated notebooks go: ROOT/lessons/<lang>/, ROOT/grader/course/source/ "
+                             "(default: this repository)")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("build", help="regenerate student and instructor notebooks")
+    p = sub.add_parser("build", parents=[common], help="regenerate student and instructor notebooks")
     p.add_argument("lessons", nargs="*", help="lesson names or numbers (default: all)")
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 if any notebook is stale")
     p.set_defaults(func=cmd_build)
 
-    p = sub.add_parser("check", help="exit 1 if any committed generated notebook is stale")
+    p = sub.add_parser("check", parents=[common], help="exit 1 if any committed generated notebook is stale")
     p.add_argument("lessons", nargs="*")
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("status", help="translation status per lesson and language; exit 1 on missing")
+    p = sub.add_parser("status", parents=[common], help="translation status per lesson and language; exit 1 on missing")
     p.add_argument("lessons", nargs="*")
     p.add_argument("--strict", action="store_true", help="also exit 1 on stale translations")
     p.add_argument("-q", "--quiet", action="store_true", help="only the table")
     p.set_defaults(func=cmd_status)
 
-    p = sub.add_parser("stamp", help="mark reviewed translations as translating the current English")
+    p = sub.add_parser("stamp", parents=[common], help="mark reviewed translations as translating the current English")
     p.add_argument("lesson", help="lesson name or number")
     p.add_argument("--lang", action="append", help="language to stamp (repeatable)")
     p.add_argument("--key", action="append", help="prose key to stamp (repeatable)")
@@ -153,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="only translations that have no src= yet (new ones)")
     p.set_defaults(func=cmd_stamp)
 
-    p = sub.add_parser("timing", help="execute lessons and print kernel time per lesson")
+    p = sub.add_parser("timing", parents=[common], help="execute lessons and print kernel time per lesson")
     p.add_argument("lessons", nargs="*")
     p.add_argument("--lang", action="append", help="languages (default: all)")
     p.add_argument("--variant", choices=["instructor", "student"], default="instructor")

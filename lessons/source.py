@@ -167,6 +167,9 @@ def parse_lesson(path: str | Path, text: str | None = None) -> Lesson:
     offset = len(nb.cells) - len(markers)
     if offset > 0:
         problem(1, "text before the first '# %%' cell marker; every cell must start with a marker")
+    elif offset < 0:  # jupytext merged or dropped a cell: refuse rather than misreport lines
+        problem(None, f"jupytext read {len(nb.cells)} cells but the file has {len(markers)} '# %%' markers; "
+                      "check for markers inside strings or comments")
     if problems:
         raise LessonSourceError(problems)
 
@@ -256,6 +259,9 @@ def parse_lesson(path: str | Path, text: str | None = None) -> Lesson:
             problem(line, f"{', '.join(bad)} only apply to markdown cells (code is shared by every language)")
         role, grade_id, points = meta.get("nbgrader"), meta.get("grade_id"), meta.get("points")
         source = cell.source
+        if not source.strip():
+            problem(line, "empty code cell; remove the marker or write the code")
+            continue
         if role is not None and role not in ROLES:
             problem(line, f"nbgrader={role!r} must be \"solution\" or \"tests\"")
             continue

@@ -17,11 +17,11 @@ TARGET_SECONDS = 10.0
 
 
 def main(names: list[str] | None = None, langs: list[str] | None = None,
-         variant: str = "instructor", timeout: int = 120) -> int:
+         variant: str = "instructor", timeout: int = 120, src=None, root=None) -> int:
     from .__main__ import _load
     from .execute import execute
 
-    lessons = _load(names)
+    lessons = _load(names, src)
     langs = langs or list(LANGS)
     where = instructor_path if variant == "instructor" else student_path
     rows, failed = [], False
@@ -29,7 +29,7 @@ def main(names: list[str] | None = None, langs: list[str] | None = None,
           "(fresh kernel each)...", flush=True)
     for lesson in lessons:
         for lang in langs:
-            path = where(lesson, lang)
+            path = where(lesson, lang, root) if root else where(lesson, lang)
             run = execute(path, timeout=timeout)
             errors = [e for e in run.errors if variant == "instructor" or e.role is None]
             failed |= bool(errors)

@@ -1,0 +1,304 @@
+"""The lesson source format: parsing, validation errors (file:line), translation status, stamping,
+and the build's reproducibility, on small lessons written into a temporary folder."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from lessons import build
+from lessons.__main__ import main as cli
+from lessons.i18n import t
+from lessons.source import LessonSourceError, parse_lesson, text_hash
+
+EN_INTRO = "## Watching\n\nA tape records an operation only if an input is *watched*."
+
+GOOD = textwrap.dedent('''\
+    # ---
+    # jupyter:
+    #   minitape:
+    #     lesson: 07-demo
+    # ---
+
+    # %% [markdown] key="intro" lang="en"
+    # ## Watching
+    #
+    # A tape records an operation only if an input is *watched*.
+
+    # %% [markdown] key="intro" lang="es" src="{h}"
+    # ## Observar
+    #
+    # Una cinta graba una operación solo si una entrada está *observada*.
+
+    # %% [markdown] key="intro" lang="pt" src="{h}"
+    # ## Observar
+    #
+    # Uma fita grava uma operação só se uma entrada estiver *observada*.
+
+    # %% [markdown] key="intro" lang="ru" src="{h}"
+    # ## Отслеживание
+    #
+    # Лента записывает операцию, только если какой-то вход *отслеживается*.
+
+    # %%
+    import math
+    value = math.sqrt(4.0)
+
+    # %% nbgrader="solution" grade_id="l07_ex1_solution"
+    def double(x):
+        ### BEGIN SOLUTION
+        return 2 * x
+        ### END SOLUTION
+
+    # %% nbgrader="tests" grade_id="l07_ex1" points=2
+    check("l07_ex1")
+    ### BEGIN HIDDEN TESTS
+    assert double(21) == 42
+    ### END HIDDEN TESTS
+    ''').replace("{h}", text_hash(EN_INTRO))
+
+
+def write(tmp_path, text, name="07-demo.py"):
+    src = tmp_path / "src"
+    src.mkdir(exist_ok=True)
+    path = src / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def problems_of(tmp_path, text, name="07-demo.py"):
+    with pytest.raises(LessonSourceError) as info:
+        parse_lesson(write(tmp_path, text, name))
+    return [(line, msg) for _, line, msg in info.value.problems]
+
+
+# ------------------------------------------------------------------------------------------
+# parsing
+# ------------------------------------------------------------------------------------------
+def test_good_source_parses_into_prose_code_and_exercises(tmp_path):
+    lesson = parse_lesson(write(tmp_path, GOOD))
+    assert lesson.name == "07-demo" and lesson.number == 7
+    assert [type(c).__name__ for c in lesson.cells] == ["Prose", "Code", "Code", "Code"]
+    intro = lesson.prose[0]
+    assert set(intro.texts) == {"en", "es", "pt", "ru"}
+    assert intro.texts["en"] == EN_INTRO
+    assert {lang: intro.status(lang) for lang in intro.texts} == dict.fromkeys(intro.texts, "ok")
+    plain, solution, tests = lesson.code
+    assert plain.key == "intro-code" and plain.role is None
+    assert (solution.role, solution.grade_id, solution.key) == ("solution", "l07_ex1_solution", "ex1-solution")
+    assert (tests.role, tests.grade_id, tests.points, tests.key) == ("tests", "l07_ex1", 2, "ex1-tests")
+    assert [e.grade_id for e in lesson.exercises] == ["l07_ex1"]
+    assert lesson.cell_id("intro") == "l07-intro"
+
+
+def test_hash_ignores_edge_whitespace_but_not_edits():
+    assert text_hash("a\nb") == text_hash("\n\na  \nb\n\n")
+    assert text_hash("a\nb") != text_hash("a\nb.")
+    assert len(text_hash("x")) == 8
+
+
+def test_unstamped_translation_is_stale_not_an_error(tmp_path):
+    # a translation without src= is reported stale ("never stamped"), not an error
+    text = GOOD.replace(f'# %% [markdown] key="intro" lang="es" src="{text_hash(EN_INTRO)}"',
+                        '# %% [markdown] key="intro" lang="es"')
+    lesson = parse_lesson(write(tmp_path, text))
+    assert lesson.prose[0].status("es") == "stale"
+    assert lesson.prose[0].status("pt") == "ok"
+
+
+def test_editing_english_makes_translations_stale_and_removing_one_makes_it_missing(tmp_path):
+    text = GOOD.replace("an input is *watched*.", "one of its inputs is *watched*.", 1)
+    # drop the Russian cell entirely
+    start = text.index('# %% [markdown] key="intro" lang="ru"')
+    end = text.index("# %%\nimport math")
+    text = text[:start] + text[end:]
+    lesson = parse_lesson(write(tmp_path, text))
+    prose = lesson.prose[0]
+    assert [prose.status(lang) for lang in ("en", "es", "pt", "ru")] == ["ok", "stale", "stale", "missing"]
+    assert lesson.status()["ru"] == {"ok": 0, "stale": 0, "missing": 1}
+    # the notebooks still build, with visible localized notes
+    es = build.instructor_notebook(lesson, "es")
+    ru = build.instructor_notebook(lesson, "ru")
+    assert es.cells[0].source.startswith("> ⚠️ " + t("lessons.stale_translation", "es"))
+    assert "Una cinta graba" in es.cells[0].source
+    assert ru.cells[0].source.startswith("> ⚠️ " + t("lessons.missing_translation", "ru"))
+    assert "one of its inputs is *watched*" in ru.cells[0].source
+    assert "⚠️" not in build.instructor_notebook(lesson, "en").cells[0].source
+
+
+BAD_CASES = [
+    # (replace this, with this), expected line, expected message fragment
+    (('# %% [markdown] key="intro" lang="es"', '# %% [markdown] key=intro lang="es"'), 12, "cannot read cell metadata"),
+    (('# %% [markdown] key="intro" lang="pt"', '# %% [markdown] key="intro" lang="fr"'), 17, "lang='fr'"),
+    (('# %% [markdown] key="intro" lang="pt"', '# %% [markdown] key="other" lang="pt"'), 17, "does not follow its English cell"),
+    (('# %% [markdown] key="intro" lang="ru"', '# %% [markdown] key="intro" lang="es"'), 22, "second 'es' text"),
+    (('# %%\nimport math', '# %% lang="es"\nimport math'), 27, "only apply to markdown cells"),
+    (('# %%\nimport math', '# %% colour="red"\nimport math'), 27, "unknown cell metadata colour"),
+    (('# %%\nimport math', '# %% Some title\nimport math'), 27, "unexpected text"),
+    (('# %%\nimport math', '# %% key="Bad Key"\nimport math'), 27, "key 'Bad Key'"),
+    (('# %%\nimport math', '# %% key="intro"\nimport math'), 27, "key 'intro' already used at line 7"),
+    (('grade_id="l07_ex1_solution"', 'grade_id="l07_ëx1"'), 31, "ASCII grade_id"),
+    (('grade_id="l07_ex1_solution"', 'grade_id="l07_ex1"'), 37, "grade_id 'l07_ex1' already used at line 31"),
+    (('nbgrader="solution"', 'nbgrader="answer"'), 31, "must be \"solution\" or \"tests\""),
+    (('    ### END SOLUTION\n', ''), 31, "never closed"),
+    (('    ### BEGIN SOLUTION\n', ''), 34, "without '### BEGIN SOLUTION'"),
+    (('points=2', 'points=0'), 37, "points=0"),
+    (('points=2', ''), 37, "points=None"),
+    (('check("l07_ex1")', 'check("l07_ex9")'), 37, 'must call check("l07_ex1")'),
+    (('### END HIDDEN TESTS\n', ''), 37, "never closed"),
+    (('# %%\nimport math', '# %%\n### BEGIN SOLUTION\n### END SOLUTION\nimport math'), 27, "without nbgrader=\"solution\""),
+    (('# %%\nimport math', '# %% grade_id="x1"\nimport math'), 27, "grade_id/points need"),
+    (('# %%\nimport math\nvalue = math.sqrt(4.0)\n', '# %%\n\n'), 27, "empty code cell"),
+    (('# %% [markdown] key="intro" lang="en"', '# %% [markdown] key="intro" lang="en" src="abcdef12"'), 7, "takes no src="),
+    (('src="' + text_hash(EN_INTRO) + '"', 'src="nothex"'), 12, "8-hex-digit hash"),
+    (('lesson: 07-demo', 'lesson: 08-other'), 1, "header says lesson"),
+    (('# ---\n# jupyter:', 'stray = 1\n# ---\n# jupyter:'), 1, "text before the first '# %%'"),
+]
+
+
+@pytest.mark.parametrize("replace, line, fragment", BAD_CASES, ids=[c[2][:30] for c in BAD_CASES])
+def test_malformed_sources_report_file_and_line(tmp_path, replace, line, fragment):
+    old, new = replace
+    assert old in GOOD, old
+    problems = problems_of(tmp_path, GOOD.replace(old, new, 1))
+    assert any(fragment in msg for _, msg in problems), problems
+    assert any(got == line for got, msg in problems if fragment in msg), problems
+
+
+def test_error_text_names_the_file(tmp_path):
+    path = write(tmp_path, GOOD.replace('points=2', 'points=-1'))
+    with pytest.raises(LessonSourceError) as info:
+        parse_lesson(path)
+    assert str(info.value).startswith(f"{path}:37: points=-1")
+
+
+def test_bad_file_name(tmp_path):
+    problems = problems_of(tmp_path, GOOD.replace("lesson: 07-demo\n", ""), name="Demo Lesson.py")
+    assert any("must look like 'NN-name.py'" in msg for _, msg in problems)
+
+
+def test_every_problem_of_a_file_is_reported_at_once(tmp_path):
+    text = GOOD.replace("points=2", "points=0").replace('lang="pt"', 'lang="xx"')
+    problems = problems_of(tmp_path, text)
+    assert {line for line, _ in problems} >= {17, 37}
+
+
+# ------------------------------------------------------------------------------------------
+# build output
+# ------------------------------------------------------------------------------------------
+def test_build_is_reproducible_and_check_detects_staleness(tmp_path, capsys):
+    write(tmp_path, GOOD)
+    root = tmp_path / "out"
+    args = ["--src", str(tmp_path / "src"), "--root", str(root)]
+    assert cli(["build", *args]) == 0
+    files = sorted(root.rglob("*.ipynb"))
+    assert [str(p.relative_to(root)) for p in files] == sorted(
+        [f"lessons/{lang}/07-demo.ipynb" for lang in ("en", "es", "pt", "ru")]
+        + [f"grader/course/source/07-demo-{lang}/07-demo.ipynb" for lang in ("en", "es", "pt", "ru")])
+    first = {p: p.read_bytes() for p in files}
+    assert cli(["build", *args]) == 0
+    assert {p: p.read_bytes() for p in files} == first  # byte for byte
+    out = capsys.readouterr().out
+    assert "[1/8] created" in out and "[8/8] unchanged" in out
+    assert cli(["check", *args]) == 0
+
+    # a hand edit of a generated notebook is detected, and so is a source edit
+    victim = root / "lessons" / "es" / "07-demo.ipynb"
+    victim.write_bytes(first[victim].replace(b"Observar", b"Mirar"))
+    assert cli(["check", *args]) == 1
+    assert "stale     " in capsys.readouterr().err
+    assert cli(["build", *args]) == 0 and victim.read_bytes() == first[victim]
+    write(tmp_path, GOOD.replace("math.sqrt(4.0)", "math.sqrt(9.0)"))
+    assert cli(["build", "--check", *args]) == 1
+
+    # an orphan notebook (its source was deleted) is reported and removed by build
+    (tmp_path / "src" / "07-demo.py").rename(tmp_path / "src" / "08-renamed.py")
+    text = (tmp_path / "src" / "08-renamed.py").read_text().replace("lesson: 07-demo", "lesson: 08-renamed")
+    (tmp_path / "src" / "08-renamed.py").write_text(text.replace("l07_", "l08_"))
+    assert cli(["check", *args]) == 1
+    assert "orphan" in capsys.readouterr().err
+    assert cli(["build", *args]) == 0
+    assert not (root / "lessons" / "es" / "07-demo.ipynb").exists()
+    assert not (root / "grader" / "course" / "source" / "07-demo-es").exists()
+    assert cli(["check", *args]) == 0
+
+
+def test_generated_notebook_structure(tmp_path):
+    lesson = parse_lesson(write(tmp_path, GOOD))
+    inb = build.instructor_notebook(lesson, "pt")
+    snb = build.student_notebook(inb)
+    for nb, variant in ((inb, "instructor"), (snb, "student")):
+        assert nb.nbformat == 4 and nb.nbformat_minor == 5
+        assert nb.metadata.kernelspec == {"display_name": "Python 3 (ipykernel)", "language": "python",
+                                          "name": "python3"}
+        assert nb.metadata.minitape["lang"] == "pt" and nb.metadata.minitape["variant"] == variant
+        assert [c.id for c in nb.cells] == ["l07-intro", "l07-intro-code", "l07-ex1-solution", "l07-ex1-tests"]
+        assert all(c.outputs == [] and c.execution_count is None for c in nb.cells if c.cell_type == "code")
+    solution, tests = inb.cells[2], inb.cells[3]
+    assert solution.metadata.nbgrader == {"grade": False, "grade_id": "l07_ex1_solution", "locked": False,
+                                          "schema_version": 3, "solution": True, "task": False}
+    assert tests.metadata.nbgrader == {"grade": True, "grade_id": "l07_ex1", "locked": True, "points": 2,
+                                       "schema_version": 3, "solution": False, "task": False}
+    assert "return 2 * x" in solution.source and "assert double(21)" in tests.source
+    s_solution, s_tests = snb.cells[2], snb.cells[3]
+    assert s_solution.source == "def double(x):\n    # YOUR CODE HERE\n    raise NotImplementedError()"
+    assert s_tests.source == 'check("l07_ex1")'
+    assert s_tests.metadata.editable is False and s_tests.metadata.deletable is False
+    assert "checksum" in s_tests.metadata.nbgrader
+    # the instructor notebook is untouched by making the student one
+    assert "return 2 * x" in inb.cells[2].source
+
+
+def test_stamp_records_the_english_hash(tmp_path, capsys):
+    text = GOOD.replace(f' src="{text_hash(EN_INTRO)}"', "")
+    path = write(tmp_path, text)
+    args = ["--src", str(tmp_path / "src")]
+    assert cli(["status", *args]) == 0  # stale is not missing
+    out = capsys.readouterr().out
+    assert "1 stale" in out and "never stamped" in out
+    assert cli(["stamp", "07", *args]) == 2  # refuses to stamp without saying what
+    assert cli(["stamp", "07", "--lang", "es", *args]) == 0
+    lesson = parse_lesson(path)
+    assert [lesson.prose[0].status(lang) for lang in ("es", "pt", "ru")] == ["ok", "stale", "stale"]
+    assert f'key="intro" lang="es" src="{text_hash(EN_INTRO)}"' in path.read_text()
+    assert cli(["stamp", "07", "--all", *args]) == 0
+    assert all(parse_lesson(path).prose[0].status(lang) == "ok" for lang in ("es", "pt", "ru"))
+    # after an English edit, stamping rewrites the existing src=
+    path.write_text(path.read_text().replace("*watched*.", "*watched* by it."))
+    assert parse_lesson(path).prose[0].status("es") == "stale"
+    assert cli(["stamp", "07", "--key", "intro", *args]) == 0
+    assert parse_lesson(path).prose[0].status("es") == "ok"
+    assert path.read_text().count('src="') == 3
+
+
+def test_status_exits_nonzero_on_missing_and_strict_on_stale(tmp_path, capsys):
+    start = GOOD.index('# %% [markdown] key="intro" lang="ru"')
+    end = GOOD.index("# %%\nimport math")
+    write(tmp_path, GOOD[:start] + GOOD[end:])
+    args = ["--src", str(tmp_path / "src")]
+    assert cli(["status", *args]) == 1
+    out = capsys.readouterr().out
+    assert "07-demo" in out and "1 missing" in out and "missing ru key=intro" in out
+    write(tmp_path, GOOD.replace("*watched*.", "*watched*!"))
+    assert cli(["status", *args]) == 0
+    assert cli(["status", "--strict", *args]) == 1
+
+
+def test_malformed_source_makes_commands_exit_2_with_location(tmp_path, capsys):
+    write(tmp_path, GOOD.replace("points=2", "points=0"))
+    assert_exit = pytest.raises(SystemExit)
+    with assert_exit as info:
+        cli(["build", "--src", str(tmp_path / "src"), "--root", str(tmp_path / "out")])
+    assert info.value.code == 2
+    assert "07-demo.py:37: points=0" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_generated_json_is_plain_nbformat(tmp_path):
+    lesson = parse_lesson(write(tmp_path, GOOD))
+    data = build.to_bytes(build.instructor_notebook(lesson, "ru"))
+    nb = json.loads(data)
+    assert data.endswith(b"}\n") and "Отслеживание" in data.decode("utf-8")
+    assert list(nb) == sorted(nb)
