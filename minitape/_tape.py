@@ -324,7 +324,11 @@ def backward(tape, targets, sources, output_gradients=None):
     producer = {}
     for i, e in enumerate(entries):
         producer[e[0]] = i
-    source_ids = {s._id for s in sources}
+    watched = tape._watched
+    # A source the tape never watched gets None, even when a recorded op consumed it.
+    # (A target is its own source: d(x)/dx = 1 whether or not x was watched, as in TF.)
+    target_ids = {t._id for t in targets}
+    source_ids = {s._id for s in sources if s._id in watched or s._id in target_ids}
 
     # 1. entries reachable backwards from the targets
     reach = set()
@@ -398,7 +402,7 @@ def backward(tape, targets, sources, output_gradients=None):
                     ready.append(producer[tid])
         if not persistent:
             live[i] = None  # free what this entry kept alive
-    return [grads.get(s._id) for s in sources]
+    return [grads.get(s._id) if s._id in source_ids else None for s in sources]
 
 
 def _call_vjps(prim, g, saved, params, in_ids, needed_ids):
