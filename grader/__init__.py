@@ -1,0 +1,89 @@
+"""grader: gradient exercises checked against reference gradients, for students and nbgrader.
+
+In a lesson notebook (the tests cell of exercise ``l01_ex1``)::
+
+    from grader import check, grade
+
+    check("l01_ex1")          # visible checks, instant localized HTML report
+    ### BEGIN HIDDEN TESTS
+    grade("l01_ex1")          # all checks incl. randomized hidden ones; must be the last line
+    ### END HIDDEN TESTS
+
+``check`` never runs or reveals hidden checks; it says how many run at grading time.
+``grade`` returns the result, whose ``text/plain`` under nbgrader is the score in points
+(nbgrader's partial credit: a test cell's execute_result is its score), and raises
+AssertionError with the localized report when no check passes.
+
+Instructors: ``python -m grader --help`` (parallel autograde, export, course checks) and
+``grader/README.md``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .checks import Tolerance, compare, compare_leaf, finite_difference_check
+from .exercises import all_exercises, get as get_exercise
+from .i18n import current_language, set_language, t
+from .runner import CheckResult, ExerciseResult, caller_namespace, run_exercise
+
+__all__ = [
+    "CheckResult",
+    "ExerciseResult",
+    "Tolerance",
+    "all_exercises",
+    "check",
+    "compare",
+    "compare_leaf",
+    "current_language",
+    "finite_difference_check",
+    "get_exercise",
+    "grade",
+    "set_language",
+]
+
+
+def _show(result: ExerciseResult) -> None:
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:  # pragma: no cover - IPython is a course dependency
+        get_ipython = None
+    if get_ipython is not None and get_ipython() is not None:
+        display(result)
+    else:
+        print(result.text())
+
+
+def check(exercise_id: str, namespace: dict | None = None) -> ExerciseResult:
+    """Run the visible checks of ``exercise_id`` on the student's function and return the
+    result (shown as a localized HTML report when it is a cell's last expression).
+
+    ``namespace`` defaults to the caller's globals (the notebook). Under ``nbgrader validate``
+    a failing check raises AssertionError, so that validation reports the exercise.
+    """
+    ex = get_exercise(exercise_id)
+    ns = caller_namespace() if namespace is None else namespace
+    result = run_exercise(ex, ns, include_hidden=False)
+    if os.environ.get("NBGRADER_EXECUTION") == "validate" and not result.passed:
+        failed = len(result.failed)
+        raise AssertionError(t("report.validate_failed", result.lang, exercise=ex.id,
+                               failed=failed, total=len(result.checks)) + "\n" + result.text())
+    return result
+
+
+def grade(exercise_id: str, namespace: dict | None = None, seed: int | None = None) -> ExerciseResult:
+    """Run every check of ``exercise_id`` (visible and randomized hidden ones).
+
+    Returns the result for partial credit: make ``grade(...)`` the last line of the tests cell,
+    so that its score becomes the cell's output. When no check passes, shows the report and
+    raises AssertionError (nbgrader then gives the cell 0 and the message stays visible).
+    """
+    ex = get_exercise(exercise_id)
+    ns = caller_namespace() if namespace is None else namespace
+    result = run_exercise(ex, ns, include_hidden=True, seed=seed)
+    if result.score <= 0:
+        _show(result)
+        raise AssertionError(t("report.zero", result.lang, exercise=ex.id,
+                               points=f"{result.points:g}"))
+    return result

@@ -1,0 +1,135 @@
+"""The exercise registry: what each graded exercise asks for and how it is checked.
+
+An :class:`Exercise` (``grade_id`` such as ``l01_ex1``, identical in every language) declares
+
+* ``function``: the name of the function the student defines in the notebook;
+* ``reference``: the reference solution, written with minitape, same signature;
+* ``visible``: :class:`Case` s at fixed points, run by ``check(id)`` in the notebook;
+* ``hidden``: :class:`Case` s at randomized points, run only by ``grade(id)`` at grading time,
+  so an answer hard-coded to the visible values fails them;
+* ``objective(values, inputs)`` + ``gradient_names`` (optional): the exercise's scalar
+  function re-written in NumPy (``values``: name -> float64 array of the differentiable inputs,
+  ``inputs``: the case's :class:`Inputs` for the rest), for an independent central
+  finite-difference check along a random direction; ``gradient_names`` has the structure of
+  the answer with names of ``values`` as leaves;
+* ``points`` (the nbgrader points of the tests cell) and ``tolerance``.
+
+A case's ``make(rng)`` builds *fresh* inputs (new Variables each call), so the reference and
+the student's function never share mutable state; both get inputs built from the same seed.
+
+Exercises live in one module per lesson (``l01.py``, ...), imported on first use.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from ..checks import Tolerance
+
+__all__ = ["Case", "Exercise", "Inputs", "all_exercises", "get", "register"]
+
+
+@dataclass
+class Inputs:
+    """Arguments for one call, plus float64 copies of the differentiable inputs (for FD)."""
+
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)  # anything else the NumPy objective needs
+
+
+@dataclass
+class Case:
+    """One point at which the student's function is compared with the reference."""
+
+    make: Callable[[np.random.Generator], Inputs]
+    label: str | None = None  # shown for visible cases, e.g. "x = 1.5"; hidden ones are numbered
+    weight: float = 1.0
+
+
+@dataclass
+class Exercise:
+    id: str
+    function: str
+    points: float
+    reference: Callable[..., Any]
+    visible: list[Case]
+    hidden: list[Case]
+    objective: Callable[[dict[str, np.ndarray], Inputs], float] | None = None
+    gradient_names: Any = None
+    fd_checks: int = 1
+    fd_weight: float = 1.0
+    tolerance: Tolerance = field(default_factory=Tolerance)
+    signature: str = ""
+    title: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if not self.id.isascii() or not self.id.replace("_", "").isalnum() or not self.id[0].isalpha():
+            raise ValueError(f"exercise id {self.id!r} must be ASCII: a letter, then letters, "
+                             "digits or '_'")
+        if self.points <= 0:
+            raise ValueError(f"exercise {self.id}: points must be > 0")
+        if not self.visible:
+            raise ValueError(f"exercise {self.id}: needs at least one visible case")
+        if self.objective is not None and self.gradient_names is None:
+            raise ValueError(f"exercise {self.id}: a finite-difference objective needs "
+                             "gradient_names")
+
+    @property
+    def total_weight(self) -> float:
+        """Sum of all check weights: visible + hidden cases + finite-difference checks."""
+        fd = self.fd_weight * min(self.fd_checks, len(self.hidden)) if self.has_fd else 0.0
+        return sum(c.weight for c in self.visible) + sum(c.weight for c in self.hidden) + fd
+
+    @property
+    def has_fd(self) -> bool:
+        return self.objective is not None
+
+
+_REGISTRY: dict[str, Exercise] = {}
+_loaded = False
+
+
+def register(exercise: Exercise) -> Exercise:
+    """Add an exercise; its id may be registered only once."""
+    if exercise.id in _REGISTRY and _REGISTRY[exercise.id] is not exercise:
+        raise ValueError(f"exercise {exercise.id!r} is already registered")
+    _REGISTRY[exercise.id] = exercise
+    return exercise
+
+
+def _load_all() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}")
+
+
+def all_exercises() -> dict[str, Exercise]:
+    """Every registered exercise, by id."""
+    _load_all()
+    return dict(sorted(_REGISTRY.items()))
+
+
+def get(exercise_id: str) -> Exercise:
+    """The exercise ``exercise_id``; KeyError naming the closest ids when it does not exist."""
+    if not isinstance(exercise_id, str):
+        raise TypeError(f"an exercise id is a string such as 'l01_ex1', got {exercise_id!r}")
+    _load_all()
+    try:
+        return _REGISTRY[exercise_id]
+    except KeyError:
+        close = difflib.get_close_matches(exercise_id, list(_REGISTRY), n=3)
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise KeyError(f"unknown exercise {exercise_id!r}{hint} "
+                       f"(known: {', '.join(sorted(_REGISTRY)) or 'none'})") from None

@@ -1,0 +1,457 @@
+"""Every text the grader shows students, in en, es, pt and ru (key-major, side by side).
+
+Placeholders are ``str.format`` fields; code, names and numbers are inserted by the caller.
+``tests/grader/test_i18n.py`` checks that every key has all four languages and the same
+placeholders in each.  Terminology follows the lessons: gradient = gradiente / gradiente /
+градиент; tape = cinta / fita / лента (TensorFlow's name ``GradientTape`` is kept in code).
+"""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, dict[str, str]] = {
+    # ----- report header and summary -------------------------------------------------------
+    "report.title": {
+        "en": "Exercise {exercise}",
+        "es": "Ejercicio {exercise}",
+        "pt": "Exercício {exercise}",
+        "ru": "Упражнение {exercise}",
+    },
+    "report.score": {
+        "en": "Score: {score} of {points} points",
+        "es": "Puntuación: {score} de {points} puntos",
+        "pt": "Pontuação: {score} de {points} pontos",
+        "ru": "Баллы: {score} из {points}",
+    },
+    "report.visible_score": {
+        "en": "Visible checks: {passed} of {total} passed",
+        "es": "Comprobaciones visibles: {passed} de {total} superadas",
+        "pt": "Verificações visíveis: {passed} de {total} aprovadas",
+        "ru": "Открытые проверки: пройдено {passed} из {total}",
+    },
+    "report.all_passed": {
+        "en": "All checks passed.",
+        "es": "Todas las comprobaciones se superaron.",
+        "pt": "Todas as verificações foram aprovadas.",
+        "ru": "Все проверки пройдены.",
+    },
+    "report.all_visible_passed": {
+        "en": "All visible checks passed.",
+        "es": "Todas las comprobaciones visibles se superaron.",
+        "pt": "Todas as verificações visíveis foram aprovadas.",
+        "ru": "Все открытые проверки пройдены.",
+    },
+    "report.some_failed": {
+        "en": "{failed} of {total} checks failed.",
+        "es": "{failed} de {total} comprobaciones fallaron.",
+        "pt": "{failed} de {total} verificações falharam.",
+        "ru": "Не пройдено проверок: {failed} из {total}.",
+    },
+    "report.hidden_pending": {
+        "en": "{count} hidden checks will run when your notebook is graded. They call your "
+              "function at random points, so only a general solution passes them; their code "
+              "and values are not shown.",
+        "es": "Al calificar tu cuaderno se ejecutarán {count} comprobaciones ocultas. Llaman "
+              "a tu función en puntos aleatorios, así que solo una solución general las supera; "
+              "su código y sus valores no se muestran.",
+        "pt": "Quando o seu notebook for avaliado, serão executadas {count} verificações "
+              "ocultas. Elas chamam a sua função em pontos aleatórios, então só uma solução "
+              "geral passa nelas; o código e os valores delas não são mostrados.",
+        "ru": "При оценивании тетрадки будут выполнены скрытые проверки ({count}). Они "
+              "вызывают вашу функцию в случайных точках, поэтому пройти их может только общее "
+              "решение; их код и значения не показываются.",
+    },
+    "report.hidden_note": {
+        "en": "Hidden checks use new random points at every grading run.",
+        "es": "Las comprobaciones ocultas usan puntos aleatorios nuevos en cada calificación.",
+        "pt": "As verificações ocultas usam novos pontos aleatórios a cada avaliação.",
+        "ru": "Скрытые проверки при каждом оценивании используют новые случайные точки.",
+    },
+    "report.visible": {
+        "en": "visible",
+        "es": "visible",
+        "pt": "visível",
+        "ru": "открытая",
+    },
+    "report.hidden": {
+        "en": "hidden",
+        "es": "oculta",
+        "pt": "oculta",
+        "ru": "скрытая",
+    },
+    "report.col_check": {
+        "en": "Check",
+        "es": "Comprobación",
+        "pt": "Verificação",
+        "ru": "Проверка",
+    },
+    "report.col_result": {
+        "en": "Result",
+        "es": "Resultado",
+        "pt": "Resultado",
+        "ru": "Результат",
+    },
+    "report.passed": {
+        "en": "passed",
+        "es": "superada",
+        "pt": "aprovada",
+        "ru": "пройдена",
+    },
+    "report.failed": {
+        "en": "failed",
+        "es": "fallida",
+        "pt": "reprovada",
+        "ru": "не пройдена",
+    },
+    "report.expected": {
+        "en": "expected",
+        "es": "esperado",
+        "pt": "esperado",
+        "ru": "ожидалось",
+    },
+    "report.got": {
+        "en": "got",
+        "es": "obtenido",
+        "pt": "obtido",
+        "ru": "получено",
+    },
+    "report.captured": {
+        "en": "While being checked, your code printed the following (warnings and stderr "
+              "output never cost points):",
+        "es": "Durante la comprobación, tu código imprimió lo siguiente (los avisos y la "
+              "salida por stderr nunca restan puntos):",
+        "pt": "Durante a verificação, o seu código imprimiu o seguinte (avisos e saída em "
+              "stderr nunca tiram pontos):",
+        "ru": "Во время проверки ваш код вывел следующее (предупреждения и вывод в stderr "
+              "баллов не снижают):",
+    },
+    "report.zero": {
+        "en": "Exercise {exercise}: no check passed (0 of {points} points). See the report "
+              "above.",
+        "es": "Ejercicio {exercise}: no se superó ninguna comprobación (0 de {points} "
+              "puntos). Mira el informe de arriba.",
+        "pt": "Exercício {exercise}: nenhuma verificação foi aprovada (0 de {points} pontos). "
+              "Veja o relatório acima.",
+        "ru": "Упражнение {exercise}: не пройдена ни одна проверка (0 из {points}). "
+              "Подробности — в отчёте выше.",
+    },
+    "report.validate_failed": {
+        "en": "Exercise {exercise}: {failed} of {total} visible checks failed.",
+        "es": "Ejercicio {exercise}: fallaron {failed} de {total} comprobaciones visibles.",
+        "pt": "Exercício {exercise}: {failed} de {total} verificações visíveis falharam.",
+        "ru": "Упражнение {exercise}: не пройдено открытых проверок: {failed} из {total}.",
+    },
+    # ----- names of checks -----------------------------------------------------------------
+    "check.random_point": {
+        "en": "random point {index}",
+        "es": "punto aleatorio {index}",
+        "pt": "ponto aleatório {index}",
+        "ru": "случайная точка {index}",
+    },
+    "check.finite_difference": {
+        "en": "finite differences along a random direction",
+        "es": "diferencias finitas en una dirección aleatoria",
+        "pt": "diferenças finitas numa direção aleatória",
+        "ru": "конечные разности вдоль случайного направления",
+    },
+    "check.setup": {
+        "en": "your function",
+        "es": "tu función",
+        "pt": "a sua função",
+        "ru": "ваша функция",
+    },
+    # ----- problems before any value is compared -------------------------------------------
+    "err.undefined": {
+        "en": "Define a function named `{name}` (and run its cell before checking).",
+        "es": "Define una función llamada `{name}` (y ejecuta su celda antes de comprobar).",
+        "pt": "Defina uma função chamada `{name}` (e execute a célula dela antes de verificar).",
+        "ru": "Определите функцию с именем `{name}` (и выполните её ячейку перед проверкой).",
+    },
+    "err.not_callable": {
+        "en": "`{name}` must be a function, but it is a {kind}.",
+        "es": "`{name}` debe ser una función, pero es un {kind}.",
+        "pt": "`{name}` deve ser uma função, mas é um {kind}.",
+        "ru": "`{name}` должна быть функцией, а это {kind}.",
+    },
+    "err.not_implemented": {
+        "en": "`{name}` is not written yet: replace `raise NotImplementedError()` with your code.",
+        "es": "`{name}` aún no está escrita: sustituye `raise NotImplementedError()` por tu código.",
+        "pt": "`{name}` ainda não foi escrita: substitua `raise NotImplementedError()` pelo seu código.",
+        "ru": "`{name}` ещё не написана: замените `raise NotImplementedError()` своим кодом.",
+    },
+    "err.raised": {
+        "en": "Calling `{name}` raised {error}",
+        "es": "La llamada a `{name}` lanzó {error}",
+        "pt": "A chamada de `{name}` lançou {error}",
+        "ru": "Вызов `{name}` завершился исключением {error}",
+    },
+    "err.reference": {
+        "en": "The grader could not compute the reference answer ({error}). This is a bug in "
+              "the exercise, not in your code: tell your instructor.",
+        "es": "El corrector no pudo calcular la respuesta de referencia ({error}). Es un "
+              "error del ejercicio, no de tu código: avisa a tu profesor.",
+        "pt": "O corretor não conseguiu calcular a resposta de referência ({error}). É um "
+              "erro do exercício, não do seu código: avise o seu professor.",
+        "ru": "Проверяющая программа не смогла вычислить эталонный ответ ({error}). Это "
+              "ошибка в упражнении, а не в вашем коде: сообщите преподавателю.",
+    },
+    # ----- comparing one value ---------------------------------------------------------------
+    "leaf.none": {
+        "en": "Expected a gradient of shape {shape}, got None.",
+        "es": "Se esperaba un gradiente de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperava-se um gradiente de forma {shape}, mas veio None.",
+        "ru": "Ожидался градиент формы {shape}, а получено None.",
+    },
+    "leaf.type": {
+        "en": "Expected a tensor of shape {shape} (a minitape Tensor or a NumPy array), got "
+              "a value of type {kind}.",
+        "es": "Se esperaba un tensor de forma {shape} (un Tensor de minitape o un array de "
+              "NumPy), pero se obtuvo un valor de tipo {kind}.",
+        "pt": "Esperava-se um tensor de forma {shape} (um Tensor do minitape ou um array do "
+              "NumPy), mas veio um valor do tipo {kind}.",
+        "ru": "Ожидался тензор формы {shape} (Tensor из minitape или массив NumPy), а "
+              "получено значение типа {kind}.",
+    },
+    "leaf.dtype": {
+        "en": "Expected floating-point numbers, got dtype {dtype}.",
+        "es": "Se esperaban números de coma flotante, pero el dtype es {dtype}.",
+        "pt": "Esperavam-se números de ponto flutuante, mas o dtype é {dtype}.",
+        "ru": "Ожидались числа с плавающей точкой, а dtype равен {dtype}.",
+    },
+    "leaf.shape": {
+        "en": "Wrong shape: expected {expected}, got {got}. Shapes must match exactly; "
+              "broadcasting does not count.",
+        "es": "Forma incorrecta: se esperaba {expected} y se obtuvo {got}. Las formas deben "
+              "coincidir exactamente; el broadcasting no vale.",
+        "pt": "Forma errada: esperava-se {expected}, veio {got}. As formas devem coincidir "
+              "exatamente; broadcasting não conta.",
+        "ru": "Неверная форма: ожидалась {expected}, получена {got}. Формы должны совпадать "
+              "точно; broadcasting не засчитывается.",
+    },
+    "leaf.not_finite": {
+        "en": "The result contains {count} non-finite value(s) (NaN or infinity), the first "
+              "at index {index}.",
+        "es": "El resultado contiene {count} valor(es) no finito(s) (NaN o infinito); el "
+              "primero, en el índice {index}.",
+        "pt": "O resultado contém {count} valor(es) não finito(s) (NaN ou infinito); o "
+              "primeiro, no índice {index}.",
+        "ru": "Результат содержит нечисловые или бесконечные значения (NaN или inf), всего "
+              "{count}; первое — по индексу {index}.",
+    },
+    "leaf.values": {
+        "en": "Wrong values: {count} of {size} entries differ. Largest absolute error "
+              "{abs_err}, largest relative error {rel_err}; first differing index {index}: "
+              "expected {expected}, got {got} (rtol={rtol}, atol={atol}).",
+        "es": "Valores incorrectos: difieren {count} de {size} elementos. Mayor error "
+              "absoluto {abs_err}, mayor error relativo {rel_err}; primer índice distinto "
+              "{index}: se esperaba {expected} y se obtuvo {got} (rtol={rtol}, atol={atol}).",
+        "pt": "Valores errados: {count} de {size} elementos diferem. Maior erro absoluto "
+              "{abs_err}, maior erro relativo {rel_err}; primeiro índice diferente {index}: "
+              "esperava-se {expected}, veio {got} (rtol={rtol}, atol={atol}).",
+        "ru": "Неверные значения: отличаются {count} из {size} элементов. Наибольшая "
+              "абсолютная ошибка {abs_err}, наибольшая относительная {rel_err}; первый "
+              "отличающийся индекс {index}: ожидалось {expected}, получено {got} "
+              "(rtol={rtol}, atol={atol}).",
+    },
+    "leaf.ok": {
+        "en": "Matches the reference gradient (largest absolute error {abs_err}).",
+        "es": "Coincide con el gradiente de referencia (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com o gradiente de referência (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонным градиентом (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    # ----- structure (lists, dicts of gradients) ---------------------------------------------
+    "struct.mismatch": {
+        "en": "Expected {expected}, got {got}.",
+        "es": "Se esperaba {expected}, pero se obtuvo {got}.",
+        "pt": "Esperava-se {expected}, mas veio {got}.",
+        "ru": "Ожидалось {expected}, а получено {got}.",
+    },
+    "struct.dict": {
+        "en": "a dict with keys {keys}",
+        "es": "un dict con las claves {keys}",
+        "pt": "um dict com as chaves {keys}",
+        "ru": "словарь (dict) с ключами {keys}",
+    },
+    "struct.sequence": {
+        "en": "a {kind} of {count} gradients",
+        "es": "un {kind} de {count} gradientes",
+        "pt": "um {kind} de {count} gradientes",
+        "ru": "{kind} из {count} градиентов",
+    },
+    "struct.tensor": {
+        "en": "one tensor of shape {shape}",
+        "es": "un tensor de forma {shape}",
+        "pt": "um tensor de forma {shape}",
+        "ru": "один тензор формы {shape}",
+    },
+    "struct.other": {
+        "en": "a value of type {kind}",
+        "es": "un valor de tipo {kind}",
+        "pt": "um valor do tipo {kind}",
+        "ru": "значение типа {kind}",
+    },
+    "struct.missing_key": {
+        "en": "The result has no entry {key}.",
+        "es": "El resultado no tiene la entrada {key}.",
+        "pt": "O resultado não tem a entrada {key}.",
+        "ru": "В результате нет элемента {key}.",
+    },
+    # ----- finite differences ----------------------------------------------------------------
+    "fd.mismatch": {
+        "en": "Your gradient disagrees with central finite differences of the function: along "
+              "a random direction it predicts a slope of {got}, the function changes at a "
+              "rate of {expected}.",
+        "es": "Tu gradiente no concuerda con las diferencias finitas centradas de la función: "
+              "en una dirección aleatoria predice una pendiente de {got}, y la función cambia "
+              "a razón de {expected}.",
+        "pt": "O seu gradiente não bate com as diferenças finitas centradas da função: numa "
+              "direção aleatória ele prevê uma inclinação de {got}, e a função varia a uma "
+              "taxa de {expected}.",
+        "ru": "Ваш градиент не согласуется с центральными конечными разностями функции: вдоль "
+              "случайного направления он предсказывает наклон {got}, а функция меняется со "
+              "скоростью {expected}.",
+    },
+    "fd.ok": {
+        "en": "Agrees with central finite differences (slope {expected}).",
+        "es": "Concuerda con las diferencias finitas centradas (pendiente {expected}).",
+        "pt": "Bate com as diferenças finitas centradas (inclinação {expected}).",
+        "ru": "Согласуется с центральными конечными разностями (наклон {expected}).",
+    },
+    "fd.unusable": {
+        "en": "Not possible: your result could not be used as a gradient (see the other checks).",
+        "es": "No es posible: tu resultado no se pudo usar como gradiente (mira las otras "
+              "comprobaciones).",
+        "pt": "Não foi possível: o seu resultado não pôde ser usado como gradiente (veja as "
+              "outras verificações).",
+        "ru": "Невозможно: ваш результат нельзя использовать как градиент (см. другие проверки).",
+    },
+    # ----- why a gradient is None ------------------------------------------------------------
+    "none.why": {
+        "en": "Why None?",
+        "es": "¿Por qué None?",
+        "pt": "Por que None?",
+        "ru": "Почему None?",
+    },
+    "none.no_return": {
+        "en": "Your function returned None and never called `tape.gradient`: did you forget "
+              "the `return` statement?",
+        "es": "Tu función devolvió None y nunca llamó a `tape.gradient`: ¿olvidaste la "
+              "instrucción `return`?",
+        "pt": "A sua função devolveu None e nunca chamou `tape.gradient`: esqueceu o `return`?",
+        "ru": "Ваша функция вернула None и ни разу не вызвала `tape.gradient`: может быть, "
+              "забыт оператор `return`?",
+    },
+    "none.lost_result": {
+        "en": "`tape.gradient` computed a gradient, but your function returned None: did you "
+              "forget to `return` it?",
+        "es": "`tape.gradient` calculó un gradiente, pero tu función devolvió None: "
+              "¿olvidaste devolverlo con `return`?",
+        "pt": "`tape.gradient` calculou um gradiente, mas a sua função devolveu None: "
+              "esqueceu de devolvê-lo com `return`?",
+        "ru": "`tape.gradient` вычислил градиент, но ваша функция вернула None: может быть, "
+              "его забыли вернуть через `return`?",
+    },
+    "none.unwatched_tensor": {
+        "en": "The tape did not watch this source: it is a Tensor (for example a `tf.constant`), "
+              "and a tape watches only trainable `tf.Variable`s by itself. Call "
+              "`tape.watch(x)` inside the `with` block, or make it a `tf.Variable`.",
+        "es": "La cinta no vigilaba esta fuente: es un Tensor (por ejemplo, un "
+              "`tf.constant`), y la cinta solo vigila por sí misma las `tf.Variable` "
+              "entrenables. Llama a `tape.watch(x)` dentro del bloque `with` o conviértela en "
+              "una `tf.Variable`.",
+        "pt": "A fita não estava observando esta fonte: ela é um Tensor (por exemplo, um "
+              "`tf.constant`), e a fita só observa sozinha as `tf.Variable` treináveis. Chame "
+              "`tape.watch(x)` dentro do bloco `with` ou transforme-a numa `tf.Variable`.",
+        "ru": "Лента не отслеживала этот источник: это Tensor (например, `tf.constant`), а "
+              "сама лента отслеживает только обучаемые `tf.Variable`. Вызовите "
+              "`tape.watch(x)` внутри блока `with` или сделайте его `tf.Variable`.",
+    },
+    "none.variable_replaced": {
+        "en": "If this was a `tf.Variable`, a line such as `x = x + 1` replaced it by a new "
+              "Tensor, which the tape does not watch. Change a variable in place with "
+              "`x.assign_add(1)`.",
+        "es": "Si era una `tf.Variable`, una línea como `x = x + 1` la sustituyó por un "
+              "Tensor nuevo, que la cinta no vigila. Modifica una variable en su sitio con "
+              "`x.assign_add(1)`.",
+        "pt": "Se era uma `tf.Variable`, uma linha como `x = x + 1` a substituiu por um "
+              "Tensor novo, que a fita não observa. Altere uma variável no lugar com "
+              "`x.assign_add(1)`.",
+        "ru": "Если это была `tf.Variable`, то строка вроде `x = x + 1` заменила её новым "
+              "Tensor, который лента не отслеживает. Изменяйте переменную на месте: "
+              "`x.assign_add(1)`.",
+    },
+    "none.non_trainable": {
+        "en": "This variable was created with `trainable=False`, so the tape does not watch it "
+              "by itself: call `tape.watch(v)`.",
+        "es": "Esta variable se creó con `trainable=False`, así que la cinta no la vigila por "
+              "sí misma: llama a `tape.watch(v)`.",
+        "pt": "Esta variável foi criada com `trainable=False`, então a fita não a observa "
+              "sozinha: chame `tape.watch(v)`.",
+        "ru": "Эта переменная создана с `trainable=False`, поэтому лента сама её не "
+              "отслеживает: вызовите `tape.watch(v)`.",
+    },
+    "none.integer_dtype": {
+        "en": "The source has an integer dtype ({dtype}); gradients exist only for "
+              "floating-point values. Use a float, e.g. `tf.Variable(2.0)` instead of "
+              "`tf.Variable(2)`.",
+        "es": "La fuente tiene un dtype entero ({dtype}); solo hay gradientes para valores "
+              "de coma flotante. Usa un float, p. ej. `tf.Variable(2.0)` en vez de "
+              "`tf.Variable(2)`.",
+        "pt": "A fonte tem um dtype inteiro ({dtype}); só existem gradientes para valores "
+              "de ponto flutuante. Use um float, p. ex. `tf.Variable(2.0)` em vez de "
+              "`tf.Variable(2)`.",
+        "ru": "У источника целочисленный dtype ({dtype}); градиенты существуют только для "
+              "чисел с плавающей точкой. Используйте float, например `tf.Variable(2.0)` "
+              "вместо `tf.Variable(2)`.",
+    },
+    "none.numpy_detour": {
+        "en": "The target was computed outside the tape: it is a NumPy value ({kind}), so the "
+              "tape has no record of how it depends on the source. Use minitape operations "
+              "(`tf.sin`, `tf.reduce_sum`, ...) instead of NumPy functions or `.numpy()`.",
+        "es": "El objetivo se calculó fuera de la cinta: es un valor de NumPy ({kind}), así "
+              "que la cinta no tiene registro de cómo depende de la fuente. Usa operaciones "
+              "de minitape (`tf.sin`, `tf.reduce_sum`, ...) en lugar de funciones de NumPy o "
+              "`.numpy()`.",
+        "pt": "O alvo foi calculado fora da fita: é um valor do NumPy ({kind}), então a fita "
+              "não registrou como ele depende da fonte. Use operações do minitape (`tf.sin`, "
+              "`tf.reduce_sum`, ...) em vez de funções do NumPy ou `.numpy()`.",
+        "ru": "Цель вычислена вне ленты: это значение NumPy ({kind}), поэтому лента не "
+              "знает, как оно зависит от источника. Используйте операции minitape "
+              "(`tf.sin`, `tf.reduce_sum`, ...) вместо функций NumPy и `.numpy()`.",
+    },
+    "none.unconnected": {
+        "en": "The target does not depend on this source through operations the tape "
+              "recorded. Common causes: a detour through NumPy (`np.sin(x)`, `x.numpy()`), "
+              "a stateful update (`v.assign(...)`) between source and target, or computing "
+              "the target outside the `with tf.GradientTape() as tape:` block.",
+        "es": "El objetivo no depende de esta fuente a través de operaciones que la cinta "
+              "haya registrado. Causas habituales: un desvío por NumPy (`np.sin(x)`, "
+              "`x.numpy()`), una actualización con estado (`v.assign(...)`) entre la fuente y "
+              "el objetivo, o calcular el objetivo fuera del bloque "
+              "`with tf.GradientTape() as tape:`.",
+        "pt": "O alvo não depende desta fonte por meio de operações que a fita registrou. "
+              "Causas comuns: um desvio pelo NumPy (`np.sin(x)`, `x.numpy()`), uma "
+              "atualização com estado (`v.assign(...)`) entre a fonte e o alvo, ou calcular "
+              "o alvo fora do bloco `with tf.GradientTape() as tape:`.",
+        "ru": "Цель не зависит от этого источника через операции, записанные лентой. Частые "
+              "причины: обход через NumPy (`np.sin(x)`, `x.numpy()`), изменение состояния "
+              "(`v.assign(...)`) между источником и целью или вычисление цели вне блока "
+              "`with tf.GradientTape() as tape:`.",
+    },
+    "none.generic": {
+        "en": "A gradient is None when the tape has no path from the target back to the "
+              "source: the source was not watched (a Tensor, or a Variable replaced by "
+              "`x = x + 1`), it has an integer dtype, or the path went through NumPy or a "
+              "stateful `assign`.",
+        "es": "Un gradiente es None cuando la cinta no tiene un camino del objetivo a la "
+              "fuente: la fuente no estaba vigilada (un Tensor, o una Variable sustituida "
+              "por `x = x + 1`), tiene un dtype entero o el camino pasó por NumPy o por un "
+              "`assign` con estado.",
+        "pt": "Um gradiente é None quando a fita não tem um caminho do alvo até a fonte: a "
+              "fonte não estava sendo observada (um Tensor, ou uma Variable substituída por "
+              "`x = x + 1`), tem dtype inteiro, ou o caminho passou pelo NumPy ou por um "
+              "`assign` com estado.",
+        "ru": "Градиент равен None, когда у ленты нет пути от цели к источнику: источник не "
+              "отслеживался (Tensor или Variable, заменённая строкой `x = x + 1`), имеет "
+              "целочисленный dtype, или путь прошёл через NumPy или через `assign`.",
+    },
+}

@@ -1,0 +1,259 @@
+"""Running an exercise's checks against the student's function.
+
+:func:`run_exercise` calls the student's function and the reference solution on the same
+inputs (visible cases; hidden cases too when grading), compares the answers leaf by leaf with
+:mod:`grader.checks`, explains None answers with :mod:`grader.diagnose`, adds the
+finite-difference checks, and returns an :class:`ExerciseResult` with one
+:class:`CheckResult` per compared gradient.  Output the student's code prints (stdout, stderr,
+warnings) while being checked is captured and shown in the report, never written to the
+cell's stderr (nbgrader would zero the cell).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import secrets
+import sys
+import traceback
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .checks import FDOutcome, compare, finite_difference_check, flatten_with_paths, to_array
+from .diagnose import GradientRecorder, explain_none
+from .exercises import Case, Exercise
+from .i18n import current_language, t
+
+__all__ = ["CheckResult", "ExerciseResult", "run_exercise"]
+
+MAX_CAPTURED = 4000
+
+
+@dataclass
+class CheckResult:
+    label: str
+    hidden: bool
+    weight: float
+    passed: bool
+    reason: str
+    message: str
+    details: dict = field(default_factory=dict)
+
+
+@dataclass
+class ExerciseResult:
+    """Every check of one exercise; ``score`` is in nbgrader points."""
+
+    exercise: Exercise
+    lang: str
+    checks: list[CheckResult]
+    mode: str  # "check" (visible only) or "grade" (all)
+    hidden_pending: int = 0
+    captured: str = ""
+
+    @property
+    def points(self) -> float:
+        return float(self.exercise.points)
+
+    @property
+    def total_weight(self) -> float:
+        return sum(c.weight for c in self.checks)
+
+    @property
+    def score(self) -> float:
+        total = self.total_weight
+        if total <= 0:
+            return 0.0
+        earned = sum(c.weight for c in self.checks if c.passed)
+        return round(self.points * earned / total, 4)
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed for c in self.checks)
+
+    @property
+    def failed(self) -> list[CheckResult]:
+        return [c for c in self.checks if not c.passed]
+
+    # Display: HTML for Jupyter, text for consoles. Under nbgrader (NBGRADER_EXECUTION set) the
+    # text form is the score alone: nbgrader reads a test cell's execute_result text/plain as
+    # its partial credit (nbgrader.utils.determine_grade / get_partial_grade).
+    def _repr_html_(self) -> str:
+        from .report import render_html
+
+        return render_html(self)
+
+    def text(self) -> str:
+        from .report import render_text
+
+        return render_text(self)
+
+    def __repr__(self) -> str:
+        if os.environ.get("NBGRADER_EXECUTION"):
+            return format_score(self.score)
+        return self.text()
+
+    __str__ = text
+
+
+def format_score(score: float) -> str:
+    """``2.0`` -> ``"2"``, ``1.125`` -> ``"1.125"`` (what nbgrader parses as the cell's score)."""
+    return f"{score:.4f}".rstrip("0").rstrip(".") if score else "0"
+
+
+@contextlib.contextmanager
+def _captured(buffer: io.StringIO):
+    """Capture stdout, stderr and warnings of the student's code into ``buffer``."""
+    with warnings.catch_warnings(record=True) as caught, \
+            contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
+        warnings.simplefilter("always")
+        try:
+            yield
+        finally:
+            for w in caught:
+                buffer.write(f"{w.category.__name__}: {w.message}\n")
+
+
+def _student_frames(exc: BaseException) -> str:
+    """The traceback of an exception raised in the student's code, without grader frames."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if not os.path.abspath(f.filename).startswith(here)]
+    lines = traceback.format_list(frames[-4:])
+    lines += traceback.format_exception_only(type(exc), exc)
+    return "".join(lines).rstrip()
+
+
+def _error_message(exc: BaseException, name: str, lang: str) -> str:
+    if isinstance(exc, NotImplementedError):
+        return t("err.not_implemented", lang, name=name)
+    text = f"{type(exc).__name__}: {exc}".strip().rstrip(":")
+    return t("err.raised", lang, name=name, error=text)
+
+
+def _expected_structure(value: Any) -> Any:
+    """The reference answer as float64 arrays (same nesting); RuntimeError if unusable."""
+    if isinstance(value, dict):
+        return {k: _expected_structure(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_expected_structure(v) for v in value)
+    arr, problem = to_array(value)
+    if arr is None or problem:
+        raise RuntimeError(f"reference returned {type(value).__name__} ({problem or 'unusable'})")
+    return arr.astype(np.float64)
+
+
+def _seed() -> int:
+    env = os.environ.get("GRADER_SEED", "").strip()
+    if env:
+        try:
+            return int(env)
+        except ValueError:
+            raise ValueError(f"GRADER_SEED must be an integer, got {env!r}") from None
+    return secrets.randbits(63)
+
+
+def _leaf_label(base: str, path: str) -> str:
+    return f"{base} · {path}" if path else base
+
+
+def _run_case(ex: Exercise, func: Any, case: Case, label: str, hidden: bool, seed: int,
+              lang: str, buffer: io.StringIO, with_fd: bool) -> list[CheckResult]:
+    results: list[CheckResult] = []
+    # 1. the reference, on its own fresh inputs
+    try:
+        ref_inputs = case.make(np.random.default_rng(seed))
+        expected = _expected_structure(ex.reference(*ref_inputs.args, **ref_inputs.kwargs))
+    except Exception as exc:  # a broken exercise: say so, do not blame the student
+        msg = t("err.reference", lang, error=f"{type(exc).__name__}: {exc}")
+        return [CheckResult(label, hidden, case.weight, False, "reference", msg)]
+    leaves = flatten_with_paths(expected)
+    # 2. the student's function, on identical fresh inputs
+    inputs = case.make(np.random.default_rng(seed))
+    with GradientRecorder() as recorder, _captured(buffer):
+        try:
+            answer = func(*inputs.args, **inputs.kwargs)
+        except Exception as exc:
+            msg = _error_message(exc, ex.function, lang)
+            details = {} if isinstance(exc, NotImplementedError) else {"traceback": _student_frames(exc)}
+            fails = [CheckResult(label, hidden, case.weight, False, "error", msg, details)]
+            if with_fd:
+                fails.append(CheckResult(t("check.finite_difference", lang), True, ex.fd_weight,
+                                         False, "unusable", t("fd.unusable", lang)))
+            return fails
+    outcomes = compare(expected, answer, ex.tolerance, lang)
+    weight = case.weight / max(1, len(outcomes))
+    for outcome in outcomes:
+        message, details = outcome.message, dict(outcome.details)
+        if outcome.reason == "none":
+            why = explain_none(answer, outcome.path, recorder.calls, lang)
+            details["why_none"] = why
+            message = f"{message} {t('none.why', lang)} {why}"
+        if hidden:  # never show hidden inputs; values at fresh random points are fine
+            details.pop("traceback", None)
+        results.append(CheckResult(_leaf_label(label, outcome.path), hidden, weight,
+                                   outcome.passed, outcome.reason, message, details))
+    # 3. finite differences, independent of the reference
+    if with_fd:
+        names = [name for _, name in flatten_with_paths(ex.gradient_names)]
+        grads = {}
+        for name, outcome in zip(names, outcomes):
+            usable = outcome.value is not None and outcome.reason in ("ok", "values")
+            grads[name] = outcome.value if usable else None
+        rng = np.random.default_rng(seed + 1)
+        try:
+            fd: FDOutcome = finite_difference_check(
+                lambda values: ex.objective(values, inputs), inputs.values, grads, rng, lang)
+        except Exception as exc:  # the NumPy objective itself failed: an exercise bug
+            fd = FDOutcome(False, "reference", t("err.reference", lang, error=f"{type(exc).__name__}: {exc}"))
+        results.append(CheckResult(t("check.finite_difference", lang), True, ex.fd_weight,
+                                   fd.passed, fd.reason, fd.message, fd.details))
+    return results
+
+
+def run_exercise(ex: Exercise, namespace: dict, *, include_hidden: bool, lang: str | None = None,
+                 seed: int | None = None) -> ExerciseResult:
+    """Run the visible checks (and the hidden ones when ``include_hidden``) of ``ex`` against
+    the function ``namespace[ex.function]``."""
+    lang = lang or current_language()
+    mode = "grade" if include_hidden else "check"
+    n_fd = min(ex.fd_checks, len(ex.hidden)) if ex.has_fd else 0
+    hidden_count = len(ex.hidden) + n_fd
+    func = namespace.get(ex.function)
+    if func is None or not callable(func):
+        if func is None:
+            msg = t("err.undefined", lang, name=ex.function)
+        else:
+            msg = t("err.not_callable", lang, name=ex.function, kind=type(func).__name__)
+        weight = sum(c.weight for c in ex.visible)
+        checks = [CheckResult(t("check.setup", lang), False, weight, False, "undefined", msg)]
+        if include_hidden:
+            checks.append(CheckResult(t("check.setup", lang), True, ex.total_weight - weight,
+                                      False, "undefined", msg))
+        return ExerciseResult(ex, lang, checks, mode, 0 if include_hidden else hidden_count)
+
+    buffer = io.StringIO()
+    checks: list[CheckResult] = []
+    for i, case in enumerate(ex.visible):
+        label = case.label or f"#{i + 1}"
+        checks.extend(_run_case(ex, func, case, label, False, 1000 + i, lang, buffer, False))
+    if include_hidden:
+        rng = np.random.default_rng(_seed() if seed is None else seed)
+        for i, case in enumerate(ex.hidden):
+            label = t("check.random_point", lang, index=i + 1)
+            case_seed = int(rng.integers(0, 2**62))
+            checks.extend(_run_case(ex, func, case, label, True, case_seed, lang, buffer, i < n_fd))
+    captured = buffer.getvalue()
+    if len(captured) > MAX_CAPTURED:
+        captured = captured[:MAX_CAPTURED] + "\n[...]\n"
+    return ExerciseResult(ex, lang, checks, mode, 0 if include_hidden else hidden_count, captured)
+
+
+def caller_namespace(depth: int = 2) -> dict:
+    """The globals of the code that called ``check``/``grade`` (the notebook's namespace)."""
+    frame = sys._getframe(depth)
+    return frame.f_globals
