@@ -1,0 +1,192 @@
+"""``python -m grader``: the instructor's commands around nbgrader.
+
+    python -m grader autograde-all 01-gradients-es --jobs 2   # parallel nbgrader autograde
+    python -m grader export --to grades.csv                   # per-cell CSV with status column
+    python -m grader check-course                             # source notebooks vs exercises
+    python -m grader exercises                                # the registered exercises
+    python -m grader init-course ~/minitape-course            # a course folder to grade in
+
+Commands that work on a course take ``--course DIR`` (default: the current folder, which must
+hold ``nbgrader_config.py``; the packaged course is ``grader/course/``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+
+PACKAGED_COURSE = Path(__file__).resolve().parent / "course"
+
+
+def _course(args) -> str:
+    course = os.path.abspath(args.course or os.getcwd())
+    if not os.path.isdir(course):
+        raise SystemExit(f"error: course directory {course} does not exist")
+    if not os.path.isfile(os.path.join(course, "nbgrader_config.py")):
+        hint = (f" (the packaged course is {PACKAGED_COURSE})" if args.course is None else "")
+        raise SystemExit(f"error: {course} is not an nbgrader course: no nbgrader_config.py there; "
+                         f"pass --course DIR{hint}")
+    return course
+
+
+def cmd_autograde_all(args) -> int:
+    from .parallel import CourseError, autograde_all
+
+    try:
+        summary = autograde_all(_course(args), args.assignment, jobs=args.jobs, force=args.force,
+                                students=args.student or None, progress=not args.quiet)
+    except CourseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    n = len(summary.results)
+    print(f"autograded {n} submission(s) of {summary.assignment} with {summary.jobs} worker(s) "
+          f"in {summary.seconds:.1f}s ({n / summary.seconds if summary.seconds else 0:.2f}/s)")
+    for result in summary.failed:
+        print(f"\n--- {result.student}: nbgrader autograde failed ---\n{result.log.strip()}",
+              file=sys.stderr)
+    if summary.failed:
+        print(f"{len(summary.failed)} submission(s) failed: "
+              f"{', '.join(r.student for r in summary.failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_export(args) -> int:
+    from nbgrader.api import Gradebook
+
+    from .export import export_rows, write_csv
+    from .parallel import CourseError, load_coursedir
+
+    try:
+        coursedir = load_coursedir(_course(args))
+    except CourseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    db = coursedir.db_url
+    if db.startswith("sqlite:///") and not os.path.exists(db[len("sqlite:///"):]):
+        print(f"error: no gradebook at {db[len('sqlite:///'):]} (nothing generated or graded yet)",
+              file=sys.stderr)
+        return 2
+
+    def autograded_path(student, assignment, notebook):
+        folder = coursedir.format_path(coursedir.autograded_directory, student, assignment)
+        return os.path.join(folder, f"{notebook}.ipynb")
+
+    with Gradebook(db, coursedir.course_id) as gb:
+        known = {a.name for a in gb.assignments}
+        lessons = {name.rsplit("-", 1)[0] for name in known}
+        unknown = [a for a in args.assignment if a not in known and a not in lessons]
+        if unknown:
+            print(f"error: unknown assignment(s) {', '.join(unknown)} "
+                  f"(in the gradebook: {', '.join(sorted(known)) or 'none'})", file=sys.stderr)
+            return 2
+        columns, rows = export_rows(gb, autograded_path, args.assignment, args.student)
+    write_csv(args.to, columns, rows)
+    print(f"wrote {len(rows)} student row(s), {len(columns)} columns to {args.to}")
+    return 0
+
+
+def cmd_check_course(args) -> int:
+    from .course_check import check_course
+
+    course = _course(args)
+    count, problems = check_course(course)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if count == 0:
+        print(f"error: no source notebooks under {course}/source/ (run `python -m lessons build`)",
+              file=sys.stderr)
+        return 2
+    print(f"{count} source notebook(s) checked, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+def cmd_exercises(args) -> int:
+    from .exercises import all_exercises
+
+    rows = [(ex.id, ex.signature or ex.function, f"{ex.points:g}", str(len(ex.visible)),
+             str(len(ex.hidden)), "yes" if ex.has_fd else "no") for ex in all_exercises().values()]
+    head = ("id", "student defines", "points", "visible", "hidden", "finite diff.")
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    for r in [head] + rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    return 0
+
+
+def cmd_init_course(args) -> int:
+    dest = Path(args.directory).resolve()
+    if dest.exists() and any(dest.iterdir()):
+        print(f"error: {dest} exists and is not empty", file=sys.stderr)
+        return 2
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(PACKAGED_COURSE / "nbgrader_config.py", dest / "nbgrader_config.py")
+    source = PACKAGED_COURSE / "source"
+    count = 0
+    if source.is_dir():
+        shutil.copytree(source, dest / "source")
+        count = len(list((dest / "source").glob("*/*.ipynb")))
+    print(f"created {dest} with nbgrader_config.py and {count} source notebook(s); "
+          f"next: cd {dest} && nbgrader generate_assignment <assignment>")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m grader",
+        description="Grader of the minitape autodiff course: nbgrader helpers for instructors.",
+        epilog="Students use grader.check(\"<exercise id>\") in the notebooks; see grader/README.md.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def with_course(p):
+        p.add_argument("--course", metavar="DIR",
+                       help="the nbgrader course folder (default: the current folder)")
+        return p
+
+    p = with_course(sub.add_parser(
+        "autograde-all", help="autograde all submissions of an assignment in parallel",
+        description="Run nbgrader autograde for every submission of ASSIGNMENT, N at a time, "
+                    "each worker on a private gradebook copy merged into the real one "
+                    "(same results as serial `nbgrader autograde ASSIGNMENT`)."))
+    p.add_argument("assignment", metavar="ASSIGNMENT", help="assignment id, e.g. 01-gradients-es")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="parallel workers (default: number of CPUs)")
+    p.add_argument("--force", "-f", action="store_true",
+                   help="regrade submissions that were already autograded")
+    p.add_argument("--student", action="append", metavar="ID",
+                   help="grade only this student (repeatable)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_autograde_all)
+
+    p = with_course(sub.add_parser(
+        "export", help="export grades: a row per student, a column per test cell, a status",
+        description="Write a CSV with one row per student and, per lesson (language variants "
+                    "merged), the language, one column per test cell, score, max score, late "
+                    "penalty, status (ok/missing/late/crashed/timed_out/...) and notes."))
+    p.add_argument("--to", default="grades.csv", metavar="FILE", help="CSV file (default: grades.csv)")
+    p.add_argument("--assignment", action="append", default=[], metavar="ID",
+                   help="only this assignment or lesson (e.g. 01-gradients-es or 01-gradients)")
+    p.add_argument("--student", action="append", default=[], metavar="ID", help="only this student")
+    p.set_defaults(func=cmd_export)
+
+    p = with_course(sub.add_parser(
+        "check-course", help="check source notebooks against the exercise registry",
+        description="Every tests cell must belong to a registered exercise, have its points, "
+                    "call check(id) and end with grade(id) in the hidden-tests region."))
+    p.set_defaults(func=cmd_check_course)
+
+    p = sub.add_parser("exercises", help="list the registered exercises")
+    p.set_defaults(func=cmd_exercises)
+
+    p = sub.add_parser("init-course", help="copy the packaged nbgrader course into a new folder")
+    p.add_argument("directory", metavar="DIR")
+    p.set_defaults(func=cmd_init_course)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)

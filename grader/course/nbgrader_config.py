@@ -1,0 +1,60 @@
+"""nbgrader configuration of the minitape autodiff course.
+
+Run every nbgrader command from this folder (or pass ``--course-dir``); see grader/README.md.
+Assignments are ``<NN-name>-<lang>`` (``01-gradients-es``), one notebook each, generated into
+``source/`` by ``python -m lessons build``.  The preprocessors from ``grader.nbgrader_ext``
+close nbgrader's gaps: crashed or hung kernels, stderr zeroing correct cells, hidden test
+source in feedback, deleted/edited test cells recorded for the export.
+"""
+
+from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
+from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput,
+                                    DeduplicateIds, GetGrades, IgnorePattern, LimitOutput,
+                                    OverwriteCells, OverwriteKernelspec, SaveAutoGrades)
+
+from grader.export import GraderExportPlugin
+from grader.nbgrader_ext import (FlagIssues, GraderExecute, HideHiddenTestsInFeedback,
+                                 NeutralizeStderr, RecordSubmissionIssues)
+
+c = get_config()  # noqa: F821 (provided by traitlets when nbgrader loads this file)
+
+c.CourseDirectory.course_id = "minitape-autodiff"
+# The gradebook is sqlite:///<this folder>/gradebook.db (nbgrader's default); never committed.
+
+# --- executing submissions -----------------------------------------------------------------
+# Seconds a single cell may run (an infinite loop is interrupted, the cell gets 0, the export
+# says "timed_out"); a lesson's cells take well under a second each.
+c.Execute.timeout = 60
+c.Execute.interrupt_on_timeout = True
+c.LimitOutput.max_lines = 1000
+
+# --- restoring what students broke ---------------------------------------------------------
+# A deleted test cell is put back (nbgrader would otherwise leave it for manual grading);
+# an edited locked test cell is restored from the gradebook by OverwriteCells (always on).
+c.OverwriteCells.add_missing_cells = True
+
+c.Autograde.sanitize_preprocessors = [
+    ClearOutput,
+    DeduplicateIds,
+    OverwriteKernelspec,
+    RecordSubmissionIssues,  # before OverwriteCells repairs the test cells
+    OverwriteCells,
+    CheckCellMetadata,
+]
+c.Autograde.autograde_preprocessors = [
+    GraderExecute,      # nbgrader's Execute, surviving dead and hung kernels
+    IgnorePattern,
+    ClearMetadataPreprocessor,
+    LimitOutput,
+    NeutralizeStderr,   # a warning on stderr must not zero a correct test cell
+    SaveAutoGrades,
+    AssignLatePenalties,
+    FlagIssues,         # crashed / timed out / tampered submissions are flagged in formgrader
+    CheckCellMetadata,
+]
+
+# --- feedback: messages yes, hidden test source no ------------------------------------------
+c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTestsInFeedback, CSSHTMLHeaderPreprocessor]
+
+# --- export: one row per student, one column per test cell, a status column -------------------
+c.ExportApp.plugin_class = GraderExportPlugin

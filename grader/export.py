@@ -1,0 +1,216 @@
+"""Grades export: one row per student, one column per graded cell, and a status column.
+
+``nbgrader export`` (with ``c.ExportApp.plugin_class = "grader.export.GraderExportPlugin"``,
+as in the course config) or ``python -m grader export`` writes a CSV with, for every lesson:
+
+``<lesson>:language``, ``<lesson>:<grade_id>`` for each test cell, ``<lesson>:score``,
+``<lesson>:max_score``, ``<lesson>:late_penalty``, ``<lesson>:status``, ``<lesson>:notes``.
+
+The language variants of a lesson (nbgrader assignments ``01-gradients-en``,
+``01-gradients-es``, ... with identical grade ids) are merged into one set of columns: a
+student is graded on the variant they submitted (the latest one if several).
+
+``status`` is ``ok`` or a ``;``-separated list of: ``missing`` (no submission), ``late``,
+``crashed`` (the kernel died), ``timed_out``, ``not_run`` (cells after a crash or hang),
+``test_cell_restored`` (deleted test cell put back), ``test_cell_modified`` (edited test cell
+restored), ``not_autograded`` (submitted but no autograded notebook: autograde failed or has
+not run), ``needs_manual_grade``, ``multiple_submissions``. A crashed or timed-out submission
+is therefore never a silent 0. ``notes`` says where, in words.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import nbformat
+
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.plugins import ExportPlugin
+
+from .nbgrader_ext import issues_of
+
+__all__ = ["GraderExportPlugin", "export_rows", "write_csv"]
+
+LANG_ORDER = ("en", "es", "pt", "ru")
+_VARIANT = re.compile(r"^(?P<lesson>.+)-(?P<lang>en|es|pt|ru)$")
+_MISSING_CELL = re.compile(r"^# This cell \(id:(?P<id>[^)]*)\) was missing from the submission")
+
+
+def split_assignment(name: str) -> tuple[str, str]:
+    """``"01-gradients-es"`` -> ``("01-gradients", "es")``; other names -> ``(name, "")``."""
+    match = _VARIANT.match(name)
+    return (match["lesson"], match["lang"]) if match else (name, "")
+
+
+@dataclass
+class Lesson:
+    name: str
+    variants: list = field(default_factory=list)  # Assignment objects, in LANG_ORDER
+    cells: "OrderedDict[str, float]" = field(default_factory=OrderedDict)  # grade id -> max score
+
+    @property
+    def max_score(self) -> float:
+        return sum(self.cells.values())
+
+
+def _lessons(gradebook: Gradebook, only: list[str]) -> list[Lesson]:
+    lessons: dict[str, Lesson] = {}
+    for assignment in gradebook.assignments:
+        lesson_name, _ = split_assignment(assignment.name)
+        if only and assignment.name not in only and lesson_name not in only:
+            continue
+        lessons.setdefault(lesson_name, Lesson(lesson_name)).variants.append(assignment)
+    for lesson in lessons.values():
+        lesson.variants.sort(key=lambda a: LANG_ORDER.index(split_assignment(a.name)[1])
+                             if split_assignment(a.name)[1] else -1)
+        for assignment in lesson.variants:
+            multi = len(assignment.notebooks) > 1
+            for notebook in assignment.notebooks:
+                for cell in notebook.grade_cells:
+                    key = f"{notebook.name}:{cell.name}" if multi else cell.name
+                    lesson.cells.setdefault(key, float(cell.max_score))
+    return [lessons[k] for k in sorted(lessons)]
+
+
+def _autograded_issues(path: str) -> tuple[list[dict], bool]:
+    """(issues, exists) of an autograded notebook; issues also found without our metadata."""
+    if not os.path.exists(path):
+        return [], False
+    nb = nbformat.read(path, as_version=4)
+    issues = issues_of(nb)
+    if not issues:  # graded with a plain nbgrader config: look at the outputs
+        for i, cell in enumerate(nb.cells):
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") or f"cell {i + 1}"
+            if cell.cell_type == "code" and _MISSING_CELL.match(cell.source):
+                issues.append({"kind": "test_cell_restored", "cell": grade_id, "detail": ""})
+            for out in cell.get("outputs", []):
+                if out.get("output_type") == "error" and out.get("ename") == "CellTimeoutError":
+                    issues.append({"kind": "timed_out", "cell": grade_id, "detail": ""})
+                if out.get("output_type") == "error" and out.get("ename") == "DeadKernelError":
+                    issues.append({"kind": "crashed", "cell": grade_id, "detail": ""})
+    return issues, True
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return ""
+    return f"{x:.4f}".rstrip("0").rstrip(".") if x else "0"
+
+
+def export_rows(gradebook: Gradebook, autograded_path, assignments: list[str] = (),
+                students: list[str] = ()) -> tuple[list[str], list[dict]]:
+    """(columns, rows) of the export. ``autograded_path(student, assignment, notebook)`` gives
+    the path of an autograded notebook."""
+    lessons = _lessons(gradebook, list(assignments))
+    columns = ["student_id", "last_name", "first_name", "email"]
+    for lesson in lessons:
+        p = lesson.name
+        columns += [f"{p}:language", *[f"{p}:{c}" for c in lesson.cells], f"{p}:score",
+                    f"{p}:max_score", f"{p}:late_penalty", f"{p}:status", f"{p}:notes"]
+    rows = []
+    for student in sorted(gradebook.students, key=lambda s: s.id):
+        if students and student.id not in students:
+            continue
+        row = {"student_id": student.id, "last_name": student.last_name or "",
+               "first_name": student.first_name or "", "email": student.email or ""}
+        for lesson in lessons:
+            row.update(_lesson_cells(gradebook, lesson, student.id, autograded_path))
+        rows.append(row)
+    return columns, rows
+
+
+def _lesson_cells(gradebook, lesson: Lesson, student_id: str, autograded_path) -> dict:
+    p = lesson.name
+    out = {f"{p}:{c}": "" for c in lesson.cells}
+    out[f"{p}:max_score"] = _fmt(lesson.max_score)
+    submissions = []
+    for assignment in lesson.variants:
+        try:
+            submissions.append(gradebook.find_submission(assignment.name, student_id))
+        except MissingEntry:
+            pass
+    if not submissions:
+        out.update({f"{p}:language": "", f"{p}:score": "0", f"{p}:late_penalty": "",
+                    f"{p}:status": "missing", f"{p}:notes": "no submission"})
+        return out
+    status: list[str] = []
+    notes: list[str] = []
+    if len(submissions) > 1:
+        langs = ", ".join(split_assignment(s.assignment.name)[1] or s.assignment.name for s in submissions)
+        status.append("multiple_submissions")
+        submissions.sort(key=lambda s: (s.timestamp is not None, s.timestamp or 0))
+        notes.append(f"submitted in {langs}; graded the latest "
+                     f"({split_assignment(submissions[-1].assignment.name)[1]})")
+    sub = submissions[-1]
+    assignment_name = sub.assignment.name
+    out[f"{p}:language"] = split_assignment(assignment_name)[1]
+    multi = len(sub.notebooks) > 1
+    total = 0.0
+    needs_manual = False
+    for nb in sub.notebooks:
+        for grade in nb.grades:
+            if grade.cell.type != "GradeCell":
+                continue
+            key = f"{nb.name}:{grade.name}" if multi else grade.name
+            if grade.manual_score is None and grade.auto_score is None:
+                needs_manual = True
+                continue
+            score = grade.manual_score if grade.manual_score is not None else grade.auto_score
+            score += grade.extra_credit or 0.0
+            total += score
+            out[f"{p}:{key}"] = _fmt(score)
+            needs_manual = needs_manual or bool(grade.needs_manual_grade)
+        issues, exists = _autograded_issues(autograded_path(student_id, assignment_name, nb.name))
+        if not exists:
+            status.append("not_autograded")
+            notes.append(f"{nb.name}.ipynb has no autograded version (autograde failed or not run)")
+        for issue in issues:
+            kind = issue.get("kind", "")
+            if kind and kind not in status:
+                status.append(kind)
+            where = issue.get("cell") or ""
+            notes.append(f"{kind.replace('_', ' ')} ({where})" if where else kind.replace("_", " "))
+    penalty = sub.late_submission_penalty or 0.0
+    if sub.total_seconds_late > 0:
+        status.insert(0, "late")
+        notes.insert(0, f"{sub.total_seconds_late / 3600:.1f} h late")
+    if needs_manual:
+        status.append("needs_manual_grade")
+    out[f"{p}:score"] = _fmt(max(0.0, total - penalty))
+    out[f"{p}:late_penalty"] = _fmt(penalty)
+    out[f"{p}:status"] = ";".join(status) if status else "ok"
+    out[f"{p}:notes"] = "; ".join(notes)
+    return out
+
+
+def write_csv(path: str, columns: list[str], rows: list[dict]) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=columns)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({c: row.get(c, "") for c in columns})
+
+
+class GraderExportPlugin(ExportPlugin):
+    """nbgrader ExportPlugin writing the per-cell CSV described in the module docstring."""
+
+    def export(self, gradebook: Gradebook) -> None:
+        dest = self.to or "grades.csv"
+        coursedir = getattr(self.parent, "coursedir", None)
+        if coursedir is None:
+            from nbgrader.coursedir import CourseDirectory
+
+            coursedir = CourseDirectory(parent=self)
+
+        def autograded_path(student: str, assignment: str, notebook: str) -> str:
+            folder = coursedir.format_path(coursedir.autograded_directory, student, assignment)
+            return os.path.join(folder, f"{notebook}.ipynb")
+
+        columns, rows = export_rows(gradebook, autograded_path,
+                                    [str(a) for a in self.assignment], [str(s) for s in self.student])
+        self.log.info("Exporting %d students to %s", len(rows), dest)
+        write_csv(dest, columns, rows)

@@ -1,0 +1,321 @@
+"""Autograde every submission of an assignment on all cores.
+
+nbgrader grades one student after another (nbgrader #174) and its sqlite gradebook accepts one
+writer at a time. Here ``N`` worker processes each run nbgrader's own ``AutogradeApp``
+(in-process: no interpreter start per student) against a *private copy* of the gradebook, one
+student at a time; after each student the worker reads that student's rows back (submission
+timestamp, per-notebook late penalty and flag, per-cell auto score, needs-manual-grade, auto
+comment) and the parent process, the only writer of the real gradebook, merges them with
+nbgrader's Gradebook API. Students are independent, so the merged gradebook is the one serial
+``nbgrader autograde`` produces (``tests/grader/test_parallel.py`` compares them).
+Autograded notebooks are written by the workers directly to ``autograded/<student>/...``
+(one folder per student: no two workers write the same file).
+
+A non-sqlite gradebook (e.g. PostgreSQL) takes concurrent writers itself: the workers then
+use it directly and nothing is merged.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import glob
+import io
+import logging
+import multiprocessing
+import os
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+__all__ = ["AutogradeSummary", "CourseError", "autograde_all", "load_coursedir"]
+
+
+class CourseError(Exception):
+    """Bad input: no course here, unknown assignment, no submissions."""
+
+
+@dataclass
+class StudentResult:
+    student: str
+    ok: bool
+    seconds: float
+    log: str = ""
+    rows: dict | None = None
+
+
+@dataclass
+class AutogradeSummary:
+    assignment: str
+    jobs: int
+    seconds: float
+    results: list[StudentResult] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[StudentResult]:
+        return [r for r in self.results if not r.ok]
+
+
+# ----------------------------------------------------------------------------------------------
+# The course
+# ----------------------------------------------------------------------------------------------
+def load_coursedir(course_dir: str):
+    """nbgrader's CourseDirectory configured from ``course_dir/nbgrader_config.py``."""
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config.loader import PyFileConfigLoader
+
+    course_dir = os.path.abspath(course_dir)
+    if not os.path.isdir(course_dir):
+        raise CourseError(f"course directory {course_dir} does not exist")
+    config_file = os.path.join(course_dir, "nbgrader_config.py")
+    if not os.path.isfile(config_file):
+        raise CourseError(f"{course_dir} is not an nbgrader course: it has no nbgrader_config.py "
+                          "(pass --course DIR, or create one with `python -m grader init-course DIR`)")
+    with _chdir(course_dir):
+        config = PyFileConfigLoader("nbgrader_config.py", path=course_dir).load_config()
+    coursedir = CourseDirectory(config=config)
+    coursedir.root = course_dir
+    return coursedir
+
+
+@contextlib.contextmanager
+def _chdir(path: str):
+    old = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+def submitted_students(coursedir, assignment: str) -> list[str]:
+    pattern = coursedir.format_path(coursedir.submitted_directory, "*", assignment)
+    students = []
+    for path in sorted(glob.glob(pattern)):
+        if os.path.isdir(path):
+            # submitted/<student>/<assignment>: the student id is the parent folder's name
+            students.append(os.path.basename(os.path.dirname(os.path.normpath(path))))
+    return students
+
+
+def _check_assignment(coursedir, assignment: str) -> None:
+    from nbgrader.api import Gradebook, MissingEntry
+
+    db_url = coursedir.db_url
+    if db_url.startswith("sqlite:///") and not os.path.exists(db_url[len("sqlite:///"):]):
+        raise CourseError(f"no gradebook at {db_url[len('sqlite:///'):]}: run "
+                          f"`nbgrader generate_assignment {assignment}` first")
+    with Gradebook(db_url, coursedir.course_id) as gb:
+        try:
+            gb.find_assignment(assignment)
+        except MissingEntry:
+            known = ", ".join(sorted(a.name for a in gb.assignments)) or "none"
+            raise CourseError(f"unknown assignment {assignment!r} (in the gradebook: {known}); "
+                              f"run `nbgrader generate_assignment {assignment}` first") from None
+
+
+# ----------------------------------------------------------------------------------------------
+# Gradebook rows of one student: read from a worker's copy, merged into the real gradebook
+# ----------------------------------------------------------------------------------------------
+def read_rows(db_url: str, assignment: str, student: str) -> dict | None:
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(db_url) as gb:
+        try:
+            st = gb.find_student(student)
+            sub = gb.find_submission(assignment, student)
+        except MissingEntry:
+            return None
+        rows = {
+            "student": {"first_name": st.first_name, "last_name": st.last_name,
+                        "email": st.email, "lms_user_id": st.lms_user_id},
+            "timestamp": sub.timestamp,
+            "notebooks": {},
+        }
+        for nb in sub.notebooks:
+            rows["notebooks"][nb.name] = {
+                "flagged": nb.flagged,
+                "late_submission_penalty": nb.late_submission_penalty,
+                "grades": {g.name: {"auto_score": g.auto_score,
+                                    "needs_manual_grade": g.needs_manual_grade}
+                           for g in nb.grades},
+                "comments": {c.name: {"auto_comment": c.auto_comment} for c in nb.comments},
+            }
+        return rows
+
+
+def merge_rows(db_url: str, assignment: str, student: str, rows: dict) -> None:
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(db_url) as gb:
+        try:
+            gb.find_student(student)
+        except MissingEntry:
+            gb.add_student(student, **{k: v for k, v in rows["student"].items() if v is not None})
+        if rows["timestamp"] is not None:
+            sub = gb.update_or_create_submission(assignment, student, timestamp=rows["timestamp"])
+        else:
+            sub = gb.update_or_create_submission(assignment, student)
+        for nb in sub.notebooks:
+            data = rows["notebooks"].get(nb.name)
+            if data is None:
+                continue
+            nb.flagged = data["flagged"]
+            nb.late_submission_penalty = data["late_submission_penalty"]
+            for grade in nb.grades:
+                g = data["grades"].get(grade.name)
+                if g is not None:
+                    grade.auto_score = g["auto_score"]
+                    grade.needs_manual_grade = g["needs_manual_grade"]
+            for comment in nb.comments:
+                c = data["comments"].get(comment.name)
+                if c is not None:
+                    comment.auto_comment = c["auto_comment"]
+        gb.db.commit()
+
+
+# ----------------------------------------------------------------------------------------------
+# Workers
+# ----------------------------------------------------------------------------------------------
+_W: dict = {}
+
+
+def _worker_init(course_dir: str, template_db: str | None, workdir: str, argv: list[str]) -> None:
+    _W["course_dir"] = course_dir
+    _W["argv"] = argv
+    if template_db:
+        db = os.path.join(workdir, f"worker-{os.getpid()}.db")
+        shutil.copyfile(template_db, db)
+        _W["db_url"] = f"sqlite:///{db}"
+    else:
+        _W["db_url"] = None
+    # nbgrader and the kernels log to stderr; keep the parent's terminal for the progress bar
+    log = open(os.path.join(workdir, f"worker-{os.getpid()}.log"), "ab", buffering=0)
+    os.dup2(log.fileno(), 2)
+    sys.stderr = io.TextIOWrapper(open(2, "wb", buffering=0, closefd=False), write_through=True)
+
+
+def _grade_student(assignment: str, student: str) -> StudentResult:
+    from nbgrader.apps.autogradeapp import AutogradeApp
+
+    start = time.perf_counter()
+    buffer = io.StringIO()
+    argv = [assignment, f"--student={student}", *(_W["argv"])]
+    if _W["db_url"]:
+        argv.append(f"--db={_W['db_url']}")
+    ok = True
+    handler = logging.StreamHandler(buffer)
+    handler.setFormatter(logging.Formatter("[%(levelname)s] %(message)s"))
+    with _chdir(_W["course_dir"]):
+        app = AutogradeApp()
+        try:
+            app.initialize(argv)
+            app.log.addHandler(handler)
+            app.start()
+        except SystemExit as exc:
+            ok = not exc.code
+        except Exception:
+            import traceback
+
+            ok = False
+            buffer.write(traceback.format_exc())
+        finally:
+            app.log.removeHandler(handler)
+            for h in list(app.log.handlers):  # AutogradeApp.initialize adds a handler per instance
+                if h is not handler:
+                    app.log.removeHandler(h)
+                    h.close()
+    rows = read_rows(_W["db_url"], assignment, student) if _W["db_url"] else None
+    return StudentResult(student, ok, time.perf_counter() - start, buffer.getvalue(), rows)
+
+
+# ----------------------------------------------------------------------------------------------
+# Progress
+# ----------------------------------------------------------------------------------------------
+class Progress:
+    """A one-line progress bar on a terminal, one line per student otherwise."""
+
+    def __init__(self, total: int, stream=None, enabled: bool = True):
+        self.total, self.done, self.failed = total, 0, 0
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.tty = enabled and hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.start = time.perf_counter()
+
+    def update(self, result: StudentResult) -> None:
+        self.done += 1
+        self.failed += 0 if result.ok else 1
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.start
+        eta = elapsed / self.done * (self.total - self.done)
+        width = 30
+        filled = int(width * self.done / max(1, self.total))
+        bar = "#" * filled + "-" * (width - filled)
+        state = "ok" if result.ok else "FAILED"
+        text = (f"[{bar}] {self.done}/{self.total} students, {self.failed} failed, "
+                f"{elapsed:5.1f}s elapsed, eta {eta:5.1f}s")
+        if self.tty:
+            self.stream.write("\r" + text + (f"  last: {result.student} {state}" + " " * 10)[:40])
+            if self.done == self.total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(f"{text}  ({result.student}: {state}, {result.seconds:.1f}s)\n")
+        self.stream.flush()
+
+
+# ----------------------------------------------------------------------------------------------
+# Entry point
+# ----------------------------------------------------------------------------------------------
+def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, force: bool = False,
+                  students: list[str] | None = None, progress: bool = True,
+                  extra_args: list[str] | None = None) -> AutogradeSummary:
+    """Autograde the submissions of ``assignment`` (all, or ``students``) with ``jobs`` workers.
+
+    Raises :class:`CourseError` for a missing course, an unknown assignment or no submissions.
+    """
+    coursedir = load_coursedir(course_dir)
+    course_dir = coursedir.root
+    _check_assignment(coursedir, assignment)
+    found = submitted_students(coursedir, assignment)
+    if students:
+        unknown = sorted(set(students) - set(found))
+        if unknown:
+            raise CourseError(f"no submission of {assignment} for: {', '.join(unknown)}")
+        found = [s for s in found if s in students]
+    if not found:
+        raise CourseError(f"no submissions of {assignment} under "
+                          f"{coursedir.format_path(coursedir.submitted_directory, '*', assignment)}")
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(found)))
+    argv = list(extra_args or [])
+    if force:
+        argv.append("--force")
+    db_url = coursedir.db_url
+    sqlite = db_url.startswith("sqlite:///")
+    summary = AutogradeSummary(assignment, jobs, 0.0)
+    bar = Progress(len(found), enabled=progress)
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="grader-autograde-") as workdir:
+        template = None
+        if sqlite:
+            template = os.path.join(workdir, "template.db")
+            shutil.copyfile(db_url[len("sqlite:///"):], template)
+        ctx = multiprocessing.get_context("spawn")
+        with cf.ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init,
+                                    initargs=(course_dir, template, workdir, argv)) as pool:
+            futures = {pool.submit(_grade_student, assignment, s): s for s in found}
+            for future in cf.as_completed(futures):
+                student = futures[future]
+                try:
+                    result = future.result()
+                except Exception as exc:  # the worker process itself died
+                    result = StudentResult(student, False, 0.0, f"worker failed: {exc!r}")
+                if sqlite and result.rows is not None:
+                    merge_rows(db_url, assignment, student, result.rows)
+                summary.results.append(result)
+                bar.update(result)
+    summary.seconds = time.perf_counter() - start
+    summary.results.sort(key=lambda r: r.student)
+    return summary
