@@ -120,10 +120,9 @@ def _is_variable(x: Any) -> bool:
 
 
 def _why_none_from_minitape(call: GradientCall, source: Any, lang: str | None) -> str | None:
-    mt = _minitape()
-    debugging = getattr(mt, "debugging", None) if mt is not None else None
-    why_none = getattr(debugging, "why_none", None)
-    if why_none is None:
+    try:
+        from minitape.debugging import why_none
+    except Exception:  # minitape or its debugging module is not available: local diagnosis
         return None
     try:
         answer = why_none(call.tape, call.target, source, lang=lang or None)
