@@ -189,7 +189,7 @@ y
 
 # %% key="gradient-code"
 dy_dx = tape.gradient(y, x)
-dy_dx.numpy()
+print(dy_dx.numpy())
 
 # %% [markdown] key="recorded" lang="en"
 # ## What did the tape record?
@@ -225,11 +225,12 @@ dy_dx.numpy()
 # и формой), операции — рёбра, а отслеживаемая переменная выделена цветом.
 
 # %% key="recorded-code"
-from minitape.debugging import draw
-
 x = tf.Variable(3.0)
 with tf.GradientTape() as tape:
     y = x**2 + 2 * x
+
+# %% key="recorded-draw"
+from minitape.debugging import draw
 
 draw(tape)
 
@@ -255,7 +256,7 @@ draw(tape)
 # плюс $2$ от умножения. При $x = 3$ получаем $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
 
 # %% key="recorded-backward-code"
-tape.gradient(y, x).numpy()
+print(tape.gradient(y, x).numpy())
 
 # %% [markdown] key="one-shot" lang="en"
 # ## A tape answers once

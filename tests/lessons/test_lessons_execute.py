@@ -1,0 +1,65 @@
+"""Every generated notebook runs top to bottom in a real kernel (nbclient).
+
+* instructor notebooks (nbgrader source, with solutions): no error in any cell;
+* student notebooks (stubs): errors only in exercise cells -- a solution stub's
+  NotImplementedError, or the tests cell that calls it.
+
+The kernel finds the notebook's language from its working directory, as in class; the
+localized outputs are checked for Spanish and Russian.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lessons import LANGS
+from lessons.build import instructor_path, student_path
+from lessons.execute import execute
+from lessons.source import lesson_paths
+
+NAMES = [p.stem for p in lesson_paths()]
+CASES = [(name, lang) for name in NAMES for lang in LANGS]
+IDS = [f"{name}-{lang}" for name, lang in CASES]
+
+
+def outputs_text(nb) -> str:
+    chunks = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if "text" in out:
+                chunks.append(out["text"])
+            for mime in ("text/plain", "text/html", "text/markdown"):
+                if mime in out.get("data", {}):
+                    chunks.append(str(out["data"][mime]))
+    return "\n".join(chunks)
+
+
+@pytest.mark.parametrize("name, lang", CASES, ids=IDS)
+def test_instructor_notebook_executes_without_errors(name, lang):
+    run = execute(instructor_path(name, lang))
+    assert not run.errors, "\n".join(f"{e.cell_id}: {e.ename}: {e.evalue}" for e in run.errors)
+    # every exercise's hidden grade() produced a score (nbgrader reads it as partial credit)
+    for cell in run.nb.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade"):
+            assert cell.outputs, f"{cell.id}: the tests cell showed nothing"
+    if name.startswith("01-"):
+        text = outputs_text(run.nb)
+        widget_views = [o for c in run.nb.cells for o in c.get("outputs", [])
+                        if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+        assert widget_views, "the tangent explorer did not display a widget"
+        images = [o for c in run.nb.cells for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
+        assert len(images) >= 2, "expected the matplotlib figures"
+        assert "108.0" in text and "6.0" in text  # the persistent tape's two answers
+        if lang == "es":
+            assert "pendiente" in text  # the widget's readout, in the notebook's language
+
+
+@pytest.mark.parametrize("name, lang", CASES, ids=IDS)
+def test_student_notebook_fails_only_in_exercise_cells(name, lang):
+    run = execute(student_path(name, lang))
+    unexpected = [e for e in run.errors if e.role is None]
+    assert not unexpected, "errors outside exercise cells:\n" + "\n".join(
+        f"{e.cell_id}: {e.ename}: {e.evalue}" for e in unexpected)
+    for e in run.errors:
+        if e.role == "solution":
+            assert e.ename == "NotImplementedError", f"{e.cell_id}: {e.ename}: {e.evalue}"

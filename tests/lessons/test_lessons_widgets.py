@@ -1,0 +1,79 @@
+"""The shared notebook helpers: derivatives come from minitape's tape, labels from the catalog."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from lessons.i18n import set_language, t  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def spanish():
+    set_language("es")
+    yield
+    set_language(None)
+
+
+def test_tangent_at_uses_the_tape():
+    import minitape as tf
+    from lessons.widgets import tangent_at
+
+    value, slope = tangent_at(lambda x: x**3 - 3 * x, 1.5)
+    assert value == pytest.approx(1.5**3 - 4.5)
+    assert slope == pytest.approx(3 * 1.5**2 - 3)
+    value, slope = tangent_at(tf.math.sin, 0.3)
+    assert (value, slope) == (pytest.approx(np.sin(0.3)), pytest.approx(np.cos(0.3)))
+
+
+def test_derivative_curve_one_backward_pass():
+    import minitape as tf
+    from lessons.widgets import derivative_curve
+
+    xs = np.linspace(-2, 2, 41)
+    ys, dys = derivative_curve(lambda x: x * tf.math.sin(x), xs)
+    assert ys.shape == dys.shape == xs.shape
+    np.testing.assert_allclose(ys, xs * np.sin(xs), rtol=1e-10)
+    np.testing.assert_allclose(dys, np.sin(xs) + xs * np.cos(xs), rtol=1e-10, atol=1e-12)
+
+
+def test_disconnected_function_is_a_clear_error():
+    import minitape as tf
+    from lessons.widgets import derivative_curve
+
+    with pytest.raises(ValueError, match="does not depend on x"):
+        derivative_curve(lambda x: tf.constant(np.ones(3)), np.zeros(3))
+
+
+def test_plot_labels_come_from_the_catalog():
+    from lessons.widgets import plot_function_and_derivative
+
+    fig = plot_function_and_derivative(lambda x: x**2, x_range=(-1, 1), num=11)
+    ax = fig.axes[0]
+    assert ax.get_title() == "Una función y su derivada"
+    assert [line.get_label() for line in ax.get_lines()][:2] == ["f(x)", t("plot.derivative")]
+    np.testing.assert_allclose(ax.get_lines()[1].get_ydata(), 2 * np.linspace(-1, 1, 11), atol=1e-12)
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+def test_tangent_explorer_follows_the_slider():
+    from lessons.widgets import tangent_explorer
+
+    explorer = tangent_explorer(lambda x: x**3 - 3 * x, x_range=(-2.5, 2.5), x0=1.5)
+    assert explorer.slider.description == "punto x"
+    assert explorer.slope == pytest.approx(3.75)
+    assert "pendiente" in explorer.readout.value and "3.75" in explorer.readout.value
+    first_png = bytes(explorer.image.value)
+    assert first_png.startswith(b"\x89PNG")
+    explorer.slider.value = 1.0  # what a student's drag does
+    assert explorer.x0 == 1.0 and explorer.slope == pytest.approx(0.0, abs=1e-12)
+    assert "f(1.00) = -2" in explorer.readout.value
+    assert bytes(explorer.image.value) != first_png
+    with pytest.raises(ValueError, match="low < high"):
+        tangent_explorer(lambda x: x, x_range=(1, 1))
