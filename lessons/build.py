@@ -148,14 +148,24 @@ def to_bytes(nb) -> bytes:
     return (nbformat.writes(nb, version=4) + "\n").encode("utf-8")
 
 
-def render(lessons: list[Lesson], root: Path = ROOT) -> dict[Path, bytes]:
-    """Every generated file of ``lessons`` (path -> exact bytes)."""
+def render(lessons: list[Lesson], root: Path = ROOT, all_lessons: bool = True) -> dict[Path, bytes]:
+    """Every generated file of ``lessons`` (path -> exact bytes).
+
+    When building every lesson, this includes README.md with its lesson table regenerated
+    (see ``lessons.readme``); a partial build leaves the README alone.
+    """
+    from .readme import readme_bytes
+
     out: dict[Path, bytes] = {}
     for lesson in lessons:
         for lang in LANGS:
             inb = instructor_notebook(lesson, lang)
             out[instructor_path(lesson, lang, root)] = to_bytes(inb)
             out[student_path(lesson, lang, root)] = to_bytes(student_notebook(inb))
+    if all_lessons:
+        readme = readme_bytes(lessons, root)
+        if readme is not None:
+            out[root / "README.md"] = readme
     return out
 
 
@@ -182,7 +192,7 @@ def orphans(lessons: list[Lesson], root: Path = ROOT, all_lessons: bool = True) 
 # --------------------------------------------------------------------------------------------
 def build(lessons: list[Lesson], root: Path = ROOT, all_lessons: bool = True, quiet: bool = False) -> int:
     """Write every generated notebook that changed; remove orphans. Returns 0."""
-    files = render(lessons, root)
+    files = render(lessons, root, all_lessons)
     total, written = len(files), 0
     for i, (path, data) in enumerate(files.items(), start=1):
         old = path.read_bytes() if path.exists() else None
@@ -202,13 +212,13 @@ def build(lessons: list[Lesson], root: Path = ROOT, all_lessons: bool = True, qu
         except OSError:
             pass
     if not quiet:
-        print(f"{len(lessons)} lesson(s), {total} notebooks, {written} written.")
+        print(f"{len(lessons)} lesson(s), {total} files, {written} written.")
     return 0
 
 
 def check(lessons: list[Lesson], root: Path = ROOT, all_lessons: bool = True, quiet: bool = False) -> int:
     """Exit status 1 (and a list) when a committed notebook differs from a fresh build."""
-    files = render(lessons, root)
+    files = render(lessons, root, all_lessons)
     stale = [p for p, data in files.items() if not p.exists() or p.read_bytes() != data]
     extra = orphans(lessons, root, all_lessons)
     if not quiet:
@@ -222,5 +232,5 @@ def check(lessons: list[Lesson], root: Path = ROOT, all_lessons: bool = True, qu
                   "`python -m lessons build` and commit the result.", file=sys.stderr)
         return 1
     if not quiet:
-        print(f"{len(files)} generated notebooks are up to date.")
+        print(f"{len(files)} generated files are up to date.")
     return 0

@@ -27,6 +27,7 @@ class Execution:
     wall_seconds: float  # including kernel start-up
     errors: list[CellError] = field(default_factory=list)
     cell_seconds: dict[str, float] = field(default_factory=dict)
+    kernel_stderr: str = ""
 
 
 def kernel_env(root: Path = ROOT, lang: str | None = None) -> dict[str, str]:
@@ -54,6 +55,7 @@ def execute(path: Path, timeout: int = 120, allow_errors: bool = True, root: Pat
     The language is not forced: the kernel finds it from its working directory, exactly as a
     student's kernel does (``lessons/<lang>/`` or ``...-<lang>/``).
     """
+    import tempfile
     import time
 
     import nbformat
@@ -63,7 +65,14 @@ def execute(path: Path, timeout: int = 120, allow_errors: bool = True, root: Pat
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=allow_errors,
                             record_timing=True, resources={"metadata": {"path": str(cwd or path.parent)}})
     start = time.perf_counter()
-    client.execute(env=kernel_env(root))
+    # The kernel's own stderr (start-up warnings, a crash's last words) goes to a file, not to
+    # our console; it is kept on the result for diagnosis.
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as log:
+        try:
+            client.execute(env=kernel_env(root), stderr=log)
+        finally:
+            log.seek(0)
+            kernel_stderr = log.read()[-4000:]
     wall = time.perf_counter() - start
     errors, per_cell, total = [], {}, 0.0
     for index, cell in enumerate(nb.cells):
@@ -81,4 +90,4 @@ def execute(path: Path, timeout: int = 120, allow_errors: bool = True, root: Pat
                 errors.append(CellError(index, cell.get("id", str(index)), role,
                                         output.get("ename", ""), output.get("evalue", "")))
     return Execution(path=path, nb=nb, kernel_seconds=total, wall_seconds=wall, errors=errors,
-                     cell_seconds=per_cell)
+                     cell_seconds=per_cell, kernel_stderr=kernel_stderr)

@@ -302,3 +302,32 @@ def test_generated_json_is_plain_nbformat(tmp_path):
     nb = json.loads(data)
     assert data.endswith(b"}\n") and "Отслеживание" in data.decode("utf-8")
     assert list(nb) == sorted(nb)
+
+
+def test_readme_lesson_table_is_generated_between_markers(tmp_path, capsys):
+    from lessons.readme import BEGIN, END, PLACEHOLDER
+
+    write(tmp_path, GOOD)
+    root = tmp_path / "out"
+    root.mkdir()
+    (root / "pyproject.toml").write_text('[tool.minitape-course]\nrepository = "someone/course"\nbranch = "dev"\n')
+    (root / "README.md").write_text(f"# Course\n\n## Lessons\n\n{PLACEHOLDER}\n\n## After\n\nkept\n")
+    args = ["--src", str(tmp_path / "src"), "--root", str(root)]
+    assert cli(["build", *args]) == 0
+    readme = (root / "README.md").read_text()
+    assert readme.startswith("# Course\n\n## Lessons\n\n" + BEGIN) and readme.endswith(END + "\n\n## After\n\nkept\n")
+    assert "| 7 | [Watching](lessons/en/07-demo.ipynb)" in readme  # title = first heading
+    assert "[Observar](lessons/es/07-demo.ipynb)" in readme
+    assert ("https://mybinder.org/v2/gh/someone/course/dev?urlpath=lab%2Ftree%2Flessons%2Fru%2F07-demo.ipynb"
+            in readme)
+    assert cli(["check", *args]) == 0
+    # hand edits inside the region are stale; edits outside it are the README's own business
+    (root / "README.md").write_text(readme.replace("[Observar]", "[Mirar]").replace("kept", "changed"))
+    assert cli(["check", *args]) == 1
+    assert "README.md" in capsys.readouterr().err
+    assert cli(["build", *args]) == 0
+    assert (root / "README.md").read_text() == readme.replace("kept", "changed")
+    # a partial build (one lesson) leaves the README alone
+    (root / "README.md").write_text("# no table here\n")
+    assert cli(["build", "07", *args]) == 0 and cli(["build", *args]) == 0
+    assert (root / "README.md").read_text() == "# no table here\n"
