@@ -268,21 +268,21 @@ print(tape.gradient(y, x).numpy())
 # ## Una cinta responde una sola vez
 #
 # Por defecto, `gradient` libera la grabación de la cinta (y los tensores intermedios que
-# mantiene en memoria) en cuanto termina, para ahorrar memoria. Preguntarle otra vez a la misma
+# conserva) en cuanto termina, para ahorrar memoria. Preguntarle otra vez a la misma
 # cinta produce un error:
 
 # %% [markdown] key="one-shot" lang="pt" src="8a758cba"
 # ## Uma fita responde uma vez só
 #
-# Por padrão, `gradient` libera a gravação da fita (e os tensores intermediários que ela mantém
-# na memória) assim que termina, para economizar memória. Perguntar de novo à mesma fita gera
+# Por padrão, `gradient` libera a gravação da fita (e os tensores intermediários que ela
+# conserva) assim que termina, para economizar memória. Perguntar de novo à mesma fita gera
 # um erro:
 
 # %% [markdown] key="one-shot" lang="ru" src="8a758cba"
 # ## Лента отвечает один раз
 #
 # По умолчанию `gradient`, закончив работу, сразу освобождает запись ленты (и промежуточные
-# тензоры, которые она удерживает в памяти), чтобы сэкономить память. Повторный вопрос к той же
+# тензоры, которые она удерживает), чтобы сэкономить память. Повторный вопрос к той же
 # ленте приводит к ошибке:
 
 # %% key="one-shot-code"
