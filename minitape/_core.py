@@ -13,6 +13,7 @@ import warnings
 from . import _backend as B
 from . import dtypes as _d
 from .errors import InvalidArgumentError
+from . import _trace
 
 np = B.numpy  # only for dtype objects and host-side conversion of Python data
 

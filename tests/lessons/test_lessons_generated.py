@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -197,11 +198,12 @@ def test_student_notebook_is_what_nbgrader_releases(lessons, tmp_path):
     name = lesson_build.assignment_id(lesson, "es")
     (course / "source" / name).mkdir(parents=True)
     shutil.copy(lesson_build.instructor_path(lesson, "es"), course / "source" / name / f"{lesson.name}.ipynb")
-    (course / "nbgrader_config.py").write_text(
-        "c = get_config()\nc.CourseDirectory.root = r'%s'\nc.CourseDirectory.db_url = 'sqlite:///%s'\n"
-        % (course, course / "gradebook.db"))
-    run = subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", name, "--force"],
-                         cwd=course, capture_output=True, text=True)
+    # the course's real configuration, so a custom stub or release preprocessor there would show
+    shutil.copy(ROOT / "grader" / "course" / "nbgrader_config.py", course / "nbgrader_config.py")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    run = subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", name, "--force",
+                          f"--CourseDirectory.root={course}"],
+                         cwd=course, capture_output=True, text=True, env=env)
     assert run.returncode == 0, run.stdout + run.stderr
     released = read_nb(course / "release" / name / f"{lesson.name}.ipynb")
     ours = read_nb(lesson_build.student_path(lesson, "es"))
