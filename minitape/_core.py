@@ -101,6 +101,8 @@ class Tensor:
 
     def numpy(self):
         """The value as a NumPy array (or NumPy scalar) on the host."""
+        if _tapes:  # leaving minitape while a tape records: debugging.why_none names it
+            _trace.note_escape(self, _tapes)
         v = self._value
         if B.xp(v) is np:
             return v.copy() if type(v) is np.ndarray else v
@@ -126,9 +128,13 @@ class Tensor:
         return bool(self._scalar())
 
     def __float__(self):
+        if _tapes:
+            _trace.note_escape(self, _tapes)
         return float(self._scalar())
 
     def __int__(self):
+        if _tapes:
+            _trace.note_escape(self, _tapes)
         return int(self._scalar())
 
     def __index__(self):
@@ -262,16 +268,22 @@ class Variable(Tensor):
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Set the value.  Stateful: gradients do not flow through an assignment."""
+        if _tapes:
+            _trace.note_assign(self, value, "assign", _tapes)
         return self._assign_value(value, "assign")
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         with _no_recording():
             d = convert_to_tensor(delta, dtype=self.dtype)
+        if _tapes:
+            _trace.note_assign(self, d, "assign_add", _tapes)
         return self._assign_value(Tensor(self._value + d._value), "assign_add")
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         with _no_recording():
             d = convert_to_tensor(delta, dtype=self.dtype)
+        if _tapes:
+            _trace.note_assign(self, d, "assign_sub", _tapes)
         return self._assign_value(Tensor(self._value - d._value), "assign_sub")
 
     def numpy(self):
@@ -512,9 +524,9 @@ def apply(prim, inputs, params):
 
 def _record(prim, inputs, params, out):
     if prim.vjps is None and not prim.no_gradient:
-        return
+        return _trace.note_cut(prim, inputs, out, _tapes)  # not differentiable: path ends
     if not out._value.dtype.kind in "fc":
-        return
+        return _trace.note_cut(prim, inputs, out, _tapes)  # integer result: path ends
     saved = None
     for tape in _tapes:
         w = tape._watched
