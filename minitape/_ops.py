@@ -1364,3 +1364,8 @@ def _install_operators():
 
 
 _install_operators()
+
+# ``x + 1`` on a Variable remembers that the Tensor came from it (cheap; only Variable operands),
+# so that debugging.why_none can say "a Variable was replaced by a Tensor".
+from . import _trace  # noqa: E402
+_trace.install_variable_operators(Variable, Tensor)
