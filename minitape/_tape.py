@@ -39,7 +39,7 @@ class GradientTape:
     """
 
     __slots__ = ("_persistent", "_watch_accessed", "_watched", "_variables", "_entries",
-                 "_recording", "_used", "_entered", "__weakref__")
+                 "_recording", "_used", "_entered", "_notes", "_spent", "__weakref__")
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = bool(persistent)
@@ -50,6 +50,8 @@ class GradientTape:
         self._recording = False
         self._used = False
         self._entered = False
+        self._notes = None           # debugging notes (NumPy escapes, assignments, cut paths)
+        self._spent = None           # (skeleton, watched) kept by a non-persistent gradient
 
     # --- context ------------------------------------------------------------------------
     def __enter__(self):
@@ -124,6 +126,8 @@ class GradientTape:
         self._variables = {}
         self._entries = []
         self._used = False
+        self._notes = None
+        self._spent = None
         if was:
             self._push()
 
@@ -185,9 +189,13 @@ class GradientTape:
         else:
             flat_og = None
 
+        # A non-persistent tape frees its recording; it keeps only (out, inputs, op) per entry
+        # so that debugging.why_none can still explain a None afterwards.
+        skeleton = None if self._persistent else [e[:3] for e in self._entries]
         grads = backward(self, flat_targets, flat_sources, flat_og)
         if not self._persistent:
             self._used = True
+            self._spent = (skeleton, self._watched)
             self._entries = None
             self._watched = set()
         results = []
@@ -308,12 +316,14 @@ def _sum_grads(a, b):
     return add(a, b)
 
 
-def backward(tape, targets, sources, output_gradients=None):
+def backward(tape, targets, sources, output_gradients=None, on_step=None):
     """The backward pass over ``tape``'s recording: one gradient (or None) per source.
 
     Scheduled by usage counts, without recursion (TensorFlow's algorithm): an entry runs
     once every entry that consumed its output has contributed; gradients are accumulated in a
     dict local to this call and dropped as soon as they have been propagated.
+    ``on_step(entry, g, in_grads, grads)``, when given, is called once after seeding (entry
+    None) and after each entry (the view of :func:`minitape.debugging.backward_steps`).
     """
     from ._ops import ones_like, cast
     entries = tape._entries
@@ -377,6 +387,8 @@ def backward(tape, targets, sources, output_gradients=None):
     ready = [i for i in needed if usage.get(entries[i][0], 0) == 0]
     persistent = tape._persistent
     live = tape._entries
+    if on_step is not None:  # debugging.stepper watches the same pass, step by step
+        on_step(None, None, None, grads)
     while ready:
         i = ready.pop()
         out_id, in_ids, prim, saved, params = entries[i]
@@ -393,6 +405,8 @@ def backward(tape, targets, sources, output_gradients=None):
                     continue
                 prev = grads.get(tid)
                 grads[tid] = ig if prev is None else _sum_grads(prev, ig)
+        if on_step is not None:
+            on_step(entries[i], g, in_grads if g is not None else None, grads)
         for tid in in_ids:
             c = usage.get(tid)
             if c is not None:
