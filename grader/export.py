@@ -14,7 +14,8 @@ student is graded on the variant they submitted (the latest one if several).
 ``crashed`` (the kernel died), ``timed_out``, ``not_run`` (cells after a crash or hang),
 ``test_cell_restored`` (deleted test cell put back), ``test_cell_modified`` (edited test cell
 restored), ``not_autograded`` (submitted but no autograded notebook: autograde failed or has
-not run), ``needs_manual_grade``, ``multiple_submissions``. A crashed or timed-out submission
+not run), ``unanswered`` (a solution cell left as released), ``needs_manual_grade``,
+``multiple_submissions``. A crashed or timed-out submission
 is therefore never a silent 0. ``notes`` says where, in words.
 """
 
@@ -164,6 +165,10 @@ def _lesson_cells(gradebook, lesson: Lesson, student_id: str, autograded_path) -
             total += score
             out[f"{p}:{key}"] = _fmt(score)
             needs_manual = needs_manual or bool(grade.needs_manual_grade)
+        unanswered = sorted(c.name for c in nb.comments if c.auto_comment == "No response.")
+        if unanswered:
+            status.append("unanswered")
+            notes.append(f"no answer in {', '.join(unanswered)}")
         issues, exists = _autograded_issues(autograded_path(student_id, assignment_name, nb.name))
         if not exists:
             status.append("not_autograded")

@@ -74,6 +74,16 @@ def _error(ename: str, evalue: str) -> NotebookNode:
                         traceback=[f"{ename}: {evalue}"])
 
 
+def _without_hidden_tests(source: str, cell_type: str, parent=None) -> str:
+    """What the release has of a cell: its source without hidden-test regions."""
+    cell = NotebookNode(cell_type=cell_type, source=source, metadata=NotebookNode())
+    try:
+        ClearHiddenTests(parent=parent, enforce_metadata=False)._remove_hidden_test_region(cell)
+    except RuntimeError:  # unbalanced markers: compare with the full source only
+        return source
+    return cell.source
+
+
 class RecordSubmissionIssues(NbGraderPreprocessor):
     """Record deleted and edited test cells before ``OverwriteCells`` repairs them."""
 
@@ -87,7 +97,7 @@ class RecordSubmissionIssues(NbGraderPreprocessor):
             except MissingEntry:
                 return nb, resources
             grade_ids = [c.name for c in source_nb.grade_cells]
-            source = {c.name: (c.locked, c.checksum, c.cell_type) for c in source_nb.source_cells}
+            source = {c.name: (c.locked, c.source, c.cell_type) for c in source_nb.source_cells}
         present = {}
         for cell in nb.cells:
             grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
@@ -100,14 +110,11 @@ class RecordSubmissionIssues(NbGraderPreprocessor):
         for grade_id, cell in present.items():
             if grade_id not in source:
                 continue
-            locked, checksum, cell_type = source[grade_id]
+            locked, original, cell_type = source[grade_id]
             if not locked:
                 continue
-            try:
-                changed = cell.cell_type != cell_type or utils.compute_checksum(cell) != checksum
-            except (KeyError, TypeError, ValueError):  # mangled nbgrader metadata
-                changed = True
-            if changed:
+            released = _without_hidden_tests(original, cell_type, parent=self)
+            if cell.cell_type != cell_type or cell.source.strip() not in (released.strip(), original.strip()):
                 _add_issue(nb, "test_cell_modified", grade_id,
                            "a locked test cell was edited; its source was restored from the gradebook")
         return nb, resources

@@ -16,6 +16,7 @@ import io
 import os
 import secrets
 import sys
+import tempfile
 import traceback
 import warnings
 from dataclasses import dataclass, field
@@ -106,9 +107,33 @@ def format_score(score: float) -> str:
 
 
 @contextlib.contextmanager
+def _fd2_captured(buffer: io.StringIO):
+    """Capture what is written to file descriptor 2 (C code, ``os.write(2, ...)``): the
+    Jupyter kernel forwards it to the cell as stderr, which nbgrader counts as a failure."""
+    try:
+        saved = os.dup(2)
+    except OSError:  # no fd 2 (embedded interpreters): nothing to capture
+        yield
+        return
+    with tempfile.TemporaryFile() as tmp:
+        try:
+            sys.__stderr__ and sys.__stderr__.flush()
+        except (OSError, ValueError):
+            pass
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            buffer.write(tmp.read().decode("utf-8", errors="replace"))
+
+
+@contextlib.contextmanager
 def _captured(buffer: io.StringIO):
-    """Capture stdout, stderr and warnings of the student's code into ``buffer``."""
-    with warnings.catch_warnings(record=True) as caught, \
+    """Capture stdout, stderr (Python and fd level) and warnings of the student's code."""
+    with warnings.catch_warnings(record=True) as caught, _fd2_captured(buffer), \
             contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
         warnings.simplefilter("always")
         try:

@@ -1,0 +1,120 @@
+"""The comparison library: order of checks, strict shapes, tolerances, structures, FD."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from grader.checks import Tolerance, compare, compare_leaf, finite_difference_check, to_array
+
+
+def test_broadcastable_answers_fail_on_shape_where_allclose_passes():
+    assert np.allclose(2.0, [2.0, 2.0, 2.0])  # the trap a naive grader falls into
+    out = compare_leaf(np.full(3, 2.0), 2.0, lang="en")
+    assert (out.passed, out.reason) == (False, "shape")
+    assert out.message.startswith("Wrong shape: expected (3,), got ().")
+    for expected, got in [((), (1,)), ((3,), (3, 1)), ((2, 3), (3, 2)), ((1, 3), (3,))]:
+        out = compare_leaf(np.zeros(expected), np.zeros(got))
+        assert out.reason == "shape", (expected, got)
+
+
+def test_order_none_type_dtype_shape_finite_values():
+    exp = np.array([1.0, 2.0, 3.0])
+    assert compare_leaf(exp, None).reason == "none"
+    assert compare_leaf(exp, [1.0, 2.0, 3.0]).reason == "type"  # a list is not a tensor
+    assert compare_leaf(exp, "1, 2, 3").reason == "type"
+    assert compare_leaf(exp, np.array([1, 2, 3])).reason == "dtype"  # ints: never a gradient
+    assert compare_leaf(exp, True).reason == "dtype"
+    assert compare_leaf(exp, np.array([1, 2], dtype=np.int64)).reason == "dtype"  # dtype first
+    nan = compare_leaf(exp, np.array([1.0, np.inf, np.nan]), lang="en")
+    assert nan.reason == "not_finite"
+    assert "2 non-finite value(s)" in nan.message and "index [1]" in nan.message
+    assert compare_leaf(exp, np.array([1.0, 2.0, 3.0])).passed
+
+
+def test_value_mismatch_reports_the_gap():
+    exp = np.array([[1.0, 2.0], [3.0, 4.0]])
+    got = np.array([[1.0, 2.0], [3.5, 3.0]])
+    out = compare_leaf(exp, got, lang="en")
+    assert (out.passed, out.reason) == (False, "values")
+    assert out.details["index"] == (1, 0)
+    assert out.details["abs_err"] == pytest.approx(1.0)
+    assert out.details["rel_err"] == pytest.approx(0.25)
+    assert ("2 of 4 entries differ. Largest absolute error 1, largest relative error 0.25; "
+            "first differing index [1, 0]: expected 3, got 3.5") in out.message
+    assert (out.details["expected"], out.details["got"]) == ("[[1., 2.],\n [3., 4.]]", "[[1. , 2. ],\n [3.5, 3. ]]")
+
+
+def test_tolerances_are_explicit_and_float32_gets_the_float32_one():
+    exp = np.array([1.0, 100.0])
+    tol = Tolerance(rtol=1e-6, atol=1e-9)
+    assert compare_leaf(exp, exp * (1 + 5e-7), tol).passed
+    assert not compare_leaf(exp, exp * (1 + 5e-6), tol).passed
+    # the same relative error is fine in float32, whose rounding alone is ~6e-8
+    assert compare_leaf(exp, (exp * (1 + 5e-6)).astype(np.float32), tol).passed
+    assert not compare_leaf(exp, (exp * (1 + 1e-2)).astype(np.float32), tol).passed
+    zero = compare_leaf(np.zeros(2), np.array([0.0, 1e-12]), tol)
+    assert zero.passed  # atol covers exact zeros
+    assert not compare_leaf(np.zeros(2), np.array([0.0, 1e-6]), tol).passed
+
+
+def test_tensor_likes_are_converted():
+    class FakeTensor:
+        shape, dtype = (2,), "float64"
+
+        def numpy(self):
+            return np.array([1.0, 2.0])
+
+    arr, problem = to_array(FakeTensor())
+    assert problem == "" and arr.tolist() == [1.0, 2.0]
+
+    class Slices:  # tf.IndexedSlices: a sparse gradient of a gather
+        values = np.array([[1.0, 1.0], [2.0, 2.0]])
+        indices = np.array([0, 0])
+        dense_shape = np.array([3, 2])
+
+    arr, problem = to_array(Slices())
+    assert problem == "" and arr.tolist() == [[3.0, 3.0], [0.0, 0.0], [0.0, 0.0]]
+
+
+def test_structures_give_one_outcome_per_reference_leaf():
+    exp = {"w": np.ones(2), "b": np.array(0.5)}
+    partly = compare(exp, {"w": np.ones(2), "b": np.array(0.7)})
+    assert [(o.path, o.passed) for o in partly] == [("['b']", False), ("['w']", True)]
+    missing = compare(exp, {"w": np.ones(2)}, lang="en")
+    assert [o.reason for o in missing] == ["structure", "ok"]
+    assert missing[0].message == "The result has no entry 'b'."
+    wrong_kind = compare(exp, [np.ones(2), np.array(0.5)], lang="en")
+    assert {o.message for o in wrong_kind} == {
+        "Expected a dict with keys 'b', 'w', got a list of 2 gradients."}
+    seq = [np.ones((2, 2)), np.zeros(2)]
+    assert all(o.passed for o in compare(seq, (np.ones((2, 2)), np.zeros(2))))  # tuple ok
+    short = compare(seq, [np.ones((2, 2))], lang="en")
+    assert len(short) == 2 and not any(o.passed for o in short)
+    single = compare(np.ones(3), [np.ones(3)], lang="en")  # passing [x] as the sources
+    assert single[0].reason == "type"
+    none = compare(seq, None, lang="en")
+    assert [o.reason for o in none] == ["none", "none"]
+
+
+def test_finite_differences_check_the_gradient_independently():
+    x = np.array([0.3, -1.2, 2.0])
+
+    def objective(v):
+        return float(np.sum(v["x"] ** 2 * np.sin(v["x"])))
+
+    true = 2 * x * np.sin(x) + x ** 2 * np.cos(x)
+    rng = np.random.default_rng(0)
+    assert finite_difference_check(objective, {"x": x}, {"x": true}, rng).passed
+    bad = finite_difference_check(objective, {"x": x}, {"x": true * 1.001}, rng, lang="en")
+    assert (bad.passed, bad.reason) == (False, "fd")
+    assert "predicts a slope of" in bad.message
+    unusable = finite_difference_check(objective, {"x": x}, {"x": None}, rng)
+    assert (unusable.passed, unusable.reason) == (False, "unusable")
+
+
+@pytest.mark.parametrize("lang,word", [("en", "Wrong shape"), ("es", "Forma incorrecta"),
+                                       ("pt", "Forma errada"), ("ru", "Неверная форма")])
+def test_messages_follow_the_language(lang, word):
+    out = compare_leaf(np.zeros(3), np.zeros((3, 1)), lang=lang)
+    assert out.message.startswith(word) and "(3, 1)" in out.message
