@@ -26,10 +26,11 @@ Configured in ``grader/course/nbgrader_config.py``:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 
-from nbclient.exceptions import DeadKernelError
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import NotebookNode
 from traitlets import Bool, Unicode
 
@@ -139,14 +140,19 @@ class GraderExecute(Execute):
         self._assignment = (resources or {}).get("nbgrader", {}).get("assignment", "")
         return super().preprocess(nb, resources, km)
 
-    async def async_start_new_kernel(self, **kwargs):
+    @contextlib.contextmanager
+    def setup_kernel(self, **kwargs):
         match = _LANG_SUFFIX.search(self._assignment or "")
         if self.set_language and match and "env" not in kwargs:
             env = dict(os.environ)
             env["MINITAPE_LANG"] = match.group(1)
             env.pop("JPY_SESSION_NAME", None)
             kwargs["env"] = env
-        return await super().async_start_new_kernel(**kwargs)
+        with super().setup_kernel(**kwargs):
+            yield
+
+    def _stop(self, reason: str, name: str) -> None:
+        self._stopped = (reason, name)
 
     def preprocess_cell(self, cell, resources, index):
         if self._stopped is not None:
@@ -157,23 +163,31 @@ class GraderExecute(Execute):
                 if utils.is_grade(cell):
                     _add_issue(self.nb, "not_run", _cell_name(cell, index))
             return cell, resources
+        name = _cell_name(cell, index)
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
-            name = _cell_name(cell, index)
             cell.outputs.append(_error(
                 "DeadKernelError",
                 "The kernel died while running this cell (os._exit, a crash, or out of memory)."))
             _add_issue(self.nb, "crashed", name, "the kernel died")
-            self._stopped = ("kernel died", name)
+            self._stop("kernel died", name)
+            return cell, resources
+        except CellTimeoutError:
+            # nbclient gave up waiting for the kernel even after interrupting it (no output
+            # and no idle status): nbgrader would abandon the whole submission here
+            if not any(o.get("ename") == "CellTimeoutError" for o in cell.get("outputs", [])):
+                cell.outputs.append(_error("CellTimeoutError", f"No reply within {self.timeout} s; "
+                                           "the kernel did not respond to the interrupt."))
+            _add_issue(self.nb, "timed_out", name, f"no reply within {self.timeout} s")
+            self._stop("kernel unresponsive after a timeout", name)
             return cell, resources
         timed_out = any(o.get("output_type") == "error" and o.get("ename") == "CellTimeoutError"
                         for o in cell.get("outputs", []))
         if timed_out:
-            name = _cell_name(cell, index)
             _add_issue(self.nb, "timed_out", name, f"no reply within {self.timeout} s")
             if self._last_timed_out:  # the interrupt did not stop it: the kernel is stuck
-                self._stopped = ("kernel unresponsive after a timeout", name)
+                self._stop("kernel unresponsive after a timeout", name)
         self._last_timed_out = timed_out
         return cell, resources
 

@@ -1,0 +1,88 @@
+"""The nbgrader preprocessors, on small notebooks, against nbgrader's own grading rules."""
+
+from __future__ import annotations
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+from nbgrader.utils import determine_grade
+from grader.nbgrader_ext import (GraderExecute, HideHiddenTestsInFeedback, NeutralizeStderr,
+                                 issues_of)
+
+
+def _grade_cell(source: str, points: float = 2, grade_id: str = "ex1"):
+    cell = new_code_cell(source)
+    cell.metadata["nbgrader"] = {"grade": True, "solution": False, "locked": True,
+                                 "grade_id": grade_id, "points": points, "schema_version": 3}
+    return cell
+
+
+def test_stderr_no_longer_zeroes_a_passing_test_cell():
+    cell = _grade_cell("grade('ex1')")
+    cell.outputs = [new_output("stream", name="stderr", text="DeprecationWarning: ...\n"),
+                    new_output("execute_result", data={"text/plain": "1.5"}, execution_count=1)]
+    assert determine_grade(cell) == (0, 2.0)  # nbgrader's rule: any stderr is a failure
+    nb = new_notebook(cells=[cell])
+    NeutralizeStderr().preprocess(nb, {})
+    assert determine_grade(nb.cells[0]) == (1.5, 2.0)
+    assert nb.cells[0].outputs[0].name == "stdout"  # kept, visible
+
+
+def test_stderr_next_to_an_error_is_left_alone():
+    cell = _grade_cell("grade('ex1')")
+    cell.outputs = [new_output("stream", name="stderr", text="oops\n"),
+                    new_output("error", ename="AssertionError", evalue="no", traceback=[])]
+    nb = new_notebook(cells=[cell, new_code_cell("x")])
+    nb.cells[1].outputs = [new_output("stream", name="stderr", text="not a test cell\n")]
+    NeutralizeStderr().preprocess(nb, {})
+    assert nb.cells[0].outputs[0].name == "stderr" and nb.cells[1].outputs[0].name == "stderr"
+    assert determine_grade(nb.cells[0]) == (0, 2.0)
+
+
+def test_feedback_drops_hidden_tests_and_tracebacks_that_quote_them():
+    cell = _grade_cell('check("ex1")\n### BEGIN HIDDEN TESTS\nsecret = 42\ngrade("ex1")\n'
+                       '### END HIDDEN TESTS')
+    cell.outputs = [new_output("error", ename="AssertionError", evalue="Exercise ex1: no check passed",
+                               traceback=["---", "----> 4 grade(\"ex1\")  # secret = 42",
+                                          "AssertionError: Exercise ex1: no check passed"])]
+    nb = new_notebook(cells=[cell])
+    nb, _ = HideHiddenTestsInFeedback().preprocess(nb, {})
+    text = nbformat.writes(nb)
+    assert "secret" not in text and "grade(" not in text and "HIDDEN" not in text
+    assert nb.cells[0].source == 'check("ex1")'
+    assert nb.cells[0].outputs[0].traceback == ["AssertionError: Exercise ex1: no check passed"]
+
+
+def _run(nb, timeout=30, assignment="demo-ru"):
+    ep = GraderExecute(timeout=timeout, interrupt_on_timeout=True)
+    ep.preprocess(nb, {"metadata": {"path": "."}, "nbgrader": {"assignment": assignment}})
+    return nb
+
+
+def test_a_dead_kernel_does_not_abandon_the_notebook_and_later_tests_get_no_credit():
+    nb = new_notebook(cells=[
+        _grade_cell("import os\nprint(os.environ['MINITAPE_LANG'])", grade_id="before"),
+        _grade_cell("import os\nos._exit(1)", grade_id="killer"),
+        _grade_cell("1 + 1", grade_id="after"),
+    ])
+    _run(nb)
+    assert nb.cells[0].outputs[0].text == "ru\n"  # the language follows the assignment id
+    assert determine_grade(nb.cells[0]) == (2.0, 2.0)
+    assert nb.cells[1].outputs[-1].ename == "DeadKernelError"
+    assert determine_grade(nb.cells[1]) == (0, 2.0)
+    # without the "not run" error, an empty test cell would get full credit from nbgrader
+    assert nb.cells[2].outputs[0].ename == "NotRun"
+    assert determine_grade(nb.cells[2]) == (0, 2.0)
+    assert [(i["kind"], i["cell"]) for i in issues_of(nb)] == [("crashed", "killer"), ("not_run", "after")]
+
+
+def test_a_kernel_that_ignores_the_interrupt_stops_execution_instead_of_failing_the_submission():
+    stubborn = ("import time\nwhile True:\n    try:\n        time.sleep(0.05)\n"
+                "    except KeyboardInterrupt:\n        pass\n")
+    nb = new_notebook(cells=[_grade_cell(stubborn, grade_id="hang"), _grade_cell("1", grade_id="next"),
+                             _grade_cell("2", grade_id="last")])
+    _run(nb, timeout=2)  # nbgrader's own Execute raises here and drops the whole submission
+    assert nb.cells[0].outputs[-1].ename == "CellTimeoutError"
+    assert determine_grade(nb.cells[0]) == (0, 2.0)
+    assert [c.outputs[0].ename for c in nb.cells[1:]] == ["NotRun", "NotRun"]
+    assert [i["kind"] for i in issues_of(nb)] == ["timed_out", "not_run", "not_run"]
