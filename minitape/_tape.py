@@ -7,6 +7,7 @@ import warnings
 from . import _core
 from ._core import Tensor, Variable, _tapes, _to_tensor
 from . import nest as _nest
+from . import _ops  # gradient arithmetic (_ops does not import this module)
 
 
 class UnconnectedGradients(enum.Enum):
@@ -325,70 +326,70 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
     ``on_step(entry, g, in_grads, grads)``, when given, is called once after seeding (entry
     None) and after each entry (the view of :func:`minitape.debugging.backward_steps`).
     """
-    from ._ops import ones_like, cast
     entries = tape._entries
     if entries is None:
         raise RuntimeError(_NON_PERSISTENT_MSG)
     n_entries = len(entries)
     entries = entries[:n_entries]  # ops recorded during this pass are not part of it
-    producer = {}
-    for i, e in enumerate(entries):
-        producer[e[0]] = i
     watched = tape._watched
     # A source the tape never watched gets None, even when a recorded op consumed it.
     # (A target is its own source: d(x)/dx = 1 whether or not x was watched, as in TF.)
     target_ids = {t._id for t in targets}
     source_ids = {s._id for s in sources if s._id in watched or s._id in target_ids}
 
-    # 1. entries reachable backwards from the targets
-    reach = set()
-    stack = [producer[t._id] for t in targets if t._id in producer]
-    while stack:
-        i = stack.pop()
-        if i in reach:
-            continue
-        reach.add(i)
-        for tid in entries[i][1]:
-            j = producer.get(tid)
-            if j is not None and j not in reach:
-                stack.append(j)
-    # 2. ...that lead to a source (entries are in execution order: one forward sweep)
-    needed_ids = set(source_ids)
-    needed = []
-    for i in sorted(reach):
+    # 1. entries reachable backwards from the targets: entries are in execution order (every
+    #    producer before its consumers), so one backward sweep finds them, in reverse order
+    wanted = set(target_ids)
+    reach = []
+    for i in range(n_entries - 1, -1, -1):
         e = entries[i]
-        for tid in e[1]:
-            if tid in needed_ids:
-                needed.append(i)
-                needed_ids.add(e[0])
-                break
-    needed_set = set(needed)
-    # 3. usage counts: how many needed entries consume each tensor produced by a needed entry
+        if e[0] in wanted:
+            reach.append(i)
+            wanted.update(e[1])
+    # 2. ...that lead to a source (one forward sweep), and 3. usage counts: how many needed
+    #    entries consume each tensor produced by a needed entry
+    needed_ids = set(source_ids)
+    needed_out = set()
+    needed = []
     usage = {}
-    for i in needed:
-        for tid in entries[i][1]:
-            j = producer.get(tid)
-            if j is not None and j in needed_set:
+    for i in reversed(reach):
+        e = entries[i]
+        in_ids = e[1]
+        for tid in in_ids:
+            if tid in needed_ids:
+                break
+        else:
+            continue
+        needed.append(i)
+        needed_ids.add(e[0])
+        for tid in in_ids:
+            if tid in needed_out:
                 usage[tid] = usage.get(tid, 0) + 1
+        needed_out.add(e[0])
     # 4. seed with the targets' gradients
     grads = {}
     for k, t in enumerate(targets):
-        if not (t.dtype.is_floating or t.dtype.is_complex):
+        if t._value.dtype.kind not in "fc":
             continue
         g = output_gradients[k] if output_gradients is not None else None
         if g is None:
-            g = ones_like(t)
+            g = _ops.ones_like(t)
         else:
             g = _to_tensor(g)
             if g.dtype != t.dtype:
-                g = cast(g, t.dtype)
+                g = _ops.cast(g, t.dtype)
         prev = grads.get(t._id)
-        grads[t._id] = g if prev is None else _sum_grads(prev, g)
-    ready = [i for i in needed if usage.get(entries[i][0], 0) == 0]
+        grads[t._id] = g if prev is None else _ops.add(prev, g)
+    ready = [i for i in needed if entries[i][0] not in usage]
+    producer = {entries[i][0]: i for i in needed}
     persistent = tape._persistent
     live = tape._entries
+    custom = _core._CUSTOM
+    add = _ops.add
+    unbroadcast = _ops.unbroadcast
     if on_step is not None:  # debugging.stepper watches the same pass, step by step
         on_step(None, None, None, grads)
+    in_grads = None
     while ready:
         i = ready.pop()
         out_id, in_ids, prim, saved, params = entries[i]
@@ -396,15 +397,34 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
         if g is not None:
             if prim.no_gradient:
                 raise LookupError(f"gradient registry has no entry for: {prim.name}")
-            if params is _core._CUSTOM:
+            if params is custom:
                 in_grads = prim.vjps[0](g)
+                for tid, ig in zip(in_ids, in_grads):
+                    if ig is None or tid not in needed_ids:
+                        continue
+                    prev = grads.get(tid)
+                    grads[tid] = ig if prev is None else add(prev, ig)
             else:
-                in_grads = _call_vjps(prim, g, saved, params, in_ids, needed_ids)
-            for tid, ig in zip(in_ids, in_grads):
-                if ig is None or tid not in needed_ids:
-                    continue
-                prev = grads.get(tid)
-                grads[tid] = ig if prev is None else _sum_grads(prev, ig)
+                # _call_vjps, inlined: one VJP per needed input, broadcasting undone centrally
+                vjps = prim.vjps
+                check_shape = prim.save is None
+                if on_step is not None:
+                    in_grads = []
+                k = 0
+                for tid in in_ids:
+                    r = None
+                    if tid in needed_ids:
+                        r = vjps[k](g, *saved, **params) if params else vjps[k](g, *saved)
+                        if r is not None:
+                            if check_shape:
+                                shape = saved[k + 1]._value.shape
+                                if r._value.shape != shape:
+                                    r = unbroadcast(r, shape)
+                            prev = grads.get(tid)
+                            grads[tid] = r if prev is None else add(prev, r)
+                    if on_step is not None:
+                        in_grads.append(r)
+                    k += 1
         if on_step is not None:
             on_step(entries[i], g, in_grads if g is not None else None, grads)
         for tid in in_ids:
@@ -420,7 +440,7 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
 
 
 def _call_vjps(prim, g, saved, params, in_ids, needed_ids):
-    from ._ops import unbroadcast
+    unbroadcast = _ops.unbroadcast
     vjps = prim.vjps
     out = []
     for k, tid in enumerate(in_ids):
