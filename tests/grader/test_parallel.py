@@ -1,0 +1,68 @@
+"""Parallel autograde gives the gradebook serial `nbgrader autograde` gives."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from course_fixture import (KILLS_KERNEL, LESSON, PARTLY_RIGHT, WRONG, grader_cli, make_course,
+                            nbgrader, released, reference_solutions, set_duedate, submit,
+                            with_answers)
+from grader.parallel import merge_rows, read_rows
+
+pytestmark = pytest.mark.slow
+
+EN = f"{LESSON}-en"
+
+
+def _class(root):
+    course = make_course(root, langs=("en",), timeout=30)
+    nbgrader(course, "generate_assignment", EN)
+    set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
+    sol, rel = reference_solutions(course, EN), released(course, EN)
+    answers = {"a_correct": sol, "b_wrong": WRONG, "c_partly": {**sol, **PARTLY_RIGHT},
+               "d_killed": {**sol, **KILLS_KERNEL}}
+    for i, (student, code) in enumerate(answers.items()):
+        stamp = "2030-01-02 10:00:00 UTC" if i == 1 else "2030-01-01 10:00:00 UTC"  # b is late
+        submit(course, student, EN, with_answers(rel, code), stamp)
+    return course, sorted(answers)
+
+
+def test_parallel_autograde_equals_serial(tmp_path):
+    serial, students = _class(tmp_path / "serial")
+    parallel, _ = _class(tmp_path / "parallel")
+    nbgrader(serial, "autograde", EN)
+    grader_cli(parallel, "autograde-all", EN, "--jobs", "2", "--quiet")
+    db = lambda course: f"sqlite:///{course / 'gradebook.db'}"  # noqa: E731
+    for student in students:
+        expected, got = read_rows(db(serial), EN, student), read_rows(db(parallel), EN, student)
+        assert expected is not None and got == expected, student
+        for name in ("autograded",):
+            assert os.path.exists(serial / name / student / EN / f"{LESSON}.ipynb")
+            assert os.path.exists(parallel / name / student / EN / f"{LESSON}.ipynb")
+    scores = {s: {g: v["auto_score"] for g, v in read_rows(db(parallel), EN, s)["notebooks"][LESSON]["grades"].items()}
+              for s in students}
+    assert scores["a_correct"] == {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0}
+    assert scores["c_partly"]["l01_ex3"] == 0.75
+    assert scores["d_killed"] == {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 0.0, "l01_ex4": 0.0}
+
+
+def test_merge_is_idempotent_and_creates_missing_students(tmp_path):
+    from nbgrader.api import Gradebook
+
+    course, _ = _class(tmp_path / "c")
+    url = f"sqlite:///{course / 'gradebook.db'}"
+    rows = {"student": {"first_name": "Zoe", "last_name": None, "email": None, "lms_user_id": None},
+            "timestamp": None,
+            "notebooks": {LESSON: {"flagged": True, "late_submission_penalty": None,
+                                   "grades": {"l01_ex1": {"auto_score": 0.5, "needs_manual_grade": False}},
+                                   "comments": {}}}}
+    merge_rows(url, EN, "z_new", rows)
+    merge_rows(url, EN, "z_new", rows)
+    again = read_rows(url, EN, "z_new")
+    assert again["student"]["first_name"] == "Zoe"
+    assert again["notebooks"][LESSON]["flagged"] is True
+    assert again["notebooks"][LESSON]["grades"]["l01_ex1"] == {"auto_score": 0.5, "needs_manual_grade": False}
+    with Gradebook(url) as gb:
+        assert len([s for s in gb.students if s.id == "z_new"]) == 1
