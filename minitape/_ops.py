@@ -458,6 +458,8 @@ def _expand_back(g, x, axes, keepdims):
 
 
 def _sum_fwd(a, axes, keepdims):
+    if a.dtype.kind in "iu":  # NumPy would widen int32 to int64; TensorFlow keeps the dtype
+        return xp(a).sum(a, axis=axes, keepdims=keepdims, dtype=a.dtype)
     return xp(a).sum(a, axis=axes, keepdims=keepdims)
 
 
@@ -484,8 +486,34 @@ def _extreme_vjp(g, ans, x, axes, keepdims):
     return multiply(divide(ind, count), _expand_back(g, x, axes, keepdims))
 
 
-_Max = primitive("Max", lambda a, axes, keepdims: xp(a).max(a, axis=axes, keepdims=keepdims), [_extreme_vjp])
-_Min = primitive("Min", lambda a, axes, keepdims: xp(a).min(a, axis=axes, keepdims=keepdims), [_extreme_vjp])
+def _empty_extreme(a, axes, keepdims, is_max):
+    """max/min over no elements: -inf/+inf (the lowest/highest integer), as in TensorFlow."""
+    m = xp(a)
+    shape = m.sum(a, axis=axes, keepdims=keepdims).shape
+    if a.dtype.kind in "iu":
+        info = np.iinfo(a.dtype)
+        v = info.min if is_max else info.max
+    elif a.dtype.kind == "b":
+        v = not is_max
+    else:
+        v = -np.inf if is_max else np.inf
+    return m.full(shape, v, dtype=a.dtype)
+
+
+def _max_fwd(a, axes, keepdims):
+    if a.size == 0:
+        return _empty_extreme(a, axes, keepdims, True)
+    return xp(a).max(a, axis=axes, keepdims=keepdims)
+
+
+def _min_fwd(a, axes, keepdims):
+    if a.size == 0:
+        return _empty_extreme(a, axes, keepdims, False)
+    return xp(a).min(a, axis=axes, keepdims=keepdims)
+
+
+_Max = primitive("Max", _max_fwd, [_extreme_vjp])
+_Min = primitive("Min", _min_fwd, [_extreme_vjp])
 
 
 def _prod_vjp(g, ans, x, axes, keepdims):
@@ -512,11 +540,19 @@ def _prod_vjp(g, ans, x, axes, keepdims):
     return multiply(others, _expand_back(g, x, axes, keepdims))
 
 
-_Prod = primitive("Prod", lambda a, axes, keepdims: xp(a).prod(a, axis=axes, keepdims=keepdims), [_prod_vjp])
+def _prod_fwd(a, axes, keepdims):
+    if a.dtype.kind in "iu":
+        return xp(a).prod(a, axis=axes, keepdims=keepdims, dtype=a.dtype)
+    return xp(a).prod(a, axis=axes, keepdims=keepdims)
+
+
+_Prod = primitive("Prod", _prod_fwd, [_prod_vjp])
 
 
 def _lse_fwd(a, axes, keepdims):
     m = xp(a)
+    if a.size == 0:  # log(sum of no terms) = log(0)
+        return m.full(m.sum(a, axis=axes, keepdims=keepdims).shape, -np.inf, dtype=a.dtype)
     mx = m.max(a, axis=axes, keepdims=True)
     mx = m.where(m.isfinite(mx), mx, 0)
     r = m.log(m.sum(m.exp(a - mx), axis=axes, keepdims=True)) + mx
@@ -919,10 +955,55 @@ def gather(params, indices, axis=None, batch_dims=0, name=None):
     idx = _to_tensor(indices)._value if isinstance(indices, Tensor) else np.asarray(indices)
     if idx.dtype.kind not in "iu":
         raise TypeError(f"gather indices must be integers, got {idx.dtype}")
-    ax = 0 if axis is None else _int(axis) % x._value.ndim
+    nd = x._value.ndim
+    bd = _int(batch_dims)
+    if bd < 0:
+        bd += idx.ndim
+    if axis is None:
+        axis = bd
+    if not -nd <= _int(axis) < nd:
+        raise InvalidArgumentError(f"Expected axis in the range [{-nd}, {nd}), but got {axis} "
+                                   "[Op:GatherV2]")
+    ax = _int(axis) % nd
+    if not 0 <= bd <= min(ax, idx.ndim):
+        raise ValueError(f"batch_dims ({batch_dims}) must be in [0, axis] and at most the rank "
+                         f"of indices, with axis = {ax} and indices of rank {idx.ndim}")
+    n = x._value.shape[ax]
+    if idx.size:
+        lo, hi = _int(idx.min()), _int(idx.max())
+        if lo < 0 or hi >= n:
+            bad = np.argwhere((B.to_host(idx) < 0) | (B.to_host(idx) >= n))[0]
+            val = B.to_host(idx)[tuple(bad)]
+            raise InvalidArgumentError(f"indices[{','.join(str(_int(i)) for i in bad)}] = {val} "
+                                       f"is not in [0, {n}) [Op:GatherV2]")
     if B.xp(x._value) is not B.xp(idx):
         idx = B.xp(x._value).asarray(B.to_host(idx))
-    return apply(_GatherV2, (x,), {"indices": idx, "axis": ax})
+    if bd == 0:
+        return apply(_GatherV2, (x,), {"indices": idx, "axis": ax})
+    return _batched_gather(x, idx, ax, bd)
+
+
+def _batched_gather(x, idx, ax, bd):
+    """gather with batch_dims: one gather over the flattened batch, by offsetting indices."""
+    shape = tuple(x._value.shape)
+    if tuple(idx.shape[:bd]) != shape[:bd]:
+        raise InvalidArgumentError(f"params.shape[:{bd}] {list(shape[:bd])} and indices.shape[:{bd}] "
+                                   f"{list(idx.shape[:bd])} must match for batch_dims={bd} [Op:GatherV2]")
+    nb = 1
+    for s in shape[:bd]:
+        nb *= s
+    n = shape[ax]
+    middle = [i for i in range(bd, len(shape)) if i != ax]
+    xt = transpose(x, list(range(bd)) + [ax] + middle) if ax != bd else x
+    flat = reshape(xt, (nb * n,) + tuple(shape[i] for i in middle))
+    m = xp(idx)
+    offsets = (m.arange(nb, dtype=idx.dtype) * n).reshape(shape[:bd] + (1,) * (idx.ndim - bd))
+    r = apply(_GatherV2, (flat,), {"indices": idx + offsets, "axis": 0})
+    nm, ni = ax - bd, idx.ndim - bd  # params axes between the batch and `axis`; index axes
+    if nm:
+        r = transpose(r, list(range(bd)) + list(range(bd + ni, bd + ni + nm))
+                      + list(range(bd, bd + ni)) + list(range(bd + ni + nm, r._value.ndim)))
+    return r
 
 
 def _where_fwd(x, y, cond):
@@ -1124,16 +1205,46 @@ def solve(matrix, rhs, adjoint=False, name=None):
 
 
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
+    """Vector p-norms (over all elements, or ``axis``) and matrix norms (``axis`` a pair).
+
+    ``ord``: ``'euclidean'`` (default), a positive number, ``np.inf``; for matrices
+    ``'fro'``/``'euclidean'`` (Frobenius), ``1`` (largest column sum of ``|x|``) and ``np.inf``
+    (largest row sum).  As in TensorFlow, ``'fro'`` is not a vector norm.
+    """
     x = _to_tensor(tensor)
     keep = builtins.bool(keepdims)
-    if ord in ("euclidean", 2, 2.0, "fro"):
+    if isinstance(axis, (list, tuple)) and len(axis) == 2:
+        return _matrix_norm(x, ord, axis, keep)
+    if isinstance(axis, (list, tuple)) and len(axis) > 2:
+        raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
+    if isinstance(ord, str) and ord == "euclidean" or (not isinstance(ord, str) and ord == 2):
         return sqrt(reduce_sum(square(x), axis=axis, keepdims=keep))
+    if isinstance(ord, str) or not isinstance(ord, numbers.Real) or not ord > 0:
+        raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
     if ord == 1:
         return reduce_sum(abs(x), axis=axis, keepdims=keep)
     if ord == np.inf:
         return reduce_max(abs(x), axis=axis, keepdims=keep)
     p = _float(ord)
     return pow(reduce_sum(pow(abs(x), p), axis=axis, keepdims=keep), 1.0 / p)
+
+
+def _matrix_norm(x, ord, axis, keep):  # noqa: A002
+    nd = x._value.ndim
+    rows, cols = (_int(a) % nd for a in axis)
+    if rows == cols:
+        raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
+    if isinstance(ord, str) and ord in ("euclidean", "fro"):
+        return sqrt(reduce_sum(square(x), axis=[rows, cols], keepdims=keep))
+    if not isinstance(ord, str) and ord == 2:
+        raise NotImplementedError("minitape.norm: the spectral norm (ord=2 over two axes) needs an "
+                                  "SVD, which minitape does not differentiate; use ord='fro'")
+    if isinstance(ord, str) or ord not in (1, np.inf):
+        raise ValueError("'ord' must be a supported matrix norm in ['euclidean', 'fro', 1, 2, "
+                         f"inf], got {ord}")
+    summed, taken = (rows, cols) if ord == 1 else (cols, rows)  # column sums, or row sums
+    r = reduce_max(reduce_sum(abs(x), axis=summed, keepdims=True), axis=taken, keepdims=True)
+    return r if keep else squeeze(r, axis=[rows, cols])
 
 
 # ------------------------------------------------------------------------------------------
@@ -1184,7 +1295,12 @@ _ClipByValue = primitive("ClipByValue", lambda a, lo, hi: xp(a).clip(a, lo, hi).
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """Clip to ``[clip_value_min, clip_value_max]``; tensor bounds receive gradients too."""
     x = _to_tensor(t)
+    if isinstance(clip_value_min, Tensor) or isinstance(clip_value_max, Tensor):
+        # TensorFlow's composition: gradient to t inside the bounds (inclusive), to a bound
+        # where it is the one taken.
+        return maximum(minimum(x, clip_value_max), clip_value_min)
     lo = _adapt(clip_value_min, x, "ClipByValue")._value if not isinstance(clip_value_min, Tensor) \
         else _to_tensor(clip_value_min)._value
     hi = _adapt(clip_value_max, x, "ClipByValue")._value if not isinstance(clip_value_max, Tensor) \
@@ -1193,11 +1309,17 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):
+    """Rescale ``t`` so that its L2 norm (over ``axes``) is at most ``clip_norm``.
+
+    TensorFlow's formulation, whose gradient stays finite at ``t = 0`` (the norm's square root
+    is never differentiated at zero).
+    """
     x = _to_tensor(t)
-    n = norm(x, axis=axes, keepdims=True)
     c = _adapt(clip_norm, x, "ClipByNorm") if not isinstance(clip_norm, Tensor) else _to_tensor(clip_norm)
-    scale = divide(c, maximum(n, c))
-    return multiply(x, scale)
+    l2sum = reduce_sum(multiply(x, x), axis=axes, keepdims=True)
+    pred = greater(l2sum, 0)
+    l2norm = where(pred, sqrt(where(pred, l2sum, ones_like(l2sum))), l2sum)
+    return divide(multiply(x, c), maximum(l2norm, c))
 
 
 def add_n(inputs, name=None):

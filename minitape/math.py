@@ -19,7 +19,9 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None):
 
 
 def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
-    return _norm(input_tensor, axis=axis, keepdims=keepdims)
+    """sqrt(sum(x**2)) over ``axis`` (any number of axes, unlike ``norm``)."""
+    from ._ops import reduce_sum, square, sqrt
+    return sqrt(reduce_sum(square(input_tensor), axis=axis, keepdims=keepdims))
 
 
 def polyval(coeffs, x, name=None):
