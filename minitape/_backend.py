@@ -40,8 +40,69 @@ def _lookup(a):
 
 
 def register_array_type(array_type: type, module) -> None:
-    """Declare that arrays of ``array_type`` are handled by array module ``module``."""
+    """Declare that arrays of ``array_type`` are handled by array module ``module``.
+
+    Registering a module other than NumPy (CuPy, or the strict test backend) switches on device
+    placement in ``_core.apply``: until then every array is a NumPy array and the hot path does
+    not look at devices at all.
+    """
     _MODULES[array_type] = module
+    if module is not _np:
+        _multi[0] = True
+
+
+# True once a second array module exists (read on every operation by _core.apply).
+_multi = [False]
+
+
+def device_type(mod) -> str:
+    """``"CPU"`` for NumPy, ``"GPU"`` for CuPy (a test backend may name itself)."""
+    if mod is _np:
+        return "CPU"
+    return getattr(mod, "minitape_device_type", "GPU")
+
+
+def device_index(a) -> int:
+    """Index of the device holding array ``a`` (0 for host arrays)."""
+    dev = getattr(a, "device", None)
+    return getattr(dev, "id", 0) if dev is not None and not isinstance(dev, str) else 0
+
+
+def move(a, mod):
+    """Array ``a`` on array module ``mod``: the one explicit copy between devices."""
+    src = xp(a)
+    if src is mod:
+        return a
+    if mod is _np:
+        return src.asnumpy(a)
+    if src is not _np:
+        a = src.asnumpy(a)
+    return mod.asarray(a)
+
+
+def add_at(z, key, values):
+    """``z[key] += values`` with repeated indices accumulated (``numpy.add.at``), in place."""
+    mod = xp(z)
+    at = getattr(getattr(mod, "add", None), "at", None)
+    if at is not None:  # NumPy, CuPy >= 13, the strict test backend
+        at(z, key, values)
+        return
+    import importlib  # older CuPy
+    importlib.import_module("cupyx").scatter_add(z, key, values)
+
+
+def erf(a):
+    """The error function, element-wise, on the array's own device."""
+    mod = xp(a)
+    if mod is _np:
+        import math
+        f = _np.vectorize(math.erf, otypes=[a.dtype])
+        return f(a) if _np.ndim(a) else a.dtype.type(math.erf(a))
+    special = getattr(mod, "special", None)
+    if special is None:  # CuPy keeps SciPy's special functions in cupyx
+        import importlib
+        special = importlib.import_module("cupyx.scipy.special")
+    return special.erf(a)
 
 
 def to_host(a):

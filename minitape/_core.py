@@ -100,13 +100,14 @@ class Tensor:
         return self.shape
 
     def numpy(self):
-        """The value as a NumPy array (or NumPy scalar) on the host."""
+        """The value as a NumPy array (or NumPy scalar) on the host, whatever the device."""
         if _tapes:  # leaving minitape while a tape records: debugging.why_none names it
             _trace.note_escape(self, _tapes)
         v = self._value
         if B.xp(v) is np:
             return v.copy() if type(v) is np.ndarray else v
-        return B.to_host(v)
+        a = B.to_host(v)  # the explicit device-to-host copy
+        return a[()] if a.ndim == 0 else a
 
     def __array__(self, dtype=None, copy=None):
         a = np.asarray(self.numpy())
@@ -277,14 +278,21 @@ class Variable(Tensor):
             d = convert_to_tensor(delta, dtype=self.dtype)
         if _tapes:
             _trace.note_assign(self, d, "assign_add", _tapes)
-        return self._assign_value(Tensor(self._value + d._value), "assign_add")
+        return self._assign_value(Tensor(self._value + self._on_my_device(d)), "assign_add")
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         with _no_recording():
             d = convert_to_tensor(delta, dtype=self.dtype)
         if _tapes:
             _trace.note_assign(self, d, "assign_sub", _tapes)
-        return self._assign_value(Tensor(self._value - d._value), "assign_sub")
+        return self._assign_value(Tensor(self._value - self._on_my_device(d)), "assign_sub")
+
+    def _on_my_device(self, t):
+        """The array of ``t`` on this variable's device (a variable never changes device)."""
+        v = t._value
+        if not _multi[0]:
+            return v
+        return B.move(v, B.xp(self._value))
 
     def numpy(self):
         return Tensor.numpy(self)
@@ -514,6 +522,8 @@ def _to_tensor(x):
 
 def apply(prim, inputs, params):
     """Run ``prim`` on Tensors ``inputs`` and record it on every tape that watches an input."""
+    if _multi[0]:  # a second array module (GPU) exists: decide where this operation runs
+        inputs, params = _place(prim, inputs, params)
     out = Tensor(prim.fwd(*[t._value for t in inputs], **params))
     if _tapes:
         _record(prim, inputs, params, out)
@@ -567,3 +577,84 @@ def _forward_tangents(prim, inputs, params, out):
 def identity(x):
     from . import _ops
     return _ops.identity(x)
+
+# ------------------------------------------------------------------------------------------
+# Device placement (only active once a second array module, e.g. CuPy, has been registered)
+# ------------------------------------------------------------------------------------------
+
+_multi = B._multi
+_MODULES = B._MODULES
+
+
+def _place(prim, inputs, params):
+    """Where an operation runs, and what is copied there: the one place of the device rule.
+
+    The operation runs on the device of the innermost ``minitape.device`` scope when one is
+    active; outside any scope, where its tensor inputs live, and on the GPU when they are
+    mixed.  Inputs on another device are copied there by the recorded ``Copy`` operation, so
+    gradients flow back to the device they came from; array-valued parameters (``where``'s
+    condition, ``gather``'s indices, index arrays) are moved too.  NumPy scalars are left as
+    they are: every array module accepts them as plain numbers.
+    """
+    if prim is _Copy:
+        return inputs, params
+    default = B._default
+    if len(default) > 1:
+        target = default[-1]
+    else:
+        target = np
+        for t in inputs:
+            m = _MODULES.get(type(t._value)) or B.xp(t._value)
+            if m is not np:
+                target = m
+                break
+    moved = None
+    for i, t in enumerate(inputs):
+        m = _MODULES.get(type(t._value)) or B.xp(t._value)
+        if m is not target:
+            if moved is None:
+                moved = list(inputs)
+            moved[i] = apply(_Copy, (t,), {"src": m, "dst": target})
+    if moved is not None:
+        inputs = tuple(moved)
+    if params:
+        new = None
+        for k, v in params.items():
+            w = _moved_param(v, target)
+            if w is not None:
+                if new is None:
+                    new = dict(params)
+                new[k] = w
+        if new is not None:
+            params = new
+    return inputs, params
+
+
+def _moved_param(v, target):
+    """``v`` copied to ``target`` if it is an array on another device, else None."""
+    tv = type(v)
+    if tv is tuple:
+        out = None
+        for i, x in enumerate(v):
+            y = _moved_param(x, target)
+            if y is not None:
+                if out is None:
+                    out = list(v)
+                out[i] = y
+        return None if out is None else tuple(out)
+    m = _MODULES.get(tv)
+    if m is None or m is target or (m is np and tv is not np.ndarray):
+        return None
+    return B.move(v, target)
+
+
+def _copy_fwd(a, src, dst):
+    return B.move(a, dst)
+
+
+def _copy_vjp(g, src, dst):
+    return apply(_Copy, (g,), {"src": dst, "dst": src})
+
+
+# Copy keeps nothing for its gradient: the gradient is copied back to the source device.
+_Copy = primitive("Copy", _copy_fwd, [_copy_vjp], save=lambda ans, x, src, dst: ())

@@ -1,6 +1,14 @@
 """Device placement: ``with minitape.device("/GPU:0"):`` (CuPy) or ``"/CPU:0"`` (NumPy).
 
-Importing minitape never imports CuPy; it is imported the first time a GPU is asked for.
+Importing minitape never imports CuPy; it is imported the first time a GPU is asked for
+(``device("/GPU:0")``, ``config.list_physical_devices("GPU")``).
+
+The placement rule, implemented once in ``_core._place``: new tensors and variables are created
+on the device of the innermost ``device`` scope (the CPU outside any scope); an operation runs
+on that scope's device too, or, outside any scope, where its tensor inputs live (on the GPU
+when they are mixed).  Inputs living elsewhere -- Python numbers, NumPy arrays, tensors of the
+other device -- are copied to where the operation runs, as TensorFlow does; the copy is an
+operation of its own (``Copy``), so gradients flow back to the original device.
 """
 from __future__ import annotations
 
@@ -25,9 +33,9 @@ def _load_cupy():
         import cupy  # noqa: F401  (optional dependency)
     except Exception as e:  # ImportError, or CUDA libraries missing
         _cupy_error = ("minitape cannot use '/GPU:0': CuPy is not installed "
-                       f"({type(e).__name__}: {e}). Install the GPU extra: "
-                       "pip install 'minitape-course[gpu]' (CuPy for CUDA 12), on a machine with an "
-                       "NVIDIA GPU and driver.")
+                       f"({type(e).__name__}: {e}). Install the GPU extra on a machine with an "
+                       "NVIDIA GPU and its driver: pip install 'minitape[gpu]' (CuPy for CUDA 12, "
+                       "the cupy-cuda12x package). Use '/CPU:0' meanwhile.")
         raise RuntimeError(_cupy_error) from None
     try:
         n = cupy.cuda.runtime.getDeviceCount()
@@ -93,17 +101,20 @@ class device:
 
 
 def device_name(value) -> str:
+    """TensorFlow's full name of the device holding array ``value``."""
     mod = B.xp(value)
     if mod is np:
         return "/job:localhost/replica:0/task:0/device:CPU:0"
-    dev = getattr(value, "device", None)
-    idx = getattr(dev, "id", 0)
-    return f"/job:localhost/replica:0/task:0/device:GPU:{idx}"
+    return f"/job:localhost/replica:0/task:0/device:{B.device_type(mod)}:{B.device_index(value)}"
 
 
 def move_like(value, like):
     """Copy ``value`` to the device of ``like`` (used by Variable.assign)."""
-    target = B.xp(like)
-    if target is np:
-        return B.to_host(value)
-    return target.asarray(B.to_host(value) if B.xp(value) is np else value)
+    return B.move(value, B.xp(like))
+
+
+def gpu_name(index=0) -> str:
+    """The GPU's marketing name (e.g. ``NVIDIA H100 80GB HBM3``), for benchmark tables."""
+    cp = _load_cupy()
+    name = cp.cuda.runtime.getDeviceProperties(index)["name"]
+    return name.decode() if isinstance(name, bytes) else str(name)

@@ -9,6 +9,7 @@ its input's.
 from __future__ import annotations
 
 import builtins
+import math
 import numbers
 
 from . import _backend as B
@@ -29,17 +30,26 @@ _int = int
 # ------------------------------------------------------------------------------------------
 
 def _adapt(x, like, name):
-    """Convert a non-tensor operand to the dtype of the tensor it meets (TensorFlow's rule)."""
-    dt = like._value.dtype
+    """Convert a non-tensor operand to the dtype of the tensor it meets (TensorFlow's rule).
+
+    A Python number meeting a tensor on a device becomes a constant on that device (cached,
+    so ``y * 2.0`` in a loop copies ``2.0`` to the GPU once, not at every step).
+    """
+    v = like._value
+    dt = v.dtype
     tx = type(x)
     if tx is _float:
         if dt.kind in "fc":
-            return Tensor(dt.type(x))
+            if _MODULES.get(type(v)) is np:
+                return Tensor(dt.type(x))
+            return Tensor(_device_scalar(v, dt, x))
         raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype {_d.from_numpy(dt).name}")
     if tx is _int or tx is builtins.bool:
         if dt.kind == "b" and tx is not builtins.bool:
             raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype bool")
-        return Tensor(dt.type(x))
+        if _MODULES.get(type(v)) is np:
+            return Tensor(dt.type(x))
+        return Tensor(_device_scalar(v, dt, x))
     if isinstance(x, (np.ndarray, np.generic)):
         if x.dtype == dt:
             return convert_to_tensor(x)
@@ -49,6 +59,24 @@ def _adapt(x, like, name):
             f"cannot compute {name} as input #1(zero-based) was expected to be a "
             f"{_d.from_numpy(dt).name} tensor but is a {_d.from_numpy(x.dtype).name} tensor [Op:{name}]")
     return convert_to_tensor(x, dtype=_d.from_numpy(dt))
+
+
+_MODULES = B._MODULES
+_DEVICE_SCALARS: dict = {}
+
+
+def _device_scalar(like, dt, x):
+    """A 0-d array holding Python number ``x`` with dtype ``dt`` on the device of ``like``."""
+    mod = xp(like)
+    key = (mod, B.device_index(like), dt, type(x), x,
+           math.copysign(1.0, x) if type(x) is _float else 0)  # keeps -0.0 apart from 0.0
+    a = _DEVICE_SCALARS.get(key)
+    if a is None:
+        if len(_DEVICE_SCALARS) > 4096:
+            _DEVICE_SCALARS.clear()
+        a = B.move(np.asarray(x, dtype=dt), mod)
+        _DEVICE_SCALARS[key] = a
+    return a
 
 
 def _pair(a, b, name):
@@ -326,16 +354,7 @@ def _softplus_fwd(a):
 softplus = _mk_unary("Softplus", _softplus_fwd, lambda g, ans, x: multiply(g, sigmoid(x)))
 
 
-def _erf_fwd(a):
-    m = xp(a)
-    if m is np:
-        import math
-        f = np.vectorize(math.erf, otypes=[a.dtype])
-        return f(a) if np.ndim(a) else a.dtype.type(math.erf(a))
-    return m.special.erf(a) if hasattr(m, "special") else m.erf(a)  # pragma: no cover
-
-
-erf = _mk_unary("Erf", _erf_fwd,
+erf = _mk_unary("Erf", B.erf,
                 lambda g, ans, x: multiply(g, multiply(exp(negative(square(x))), 1.1283791670955126)))
 
 # Relu keeps a boolean mask, not its input or output: the smallest thing its gradient needs.
@@ -791,17 +810,9 @@ def _scatter_fwd(g, key, shape):
     z = m.zeros(shape, dtype=g.dtype)
     if _basic_key(key):
         z[key] = g
-    elif m is np:
-        np.add.at(z, key, g)
-    else:  # CuPy and friends
-        m._scatter_add(z, key, g) if hasattr(m, "_scatter_add") else _device_add_at(m, z, key, g)
+    else:
+        B.add_at(z, key, g)
     return z
-
-
-def _device_add_at(m, z, key, g):
-    import importlib
-    cupyx = importlib.import_module("cupyx")
-    cupyx.scatter_add(z, key, g)
 
 
 def _basic_key(key):
@@ -937,10 +948,7 @@ def _scatter_axis_fwd(g, indices, axis, shape):
     z = m.zeros(shape, dtype=g.dtype)
     zt = m.moveaxis(z, axis, 0)
     gt = m.moveaxis(g, list(range(axis, axis + indices.ndim)), list(range(indices.ndim)))
-    if m is np:
-        np.add.at(zt, indices, gt)
-    else:
-        _device_add_at(m, zt, indices, gt)
+    B.add_at(zt, indices, gt)
     return z
 
 
@@ -1011,8 +1019,8 @@ def _where_fwd(x, y, cond):
 
 
 _SelectV2 = primitive("SelectV2", _where_fwd,
-                      [lambda g, ans, x, y, cond: where(cond, g, zeros_like(g)),
-                       lambda g, ans, x, y, cond: where(cond, zeros_like(g), g)])
+                      [lambda g, ans, x, y, cond: where(Tensor(cond), g, zeros_like(g)),
+                       lambda g, ans, x, y, cond: where(Tensor(cond), zeros_like(g), g)])
 
 
 def where(condition, x=None, y=None, name=None):
@@ -1366,7 +1374,8 @@ def ones(shape, dtype=_d.float32, name=None):
 
 def fill(dims, value, name=None):
     v = convert_to_tensor(value)
-    return Tensor(_creation_module().full(_shape_tuple(dims), v._value, dtype=v._value.dtype))
+    mod = _creation_module()
+    return Tensor(mod.full(_shape_tuple(dims), B.move(v._value, mod), dtype=v._value.dtype))
 
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
@@ -1433,7 +1442,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
 
 
 def one_hot(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=_d.float32, name=None):
-    idx = _to_tensor(indices)._value if isinstance(indices, Tensor) else np.asarray(indices)
+    idx = _to_tensor(indices)._value  # Python lists land on the current device
     m = xp(idx)
     dt = _d.as_dtype(dtype)._np
     r = m.where(m.arange(depth) == idx[..., None], on_value, off_value).astype(dt)
