@@ -9,7 +9,9 @@ something unusual happens while a tape records:
   differentiable (``stop_gradient``, comparisons, ``round``...) or because its result is an
   integer (``cast`` to ``int32``): :func:`note_cut`.
 
-Each note is a small tuple appended to the tape's ``_notes`` list (created on first use).
+Each note is a small tuple appended to the tape's ``_notes`` list (created on first use); its
+last field is a time stamp comparable with tensor ids (ids only grow), so that ``why_none`` can
+prefer the note closest before the target was computed.
 Separately, arithmetic operators called directly on a Variable remember, in a bounded dict,
 that their result came from that Variable (:data:`FROM_VARIABLE`), which is how
 ``x = x + 1`` (instead of ``x.assign_add(1)``) is recognised later.
@@ -73,7 +75,8 @@ def note_escape(t, _tapes):
     how = _USER_CONVERSIONS.get(kind)
     if how is None:
         return  # minitape's own bookkeeping (e.g. reading a shape), not the user's code
-    note = ("escape", t._id, how, np_func, line, lineno)
+    from . import _core
+    note = ("escape", t._id, how, np_func, line, lineno, _core._next_id())  # last: a time stamp
     for tape in hit:
         if tape._notes is None:
             tape._notes = []
@@ -87,7 +90,8 @@ def note_assign(var, value, op, _tapes):
     f = sys._getframe(2)
     if f is not None:
         line = linecache.getline(f.f_code.co_filename, f.f_lineno, f.f_globals).strip()
-    note = ("assign", var._id, var._name, op, vid, line)
+    from . import _core
+    note = ("assign", var._id, var._name, op, vid, line, _core._next_id())
     for tape in _tapes:
         if getattr(tape, "_notes", False) is False:
             continue
@@ -111,7 +115,7 @@ def note_cut(prim, inputs, out, _tapes):
         if notes is None:
             notes = tape._notes = []
         notes.append(("cut", out._id, tuple([t._id for t in inputs]), prim.name,
-                      out._value.dtype.name, prim.vjps is None))
+                      out._value.dtype.name, prim.vjps is None, out._id))
 
 
 # ------------------------------------------------------------------------------------------
