@@ -520,11 +520,24 @@ def _to_tensor(x):
     return convert_to_tensor(x)
 
 
+_new = object.__new__
+
+
 def apply(prim, inputs, params):
     """Run ``prim`` on Tensors ``inputs`` and record it on every tape that watches an input."""
     if _multi[0]:  # a second array module (GPU) exists: decide where this operation runs
         inputs, params = _place(prim, inputs, params)
-    out = Tensor(prim.fwd(*[t._value for t in inputs], **params))
+    fwd = prim.fwd
+    if len(inputs) == 2:  # binary and unary operations: no argument list built per call
+        a, b = inputs
+        v = fwd(a._value, b._value, **params) if params else fwd(a._value, b._value)
+    elif len(inputs) == 1:
+        v = fwd(inputs[0]._value, **params) if params else fwd(inputs[0]._value)
+    else:
+        v = fwd(*[t._value for t in inputs], **params)
+    out = _new(Tensor)  # Tensor(v) without a Python-level __init__ call
+    out._value = v
+    out._id = _next_id()
     if _tapes:
         _record(prim, inputs, params, out)
     if _accumulators:
@@ -545,10 +558,14 @@ def _record(prim, inputs, params, out):
                 break
         else:
             continue
-        if saved is None:
+        if saved is None:  # what the gradient needs, and the input ids: once for all tapes
             saved = (out, *inputs) if prim.save is None else prim.save(out, *inputs, **params)
-        w.add(out._id)
-        tape._entries.append((out._id, tuple([t._id for t in inputs]), prim, saved, params))
+            n = len(inputs)
+            ids = ((inputs[0]._id, inputs[1]._id) if n == 2 else (inputs[0]._id,) if n == 1
+                   else tuple([t._id for t in inputs]))
+            oid = out._id
+        w.add(oid)
+        tape._entries.append((oid, ids, prim, saved, params))
 
 
 def record_custom(name, inputs, out, vjp_all):
