@@ -9,6 +9,7 @@ its input's.
 from __future__ import annotations
 
 import builtins
+import operator
 import math
 import numbers
 
@@ -20,6 +21,7 @@ from .errors import InvalidArgumentError
 
 xp = B.xp
 np = B.numpy  # host-side helpers only (dtype objects, index arithmetic)
+_ARRAY_MODULES = B._MODULES  # type(array) -> module: xp() without the call, on hot paths
 
 _float = float
 _int = int
@@ -98,8 +100,18 @@ def _pair(a, b, name):
                     f"{_d.from_numpy(da).name} tensor but is a {_d.from_numpy(db).name} tensor "
                     f"[Op:{name}]")
             return a, b
+        if tb is _float:  # fast path: a Python float meets a floating tensor on the host
+            v = a._value
+            dt = v.dtype
+            if dt.kind in "fc" and _ARRAY_MODULES.get(type(v)) is np:
+                return a, Tensor(dt.type(b))
         return a, _adapt(b, a, name)
     if tb is Tensor:
+        if ta is _float:
+            v = b._value
+            dt = v.dtype
+            if dt.kind in "fc" and _ARRAY_MODULES.get(type(v)) is np:
+                return Tensor(dt.type(a)), b
         return _adapt(a, b, name), b
     if isinstance(a, Tensor) or isinstance(b, Tensor):
         return _pair(_to_tensor(a) if isinstance(a, Tensor) else a,
@@ -171,29 +183,23 @@ def broadcast_to(x, shape, name=None):
 
 def _mk_binary(name, fwd, vjps):
     prim = primitive(name, fwd, vjps)
+    pname = prim.name
 
     def op(x, y, name=None):
-        a, b = _pair(x, y, prim.name)
+        if type(x) is Tensor and type(y) is Tensor and x._value.dtype is y._value.dtype:
+            return apply(prim, (x, y), {})  # two tensors of one dtype: nothing to convert
+        a, b = _pair(x, y, pname)
         return apply(prim, (a, b), {})
 
     op.prim = prim
     return op
 
 
-def _add(a, b):
-    return a + b
-
-
-def _sub(a, b):
-    return a - b
-
-
-def _mul(a, b):
-    return a * b
-
-
-def _div(a, b):
-    return a / b
+# a + b, a - b, a * b, a / b on arrays of any backend; operator's C functions, no Python frame
+_add = operator.add
+_sub = operator.sub
+_mul = operator.mul
+_div = operator.truediv
 
 
 add = _mk_binary("AddV2", _add, [lambda g, ans, x, y: g, lambda g, ans, x, y: g])
@@ -302,7 +308,13 @@ def _mk_unary(name, fwd, vjp, save=None, float_only=True):
 
 
 def _f(name):
-    return lambda a: getattr(xp(a), name)(a)
+    host = getattr(np, name)
+
+    def fwd(a):  # xp(a).<name>(a), with NumPy's function looked up once
+        if _ARRAY_MODULES.get(type(a)) is np:
+            return host(a)
+        return getattr(xp(a), name)(a)
+    return fwd
 
 
 negative = _mk_unary("Neg", lambda a: -a, lambda g, ans, x: negative(g), float_only=False)
@@ -1461,13 +1473,14 @@ def _rev(fn):
 
 def _install_operators():
     T = Tensor
-    T.__add__ = lambda s, o: add(s, o)
+    # The operation itself is the method (no extra Python frame per operator).
+    T.__add__ = add
     T.__radd__ = _rev(add)
-    T.__sub__ = lambda s, o: subtract(s, o)
+    T.__sub__ = subtract
     T.__rsub__ = _rev(subtract)
-    T.__mul__ = lambda s, o: multiply(s, o)
+    T.__mul__ = multiply
     T.__rmul__ = _rev(multiply)
-    T.__truediv__ = lambda s, o: divide(s, o)
+    T.__truediv__ = divide
     T.__rtruediv__ = _rev(divide)
     T.__floordiv__ = lambda s, o: floordiv(s, o)
     T.__rfloordiv__ = _rev(floordiv)
