@@ -196,33 +196,36 @@ print(dy_dx.numpy())
 #
 # A tape does not store a formula. It stores each operation together with the tensors that
 # went in and came out, so that the backward pass can evaluate every local derivative at the
-# right values. The drawing shows what a tape recorded for $y = x^2 + 2x$: tensors are nodes
-# (with value and shape), operations are edges, and the watched variable is highlighted.
+# right values. The drawing below shows what a tape recorded for $y = x^2 + 2x$: each tensor
+# is a box with its value and shape, each operation sits on the arrows that lead from its
+# inputs to its output, and the watched variable is highlighted.
 
-# %% [markdown] key="recorded" lang="es" src="c2b4f401"
+# %% [markdown] key="recorded" lang="es" src="5c30b026"
 # ## ¿Qué grabó la cinta?
 #
 # Una cinta no guarda una fórmula. Guarda cada operación junto con los tensores que entraron y
 # salieron de ella, para que la pasada hacia atrás pueda evaluar cada derivada local en los
-# valores correctos. El dibujo muestra lo que grabó una cinta para $y = x^2 + 2x$: los tensores
-# son los nodos (con su valor y su forma), las operaciones son las aristas y la variable
-# observada aparece resaltada.
+# valores correctos. El dibujo de abajo muestra lo que grabó una cinta para $y = x^2 + 2x$:
+# cada tensor es una caja con su valor y su forma, cada operación está sobre las flechas que
+# van de sus entradas a su salida, y la variable observada aparece resaltada.
 
-# %% [markdown] key="recorded" lang="pt" src="c2b4f401"
+# %% [markdown] key="recorded" lang="pt" src="5c30b026"
 # ## O que a fita gravou?
 #
 # Uma fita não guarda uma fórmula. Ela guarda cada operação junto com os tensores que entraram
 # e saíram dela, para que a passagem para trás possa avaliar cada derivada local nos valores
-# certos. O desenho mostra o que uma fita gravou para $y = x^2 + 2x$: os tensores são os nós
-# (com valor e formato), as operações são as arestas e a variável observada aparece destacada.
+# certos. O desenho abaixo mostra o que uma fita gravou para $y = x^2 + 2x$: cada tensor é
+# uma caixa com seu valor e formato, cada operação fica sobre as setas que vão das suas entradas
+# até a sua saída, e a variável observada aparece destacada.
 
-# %% [markdown] key="recorded" lang="ru" src="c2b4f401"
+# %% [markdown] key="recorded" lang="ru" src="5c30b026"
 # ## Что записала лента?
 #
 # Лента хранит не формулу, а каждую операцию вместе с тензорами, которые в неё вошли и из неё
 # вышли: так обратный проход сможет вычислить каждую локальную производную в нужной точке.
-# На рисунке показано, что записала лента для $y = x^2 + 2x$: тензоры — это узлы (со значением
-# и формой), операции — рёбра, а отслеживаемая переменная выделена цветом.
+# На рисунке ниже показано, что записала лента для $y = x^2 + 2x$: каждый тензор — это блок
+# со значением и формой, каждая операция стоит на стрелках, ведущих от её входов к выходу,
+# а отслеживаемая переменная выделена цветом.
 
 # %% key="recorded-code"
 x = tf.Variable(3.0)
