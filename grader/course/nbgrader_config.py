@@ -56,5 +56,10 @@ c.Autograde.autograde_preprocessors = [
 # --- feedback: messages yes, hidden test source no ------------------------------------------
 c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTestsInFeedback, CSSHTMLHeaderPreprocessor]
 
+# --- zip_collect: submissions downloaded from an LMS as <student_id>_<notebook>.ipynb ----------
+# (e.g. downloaded/01-gradients-es/archive/ana_01-gradients.ipynb); adapt to your LMS's names.
+c.FileNameCollectorPlugin.named_regexp = (
+    r"(?:.*/)?(?P<student_id>[^/]+?)_(?P<file_id>\d\d-[a-z0-9-]+)\.ipynb$")
+
 # --- export: one row per student, one column per test cell, a status column -------------------
 c.ExportApp.plugin_class = GraderExportPlugin
