@@ -22,11 +22,19 @@ class Module:
     """Base class for models: collects every Variable held (directly or nested) in attributes.
 
     ``trainable_variables`` lists those with ``trainable=True``; ``variables`` all of them;
-    ``submodules`` the Modules inside.  Order: attribute name order, as in TensorFlow.
+    ``submodules`` the Modules inside.  Order, as in TensorFlow: a module's own attributes in
+    name order (inside lists and tuples in order, dicts by sorted key), then, in the order they
+    were met, the contents of its submodules.  Each object is listed once.
     """
 
     def __init__(self, name=None):
-        self._name = name if name is not None else unique_name(_camel_to_snake(type(self).__name__))
+        # TensorFlow: the default name is the class name in snake case, not made unique.
+        if name is None:
+            name = _camel_to_snake(type(self).__name__)
+        elif not (isinstance(name, str) and name.isidentifier()):
+            raise ValueError(f"{name!r} is not a valid module name. Module names must be valid "
+                             "Python 3 identifiers (e.g. a valid class name).")
+        self._name = name
 
     @property
     def name(self):
@@ -37,32 +45,27 @@ class Module:
         return self.name
 
     def _walk(self, predicate, seen=None, want_modules=False):
-        seen = set() if seen is None else seen
+        """TensorFlow's ``_flatten_module``: direct attributes first, then submodules."""
+        from .nest import flatten
+        seen = {id(self)}
         out = []
-
-        def visit(obj):
-            if id(obj) in seen:
-                return
-            if isinstance(obj, Variable):
-                seen.add(id(obj))
-                if not want_modules and predicate(obj):
-                    out.append(obj)
-            elif isinstance(obj, Module):
-                seen.add(id(obj))
-                if want_modules:
-                    out.append(obj)
-                for k in sorted(vars(obj)):
-                    visit(vars(obj)[k])
-            elif isinstance(obj, dict):
-                for k in sorted(obj, key=str):
-                    visit(obj[k])
-            elif isinstance(obj, (list, tuple)):
-                for v in obj:
-                    visit(v)
-
-        seen.add(id(self))
-        for k in sorted(vars(self)):
-            visit(vars(self)[k])
+        queue = [self]
+        while queue:
+            module, queue = queue[0], queue[1:]
+            subs = []
+            attrs = vars(module)
+            for k in sorted(attrs):
+                for leaf in flatten(attrs[k]):
+                    if id(leaf) in seen or not isinstance(leaf, (Variable, Module)):
+                        continue
+                    seen.add(id(leaf))
+                    if isinstance(leaf, Module):
+                        subs.append(leaf)
+                        if want_modules:
+                            out.append(leaf)
+                    elif not want_modules and predicate(leaf):
+                        out.append(leaf)
+            queue = subs + queue  # depth first over submodules, each one's own attributes first
         return out
 
     @property

@@ -1,7 +1,7 @@
 """Nested structures of lists, tuples, dicts and namedtuples (TensorFlow's ``tf.nest``)."""
 from __future__ import annotations
 
-__all__ = ["flatten", "map_structure", "pack_sequence_as", "is_nested"]
+__all__ = ["flatten", "map_structure", "pack_sequence_as", "is_nested", "assert_same_structure"]
 
 
 def is_nested(x) -> bool:
@@ -60,13 +60,47 @@ def _pack(s, it):
         raise ValueError("Could not pack sequence: fewer values than leaves in the structure.") from None
 
 
-def map_structure(func, *structures, **kwargs):
+def _kind(x):
+    return "dict" if isinstance(x, dict) else type(x)
+
+
+def _same(a, b, check_types, sa, sb):
+    if is_nested(a) != is_nested(b):
+        raise ValueError("The two structures don't have the same nested structure.\n\n"
+                         f"First structure: {sa!r}\n\nSecond structure: {sb!r}\n\nMore specifically: "
+                         f"{'Substructure' if is_nested(a) else 'Leaf'} {a!r} is "
+                         f"{'a nested structure' if is_nested(a) else 'not nested'}, while "
+                         f"{'substructure' if is_nested(b) else 'leaf'} {b!r} is "
+                         f"{'a nested structure' if is_nested(b) else 'not nested'}.")
+    if not is_nested(a):
+        return
+    if check_types and _kind(a) != _kind(b):
+        raise TypeError("The two structures don't have the same sequence type. First structure "
+                        f"has type {type(a).__name__}, while second structure has type "
+                        f"{type(b).__name__}.")
+    if isinstance(a, dict) and isinstance(b, dict):
+        if set(a) != set(b):
+            raise ValueError("The two dictionaries don't have the same set of keys. First "
+                             f"structure has keys {sorted(a, key=_sort_key)}, while second "
+                             f"structure has keys {sorted(b, key=_sort_key)}.")
+    elif len(a) != len(b):
+        raise ValueError("The two structures don't have the same nested structure.\n\n"
+                         f"First structure: {sa!r}\n\nSecond structure: {sb!r}\n\nMore specifically: "
+                         f"{a!r} has length {len(a)}, while {b!r} has length {len(b)}.")
+    for x, y in zip(_children(a), _children(b)):
+        _same(x, y, check_types, sa, sb)
+
+
+def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
+    """Raise ValueError (TypeError for different sequence types) unless the structures match."""
+    _same(nest1, nest2, check_types, nest1, nest2)
+
+
+def map_structure(func, *structures, check_types=True, expand_composites=False):
     """Apply ``func`` to corresponding leaves of one or more structures of the same shape."""
     if not structures:
         raise ValueError("Must provide at least one structure")
+    for s in structures[1:]:
+        assert_same_structure(structures[0], s, check_types=check_types)
     flats = [flatten(s) for s in structures]
-    n = len(flats[0])
-    for f in flats[1:]:
-        if len(f) != n:
-            raise ValueError("The two structures don't have the same number of elements.")
     return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)])

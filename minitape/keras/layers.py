@@ -15,6 +15,10 @@ class Layer(Module):
         self.built = False
         self._dtype = _d.as_dtype(dtype) if dtype is not None else _d.float32
         self.trainable = trainable
+        # Keras' weight lists: their names sort before other attributes, so a tf.Module that
+        # holds this layer lists its weights in creation order (kernel, then bias), as in TF.
+        self._trainable_weights = []
+        self._non_trainable_weights = []
 
     def build(self, input_shape):
         self.built = True
@@ -32,8 +36,9 @@ class Layer(Module):
     def add_weight(self, name, shape, initializer="glorot_uniform", trainable=True, dtype=None):
         dt = _d.as_dtype(dtype) if dtype is not None else self._dtype
         init = initializers.get(initializer)
-        return Variable(init(tuple(shape), dtype=dt), trainable=trainable,
-                        name=f"{self.name}/{name}:0")
+        v = Variable(init(tuple(shape), dtype=dt), trainable=trainable, name=f"{self.name}/{name}:0")
+        (self._trainable_weights if trainable else self._non_trainable_weights).append(v)
+        return v
 
     @property
     def weights(self):
@@ -55,7 +60,14 @@ class Dense(Layer):
         self._kernel_init = kernel_initializer
         self._bias_init = bias_initializer
 
+    def _check_input_shape(self, shape):
+        if len(shape) < 2:
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
+                             f"expected min_ndim=2, found ndim={len(shape)}. Full shape received: "
+                             f"{tuple(shape)}")
+
     def build(self, input_shape):
+        self._check_input_shape(input_shape)
         in_dim = input_shape[-1]
         self.kernel = self.add_weight("kernel", (in_dim, self.units), self._kernel_init)
         self.bias = self.add_weight("bias", (self.units,), self._bias_init) if self.use_bias else None
@@ -75,9 +87,10 @@ class Dense(Layer):
 
     def call(self, inputs):
         x = _to_tensor(inputs)
+        self._check_input_shape(x.shape)
         if x.dtype != self.kernel.dtype:
             x = _ops.cast(x, self.kernel.dtype)
-        y = _ops.matmul(x, self.kernel) if x.ndim >= 2 else _ops.matmul(_ops.expand_dims(x, 0), self.kernel)
+        y = _ops.matmul(x, self.kernel)
         if self.bias is not None:
             y = _ops.add(y, self.bias)
         return self.activation(y)

@@ -8,8 +8,24 @@ from .._core import Variable, _no_recording
 from .. import _ops
 
 
+# Keras options that would change the update: refused rather than silently ignored.
+_UNSUPPORTED = ("weight_decay", "clipnorm", "clipvalue", "global_clipnorm", "use_ema", "amsgrad")
+_HARMLESS = ("ema_momentum", "ema_overwrite_frequency", "jit_compile", "loss_scale_factor",
+             "gradient_accumulation_steps", "mesh")
+
+
+def _check_options(kw):
+    unknown = {k: v for k, v in kw.items() if k not in _UNSUPPORTED + _HARMLESS}
+    if unknown:
+        raise ValueError(f"Argument(s) not recognized: {unknown}")
+    used = [k for k in _UNSUPPORTED if kw.get(k) not in (None, False, 0)]
+    if used:
+        raise NotImplementedError(f"minitape's optimizers do not implement {', '.join(used)}")
+
+
 class Optimizer:
-    def __init__(self, learning_rate):
+    def __init__(self, learning_rate, **kw):
+        _check_options(kw)
         self.learning_rate = float(learning_rate)
         self.iterations = 0
         self._slots = {}
@@ -56,7 +72,9 @@ class SGD(Optimizer):
     """``v -= lr * g`` (or with momentum: ``m = momentum*m - lr*g; v += m``)."""
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kw):
-        super().__init__(learning_rate)
+        super().__init__(learning_rate, **kw)
+        if not 0.0 <= float(momentum) <= 1.0:
+            raise ValueError("`momentum` must be a float between [0, 1].")
         self.momentum = float(momentum)
         self.nesterov = nesterov
 
@@ -75,7 +93,7 @@ class Adam(Optimizer):
     """Adam (Kingma & Ba), with Keras' defaults."""
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="Adam", **kw):
-        super().__init__(learning_rate)
+        super().__init__(learning_rate, **kw)
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
 
     def _update(self, v, g):
