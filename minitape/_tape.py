@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import enum
 import warnings
+from operator import itemgetter as _itemgetter
 
 from . import _core
 from ._core import Tensor, Variable, _tapes, _to_tensor
@@ -24,6 +25,8 @@ class TapeWarning(UserWarning):
 def _warn(msg):
     warnings.warn(msg, TapeWarning, stacklevel=3)
 
+
+_OUT, _INS, _OP = _itemgetter(0), _itemgetter(1), _itemgetter(2)  # fields of a tape entry
 
 _NON_PERSISTENT_MSG = ("A non-persistent GradientTape can only be used to compute one set of "
                        "gradients (or jacobians)")
@@ -192,7 +195,9 @@ class GradientTape:
 
         # A non-persistent tape frees its recording; it keeps only (out, inputs, op) per entry
         # so that debugging.why_none can still explain a None afterwards.
-        skeleton = None if self._persistent else [e[:3] for e in self._entries]
+        e = self._entries
+        skeleton = None if self._persistent else (  # (out ids, input ids, ops): C-level passes
+            list(map(_OUT, e)), list(map(_INS, e)), list(map(_OP, e)))
         grads = backward(self, flat_targets, flat_sources, flat_og)
         if not self._persistent:
             self._used = True
