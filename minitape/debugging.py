@@ -79,8 +79,8 @@ class _Recording:
             self.watched = tape._watched
             self.spent = False
         elif tape._spent is not None:
-            skeleton, watched = tape._spent
-            self.entries = [(e[0], e[1], e[2], None, None) for e in skeleton]
+            (outs, ins, ops), watched = tape._spent
+            self.entries = [(o, i, p, None, None) for o, i, p in zip(outs, ins, ops)]
             self.watched = watched
             self.spent = True
         else:
