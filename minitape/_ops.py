@@ -375,7 +375,18 @@ def _relu_save(ans, x):
 
 
 def _relu_vjp(g, mask):
-    return multiply(g, Tensor(mask._value.astype(g._value.dtype)))
+    return apply(_ReluGrad, (g,), {"mask": mask._value})
+
+
+def _relu_grad_fwd(g, mask):
+    return g * mask
+
+
+# g * mask with the boolean mask cast inside the multiplication (no float copy of the mask, as
+# TensorFlow's ReluGrad). Linear in g with a constant mask, so its own gradient is itself.
+_ReluGrad = primitive("ReluGrad", _relu_grad_fwd,
+                      [lambda gg, mask: apply(_ReluGrad, (gg,), {"mask": mask})],
+                      save=lambda ans, g, mask: ())
 
 
 relu = _mk_unary("Relu", lambda a: xp(a).maximum(a, 0), _relu_vjp, save=_relu_save)
