@@ -331,9 +331,16 @@ acos = _mk_unary("Acos", _f("arccos"),
 atan = _mk_unary("Atan", _f("arctan"), lambda g, ans, x: divide(g, add(square(x), 1)))
 sinh = _mk_unary("Sinh", _f("sinh"), lambda g, ans, x: multiply(g, cosh(x)))
 cosh = _mk_unary("Cosh", _f("cosh"), lambda g, ans, x: multiply(g, sinh(x)))
+
+
+def _keep_ans(ans, x):
+    """Save only the output: what the gradients of tanh, exp and sigmoid need (not the input)."""
+    return (ans,)
+
+
 tanh = _mk_unary("Tanh", _f("tanh"),
-                 lambda g, ans, x: multiply(g, subtract(1, square(ans))))
-exp = _mk_unary("Exp", _f("exp"), lambda g, ans, x: multiply(g, ans))
+                 lambda g, ans: multiply(g, subtract(1, square(ans))), save=_keep_ans)
+exp = _mk_unary("Exp", _f("exp"), lambda g, ans: multiply(g, ans), save=_keep_ans)
 expm1 = _mk_unary("Expm1", _f("expm1"), lambda g, ans, x: multiply(g, add(ans, 1)))
 log = _mk_unary("Log", _f("log"), lambda g, ans, x: divide(g, x))
 log1p = _mk_unary("Log1p", _f("log1p"), lambda g, ans, x: divide(g, add(x, 1)))
@@ -355,7 +362,7 @@ def _sigmoid_fwd(a):
 
 
 sigmoid = _mk_unary("Sigmoid", _sigmoid_fwd,
-                    lambda g, ans, x: multiply(g, multiply(ans, subtract(1, ans))))
+                    lambda g, ans: multiply(g, multiply(ans, subtract(1, ans))), save=_keep_ans)
 
 
 def _softplus_fwd(a):
