@@ -130,14 +130,37 @@ _VARIABLE_OPERATORS = {
 }
 
 
+def _forget_oldest():
+    """Keep the newest half of FROM_VARIABLE (amortised O(1) per remembered result)."""
+    keep = list(FROM_VARIABLE.items())[-(_FROM_VARIABLE_MAX // 2):]
+    FROM_VARIABLE.clear()
+    FROM_VARIABLE.update(keep)
+
+
 def _remember(fn, symbol):
-    def op(self, *other):
-        r = fn(self, *other)
-        d = FROM_VARIABLE
-        d[r._id] = (self._name, symbol)
-        if len(d) > _FROM_VARIABLE_MAX:
-            del d[next(iter(d))]
-        return r
+    d = FROM_VARIABLE
+    code = getattr(fn, "__code__", None)
+    if code is None:  # not a plain Python function: pass any arguments along
+        def op(self, *other):
+            r = fn(self, *other)
+            d[r._id] = (self._name, symbol)
+            if len(d) > _FROM_VARIABLE_MAX:
+                _forget_oldest()
+            return r
+    elif code.co_argcount == 1:
+        def op(self):
+            r = fn(self)
+            d[r._id] = (self._name, symbol)
+            if len(d) > _FROM_VARIABLE_MAX:
+                _forget_oldest()
+            return r
+    else:
+        def op(self, other):
+            r = fn(self, other)
+            d[r._id] = (self._name, symbol)
+            if len(d) > _FROM_VARIABLE_MAX:
+                _forget_oldest()
+            return r
 
     op.__name__ = fn.__name__ if hasattr(fn, "__name__") else "op"
     return op
