@@ -37,6 +37,12 @@ from ._ops import (
     stop_gradient, subtract, tan, tanh, tensordot, tile, transpose, truediv, unstack, where,
     zeros, zeros_like,
 )
+# TensorFlow 2's other top-level aliases of tf.math / tf.linalg / tf.sort operations
+from ._ops import (  # noqa: E402
+    acos, acosh, argsort, asin, asinh, atan, atan2, atanh, boolean_mask, cosh, gather_nd,
+    sinh, sort,
+)
+from ._ops import floor  # noqa: E402
 
 
 def is_tensor(x) -> "bool":

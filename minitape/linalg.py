@@ -1,5 +1,6 @@
 """``tf.linalg``: matrix operations with gradients."""
 from ._ops import det, einsum, eye, inv, matmul, norm, solve, tensordot  # noqa: F401
+from ._ops import diag, logdet, slogdet  # noqa: F401
 from ._ops import transpose as _transpose, _to_tensor, reduce_sum as _reduce_sum, \
     getitem as _getitem
 

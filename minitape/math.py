@@ -9,6 +9,10 @@ from ._ops import (  # noqa: F401
     softmax, softplus, sqrt, square, squared_difference, subtract, tan, tanh, truediv,
 )
 from ._ops import floordiv as floor_div  # noqa: F401
+from ._ops import (  # noqa: F401
+    acosh, asinh, atanh, count_nonzero, divide_no_nan, log_sigmoid, multiply_no_nan,
+    reciprocal_no_nan, softsign, top_k, xdivy, xlogy,
+)
 from ._ops import norm as _norm
 
 

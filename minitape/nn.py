@@ -1,6 +1,8 @@
 """``tf.nn``: activations and friends."""
 from ._ops import (elu, leaky_relu, log_softmax, relu, sigmoid, softmax, softplus,  # noqa: F401
                    tanh)
+from ._ops import gelu, selu, softsign  # noqa: F401
+from .math import l2_normalize  # noqa: F401
 from ._ops import minimum as _minimum, maximum as _maximum, multiply as _multiply, \
     subtract as _subtract, reduce_mean as _reduce_mean, reduce_sum as _reduce_sum, \
     cast as _cast, _to_tensor

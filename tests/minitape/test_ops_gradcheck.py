@@ -542,6 +542,71 @@ def _matvec(data, rng):
     return f, [real(rng, (n, n)), real(rng, (n,))]
 
 
+# more of TensorFlow's operations (compositions and primitives added to the engine)
+unary("asinh", tf.math.asinh)
+unary("acosh", tf.math.acosh, lambda r, s: r.uniform(1.2, 3.0, size=s))
+unary("atanh", tf.math.atanh, unit)
+unary("log_sigmoid", tf.math.log_sigmoid)
+unary("softsign", tf.nn.softsign, away0)
+unary("gelu", tf.nn.gelu)
+unary("gelu_tanh", lambda x: tf.nn.gelu(x, approximate=True))
+unary("selu", tf.nn.selu, away0)
+unary("reciprocal_no_nan", tf.math.reciprocal_no_nan, away0)
+unary("diag", tf.linalg.diag, shape_st=shapes_rank1)
+binary("divide_no_nan", tf.math.divide_no_nan, real, away0)
+binary("multiply_no_nan", tf.math.multiply_no_nan, real, away0)
+binary("xlogy", tf.math.xlogy, away0, pos)
+binary("xdivy", tf.math.xdivy, away0, away0)
+
+
+@case("sort")
+def _sort(data, rng):
+    shape = data.draw(shapes_rank1)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    direction = data.draw(st.sampled_from(["ASCENDING", "DESCENDING"]))
+    return (lambda t: tf.sort(t, axis=axis, direction=direction) * tf.constant(
+        np.arange(1.0, 1.0 + shape[axis]).reshape((-1,) + (1,) * (len(shape) - 1 - axis % len(shape))))), \
+        [distinct(rng, shape)]
+
+
+@case("top_k")
+def _top_k(data, rng):
+    shape = data.draw(shapes_rank1)
+    k = data.draw(st.integers(0, shape[-1]))
+    return (lambda t: tf.math.top_k(t, k=k).values ** 2), [distinct(rng, shape)]
+
+
+@case("boolean_mask")
+def _boolean_mask(data, rng):
+    shape = data.draw(shapes_rank1)
+    axis = data.draw(st.integers(0, len(shape) - 1))
+    k = data.draw(st.integers(1, len(shape) - axis))
+    mask = rng.uniform(size=shape[axis:axis + k]) > 0.4
+    return (lambda t: tf.boolean_mask(t, mask, axis=axis) * 2.0), [real(rng, shape)]
+
+
+@case("gather_nd")
+def _gather_nd(data, rng):
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=3))
+    bd = data.draw(st.integers(0, len(shape) - 1))
+    depth = data.draw(st.integers(1, len(shape) - bd))
+    inner = data.draw(hnp.array_shapes(min_dims=0, max_dims=2, min_side=1, max_side=3))
+    idx = np.stack([rng.integers(0, shape[bd + j], size=shape[:bd] + inner) for j in range(depth)], axis=-1)
+    return (lambda t: tf.gather_nd(t, idx, batch_dims=bd)), [real(rng, shape)]
+
+
+@case("slogdet")
+def _slogdet(data, rng):
+    a = well_conditioned(rng, batch_sq(data))
+    a[..., 0, :] *= -1.0  # negative determinants: log|det| is still smooth
+    return (lambda t: tf.linalg.slogdet(t)[1]), [a]
+
+
+@case("logdet")
+def _logdet(data, rng):
+    return tf.linalg.logdet, [well_conditioned(rng, batch_sq(data))]
+
+
 # ------------------------------------------------------------------------------------------
 # The tests
 # ------------------------------------------------------------------------------------------

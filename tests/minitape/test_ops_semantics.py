@@ -314,3 +314,140 @@ def test_gather_index_errors():
         tf.gather(p, [[0, -1]], axis=1)
     with pytest.raises(TypeError, match="integers"):
         tf.gather(p, [0.5])
+
+
+# ------------------------------------------------------------------------------------------
+# The *_no_nan family, xlogy, activations, sorting, masks, gather_nd, slogdet
+# ------------------------------------------------------------------------------------------
+
+def test_no_nan_operations_and_their_gradients_at_zero():
+    x, y = tf.Variable([2.0, 3.0, 0.0]), tf.Variable([0.0, 2.0, 0.0])
+    with tf.GradientTape(persistent=True) as t:
+        d = tf.math.divide_no_nan(x, y)
+        m = tf.math.multiply_no_nan(tf.constant([np.inf, 1.0, np.nan]), y)
+        r = tf.math.reciprocal_no_nan(y)
+        xl = tf.math.xlogy(tf.constant([0.0, 2.0, 0.0]), y)
+        xd = tf.math.xdivy(tf.constant([0.0, 2.0, 0.0]), y)
+    np.testing.assert_array_equal(d.numpy(), [0.0, 1.5, 0.0])
+    np.testing.assert_array_equal(m.numpy(), [0.0, 2.0, 0.0])
+    np.testing.assert_array_equal(r.numpy(), [0.0, 0.5, 0.0])
+    np.testing.assert_allclose(xl.numpy(), [0.0, 2.0 * np.log(2.0), 0.0])
+    np.testing.assert_array_equal(xd.numpy(), [0.0, 1.0, 0.0])
+    for out in (d, r, xl, xd):
+        for src in (x, y):
+            g = t.gradient(out, src, unconnected_gradients="zero")
+            assert np.all(np.isfinite(g.numpy())), (out, src)
+    np.testing.assert_allclose(t.gradient(d, x).numpy(), [0.0, 0.5, 0.0])
+    np.testing.assert_allclose(t.gradient(d, y).numpy(), [0.0, -0.75, 0.0])
+    np.testing.assert_allclose(t.gradient(xl, y).numpy(), [0.0, 1.0, 0.0])
+
+
+def test_xlogy_gradient_for_x_is_zero_where_x_is_zero():
+    x, y = tf.Variable([0.0, 1.0]), tf.constant([3.0, 3.0])
+    with tf.GradientTape() as t:
+        z = tf.math.xlogy(x, y)
+    np.testing.assert_allclose(t.gradient(z, x).numpy(), [0.0, np.log(3.0)], rtol=1e-6)
+
+
+def test_activation_values():
+    x = tf.constant([-2.0, -0.5, 0.0, 0.5, 2.0], dtype=tf.float64)
+    xv = x.numpy()
+    from math import erf
+    np.testing.assert_allclose(tf.nn.gelu(x).numpy(), [0.5 * v * (1 + erf(v / np.sqrt(2))) for v in xv])
+    np.testing.assert_allclose(tf.nn.gelu(x, approximate=True).numpy(),
+                               0.5 * xv * (1 + np.tanh(np.sqrt(2 / np.pi) * (xv + 0.044715 * xv ** 3))))
+    np.testing.assert_allclose(tf.nn.selu(x).numpy(),
+                               1.0507009873554805 * np.where(xv > 0, xv, 1.6732632423543772 * np.expm1(xv)))
+    np.testing.assert_allclose(tf.nn.softsign(x).numpy(), xv / (1 + np.abs(xv)))
+    np.testing.assert_allclose(tf.math.log_sigmoid(x).numpy(), -np.log1p(np.exp(-xv)))
+    assert float(tf.math.log_sigmoid(tf.constant(-1000.0))) == -1000.0  # no overflow
+    np.testing.assert_allclose(tf.math.asinh(x).numpy(), np.arcsinh(xv))
+    np.testing.assert_allclose(tf.nn.l2_normalize(tf.constant([3.0, 4.0])).numpy(), [0.6, 0.8])
+
+
+def test_sort_argsort_and_top_k():
+    x = tf.constant([[3.0, 1.0, 3.0, 2.0], [0.0, -1.0, 5.0, 5.0]])
+    np.testing.assert_array_equal(tf.sort(x).numpy(), np.sort(x.numpy(), axis=-1))
+    np.testing.assert_array_equal(tf.sort(x, direction="DESCENDING").numpy(), -np.sort(-x.numpy(), axis=-1))
+    np.testing.assert_array_equal(tf.sort(x, axis=0).numpy(), np.sort(x.numpy(), axis=0))
+    i = tf.argsort(x)
+    assert i.dtype == tf.int32
+    np.testing.assert_array_equal(i.numpy(), [[1, 3, 0, 2], [1, 0, 2, 3]])  # ties keep their order
+    np.testing.assert_array_equal(tf.argsort(x, direction="DESCENDING").numpy(), [[0, 2, 3, 1], [2, 3, 0, 1]])
+    values, indices = tf.math.top_k(x, k=2)
+    np.testing.assert_array_equal(values.numpy(), [[3.0, 3.0], [5.0, 5.0]])
+    np.testing.assert_array_equal(indices.numpy(), [[0, 2], [2, 3]])  # TF: lower index first
+    r = tf.math.top_k(x, 1)
+    assert r.values.shape == (2, 1) and r.indices.dtype == tf.int32
+    with pytest.raises(InvalidArgumentError, match="at least k=5"):
+        tf.math.top_k(x, 5)
+    with pytest.raises(ValueError, match="direction"):
+        tf.sort(x, direction="UP")
+    # sorting moves gradients with the values; indices are constants
+    g = grad_of(lambda v: tf.sort(v) * tf.constant([1.0, 10.0, 100.0]), [5.0, 1.0, 3.0])
+    np.testing.assert_array_equal(g.numpy(), [100.0, 1.0, 10.0])
+    assert grad_of(lambda v: tf.cast(tf.argsort(v), tf.float32), [2.0, 1.0]) is None
+
+
+def test_boolean_mask():
+    x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    np.testing.assert_array_equal(tf.boolean_mask(x, [False, True]).numpy(), [[4.0, 5.0, 6.0]])
+    np.testing.assert_array_equal(tf.boolean_mask(x, [True, False, True], axis=1).numpy(),
+                                  [[1.0, 3.0], [4.0, 6.0]])
+    np.testing.assert_array_equal(tf.boolean_mask(x, x > 2.5).numpy(), [3.0, 4.0, 5.0, 6.0])
+    with pytest.raises(ValueError, match="incompatible"):
+        tf.boolean_mask(x, [True, False, True])
+    with pytest.raises(TypeError, match="boolean"):
+        tf.boolean_mask(x, [1, 0])
+    g = grad_of(lambda v: tf.boolean_mask(v, np.array([[True, False], [True, True]])) * 3.0,
+                [[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(g.numpy(), [[3.0, 0.0], [3.0, 3.0]])
+
+
+def test_gather_nd_values_and_errors():
+    p = np.arange(24.0).reshape(2, 3, 4)
+    t = tf.constant(p)
+    np.testing.assert_array_equal(tf.gather_nd(t, [[1, 2, 3], [0, 0, 1]]).numpy(), [23.0, 1.0])
+    np.testing.assert_array_equal(tf.gather_nd(t, [[1], [0]]).numpy(), p[[1, 0]])
+    np.testing.assert_array_equal(tf.gather_nd(t, [[[0, 1]], [[1, 2]]]).numpy(), [[p[0, 1]], [p[1, 2]]])
+    np.testing.assert_array_equal(tf.gather_nd(t, [[2, 3], [0, 0]], batch_dims=1).numpy(), [p[0, 2, 3], p[1, 0, 0]])
+    with pytest.raises(InvalidArgumentError, match="does not index into param shape"):
+        tf.gather_nd(t, [[2, 0]])
+    with pytest.raises(InvalidArgumentError, match="innermost dimension"):
+        tf.gather_nd(t, [[0, 0, 0, 0]])
+    g = grad_of(lambda v: tf.gather_nd(v, [[0, 1], [0, 1], [1, 0]]), [[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(g.numpy(), [[0.0, 2.0], [1.0, 0.0]])  # repeats add up
+
+
+def test_slogdet_logdet_and_diag():
+    a = np.array([[2.0, 1.0], [1.0, -3.0]])
+    sign, logabs = tf.linalg.slogdet(tf.constant(a))
+    assert float(sign) == -1.0 and float(logabs) == pytest.approx(np.log(7.0))
+    g = grad_of(lambda v: tf.linalg.slogdet(v)[1], a)
+    np.testing.assert_allclose(g.numpy(), np.linalg.inv(a).T)
+    spd = np.array([[2.0, 0.5], [0.5, 1.0]])
+    assert float(tf.linalg.logdet(tf.constant(spd))) == pytest.approx(np.log(np.linalg.det(spd)))
+    np.testing.assert_array_equal(tf.linalg.diag(tf.constant([[1.0, 2.0]])).numpy(), [[[1.0, 0.0], [0.0, 2.0]]])
+    assert grad_of(lambda v: tf.linalg.slogdet(v)[0], a) is None
+
+
+def test_count_nonzero():
+    x = tf.constant([[0.0, 1.5], [2.0, 0.0]])
+    c = tf.math.count_nonzero(x)
+    assert c.dtype == tf.int64 and int(c) == 2
+    np.testing.assert_array_equal(tf.math.count_nonzero(x, axis=0).numpy(), [1, 1])
+    assert int(tf.math.count_nonzero(tf.constant([True, False, True]))) == 2
+    assert grad_of(lambda v: tf.cast(tf.math.count_nonzero(v), tf.float32), [1.0, 0.0]) is None
+
+
+def test_tensorflow_top_level_aliases():
+    for name in ["acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cosh", "sinh", "floor",
+                 "sort", "argsort", "boolean_mask", "gather_nd"]:
+        assert callable(getattr(tf, name)), name
+    for name in ["asinh", "acosh", "atanh", "xlogy", "xdivy", "divide_no_nan", "multiply_no_nan",
+                 "reciprocal_no_nan", "log_sigmoid", "softsign", "top_k", "count_nonzero"]:
+        assert callable(getattr(tf.math, name)), name
+    for name in ["gelu", "selu", "softsign", "l2_normalize"]:
+        assert callable(getattr(tf.nn, name)), name
+    for name in ["slogdet", "logdet", "diag"]:
+        assert callable(getattr(tf.linalg, name)), name
