@@ -593,3 +593,35 @@ def test_why_none_rejects_bad_arguments():
         why_none("tape", y, x)
     with pytest.raises(TypeError, match="source"):
         why_none(tape, y, 3.0)
+
+
+# ------------------------------------------------------------------------------------------
+# the documentation shows what the code prints
+# ------------------------------------------------------------------------------------------
+
+def test_debugging_md_examples_print_what_the_guide_shows():
+    from pathlib import Path
+    doc = (Path(tf.__file__).parent / "DEBUGGING.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(\w*)\n(.*?)```", doc, flags=re.S)
+    shown_draw = next(b for lang, b in blocks if b.startswith("GradientTape: 3 operations"))
+    shown_steps = next(b for lang, b in blocks if b.startswith("step 1/3"))
+    x = tf.Variable(3.0)
+    with tf.GradientTape(persistent=True) as tape:
+        y = x**2 + 2 * x
+    assert str(draw(tape)) + "\n" == shown_draw
+    x, w = tf.Variable(3.0), tf.Variable(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        u = x * w
+        y = u * u + x
+    s = stepper(tape, y, [x, w])
+    captions = [s.goto(k).caption() for k in range(1, len(s))]
+    assert "\n".join(captions) + "\n" == shown_steps
+    assert [float(g) for g in s.result] == [25.0, 36.0]
+    x = tf.Variable(2.0)
+    x = x + 1
+    with tf.GradientTape() as tape:
+        y = x * x
+    assert tape.gradient(y, x) is None
+    assert why_none(tape, y, x).reason == "variable_replaced"
+    for reason in dbg.REASONS:
+        assert f"| `{reason}` |" in doc
