@@ -6,7 +6,7 @@ from . import dtypes as _d
 from ._core import Tensor
 
 _np = B.numpy
-_rng = [_np.random.default_rng()]
+_rng = [None]         # the global stream, made on first use (numpy.random costs ~25 ms to import)
 _global_seed = [None]
 _op_rngs: dict = {}   # operation seed -> its own stream (restarted by set_seed)
 
@@ -26,6 +26,8 @@ def set_seed(seed):
 
 def _gen(seed):
     if seed is None:
+        if _rng[0] is None:
+            _rng[0] = _np.random.default_rng()
         return _rng[0]
     g = _op_rngs.get(int(seed))
     if g is None:
