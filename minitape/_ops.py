@@ -1008,7 +1008,11 @@ def gather(params, indices, axis=None, batch_dims=0, name=None):
                          f"of indices, with axis = {ax} and indices of rank {idx.ndim}")
     n = x._value.shape[ax]
     if idx.size:
-        lo, hi = _int(idx.min()), _int(idx.max())
+        m = xp(idx)
+        if m is np:
+            lo, hi = _int(idx.min()), _int(idx.max())
+        else:  # one explicit copy of two numbers from the device (a GPU synchronisation)
+            lo, hi = (_int(v) for v in B.to_host(m.stack([idx.min(), idx.max()])))
         if lo < 0 or hi >= n:
             bad = np.argwhere((B.to_host(idx) < 0) | (B.to_host(idx) >= n))[0]
             val = B.to_host(idx)[tuple(bad)]

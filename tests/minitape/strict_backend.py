@@ -50,18 +50,25 @@ def _unwrap(x, where):
                         "together with device arrays; copy it explicitly first "
                         "(strict.asarray), as CuPy requires")
     if t is list or t is tuple:
-        return t(_unwrap(v, where) for v in x)
+        return t([_unwrap(v, where) for v in x])
     return x
+
+
+_new = object.__new__
 
 
 def _wrap(r):
     t = type(r)
     if t is np.ndarray:
-        return StrictArray(r)
+        w = _new(StrictArray)
+        w._a = r
+        return w
     if isinstance(r, np.generic):  # CuPy returns 0-d arrays where NumPy returns scalars
-        return StrictArray(np.asarray(r))
+        w = _new(StrictArray)
+        w._a = np.array(r)
+        return w
     if t is tuple or t is list:
-        return t(_wrap(v) for v in r)
+        return t([_wrap(v) for v in r])
     return r
 
 
@@ -168,8 +175,16 @@ for _name in ("sum", "mean", "max", "min", "prod", "any", "all", "argmax", "argm
 
 
 def _binary(name):
+    where = f"the operator {name}"
+
     def f(self, other):
-        o = _unwrap(other, f"the operator {name}")
+        t = type(other)
+        if t is StrictArray:
+            o = other._a
+        elif t is float or t is int:
+            o = other
+        else:
+            o = _unwrap(other, where)
         return _wrap(getattr(self._a, name)(o))
     f.__name__ = name
     return f
@@ -207,15 +222,21 @@ _DEVICE = _Device()
 class _Function:
     """A NumPy function (or ufunc) lifted to StrictArrays; ufuncs keep their ``at`` method."""
 
-    __slots__ = ("_f", "__name__")
+    __slots__ = ("_f", "__name__", "_where")
 
     def __init__(self, f):
         self._f = f
         self.__name__ = getattr(f, "__name__", "function")
+        self._where = f"strict.{self.__name__}"
 
     def __call__(self, *args, **kwargs):
-        args = _unwrap(args, f"strict.{self.__name__}")
-        kwargs = {k: _unwrap(v, f"strict.{self.__name__}") for k, v in kwargs.items()}
+        where = self._where
+        if len(args) == 1 and type(args[0]) is StrictArray:
+            args = (args[0]._a,)
+        else:
+            args = _unwrap(args, where)
+        if kwargs:
+            kwargs = {k: _unwrap(v, where) for k, v in kwargs.items()}
         return _wrap(self._f(*args, **kwargs))
 
     def at(self, a, indices, b=None):
