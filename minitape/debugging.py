@@ -1392,7 +1392,7 @@ _MESSAGES = {
         "not_trainable":
             "Источник{s} — это Variable с `trainable=False`. Необучаемые переменные лента "
             "пропускает намеренно (счётчик шагов или скользящее среднее обучать не нужно), "
-            "поэтому ничего из того, что из неё вычислено, не записано. Уберите "
+            "поэтому лента не записала ничего, что вычислено на его основе. Уберите "
             "`trainable=False`, если это параметр модели, или вызовите `tape.watch({code})`, "
             "если этот градиент всё-таки нужен.",
         "integer":
@@ -1442,12 +1442,12 @@ _MESSAGES = {
             "плавающей точкой.",
         "not_differentiable":
             "По пути к цели{t} значение, вычисленное из источника{s}, прошло через `{op}` — "
-            "операцию, зарегистрированную как недифференцируемая: лента её не записывает, "
-            "поэтому градиент здесь останавливается.",
+            "операцию, которая зарегистрирована как недифференцируемая: лента её не "
+            "записывает, поэтому градиент здесь останавливается.",
         "stop_gradient":
             "По пути к цели{t} значение, вычисленное из источника{s}, прошло через "
-            "`tf.stop_gradient`, единственная задача которого — остановить градиент: его "
-            "результат лента считает константой.",
+            "`tf.stop_gradient` — функцию, единственная задача которой — остановить градиент: "
+            "её результат лента считает константой.",
         "comparison":
             "Лента не записала ни одной операции, которая вела бы от источника{s} к цели{t}; "
             "источник использовался только в сравнении `{op}` (например, в `if`). Сравнение "
@@ -1578,7 +1578,7 @@ def _var_name(var_id, var_name, names, default):
 def _why(tape, targets, source, lang, s_name, t_name, names):
     def answer(reason, key=None, **details):
         kw = {k: v for k, v in details.items()}
-        kw.setdefault("code", s_name or "x")
+        kw.setdefault("code", s_name or "...")  # tape.watch(...) when the name is unknown
         msg = _explain(key or reason, lang, s_name, t_name, **kw)
         return WhyNone(reason, msg, lang, details, s_name)
 
@@ -1601,8 +1601,8 @@ def _why(tape, targets, source, lang, s_name, t_name, names):
             if prov is not None:
                 var, sym = prov
                 base = var.split(":")[0]
-                return answer("variable_replaced", sym=sym, code=s_name or "v",
-                              var=base if base != "Variable" else (s_name or "v"))
+                return answer("variable_replaced", sym=sym, code=s_name or "x",
+                              var=base if base != "Variable" else (s_name or "x"))
             return answer("not_watched")
     if rec.entries is None:
         raise ValueError(
