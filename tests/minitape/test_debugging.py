@@ -625,3 +625,43 @@ def test_debugging_md_examples_print_what_the_guide_shows():
     assert why_none(tape, y, x).reason == "variable_replaced"
     for reason in dbg.REASONS:
         assert f"| `{reason}` |" in doc
+
+
+# ------------------------------------------------------------------------------------------
+# edges
+# ------------------------------------------------------------------------------------------
+
+def test_edges_empty_tape_unconnected_stepper_custom_gradient_and_released_tape():
+    empty = tf.GradientTape()
+    with empty:
+        pass
+    assert "no operations" in str(draw(empty))
+    ET.fromstring(draw(empty).svg)
+
+    x = tf.Variable(1.0)
+    v = tf.Variable(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        y = v * 2.0
+    s = stepper(tape, y, x)              # x is not connected: only the seed, result None
+    assert len(s) == 1 and s.result is None and s.done
+    ET.fromstring(s.drawing().svg)
+
+    @tf.custom_gradient
+    def f(a):
+        def grad(dy):
+            return dy * 3.0
+        return a * 2.0, grad
+
+    with tf.GradientTape(persistent=True) as tape:
+        z = f(x) + 1.0
+    assert "f(x)" in str(draw(tape))
+    assert _close(stepper(tape, z, x).result, tape.gradient(z, x)) and _close(tape.gradient(z, x), 3.0)
+
+    with tf.GradientTape() as tj:
+        q = tf.stack([x * 2.0, x * 3.0])
+    tj.jacobian(q, x)                    # a non-persistent jacobian releases the recording
+    with pytest.raises(ValueError, match="persistent=True"):
+        why_none(tj, q, v)
+    assert why_none(tj, q, tf.constant(1.0)).reason == "not_watched"  # needs no recording
+    with pytest.raises(ValueError, match="persistent=True"):
+        draw(tj)
