@@ -65,8 +65,11 @@ chromium:
 lab: $(STAMP_COURSE)
 	$(VENV)/bin/jupyter lab lessons/
 
+# The engine's tests a second time with every tensor on the strict backend, a CPU array that
+# refuses implicit conversion to NumPy as CuPy's GPU arrays do (tests/minitape/strict_backend.py).
 test: $(STAMP_DEV) chromium
 	$(VPY) -m pytest $(PYTEST_ARGS)
+	$(VPY) -m pytest -n auto -q tests/minitape --backend=strict
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info test-artifacts

@@ -463,3 +463,45 @@ def test_training_a_model_gives_the_same_numbers_on_every_device(on_dev):
         for c, d in zip(cpu, dev):
             np.testing.assert_allclose(d, c, rtol=1e-5, atol=1e-6)
         assert cpu[0][-1] < cpu[0][0]
+
+
+# ------------------------------------------------------------------------------------------
+# The GPU-only code paths, run against a CuPy stand-in (tests/minitape/fake_cupy)
+# ------------------------------------------------------------------------------------------
+
+def _with_fake_cupy(args, timeout=300):
+    import os
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tests" / "minitape" / "fake_cupy"),
+                                                       str(ROOT)]))
+    env.pop("MINITAPE_TEST_BACKEND", None)
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
+                          cwd=str(ROOT), timeout=timeout)
+
+
+def test_gpu_tests_and_benchmark_run_against_a_cupy_stand_in():
+    """What runs only when CuPy imports: device("/GPU:0"), GPU device names, test_gpu.py and
+    benchmarks/gpu.py; here against fake_cupy (the strict backend behind CuPy's names)."""
+    r = _with_fake_cupy(["-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+                         "tests/minitape/test_gpu.py"])
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "6 passed" in r.stdout
+    r = _with_fake_cupy(["benchmarks/gpu.py", "--quick", "--batch", "64", "--hidden", "64"])
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    out = r.stdout
+    assert out.startswith("GPU: minitape fake GPU (strict CPU backend) (CuPy 0.0-fake")
+    for row in ("mlp 64x64 float32, minitape", "mlp 64x64 float32, by hand (NumPy / CuPy)",
+                "chain, 200 scalar ops: minitape, per op", "minitape / by hand, mlp: GPU"):
+        assert row in out, out
+
+
+def test_gpu_benchmark_without_a_gpu_says_why():
+    r = run_python("""
+        import sys
+        sys.modules["cupy"] = None
+        sys.argv = ["gpu.py", "--quick"]
+        sys.path.insert(0, "benchmarks")
+        import gpu
+        raise SystemExit(gpu.main())
+    """)
+    assert r.returncode == 1
+    assert "no GPU to measure" in r.stderr and "pip install 'minitape[gpu]'" in r.stderr
