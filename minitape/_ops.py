@@ -1169,10 +1169,31 @@ def _tensordot_spec(na, nb, axes):
     return "".join(sa) + "," + "".join(sb) + "->" + "".join(out)
 
 
+def _expand_ellipsis(spec, ndims):
+    """Rewrite ``...`` as explicit letters (right-aligned, as NumPy broadcasts them)."""
+    import string
+    ins, arrow, out = spec.partition("->")
+    subs = ins.split(",")
+    if len(subs) != len(ndims):
+        raise ValueError(f"einsum equation {spec!r} names {len(subs)} operands, got {len(ndims)}")
+    free = [c for c in string.ascii_letters if c not in spec]
+    counts = [nd - (len(s) - 3) for s, nd in zip(subs, ndims) if "..." in s]
+    n = max(counts) if counts else 0
+    if any(c < 0 for c in counts):
+        raise ValueError(f"einsum equation {spec!r} has more indices than an operand has dimensions")
+    ell = "".join(free[:n])
+    subs = [s.replace("...", ell[n - (nd - (len(s) - 3)):] if n else "") if "..." in s else s
+            for s, nd in zip(subs, ndims)]
+    if arrow:
+        out = out.replace("...", ell)
+    else:
+        letters = "".join(subs)
+        out = ell + "".join(sorted(c for c in set(letters) if letters.count(c) == 1 and c not in ell))
+    return ",".join(subs) + "->" + out
+
+
 def _parse_einsum(spec, shapes):
     spec = spec.replace(" ", "")
-    if "..." in spec:
-        raise NotImplementedError("minitape.einsum does not support '...' yet")
     if "->" in spec:
         ins, out = spec.split("->")
     else:
@@ -1183,21 +1204,35 @@ def _parse_einsum(spec, shapes):
 
 
 def _einsum_vjp_k(k, g, ans, *inputs, spec):
+    """Operand k's gradient is itself an einsum: of g with the other operands, onto k's
+    distinct indices; indices summed only inside operand k come back as a broadcast (a ones
+    vector), repeated indices (a diagonal, ``ii``) as a product with the identity."""
+    import string
     ins, out = _parse_einsum(spec, None)
     target = ins[k]
-    if len(set(target)) != len(target):
-        raise NotImplementedError("gradient of einsum with a repeated index in one operand")
-    others = [ins[j] for j in range(len(ins)) if j != k]
+    shape = inputs[k]._value.shape
+    others = [ins[j] for j in builtins.range(len(ins)) if j != k]
     available = set(out).union(*[set(o) for o in others]) if others else set(out)
-    reduced = "".join(c for c in target if c in available)
-    sub = ",".join([out] + others) + "->" + reduced
-    r = einsum(sub, g, *[inputs[j] for j in range(len(ins)) if j != k])
-    if reduced != target:
-        shape = [inputs[k]._value.shape[target.index(c)] if c in reduced else 1 for c in target]
-        r = reshape(r, [inputs[k]._value.shape[target.index(c)] if c in reduced else 1 for c in target])
-        r = broadcast_to(r, inputs[k]._value.shape)
-        del shape
-    return r
+    uniq = "".join(dict.fromkeys(c for c in target if c in available))
+    r = einsum(",".join([out] + others) + "->" + uniq, g,
+               *[inputs[j] for j in builtins.range(len(ins)) if j != k])
+    if uniq == target:
+        return r
+    free = iter(c for c in string.ascii_letters if c not in spec)
+    specs, ops, result, seen = [uniq], [r], [], set()
+    for c, n in zip(target, shape):
+        if c in seen:  # a repeated index: the gradient lives on the diagonal
+            f = next(free)
+            specs.append(c + f)
+            ops.append(eye(n, dtype=g.dtype))
+            result.append(f)
+            continue
+        seen.add(c)
+        if c not in available:  # summed inside this operand only: broadcast back
+            specs.append(c)
+            ops.append(ones((n,), dtype=g.dtype))
+        result.append(c)
+    return einsum(",".join(specs) + "->" + "".join(result), *ops)
 
 
 _Einsum = primitive("Einsum", lambda *arrays, spec: xp(arrays[0]).einsum(spec, *arrays), None)
@@ -1205,8 +1240,12 @@ _Einsum.vjps = _EachInput(_einsum_vjp_k)
 
 
 def einsum(equation, *inputs, **kwargs):
+    """Einstein summation (NumPy's notation, ``...`` included); gradients of any order."""
     ts = _same_dtype(list(inputs), "Einsum")
-    return apply(_Einsum, tuple(ts), {"spec": equation.replace(" ", "")})
+    spec = equation.replace(" ", "")
+    if "..." in spec:
+        spec = _expand_ellipsis(spec, [t._value.ndim for t in ts])
+    return apply(_Einsum, tuple(ts), {"spec": spec})
 
 
 def _inv_vjp(g, ans, x):

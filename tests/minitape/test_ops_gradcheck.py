@@ -491,6 +491,14 @@ EINSUM_SPECS = [
     ("ij,ij->i", [(3, 2), (3, 2)]),
     ("ij,jk", [(2, 3), (3, 2)]),        # implicit output
     ("ij,kj->ik", [(2, 0), (3, 0)]),    # contraction over an empty axis
+    ("ii->", [(3, 3)]),                 # trace: repeated index
+    ("ii->i", [(3, 3)]),                # diagonal
+    ("iji->j", [(2, 3, 2)]),
+    ("ij,jj->i", [(2, 3), (3, 3)]),
+    ("...ij,...jk->...ik", [(1, 2, 3), (2, 3, 2)]),   # ellipsis, with broadcasting
+    ("...i,...i", [(2, 3), (3,)]),      # implicit output keeps the ellipsis
+    ("i...->...", [(2, 3, 2)]),
+    ("b...,b->...", [(2, 3), (2,)]),
 ]
 
 

@@ -451,3 +451,37 @@ def test_tensorflow_top_level_aliases():
         assert callable(getattr(tf.nn, name)), name
     for name in ["slogdet", "logdet", "diag"]:
         assert callable(getattr(tf.linalg, name)), name
+
+
+@pytest.mark.parametrize("spec, shapes", [
+    ("ii->", [(3, 3)]), ("ii->i", [(3, 3)]), ("ij,jj->i", [(2, 3), (3, 3)]),
+    ("...ij,...jk->...ik", [(1, 2, 3), (2, 3, 2)]), ("...ij,...jk", [(4, 2, 3), (3, 2)]),
+    ("...i,...i", [(2, 3), (3,)]), ("i...->...", [(2, 3, 2)]), ("...", [(2, 3)]),
+    ("ab...,b->...a", [(2, 3, 4, 1), (3,)]),
+])
+def test_einsum_matches_numpy(spec, shapes):
+    rng = np.random.default_rng(0)
+    arrs = [rng.normal(size=s) for s in shapes]
+    np.testing.assert_allclose(tf.einsum(spec, *[tf.constant(a) for a in arrs]).numpy(),
+                               np.einsum(spec, *arrs), rtol=1e-12)
+
+
+def test_einsum_errors():
+    with pytest.raises(ValueError, match="more indices"):
+        tf.einsum("ijk...->", tf.ones((2, 2)))
+    with pytest.raises(ValueError, match="names 2 operands"):
+        tf.einsum("...i,...i->...", tf.ones((2, 2)))
+
+
+def _einsum_specs():
+    from test_ops_gradcheck import EINSUM_SPECS
+    return EINSUM_SPECS
+
+
+@pytest.mark.parametrize("spec, shapes", _einsum_specs())
+def test_every_einsum_spec_first_and_second_order(spec, shapes):
+    rng = np.random.default_rng(1)
+    arrs = [rng.normal(size=s) for s in shapes]
+    f = lambda *ts: tf.einsum(spec, *ts)  # noqa: E731
+    check_first_order(f, arrs)
+    check_second_order(f, arrs)
