@@ -81,6 +81,28 @@ def _device_scalar(like, dt, x):
     return a
 
 
+_HOST_CONSTANTS: dict = {}  # Python float -> {NumPy scalar type -> constant Tensor}
+
+
+def _host_constant(x, scalar_type):
+    """Tensor(scalar_type(x)) for a Python float, made once per (value, type) and shared.
+
+    Tensors are immutable, so ``y * 0.9`` in a loop can use one constant instead of building a
+    NumPy scalar and a Tensor at every step. 0.0 (whose sign matters) and NaN are not cached.
+    """
+    by_type = _HOST_CONSTANTS.get(x)
+    if by_type is not None:
+        t = by_type.get(scalar_type)
+        if t is not None:
+            return t
+    t = Tensor(scalar_type(x))
+    if x != 0.0 and x == x:
+        if len(_HOST_CONSTANTS) >= 4096:
+            _HOST_CONSTANTS.clear()
+        _HOST_CONSTANTS.setdefault(x, {})[scalar_type] = t
+    return t
+
+
 def _pair(a, b, name):
     ta = type(a)
     if ta is Variable:
@@ -104,14 +126,14 @@ def _pair(a, b, name):
             v = a._value
             dt = v.dtype
             if dt.kind in "fc" and _ARRAY_MODULES.get(type(v)) is np:
-                return a, Tensor(dt.type(b))
+                return a, _host_constant(b, dt.type)
         return a, _adapt(b, a, name)
     if tb is Tensor:
         if ta is _float:
             v = b._value
             dt = v.dtype
             if dt.kind in "fc" and _ARRAY_MODULES.get(type(v)) is np:
-                return Tensor(dt.type(a)), b
+                return _host_constant(a, dt.type), b
         return _adapt(a, b, name), b
     if isinstance(a, Tensor) or isinstance(b, Tensor):
         return _pair(_to_tensor(a) if isinstance(a, Tensor) else a,

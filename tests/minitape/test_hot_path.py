@@ -1,0 +1,62 @@
+"""The fast paths of the per-operation hot path give the same results as the general ones."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import minitape as tf
+from minitape.errors import InvalidArgumentError
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64])
+def test_python_float_adapts_to_the_tensor_dtype_on_both_sides(dtype):
+    x = tf.constant(np.array([1.5, -2.0], dtype=dtype))
+    for r in (x * 0.1, 0.1 * x, x + 0.25, 0.25 + x, x - 0.5, 0.5 - x, x / 4.0, 4.0 / x):
+        assert r.dtype.as_numpy_dtype == dtype
+    np.testing.assert_allclose((x * 0.1).numpy(), x.numpy() * dtype(0.1))
+    np.testing.assert_allclose((0.5 - x).numpy(), dtype(0.5) - x.numpy())
+
+
+def test_float_constants_keep_signed_zero_and_nan():
+    x = tf.constant(np.float64(2.0))
+    assert math.copysign(1.0, float(x * -0.0)) == -1.0
+    assert math.copysign(1.0, float(x * 0.0)) == 1.0
+    assert math.copysign(1.0, float(x * -0.0)) == -1.0  # again, after 0.0 was used
+    assert math.isnan(float(x * float("nan")))
+    y = tf.constant(np.float32(3.0))
+    assert float(y * 0.1) == float(np.float32(3.0) * np.float32(0.1))
+    assert float(x * 0.1) == 2.0 * 0.1  # same value, other dtype: its own constant
+
+
+def test_same_constant_in_a_loop_gives_the_right_gradient():
+    x = tf.Variable(0.5, dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        y = x
+        for _ in range(10):
+            y = tf.sin(y * 1.0001 + 0.1) * 0.9
+    v, d = 0.5, 1.0
+    for _ in range(10):
+        u = v * 1.0001 + 0.1
+        v, d = math.sin(u) * 0.9, d * 1.0001 * math.cos(u) * 0.9
+    assert float(y) == pytest.approx(v, rel=1e-15)
+    assert float(tape.gradient(y, x)) == pytest.approx(d, rel=1e-12)
+
+
+def test_two_tensors_of_different_dtypes_still_raise():
+    a = tf.constant(np.float32(1.0))
+    b = tf.constant(np.float64(1.0))
+    for f in (tf.add, tf.multiply, tf.subtract, lambda p, q: p * q, lambda p, q: p + q):
+        with pytest.raises(InvalidArgumentError, match="float32 tensor but is a float64 tensor"):
+            f(a, b)
+
+
+def test_variables_as_operands_of_binary_operations():
+    v = tf.Variable(np.array([1.0, 2.0], dtype=np.float32))
+    w = tf.Variable(np.array([3.0, 4.0], dtype=np.float32))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(v * w + v * 2.0)
+    gv, gw = tape.gradient(y, [v, w])
+    np.testing.assert_array_equal(gv.numpy(), [5.0, 6.0])
+    np.testing.assert_array_equal(gw.numpy(), [1.0, 2.0])
