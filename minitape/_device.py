@@ -91,7 +91,15 @@ def parse(spec: str):
 
 
 class device:
-    """Context manager placing new tensors and variables on a device, like ``tf.device``."""
+    """Context manager placing work on a device, like ``tf.device``: ``"/CPU:0"``, ``"/GPU:0"``.
+
+    Inside the block, new tensors and variables are created on the device, and operations run
+    there: inputs living elsewhere (CPU tensors, NumPy arrays, Python numbers, or GPU tensors in
+    a ``"/CPU:0"`` block) are copied to it by a recorded ``Copy`` operation, so gradients flow
+    back to where the inputs came from.  Outside any block an operation runs where its tensor
+    inputs live, on the GPU when they are mixed.  ``"/GPU:0"`` raises ``RuntimeError`` saying
+    what is missing (CuPy, or a GPU) and how to install it.
+    """
 
     def __init__(self, device_name):
         self._kind, self._index = parse(device_name)
