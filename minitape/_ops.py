@@ -945,7 +945,26 @@ def _same_dtype(values, name):
 def concat(values, axis, name="concat"):
     ts = _same_dtype(list(values), "ConcatV2")
     nd = ts[0]._value.ndim
-    return apply(_Concat, tuple(ts), {"axis": _int(axis) % nd})
+    if not -max(nd, 1) <= _int(axis) < max(nd, 1):
+        raise InvalidArgumentError(f"ConcatOp : Expected concatenating dimensions in the range "
+                                   f"[{-nd}, {nd}), but got {_int(axis)} [Op:ConcatV2] name: {name}")
+    ax = _int(axis) % nd if nd else 0
+    s0 = ts[0]._value.shape
+    for i, t in enumerate(ts[1:], 1):
+        s = t._value.shape
+        if len(s) != len(s0):
+            raise InvalidArgumentError(f"ConcatOp : Ranks of all input tensors should match: shape[0] = "
+                                       f"{_shape_str(s0)} vs. shape[{i}] = {_shape_str(s)} [Op:ConcatV2] name: {name}")
+        for d, (a, b) in enumerate(zip(s0, s)):
+            if d != ax and a != b:
+                raise InvalidArgumentError(
+                    f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {_shape_str(s0)} "
+                    f"vs. shape[{i}] = {_shape_str(s)} [Op:ConcatV2] name: {name}")
+    return apply(_Concat, tuple(ts), {"axis": ax})
+
+
+def _shape_str(s):
+    return "[" + ",".join(str(d) for d in s) + "]"
 
 
 def _stack_vjp_k(k, g, ans, *inputs, axis):
@@ -960,6 +979,14 @@ _Pack.vjps = _EachInput(_stack_vjp_k)
 def stack(values, axis=0, name="stack"):
     ts = _same_dtype(list(values), "Pack")
     nd = ts[0]._value.ndim + 1
+    if not -nd <= _int(axis) < nd:
+        raise ValueError(f"Argument `axis` = {_int(axis)} not in range [{-nd}, {nd})")
+    s0 = ts[0]._value.shape
+    for i, t in enumerate(ts[1:], 1):
+        if t._value.shape != s0:
+            raise InvalidArgumentError(f"Shapes of all inputs must match: values[0].shape = "
+                                       f"{_shape_str(s0)} != values[{i}].shape = "
+                                       f"{_shape_str(t._value.shape)} [Op:Pack] name: {name}")
     return apply(_Pack, tuple(ts), {"axis": _int(axis) % nd})
 
 
@@ -980,6 +1007,13 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
         sizes = [n // k] * k
     else:
         sizes = [_int(s) for s in num_or_size_splits]
+        if sizes.count(-1) == 1:
+            sizes[sizes.index(-1)] = n - (sum(sizes) + 1)
+        if sum(sizes) != n or any(s < 0 for s in sizes):
+            raise InvalidArgumentError(
+                "Determined shape must either match input shape along split_dim exactly if fully "
+                "specified, or be less than the size of the input along split_dim if not fully "
+                f"specified.  Got: {sum(s for s in sizes)} [Op:SplitV]")
     out, start = [], 0
     for s in sizes:
         out.append(getitem(x, (slice(None),) * axis + (slice(start, start + s),)))
@@ -1430,7 +1464,12 @@ def add_n(inputs, name=None):
     if not inputs:
         raise ValueError("inputs must be a non-empty list of tensors")
     r = _to_tensor(inputs[0])
-    for t in inputs[1:]:
+    for i, t in enumerate(inputs[1:], 1):
+        t = _to_tensor(t)
+        if t._value.shape != r._value.shape:
+            raise InvalidArgumentError(
+                f"Inputs to operation AddN of type AddN must have the same size and shape.  Input 0: "
+                f"{_shape_str(r._value.shape)} != input {i}: {_shape_str(t._value.shape)} [Op:AddN]")
         r = add(r, t)
     return r
 

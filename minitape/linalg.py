@@ -11,18 +11,19 @@ def matrix_transpose(a, name=None):
     return _transpose(a, list(range(nd - 2)) + [nd - 1, nd - 2])
 
 
+def _square_part(x):
+    k = min(x.shape[-2], x.shape[-1])
+    return x if x.shape[-2] == x.shape[-1] else _getitem(x, (Ellipsis, slice(0, k), slice(0, k)))
+
+
 def trace(x, name=None):
-    from ._ops import multiply
-    x = _to_tensor(x)
-    n = x.shape[-1]
-    return _reduce_sum(multiply(x, eye(n, dtype=x.dtype)), axis=[-2, -1])
+    """Sum of the main diagonal of the last two axes (any shape of matrix)."""
+    return einsum("...ii->...", _square_part(_to_tensor(x)))
 
 
 def diag_part(input, name=None):  # noqa: A002
-    from ._ops import multiply
-    x = _to_tensor(input)
-    n = x.shape[-1]
-    return _reduce_sum(multiply(x, eye(n, dtype=x.dtype)), axis=-1)
+    """The main diagonal of the last two axes: ``min(rows, cols)`` entries."""
+    return einsum("...ii->...i", _square_part(_to_tensor(input)))
 
 
 def matvec(a, b, transpose_a=False, name=None):

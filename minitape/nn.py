@@ -28,8 +28,19 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
 
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     from ._ops import one_hot
+    from . import _backend as B
+    from .errors import InvalidArgumentError
     logits = _to_tensor(logits)
     depth = logits.shape[-1]
+    lab = B.to_host(_to_tensor(labels)._value)
+    if lab.dtype.kind not in "iu":
+        raise TypeError(f"labels must be integer class indices, got {lab.dtype}")
+    if lab.size and (lab.min() < 0 or lab.max() >= depth):
+        bad = lab[(lab < 0) | (lab >= depth)][0]
+        raise InvalidArgumentError(
+            f"Received a label value of {bad} which is outside the valid range of [0, {depth}).  "
+            f"Label values: {' '.join(str(v) for v in lab.reshape(-1))} "
+            "[Op:SparseSoftmaxCrossEntropyWithLogits]")
     return softmax_cross_entropy_with_logits(one_hot(labels, depth, dtype=logits.dtype), logits)
 
 

@@ -485,3 +485,45 @@ def test_every_einsum_spec_first_and_second_order(spec, shapes):
     f = lambda *ts: tf.einsum(spec, *ts)  # noqa: E731
     check_first_order(f, arrs)
     check_second_order(f, arrs)
+
+
+# ------------------------------------------------------------------------------------------
+# Shape errors with TensorFlow's messages; trace and diag_part of any matrix
+# ------------------------------------------------------------------------------------------
+
+def test_shape_errors_of_concat_stack_add_n_split():
+    with pytest.raises(InvalidArgumentError, match=r"Dimension 1 in both shapes must be equal: "
+                                                   r"shape\[0\] = \[2,3\] vs. shape\[1\] = \[3,2\]"):
+        tf.concat([tf.ones((2, 3)), tf.ones((3, 2))], axis=0)
+    with pytest.raises(InvalidArgumentError, match="Ranks of all input tensors should match"):
+        tf.concat([tf.ones((2, 3)), tf.ones((3,))], axis=0)
+    with pytest.raises(InvalidArgumentError, match=r"range \[-2, 2\), but got 2"):
+        tf.concat([tf.ones((2, 3))], axis=2)
+    with pytest.raises(InvalidArgumentError, match=r"values\[0\].shape = \[2\] != values\[1\].shape = \[3\]"):
+        tf.stack([tf.ones(2), tf.ones(3)])
+    with pytest.raises(ValueError, match="not in range"):
+        tf.stack([tf.ones(2)], axis=2)
+    with pytest.raises(InvalidArgumentError, match=r"must have the same size and shape.  Input 0: \[2\] != input 1: \[3\]"):
+        tf.add_n([tf.ones(2), tf.ones(3)])
+    with pytest.raises(InvalidArgumentError, match="Got: 4"):
+        tf.split(tf.ones(5), [2, 2])
+    assert [t.shape for t in tf.split(tf.ones(5), [2, -1])] == [(2,), (3,)]
+    np.testing.assert_array_equal(tf.concat([tf.ones((2, 0)), tf.ones((2, 1))], axis=-1).numpy(), np.ones((2, 1)))
+
+
+def test_sparse_softmax_cross_entropy_checks_labels():
+    with pytest.raises(InvalidArgumentError, match=r"label value of 5 which is outside the valid range of \[0, 3\)"):
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 5], logits=tf.ones((2, 3)))
+    logits = tf.constant([[2.0, 1.0, 0.1]])
+    want = -np.log(np.exp(2.0) / np.exp([2.0, 1.0, 0.1]).sum())
+    assert float(tf.nn.sparse_softmax_cross_entropy_with_logits([0], logits)[0]) == pytest.approx(want, rel=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 3), (3, 2), (2, 2, 3)])
+def test_trace_and_diag_part_of_any_matrix(shape):
+    x = np.random.default_rng(0).normal(size=shape)
+    np.testing.assert_allclose(tf.linalg.diag_part(tf.constant(x)).numpy(),
+                               np.diagonal(x, axis1=-2, axis2=-1))
+    np.testing.assert_allclose(tf.linalg.trace(tf.constant(x)).numpy(), np.trace(x, axis1=-2, axis2=-1))
+    check_first_order(lambda t: tf.linalg.trace(t) ** 2 + tf.reduce_sum(tf.linalg.diag_part(t) ** 3), [x])
+    check_second_order(lambda t: tf.linalg.trace(t) ** 2 + tf.reduce_sum(tf.linalg.diag_part(t) ** 3), [x])
