@@ -528,10 +528,11 @@ def apply(prim, inputs, params):
     if _multi[0]:  # a second array module (GPU) exists: decide where this operation runs
         inputs, params = _place(prim, inputs, params)
     fwd = prim.fwd
-    if len(inputs) == 2:  # binary and unary operations: no argument list built per call
+    n = len(inputs)
+    if n == 2:  # binary and unary operations: no argument list built per call
         a, b = inputs
         v = fwd(a._value, b._value, **params) if params else fwd(a._value, b._value)
-    elif len(inputs) == 1:
+    elif n == 1:
         v = fwd(inputs[0]._value, **params) if params else fwd(inputs[0]._value)
     else:
         v = fwd(*[t._value for t in inputs], **params)
@@ -539,7 +540,23 @@ def apply(prim, inputs, params):
     out._value = v
     out._id = _next_id()
     if _tapes:
-        _record(prim, inputs, params, out)
+        if len(_tapes) == 1 and 0 < n <= 2 and prim.vjps is not None and v.dtype.kind in "fc":
+            # _record's common case inlined (one tape, one or two inputs, a float result)
+            tape = _tapes[0]
+            w = tape._watched
+            a = inputs[0]
+            if n == 2:
+                b = inputs[1]
+                ids = (a._id, b._id) if a._id in w or b._id in w else None
+            else:
+                ids = (a._id,) if a._id in w else None
+            if ids is not None:
+                oid = out._id
+                w.add(oid)
+                tape._entries.append((oid, ids, prim, (out, *inputs) if prim.save is None
+                                      else prim.save(out, *inputs, **params), params))
+        else:
+            _record(prim, inputs, params, out)
     if _accumulators:
         _forward_tangents(prim, inputs, params, out)
     return out

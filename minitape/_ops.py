@@ -126,7 +126,9 @@ def _pair(a, b, name):
             v = a._value
             dt = v.dtype
             if dt.kind in "fc" and _ARRAY_MODULES.get(type(v)) is np:
-                return a, _host_constant(b, dt.type)
+                by_type = _HOST_CONSTANTS.get(b)
+                c = by_type.get(dt.type) if by_type is not None else None
+                return a, c if c is not None else _host_constant(b, dt.type)
         return a, _adapt(b, a, name)
     if tb is Tensor:
         if ta is _float:
