@@ -1157,12 +1157,48 @@ _Pad = primitive("Pad", lambda a, paddings, constant_values:
 
 
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
-    if mode.upper() != "CONSTANT":
-        raise NotImplementedError("minitape.pad supports mode='CONSTANT' only")
+    """Pad with a constant, or mirror the edges: ``REFLECT`` (without the edge value) and
+    ``SYMMETRIC`` (with it), as in TensorFlow."""
+    mode = mode.upper()
+    if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError(f"Value of argument `mode` expected to be one of \"CONSTANT\", "
+                         f"\"REFLECT\", or \"SYMMETRIC\". Received `mode` = {mode}")
     x = _to_tensor(tensor)
     p = tuple((_int(a), _int(b)) for a, b in (B.to_host(paddings._value).tolist()
                                                if isinstance(paddings, Tensor) else paddings))
-    return apply(_Pad, (x,), {"paddings": p, "constant_values": constant_values})
+    if len(p) != x._value.ndim:
+        raise InvalidArgumentError(f"The first dimension of paddings must be the rank of inputs"
+                                   f"[{len(p)},2] {list(x._value.shape)} [Op:Pad]")
+    if any(a < 0 or b < 0 for a, b in p):
+        raise InvalidArgumentError(f"Paddings must be non-negative: {p} [Op:Pad]")
+    if mode == "CONSTANT":
+        return apply(_Pad, (x,), {"paddings": p, "constant_values": constant_values})
+    return _mirror_pad(x, p, mode == "SYMMETRIC")
+
+
+def _mirror_pad(x, p, symmetric):
+    """Mirror padding as slices, reversals and a concat per axis (so gradients come free)."""
+    off = 0 if symmetric else 1
+    for ax, (lo, hi) in enumerate(p):
+        n = x._value.shape[ax]
+        if max(lo, hi) > n - off:
+            if symmetric:
+                raise InvalidArgumentError(f"paddings must be no greater than the dimension size: "
+                                           f"{lo}, {hi} greater than {n} [Op:MirrorPad]")
+            raise InvalidArgumentError(f"paddings must be less than the dimension size: {lo}, {hi} "
+                                       f"not less than {n} [Op:MirrorPad]")
+        if not lo and not hi:
+            continue
+        pre = (slice(None),) * ax
+        parts = []
+        if lo:  # x[lo-1+off], ..., x[off]
+            parts.append(getitem(x, pre + (slice(lo - 1 + off, off - 1 if off else None, -1),)))
+        parts.append(x)
+        if hi:  # x[n-1-off], ..., x[n-off-hi]
+            stop = n - 1 - off - hi
+            parts.append(getitem(x, pre + (slice(n - 1 - off, stop if stop >= 0 else None, -1),)))
+        x = concat(parts, axis=ax)
+    return x
 
 
 def reverse(tensor, axis, name=None):

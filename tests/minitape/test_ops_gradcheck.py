@@ -451,8 +451,10 @@ def _tile(data, rng):
 @case("pad")
 def _pad(data, rng):
     shape = data.draw(shapes_rank1)
-    pads = [[data.draw(st.integers(0, 2)), data.draw(st.integers(0, 2))] for _ in shape]
-    return (lambda t: tf.pad(t, pads, constant_values=1.5)), [real(rng, shape)]
+    mode = data.draw(st.sampled_from(["CONSTANT", "REFLECT", "SYMMETRIC"]))
+    most = {"CONSTANT": lambda n: 2, "REFLECT": lambda n: n - 1, "SYMMETRIC": lambda n: n}[mode]
+    pads = [[data.draw(st.integers(0, most(n))), data.draw(st.integers(0, most(n)))] for n in shape]
+    return (lambda t: tf.pad(t, pads, mode=mode, constant_values=1.5) ** 2), [real(rng, shape)]
 
 
 @case("reverse")

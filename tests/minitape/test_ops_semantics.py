@@ -527,3 +527,33 @@ def test_trace_and_diag_part_of_any_matrix(shape):
     np.testing.assert_allclose(tf.linalg.trace(tf.constant(x)).numpy(), np.trace(x, axis1=-2, axis2=-1))
     check_first_order(lambda t: tf.linalg.trace(t) ** 2 + tf.reduce_sum(tf.linalg.diag_part(t) ** 3), [x])
     check_second_order(lambda t: tf.linalg.trace(t) ** 2 + tf.reduce_sum(tf.linalg.diag_part(t) ** 3), [x])
+
+
+@pytest.mark.parametrize("mode, pads", [
+    ("CONSTANT", [[1, 2], [0, 1]]), ("REFLECT", [[1, 1], [2, 2]]), ("REFLECT", [[0, 1], [2, 0]]),
+    ("SYMMETRIC", [[2, 2], [3, 3]]), ("symmetric", [[0, 1], [1, 0]]),
+])
+def test_pad_modes_match_numpy(mode, pads):
+    np_mode = {"CONSTANT": "constant", "REFLECT": "reflect"}.get(mode, "symmetric")
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(tf.pad(tf.constant(x), pads, mode=mode).numpy(), np.pad(x, pads, mode=np_mode))
+    # each input element's gradient is the number of its copies in the output
+    g = grad_of(lambda t: tf.pad(t, pads, mode=mode), x)
+    counts = np.zeros(6)
+    if mode == "CONSTANT":
+        counts[:] = 1.0
+    else:
+        np.add.at(counts, np.pad(np.arange(6).reshape(2, 3), pads, mode=np_mode).reshape(-1), 1.0)
+    np.testing.assert_array_equal(g.numpy().reshape(-1), counts)
+
+
+def test_pad_errors():
+    x = tf.ones((2, 3))
+    with pytest.raises(InvalidArgumentError, match="not less than 2"):
+        tf.pad(x, [[2, 0], [0, 0]], mode="REFLECT")
+    with pytest.raises(InvalidArgumentError, match="greater than 3"):
+        tf.pad(x, [[0, 0], [4, 0]], mode="SYMMETRIC")
+    with pytest.raises(ValueError, match="mode"):
+        tf.pad(x, [[0, 0], [1, 0]], mode="EDGE")
+    with pytest.raises(InvalidArgumentError, match="rank"):
+        tf.pad(x, [[0, 0]])
