@@ -21,8 +21,8 @@ from _mt_numeric import check_first_order, check_second_order
 
 SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck),
                 phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
-N_FIRST = 30
-N_SECOND = 15
+N_FIRST = 25
+N_SECOND = 12
 
 # ------------------------------------------------------------------------------------------
 # Value generators (NumPy float64 arrays of a given shape)
