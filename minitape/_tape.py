@@ -346,31 +346,29 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
     #    producer before its consumers), so one backward sweep finds them, in reverse order
     wanted = set(target_ids)
     reach = []
-    for i in range(n_entries - 1, -1, -1):
-        e = entries[i]
+    i = n_entries
+    for e in reversed(entries):
+        i -= 1
         if e[0] in wanted:
-            reach.append(i)
+            reach.append((i, e))
             wanted.update(e[1])
     # 2. ...that lead to a source (one forward sweep), and 3. usage counts: how many needed
     #    entries consume each tensor produced by a needed entry
     needed_ids = set(source_ids)
-    needed_out = set()
-    needed = []
+    producer = {}  # output id of each needed entry -> the entry's index, in execution order
     usage = {}
-    for i in reversed(reach):
-        e = entries[i]
+    for i, e in reversed(reach):
         in_ids = e[1]
         for tid in in_ids:
             if tid in needed_ids:
                 break
         else:
             continue
-        needed.append(i)
-        needed_ids.add(e[0])
         for tid in in_ids:
-            if tid in needed_out:
+            if tid in producer:
                 usage[tid] = usage.get(tid, 0) + 1
-        needed_out.add(e[0])
+        needed_ids.add(e[0])
+        producer[e[0]] = i
     # 4. seed with the targets' gradients
     grads = {}
     for k, t in enumerate(targets):
@@ -385,8 +383,7 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
                 g = _ops.cast(g, t.dtype)
         prev = grads.get(t._id)
         grads[t._id] = g if prev is None else _ops.add(prev, g)
-    ready = [i for i in needed if entries[i][0] not in usage]
-    producer = {entries[i][0]: i for i in needed}
+    ready = [i for out_id, i in producer.items() if out_id not in usage]
     persistent = tape._persistent
     live = tape._entries
     custom = _core._CUSTOM
@@ -394,51 +391,55 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
     unbroadcast = _ops.unbroadcast
     if on_step is not None:  # debugging.stepper watches the same pass, step by step
         on_step(None, None, None, grads)
-    in_grads = None
+    get = grads.get
     while ready:
         i = ready.pop()
         out_id, in_ids, prim, saved, params = entries[i]
-        g = grads.get(out_id) if out_id in source_ids else grads.pop(out_id, None)
+        g = get(out_id) if out_id in source_ids else grads.pop(out_id, None)
         if g is not None:
             if prim.no_gradient:
                 raise LookupError(f"gradient registry has no entry for: {prim.name}")
-            if params is custom:
-                in_grads = prim.vjps[0](g)
-                for tid, ig in zip(in_ids, in_grads):
-                    if ig is None or tid not in needed_ids:
-                        continue
-                    prev = grads.get(tid)
-                    grads[tid] = ig if prev is None else add(prev, ig)
-            else:
-                # _call_vjps, inlined: one VJP per needed input, broadcasting undone centrally
+            if params is not custom and on_step is None:
+                # the common case, _call_vjps inlined: one VJP per needed input, broadcasting
+                # undone centrally, and each input's usage count decremented as it is passed
                 vjps = prim.vjps
-                check_shape = prim.save is None
-                if on_step is not None:
-                    in_grads = []
                 k = 0
                 for tid in in_ids:
-                    r = None
                     if tid in needed_ids:
                         r = vjps[k](g, *saved, **params) if params else vjps[k](g, *saved)
                         if r is not None:
-                            if check_shape:
+                            if prim.save is None:
                                 shape = saved[k + 1]._value.shape
                                 if r._value.shape != shape:
                                     r = unbroadcast(r, shape)
-                            prev = grads.get(tid)
+                            prev = get(tid)
                             grads[tid] = r if prev is None else add(prev, r)
-                    if on_step is not None:
-                        in_grads.append(r)
+                        c = usage.get(tid)  # (only tensors made by needed entries have one)
+                        if c is not None:
+                            if c == 1:
+                                ready.append(producer[tid])
+                            usage[tid] = c - 1
                     k += 1
+                if not persistent:
+                    live[i] = None  # free what this entry kept alive
+                continue
+            if params is custom:
+                in_grads = prim.vjps[0](g)
+            else:
+                in_grads = _call_vjps(prim, g, saved, params, in_ids, needed_ids)
+            for tid, ig in zip(in_ids, in_grads):
+                if ig is None or tid not in needed_ids:
+                    continue
+                prev = get(tid)
+                grads[tid] = ig if prev is None else add(prev, ig)
         if on_step is not None:
             on_step(entries[i], g, in_grads if g is not None else None, grads)
         for tid in in_ids:
             c = usage.get(tid)
             if c is not None:
-                c -= 1
-                usage[tid] = c
-                if c == 0:
+                if c == 1:
                     ready.append(producer[tid])
+                usage[tid] = c - 1
         if not persistent:
             live[i] = None  # free what this entry kept alive
     return [grads.get(s._id) if s._id in source_ids else None for s in sources]
