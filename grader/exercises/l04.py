@@ -1,0 +1,276 @@
+"""Lesson 4, "Custom gradients, higher orders and Jacobians" (``lessons/src/04-advanced.py``):
+five exercises.
+
+The contracts are the ones the lesson states to students:
+
+``l04_ex1`` (2 points) -- ``first_and_second_derivative(x0)``: ``x0`` is a Python float; for
+``y = x**2 * sin(x)`` return ``[dy/dx, d2y/dx2]`` at ``x0`` (two scalar tensors), from two
+nested tapes.
+
+``l04_ex2`` (2 points) -- ``log1pexp_and_gradient(x)``: ``x`` is a 1-D float32 tensor whose
+entries may be far beyond the range where ``exp`` overflows in float32 (|x| up to 300). With a
+``tf.custom_gradient`` function ``log1pexp`` that computes ``log(1 + e**x)`` stably
+(``max(x, 0) + log1p(exp(-|x|))``) and whose gradient is ``upstream * sigmoid(x)``, return
+``[log1pexp(x), tape.gradient(log1pexp(x), x)]``; both must be finite.
+
+``l04_ex3`` (2 points) -- ``logistic_hessian(w, x, y)``: ``w`` (n,) Variable, ``x`` (k, n) and
+``y`` (k,) tensors, ``y`` in {-1, +1}; for the logistic loss
+``L = mean(log(1 + exp(-y * (x @ w))))`` return the Hessian ``d2L/dw2`` of shape (n, n), from
+a nested tape and ``jacobian``.
+
+``l04_ex4`` (2 points) -- ``newton_step(w, x, y)``: same loss; one Newton step
+``w <- w - H^-1 g`` with ``tf.linalg.solve`` and ``w.assign_sub``; return ``w`` (shape (n,))
+after the step.
+
+``l04_ex5`` (2 points) -- ``logistic_hvp(w, x, y, v)``: same loss; return the
+Hessian-vector product ``H v`` (shape (n,)) by forward-over-backward: a
+``tf.autodiff.ForwardAccumulator`` with tangent ``v`` around the tape that computes the
+gradient.
+
+Finite-difference checks (independent of the references, see ``grader.exercises``): the
+objective of ``l04_ex1`` is the first derivative ``2x sin x + x**2 cos x`` written in NumPy,
+so the check differentiates it numerically and compares with the *second* answer (the first
+answer's leaf is named ``"dy"``, which is not a checked input); ``l04_ex2`` checks the
+gradient of ``sum(logaddexp(0, x))``; ``l04_ex5`` checks ``H v`` as the gradient of
+``phi(w) = <dL/dw (w), v>`` with the logistic gradient written in NumPy. ``l04_ex3`` and
+``l04_ex4`` return a matrix and a new point, which are not gradients of a scalar: they are
+compared with the references only.
+
+Tensors and Variables given to students are float64, except in ``l04_ex1`` (a Python float
+makes a float32 Variable) and ``l04_ex2`` (float32 on purpose: that is where ``exp``
+overflows); those answers are compared with the float32 tolerance. References are computed in
+float64. Hidden cases draw shapes and values at random.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import Case, Exercise, Inputs, register
+
+
+def _tf():
+    import minitape as tf
+
+    return tf
+
+
+def _f64(x) -> np.ndarray:
+    return np.array(x, dtype=np.float64)
+
+
+def _sigmoid(z):
+    return 0.5 * (1.0 + np.tanh(0.5 * z))  # no overflow for large |z|
+
+
+# ------------------------------------------------------------------------------------------------
+# l04_ex1: first and second derivative from nested tapes
+# ------------------------------------------------------------------------------------------------
+def _first_and_second_reference(x0):
+    tf = _tf()
+    x = tf.Variable(np.float64(x0))
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            y = x ** 2 * tf.sin(x)
+        dy_dx = inner.gradient(y, x)
+    d2y_dx2 = outer.gradient(dy_dx, x)
+    return [dy_dx, d2y_dx2]
+
+
+def _ex1(x0: float) -> Inputs:
+    return Inputs(args=(float(x0),), values={"x0": _f64(x0)})
+
+
+def _ex1_first_derivative(v, inputs):
+    x = v["x0"]
+    return float(2 * x * np.sin(x) + x ** 2 * np.cos(x))
+
+
+register(Exercise(
+    id="l04_ex1",
+    function="first_and_second_derivative",
+    signature="first_and_second_derivative(x0)",
+    points=2,
+    reference=_first_and_second_reference,
+    visible=[Case(lambda rng: _ex1(1.0), "x0 = 1.0"),
+             Case(lambda rng: _ex1(-2.0), "x0 = -2.0")],
+    hidden=[Case(lambda rng: _ex1(rng.uniform(-3.0, 3.0))) for _ in range(3)],
+    objective=_ex1_first_derivative,
+    gradient_names=["dy", "x0"],
+    title={"en": "A second derivative from nested tapes",
+           "es": "Una segunda derivada con cintas anidadas",
+           "pt": "Uma segunda derivada com fitas aninhadas",
+           "ru": "Вторая производная с помощью вложенных лент"},
+))
+
+
+# ------------------------------------------------------------------------------------------------
+# l04_ex2: a custom gradient that stays finite
+# ------------------------------------------------------------------------------------------------
+def _log1pexp_reference(x):
+    tf = _tf()
+    x = tf.cast(x, tf.float64)
+
+    @tf.custom_gradient
+    def log1pexp(z):
+        def grad(upstream):
+            return upstream * tf.nn.sigmoid(z)
+        return tf.maximum(z, 0.0) + tf.math.log1p(tf.exp(-tf.abs(z))), grad
+
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = log1pexp(x)
+    return [y, tape.gradient(y, x)]
+
+
+def _ex2(x) -> Inputs:
+    tf = _tf()
+    x32 = np.asarray(x, dtype=np.float32)
+    return Inputs(args=(tf.constant(x32.copy()),), values={"x": x32.astype(np.float64)})
+
+
+def _ex2_random(rng):
+    n = int(rng.integers(4, 12))
+    x = np.concatenate([rng.uniform(-300.0, 300.0, size=n // 2),
+                        rng.uniform(-5.0, 5.0, size=n - n // 2),
+                        # at least one entry on each side beyond float32 exp's range (about 88.7)
+                        [rng.uniform(90.0, 300.0), -rng.uniform(90.0, 300.0)]])
+    return _ex2(rng.permutation(x))
+
+
+register(Exercise(
+    id="l04_ex2",
+    function="log1pexp_and_gradient",
+    signature="log1pexp_and_gradient(x)",
+    points=2,
+    reference=_log1pexp_reference,
+    visible=[Case(lambda rng: _ex2([-100.0, -2.0, 0.0, 3.0, 100.0]), "x = [-100, -2, 0, 3, 100]")],
+    hidden=[Case(_ex2_random) for _ in range(3)],
+    objective=lambda v, inputs: float(np.sum(np.logaddexp(0.0, v["x"]))),
+    gradient_names=["y", "x"],
+    title={"en": "A custom gradient that stays finite",
+           "es": "Un gradiente personalizado que se mantiene finito",
+           "pt": "Um gradiente personalizado que continua finito",
+           "ru": "Собственный градиент, который остаётся конечным"},
+))
+
+
+# ------------------------------------------------------------------------------------------------
+# l04_ex3 .. l04_ex5: the logistic loss, its Hessian, one Newton step, a Hessian-vector product
+# ------------------------------------------------------------------------------------------------
+def _logistic_loss(tf, w, x, y):
+    z = tf.linalg.matvec(x, w)
+    return tf.reduce_mean(tf.math.softplus(-y * z))
+
+
+def _logistic_grad_np(w, x, y):
+    """dL/dw of L = mean(log(1 + exp(-y * x @ w))), in NumPy (for finite differences)."""
+    z = x @ w
+    return x.T @ (-y * _sigmoid(-y * z)) / x.shape[0]
+
+
+def _logistic_hessian_reference(w, x, y):
+    tf = _tf()
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            loss = _logistic_loss(tf, w, x, y)
+        g = inner.gradient(loss, w)
+    return outer.jacobian(g, w)
+
+
+def _newton_step_reference(w, x, y):
+    tf = _tf()
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            loss = _logistic_loss(tf, w, x, y)
+        g = inner.gradient(loss, w)
+    h = outer.jacobian(g, w)
+    step = tf.linalg.solve(h, tf.reshape(g, [-1, 1]))
+    w.assign_sub(tf.reshape(step, w.shape))
+    return w
+
+
+def _logistic_hvp_reference(w, x, y, v):
+    tf = _tf()
+    with tf.autodiff.ForwardAccumulator(w, v) as acc:
+        with tf.GradientTape() as tape:
+            loss = _logistic_loss(tf, w, x, y)
+        g = tape.gradient(loss, w)
+    return acc.jvp(g)
+
+
+def _logistic(w, x, y, v=None) -> Inputs:
+    tf = _tf()
+    w, x, y = _f64(w), _f64(x), _f64(y)
+    args = (tf.Variable(w.copy()), tf.constant(x.copy()), tf.constant(y.copy()))
+    extra = {"x": x, "y": y}
+    if v is not None:
+        v = _f64(v)
+        args += (tf.constant(v.copy()),)
+        extra["v"] = v
+    return Inputs(args=args, values={"w": w}, extra=extra)
+
+
+def _logistic_random(rng, with_v=False):
+    n = int(rng.integers(2, 5))
+    k = int(rng.integers(n + 2, 13))
+    x = rng.normal(size=(k, n))
+    y = np.where(rng.random(k) < 0.5, -1.0, 1.0)
+    y[0], y[1] = 1.0, -1.0  # both classes: the Hessian is well conditioned
+    w = rng.normal(scale=0.5, size=n)
+    return _logistic(w, x, y, rng.normal(size=n) if with_v else None)
+
+
+_W = [0.5, -0.25]
+_X = [[1.0, 2.0], [-1.0, 0.5], [0.5, -1.0], [2.0, 1.0]]
+_Y = [1.0, -1.0, 1.0, -1.0]
+
+register(Exercise(
+    id="l04_ex3",
+    function="logistic_hessian",
+    signature="logistic_hessian(w, x, y)",
+    points=2,
+    reference=_logistic_hessian_reference,
+    visible=[Case(lambda rng: _logistic(_W, _X, _Y), "w (2,), x (4, 2), y (4,)")],
+    hidden=[Case(_logistic_random) for _ in range(3)],
+    title={"en": "The Hessian of a logistic loss",
+           "es": "El hessiano de una pérdida logística",
+           "pt": "A hessiana de uma perda logística",
+           "ru": "Гессиан логистической функции потерь"},
+))
+
+register(Exercise(
+    id="l04_ex4",
+    function="newton_step",
+    signature="newton_step(w, x, y)",
+    points=2,
+    reference=_newton_step_reference,
+    visible=[Case(lambda rng: _logistic(_W, _X, _Y), "w (2,), x (4, 2), y (4,)")],
+    hidden=[Case(_logistic_random) for _ in range(3)],
+    title={"en": "One Newton step", "es": "Un paso de Newton", "pt": "Um passo de Newton",
+           "ru": "Один шаг метода Ньютона"},
+))
+
+
+def _ex5_objective(v, inputs):
+    # H v is the gradient of phi(w) = <dL/dw (w), v>
+    extra = inputs.extra
+    return float(_logistic_grad_np(v["w"], extra["x"], extra["y"]) @ extra["v"])
+
+
+register(Exercise(
+    id="l04_ex5",
+    function="logistic_hvp",
+    signature="logistic_hvp(w, x, y, v)",
+    points=2,
+    reference=_logistic_hvp_reference,
+    visible=[Case(lambda rng: _logistic(_W, _X, _Y, [1.0, 0.0]), "v = [1, 0]"),
+             Case(lambda rng: _logistic(_W, _X, _Y, [0.5, -2.0]), "v = [0.5, -2]")],
+    hidden=[Case(lambda rng: _logistic_random(rng, with_v=True)) for _ in range(3)],
+    objective=_ex5_objective,
+    gradient_names="w",
+    title={"en": "A Hessian-vector product, forward over backward",
+           "es": "Un producto hessiano-vector, hacia adelante sobre hacia atrás",
+           "pt": "Um produto hessiana-vetor, para a frente sobre para trás",
+           "ru": "Произведение гессиана на вектор: прямой режим поверх обратного"},
+))
