@@ -16,7 +16,7 @@ import numbers
 from . import _backend as B
 from . import dtypes as _d
 from ._core import (Tensor, Variable, apply, primitive, convert_to_tensor, _to_tensor,
-                    REGISTRY, _tapes, _accumulators)
+                    REGISTRY, _tapes, _accumulators, _new, _next_id)
 from .errors import InvalidArgumentError
 
 xp = B.xp
@@ -211,7 +211,14 @@ def _mk_binary(name, fwd, vjps):
 
     def op(x, y, name=None):
         if type(x) is Tensor and type(y) is Tensor and x._value.dtype is y._value.dtype:
-            return apply(prim, (x, y), {})  # two tensors of one dtype: nothing to convert
+            # two tensors of one dtype: nothing to convert
+            if not _tapes and not _accumulators and not _multi[0]:
+                # nothing records and there is one array module: all that apply() would do
+                out = _new(Tensor)
+                out._value = prim.fwd(x._value, y._value)
+                out._id = _next_id()
+                return out
+            return apply(prim, (x, y), {})
         a, b = _pair(x, y, pname)
         return apply(prim, (a, b), {})
 
@@ -324,6 +331,12 @@ def _mk_unary(name, fwd, vjp, save=None, float_only=True):
                 f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: "
                 f"bfloat16, half, float, double, complex64, complex128 ; NodeDef: {{op {prim.name}}} "
                 f"[Op:{prim.name}]")
+        if not _tapes and not _accumulators and not _multi[0]:
+            # nothing records and there is one array module: all that apply() would do
+            out = _new(Tensor)
+            out._value = prim.fwd(x._value)
+            out._id = _next_id()
+            return out
         return apply(prim, (x,), {})
 
     op.prim = prim
@@ -1615,9 +1628,14 @@ def _argsort_values(v, axis, descending):
         # stable, ties keep their order (as top_k): sort the reversed array, then map back
         n = v.shape[axis]
         r = m.flip(v, axis)
-        idx = m.flip(m.argsort(r, axis=axis, kind="stable"), axis)
+        idx = m.flip(_stable_argsort(m, r, axis), axis)
         return (n - 1) - idx
-    return m.argsort(v, axis=axis, kind="stable")
+    return _stable_argsort(m, v, axis)
+
+
+def _stable_argsort(m, v, axis):
+    # NumPy needs kind="stable"; CuPy's argsort is always stable and takes no `kind`
+    return m.argsort(v, axis=axis, kind="stable") if m is np else m.argsort(v, axis=axis)
 
 
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):

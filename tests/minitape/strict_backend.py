@@ -247,6 +247,23 @@ class _Function:
         self._f.at(a._a, _index_key(indices), b)
 
 
+# Keyword arguments NumPy accepts and CuPy does not (CuPy raises TypeError for them).
+_NOT_IN_CUPY = {"argsort": {"kind", "order"}, "sort": {"kind", "order"}}
+
+
+class _StrictFunction(_Function):
+    __slots__ = ("_refused",)
+
+    def __call__(self, *args, **kwargs):
+        bad = self._refused.intersection(kwargs)
+        if bad:
+            raise TypeError(f"{self.__name__}() got an unexpected keyword argument "
+                            f"{sorted(bad)[0]!r} (CuPy does not take it)")
+        if self.__name__ in ("sort", "argsort"):
+            kwargs["kind"] = "stable"  # CuPy's sorts are always stable
+        return _Function.__call__(self, *args, **kwargs)
+
+
 class _StrictModule(types.ModuleType):
     """NumPy's namespace, lifted: ``strict.exp(a)`` is ``np.exp`` on the data inside ``a``."""
 
@@ -266,6 +283,9 @@ class _StrictModule(types.ModuleType):
         target = getattr(self.__dict__["_np"], name)  # AttributeError like any module
         if isinstance(target, type) or not callable(target):
             r = target  # dtypes (strict.float32), constants (strict.inf, strict.newaxis)
+        elif name in _NOT_IN_CUPY:
+            r = _StrictFunction(target)
+            r._refused = _NOT_IN_CUPY[name]
         else:
             r = _Function(target)
         cache[name] = r
