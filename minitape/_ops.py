@@ -22,6 +22,7 @@ from .errors import InvalidArgumentError
 xp = B.xp
 np = B.numpy  # host-side helpers only (dtype objects, index arithmetic)
 _ARRAY_MODULES = B._MODULES  # type(array) -> module: xp() without the call, on hot paths
+_multi = B._multi  # [True] once a second array module (GPU) exists: apply() places operations
 
 _float = float
 _int = int
