@@ -154,6 +154,10 @@ class GraderExecute(Execute):
     def _stop(self, reason: str, name: str) -> None:
         self._stopped = (reason, name)
 
+    async def _async_handle_timeout(self, timeout, cell=None):
+        self._timeout_hit = True  # the cell ran past Execute.timeout (not just slow output)
+        return await super()._async_handle_timeout(timeout, cell)
+
     def preprocess_cell(self, cell, resources, index):
         if self._stopped is not None:
             if cell.cell_type == "code" and cell.source.strip():
@@ -164,6 +168,7 @@ class GraderExecute(Execute):
                     _add_issue(self.nb, "not_run", _cell_name(cell, index))
             return cell, resources
         name = _cell_name(cell, index)
+        self._timeout_hit = False
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
@@ -174,6 +179,11 @@ class GraderExecute(Execute):
             self._stop("kernel died", name)
             return cell, resources
         except CellTimeoutError:
+            if not self._timeout_hit:
+                # the cell finished (its reply came) but its last output did not arrive within
+                # iopub_timeout, e.g. on an overloaded machine: not the student's fault
+                self.log.warning("Output of %s still incomplete after %s s", name, self.iopub_timeout)
+                return cell, resources
             # nbclient gave up waiting for the kernel even after interrupting it (no output
             # and no idle status): nbgrader would abandon the whole submission here
             if not any(o.get("ename") == "CellTimeoutError" for o in cell.get("outputs", [])):

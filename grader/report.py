@@ -103,7 +103,7 @@ def render_html(result) -> str:
         "</table>",
     ]
     if result.hidden_pending:
-        parts.append(f"<p style='margin:6px 0 0 0;color:#444'>🔒 "
+        parts.append(f"<p style='margin:6px 0 0 0;color:#444'>"
                      f"{_inline(t('report.hidden_pending', lang, count=result.hidden_pending))}</p>")
     elif result.mode == "grade" and any(c.hidden for c in result.checks):
         parts.append(f"<p style='margin:6px 0 0 0;color:#444'>{_inline(t('report.hidden_note', lang))}</p>")

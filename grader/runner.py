@@ -265,6 +265,8 @@ def run_exercise(ex: Exercise, namespace: dict, *, include_hidden: bool, lang: s
     checks: list[CheckResult] = []
     for i, case in enumerate(ex.visible):
         label = case.label or f"#{i + 1}"
+        if isinstance(label, dict):  # a label in several languages
+            label = label.get(lang) or label.get("en") or f"#{i + 1}"
         checks.extend(_run_case(ex, func, case, label, False, 1000 + i, lang, buffer, False))
     if include_hidden:
         rng = np.random.default_rng(_seed() if seed is None else seed)

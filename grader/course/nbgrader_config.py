@@ -26,6 +26,9 @@ c.CourseDirectory.course_id = "minitape-autodiff"
 # says "timed_out"); a lesson's cells take well under a second each.
 c.Execute.timeout = 60
 c.Execute.interrupt_on_timeout = True
+# After a cell's reply, how long to wait for its last output: generous, so that a loaded
+# grading machine never turns a finished cell into a failure.
+c.Execute.iopub_timeout = 20
 c.LimitOutput.max_lines = 1000
 
 # --- restoring what students broke ---------------------------------------------------------

@@ -50,7 +50,8 @@ class Case:
     """One point at which the student's function is compared with the reference."""
 
     make: Callable[[np.random.Generator], Inputs]
-    label: str | None = None  # shown for visible cases, e.g. "x = 1.5"; hidden ones are numbered
+    # shown for visible cases: "x = 1.5", or {"en": ..., "es": ...}; hidden ones are numbered
+    label: str | dict[str, str] | None = None
     weight: float = 1.0
 
 

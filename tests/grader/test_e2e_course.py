@@ -49,7 +49,7 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    course = make_course(tmp_path_factory.mktemp("course"), langs=("en", "ru"), timeout=15)
+    course = make_course(tmp_path_factory.mktemp("course"), langs=("en", "ru"), timeout=30)
     nbgrader(course, "generate_assignment", EN)
     nbgrader(course, "generate_assignment", RU)
     set_duedate(course, EN, DUE)
