@@ -467,7 +467,7 @@ def _reverse(data, rng):
 # linear algebra
 @case("matmul")
 def _matmul(data, rng):
-    m, k, n = (data.draw(st.integers(1, 3)) for _ in range(3))
+    m, k, n = (data.draw(st.integers(0, 3)) for _ in range(3))  # 0: empty products
     batch = data.draw(st.sampled_from([((), ()), ((2,), (2,)), ((2,), ()), ((1,), (3,))]))
     ta, tb = data.draw(st.booleans()), data.draw(st.booleans())
     sa = batch[0] + ((k, m) if ta else (m, k))
@@ -518,7 +518,7 @@ def _tensordot(data, rng):
 
 
 def batch_sq(data):
-    n = data.draw(st.integers(1, 3))
+    n = data.draw(st.integers(0, 3))  # 0x0 matrices: det 1, empty inverse
     batch = data.draw(st.sampled_from([(), (2,)]))
     return batch + (n, n)
 
@@ -608,7 +608,8 @@ def _gather_nd(data, rng):
 @case("slogdet")
 def _slogdet(data, rng):
     a = well_conditioned(rng, batch_sq(data))
-    a[..., 0, :] *= -1.0  # negative determinants: log|det| is still smooth
+    if a.shape[-1]:
+        a[..., 0, :] *= -1.0  # negative determinants: log|det| is still smooth
     return (lambda t: tf.linalg.slogdet(t)[1]), [a]
 
 
