@@ -7,7 +7,7 @@ student at a time; after each student the worker reads that student's rows back 
 timestamp, per-notebook late penalty and flag, per-cell auto score, needs-manual-grade, auto
 comment) and the parent process, the only writer of the real gradebook, merges them with
 nbgrader's Gradebook API. Students are independent, so the merged gradebook is the one serial
-``nbgrader autograde`` produces (``tests/grader/test_parallel.py`` compares them).
+``nbgrader autograde`` produces (``tests/grader/test_grader_parallel.py`` compares them).
 Autograded notebooks are written by the workers directly to ``autograded/<student>/...``
 (one folder per student: no two workers write the same file).
 
