@@ -60,3 +60,32 @@ def test_variables_as_operands_of_binary_operations():
     gv, gw = tape.gradient(y, [v, w])
     np.testing.assert_array_equal(gv.numpy(), [5.0, 6.0])
     np.testing.assert_array_equal(gw.numpy(), [1.0, 2.0])
+
+
+def _ops_on(x, y):
+    return [tf.sin(x), tf.tanh(x), tf.exp(x), tf.negative(x), x * y, x + y, x - y, x / y,
+            tf.multiply(x, y), tf.maximum(x, y)]
+
+
+def test_operations_outside_any_tape_match_recorded_ones():
+    x = tf.constant(np.array([0.3, -1.2], dtype=np.float64))
+    y = tf.constant(np.array([2.0, 0.5], dtype=np.float64))
+    plain = _ops_on(x, y)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        taped = _ops_on(x, y)
+    assert len({t._id for t in plain + taped + [x, y]}) == len(plain) + len(taped) + 2
+    for a, b in zip(plain, taped):
+        assert type(a) is tf.Tensor and a.dtype == tf.float64
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert tape.gradient(taped[4], x).numpy().tolist() == [2.0, 0.5]
+
+
+def test_forward_accumulator_sees_operations_between_tensors():
+    x = tf.constant(2.0)
+    y = tf.constant(3.0)
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(1.0)) as acc:
+        z = x * y
+        s = tf.sin(x)
+    assert float(acc.jvp(z)) == 3.0
+    assert float(acc.jvp(s)) == pytest.approx(math.cos(2.0), rel=1e-6)
