@@ -13,7 +13,6 @@ from ._ops import (  # noqa: F401
     acosh, asinh, atanh, count_nonzero, divide_no_nan, log_sigmoid, multiply_no_nan,
     reciprocal_no_nan, softsign, top_k, xdivy, xlogy,
 )
-from ._ops import norm as _norm
 
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None):
