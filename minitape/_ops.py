@@ -26,6 +26,7 @@ _multi = B._multi  # [True] once a second array module (GPU) exists: apply() pla
 
 _float = float
 _int = int
+_brange = builtins.range  # this module defines the `range` operation (tf.range): Python's is this
 
 
 # ------------------------------------------------------------------------------------------
@@ -171,7 +172,7 @@ def _shape_tuple(shape):
 
 def _unbroadcast_fwd(g, shape):
     nd = g.ndim - len(shape)
-    axes = tuple(range(nd)) + tuple(i + nd for i, s in enumerate(shape) if s == 1 and g.shape[i + nd] != 1)
+    axes = tuple(_brange(nd)) + tuple(i + nd for i, s in enumerate(shape) if s == 1 and g.shape[i + nd] != 1)
     r = g.sum(axis=axes) if axes else g
     return r.reshape(shape)
 
@@ -606,10 +607,10 @@ _Min = primitive("Min", _min_fwd, [_extreme_vjp])
 def _prod_vjp(g, ans, x, axes, keepdims):
     # d prod / d x_i = prod_{j != i} x_j, computed without dividing by x (zeros are fine)
     shape = x._value.shape
-    ax = tuple(range(len(shape))) if axes is None else axes
+    ax = tuple(_brange(len(shape))) if axes is None else axes
     if len(ax) == 0:
         return g
-    rest = [i for i in range(len(shape)) if i not in ax]
+    rest = [i for i in _brange(len(shape)) if i not in ax]
     perm = list(ax) + rest
     xt = transpose(x, perm)
     n = 1
@@ -677,7 +678,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     x = _to_tensor(input_tensor)
     axes = _axis_tuple(axis, x._value.ndim)
     if axes is None:
-        axes = tuple(range(x._value.ndim))
+        axes = tuple(_brange(x._value.ndim))
     return apply(_LogSumExp, (x,), {"axes": axes, "keepdims": builtins.bool(keepdims)})
 
 
@@ -817,7 +818,7 @@ _Transpose = primitive("Transpose", lambda a, perm: xp(a).transpose(a, perm), [_
 def transpose(a, perm=None, conjugate=False, name=None):
     x = _to_tensor(a)
     nd = x._value.ndim
-    perm = tuple(range(nd - 1, -1, -1)) if perm is None else tuple(_int(p) % nd for p in perm)
+    perm = tuple(_brange(nd - 1, -1, -1)) if perm is None else tuple(_int(p) % nd for p in perm)
     return apply(_Transpose, (x,), {"perm": perm})
 
 
@@ -1009,7 +1010,7 @@ def stack(values, axis=0, name="stack"):
 def unstack(value, num=None, axis=0, name="unstack"):
     x = _to_tensor(value)
     axis = _int(axis) % x._value.ndim
-    return [getitem(x, (slice(None),) * axis + (i,)) for i in range(x._value.shape[axis])]
+    return [getitem(x, (slice(None),) * axis + (i,)) for i in _brange(x._value.shape[axis])]
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
@@ -1049,7 +1050,7 @@ def _scatter_axis_fwd(g, indices, axis, shape):
     m = xp(g)
     z = m.zeros(shape, dtype=g.dtype)
     zt = m.moveaxis(z, axis, 0)
-    gt = m.moveaxis(g, list(range(axis, axis + indices.ndim)), list(range(indices.ndim)))
+    gt = m.moveaxis(g, list(_brange(axis, axis + indices.ndim)), list(_brange(indices.ndim)))
     B.add_at(zt, indices, gt)
     return z
 
@@ -1107,16 +1108,16 @@ def _batched_gather(x, idx, ax, bd):
     for s in shape[:bd]:
         nb *= s
     n = shape[ax]
-    middle = [i for i in range(bd, len(shape)) if i != ax]
-    xt = transpose(x, list(range(bd)) + [ax] + middle) if ax != bd else x
+    middle = [i for i in _brange(bd, len(shape)) if i != ax]
+    xt = transpose(x, list(_brange(bd)) + [ax] + middle) if ax != bd else x
     flat = reshape(xt, (nb * n,) + tuple(shape[i] for i in middle))
     m = xp(idx)
     offsets = (m.arange(nb, dtype=idx.dtype) * n).reshape(shape[:bd] + (1,) * (idx.ndim - bd))
     r = apply(_GatherV2, (flat,), {"indices": idx + offsets, "axis": 0})
     nm, ni = ax - bd, idx.ndim - bd  # params axes between the batch and `axis`; index axes
     if nm:
-        r = transpose(r, list(range(bd)) + list(range(bd + ni, bd + ni + nm))
-                      + list(range(bd, bd + ni)) + list(range(bd + ni + nm, r._value.ndim)))
+        r = transpose(r, list(_brange(bd)) + list(_brange(bd + ni, bd + ni + nm))
+                      + list(_brange(bd, bd + ni)) + list(_brange(bd + ni + nm, r._value.ndim)))
     return r
 
 
@@ -1150,7 +1151,7 @@ def _tile_vjp(g, ans, x, multiples):
     for m, s in zip(multiples, shape):
         inter += [m, s]
     r = reshape(g, inter)
-    return reduce_sum(r, axis=list(range(0, 2 * len(shape), 2)))
+    return reduce_sum(r, axis=list(_brange(0, 2 * len(shape), 2)))
 
 
 _Tile = primitive("Tile", lambda a, multiples: xp(a).tile(a, multiples), [_tile_vjp])
@@ -1218,7 +1219,7 @@ def _mirror_pad(x, p, symmetric):
 def reverse(tensor, axis, name=None):
     x = _to_tensor(tensor)
     axes = _axis_tuple(axis, x._value.ndim)
-    key = tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(x._value.ndim))
+    key = tuple(slice(None, None, -1) if i in axes else slice(None) for i in _brange(x._value.ndim))
     return getitem(x, key)
 
 
@@ -1228,7 +1229,7 @@ def reverse(tensor, axis, name=None):
 
 def _mT(x):
     nd = x._value.ndim
-    perm = list(range(nd - 2)) + [nd - 1, nd - 2]
+    perm = list(_brange(nd - 2)) + [nd - 1, nd - 2]
     return transpose(x, perm)
 
 
@@ -1264,8 +1265,8 @@ def tensordot(a, b, axes, name=None):
 def _tensordot_spec(na, nb, axes):
     letters = "abcdefghijklmnopqrstuvwxyz"
     if isinstance(axes, int):
-        ax_a = list(range(na - axes, na))
-        ax_b = list(range(axes))
+        ax_a = list(_brange(na - axes, na))
+        ax_b = list(_brange(axes))
     else:
         ax_a, ax_b = [list(x) if isinstance(x, (list, tuple)) else [x] for x in axes]
     sa = list(letters[:na])

@@ -89,3 +89,23 @@ def test_forward_accumulator_sees_operations_between_tensors():
         s = tf.sin(x)
     assert float(acc.jvp(z)) == 3.0
     assert float(acc.jvp(s)) == pytest.approx(math.cos(2.0), rel=1e-6)
+
+
+def test_internal_helpers_use_python_range_not_tf_range(monkeypatch):
+    # _ops defines the `range` operation; its own helpers must not build tensors to count axes
+    from minitape import _ops
+
+    def no_tf_range(*args, **kwargs):
+        raise AssertionError("an internal helper called minitape's range operation")
+
+    monkeypatch.setattr(_ops, "range", no_tf_range)
+    x = tf.Variable(np.arange(1.0, 7.0).reshape(2, 3))
+    b = tf.constant(np.ones((1, 3)))
+    with tf.GradientTape() as tape:
+        ys = [tf.transpose(x), tf.matmul(x, x, transpose_a=True), x + b,
+              tf.reduce_logsumexp(x), tf.reduce_prod(x), tf.tile(x, [2, 1]),
+              tf.reverse(x, [1]), tf.stack(tf.unstack(x, axis=1))]
+        loss = tf.add_n([tf.reduce_sum(y) for y in ys])
+    g = tape.gradient(loss, x)
+    assert g.shape == (2, 3)
+    assert all(type(p) is int for p in tf.transpose(x)._value.shape)
