@@ -342,22 +342,17 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
     target_ids = {t._id for t in targets}
     source_ids = {s._id for s in sources if s._id in watched or s._id in target_ids}
 
-    # 1. entries reachable backwards from the targets: entries are in execution order (every
-    #    producer before its consumers), so one backward sweep finds them, in reverse order
-    wanted = set(target_ids)
-    reach = []
-    i = n_entries
-    for e in reversed(entries):
-        i -= 1
-        if e[0] in wanted:
-            reach.append((i, e))
-            wanted.update(e[1])
-    # 2. ...that lead to a source (one forward sweep), and 3. usage counts: how many needed
-    #    entries consume each tensor produced by a needed entry
+    # 1. entries that lead to a source (entries are in execution order, every producer before
+    #    its consumers: one forward sweep), and 2. usage counts: how many of them consume each
+    #    tensor produced by one of them. Entries that do not lead back from a target are kept:
+    #    their outputs have no gradient, so they only pass their usage counts on (checking
+    #    reachability first would cost a sweep more than it saves).
     needed_ids = set(source_ids)
     producer = {}  # output id of each needed entry -> the entry's index, in execution order
     usage = {}
-    for i, e in reversed(reach):
+    i = -1
+    for e in entries:
+        i += 1
         in_ids = e[1]
         for tid in in_ids:
             if tid in needed_ids:
@@ -369,6 +364,15 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
                 usage[tid] = usage.get(tid, 0) + 1
         needed_ids.add(e[0])
         producer[e[0]] = i
+    reach = None
+    if on_step is not None:  # the stepper shows only the entries between targets and sources
+        wanted = set(target_ids)
+        reach = set()
+        for i in sorted(producer.values(), reverse=True):
+            e = entries[i]
+            if e[0] in wanted:
+                reach.add(i)
+                wanted.update(e[1])
     # 4. seed with the targets' gradients
     grads = {}
     for k, t in enumerate(targets):
@@ -432,7 +436,7 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
                     continue
                 prev = get(tid)
                 grads[tid] = ig if prev is None else add(prev, ig)
-        if on_step is not None:
+        if on_step is not None and i in reach:
             on_step(entries[i], g, in_grads if g is not None else None, grads)
         for tid in in_ids:
             c = usage.get(tid)

@@ -109,3 +109,23 @@ def test_internal_helpers_use_python_range_not_tf_range(monkeypatch):
     g = tape.gradient(loss, x)
     assert g.shape == (2, 3)
     assert all(type(p) is int for p in tf.transpose(x)._value.shape)
+
+
+def test_gradient_with_operations_after_the_target_and_off_its_path():
+    x = tf.Variable(2.0)
+    w = tf.Variable(5.0)
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * x            # a target...
+        z = y * 3.0          # ...that later operations consume
+        side = w * x         # leads to x and w, not to y
+        u = tf.sin(side)
+    assert float(tape.gradient(y, x)) == 4.0
+    assert float(tape.gradient(z, x)) == 12.0
+    assert tape.gradient(y, w) is None
+    gx, gw = tape.gradient([y, u], [x, w])
+    assert float(gx) == pytest.approx(4.0 + math.cos(10.0) * 5.0, rel=1e-5)  # float32
+    assert float(gw) == pytest.approx(math.cos(10.0) * 2.0, rel=1e-5)
+    # the stepper shows only the operations between the target and the sources
+    from minitape import debugging
+    steps = list(debugging.backward_steps(tape, y, x))
+    assert [s.op for s in steps] == [None, "Mul"]
