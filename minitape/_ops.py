@@ -221,6 +221,14 @@ def _mk_binary(name, fwd, vjps):
                 out._id = _next_id()
                 return out
             return apply(prim, (x, y), {})
+        if type(x) is Tensor and type(y) is _float:
+            # a tensor and a Python float (y * 0.9): _pair's first fast path, without its call
+            v = x._value
+            dt = v.dtype
+            if dt.kind in "fc" and _ARRAY_MODULES.get(type(v)) is np:
+                by_type = _HOST_CONSTANTS.get(y)
+                c = by_type.get(dt.type) if by_type is not None else None
+                return apply(prim, (x, c if c is not None else _host_constant(y, dt.type)), {})
         a, b = _pair(x, y, pname)
         return apply(prim, (a, b), {})
 
