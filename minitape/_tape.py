@@ -169,20 +169,20 @@ class GradientTape:
         for t in flat_targets:
             if not isinstance(t, Tensor):
                 raise ValueError(f"gradient target must be a Tensor or Variable, got {t!r}")
-        if any(t is None for t in _nest.flatten(sources, keep_none=True)):
+        flat_sources = _nest.flatten(sources, keep_none=True)
+        if any(t is None for t in flat_sources):
             raise ValueError("Can't differentiate w.r.t. None: a source passed to "
                              "GradientTape.gradient is None.")
-        flat_sources = _nest.flatten(sources)
         for s in flat_sources:
             if not isinstance(s, Tensor):
                 raise ValueError(f"Passed in object {s!r} of type {type(s).__name__!r}, not "
                                  "tf.Tensor or tf.Variable or ExtensionType.")
         for t in flat_targets:
-            if not (t.dtype.is_floating or t.dtype.is_complex):
+            if t._value.dtype.kind not in "fc":  # floating or complex
                 _warn("The dtype of the target tensor must be floating (e.g. tf.float32) when "
                       f"calling GradientTape.gradient, got {t.dtype!r}")
         for s in flat_sources:
-            if not (s.dtype.is_floating or s.dtype.is_complex):
+            if s._value.dtype.kind not in "fc":
                 _warn("The dtype of the source tensor must be floating (e.g. tf.float32) when "
                       f"calling GradientTape.gradient, got {s.dtype!r}")
         if output_gradients is not None:
@@ -210,7 +210,7 @@ class GradientTape:
                 if unconnected is UnconnectedGradients.ZERO:
                     from ._ops import zeros_like
                     g = zeros_like(s)
-            elif g.shape != s.shape:
+            elif g._value.shape != s._value.shape:
                 from ._ops import reshape
                 g = reshape(g, s.shape)
             results.append(g)
