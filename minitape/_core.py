@@ -538,23 +538,26 @@ def apply(prim, inputs, params):
         v = fwd(*[t._value for t in inputs], **params)
     out = _new(Tensor)  # Tensor(v) without a Python-level __init__ call
     out._value = v
-    out._id = _next_id()
+    out._id = oid = _next_id()
     if _tapes:
         if len(_tapes) == 1 and 0 < n <= 2 and prim.vjps is not None and v.dtype.kind in "fc":
             # _record's common case inlined (one tape, one or two inputs, a float result)
             tape = _tapes[0]
             w = tape._watched
-            a = inputs[0]
             if n == 2:
-                b = inputs[1]
-                ids = (a._id, b._id) if a._id in w or b._id in w else None
+                ia = a._id
+                ib = b._id
+                if ia in w or ib in w:
+                    w.add(oid)
+                    tape._entries.append((oid, (ia, ib), prim, (out, a, b) if prim.save is None
+                                          else prim.save(out, a, b, **params), params))
             else:
-                ids = (a._id,) if a._id in w else None
-            if ids is not None:
-                oid = out._id
-                w.add(oid)
-                tape._entries.append((oid, ids, prim, (out, *inputs) if prim.save is None
-                                      else prim.save(out, *inputs, **params), params))
+                a = inputs[0]
+                ia = a._id
+                if ia in w:
+                    w.add(oid)
+                    tape._entries.append((oid, (ia,), prim, (out, a) if prim.save is None
+                                          else prim.save(out, a, **params), params))
         else:
             _record(prim, inputs, params, out)
     if _accumulators:
