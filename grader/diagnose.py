@@ -96,19 +96,12 @@ def _np_dtype(x: Any) -> np.dtype | None:
     dt = getattr(x, "dtype", None)
     if dt is None:
         return None
-    for attr in ("as_numpy_dtype",):
+    for candidate in (getattr(dt, "as_numpy_dtype", None), dt, str(getattr(dt, "name", dt))):
         try:
-            return np.dtype(getattr(dt, attr))
+            return np.dtype(candidate)
         except Exception:
-            pass
-    try:
-        return np.dtype(dt)
-    except Exception:
-        pass
-    try:
-        return np.dtype(str(getattr(dt, "name", dt)))
-    except Exception:
-        return None
+            continue
+    return None
 
 
 def _is_variable(x: Any) -> bool:

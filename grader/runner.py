@@ -218,8 +218,6 @@ def _run_case(ex: Exercise, func: Any, case: Case, label: str, hidden: bool, see
             why = explain_none(answer, outcome.path, recorder.calls, lang)
             details["why_none"] = why
             message = f"{message} {t('none.why', lang)} {why}"
-        if hidden:  # never show hidden inputs; values at fresh random points are fine
-            details.pop("traceback", None)
         results.append(CheckResult(_leaf_label(label, outcome.path), hidden, weight,
                                    outcome.passed, outcome.reason, message, details))
     # 3. finite differences, independent of the reference
