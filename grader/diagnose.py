@@ -97,6 +97,8 @@ def _np_dtype(x: Any) -> np.dtype | None:
     if dt is None:
         return None
     for candidate in (getattr(dt, "as_numpy_dtype", None), dt, str(getattr(dt, "name", dt))):
+        if candidate is None:  # np.dtype(None) would be float64
+            continue
         try:
             return np.dtype(candidate)
         except Exception:
