@@ -212,23 +212,26 @@ def _mk_binary(name, fwd, vjps):
     pname = prim.name
 
     def op(x, y, name=None):
-        if type(x) is Tensor and type(y) is Tensor and x._value.dtype is y._value.dtype:
-            # two tensors of one dtype: nothing to convert
-            if not _tapes and not _accumulators and not _multi[0]:
-                # nothing records and there is one array module: all that apply() would do
-                out = _new(Tensor)
-                out._value = prim.fwd(x._value, y._value)
-                out._id = _next_id()
-                return out
-            return apply(prim, (x, y), {})
-        if type(x) is Tensor and type(y) is _float:
-            # a tensor and a Python float (y * 0.9): _pair's first fast path, without its call
-            v = x._value
-            dt = v.dtype
-            if dt.kind in "fc" and _ARRAY_MODULES.get(type(v)) is np:
-                by_type = _HOST_CONSTANTS.get(y)
-                c = by_type.get(dt.type) if by_type is not None else None
-                return apply(prim, (x, c if c is not None else _host_constant(y, dt.type)), {})
+        tx = type(x)
+        ty = type(y)
+        if tx is Tensor:
+            if ty is Tensor and x._value.dtype is y._value.dtype:
+                # two tensors of one dtype: nothing to convert
+                if not _tapes and not _accumulators and not _multi[0]:
+                    # nothing records and there is one array module: all that apply() would do
+                    out = _new(Tensor)
+                    out._value = prim.fwd(x._value, y._value)
+                    out._id = _next_id()
+                    return out
+                return apply(prim, (x, y), {})
+            if ty is _float:
+                # a tensor and a Python float (y * 0.9): _pair's first fast path, without its call
+                v = x._value
+                dt = v.dtype
+                if dt.kind in "fc" and (not _multi[0] or _ARRAY_MODULES.get(type(v)) is np):
+                    by_type = _HOST_CONSTANTS.get(y)
+                    c = by_type.get(dt.type) if by_type is not None else None
+                    return apply(prim, (x, c if c is not None else _host_constant(y, dt.type)), {})
         a, b = _pair(x, y, pname)
         return apply(prim, (a, b), {})
 
