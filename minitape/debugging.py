@@ -895,15 +895,14 @@ def _run_backward(tape, target, sources, output_gradients):
             grads = backward(tape, flat_t, flat_s, flat_og, on_step=on_step)
     finally:
         tape._persistent = was
-    # a gradient is complete once the last operation that contributes to it has run
+    # a gradient is complete once the last operation that contributes to it has run (a
+    # target's seed, with no contribution, is complete from the start)
     last = {}
     for st in steps:
         for tid in st.contributions:
             last[tid] = st.index
-        if st.out is not None:
-            last.setdefault(st.out, st.index)
-    for st in steps[1:]:
-        st.complete = frozenset(t for t, k in last.items() if k <= st.index)
+    for st in steps:
+        st.complete = frozenset(t for t in st.grads if last.get(t, -1) <= st.index)
     results = []
     for s, gr in zip(flat_s, grads):
         if gr is not None and gr.shape != s.shape:
@@ -1003,12 +1002,13 @@ class Stepper:
             s += f"  ({ui['done']})"
         return s
 
-    def drawing(self):
+    def drawing(self, caption=True):
         """The tape's drawing at the current step (a :class:`TapeDrawing`)."""
         st = self.step
         hot = set(st.contributions) if st.op is not None else set(st.grads)
         return TapeDrawing(self._graph, self._dir, self._lang, grads=st.grads,
-                           current=st.entry, hot=hot, caption=self.caption())
+                           current=st.entry, hot=hot,
+                           caption=self.caption() if caption else None)
 
     @property
     def text(self):
@@ -1033,7 +1033,7 @@ class Stepper:
             gv = st.grads.get(tid)
             status = ""
             if gv is not None:
-                status = ui["complete"] if (tid in st.complete or self.done) else ui["partial"]
+                status = ui["complete"] if tid in st.complete else ui["partial"]
             val = g.value_text(tid, 24) or ""
             style = ' style="font-weight:bold"' if tid in st.contributions else ""
             rows.append(f"<tr{style}><td>{_esc(g.label(tid))}</td><td>{_esc(val)}</td>"
@@ -1077,7 +1077,7 @@ class Stepper:
         if self._view is None:
             return
         b_reset, b_back, b_next, slider, label, picture, table = self._view
-        d = self.drawing()
+        d = self.drawing(caption=False)  # the caption is the label above the picture
         slider.value = self.position
         b_back.disabled = self.position == 0
         b_reset.disabled = self.position == 0

@@ -285,7 +285,9 @@ def test_backward_steps_follow_the_tapes_schedule():
     assert _close(mul.contributions[x._id], 24.0) and _close(mul.contributions[w._id], 36.0)
     # x collects from two operations: 1 after AddV2, 25 at the end
     assert _close(add.grads[x._id], 1.0) and _close(mul.grads[x._id], 25.0)
+    assert y._id in seed.complete                          # the seed is final at once
     assert u._id in square.complete and x._id not in square.complete
+    assert {x._id, w._id} <= mul.complete
     assert _close(result[0], 25.0) and _close(result[1], 36.0)
 
 
