@@ -160,7 +160,7 @@ class Config:
     round_s = 0.25         # target time per framework per round
     warmup_s = 0.3
     max_reps = 400
-    import_runs = 7        # timed runs of each import command (heavy frameworks: 3)
+    import_runs = 15       # timed runs of each import command (PyTorch, TensorFlow: 5)
     chain_n = 1_000_000    # elements of the relu/tanh memory chain
 
 
@@ -465,29 +465,21 @@ def _child_env():
     return env
 
 
-def time_import(stmt, runs):
-    cmd = [sys.executable, "-c", stmt]
-    env = _child_env()
-    subprocess.run(cmd, env=env, check=True, capture_output=True)  # writes .pyc, warms caches
-    ts = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, env=env, check=True, capture_output=True)
-        ts.append(time.perf_counter() - t0)
-    # Peak RSS from /proc (VmHWM): ru_maxrss of a child would include its parent's pre-exec RSS.
+def _peak_rss_mb(stmt, env):
+    """Peak resident memory (MB) of a fresh interpreter running ``stmt``; NaN without /proc."""
+    # /proc's VmHWM: a child's ru_maxrss would include its parent's RSS before exec
     try:
-        rss = subprocess.run(
+        out = subprocess.run(
             [sys.executable, "-c", stmt + "; print(next(l.split()[1] for l in "
              "open('/proc/self/status') if l.startswith('VmHWM')))"],
             env=env, check=True, capture_output=True, text=True).stdout.split()[-1]
-        rss_mb = int(rss) / 1024
-    except (subprocess.CalledProcessError, IndexError, ValueError):  # no /proc (not Linux)
-        rss_mb = float("nan")
-    return {"median": statistics.median(ts), "min": min(ts), "max": max(ts), "n": runs,
-            "rss_mb": rss_mb}
+        return int(out) / 1024
+    except (subprocess.CalledProcessError, IndexError, ValueError):
+        return float("nan")
 
 
 def import_bench(cfg):
+    """Fresh interpreters, interleaved in rounds (a busy moment hits every import alike)."""
     rows = {"python (no import)": "pass", "NumPy": "import numpy", "minitape": "import minitape"}
     if "autograd" in MODULES:
         rows["autograd"] = "import autograd"
@@ -495,11 +487,20 @@ def import_bench(cfg):
         rows["PyTorch"] = "import torch"
     if "TensorFlow" in MODULES:
         rows["TensorFlow"] = "import tensorflow"
-    out = {}
-    for name, stmt in rows.items():
-        heavy = name in ("PyTorch", "TensorFlow")
-        out[name] = time_import(stmt, max(1, cfg.import_runs // 2) if heavy else cfg.import_runs)
-    return out
+    env = _child_env()
+    for stmt in rows.values():  # writes the bytecode caches, warms the file cache
+        subprocess.run([sys.executable, "-c", stmt], env=env, check=True, capture_output=True)
+    heavy = {"PyTorch", "TensorFlow"}
+    times = {name: [] for name in rows}
+    for r in range(cfg.import_runs):
+        for name, stmt in rows.items():
+            if name in heavy and r >= max(1, cfg.import_runs // 3):
+                continue  # a few runs of the multi-second imports are enough
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", stmt], env=env, check=True, capture_output=True)
+            times[name].append(time.perf_counter() - t0)
+    return {name: {"median": statistics.median(ts), "min": min(ts), "max": max(ts), "n": len(ts),
+                   "rss_mb": _peak_rss_mb(rows[name], env)} for name, ts in times.items()}
 
 
 # ------------------------------------------------------------------------------------------
