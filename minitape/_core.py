@@ -522,6 +522,13 @@ def _to_tensor(x):
 
 _new = object.__new__
 
+# NumPy scalar type -> dtype kind ("f", "c", "i", "u", "b"). A NumPy scalar's type fixes its
+# dtype, and reading ``.dtype`` off a scalar costs twice a dict lookup: the hot paths ask
+# ``(_SCALAR_KIND.get(type(v)) or v.dtype.kind)``.
+_SCALAR_KIND = {t: np.dtype(t).kind for t in (
+    np.float16, np.float32, np.float64, np.longdouble, np.complex64, np.complex128,
+    np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.bool_)}
+
 
 def apply(prim, inputs, params):
     """Run ``prim`` on Tensors ``inputs`` and record it on every tape that watches an input."""
@@ -540,7 +547,8 @@ def apply(prim, inputs, params):
     out._value = v
     out._id = oid = _next_id()
     if _tapes:
-        if len(_tapes) == 1 and 0 < n <= 2 and prim.vjps is not None and v.dtype.kind in "fc":
+        if (len(_tapes) == 1 and 0 < n <= 2 and prim.vjps is not None
+                and (_SCALAR_KIND.get(type(v)) or v.dtype.kind) in "fc"):
             # _record's common case inlined (one tape, one or two inputs, a float result)
             tape = _tapes[0]
             w = tape._watched

@@ -16,7 +16,7 @@ import numbers
 from . import _backend as B
 from . import dtypes as _d
 from ._core import (Tensor, Variable, apply, primitive, convert_to_tensor, _to_tensor,
-                    REGISTRY, _tapes, _accumulators, _new, _next_id)
+                    REGISTRY, _tapes, _accumulators, _new, _next_id, _SCALAR_KIND)
 from .errors import InvalidArgumentError
 
 xp = B.xp
@@ -215,23 +215,32 @@ def _mk_binary(name, fwd, vjps):
         tx = type(x)
         ty = type(y)
         if tx is Tensor:
-            if ty is Tensor and x._value.dtype is y._value.dtype:
-                # two tensors of one dtype: nothing to convert
-                if not _tapes and not _accumulators and not _multi[0]:
-                    # nothing records and there is one array module: all that apply() would do
-                    out = _new(Tensor)
-                    out._value = prim.fwd(x._value, y._value)
-                    out._id = _next_id()
-                    return out
-                return apply(prim, (x, y), {})
-            if ty is _float:
+            if ty is Tensor:
+                vx = x._value
+                vy = y._value
+                t = type(vx)
+                # one dtype? (a NumPy scalar's type fixes its dtype: no .dtype read for scalars)
+                if t is type(vy) and (t in _SCALAR_KIND or vx.dtype is vy.dtype):
+                    if not _tapes and not _accumulators and not _multi[0]:
+                        # nothing records and there is one array module: all apply() would do
+                        out = _new(Tensor)
+                        out._value = prim.fwd(vx, vy)
+                        out._id = _next_id()
+                        return out
+                    return apply(prim, (x, y), {})
+            elif ty is _float:
                 # a tensor and a Python float (y * 0.9): _pair's first fast path, without its call
                 v = x._value
-                dt = v.dtype
-                if dt.kind in "fc" and (not _multi[0] or _ARRAY_MODULES.get(type(v)) is np):
+                st = type(v)  # a NumPy scalar's type is its dtype's scalar type
+                kind = _SCALAR_KIND.get(st)
+                if kind is None:
+                    dt = v.dtype
+                    kind = dt.kind
+                    st = dt.type
+                if kind in "fc" and (not _multi[0] or _ARRAY_MODULES.get(type(v)) is np):
                     by_type = _HOST_CONSTANTS.get(y)
-                    c = by_type.get(dt.type) if by_type is not None else None
-                    return apply(prim, (x, c if c is not None else _host_constant(y, dt.type)), {})
+                    c = by_type.get(st) if by_type is not None else None
+                    return apply(prim, (x, c if c is not None else _host_constant(y, st)), {})
         a, b = _pair(x, y, pname)
         return apply(prim, (a, b), {})
 
@@ -339,7 +348,7 @@ def _mk_unary(name, fwd, vjp, save=None, float_only=True):
     def op(x, name=None):
         if type(x) is not Tensor:
             x = _to_tensor(x)
-        if float_only and x._value.dtype.kind not in "fc":
+        if float_only and (_SCALAR_KIND.get(type(x._value)) or x._value.dtype.kind) not in "fc":
             raise InvalidArgumentError(
                 f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: "
                 f"bfloat16, half, float, double, complex64, complex128 ; NodeDef: {{op {prim.name}}} "
