@@ -335,7 +335,8 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
     if entries is None:
         raise RuntimeError(_NON_PERSISTENT_MSG)
     n_entries = len(entries)
-    entries = entries[:n_entries]  # ops recorded during this pass are not part of it
+    if tape._persistent:  # (a non-persistent tape no longer records: no copy needed)
+        entries = entries[:n_entries]  # ops recorded during this pass are not part of it
     watched = tape._watched
     # A source the tape never watched gets None, even when a recorded op consumed it.
     # (A target is its own source: d(x)/dx = 1 whether or not x was watched, as in TF.)
@@ -364,6 +365,7 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
                 usage[tid] = usage.get(tid, 0) + 1
         needed_ids.add(e[0])
         producer[e[0]] = i
+    e = None  # (the loop variable would keep the last entry alive through the whole pass)
     reach = None
     if on_step is not None:  # the stepper shows only the entries between targets and sources
         wanted = set(target_ids)

@@ -80,3 +80,37 @@ def test_non_persistent_tape_frees_entries_during_backward():
     gc.collect()
     assert all(r() is None for r in refs)
     assert g.shape == (1000,)
+
+
+def test_entries_are_freed_while_the_backward_pass_runs():
+    # the first operation's gradient runs last: by then every later entry has been used, and a
+    # non-persistent tape must already have let go of what those entries kept
+    refs, seen = [], []
+
+    @tf.custom_gradient
+    def first(x):
+        def grad(g):
+            gc.collect()
+            seen.append([r() is None for r in refs])
+            return g
+        return tf.identity(x), grad
+
+    x = tf.Variable(np.ones(10, dtype=np.float32))
+    with tf.GradientTape() as tape:
+        y = first(x)
+        for _ in range(5):
+            y = tf.tanh(y)  # each tanh entry keeps its output
+            refs.append(weakref.ref(y))
+        loss = tf.reduce_sum(y)
+    del y
+    g = tape.gradient(loss, x)
+    assert seen == [[True] * 5]
+    t = np.ones(10)
+    for _ in range(5):
+        t = np.tanh(t)
+    expected = np.ones(10)
+    v = np.ones(10)
+    for _ in range(5):
+        v = np.tanh(v)
+        expected = expected * (1 - v * v)
+    np.testing.assert_allclose(g.numpy(), expected, rtol=1e-5)
