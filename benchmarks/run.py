@@ -23,7 +23,9 @@ Fairness rules
   minitape and TensorFlow, ``torch.autograd.grad`` for PyTorch, ``autograd.grad`` for HIPS
   autograd, and the chain rule written out for NumPy by hand.
 * Warm-up before timing; every repetition recomputes the forward pass and the gradient from
-  the inputs (nothing is cached between repetitions); repetitions of the frameworks are
+  the inputs (no result is cached between repetitions; what the engines cache for everyone,
+  such as minitape's and TensorFlow's conversion of a Python float constant to a tensor, stays
+  cached, as it would in a learner's loop); repetitions of the frameworks are
   interleaved in rounds so that a slow period of the machine hits all of them alike; the
   garbage collector stays on (what a learner's notebook gets).
 
