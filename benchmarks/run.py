@@ -710,7 +710,7 @@ def main(argv=None):
         check_agreement("mlp", impls, 1e-2)
         res = time_interleaved(impls, cfg)
         results["mlp"] = res
-        rep.table(f"mlp: loss = mean((relu(X @ W1) @ W2 - Y)**2), X ({BATCH}, {IN}), hidden {HIDDEN}, "
+        rep.table(f"mlp: loss = `mean((relu(X @ W1) @ W2 - Y) ** 2)`, X ({BATCH}, {IN}), hidden {HIDDEN}, "
                   f"output {OUT}, float32; gradients of W1 and W2",
                   ["implementation", "median", "±", "n", "ratio"], timing_rows(res, 1, "ms"))
         r = res["minitape"]["median"] / res["NumPy by hand"]["median"]
