@@ -1,0 +1,51 @@
+"""benchmarks/run.py keeps working: a smoke run of every workload (no timing is asserted)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_quick_run_prints_every_table_and_the_targets(tmp_path):
+    out_json = tmp_path / "results.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # PyTorch and TensorFlow are left out to keep the smoke run short (and they are not test
+    # dependencies); autograd is, and is included when importable
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick", "--skip",
+         "torch,tensorflow", "--json", str(out_json)],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    text = r.stdout
+    for title in ("chain: 50 x", "mlp: loss", "hessian: d2f/dx2", "import: wall time",
+                  "memory, mlp gradient", "memory, relu/tanh chain", "targets (issue 3)"):
+        assert title in text, title
+    assert "note: PyTorch skipped (--skip)" in text
+    assert "note: TensorFlow skipped (--skip)" in text
+    assert "primitive op" in text
+    for row in ("NumPy by hand", "minitape", "strictly needed"):
+        assert row in text
+    res = json.loads(out_json.read_text())
+    for workload in ("chain", "mlp", "hessian"):
+        assert res[workload]["minitape"]["median"] > 0
+        assert res[workload]["NumPy by hand"]["median"] > 0
+    assert res["import"]["minitape"]["median"] > 0
+    mem = res["memory"]
+    assert mem["chain_strictly_needed"] == mem["chain_n"] * (500 * 1 + 500 * 4 + 2 * 4)
+    assert mem["mlp"]["minitape"] > 0 and mem["chain"]["minitape"] > 0
+
+
+def test_markdown_tables():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick", "--markdown",
+         "--only", "hessian", "--skip", "torch,tensorflow,autograd"],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "| implementation | median | ± | n | ratio |" in r.stdout
+    assert "| minitape |" in r.stdout
+    assert "note: autograd skipped (--skip)" in r.stdout
