@@ -55,7 +55,7 @@ class GradientTape:
         self._used = False
         self._entered = False
         self._notes = None           # debugging notes (NumPy escapes, assignments, cut paths)
-        self._spent = None           # (skeleton, watched) kept by a non-persistent gradient
+        self._spent = None           # what a non-persistent gradient keeps for why_none
 
     # --- context ------------------------------------------------------------------------
     def __enter__(self):
@@ -193,15 +193,18 @@ class GradientTape:
         else:
             flat_og = None
 
-        # A non-persistent tape frees its recording; it keeps only (out, inputs, op) per entry
-        # so that debugging.why_none can still explain a None afterwards.
+        # A non-persistent tape frees its recording.  So that debugging.why_none can still
+        # explain a None afterwards it keeps what it answered and, only when the recording has
+        # debugging notes (a NumPy escape, an assignment, a cut path: rare), the (out ids,
+        # input ids, ops) skeleton of its entries.
         e = self._entries
-        skeleton = None if self._persistent else (  # (out ids, input ids, ops): C-level passes
+        skeleton = None if self._persistent or self._notes is None else (
             list(map(_OUT, e)), list(map(_INS, e)), list(map(_OP, e)))
         grads = backward(self, flat_targets, flat_sources, flat_og)
         if not self._persistent:
             self._used = True
-            self._spent = (skeleton, self._watched)
+            self._spent = (skeleton, self._watched, [t._id for t in flat_targets],
+                           {s._id: g is not None for s, g in zip(flat_sources, grads)})
             self._entries = None
             self._watched = set()
         results = []

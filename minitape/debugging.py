@@ -74,14 +74,19 @@ class _Recording:
 
     def __init__(self, tape):
         self.tape = tape
+        self.answered = None   # (target ids, {source id: got a gradient}) of a spent tape
         if tape._entries is not None:
             self.entries = [e for e in tape._entries if e is not None]
             self.watched = tape._watched
             self.spent = False
         elif tape._spent is not None:
-            (outs, ins, ops), watched = tape._spent
-            self.entries = [(o, i, p, None, None) for o, i, p in zip(outs, ins, ops)]
+            skeleton, watched, target_ids, results = tape._spent
+            self.entries = None
+            if skeleton is not None:
+                outs, ins, ops = skeleton
+                self.entries = [(o, i, p, None, None) for o, i, p in zip(outs, ins, ops)]
             self.watched = watched
+            self.answered = (target_ids, results)
             self.spent = True
         else:
             self.entries = None
@@ -200,10 +205,11 @@ class _Graph:
     def __init__(self, tape, target=None, sources=None, names=None, frame=None, max_ops=60):
         _check_tape(tape, "draw")
         rec = _Recording(tape)
-        if rec.entries is None:
+        if rec.spent:
             raise ValueError(
-                "This tape no longer holds its recording (jacobian/batch_jacobian on a "
-                "non-persistent tape release it). Use GradientTape(persistent=True) to draw it.")
+                "This tape no longer holds its recording: a non-persistent tape frees it when "
+                "tape.gradient (or jacobian) is called. Draw it before calling gradient, or create "
+                "it with tf.GradientTape(persistent=True).")
         self.rec = rec
         self.spent = rec.spent
         entries = rec.entries
@@ -1604,12 +1610,18 @@ def _why(tape, targets, source, lang, s_name, t_name, names):
                 return answer("variable_replaced", sym=sym, code=s_name or "x",
                               var=base if base != "Variable" else (s_name or "x"))
             return answer("not_watched")
-    if rec.entries is None:
-        raise ValueError(
-            "why_none cannot tell: this tape no longer holds its recording (jacobian or "
-            "batch_jacobian on a non-persistent tape release it). Use "
-            "GradientTape(persistent=True).")
     target_ids = [t._id for t in targets]
+    if rec.entries is None:
+        # a spent tape without notes: nothing but connectivity can explain a None, and the
+        # gradient call it answered says whether this source was connected
+        ans = rec.answered
+        if ans is not None and set(ans[0]) == set(target_ids) and sid in ans[1]:
+            return answer("has_gradient" if ans[1][sid] else "unconnected")
+        raise ValueError(
+            "why_none cannot tell: this tape no longer holds its recording (a non-persistent "
+            "tape frees it in tape.gradient or jacobian), and this target/source pair is not the "
+            "one that gradient call was asked about. Ask about the same target and sources, or "
+            "use tf.GradientTape(persistent=True).")
     anc = rec.ancestors(target_ids)
     if watched and sid in anc:
         return answer("has_gradient")
