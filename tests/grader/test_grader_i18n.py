@@ -40,10 +40,7 @@ def clean(monkeypatch, tmp_path):
     gi18n.set_language(None)
 
 
-@pytest.mark.parametrize("shared", [True, False])
-def test_resolution_order(clean, monkeypatch, shared):
-    if not shared:  # the local fallback, as when the lessons package is not importable
-        monkeypatch.setattr(gi18n, "_lessons_i18n", None)
+def test_the_grader_speaks_the_notebooks_language(clean, monkeypatch):
     assert gi18n.current_language() == "en"
     folder = clean / "autograded" / "s1" / "01-gradients-ru"
     folder.mkdir(parents=True)
@@ -56,6 +53,9 @@ def test_resolution_order(clean, monkeypatch, shared):
     gi18n.set_language("ru")
     assert gi18n.current_language() == "ru"
     assert gi18n.t("report.passed") == "пройдена"
+    from lessons.i18n import current_language
+
+    assert current_language() == "ru"  # one language for the lesson's texts and the grader's
 
 
 def test_unknown_language_and_key_are_errors():
