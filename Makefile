@@ -13,7 +13,8 @@ SHELL := /bin/bash
 PYTHON ?= python3.11
 VENV ?= .venv
 VPY := $(VENV)/bin/python
-PIP := $(VPY) -m pip --quiet --disable-pip-version-check
+# -qq: only errors (pip's warnings about this machine's local indexes are noise).
+PIP := $(VPY) -m pip -qq --disable-pip-version-check
 # -n auto: pytest-xdist, one worker per core; override e.g. `make test PYTEST_ARGS="-x tests/minitape"`.
 PYTEST_ARGS ?= -n auto -q
 
@@ -59,7 +60,7 @@ chromium:
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  $$SUDO apt-get update -qq >/dev/null; \
 	  $$SUDO apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; \
-	  /usr/bin/chromium --version; \
+	  /usr/bin/chromium --version 2>/dev/null; \
 	fi
 
 lab: $(STAMP_COURSE)
