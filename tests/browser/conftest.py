@@ -1,0 +1,182 @@
+"""Real-browser harness: JupyterLab on 127.0.0.1 with a token, driven by Debian's headless Chromium
+through Playwright. Screenshots go to test-artifacts/browser/.
+
+Fixtures:
+- `lab_root`: a scratch folder JupyterLab serves (tests copy lessons or write notebooks into it, so
+  JupyterLab's autosave never touches the committed notebooks).
+- `jupyterlab`: the running server (`.url(path)` gives an address with the token).
+- `page`: a fresh Playwright page in Chromium; `screenshot(page, name)` saves an artifact.
+- `run_all_cells(page)`: waits for the kernel, runs every cell, waits until all have run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts" / "browser"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+]
+
+
+@dataclass
+class JupyterLab:
+    base: str
+    token: str
+    root: Path
+    log: Path
+
+    def url(self, path: str = "lab") -> str:
+        sep = "&" if "?" in path else "?"
+        return f"{self.base}/{path.lstrip('/')}{sep}token={self.token}"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def lab_root(tmp_path: Path) -> Path:
+    root = tmp_path / "lab-root"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture
+def jupyterlab(lab_root: Path, tmp_path: Path):
+    home = tmp_path / "jupyter-home"
+    config = home / "config"
+    config.mkdir(parents=True)
+    # No news or update checks (this machine has no network), nothing restored from a workspace,
+    # and the app exposed so tests can run JupyterLab commands (e.g. notebook:run-all-cells).
+    (config / "jupyter_server_config.json").write_text(json.dumps({
+        "LabApp": {"news_url": None, "check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
+                   "expose_app_in_browser": True},
+    }))
+    # and no "get notified about Jupyter news?" toast over the page
+    settings = home / "lab-settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
+    env = {k: v for k, v in os.environ.items() if k not in {"MINITAPE_LANG", "JPY_SESSION_NAME"}}
+    env.update(JUPYTER_CONFIG_DIR=str(config), JUPYTER_DATA_DIR=str(home / "data"),
+               JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"),
+               JUPYTERLAB_SETTINGS_DIR=str(home / "lab-settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(home / "lab-workspaces"),
+               MPLCONFIGDIR=str(home / "matplotlib"),
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    port, token = _free_port(), secrets.token_hex(16)
+    log = tmp_path / "jupyterlab.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", "--allow-root",
+             f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+             f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={lab_root}"],
+            cwd=lab_root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+        )
+    lab = JupyterLab(base=f"http://127.0.0.1:{port}", token=token, root=lab_root, log=log)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"JupyterLab exited with {proc.returncode}:\n{log.read_text()[-4000:]}")
+            try:
+                with urllib.request.urlopen(lab.url("api/status"), timeout=5) as resp:
+                    if resp.status == 200:
+                        break
+            except (urllib.error.URLError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"JupyterLab did not start in 90 s:\n{log.read_text()[-4000:]}")
+            time.sleep(0.3)
+        yield lab
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (`make test` does it as root)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-US")
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot():
+    """`screenshot(page, name)` saves test-artifacts/browser/<name>.png and returns its path."""
+
+    def save(page, name: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return save
+
+
+@pytest.fixture
+def run_all_cells():
+    """`run_all_cells(page)`: in the open notebook, wait for its kernel, run all cells (as Run → Run
+    All Cells does) and wait until every cell has run and the kernel is idle again."""
+
+    def run(page, timeout_ms: int = 120_000) -> None:
+        page.wait_for_selector(".jp-NotebookPanel .jp-Notebook", timeout=timeout_ms)
+        page.wait_for_function(
+            """() => {
+                const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+                const kernel = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+                return !!kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle';
+            }""",
+            timeout=timeout_ms,
+        )
+        page.evaluate("async () => { await window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        page.wait_for_function(
+            """() => {
+                const w = window.jupyterapp.shell.currentWidget;
+                const cells = [...w.content.widgets].filter(c => c.model.type === 'code');
+                return w.sessionContext.session.kernel.status === 'idle'
+                    && cells.every(c => c.model.executionCount !== null);
+            }""",
+            timeout=timeout_ms,
+        )
+
+    return run
