@@ -1,0 +1,119 @@
+"""The sdist and wheel: the three packages with all their files, NumPy as the only runtime
+dependency, and none of the repository tooling (binder/, tests/, benchmarks/)."""
+
+from __future__ import annotations
+
+import re
+import sys
+import tarfile
+import tomllib
+import zipfile
+from email.parser import Parser
+from pathlib import Path
+
+from packaging.requirements import Requirement
+
+from packaging_support import PACKAGES, REPO, clean_env, project_files, run
+
+TOOLING = ("binder/", "tests/", "benchmarks/", ".ci/")
+# nbgrader runtime state that may sit in a working copy of the course (pruned in MANIFEST.in).
+COURSE_STATE = re.compile(r"^grader/course/(submitted|autograded|feedback|release|exchange)/|(^|/)gradebook\.db$")
+
+
+def _package_files() -> set[str]:
+    return {f for f in project_files()
+            if f.split("/", 1)[0] in PACKAGES and not f.endswith((".pyc", ".pyo"))
+            and not COURSE_STATE.search(f)}
+
+
+def test_sdist_and_wheel_contents(project_copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "dist"
+    # python -m build makes the sdist, then the wheel from the unpacked sdist (as pip would).
+    run([sys.executable, "-m", "build", "--outdir", out, project_copy], cwd=project_copy,
+        env=clean_env(), timeout=600)
+    (wheel,) = out.glob("*.whl")
+    (sdist,) = out.glob("*.tar.gz")
+    expected = _package_files()
+
+    with zipfile.ZipFile(wheel) as zf:
+        names = [n for n in zf.namelist() if not n.endswith("/")]
+        (metadata_name,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        metadata = Parser().parsestr(zf.read(metadata_name).decode())
+    top_level = {n.split("/", 1)[0] for n in names}
+    dist_info = metadata_name.split("/", 1)[0]
+    for package in PACKAGES:
+        assert f"{package}/__init__.py" in names, f"package {package!r} is missing from the wheel"
+    assert top_level == {*PACKAGES, dist_info}, f"unexpected top-level entries: {sorted(top_level)}"
+    shipped = {n for n in names if not n.startswith(dist_info)}
+    missing = sorted(expected - shipped)
+    assert not missing, f"files of the packages missing from the wheel (add to MANIFEST.in?): {missing}"
+    extra = sorted(shipped - expected)
+    assert not extra, f"files in the wheel that are not in the project: {extra}"
+
+    with tarfile.open(sdist) as tf:
+        root, *_ = tf.getnames()[0].split("/")
+        members = {m.name.split("/", 1)[1] for m in tf.getmembers() if m.isfile() and "/" in m.name}
+    assert {"pyproject.toml", "README.md", "MANIFEST.in"} <= members
+    missing = sorted(expected - members)
+    assert not missing, f"files of the packages missing from the sdist: {missing}"
+    leaked = sorted(m for m in members if m.startswith(TOOLING))
+    assert not leaked, f"repository tooling in the sdist: {leaked}"
+
+    # Runtime dependency: NumPy only; everything else behind an extra.
+    assert metadata["Requires-Python"] == ">=3.11"
+    requirements = [Requirement(r) for r in metadata.get_all("Requires-Dist")]
+    unconditional = [r for r in requirements if r.marker is None or r.marker.evaluate({"extra": ""})]
+    assert [r.name for r in unconditional] == ["numpy"]
+    assert {"course", "gpu", "dev"} <= set(metadata.get_all("Provides-Extra"))
+
+
+def _normalize(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _binder_pins() -> dict[str, str]:
+    pins = {}
+    for line in (REPO / "binder/requirements.txt").read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line or line == ".":
+            continue
+        req = Requirement(line)
+        spec = str(req.specifier)
+        assert spec.startswith("==") and "," not in spec, f"binder requirement not pinned: {line!r}"
+        assert _normalize(req.name) not in pins, f"{req.name} pinned twice"
+        pins[_normalize(req.name)] = spec[2:]
+    return pins
+
+
+def test_binder_files_pin_the_course() -> None:
+    lines = [l.strip() for l in (REPO / "binder/requirements.txt").read_text().splitlines()]
+    assert "." in lines, "binder/requirements.txt must install the project itself ('.')"
+    pins = _binder_pins()
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
+    course = [Requirement(r) for r in pyproject["project"]["optional-dependencies"]["course"]]
+    runtime = [Requirement(r) for r in pyproject["project"]["dependencies"]]
+    for req in course + runtime:
+        name = _normalize(req.name)
+        assert name in pins, f"{req.name} (pyproject.toml) is not pinned in binder/requirements.txt"
+        assert req.specifier.contains(pins[name], prereleases=True), (
+            f"binder pins {req.name}=={pins[name]}, outside pyproject.toml's {req}")
+    for lang in ("es-es", "pt-br", "ru-ru"):
+        assert f"jupyterlab-language-pack-{lang}" in pins, f"JupyterLab language pack {lang} missing"
+    assert (REPO / "binder/runtime.txt").read_text().strip() == "python-3.11"
+    post_build = REPO / "binder/postBuild"
+    if post_build.exists():
+        body = [l.strip() for l in post_build.read_text().splitlines() if l.strip() and not l.startswith("#")]
+        assert body and body[0] == "set -e", "binder/postBuild must start with `set -e`"
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = (REPO / "README.md").read_text()
+    quick_start = readme.split("## Quick start", 1)[1]
+    block = quick_start.split("```", 2)[1]
+    commands = [l.split("#", 1)[0].strip() for l in block.splitlines()[1:]]
+    commands = [c for c in commands if c]
+    assert commands[:2] == ["make lab", "make test"], commands
+    ci = (REPO / ".ci/run").read_text().splitlines()
+    steps = [l.strip() for l in ci if l.strip() and not l.lstrip().startswith("#")]
+    assert steps[-1] in ("make test", "exec make test"), steps
+    assert all(s.startswith(("set ", "cd ")) for s in steps[:-1]), f".ci/run does more than `make test`: {steps}"
