@@ -634,32 +634,40 @@ class TapeDrawing:
         uid = f"mt{next(_uid)}"
         boxes = {}
         content = {}
-        for tid in g.order:
+        tensor_keys = []   # (box key, tensor id)
+
+        def key(tid, op_index):
+            # an unnamed constant is drawn once per use (the same cached 2.0 may feed many ops)
+            n = g.tensors[tid]
+            return ("c", tid, op_index) if n.role == "const" and not n.named else ("t", tid)
+
+        def tensor_box(k, tid):
+            if k in boxes:
+                return
             lines = self._tensor_lines(tid)
             w = max(len(t) * (_CW if size == 12 else _CW_S) for t, size, _ in lines) + 18
             h = len(lines) * _LINE + 10
-            k = ("t", tid)
             boxes[k] = _Box(k, max(w, 34), h)
             content[k] = lines
-        for op in g.ops:
-            k = ("o", op.index)
-            boxes[k] = _Box(k, len(op.name) * _CW + 22, 24)
-        # keys in topological order: tensors that are not produced first, then by entry
+            tensor_keys.append((k, tid))
+
         produced = {op.out: op.index for op in g.ops}
-        ordered = {}
+        used = {t for op in g.ops for t in op.ins}
+        # keys in topological order: tensors that are not produced first, then by entry
         for tid in g.order:
-            if tid not in produced:
-                ordered[("t", tid)] = boxes[("t", tid)]
-        for op in g.ops:
-            ordered[("o", op.index)] = boxes[("o", op.index)]
-            ordered[("t", op.out)] = boxes[("t", op.out)]
-        for k in boxes:
-            ordered.setdefault(k, boxes[k])
+            if tid not in produced and (tid not in used or key(tid, None)[0] == "t"):
+                tensor_box(("t", tid), tid)
         edges = []
         for op in g.ops:
             for tid in dict.fromkeys(op.ins):
-                edges.append((("t", tid), ("o", op.index)))
-            edges.append((("o", op.index), ("t", op.out)))
+                k = key(tid, op.index)
+                tensor_box(k, tid)
+                edges.append((k, ("o", op.index)))
+            ko = ("o", op.index)
+            boxes[ko] = _Box(ko, len(op.name) * _CW + 22, 24)
+            tensor_box(("t", op.out), op.out)
+            edges.append((ko, ("t", op.out)))
+        ordered = boxes
         chains, (W, H) = _layout(ordered, edges, self._dir)
         tb = self._dir == "TB"
         pad = 14
@@ -701,15 +709,14 @@ class TapeDrawing:
             hot = op.index == self._current
             ins = list(dict.fromkeys(op.ins))
             # arrival points side by side, in the order the inputs sit (no crossing at the op)
-            ins.sort(key=lambda tid: at(("t", tid))[0 if tb else 1])
+            ins.sort(key=lambda tid: at(key(tid, op.index))[0 if tb else 1])
             bw = ordered[ok].w if tb else ordered[ok].h
             for j, tid in enumerate(ins):
                 slot = (j - (len(ins) - 1) / 2) * min(14.0, bw / (len(ins) + 1))
-                self._edge(out, ("t", tid), ok, chains, at, port, uid, hot, slot)
+                self._edge(out, key(tid, op.index), ok, chains, at, port, uid, hot, slot)
             self._edge(out, ok, ("t", op.out), chains, at, port, uid, hot, 0.0)
         # nodes
-        for tid in g.order:
-            k = ("t", tid)
+        for k, tid in tensor_keys:
             b = ordered[k]
             x, y = at(k)
             n = g.tensors[tid]
