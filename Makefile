@@ -63,8 +63,9 @@ chromium:
 	  /usr/bin/chromium --version 2>/dev/null; \
 	fi
 
+# Jupyter refuses to run as root unless told (containers, CI machines).
 lab: $(STAMP_COURSE)
-	$(VENV)/bin/jupyter lab lessons/
+	$(VENV)/bin/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) lessons/
 
 # The engine's tests a second time with every tensor on the strict backend, a CPU array that
 # refuses implicit conversion to NumPy as CuPy's GPU arrays do (tests/minitape/strict_backend.py).
