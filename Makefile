@@ -15,8 +15,8 @@ VENV ?= .venv
 VPY := $(VENV)/bin/python
 # -qq: only errors (pip's warnings about this machine's local indexes are noise).
 PIP := $(VPY) -m pip -qq --disable-pip-version-check
-# -n auto: pytest-xdist, one worker per core; override e.g. `make test PYTEST_ARGS="-x tests/minitape"`.
-PYTEST_ARGS ?= -n auto -q
+# -n auto: pytest-xdist, one worker per core; --durations: the slowest tests, to keep CI time in view; override e.g. `make test PYTEST_ARGS="-x tests/minitape"`.
+PYTEST_ARGS ?= -n auto -q --durations=10
 
 INSTALL_KEY := $(shell { cat pyproject.toml; for p in minitape grader lessons; do test -f $$p/__init__.py && echo $$p; done; } 2>/dev/null | sha256sum | cut -c1-16)
 STAMP_COURSE := $(VENV)/.stamp-course-$(INSTALL_KEY)
