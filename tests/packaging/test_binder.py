@@ -101,11 +101,11 @@ def test_binder_environment_runs_the_course(project_copy: Path, tmp_path: Path) 
     assert _stream(cells[1]).strip() == "6.0"
 
     # 4. the first lesson, as a Binder student opens it (lessons/en/01-*.ipynb), when it exists.
-    #    Student notebooks stop at exercise stubs by design; an environment or packaging problem
-    #    shows up as a failed import or a missing file, which must never happen.
+    #    The only error a student notebook may show before the student writes anything is an
+    #    unfilled exercise stub (nbgrader's `raise NotImplementedError()`).
     lessons = sorted((project_copy / "lessons" / "en").glob("01-*.ipynb"))
     if lessons:
         cells = execute(lessons[0], allow_errors=True)
-        broken = [e for e in _errors(cells) if e[1] in {"ModuleNotFoundError", "ImportError", "FileNotFoundError"}]
-        assert not broken, f"{lessons[0].name} cannot run in the Binder environment: {broken}"
-        assert cells and not _errors(cells[:1]), f"first code cell of {lessons[0].name} failed: {_errors(cells[:1])}"
+        unexpected = [e for e in _errors(cells) if e[1] != "NotImplementedError"]
+        assert not unexpected, f"{lessons[0].name} fails in the Binder environment: {unexpected}"
+        assert sum(bool(c["outputs"]) for c in cells) >= 3, f"{lessons[0].name} produced (almost) no output"
