@@ -6,7 +6,13 @@ Fixtures:
   JupyterLab's autosave never touches the committed notebooks).
 - `jupyterlab`: the running server (`.url(path)` gives an address with the token).
 - `page`: a fresh Playwright page in Chromium; `screenshot(page, name)` saves an artifact.
-- `run_all_cells(page)`: waits for the kernel, runs every cell, waits until all have run.
+- `run_all_cells(page)`: waits for the kernel, runs every cell, waits until all have run; fails at
+  once, naming the cells not run and the error outputs, when the run stops at an error.
+- `notebook_state(page)`: kernel status, code cells not run, error and stderr outputs (from the
+  cell models).
+
+The server's kernels import this checkout (PYTHONPATH), and notebooks render every cell
+(windowingMode "none"), so what a test reads from the page does not depend on scrolling.
 """
 
 from __future__ import annotations
@@ -79,8 +85,19 @@ def jupyterlab(lab_root: Path, tmp_path: Path):
     settings = home / "lab-settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
+    # Every cell rendered as an ordinary element: JupyterLab 4's default windowing
+    # ("contentVisibility") skips the rendering of cells out of view, and their text then reads as
+    # empty (innerText, Playwright's inner_text) until they are scrolled to.
+    notebook = settings.parent / "notebook-extension"
+    notebook.mkdir()
+    (notebook / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
     env = {k: v for k, v in os.environ.items() if k not in {"MINITAPE_LANG", "JPY_SESSION_NAME"}}
-    env.update(JUPYTER_CONFIG_DIR=str(config), JUPYTER_DATA_DIR=str(home / "data"),
+    # Kernels start in the notebook's folder under lab_root, so `import minitape` (and lessons,
+    # grader) must not rely on the working directory: put this checkout first on the path, as the
+    # other subprocess tests do (with `make test`'s editable install it is the same code).
+    pythonpath = [str(REPO)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env.update(PYTHONPATH=os.pathsep.join(pythonpath),
+               JUPYTER_CONFIG_DIR=str(config), JUPYTER_DATA_DIR=str(home / "data"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"),
                JUPYTERLAB_SETTINGS_DIR=str(home / "lab-settings"),
                JUPYTERLAB_WORKSPACES_DIR=str(home / "lab-workspaces"),
@@ -153,30 +170,101 @@ def screenshot():
     return save
 
 
+# The open notebook as its cell models hold it (every cell, rendered or not): which code cells
+# have run, and every error or stderr output, with the cell's index and first line.
+_NOTEBOOK_STATE_JS = """() => {
+    const w = window.jupyterapp.shell.currentWidget;
+    const session = w && w.sessionContext && w.sessionContext.session;
+    const kernel = session && session.kernel;
+    const text = t => Array.isArray(t) ? t.join('') : (t || '');
+    const cells = [...(w ? w.content.widgets : [])].map((c, i) => ({i, c}))
+        .filter(x => x.c.model.type === 'code');
+    const head = x => x.c.model.sharedModel.getSource().split('\\n')[0].slice(0, 80);
+    return {
+        kernel: kernel ? kernel.status + '/' + kernel.connectionStatus : 'no kernel',
+        runAll: window.__minitapeRunAll === undefined ? null : window.__minitapeRunAll,
+        codeCells: cells.length,
+        notRun: cells.filter(x => x.c.model.executionCount === null).map(x => `#${x.i} ${head(x)}`),
+        problems: cells.flatMap(x => x.c.model.outputs.toJSON()
+            .filter(o => o.output_type === 'error' || (o.output_type === 'stream' && o.name === 'stderr'))
+            .map(o => `#${x.i} ${head(x)}: ` + (o.output_type === 'error'
+                ? `${o.ename}: ${o.evalue}` : 'stderr: ' + text(o.text).trim().slice(0, 500)))),
+    };
+}"""
+
+
+def notebook_state(page) -> dict:
+    """The open notebook's kernel status, code cells not run yet and error/stderr outputs."""
+    return page.evaluate(_NOTEBOOK_STATE_JS)
+
+
+def _describe(state: dict) -> str:
+    lines = [f"kernel {state['kernel']}, run-all result {state['runAll']!r}, "
+             f"{len(state['notRun'])} of {state['codeCells']} code cells not run"]
+    lines += [f"  not run: {c}" for c in state["notRun"][:10]]
+    if len(state["notRun"]) > 10:
+        lines.append(f"  ... and {len(state['notRun']) - 10} more")
+    lines += [f"  error output: {p}" for p in state["problems"]] or ["  no error or stderr output"]
+    return "\n".join(lines)
+
+
+@pytest.fixture(name="notebook_state")
+def notebook_state_fixture():
+    """`notebook_state(page)`: see `notebook_state` above."""
+    return notebook_state
+
+
 @pytest.fixture
 def run_all_cells():
     """`run_all_cells(page)`: in the open notebook, wait for its kernel, run all cells (as Run → Run
-    All Cells does) and wait until every cell has run and the kernel is idle again."""
+    All Cells does) and wait until every cell has run and the kernel is idle again.
 
-    def run(page, timeout_ms: int = 120_000) -> None:
-        page.wait_for_selector(".jp-NotebookPanel .jp-Notebook", timeout=timeout_ms)
-        page.wait_for_function(
-            """() => {
-                const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-                const kernel = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-                return !!kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle';
-            }""",
-            timeout=timeout_ms,
-        )
-        page.evaluate("async () => { await window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-        page.wait_for_function(
-            """() => {
-                const w = window.jupyterapp.shell.currentWidget;
-                const cells = [...w.content.widgets].filter(c => c.model.type === 'code');
-                return w.sessionContext.session.kernel.status === 'idle'
-                    && cells.every(c => c.model.executionCount !== null);
-            }""",
-            timeout=timeout_ms,
-        )
+    JupyterLab stops a run at the first cell that raises (the cells after it never run), so when
+    the run ends with cells not run, or does not end in time, the test fails at once with the
+    cells not run and the error outputs (e.g. a ModuleNotFoundError in the first cell) instead of
+    waiting for cells that will never run. Returns `notebook_state(page)` after the run."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    def run(page, timeout_ms: int = 180_000) -> dict:
+        deadline = time.monotonic() + timeout_ms / 1000
+
+        def left() -> int:   # milliseconds left of timeout_ms, for each wait in turn
+            return max(1_000, int((deadline - time.monotonic()) * 1000))
+
+        page.wait_for_selector(".jp-NotebookPanel .jp-Notebook", timeout=left())
+        try:
+            page.wait_for_function(
+                """() => {
+                    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+                    const kernel = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+                    return !!kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle';
+                }""",
+                timeout=left(),
+            )
+        except PlaywrightTimeout:
+            pytest.fail("the notebook's kernel did not become idle in time\n" + _describe(notebook_state(page)))
+        # Start the run without awaiting it in evaluate (which has no timeout); its promise
+        # settles once every cell has run or the run stopped at an error.
+        page.evaluate("""() => {
+            window.__minitapeRunAll = null;
+            window.jupyterapp.commands.execute('notebook:run-all-cells').then(
+                ok => { window.__minitapeRunAll = ok === false ? 'stopped' : 'done'; },
+                err => { window.__minitapeRunAll = 'failed: ' + err; });
+        }""")
+        try:
+            page.wait_for_function(
+                """() => {
+                    const w = window.jupyterapp.shell.currentWidget;
+                    return window.__minitapeRunAll !== null && w.sessionContext.session.kernel.status === 'idle';
+                }""",
+                timeout=left(),
+            )
+        except PlaywrightTimeout:
+            pytest.fail(f"Run All Cells did not finish in {timeout_ms / 1000:.0f} s\n"
+                        + _describe(notebook_state(page)))
+        state = notebook_state(page)
+        if state["notRun"]:
+            pytest.fail("Run All Cells stopped before the end\n" + _describe(state))
+        return state
 
     return run
