@@ -37,13 +37,23 @@ def cmd_autograde_all(args) -> int:
 
     try:
         summary = autograde_all(_course(args), args.assignment, jobs=args.jobs, force=args.force,
-                                students=args.student or None, progress=not args.quiet)
+                                students=args.student or None, progress=not args.quiet,
+                                preload=not args.fresh_kernels,
+                                extra_preload=[m for v in args.preload or [] for m in v.split(",") if m])
     except CourseError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     n = len(summary.results)
     print(f"autograded {n} submission(s) of {summary.assignment} with {summary.jobs} worker(s) "
           f"in {summary.seconds:.1f}s ({n / summary.seconds if summary.seconds else 0:.2f}/s)")
+    if summary.kernels_forked or summary.kernels_fresh:
+        print(f"kernels: {summary.kernels_forked} forked from preloaded processes, "
+              f"{summary.kernels_fresh} started fresh"
+              + (":" if summary.kernels_fresh else ""))
+        reasons = {line.strip() for r in summary.results if r.fresh
+                   for line in r.log.splitlines() if "starting a fresh kernel" in line}
+        for reason in sorted(reasons):
+            print(f"  {reason}")
     for result in summary.failed:
         print(f"\n--- {result.student}: nbgrader autograde failed ---\n{result.log.strip()}",
               file=sys.stderr)
@@ -159,6 +169,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--student", action="append", metavar="ID",
                    help="grade only this student (repeatable)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument("--fresh-kernels", action="store_true",
+                   help="start every kernel from scratch, as nbgrader does (slower); by default "
+                        "kernels are forked from a process that has already imported the kernel "
+                        "machinery and the modules the assignment's source notebook imports")
+    p.add_argument("--preload", action="append", metavar="MODULE[,MODULE]",
+                   help="also import these modules before forking kernels (repeatable)")
     p.set_defaults(func=cmd_autograde_all)
 
     p = with_course(sub.add_parser(

@@ -134,6 +134,13 @@ class GraderExecute(Execute):
         help="Error text put in cells that could not run after the kernel died or hung."
     ).tag(config=True)
 
+    def __init__(self, *args, **kwargs):
+        from .kernels import PreloadedKernelManager, active_zygote
+
+        if active_zygote() is not None:  # grader autograde-all: kernels forked from a warm process
+            kwargs.setdefault("kernel_manager_class", PreloadedKernelManager)
+        super().__init__(*args, **kwargs)
+
     def preprocess(self, nb, resources=None, km=None):
         self._stopped: tuple[str, str] | None = None
         self._last_timed_out = False

@@ -23,6 +23,7 @@ import glob
 import io
 import logging
 import multiprocessing
+import multiprocessing.util
 import os
 import shutil
 import sys
@@ -44,6 +45,8 @@ class StudentResult:
     seconds: float
     log: str = ""
     rows: dict | None = None
+    forked: int = 0   # kernels forked from the worker's preloaded process
+    fresh: int = 0    # kernels started from scratch
 
 
 @dataclass
@@ -56,6 +59,14 @@ class AutogradeSummary:
     @property
     def failed(self) -> list[StudentResult]:
         return [r for r in self.results if not r.ok]
+
+    @property
+    def kernels_forked(self) -> int:
+        return sum(r.forked for r in self.results)
+
+    @property
+    def kernels_fresh(self) -> int:
+        return sum(r.fresh for r in self.results)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -114,6 +125,21 @@ def _check_assignment(coursedir, assignment: str) -> None:
             known = ", ".join(sorted(a.name for a in gb.assignments)) or "none"
             raise CourseError(f"unknown assignment {assignment!r} (in the gradebook: {known}); "
                               f"run `nbgrader generate_assignment {assignment}` first") from None
+
+
+def preload_modules(coursedir, assignment: str, extra: list[str] | None = None) -> list[str]:
+    """What a worker's kernels are forked with already imported: the kernel machinery, the
+    modules the assignment's source (else release) notebooks import, and ``extra``."""
+    from .kernels import KERNEL_MODULES, modules_imported_by
+
+    notebooks: list[str] = []
+    for folder in (coursedir.source_directory, coursedir.release_directory):
+        notebooks = sorted(glob.glob(os.path.join(coursedir.format_path(folder, ".", assignment),
+                                                  "*.ipynb")))
+        if notebooks:
+            break
+    found = list(KERNEL_MODULES) + modules_imported_by(notebooks) + list(extra or [])
+    return list(dict.fromkeys(found))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -187,7 +213,8 @@ def merge_rows(db_url: str, assignment: str, student: str, rows: dict) -> None:
 _W: dict = {}
 
 
-def _worker_init(course_dir: str, template_db: str | None, workdir: str, argv: list[str]) -> None:
+def _worker_init(course_dir: str, template_db: str | None, workdir: str, argv: list[str],
+                 preload: list[str] | None) -> None:
     _W["course_dir"] = course_dir
     _W["argv"] = argv
     if template_db:
@@ -200,12 +227,29 @@ def _worker_init(course_dir: str, template_db: str | None, workdir: str, argv: l
     log = open(os.path.join(workdir, f"worker-{os.getpid()}.log"), "ab", buffering=0)
     os.dup2(log.fileno(), 2)
     sys.stderr = io.TextIOWrapper(open(2, "wb", buffering=0, closefd=False), write_through=True)
+    if preload is not None:
+        from . import kernels
+
+        try:
+            zygote = kernels.start_zygote(preload, cwd=course_dir)
+        except kernels.ZygoteError as exc:
+            print(f"[grader] kernels start fresh (no preloaded kernel process: {exc})", file=sys.stderr)
+        else:
+            for name, why in zygote.failed.items():
+                print(f"[grader] could not preload {name}: {why}", file=sys.stderr)
+            if zygote.unsafe:
+                print(f"[grader] kernels start fresh: {zygote.unsafe}", file=sys.stderr)
+            # pool workers end through os._exit: atexit would not run, multiprocessing's Finalize does
+            multiprocessing.util.Finalize(None, kernels.stop_zygote, exitpriority=10)
 
 
 def _grade_student(assignment: str, student: str) -> StudentResult:
     from nbgrader.apps.autogradeapp import AutogradeApp
 
+    from .kernels import STATS
+
     start = time.perf_counter()
+    before = dict(STATS)
     buffer = io.StringIO()
     argv = [assignment, f"--student={student}", *(_W["argv"])]
     if _W["db_url"]:
@@ -213,6 +257,8 @@ def _grade_student(assignment: str, student: str) -> StudentResult:
     ok = True
     handler = logging.StreamHandler(buffer)
     handler.setFormatter(logging.Formatter("[%(levelname)s] %(message)s"))
+    kernel_log = logging.getLogger("grader.kernels")
+    kernel_log.addHandler(handler)
     with _chdir(_W["course_dir"]):
         app = AutogradeApp()
         try:
@@ -232,8 +278,10 @@ def _grade_student(assignment: str, student: str) -> StudentResult:
                 if h is not handler:
                     app.log.removeHandler(h)
                     h.close()
+    kernel_log.removeHandler(handler)
     rows = read_rows(_W["db_url"], assignment, student) if _W["db_url"] else None
-    return StudentResult(student, ok, time.perf_counter() - start, buffer.getvalue(), rows)
+    return StudentResult(student, ok, time.perf_counter() - start, buffer.getvalue(), rows,
+                         STATS["forked"] - before["forked"], STATS["fresh"] - before["fresh"])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -276,8 +324,14 @@ class Progress:
 # ----------------------------------------------------------------------------------------------
 def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, force: bool = False,
                   students: list[str] | None = None, progress: bool = True,
-                  extra_args: list[str] | None = None) -> AutogradeSummary:
+                  extra_args: list[str] | None = None, preload: bool = True,
+                  extra_preload: list[str] | None = None) -> AutogradeSummary:
     """Autograde the submissions of ``assignment`` (all, or ``students``) with ``jobs`` workers.
+
+    With ``preload`` (the default) each worker forks its kernels from a process that has already
+    imported the kernel machinery and every module the assignment's source notebooks import,
+    plus ``extra_preload`` (see :mod:`grader.kernels`); without it every kernel starts fresh,
+    as in ``nbgrader autograde``.
 
     Raises :class:`CourseError` for a missing course, an unknown assignment or no submissions.
     """
@@ -313,10 +367,11 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
         import nbgrader.preprocessors  # noqa: F401
         import nbgrader.api  # noqa: F401
 
+        modules = preload_modules(coursedir, assignment, extra_preload) if preload else None
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         ctx = multiprocessing.get_context(method)
         with cf.ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init,
-                                    initargs=(course_dir, template, workdir, argv)) as pool:
+                                    initargs=(course_dir, template, workdir, argv, modules)) as pool:
             futures = {pool.submit(_grade_student, assignment, s): s for s in found}
             for future in cf.as_completed(futures):
                 student = futures[future]

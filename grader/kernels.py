@@ -1,0 +1,261 @@
+"""Preloaded kernels for autograding: fork each submission's kernel from a warm process.
+
+A fresh IPython kernel spends about 1.5 CPU-seconds before the first cell of a lesson runs:
+starting Python, importing ipykernel, IPython, NumPy, matplotlib, ipywidgets, minitape. For a
+class of 60 that is most of the grading work. ``grader autograde-all`` therefore starts one
+*zygote* per worker (:mod:`grader._zygote`): a Python process that imports the kernel machinery
+and the modules the assignment's source notebook imports, once. Each submission's kernel is then
+``fork()``-ed from it: a new process with its own memory, pid, process group, working directory
+and environment, that has the modules already imported but has run nothing else -- no student
+code ever runs in the zygote. What differs from a kernel started from scratch:
+
+- modules are imported before the student's first cell (an import then costs nothing);
+- NumPy's global random stream is reseeded in each kernel (Python's ``random`` reseeds itself);
+- all kernels of one worker share Python's string-hash seed.
+
+A kernel falls back to an ordinary start (with a warning in the log) where forking would not
+give the same kernel: a kernel spec other than this interpreter's ``ipykernel_launcher``, a
+kernel environment whose ``PYTHON*``/``MPL*`` variables differ from the zygote's, or a preloaded
+module that started threads or picked matplotlib's backend. ``--fresh-kernels`` turns it off.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from typing import Any, Iterable
+
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_client.provisioning import LocalProvisioner
+
+__all__ = ["KERNEL_MODULES", "KernelZygote", "PreloadedKernelManager", "ZygoteError",
+           "active_zygote", "modules_imported_by", "start_zygote", "stop_zygote"]
+
+log = logging.getLogger("grader.kernels")
+
+# what every IPython kernel imports before it runs a cell
+KERNEL_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
+                  "IPython.core.completer", "comm")
+INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
+
+
+class ZygoteError(RuntimeError):
+    """The zygote could not start, died, or refused to fork a kernel."""
+
+
+class KernelZygote:
+    """Handle on a running zygote process (see :mod:`grader._zygote`)."""
+
+    def __init__(self, modules: Iterable[str], cwd: str | None = None, startup_timeout: float = 120):
+        env = dict(os.environ)
+        env.setdefault("MPLBACKEND", INLINE_BACKEND)  # before matplotlib can be imported
+        self.modules = list(modules)
+        self._lock = threading.Lock()
+        # run as a script (stdlib only): it must start even where `grader` is importable only
+        # through the parent's sys.path, and must not change the kernels' sys.path
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_zygote.py")
+        self.proc = subprocess.Popen([sys.executable, script, *self.modules],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd, env=env)
+        self.info = self._read(startup_timeout)
+        self.loaded: list[str] = self.info.get("loaded", [])
+        self.failed: dict[str, str] = self.info.get("failed", {})
+        self.unsafe: str | None = self.info.get("unsafe")
+
+    def _read(self, timeout: float | None = None) -> dict:
+        if timeout is not None:
+            import selectors
+
+            with selectors.DefaultSelector() as sel:
+                sel.register(self.proc.stdout, selectors.EVENT_READ)
+                if not sel.select(timeout):
+                    self.close()
+                    raise ZygoteError(f"the kernel zygote did not start within {timeout:.0f} s")
+        line = self.proc.stdout.readline()
+        if not line:
+            code = self.proc.poll()
+            raise ZygoteError(f"the kernel zygote exited (status {code})")
+        return json.loads(line)
+
+    def request(self, **req: Any) -> dict:
+        with self._lock:
+            if self.proc.poll() is not None:
+                raise ZygoteError(f"the kernel zygote exited (status {self.proc.returncode})")
+            try:
+                self.proc.stdin.write(json.dumps(req).encode() + b"\n")
+                self.proc.stdin.flush()
+            except (BrokenPipeError, OSError) as exc:
+                raise ZygoteError(f"the kernel zygote is gone: {exc}") from None
+            return self._read()
+
+    def can_fork(self, cmd: list[str]) -> bool:
+        """Whether ``cmd`` is this interpreter's ``-m ipykernel_launcher`` (what we can fork)."""
+        return (self.unsafe is None and len(cmd) >= 3 and cmd[1:3] == ["-m", "ipykernel_launcher"]
+                and os.path.abspath(shutil.which(cmd[0]) or cmd[0]) == os.path.abspath(sys.executable))
+
+    def fork(self, argv: list[str], cwd: str, env: dict[str, str]) -> int:
+        answer = self.request(op="fork", argv=argv, cwd=cwd, env=env)
+        if "pid" not in answer:
+            raise ZygoteError(answer.get("error", "no pid"))
+        return int(answer["pid"])
+
+    def poll(self, pid: int) -> int | None:
+        answer = self.request(op="poll", pid=pid)
+        if "error" in answer:
+            raise ZygoteError(answer["error"])
+        return answer["status"]
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()  # end of input: the zygote kills its kernels and exits
+            except OSError:
+                pass
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+_ACTIVE: list[KernelZygote] = []
+# kernels this process launched: forked from the zygote, or started fresh although one was active
+STATS = {"forked": 0, "fresh": 0}
+
+
+def start_zygote(modules: Iterable[str], cwd: str | None = None) -> KernelZygote:
+    """Start the zygote kernels of this process are forked from (replacing any earlier one)."""
+    stop_zygote()
+    zygote = KernelZygote(modules, cwd=cwd)
+    _ACTIVE.append(zygote)
+    return zygote
+
+
+def stop_zygote() -> None:
+    while _ACTIVE:
+        _ACTIVE.pop().close()
+
+
+def active_zygote() -> KernelZygote | None:
+    return _ACTIVE[-1] if _ACTIVE else None
+
+
+class ForkedKernel:
+    """What :class:`~jupyter_client.provisioning.LocalProvisioner` needs of a ``Popen``, for a
+    kernel the zygote forked."""
+
+    stdin = stdout = stderr = None
+
+    def __init__(self, zygote: KernelZygote, pid: int):
+        self.zygote, self.pid, self.returncode = zygote, pid, None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            try:
+                self.returncode = self.zygote.poll(self.pid)
+            except ZygoteError:
+                # the zygote is gone: the kernel, orphaned, was reaped by init (or still runs)
+                try:
+                    os.kill(self.pid, 0)
+                except ProcessLookupError:
+                    self.returncode = -signal.SIGKILL
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"kernel {self.pid}", timeout)
+            time.sleep(0.02)
+        return self.returncode
+
+    def send_signal(self, signum: int) -> None:
+        if self.poll() is None:
+            try:
+                os.kill(self.pid, signum)
+            except ProcessLookupError:
+                pass
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+
+class ForkingProvisioner(LocalProvisioner):
+    """Launches the kernel by forking the active zygote; an ordinary launch where it cannot."""
+
+    async def launch_kernel(self, cmd: list[str], **kwargs: Any):
+        zygote = active_zygote()
+        if zygote is None or not zygote.can_fork(cmd):
+            if zygote is not None:
+                STATS["fresh"] += 1
+                log.warning("starting a fresh kernel: %s", zygote.unsafe or f"cannot fork {cmd[:3]}")
+            return await super().launch_kernel(cmd, **kwargs)
+        env = dict(kwargs.get("env") or os.environ)
+        env["JPY_PARENT_PID"] = str(os.getpid())  # as jupyter_client's launcher sets it
+        cwd = os.fspath(kwargs.get("cwd") or os.getcwd())
+        try:
+            pid = zygote.fork(list(cmd[3:]), cwd, env)
+        except ZygoteError as exc:
+            STATS["fresh"] += 1
+            log.warning("starting a fresh kernel: %s", exc)
+            return await super().launch_kernel(cmd, **kwargs)
+        STATS["forked"] += 1
+        self.process = ForkedKernel(zygote, pid)
+        self.pid = self.pgid = pid
+        self.cwd = cwd
+        return self.connection_info
+
+
+class PreloadedKernelManager(AsyncKernelManager):
+    """An :class:`AsyncKernelManager` whose kernels are forked from the active zygote (if any
+    and if the kernel spec names no provisioner of its own)."""
+
+    async def _async_pre_start_kernel(self, **kw: Any):
+        spec_provisioner = (self.kernel_spec.metadata or {}).get("kernel_provisioner")
+        if self.provisioner is None and active_zygote() is not None and not spec_provisioner:
+            self.kernel_id = self.kernel_id or kw.pop("kernel_id", str(uuid.uuid4()))
+            self.provisioner = ForkingProvisioner(kernel_id=self.kernel_id,
+                                                  kernel_spec=self.kernel_spec, parent=self)
+        return await super()._async_pre_start_kernel(**kw)
+
+
+def modules_imported_by(notebooks: Iterable[str]) -> list[str]:
+    """Absolute imports (``import a.b``, ``from a.b import c``) in the code cells of the
+    notebooks, in order of first appearance; IPython magics are translated first."""
+    import nbformat
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    transform = TransformerManager().transform_cell
+    found: dict[str, None] = {}
+    for path in notebooks:
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            try:
+                tree = ast.parse(transform(cell.source))
+            except SyntaxError:
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    for alias in node.names:
+                        found.setdefault(alias.name, None)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    found.setdefault(node.module, None)
+    return list(found)
