@@ -138,6 +138,8 @@ STATS = {"forked": 0, "fresh": 0}
 
 def start_zygote(modules: Iterable[str], cwd: str | None = None) -> KernelZygote:
     """Start the zygote kernels of this process are forked from (replacing any earlier one)."""
+    if not hasattr(os, "fork"):
+        raise ZygoteError("forking kernels needs os.fork (Linux, macOS); kernels start fresh")
     stop_zygote()
     zygote = KernelZygote(modules, cwd=cwd)
     _ACTIVE.append(zygote)
