@@ -49,3 +49,24 @@ def test_markdown_tables():
     assert "| implementation | median | ± | n | ratio |" in r.stdout
     assert "| minitape |" in r.stdout
     assert "note: autograd skipped (--skip)" in r.stdout
+
+
+def test_autograde_benchmark_compares_all_three_runs_on_a_small_class():
+    """benchmarks/autograde_parallel.py: serial nbgrader, parallel with fresh kernels and parallel
+    with preloaded kernels grade the same class to identical gradebooks (timings not asserted)."""
+    import pytest
+
+    pytest.importorskip("nbgrader")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "autograde_parallel.py"), "--students", "3",
+         "--jobs", "2", "--rounds", "1"],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "gradebooks of every run identical: yes" in r.stdout
+    rows = [line for line in r.stdout.splitlines()
+            if line.startswith(("nbgrader autograde (serial)", "grader autograde-all"))]
+    assert [row.split("  ")[0] for row in rows] == [
+        "nbgrader autograde (serial)", "grader autograde-all -j 2 --fresh-kernels",
+        "grader autograde-all -j 2"]
+    assert all("x" in row and "% of" in row for row in rows)
