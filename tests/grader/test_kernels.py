@@ -37,7 +37,12 @@ def zygote(tmp_path):
 
 
 def _run(coro):
-    return asyncio.run(coro)
+    # in a thread of its own: another test in this process (Playwright's sync API) may keep an
+    # event loop running in the main thread, where asyncio.run refuses to start
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 async def _start(cwd, env=None):
