@@ -48,15 +48,36 @@ def pytest_report_header(config):
 
 
 def pytest_collection_modifyitems(session, config, items):
-    if backend_name(config) != "cupy":
+    """Skip, with minitape's own reason, what needs a GPU where there is none: tests marked
+    ``gpu``, and every engine test under ``--backend=cupy``."""
+    cupy_run = backend_name(config) == "cupy"
+    marked = [item for item in items if item.get_closest_marker("gpu")]
+    if not (cupy_run or marked):
         return
     problem = _gpu_problem()
     if problem is None:
         return
-    skip = pytest.mark.skip(reason=f"--backend=cupy needs CuPy and an NVIDIA GPU: {problem}")
-    for item in items:
-        if HERE in Path(str(item.fspath)).resolve().parents:
-            item.add_marker(skip)
+    for item in marked:
+        item.add_marker(pytest.mark.skip(reason=f"no GPU: {problem}"))
+    if cupy_run:
+        skip = pytest.mark.skip(reason=f"--backend=cupy needs CuPy and an NVIDIA GPU: {problem}")
+        for item in items:
+            if HERE in Path(str(item.fspath)).resolve().parents:
+                item.add_marker(skip)
+
+
+@pytest.fixture
+def no_ambient_device():
+    """For tests that define their own placement: hide the device a --backend run puts
+    everything on (use with ``pytest.mark.usefixtures``)."""
+    from minitape import _backend
+
+    saved = _backend._default[1:]
+    del _backend._default[1:]
+    try:
+        yield
+    finally:
+        _backend._default[1:] = saved
 
 
 def _module_for(name):

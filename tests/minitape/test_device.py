@@ -28,15 +28,8 @@ CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
 DEV = "/job:localhost/replica:0/task:0/device:STRICT:0"
 
 
-@pytest.fixture(autouse=True)
-def no_ambient_device():
-    """These tests define their own placement: hide the device a --backend run puts everything on."""
-    saved = B._default[1:]
-    del B._default[1:]
-    try:
-        yield
-    finally:
-        B._default[1:] = saved
+# these tests define their own placement (the fixture is in conftest.py)
+pytestmark = pytest.mark.usefixtures("no_ambient_device")
 
 
 @pytest.fixture

@@ -10,31 +10,12 @@ import numpy as np
 import pytest
 
 import minitape as tf
-from minitape import _backend as B
 from minitape import _device
 
 
-def _gpu_problem():
-    try:
-        _device._load_cupy()
-    except RuntimeError as e:
-        return str(e)
-    return None
-
-
-_PROBLEM = _gpu_problem()
-pytestmark = pytest.mark.skipif(_PROBLEM is not None, reason=f"no GPU: {_PROBLEM}")
+# skipped, with minitape's reason, where CuPy or a GPU is missing (conftest.py)
+pytestmark = [pytest.mark.gpu, pytest.mark.usefixtures("no_ambient_device")]
 GPU0 = "/job:localhost/replica:0/task:0/device:GPU:0"
-
-
-@pytest.fixture(autouse=True)
-def no_ambient_device():
-    saved = B._default[1:]
-    del B._default[1:]
-    try:
-        yield
-    finally:
-        B._default[1:] = saved
 
 
 def test_gpu_is_listed_and_named():
