@@ -37,6 +37,8 @@ from typing import Any, Iterable
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import LocalProvisioner
 
+from ._zygote import INLINE_BACKEND
+
 __all__ = ["KERNEL_MODULES", "KernelZygote", "PreloadedKernelManager", "ZygoteError",
            "active_zygote", "modules_imported_by", "start_zygote", "stop_zygote"]
 
@@ -45,7 +47,6 @@ log = logging.getLogger("grader.kernels")
 # what every IPython kernel imports before it runs a cell
 KERNEL_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
                   "IPython.core.completer", "comm")
-INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 
 
 class ZygoteError(RuntimeError):
