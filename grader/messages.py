@@ -166,6 +166,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Defina uma função chamada `{name}` (e execute a célula dela antes de verificar).",
         "ru": "Определите функцию с именем `{name}` (и выполните её ячейку перед проверкой).",
     },
+    "err.no_result": {
+        "en": "The autograder got no result for `{name}`: the test cell raised an error, the kernel stopped, or the notebook changed how results are shown. Run the notebook from the top and check that this exercise's test cell works.",
+        "es": "El corrector automático no obtuvo ningún resultado de `{name}`: la celda de prueba dio un error, el kernel se detuvo o el cuaderno cambió cómo se muestran los resultados. Ejecuta el cuaderno desde el principio y comprueba que la celda de prueba de este ejercicio funciona.",
+        "pt": "O corretor automático não obteve resultado de `{name}`: a célula de teste deu erro, o kernel parou ou o notebook mudou como os resultados são exibidos. Execute o notebook desde o início e verifique se a célula de teste deste exercício funciona.",
+        "ru": "Автопроверка не получила результата `{name}`: тестовая ячейка выдала ошибку, ядро остановилось или блокнот изменил способ вывода результатов. Выполните блокнот с начала и убедитесь, что тестовая ячейка этого упражнения работает.",
+    },
     "err.not_callable": {
         "en": "`{name}` must be a function, but it is a {kind}.",
         "es": "`{name}` debe ser una función, pero es un {kind}.",

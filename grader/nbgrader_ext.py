@@ -32,7 +32,7 @@ import re
 
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import NotebookNode
-from traitlets import Bool, Unicode
+from traitlets import Bool, Float, Integer, Unicode
 
 from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
@@ -47,8 +47,13 @@ __all__ = [
     "issues_of",
 ]
 
-ISSUE_KINDS = ("crashed", "timed_out", "not_run", "test_cell_restored", "test_cell_modified")
-FLAGGED_KINDS = ("crashed", "timed_out", "test_cell_restored", "test_cell_modified")
+ISSUE_KINDS = ("crashed", "timed_out", "not_run", "test_cell_restored", "test_cell_modified",
+               "no_result", "multiple_results", "malformed_result", "test_cell_moved",
+               "duplicate_cell", "cell_retyped", "metadata_edited", "technique")
+FLAGGED_KINDS = ("crashed", "timed_out", "test_cell_restored", "test_cell_modified",
+                 "no_result", "multiple_results", "malformed_result", "test_cell_moved",
+                 "duplicate_cell", "cell_retyped", "metadata_edited")
+_STOPPED_ENAMES = ("DeadKernelError", "NotRun", "CellTimeoutError")
 _LANG_SUFFIX = re.compile(r"-(en|es|pt|ru)$")
 
 
@@ -121,6 +126,152 @@ class RecordSubmissionIssues(NbGraderPreprocessor):
         return nb, resources
 
 
+def _lang_of(assignment: str) -> str:
+    match = _LANG_SUFFIX.search(assignment or "")
+    return match.group(1) if match else "en"
+
+
+def _defines(source: str, name: str) -> bool:
+    """Whether ``source`` defines ``name`` at top level (``def name``, ``name = ...``)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return re.search(rf"^\s*def\s+{re.escape(name)}\b", source, re.M) is not None
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return True
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(tg, ast.Name) and tg.id == name for tg in targets):
+                return True
+    return False
+
+
+class InjectProbes(NbGraderPreprocessor):
+    """Replace each exercise's test cell by a probe chosen in this (trusted) process.
+
+    The probe (see :mod:`grader.scoring`) only runs the student's function on inputs drawn
+    here and publishes the results as data; :class:`ScoreProbes` scores them after execution
+    and puts the test cell's own source back. A test cell that comes before the cell defining
+    its function (moved cells) has its probe run at the end of the notebook instead, and the
+    export notes ``test_cell_moved``.
+    """
+
+    seed = Integer(None, allow_none=True,
+                   help="One seed of hidden points for every student (default: GRADER_SEED, "
+                        "else derived from course, assignment and student)").tag(config=True)
+    call_timeout = Float(None, allow_none=True,
+                         help="Seconds one call of the student's function may take (default: "
+                              "Execute.timeout): every call gets its own limit").tag(config=True)
+
+    def _seed(self):
+        if self.seed is not None:
+            return self.seed
+        env = os.environ.get("GRADER_SEED", "").strip()
+        if env:
+            try:
+                return int(env)
+            except ValueError:
+                raise ValueError(f"GRADER_SEED must be an integer, got {env!r}") from None
+        return None
+
+    def preprocess(self, nb, resources):
+        from .exercises import all_exercises
+        from .scoring import build_probe, exercise_seed
+
+        info = resources.get("nbgrader", {})
+        lang = _lang_of(info.get("assignment", ""))
+        registry = all_exercises()
+        course = str(self.config.get("CourseDirectory", {}).get("course_id", ""))
+        per_call = self.call_timeout or float(self.config.get("Execute", {}).get("timeout", 60) or 60)
+        probes = {}
+        moved = []
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code" or not utils.is_grade(cell) or utils.is_solution(cell):
+                continue
+            grade_id = cell.metadata.nbgrader.get("grade_id")
+            ex = registry.get(grade_id)
+            if ex is None:
+                continue
+            seed = exercise_seed(ex.id, course=course, assignment=info.get("assignment", ""),
+                                 student=info.get("student", ""), seed=self._seed())
+            source, plan = build_probe(ex, lang, seed, per_call)
+            timeout = per_call * len(plan.cases) + 30
+            defined_at = next((i for i, c in enumerate(nb.cells)
+                               if c.cell_type == "code" and _defines(c.source, ex.function)), None)
+            entry = {"source": cell.source, "plan": plan, "timeout": timeout, "moved": False}
+            if defined_at is not None and defined_at > index:
+                entry["moved"] = True
+                cell.source = f"# {ex.id}: graded at the end of the notebook (this cell was " \
+                              "moved above its function)"
+                moved.append((grade_id, source, timeout))
+            else:
+                cell.source = source
+            probes[grade_id] = entry
+        for grade_id, source, timeout in moved:
+            nb.cells.append(NotebookNode(cell_type="code", source=source, outputs=[],
+                                         execution_count=None,
+                                         metadata=NotebookNode(grader_probe=grade_id)))
+            probes[grade_id]["timeout"] = timeout
+        resources["grader_probes"] = probes
+        return nb, resources
+
+
+class ScoreProbes(NbGraderPreprocessor):
+    """Score every probe's data in this process and write the result into the test cell."""
+
+    def preprocess(self, nb, resources):
+        from .exercises import get
+        from .runner import format_score
+        from .scoring import score_probe
+
+        probes = resources.pop("grader_probes", {})
+        lang = _lang_of(resources.get("nbgrader", {}).get("assignment", ""))
+        appended = {c.metadata.get("grader_probe"): c for c in nb.cells
+                    if c.get("metadata", {}).get("grader_probe")}
+        scores = nb.metadata.setdefault("grader", {}).setdefault("scores", {})
+        for index, cell in enumerate(nb.cells):
+            if cell.get("metadata", {}).get("grader_probe"):
+                continue
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if grade_id not in probes or not utils.is_grade(cell) or utils.is_solution(cell):
+                continue
+            entry = probes.pop(grade_id)
+            ex = get(grade_id)
+            ran = appended.get(grade_id, cell) if entry["moved"] else cell
+            outputs = list(ran.get("outputs", []))
+            stopped = [o for o in outputs + list(cell.get("outputs", []))
+                       if o.get("output_type") == "error" and o.get("ename") in _STOPPED_ENAMES]
+            result, issues, facts = score_probe(ex, entry["plan"], outputs, lang)
+            if entry["moved"]:
+                _add_issue(nb, "test_cell_moved", grade_id,
+                           "the test cell was above its function; graded at the end")
+            for kind, detail in issues:
+                if kind == "no_result" and stopped:
+                    continue  # the kernel died or hung: that issue is already recorded
+                _add_issue(nb, kind, grade_id, detail)
+            if facts.get("timed_out"):
+                _add_issue(nb, "timed_out", grade_id, "a call ran past its time limit")
+            cell.source = entry["source"]
+            new_outputs = [NotebookNode(output_type="display_data", metadata=NotebookNode(),
+                                        data=NotebookNode({"text/html": result._repr_html_(),
+                                                           "text/plain": result.text()}))]
+            new_outputs += [NotebookNode(o) for o in stopped[:1]] if result.score <= 0 else []
+            new_outputs.append(NotebookNode(output_type="execute_result", metadata=NotebookNode(),
+                                            execution_count=cell.get("execution_count"),
+                                            data=NotebookNode({"text/plain": format_score(result.score)})))
+            cell.outputs = new_outputs
+            scores[grade_id] = {"score": result.score, "points": result.points,
+                                "seconds": facts.get("seconds", []),
+                                "tools": sorted(facts.get("tools", []))}
+        nb.cells = [c for c in nb.cells if not c.get("metadata", {}).get("grader_probe")]
+        # a test cell of a registered exercise that could not be probed never keeps the
+        # kernel's own verdict: untrusted outputs decide nothing
+        return nb, resources
+
+
 class GraderExecute(Execute):
     """nbgrader's ``Execute`` that survives a dead or unresponsive kernel (see module doc)."""
 
@@ -174,6 +325,19 @@ class GraderExecute(Execute):
                 if utils.is_grade(cell):
                     _add_issue(self.nb, "not_run", _cell_name(cell, index))
             return cell, resources
+        probes = (resources or {}).get("grader_probes", {})
+        probe_id = cell.get("metadata", {}).get("grader_probe") or \
+            cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        saved_timeout = self.timeout
+        if probe_id in probes and self.timeout is not None and self.timeout > 0:
+            # a probe calls the function once per case, each call with its own time limit
+            self.timeout = max(self.timeout, probes[probe_id]["timeout"])
+        try:
+            return self._run_cell(cell, resources, index)
+        finally:
+            self.timeout = saved_timeout
+
+    def _run_cell(self, cell, resources, index):
         name = _cell_name(cell, index)
         self._timeout_hit = False
         try:

@@ -14,7 +14,8 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Clea
 
 from grader.export import GraderExportPlugin
 from grader.nbgrader_ext import (FlagIssues, GraderExecute, HideHiddenTestsInFeedback,
-                                 NeutralizeStderr, RecordSubmissionIssues)
+                                 InjectProbes, NeutralizeStderr, RecordSubmissionIssues,
+                                 ScoreProbes)
 
 c = get_config()  # noqa: F821 (provided by traitlets when nbgrader loads this file)
 
@@ -45,7 +46,9 @@ c.Autograde.sanitize_preprocessors = [
     CheckCellMetadata,
 ]
 c.Autograde.autograde_preprocessors = [
+    InjectProbes,       # test cells -> probes: inputs chosen here, results come back as data
     GraderExecute,      # nbgrader's Execute, surviving dead and hung kernels
+    ScoreProbes,        # references, comparisons and scores computed here, not in the kernel
     IgnorePattern,
     ClearMetadataPreprocessor,
     LimitOutput,

@@ -68,6 +68,9 @@ class Exercise:
     fd_checks: int = 1
     fd_weight: float = 1.0
     tolerance: Tolerance = field(default_factory=Tolerance)
+    # the precision the exercise's answer is computed in ("float32" where the student's inputs
+    # make float32 tensors): it chooses the tolerance, whatever dtype the answer comes back in
+    precision: str = "float64"
     signature: str = ""
     title: dict[str, str] = field(default_factory=dict)
 
@@ -79,6 +82,8 @@ class Exercise:
             raise ValueError(f"exercise {self.id}: points must be > 0")
         if not self.visible:
             raise ValueError(f"exercise {self.id}: needs at least one visible case")
+        if self.precision not in ("float16", "float32", "float64"):
+            raise ValueError(f"exercise {self.id}: precision must be float16, float32 or float64")
         if self.objective is not None and self.gradient_names is None:
             raise ValueError(f"exercise {self.id}: a finite-difference objective needs "
                              "gradient_names")

@@ -107,6 +107,7 @@ register(Exercise(
     id="l03_ex2",
     function="descent_gradients",
     signature="descent_gradients(x0, lr, steps)",
+    precision="float32",
     points=2,
     reference=_descent_gradients_reference,
     visible=[Case(lambda rng: _ex2(5.0, 0.25, 3), "x0 = 5.0, lr = 0.25, steps = 3")],
