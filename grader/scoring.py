@@ -131,9 +131,9 @@ def _error(d: Any) -> StudentError:
 def _setup_failure(ex: Exercise, lang: str, message: str, reason: str, plan: ProbePlan
                    ) -> list[CheckResult]:
     visible = sum(c.weight for c in ex.visible)
+    rest = ex.total_weight - visible + ex.technique_weight * len(ex.techniques)
     return [CheckResult(t("check.setup", lang), False, visible, False, reason, message),
-            CheckResult(t("check.setup", lang), True, ex.total_weight - visible, False, reason,
-                        message)]
+            CheckResult(t("check.setup", lang), True, rest, False, reason, message)]
 
 
 def _judge_payload(ex: Exercise, plan: ProbePlan, payload: dict, lang: str
@@ -191,13 +191,28 @@ def _judge_payload(ex: Exercise, plan: ProbePlan, payload: dict, lang: str
     return checks, captured, facts
 
 
-def score_probe(ex: Exercise, plan: ProbePlan, outputs: list, lang: str
+def _technique_checks(ex: Exercise, cell_sources: list[str] | None, tools: set[str], lang: str
+                      ) -> list[CheckResult]:
+    from .technique import check_technique, names_used
+
+    names = names_used(cell_sources or [], ex.function)
+    out = []
+    for technique in ex.techniques:
+        passed, message = check_technique(technique, names, tools, lang)
+        label = f"{t('check.technique', lang)}: {technique.describe(lang)}"
+        out.append(CheckResult(label, False, ex.technique_weight, passed, "technique", message))
+    return out
+
+
+def score_probe(ex: Exercise, plan: ProbePlan, outputs: list, lang: str,
+                cell_sources: list[str] | None = None
                 ) -> tuple[ExerciseResult, list[tuple[str, str]], dict]:
     """Judge the outputs of a probe cell: ``(result, issues, facts)``.
 
     ``issues``: ``(kind, detail)`` pairs for the export (``no_result`` when the kernel published
     nothing usable, ``multiple_results`` when it published several — the lowest score counts).
     ``facts``: what the kernel reported beyond values (tools used, seconds per call).
+    ``cell_sources``: the submitted notebook's code, for the exercise's technique checks.
     """
     payloads = probe_payloads(outputs)
     issues: list[tuple[str, str]] = []
@@ -216,7 +231,13 @@ def score_probe(ex: Exercise, plan: ProbePlan, outputs: list, lang: str
     if len(payloads) > 1:
         issues.append(("multiple_results",
                        f"the kernel published {len(payloads)} results; the lowest score counts"))
-    results = [(ExerciseResult(ex, lang, checks, "grade", 0, captured), facts)
-               for checks, captured, facts in judged]
+    results = []
+    for checks, captured, facts in judged:
+        if ex.techniques and not any(c.reason == "undefined" for c in checks):
+            checks = checks + _technique_checks(ex, cell_sources, facts.get("tools", set()), lang)
+        results.append((ExerciseResult(ex, lang, checks, "grade", 0, captured), facts))
     result, facts = min(results, key=lambda rf: rf[0].score)
+    for check in result.checks:
+        if check.reason == "technique" and not check.passed:
+            issues.append(("technique", check.message))
     return result, issues, facts

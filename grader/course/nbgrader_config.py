@@ -19,6 +19,16 @@ from grader.nbgrader_ext import (FlagIssues, GraderExecute, HideHiddenTestsInFee
 
 c = get_config()  # noqa: F821 (provided by traitlets when nbgrader loads this file)
 
+# The exercise definitions (reference solutions, hidden cases) of this course: instructor
+# material, next to this file, loaded only by the autograder (never in a student's install).
+import os  # noqa: E402
+
+import grader.exercises  # noqa: E402
+
+_here = os.path.dirname(os.path.abspath(__file__))  # noqa: F821 (set by traitlets)
+if os.path.isdir(os.path.join(_here, "exercises")):
+    grader.exercises.add_path(os.path.join(_here, "exercises"))
+
 c.CourseDirectory.course_id = "minitape-autodiff"
 # The gradebook is sqlite:///<this folder>/gradebook.db (nbgrader's default); never committed.
 
@@ -39,9 +49,9 @@ c.OverwriteCells.add_missing_cells = True
 
 c.Autograde.sanitize_preprocessors = [
     ClearOutput,
+    RecordSubmissionIssues,  # duplicated/re-typed cells, edited metadata: repaired and recorded
     DeduplicateIds,
     OverwriteKernelspec,
-    RecordSubmissionIssues,  # before OverwriteCells repairs the test cells
     OverwriteCells,
     CheckCellMetadata,
 ]
