@@ -57,7 +57,7 @@ $(STAMP_COURSE): | $(VPY)
 	  touch $@; fi
 
 $(STAMP_DEV): | $(VPY)
-	$(call phase,"Installing the course and the test tools into $(VENV): pip install -e '.[course,dev]' (about 3 min on a fresh machine)")
+	@printf '\n==> %s\n' "Installing the course and the test tools into $(VENV): pip install -e '.[course,dev]' (about 3 min on a fresh machine)"
 	@rm -f $(VENV)/.stamp-*
 	$(PIP) install -e '.[course,dev]'
 	@touch $@ $(STAMP_COURSE)

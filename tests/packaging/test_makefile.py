@@ -50,3 +50,8 @@ def test_every_phase_is_announced():
                   "Running the test suite", "strict backend"):
         assert phase in text, phase
     assert "-qq" not in text  # pip's own progress is shown
+    # and every echoed line is valid shell (a comma inside $(call ...) once cut a phase's text)
+    for line in text.splitlines():
+        if "==>" in line:
+            check = subprocess.run(["bash", "-n", "-c", line], capture_output=True, text=True)
+            assert check.returncode == 0, (line, check.stderr)
