@@ -16,7 +16,7 @@ SHELL := /bin/bash
 PYTHON ?= python3.11
 VENV ?= .venv
 VPY := $(VENV)/bin/python
-PIP := $(VPY) -m pip --disable-pip-version-check --progress-bar on
+PIP_INSTALL := $(VPY) -m pip --disable-pip-version-check install --progress-bar on
 # -n auto: pytest-xdist, one worker per core; --durations: the slowest tests, to keep CI time in view; override e.g. `make test PYTEST_ARGS="-x tests/minitape"`.
 PYTEST_ARGS ?= -n auto -q --durations=10
 # Debian packages the tests need, as package:file-it-provides (installed when the file is missing).
@@ -53,13 +53,13 @@ $(STAMP_COURSE): | $(VPY)
 	@if [ -f $(STAMP_DEV) ]; then touch $@; else \
 	  printf '\n==> %s\n' "Installing the course into $(VENV): pip install -e '.[course]' (2-3 min on a fresh machine)"; \
 	  rm -f $(VENV)/.stamp-*; \
-	  $(PIP) install -e '.[course]'; \
+	  $(PIP_INSTALL) -e '.[course]'; \
 	  touch $@; fi
 
 $(STAMP_DEV): | $(VPY)
 	@printf '\n==> %s\n' "Installing the course and the test tools into $(VENV): pip install -e '.[course,dev]' (about 3 min on a fresh machine)"
 	@rm -f $(VENV)/.stamp-*
-	$(PIP) install -e '.[course,dev]'
+	$(PIP_INSTALL) -e '.[course,dev]'
 	@touch $@ $(STAMP_COURSE)
 
 install: $(STAMP_COURSE)

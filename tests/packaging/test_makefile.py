@@ -50,6 +50,15 @@ def test_every_phase_is_announced():
                   "Running the test suite", "strict backend"):
         assert phase in text, phase
     assert "-qq" not in text  # pip's own progress is shown
+    # pip is given only options it knows, where it takes them (`pip --progress-bar` is refused)
+    import shlex
+    import sys
+
+    (pip_line,) = {l.strip() for l in text.splitlines() if " -m pip " in l and "'.[course,dev]'" in l}
+    argv = shlex.split(pip_line)
+    argv = [sys.executable] + argv[1:argv.index("-e")] + ["--help"]
+    pip = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert pip.returncode == 0, (argv, pip.stderr)
     # and every echoed line is valid shell (a comma inside $(call ...) once cut a phase's text)
     for line in text.splitlines():
         if "==>" in line:
