@@ -291,7 +291,53 @@ def _student_traceback(exc):
     return "".join(lines).rstrip()[-MAX_TRACEBACK:]
 
 
-def _call(func, case, lang, limit, buffer):
+class _TapeWatcher:
+    """The records of the lesson's own ``Tape`` s (lesson 6) entered during a call: their
+    operations are reported as ``tape:<op>`` tools."""
+
+    def __init__(self, namespace):
+        cls = namespace.get("Tape")
+        self.cls = cls if isinstance(cls, type) and cls.__module__ == "__main__" else None
+        self.tapes = []
+
+    def __enter__(self):
+        if self.cls is None:
+            return self
+        original = self.cls.__dict__.get("__enter__")
+        if original is None:
+            self.cls = None
+            return self
+        watcher = self
+
+        def enter(tape, *args, **kwargs):
+            if len(watcher.tapes) < 100:
+                watcher.tapes.append(tape)
+            return original(tape, *args, **kwargs)
+
+        self._original = original
+        self.cls.__enter__ = enter
+        return self
+
+    def __exit__(self, *exc):
+        if self.cls is not None:
+            self.cls.__enter__ = self._original
+        return False
+
+    def ops(self):
+        found = set()
+        for tape in self.tapes:
+            try:
+                for entry in list(getattr(tape, "records", []))[:10000]:
+                    op = getattr(entry, "op", None)
+                    if isinstance(op, str):
+                        found.add("own_tape")
+                        found.add("tape:" + op[:30])
+            except Exception:
+                continue
+        return found
+
+
+def _call(func, case, lang, limit, buffer, namespace=None):
     try:
         args = _build(case["args"])
         kwargs = _build(case["kwargs"])
@@ -307,10 +353,11 @@ def _call(func, case, lang, limit, buffer):
     except Exception:
         pass
     tools = _ToolRecorder()
+    tapes = _TapeWatcher(namespace or {})
     answer = None
     out = {}
     start = time.perf_counter()
-    with recorder_ctx as recorder, tools, _captured(buffer):
+    with recorder_ctx as recorder, tools, tapes, _captured(buffer):
         try:
             with _time_limit(limit):
                 answer = func(*args, **kwargs)
@@ -323,7 +370,7 @@ def _call(func, case, lang, limit, buffer):
                             "traceback": "" if isinstance(exc, NotImplementedError)
                             else _student_traceback(exc)}
     out["seconds"] = round(time.perf_counter() - start, 4)
-    out["tools"] = sorted(tools.used)
+    out["tools"] = sorted(tools.used | tapes.ops())
     if "error" not in out:
         out["answer"] = _encode(answer, [MAX_ELEMENTS])
         if explain is not None and recorder is not None:
@@ -357,7 +404,7 @@ def run(namespace, spec_json):
                                                    "skipped": True,
                                                    "evalue": "not run: an earlier call timed out"}})
                 continue
-            result = _call(func, case, spec["lang"], spec.get("call_timeout"), buffer)
+            result = _call(func, case, spec["lang"], spec.get("call_timeout"), buffer, namespace)
             timed_out = bool(result.get("error", {}).get("timed_out"))
             payload["cases"].append(result)
         payload["captured"] = buffer.getvalue()[:MAX_CAPTURED]

@@ -9,12 +9,13 @@ these as :class:`Technique` s. The trusted autograder checks each one from two s
   function and in the notebook's top-level functions it calls (transitively);
 * what the kernel reported while the function ran (the probe records which autodiff tools
   were entered: ``custom_gradient`` functions, ``ForwardAccumulator``, ``GradientTape.gradient``,
-  ``jacobian``).
+  ``jacobian``; and, in lesson 6, ``own_tape`` when the lesson's own ``Tape`` recorded
+  operations, with each as ``tape:<op>``).
 
 A required technique must show in the source *and*, where the probe can see it, in the run; a
 forbidden one must show in neither. Each technique is one check in the report (with what the
-prompt asked, in the student's language) and weighs half as much as the value checks
-together, so a right answer computed the wrong way keeps two thirds of the points.
+prompt asked, in the student's language); an exercise's techniques together weigh half as much
+as its value checks, so a right answer computed the wrong way keeps two thirds of the points.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class Technique:
 
     what: str
     source_names: tuple[str, ...]
-    reported: str | None = None
+    reported: str | tuple[str, ...] | None = None  # a tool name, or several (all required)
     must: bool = True
     description: dict = field(default_factory=dict)  # the prompt's words, per language
 
@@ -85,15 +86,16 @@ def check_technique(technique: Technique, names: set[str] | None, tools: set[str
                     ) -> tuple[bool, str]:
     """(passed, message) for one declared technique."""
     in_source = bool(names) and any(n in names for n in technique.source_names)
-    in_run = technique.reported is not None and technique.reported in tools
+    reported = (technique.reported,) if isinstance(technique.reported, str) else \
+        tuple(technique.reported or ())
     what = technique.describe(lang)
     if technique.must:
-        ran = technique.reported is None or in_run
+        ran = all(r in tools for r in reported)
         if in_source and ran:
             return True, t("technique.used", lang, what=what)
         if in_source:
             return False, t("technique.not_run", lang, what=what)
         return False, t("technique.missing", lang, what=what)
-    if in_source or in_run:
+    if in_source or any(r in tools for r in reported):
         return False, t("technique.forbidden", lang, what=what)
     return True, t("technique.avoided", lang, what=what)

@@ -44,11 +44,12 @@ def _solutions() -> dict[str, str]:
 SOLUTIONS = _solutions()
 
 
-def run_probe(exercise_id, code, *, seed=1, call_timeout=None, lang="en", extra_outputs=()):
-    """Run the probe of ``exercise_id`` against ``code`` here; score its output."""
+def run_probe(exercise_id, code, *, seed=1, call_timeout=None, lang="en", extra_outputs=(),
+              namespace=None):
+    """Run the probe of ``exercise_id`` against ``code`` (in ``namespace``) here; score it."""
     ex = get(exercise_id)
     source, plan = build_probe(ex, lang, seed, call_timeout)
-    ns = {"__name__": "__main__"}
+    ns = {"__name__": "__main__"} if namespace is None else namespace
     exec("import minitape as tf\nimport numpy as np\n" + code, ns)
     shown = []
     with mock.patch("IPython.display.display", lambda obj, raw=False: shown.append(obj)):
@@ -216,3 +217,40 @@ def test_the_technique_is_read_from_the_function_and_the_functions_it_calls():
     names = names_used(cells, "logistic_hvp")
     assert "ForwardAccumulator" in names and "jacobian" not in names
     assert names_used(cells, "missing") is None
+
+
+def _lesson6_namespace() -> dict:
+    """Lesson 6's notebook run up to its exercises: the lesson's own Value, Tape, record."""
+    path = next((REPO / "grader" / "course" / "source").glob("06-*-en/*.ipynb"))
+    ns = {"__name__": "__main__"}
+    with mock.patch("IPython.display.display", lambda *a, **k: None):
+        for cell in nbformat.read(str(path), as_version=4).cells:
+            meta = cell.get("metadata", {}).get("nbgrader", {})
+            if cell.cell_type != "code" or (meta.get("grade") and not meta.get("solution")):
+                continue
+            if meta.get("solution"):
+                continue  # the exercises' answers come from each test below
+            exec("\n".join(line for line in cell.source.splitlines()
+                           if not line.lstrip().startswith(("%", "!"))), ns)
+    return ns
+
+
+QUOTIENT_WITH_MINITAPE = (
+    "def quotient_gradients(a0, b0):\n"
+    "    a, b = tf.Variable(a0), tf.Variable(b0)\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        f = tf.cos(a * b) / b\n"
+    "    return [float(g) for g in tape.gradient(f, [a, b])]\n")
+
+
+def test_lesson6_answers_must_come_from_the_students_own_tape():
+    ns = _lesson6_namespace()
+    for exercise_id in ("l06_ex1", "l06_ex3"):
+        result, issues, facts = run_probe(exercise_id, SOLUTIONS[exercise_id], namespace=dict(ns))
+        assert (result.score, issues) == (result.points, []), result.text()
+        assert "own_tape" in facts["tools"] and "GradientTape.gradient" not in facts["tools"]
+    result, issues, facts = run_probe("l06_ex1", QUOTIENT_WITH_MINITAPE, namespace=dict(ns))
+    assert all(c.passed for c in result.checks if c.reason != "technique"), result.text()
+    assert result.score == 1.3333  # both techniques failed: together a third of 2 points
+    assert "asks for your own Tape from this lesson" in result.text()
+    assert "not to use minitape's GradientTape" in result.text()

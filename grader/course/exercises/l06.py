@@ -82,9 +82,9 @@ register(Exercise(
     function="quotient_gradients",
     signature="quotient_gradients(a0, b0)",
     techniques=(
-        Technique("own tape", ("Tape", "record"), None, description={
-            "en": "your own Tape from this lesson", "es": "tu propia Tape de esta lección",
-            "pt": "a sua própria Tape desta lição", "ru": "вашу собственную Tape из этого урока"}),
+        Technique("own tape", ("Tape", "record"), "own_tape", description={
+            "en": "your own Tape from this lesson, which records the operations", "es": "tu propia Tape de esta lección, que registra las operaciones",
+            "pt": "a sua própria Tape desta lição, que registra as operações", "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
         Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
                   description={"en": "minitape's GradientTape (the lesson builds its own tape)",
                                "es": "la GradientTape de minitape (la lección construye su propia cinta)",
@@ -238,9 +238,9 @@ register(Exercise(
     function="neuron_gradients",
     signature="neuron_gradients(w1, w2, b, x1, x2, y)",
     techniques=(
-        Technique("own tape", ("Tape", "record"), None, description={
-            "en": "your own Tape from this lesson", "es": "tu propia Tape de esta lección",
-            "pt": "a sua própria Tape desta lição", "ru": "вашу собственную Tape из этого урока"}),
+        Technique("own tape", ("Tape", "record"), "own_tape", description={
+            "en": "your own Tape from this lesson, which records the operations", "es": "tu propia Tape de esta lección, que registra las operaciones",
+            "pt": "a sua própria Tape desta lição, que registra as operações", "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
         Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
                   description={"en": "minitape's GradientTape (the lesson builds its own tape)",
                                "es": "la GradientTape de minitape (la lección construye su propia cinta)",
