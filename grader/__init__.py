@@ -97,8 +97,15 @@ def grade(exercise_id: str, namespace: dict | None = None, seed: int | None = No
     so that its score becomes the cell's output. When no check passes, shows the report and
     raises AssertionError (nbgrader then gives the cell 0 and the message stays visible).
     """
-    from .exercises import definitions_available
+    from .exercises import add_path, definitions_available
 
+    if not definitions_available():
+        # `nbgrader validate source/<assignment>/<notebook>.ipynb` in a course folder: the
+        # kernel runs in source/<assignment>/, the course's definitions are two levels up
+        course = os.path.abspath(os.path.join(os.getcwd(), os.pardir, os.pardir))
+        if (os.path.isfile(os.path.join(course, "nbgrader_config.py"))
+                and os.path.isdir(os.path.join(course, "exercises"))):
+            add_path(os.path.join(course, "exercises"))
     if not definitions_available():
         raise RuntimeError(f"grade({exercise_id!r}) needs the instructor's exercise definitions "
                            "(grader/course/exercises in a source checkout, or a course folder's "

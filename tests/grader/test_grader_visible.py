@@ -62,3 +62,27 @@ def test_check_works_and_grade_refuses_without_the_instructor_definitions():
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_grade_in_a_course_folder_finds_the_courses_definitions(tmp_path):
+    # `nbgrader validate source/<assignment>/...` with the package installed without them
+    import shutil
+
+    (tmp_path / "source" / "a").mkdir(parents=True)
+    (tmp_path / "nbgrader_config.py").write_text("", encoding="utf-8")
+    shutil.copytree(REPO / "grader" / "course" / "exercises", tmp_path / "exercises")
+    code = (
+        "import grader.exercises as e\n"
+        "e.__path__[:] = [p for p in e.__path__ if not p.startswith(%r)]\n"
+        "import minitape as tf\n"
+        "from grader import grade\n"
+        "def derivative_at(x0):\n"
+        "    x = tf.Variable(x0)\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        y = x ** 3 - 2 * x\n"
+        "    return tape.gradient(y, x)\n"
+        "print(grade('l01_ex1', globals()).score)\n") % str(REPO / "grader" / "course")
+    env = {**__import__("os").environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path / "source" / "a",
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0 and proc.stdout.strip() == "1.0", proc.stderr
