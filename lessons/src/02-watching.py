@@ -252,7 +252,7 @@ print(tape.gradient(y, x).numpy())  # dy/dx = 2x = 6
 # también funciona con ella:
 
 # %% [markdown] key="watch-frozen" lang="pt" src="a9379377"
-# Uma Variable não treinável guarda um valor que o treino não deve mudar (uma camada
+# Uma Variable não treinável guarda um valor que o treinamento não deve mudar (uma camada
 # congelada, uma média móvel). Uma fita nunca a observa por conta própria, mas `tape.watch`
 # também funciona com ela:
 
@@ -667,7 +667,7 @@ np.allclose(dz_dx, dz_dy * dy_dx)
 # Для обратного прохода лента хранит тензоры, нужные каждой записанной операции: производной
 # $\sin(x)$ нужен $x$, производной $h \cdot h$ — сам $h$. Поэтому тензор, на который ваш код
 # уже не ссылается, живёт, пока он нужен ленте. *Слабая ссылка* (*weak reference*) позволяет
-# увидеть это, не удерживая тензор самим:
+# проследить за этим: сама она тензор в памяти не удерживает:
 
 # %% key="memory-code"
 x = tf.Variable(tf.random.normal([1_000_000]))  # a million float32 numbers: 4 MB
@@ -694,12 +694,12 @@ probe() is not None     # ...but h is still in memory: the tape holds it
 
 # %% [markdown] key="memory-freed" lang="pt" src="949b5b2f"
 # Uma fita que não é persistente solta a gravação assim que `gradient` termina. É por isso que
-# ela responde uma vez só, e é por isso que esse é o padrão: no treino, os tensores gravados em
+# ela responde uma vez só, e é por isso que esse é o padrão: no treinamento, os tensores gravados em
 # uma passagem para a frente (as ativações de todas as camadas para um lote inteiro) costumam
 # ocupar mais memória que o próprio modelo, e são liberados logo depois de cada passo.
 
 # %% [markdown] key="memory-freed" lang="ru" src="949b5b2f"
-# Неперсистентная лента отпускает запись, как только `gradient` вернул результат. Именно
+# Неперсистентная лента удаляет свою запись, как только `gradient` вернул результат. Именно
 # поэтому она отвечает только один раз и именно поэтому так сделано по умолчанию: при обучении
 # тензоры, записанные за прямой проход (активации всех слоёв для целого батча), часто занимают
 # больше памяти, чем сама модель, и освобождаются сразу после каждого шага.
@@ -775,28 +775,58 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 # the persistent one keeps them until `del tape`. Two habits follow: put only the code you need
 # to differentiate inside the `with` block, and use `persistent=True` only when you really ask
 # several questions, deleting the tape right after.
+#
+# What exactly a tape keeps is up to the engine; the figure measures minitape. TensorFlow knows,
+# for each kind of operation, which inputs and outputs its gradient will read (the gradient of
+# `tf.nn.relu` needs only the output, that of `tf.math.sin` only the input). While only
+# non-persistent tapes are recording, it may leave the others out of the record. A persistent
+# tape keeps every input and output, because it can be asked other questions later, gradients
+# of gradients included. So in TensorFlow the gap between the two bars can be even larger.
 
-# %% [markdown] key="memory-lesson" lang="es" src="61984e52"
+# %% [markdown] key="memory-lesson" lang="es" src="42d67daf"
 # Después de la pasada hacia adelante, las dos cintas retienen unos 7,6 MiB: los dos tensores
 # grabados, $h$ y $h \cdot h$, de un millón de números float32 cada uno. La cinta normal los
 # suelta durante `gradient`; la persistente los conserva hasta `del tape`. De aquí salen dos
 # buenos hábitos: mete en el bloque `with` solo el código que necesitas derivar, y usa
 # `persistent=True` solo cuando de verdad vayas a hacer varias preguntas, borrando la cinta
 # justo después.
+#
+# Qué guarda exactamente una cinta depende de cada motor; la figura mide minitape. TensorFlow
+# sabe, para cada tipo de operación, qué entradas y salidas va a leer su gradiente (el de
+# `tf.nn.relu` solo necesita la salida; el de `tf.math.sin`, solo la entrada). Mientras solo
+# graban cintas no persistentes, puede dejar fuera del registro las demás. Una cinta
+# persistente conserva todas las entradas y salidas, porque más tarde se le pueden hacer otras
+# preguntas, incluidos gradientes de gradientes. Por eso, en TensorFlow, la diferencia entre
+# las dos barras puede ser aún mayor.
 
-# %% [markdown] key="memory-lesson" lang="pt" src="61984e52"
+# %% [markdown] key="memory-lesson" lang="pt" src="42d67daf"
 # Depois da passagem para a frente, as duas fitas retêm cerca de 7,6 MiB: os dois tensores
 # gravados, $h$ e $h \cdot h$, com um milhão de números float32 cada. A fita padrão os solta
 # durante `gradient`; a persistente os mantém até `del tape`. Daí vêm dois bons hábitos:
 # coloque no bloco `with` apenas o código que você precisa derivar, e use `persistent=True` só
 # quando for mesmo fazer várias perguntas, apagando a fita logo em seguida.
+#
+# O que exatamente uma fita guarda depende de cada motor; a figura mede o minitape. O
+# TensorFlow sabe, para cada tipo de operação, quais entradas e saídas o gradiente dela vai
+# ler (o de `tf.nn.relu` só precisa da saída; o de `tf.math.sin`, só da entrada). Enquanto só
+# fitas não persistentes estão gravando, ele pode deixar as demais fora do registro. Uma fita
+# persistente guarda todas as entradas e saídas, porque mais tarde pode receber outras
+# perguntas, inclusive gradientes de gradientes. Por isso, no TensorFlow, a diferença entre as
+# duas barras pode ser ainda maior.
 
-# %% [markdown] key="memory-lesson" lang="ru" src="61984e52"
+# %% [markdown] key="memory-lesson" lang="ru" src="42d67daf"
 # После прямого прохода обе ленты удерживают около 7,6 МиБ: два записанных тензора, $h$ и
-# $h \cdot h$, по миллиону чисел float32 в каждом. Обычная лента отпускает их во время
+# $h \cdot h$, по миллиону чисел float32 в каждом. Обычная лента освобождает их во время
 # `gradient`, персистентная хранит до `del tape`. Отсюда две полезные привычки: помещайте в
 # блок `with` только тот код, который нужно дифференцировать, и используйте `persistent=True`,
 # лишь когда действительно задаёте несколько вопросов, удаляя ленту сразу после них.
+#
+# Что именно хранит лента, решает сам движок; на рисунке измерен minitape. TensorFlow знает для
+# каждого вида операции, какие входы и выходы прочитает её градиент (градиенту `tf.nn.relu`
+# нужен только выход, градиенту `tf.math.sin` — только вход). Пока запись ведут только
+# неперсистентные ленты, остальное он может в запись не включать. Персистентная лента хранит
+# все входы и выходы: позже ей могут задать и другие вопросы, в том числе о градиентах от
+# градиентов. Поэтому в TensorFlow разница между двумя столбиками может быть ещё больше.
 
 # %% [markdown] key="exercises" lang="en"
 # ## Exercises

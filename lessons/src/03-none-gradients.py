@@ -277,7 +277,7 @@ plt.show()
 # %% [markdown] key="not-elementwise" lang="pt" src="29cf13df"
 # Esse truque exige uma função elemento a elemento. As saídas de uma softmax sempre somam 1,
 # então o gradiente da soma delas é zero em toda parte: não diz nada sobre cada saída. Para ter
-# um gradiente por elemento da saída, é preciso um *jacobiano* (lição 4).
+# um gradiente por elemento da saída, é preciso uma *jacobiana* (lição 4).
 
 # %% [markdown] key="not-elementwise" lang="ru" src="29cf13df"
 # Этот приём работает только для поэлементных функций. Выходы softmax в сумме всегда дают 1,
@@ -483,9 +483,9 @@ print(answer.message)
 # %% [markdown] key="case-replaced" lang="pt" src="dd2e51f3"
 # ### 1. Uma Variable trocada por um Tensor
 #
-# Uma fita observa Variables, não Tensors, e `x + 1` é um Tensor. Reatribuir o nome com
+# Uma fita observa objetos `Variable`, não `Tensor`, e `x + 1` é um Tensor. Reatribuir o nome com
 # `x = x + 1`, em vez de atualizar a Variable no lugar com `x.assign_add(1)`, é um erro
-# clássico em laços de treino: o primeiro passo funciona e o segundo recebe `None`.
+# clássico em laços de treinamento: o primeiro passo funciona e o segundo recebe `None`.
 
 # %% [markdown] key="case-replaced" lang="ru" src="dd2e51f3"
 # ### 1. Переменную заменили тензором
@@ -593,15 +593,15 @@ print(why_none(tape, y, x, lang=lang).message)
 
 # %% [markdown] key="case-int-fix" lang="es" src="68d5b6e2"
 # La solución es crear la Variable con un tipo de coma flotante: escribir `2.0` o pasar
-# `dtype=tf.float32`. Mezclar enteros y números de coma flotante no se convierte solo
-# (TensorFlow tampoco convierte automáticamente), así que en la práctica este error suele
-# aparecer como un error de tipos, más que como un gradiente que falta:
+# `dtype=tf.float32`. Si mezclas enteros y números de coma flotante, nadie convierte los tipos
+# por ti (TensorFlow tampoco lo hace), así que en la práctica este error suele aparecer como un
+# error de tipos, más que como un gradiente que falta:
 
 # %% [markdown] key="case-int-fix" lang="pt" src="68d5b6e2"
 # A solução é criar a Variable com um tipo de ponto flutuante: escrever `2.0` ou passar
-# `dtype=tf.float32`. A mistura de inteiros com números de ponto flutuante não é convertida
-# sozinha (o TensorFlow também não converte automaticamente); por isso, na prática, esse
-# engano costuma aparecer como um erro de tipo, e não como um gradiente que falta:
+# `dtype=tf.float32`. Se você misturar inteiros com números de ponto flutuante, ninguém converte
+# os tipos por você (o TensorFlow também não faz isso); por isso, na prática, esse engano
+# costuma aparecer como um erro de tipo, e não como um gradiente que falta:
 
 # %% [markdown] key="case-int-fix" lang="ru" src="68d5b6e2"
 # Исправление — создать переменную с типом с плавающей точкой: написать `2.0` или передать
@@ -1110,14 +1110,14 @@ grade("l03_ex1")
 # %% [markdown] key="ex2-broken" lang="es" src="765cacbb"
 # ### Ejercicio 2 · Un bucle de entrenamiento que conserva su Variable (2 puntos)
 #
-# Este descenso de gradiente sobre $f(x) = (x - 2)^2$ debería dar `steps` pasos de tamaño `lr`
+# Este descenso del gradiente sobre $f(x) = (x - 2)^2$ debería dar `steps` pasos de tamaño `lr`
 # y devolver el gradiente de cada paso. Ejecútalo: el primer paso funciona, el segundo recibe
 # `None` y después la propia actualización falla.
 
 # %% [markdown] key="ex2-broken" lang="pt" src="765cacbb"
-# ### Exercício 2 · Um laço de treino que mantém sua Variable (2 pontos)
+# ### Exercício 2 · Um laço de treinamento que mantém sua Variable (2 pontos)
 #
-# Esta descida de gradiente em $f(x) = (x - 2)^2$ deveria dar `steps` passos de tamanho `lr` e
+# Esta descida do gradiente em $f(x) = (x - 2)^2$ deveria dar `steps` passos de tamanho `lr` e
 # devolver o gradiente de cada passo. Execute: o primeiro passo funciona, o segundo recebe
 # `None` e depois a própria atualização quebra.
 
@@ -1234,8 +1234,8 @@ grade("l03_ex2")
 #
 # $$L = \sum_i \log(1 + r_i), \qquad r_i = \sqrt{\textstyle\sum_j w_{ij}^2},$$
 #
-# то есть суммы по строкам `w` логарифмов единицы плюс длина строки. Вместо этого она
-# возвращает `None`:
+# где $r_i$ — длина $i$-й строки `w`: для каждой строки берётся логарифм от единицы плюс её
+# длина, и эти логарифмы складываются. Вместо этого функция возвращает `None`:
 
 # %% key="ex3-broken-code"
 def broken_row_norms_gradient(w):
@@ -1407,7 +1407,7 @@ grade("l03_ex4")
 #   deriváveis ou dê a ela um gradiente.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` devolve zeros em vez de `None`.
 #
-# Na próxima lição: escrever os seus próprios gradientes, gradientes de gradientes, jacobianos
+# Na próxima lição: escrever os seus próprios gradientes, gradientes de gradientes, jacobianas
 # e um passo de Newton.
 
 # %% [markdown] key="summary" lang="ru" src="85f734a8"

@@ -46,7 +46,7 @@
 #
 # As lições anteriores mostraram como calcular gradientes. Esta mostra para que eles servem:
 # para *treinar*, isto é, mudar os parâmetros de um modelo passo a passo de modo que a perda
-# dele diminua. Você mesmo vai escrever o laço de treino, primeiro para uma reta e depois para
+# dele diminua. Você mesmo vai escrever o laço de treinamento, primeiro para uma reta e depois para
 # uma pequena rede neural, e em seguida vai deixar um otimizador do Keras fazer a atualização
 # por você.
 #
@@ -54,7 +54,7 @@
 #
 # - como funciona um passo de *descida do gradiente* e por que ele atualiza as variáveis com
 #   `assign_sub`;
-# - como escrever um laço de treino, ler a sua *curva de perda* e escolher a *taxa de
+# - como escrever um laço de treinamento, ler a sua *curva de perda* e escolher a *taxa de
 #   aprendizado* (*learning rate*);
 # - como `tf.keras.optimizers.SGD` e `Adam` substituem a atualização escrita à mão, por meio de
 #   `apply_gradients`;
@@ -361,7 +361,7 @@ except TypeError as error:
 # O primeiro passo funciona; no segundo, os dois gradientes são `None` e a atualização falha.
 # `w - lr * dw` não é `w` modificada: é um `tf.Tensor` novo, o resultado de uma operação, e
 # `w = ...` só faz o nome `w` passar a apontar para ele. Uma fita observa sozinha as *Variables*
-# treináveis, mas não os Tensors (lição 3); por isso a segunda fita não grava nada que leve até
+# treináveis, mas não os tensores comuns (`Tensor`, lição 3); por isso a segunda fita não grava nada que leve até
 # `w`. `assign_sub` mantém a mesma Variable e muda o seu valor. É disso também que modelos e
 # otimizadores precisam: eles guardam o próprio objeto Variable, não o nome que você deu a ele.
 
@@ -388,9 +388,9 @@ except TypeError as error:
 # para examinarla después. Cien pasos con $\eta = 0.1$ tardan una fracción de segundo:
 
 # %% [markdown] key="loop" lang="pt" src="c9af7b63"
-# ## O laço de treino
+# ## O laço de treinamento
 #
-# Um laço de treino repete esse passo: uma fita nova a cada vez (uma fita responde uma vez só),
+# Um laço de treinamento repete esse passo: uma fita nova a cada vez (uma fita responde uma vez só),
 # a perda, os gradientes, a atualização. Guardamos a perda de cada passo para examiná-la depois.
 # Cem passos com $\eta = 0.1$ levam uma fração de segundo:
 
@@ -468,7 +468,7 @@ print(np.polyfit(x_data, y_data, deg=1))
 # ## A curva de perda
 #
 # A perda de cada passo, num gráfico, é a *curva de perda*: a primeira coisa a olhar ao treinar,
-# porque ela mostra se o treino funciona e quando ele para de progredir. O eixo vertical é
+# porque ela mostra se o treinamento funciona e quando ele para de progredir. O eixo vertical é
 # logarítmico, para que apareçam tanto a queda rápida do início quanto o final lento. A perda se
 # estabiliza perto de $0.09$: o tamanho do ruído ao quadrado, $0.3^2$, que nenhuma reta consegue
 # eliminar.
@@ -529,7 +529,7 @@ plt.show()
 # %% [markdown] key="lr" lang="pt" src="2001be21"
 # ## Explore: a taxa de aprendizado
 #
-# A taxa de aprendizado decide quanto cada passo avança. Pequena demais, e o treino se arrasta.
+# A taxa de aprendizado decide quanto cada passo avança. Pequena demais, e o treinamento se arrasta.
 # Grande demais, e cada passo pula por cima do fundo do vale e cai na outra encosta, mais alto
 # do que onde começou: a perda cresce sem parar. Mova o controle deslizante: cada movimento
 # treina a reta de novo a partir de $w = b = 0$ por 50 passos e redesenha a curva de perda.
@@ -831,7 +831,7 @@ for variable in model.trainable_variables:
 # final de la lección. Aquí: 300 pasos de Adam.
 
 # %% [markdown] key="mlp-train" lang="pt" src="eab16b1d"
-# O laço de treino é o mesmo que escrevemos para a reta, com `model.trainable_variables` como
+# O laço de treinamento é o mesmo que escrevemos para a reta, com `model.trainable_variables` como
 # variáveis. Nós o colocamos em uma função, `train_model`, para poder rodá-lo de novo no fim da
 # lição. Aqui: 300 passos de Adam.
 
@@ -973,28 +973,55 @@ print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 
 # %% [markdown] key="device-same" lang="en"
 # Same seed, same code: the losses are those of the first 100 steps above, on either device (on
-# a GPU, up to rounding). Asking for the GPU where there is none is an error that says what is
-# missing and how to install it. That is why the cell above asks `list_physical_devices`
-# first instead of writing `"/GPU:0"` directly:
+# a GPU, up to rounding).
+#
+# Here minitape and TensorFlow part ways. In minitape, entering `with tf.device("/GPU:0"):` on a
+# machine without a usable GPU raises a `RuntimeError` that says what is missing (CuPy, or a
+# visible NVIDIA GPU) and how to install it; nothing runs on the CPU behind your back.
+# TensorFlow in eager mode uses *soft device placement* (`tf.config.set_soft_device_placement`,
+# on by default): the same block quietly runs on the CPU, and only the tensors' `.device` tells
+# you so. Either way, ask `list_physical_devices` first, as the cell above does, instead of
+# writing `"/GPU:0"` blindly. The cell below shows what minitape does on this machine:
 
-# %% [markdown] key="device-same" lang="es" src="99065339"
+# %% [markdown] key="device-same" lang="es" src="3aa45149"
 # Misma semilla, mismo código: las pérdidas son las de los 100 primeros pasos de antes, en
-# cualquiera de los dos dispositivos (en una GPU, salvo redondeo). Pedir la GPU donde no la hay
-# es un error que dice qué falta y cómo instalarlo. Por eso la celda de arriba consulta primero
-# `list_physical_devices` en lugar de escribir `"/GPU:0"` directamente:
+# cualquiera de los dos dispositivos (en una GPU, salvo redondeo).
+#
+# Aquí minitape y TensorFlow se comportan distinto. En minitape, entrar en
+# `with tf.device("/GPU:0"):` en una máquina sin una GPU utilizable lanza un `RuntimeError` que
+# dice qué falta (CuPy o una GPU de NVIDIA visible) y cómo instalarlo; nada se ejecuta en la CPU
+# a tus espaldas. TensorFlow, en modo *eager*, usa la *colocación flexible de dispositivos*
+# (*soft device placement*, `tf.config.set_soft_device_placement`, activada por defecto): el
+# mismo bloque se ejecuta en la CPU sin avisar, y solo el `.device` de los tensores te lo dice.
+# En los dos casos, consulta primero `list_physical_devices`, como hace la celda de arriba, en
+# lugar de escribir `"/GPU:0"` a ciegas. La celda de abajo muestra qué hace minitape en esta
+# máquina:
 
-# %% [markdown] key="device-same" lang="pt" src="99065339"
+# %% [markdown] key="device-same" lang="pt" src="3aa45149"
 # Mesma semente, mesmo código: as perdas são as dos 100 primeiros passos de antes, em qualquer
-# um dos dois dispositivos (numa GPU, a menos de arredondamento). Pedir a GPU onde não há
-# nenhuma é um erro que diz o que falta e como instalar. É por isso que a célula acima consulta
-# primeiro `list_physical_devices`, em vez de escrever `"/GPU:0"` diretamente:
+# um dos dois dispositivos (numa GPU, a menos de arredondamento).
+#
+# Aqui o minitape e o TensorFlow se comportam de forma diferente. No minitape, entrar em
+# `with tf.device("/GPU:0"):` numa máquina sem uma GPU utilizável lança um `RuntimeError` que
+# diz o que falta (o CuPy ou uma GPU da NVIDIA visível) e como instalar; nada roda na CPU sem
+# você saber. O TensorFlow, no modo *eager*, usa o *posicionamento flexível de dispositivos*
+# (*soft device placement*, `tf.config.set_soft_device_placement`, ligado por padrão): o mesmo
+# bloco roda na CPU sem aviso, e só o `.device` dos tensores revela isso. Nos dois casos,
+# consulte primeiro `list_physical_devices`, como faz a célula acima, em vez de escrever
+# `"/GPU:0"` às cegas. A célula abaixo mostra o que o minitape faz nesta máquina:
 
-# %% [markdown] key="device-same" lang="ru" src="99065339"
+# %% [markdown] key="device-same" lang="ru" src="3aa45149"
 # То же начальное значение генератора случайных чисел (seed), тот же код: потери совпадают с
 # потерями первых 100 шагов выше на любом из устройств (на GPU — с точностью до округления).
-# Запрос GPU там, где его нет, приводит к ошибке, в которой сказано, чего не хватает и как это
-# установить. Поэтому ячейка выше сначала спрашивает `list_physical_devices`, а не пишет сразу
-# `"/GPU:0"`:
+#
+# Здесь minitape и TensorFlow ведут себя по-разному. В minitape вход в блок
+# `with tf.device("/GPU:0"):` на машине без доступного GPU вызывает `RuntimeError`, в котором
+# сказано, чего не хватает (CuPy или видимого GPU NVIDIA) и как это установить; тайком на CPU
+# ничего не выполняется. TensorFlow в режиме eager использует *мягкое размещение на устройствах*
+# (*soft device placement*, `tf.config.set_soft_device_placement`, по умолчанию включено): тот же
+# блок молча выполняется на CPU, и узнать об этом можно только по `.device` тензоров. В обоих
+# случаях сначала спросите `list_physical_devices`, как это делает ячейка выше, а не пишите
+# `"/GPU:0"` вслепую. Ячейка ниже показывает, что делает minitape на этой машине:
 
 # %% key="device-same-code"
 try:
@@ -1149,7 +1176,7 @@ grade("l05_ex1")
 # $0.014$.
 
 # %% [markdown] key="ex2" lang="pt" src="f0fda1c1"
-# ### Exercício 2 · Um laço de treino e sua curva de perda (3 pontos)
+# ### Exercício 2 · Um laço de treinamento e sua curva de perda (3 pontos)
 #
 # Escreva `train_linear(w, b, x, y, lr, steps)`: o mesmo modelo, a mesma perda e os mesmos
 # argumentos do exercício 1, mais um número de passos `steps`. Dê `steps` passos de descida do
@@ -1304,7 +1331,7 @@ grade("l05_ex3")
 # fita e dê um passo com `optimizer.apply_gradients`. Devolva `tf.stack` de todas as perdas dos
 # minilotes, em ordem, cada uma calculada antes da sua atualização.
 #
-# Num treino de verdade, os exemplos são embaralhados a cada época; aqui não, para que a sua
+# Num treinamento de verdade, os exemplos são embaralhados a cada época; aqui não, para que a sua
 # resposta possa ser comparada exatamente com a de referência.
 
 # %% [markdown] key="ex4" lang="ru" src="2b5ee133"
@@ -1398,9 +1425,9 @@ grade("l05_ex4")
 # - Um passo de descida do gradiente é $v \leftarrow v - \eta\, \partial L / \partial v$,
 #   escrito `v.assign_sub(lr * g)`. `v = v - lr * g` troca a Variable por um Tensor, e o
 #   gradiente seguinte é `None`.
-# - Um laço de treino usa uma fita nova a cada passo: perda, `tape.gradient`, atualização.
+# - Um laço de treinamento usa uma fita nova a cada passo: perda, `tape.gradient`, atualização.
 #   Guarde as perdas e desenhe a curva de perda, em escala logarítmica.
-# - Uma taxa de aprendizado pequena demais deixa o treino lento; uma grande demais o faz
+# - Uma taxa de aprendizado pequena demais deixa o treinamento lento; uma grande demais o faz
 #   divergir.
 # - `optimizer.apply_gradients(zip(grads, variables))` faz a atualização, com
 #   `tf.keras.optimizers.SGD` ou `Adam`. Crie o otimizador uma única vez: ele guarda estado

@@ -609,7 +609,7 @@ print(t("l06.recorded", count=len(tape2.records), ops=[rec.op for rec in tape2.r
 # %% [markdown] key="backward" lang="pt" src="c14f9aca"
 # ## Passo 4 · A passagem para trás
 #
-# Chegamos ao coração da coisa. `gradient(target, sources)`:
+# Chegamos à parte principal. `gradient(target, sources)`:
 #
 # 1. começa um dicionário `grads` com $\frac{\partial\,\text{target}}{\partial\,\text{target}} = 1$;
 # 2. percorre os registros **na ordem inversa**. Um registro cuja saída não tem gradiente não
@@ -748,6 +748,40 @@ for n in (1, 2):
     print(t("l06.kept.call", n=n, grads=gradient_kept_on_nodes(tape, f, [x, y], kept)))
 for n in (1, 2):
     print(t("l06.local.call", n=n, grads=tape.gradient(f, [x, y])))
+
+# %% [markdown] key="local-dict-three" lang="en"
+# The second call does not give twice the right gradients but three times. It resets only the
+# target's entry to $1$. The intermediate values $a = x y$ and $b = \sin x$ still hold the $1$ the
+# first call gave them, so each now holds $2$ and passes $2$ back instead of $1$: the new
+# contributions to $x$ and $y$ are twice the right ones, and they land on the right ones the first
+# call left there, $1 + 2 = 3$. A stale gradient does not just add once: every intermediate
+# value carries it further down the graph. (A third call would give six times.)
+
+# %% [markdown] key="local-dict-three" lang="es" src="e4171800"
+# La segunda llamada no da el doble de los gradientes correctos, sino el triple. Solo vuelve a
+# poner a $1$ la entrada del objetivo. Los valores intermedios $a = x y$ y $b = \sin x$ conservan
+# el $1$ que les dio la primera llamada, así que ahora cada uno tiene $2$ y devuelve $2$ en lugar
+# de $1$: las nuevas contribuciones a $x$ e $y$ son el doble de las correctas, y se suman a las
+# correctas que dejó la primera llamada, $1 + 2 = 3$. Un gradiente viejo no se suma una sola vez:
+# cada valor intermedio lo arrastra más abajo en el grafo. (Una tercera llamada daría seis
+# veces el valor correcto.)
+
+# %% [markdown] key="local-dict-three" lang="pt" src="e4171800"
+# A segunda chamada não dá o dobro dos gradientes certos, e sim o triplo. Ela só volta a pôr em
+# $1$ a entrada do alvo. Os valores intermediários $a = x y$ e $b = \sin x$ ainda guardam o $1$
+# que a primeira chamada lhes deu; agora cada um fica com $2$ e devolve $2$ em vez de $1$: as
+# novas contribuições para $x$ e $y$ são o dobro das certas e caem em cima das certas que a
+# primeira chamada deixou, $1 + 2 = 3$. Um gradiente velho não é somado uma vez só: cada valor
+# intermediário o leva adiante, grafo abaixo. (Uma terceira chamada daria seis vezes o valor
+# certo.)
+
+# %% [markdown] key="local-dict-three" lang="ru" src="e4171800"
+# Второй вызов даёт не удвоенные, а утроенные градиенты. Он заново ставит $1$ только для самой
+# цели. Промежуточные значения $a = x y$ и $b = \sin x$ всё ещё хранят $1$, полученную при первом
+# вызове, поэтому теперь у каждого из них $2$, и назад они передают $2$ вместо $1$: новые вклады в
+# $x$ и $y$ вдвое больше правильных и ложатся поверх правильных, оставшихся от первого вызова:
+# $1 + 2 = 3$. Устаревший градиент прибавляется не один раз: каждое промежуточное значение
+# несёт его дальше вниз по графу. (Третий вызов дал бы шестикратное значение.)
 
 # %% [markdown] key="no-recursion" lang="en"
 # ## Why a loop and not recursion?
@@ -972,7 +1006,7 @@ draw(tf_tape, names=tf_names)
 # ## Paso a paso por las dos pasadas hacia atrás
 #
 # `stepper(tape, target, sources)` ejecuta la propia pasada hacia atrás de minitape operación
-# a operación: pulsa *Next* y observa qué regla de gradiente se aplica y cuánto ha acumulado
+# a operación: pulsa *Siguiente* y observa qué regla de gradiente se aplica y cuánto ha acumulado
 # cada tensor hasta ese momento. Debajo, el deslizador hace lo mismo con **nuestra** cinta:
 # cada paso es un registro de nuestro bucle inverso, con el contenido de `grads` después de
 # él. Avanza por las dos y compáralas. El orden puede ser distinto (minitape planifica una
@@ -985,7 +1019,7 @@ draw(tf_tape, names=tf_names)
 # ## Passo a passo pelas duas passagens para trás
 #
 # `stepper(tape, target, sources)` executa a própria passagem para trás do minitape operação
-# por operação: clique em *Next* e veja qual regra de gradiente é aplicada e quanto cada tensor
+# por operação: clique em *Próximo* e veja qual regra de gradiente é aplicada e quanto cada tensor
 # já acumulou. Logo abaixo, o controle deslizante faz o mesmo com a **nossa** fita: cada passo
 # é um registro do nosso laço invertido, com o conteúdo de `grads` depois dele. Avance pelas
 # duas e compare. A ordem pode ser diferente (o minitape agenda uma operação assim que todos os
@@ -998,7 +1032,7 @@ draw(tf_tape, names=tf_names)
 # ## Оба обратных прохода по шагам
 #
 # `stepper(tape, target, sources)` выполняет собственный обратный проход minitape по одной
-# операции: нажимайте *Next* и смотрите, какое правило градиента применяется и что каждый
+# операции: нажимайте *Далее* и смотрите, какое правило градиента применяется и что каждый
 # тензор уже накопил. Ниже ползунок делает то же самое для **нашей** ленты: каждый шаг — одна
 # запись нашего обратного цикла и содержимое `grads` после неё. Пройдите оба и сравните.
 # Порядок может отличаться (minitape берёт операцию, как только все потребители её выхода
