@@ -503,7 +503,7 @@ for step in range(2):
         y = x + 1
 
     grad = tape.gradient(y, x)
-    print(f"step {step}: {type(x).__name__:8} gradient = {grad}")
+    print(t("l03.step.type", step=step, kind=type(x).__name__, grad=grad))
     if grad is None:
         print(why_none(tape, y, x, lang=lang).message)
     x = x + 1  # should be x.assign_add(1)
@@ -966,7 +966,7 @@ def investigate(case, fixed):
 
 for fixed in [False, True]:
     grad, answer, caught = investigate("stateful", fixed)
-    print(f"fixed={fixed}:  gradient = {grad},  reason = {answer.reason}")
+    print(t("l03.fixed", fixed=fixed, grad=grad, reason=answer.reason))
 
 # %% [markdown] key="detective-widget" lang="en"
 # Pick a case, read the code and the diagnosis, then tick the box to apply the fix. Which line
@@ -1136,7 +1136,7 @@ def broken_descent_gradients(x0, lr, steps):
         with tf.GradientTape() as tape:
             f = (x - 2.0) ** 2
         g = tape.gradient(f, x)
-        print(f"step {step}: x is a {type(x).__name__}, gradient = {g}")
+        print(t("l03.step.is_a", step=step, kind=type(x).__name__, grad=g))
         grads.append(g)
         x = x - lr * g
     return tf.stack(grads)
@@ -1428,3 +1428,60 @@ grade("l03_ex4")
 #
 # В следующем уроке: собственные градиенты, градиенты от градиентов, якобианы и шаг метода
 # Ньютона.
+
+# %% [markdown] key="reflect" lang="en"
+# ## Questions to think about
+#
+# These questions have no single right answer and are not graded. Write a few sentences for
+# yourself, or talk them over with a classmate.
+#
+# 1. `tape.gradient` returns `None` rather than raising an error when there is no path to the
+#    source. When does that help, and when does it hide a bug? Would you rather get zeros by
+#    default?
+# 2. Of the causes of a `None` gradient you met in this lesson, which one do you expect to run
+#    into most often yourself, and what habit would prevent it?
+# 3. The branch an `if` did not take gets no gradient, even though a small change of the input
+#    could switch branches. What does that tell you about what a derivative can and cannot say
+#    about a program?
+
+# %% [markdown] key="reflect" lang="es" src="9f2a7390"
+# ## Preguntas para pensar
+#
+# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
+# para ti, o coméntalas con un compañero o una compañera.
+#
+# 1. `tape.gradient` devuelve `None` en lugar de lanzar un error cuando no hay camino hasta la
+#    fuente. ¿Cuándo ayuda eso y cuándo esconde un error? ¿Preferirías recibir ceros por defecto?
+# 2. De las causas de un gradiente `None` que viste en esta lección, ¿con cuál crees que te vas a
+#    encontrar más a menudo, y qué hábito lo evitaría?
+# 3. La rama que un `if` no tomó no recibe gradiente, aunque un pequeño cambio de la entrada
+#    podría hacer que se tomara. ¿Qué te dice eso sobre lo que una derivada puede y no puede decir
+#    de un programa?
+
+# %% [markdown] key="reflect" lang="pt" src="9f2a7390"
+# ## Perguntas para pensar
+#
+# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
+# você mesmo, ou converse sobre elas com um colega.
+#
+# 1. `tape.gradient` devolve `None` em vez de lançar um erro quando não há caminho até a fonte.
+#    Quando isso ajuda, e quando esconde um bug? Você preferiria receber zeros por padrão?
+# 2. Das causas de um gradiente `None` que você viu nesta lição, qual acha que vai encontrar com
+#    mais frequência, e que hábito evitaria isso?
+# 3. O ramo que um `if` não tomou não recebe gradiente, embora uma pequena mudança na entrada
+#    pudesse fazer o programa tomá-lo. O que isso diz sobre o que uma derivada pode e não pode
+#    dizer sobre um programa?
+
+# %% [markdown] key="reflect" lang="ru" src="9f2a7390"
+# ## Вопросы для размышления
+#
+# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
+# несколько предложений или обсудите их с однокурсником.
+#
+# 1. `tape.gradient` возвращает `None`, а не выбрасывает исключение, когда пути до источника нет.
+#    Когда это помогает, а когда скрывает ошибку? Предпочли бы вы получать по умолчанию нули?
+# 2. Какую из причин градиента `None`, разобранных в этом уроке, вы, скорее всего, будете
+#    встречать у себя чаще всего и какая привычка помогла бы её избежать?
+# 3. Ветка, в которую `if` не зашёл, не получает градиента, хотя небольшое изменение входа могло
+#    бы переключить ветку. Что это говорит о том, что производная может и чего не может сообщить о
+#    программе?

@@ -296,8 +296,9 @@ with tf.GradientTape(persistent=True) as tape:
     rounded = tf.round(x)
     straight_through = x + tf.stop_gradient(tf.round(x) - x)
 
-print("rounded =", rounded.numpy(), "   gradient:", tape.gradient(rounded, x))
-print("straight_through =", straight_through.numpy(), "   gradient:", tape.gradient(straight_through, x).numpy())
+print(t("l04.value_gradient", name="rounded", value=rounded.numpy(), grad=tape.gradient(rounded, x)))
+print(t("l04.value_gradient", name="straight_through", value=straight_through.numpy(),
+        grad=tape.gradient(straight_through, x).numpy()))
 del tape
 
 # %% [markdown] key="custom-why" lang="en"
@@ -1514,7 +1515,7 @@ plt.show()
 
 # %% key="batch-jacobian-code"
 jb = tape.batch_jacobian(y, x)
-print("batch jacobian:", jb.shape)
+print(t("l04.batch_shape", shape=jb.shape))
 
 j_select = tf.einsum("bxby->bxy", j)
 print("max |jb - j_select| =", tf.reduce_max(tf.abs(jb - j_select)).numpy())
@@ -1599,7 +1600,7 @@ with tf.GradientTape(persistent=True) as tape:
 
 diagonal_blocks = tf.einsum("bxby->bxy", tape.jacobian(z, x))
 jb = tape.batch_jacobian(z, x)
-print("batch jacobian:", jb.shape)
+print(t("l04.batch_shape", shape=jb.shape))
 print("max |jb - diagonal_blocks| =", tf.reduce_max(tf.abs(jb - diagonal_blocks)).numpy())
 print("max |jb| =", tf.reduce_max(tf.abs(jb)).numpy())
 del tape
@@ -2253,3 +2254,63 @@ grade("l04_ex5")
 #
 # В следующем уроке: всё это в деле — обучение линейной регрессии и небольшой нейронной сети
 # градиентным спуском.
+
+# %% [markdown] key="reflect" lang="en"
+# ## Questions to think about
+#
+# These questions have no single right answer and are not graded. Write a few sentences for
+# yourself, or talk them over with a classmate.
+#
+# 1. With `@tf.custom_gradient` you can return any gradient you like, even a wrong one. When is a
+#    deliberately "wrong" gradient useful (the straight-through estimator is one case), and how
+#    would you test that a custom gradient you meant to be exact really is?
+# 2. A Jacobian costs one backward pass per output element; forward mode costs one pass per input
+#    direction. For a loss with one output and a million weights, and for a function with a
+#    million outputs and three inputs, which would you use, and why?
+# 3. `batch_jacobian` returned zeros without complaint once the examples were mixed. Before you
+#    trust a method that relies on an assumption about your data, what would you check?
+
+# %% [markdown] key="reflect" lang="es" src="6a5b3b87"
+# ## Preguntas para pensar
+#
+# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
+# para ti, o coméntalas con un compañero o una compañera.
+#
+# 1. Con `@tf.custom_gradient` puedes devolver el gradiente que quieras, incluso uno incorrecto.
+#    ¿Cuándo es útil un gradiente «incorrecto» a propósito (el estimador *straight-through* es un
+#    caso), y cómo comprobarías que un gradiente personalizado que querías exacto de verdad lo es?
+# 2. Un jacobiano cuesta una pasada hacia atrás por elemento de la salida; el modo directo, una
+#    pasada por dirección de entrada. Para una pérdida con una salida y un millón de pesos, y para
+#    una función con un millón de salidas y tres entradas, ¿qué usarías y por qué?
+# 3. `batch_jacobian` devolvió ceros sin protestar en cuanto los ejemplos se mezclaron. Antes de
+#    fiarte de un método que se apoya en una suposición sobre tus datos, ¿qué comprobarías?
+
+# %% [markdown] key="reflect" lang="pt" src="6a5b3b87"
+# ## Perguntas para pensar
+#
+# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
+# você mesmo, ou converse sobre elas com um colega.
+#
+# 1. Com `@tf.custom_gradient` você pode devolver o gradiente que quiser, até um errado. Quando um
+#    gradiente "errado" de propósito é útil (o estimador *straight-through* é um caso), e como
+#    você testaria que um gradiente personalizado que deveria ser exato realmente é?
+# 2. Uma jacobiana custa uma passagem para trás por elemento da saída; o modo direto, uma passagem
+#    por direção de entrada. Para uma perda com uma saída e um milhão de pesos, e para uma função
+#    com um milhão de saídas e três entradas, o que você usaria, e por quê?
+# 3. `batch_jacobian` devolveu zeros sem reclamar assim que os exemplos foram misturados. Antes de
+#    confiar num método que depende de uma suposição sobre os seus dados, o que você verificaria?
+
+# %% [markdown] key="reflect" lang="ru" src="6a5b3b87"
+# ## Вопросы для размышления
+#
+# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
+# несколько предложений или обсудите их с однокурсником.
+#
+# 1. С `@tf.custom_gradient` можно вернуть какой угодно градиент, даже неверный. Когда намеренно
+#    «неверный» градиент полезен (один такой случай — оценка *straight-through*) и как проверить,
+#    что собственный градиент, задуманный точным, действительно точен?
+# 2. Якобиан стоит одного обратного прохода на каждый элемент выхода, прямой режим — одного
+#    прохода на каждое направление входа. Что бы вы выбрали для функции потерь с одним выходом и
+#    миллионом весов, а что — для функции с миллионом выходов и тремя входами? Почему?
+# 3. `batch_jacobian` без всяких жалоб вернул нули, как только примеры смешались. Что бы вы
+#    проверили, прежде чем доверять методу, который опирается на предположение о ваших данных?

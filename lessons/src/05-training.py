@@ -107,6 +107,7 @@ from matplotlib.figure import Figure
 
 import minitape as tf
 from lessons.i18n import t
+from lessons.plural import tn
 
 # %% [markdown] key="data" lang="en"
 # ## A line through noisy points
@@ -582,7 +583,7 @@ lr_image = widgets.Image(format="png")
 
 def retrain(change=None):
     w, b, losses = fit_line(lr_slider.value, steps=50)
-    text = t("l05.lr.readout", steps=50, loss=f"{losses[-1]:.4g}", w=f"{w.numpy():.3f}",
+    text = tn("l05.lr.readout.plural", 50, loss=f"{losses[-1]:.4g}", w=f"{w.numpy():.3f}",
              b=f"{b.numpy():.3f}")
     if losses[-1] > 1.01 * min(losses):  # the loss went back up
         text += " " + t("l05.lr.diverged")
@@ -1458,3 +1459,62 @@ grade("l05_ex4")
 #   `pip install cupy-cuda12x`); сначала проверьте `tf.config.list_physical_devices("GPU")`.
 #
 # В следующем уроке вы построите собственную ленту и сравните её с minitape.
+
+# %% [markdown] key="reflect" lang="en"
+# ## Questions to think about
+#
+# These questions have no single right answer and are not graded. Write a few sentences for
+# yourself, or talk them over with a classmate.
+#
+# 1. The learning rate that trains fastest is often just below the one that diverges. How would
+#    you look for a good learning rate on a new problem without trying hundreds of values?
+# 2. Adam keeps state between steps, which is why the optimizer is created once. What would go
+#    wrong, without any error message, if you created a new one at every step?
+# 3. minitape raises an error when there is no GPU; TensorFlow quietly falls back to the CPU.
+#    Which behaviour would you want in a course, in a research script, and in a service that
+#    answers users?
+
+# %% [markdown] key="reflect" lang="es" src="f43eb064"
+# ## Preguntas para pensar
+#
+# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
+# para ti, o coméntalas con un compañero o una compañera.
+#
+# 1. La tasa de aprendizaje que entrena más rápido suele estar justo por debajo de la que diverge.
+#    ¿Cómo buscarías una buena tasa de aprendizaje para un problema nuevo sin probar cientos de
+#    valores?
+# 2. Adam guarda un estado entre pasos; por eso el optimizador se crea una sola vez. ¿Qué saldría
+#    mal, sin ningún mensaje de error, si crearas uno nuevo en cada paso?
+# 3. minitape lanza un error cuando no hay GPU; TensorFlow pasa a la CPU sin avisar. ¿Qué
+#    comportamiento querrías en un curso, en un script de investigación y en un servicio que
+#    atiende a usuarios?
+
+# %% [markdown] key="reflect" lang="pt" src="f43eb064"
+# ## Perguntas para pensar
+#
+# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
+# você mesmo, ou converse sobre elas com um colega.
+#
+# 1. A taxa de aprendizado que treina mais rápido costuma ficar logo abaixo da que diverge. Como
+#    você procuraria uma boa taxa de aprendizado para um problema novo sem testar centenas de
+#    valores?
+# 2. O Adam guarda um estado entre os passos, e por isso o otimizador é criado uma vez só. O que
+#    daria errado, sem nenhuma mensagem de erro, se você criasse um novo a cada passo?
+# 3. O minitape lança um erro quando não há GPU; o TensorFlow passa para a CPU sem avisar. Que
+#    comportamento você gostaria de ter num curso, num script de pesquisa e num serviço que atende
+#    usuários?
+
+# %% [markdown] key="reflect" lang="ru" src="f43eb064"
+# ## Вопросы для размышления
+#
+# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
+# несколько предложений или обсудите их с однокурсником.
+#
+# 1. Скорость обучения, при которой модель учится быстрее всего, часто лишь немного меньше той,
+#    при которой обучение расходится. Как бы вы искали хорошую скорость обучения для новой задачи,
+#    не перебирая сотни значений?
+# 2. Adam хранит состояние между шагами, поэтому оптимизатор создают один раз. Что пошло бы не так
+#    — без всякого сообщения об ошибке, — если бы вы создавали новый оптимизатор на каждом шаге?
+# 3. minitape выдаёт ошибку, когда GPU нет, а TensorFlow молча переходит на CPU. Какое поведение
+#    вы бы хотели видеть в учебном курсе, в исследовательском скрипте и в сервисе, который
+#    отвечает пользователям?

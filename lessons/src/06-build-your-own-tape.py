@@ -116,6 +116,7 @@ import numpy as np
 
 import minitape as tf
 from lessons.i18n import t
+from lessons.plural import tn
 from minitape.debugging import draw, stepper
 
 # %% [markdown] key="plan" lang="en"
@@ -564,7 +565,7 @@ with Tape() as tape2:
     d = a * b  # a is watched: recorded
     e = d + c  # d is tracked: recorded (c is an untracked input)
 
-print(t("l06.recorded", count=len(tape2.records), ops=[rec.op for rec in tape2.records]))
+print(tn("l06.recorded.plural", len(tape2.records), ops=[rec.op for rec in tape2.records]))
 
 # %% [markdown] key="backward" lang="en"
 # ## Step 4 · The backward pass
@@ -861,8 +862,8 @@ with Tape() as deep:
     for _ in range(5000):
         w = sin(w)
 
-print(t("l06.deep", count=len(deep.records), limit=sys.getrecursionlimit()))
-print(t("l06.deep.gradient", count=len(deep.records), grad=f"{deep.gradient(w, z):.6g}"))
+print(tn("l06.deep.plural", len(deep.records), limit=sys.getrecursionlimit()))
+print(tn("l06.deep.gradient.plural", len(deep.records), grad=f"{deep.gradient(w, z):.6g}"))
 
 producer = {id(rec.output): rec for rec in deep.records}
 try:
@@ -1603,3 +1604,59 @@ grade("l06_ex3")
 # - Ваша лента вычисляет те же числа, что и `tf.GradientTape`; minitape и
 #   TensorFlow добавляют к этому тензоры, *broadcasting*, гораздо больше операций и аккуратное
 #   обращение с памятью — но не другую идею.
+
+# %% [markdown] key="reflect" lang="en"
+# ## Questions to think about
+#
+# These questions have no single right answer and are not graded. Write a few sentences for
+# yourself, or talk them over with a classmate.
+#
+# 1. Your tape walks its records in reverse order and never sorts them. What change to the engine
+#    would break that guarantee? (Think of values changed in place, or of records added while a
+#    backward pass runs.)
+# 2. micrograd stores gradients on the nodes; your tape keeps them in a dictionary local to one
+#    call. What does each design make easy, and what does each make easy to get wrong?
+# 3. What would you have to add to your tape so that it computes second derivatives, as nested
+#    `tf.GradientTape`s do?
+
+# %% [markdown] key="reflect" lang="es" src="e9b83acf"
+# ## Preguntas para pensar
+#
+# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
+# para ti, o coméntalas con un compañero o una compañera.
+#
+# 1. Tu cinta recorre sus registros en orden inverso y nunca los ordena. ¿Qué cambio en el motor
+#    rompería esa garantía? (Piensa en valores que se modifican en su sitio, o en registros que se
+#    añaden mientras corre una pasada hacia atrás).
+# 2. micrograd guarda los gradientes en los nodos; tu cinta, en un diccionario local a cada
+#    llamada. ¿Qué facilita cada diseño, y en qué facilita equivocarse?
+# 3. ¿Qué tendrías que añadir a tu cinta para que calcule segundas derivadas, como hacen las
+#    `tf.GradientTape` anidadas?
+
+# %% [markdown] key="reflect" lang="pt" src="e9b83acf"
+# ## Perguntas para pensar
+#
+# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
+# você mesmo, ou converse sobre elas com um colega.
+#
+# 1. A sua fita percorre os registros na ordem inversa e nunca os ordena. Que mudança no motor
+#    quebraria essa garantia? (Pense em valores modificados no lugar, ou em registros
+#    acrescentados enquanto uma passagem para trás está rodando.)
+# 2. O micrograd guarda os gradientes nos nós; a sua fita, num dicionário local a cada chamada. O
+#    que cada projeto facilita, e em que cada um facilita errar?
+# 3. O que você precisaria acrescentar à sua fita para que ela calcule segundas derivadas, como
+#    fazem as `tf.GradientTape` aninhadas?
+
+# %% [markdown] key="reflect" lang="ru" src="e9b83acf"
+# ## Вопросы для размышления
+#
+# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
+# несколько предложений или обсудите их с однокурсником.
+#
+# 1. Ваша лента проходит записи в обратном порядке и никогда их не сортирует. Какое изменение в
+#    движке нарушило бы эту гарантию? (Подумайте о значениях, которые меняются на месте, или о
+#    записях, добавляемых во время обратного прохода.)
+# 2. micrograd хранит градиенты в узлах, а ваша лента — в словаре, локальном для одного вызова.
+#    Что упрощает каждый из подходов и в чём с каждым из них легко ошибиться?
+# 3. Что нужно добавить в вашу ленту, чтобы она вычисляла вторые производные, как это делают
+#    вложенные `tf.GradientTape`?

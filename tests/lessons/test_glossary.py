@@ -125,3 +125,11 @@ def test_bad_glossary_fails_loudly(tmp_path):
         glossary.load(path)
     with pytest.raises(ValueError, match="no glossary rules for language 'fr'"):
         check_text("bonjour", "fr")
+
+
+def test_shared_and_widget_messages_use_the_glossary():
+    from lessons import i18n, widgets
+
+    problems = check_catalog(widgets._MESSAGES, "lessons/widgets.py") + check_catalog(
+        {k: v for k, v in i18n.MESSAGES.items() if not k.startswith("l0")}, "lessons/i18n.py")
+    assert not problems, _report(problems)
