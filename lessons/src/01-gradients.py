@@ -602,7 +602,7 @@ layer = tf.keras.layers.Dense(2, activation="tanh")
 x = tf.constant([[1.0, 2.0, 3.0]])
 
 with tf.GradientTape() as tape:
-    y = layer(x)  # forward pass
+    y = layer(x)
     loss = tf.reduce_mean(y**2)
 
 grads = tape.gradient(loss, layer.trainable_variables)

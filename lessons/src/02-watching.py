@@ -93,9 +93,11 @@ from lessons.i18n import t
 #   of the model".
 #
 # Hence the default rule: as soon as a trainable `tf.Variable` is read inside the `with` block,
-# the tape watches it. Let us put four kinds of inputs in front of a tape:
+# the tape watches it. Let us put four kinds of inputs in front of a tape: a trainable Variable
+# `x0`, a non-trainable Variable `x1`, a Variable plus a number `x2` (the sum is a Tensor) and a
+# Tensor `x3`:
 
-# %% [markdown] key="why" lang="es" src="55da6a62"
+# %% [markdown] key="why" lang="es" src="faafa649"
 # ## Por qué una cinta no lo graba todo
 #
 # Una cinta graba una operación solo cuando alguna de sus entradas está *observada*
@@ -109,9 +111,11 @@ from lessons.i18n import t
 #   entrenables del modelo».
 #
 # De ahí la regla por defecto: en cuanto se lee una `tf.Variable` entrenable dentro del bloque
-# `with`, la cinta la observa. Pongamos cuatro tipos de entradas delante de una cinta:
+# `with`, la cinta la observa. Pongamos cuatro tipos de entradas delante de una cinta: una
+# Variable entrenable `x0`, una Variable no entrenable `x1`, una Variable más un número `x2` (la
+# suma es un Tensor) y un Tensor `x3`:
 
-# %% [markdown] key="why" lang="pt" src="55da6a62"
+# %% [markdown] key="why" lang="pt" src="faafa649"
 # ## Por que uma fita não grava tudo
 #
 # Uma fita grava uma operação apenas quando alguma das entradas está *observada* (*watched*).
@@ -125,9 +129,11 @@ from lessons.i18n import t
 #   do modelo".
 #
 # Daí a regra padrão: assim que uma `tf.Variable` treinável é lida dentro do bloco `with`, a
-# fita passa a observá-la. Vamos colocar quatro tipos de entrada diante de uma fita:
+# fita passa a observá-la. Vamos colocar quatro tipos de entrada diante de uma fita: uma
+# Variable treinável `x0`, uma Variable não treinável `x1`, uma Variable mais um número `x2` (a
+# soma é um Tensor) e um Tensor `x3`:
 
-# %% [markdown] key="why" lang="ru" src="55da6a62"
+# %% [markdown] key="why" lang="ru" src="faafa649"
 # ## Почему лента записывает не всё
 #
 # Лента записывает операцию, только если хотя бы один её вход *отслеживается* (*watched*).
@@ -141,12 +147,14 @@ from lessons.i18n import t
 #
 # Отсюда правило по умолчанию: как только внутри блока `with` читается обучаемая
 # `tf.Variable`, лента начинает её отслеживать. Поставим перед лентой входы четырёх видов:
+# обучаемую переменную `x0`, необучаемую переменную `x1`, переменную плюс число `x2` (сумма —
+# это уже тензор) и тензор `x3`:
 
 # %% key="why-code"
-x0 = tf.Variable(3.0, name="x0")                   # a trainable Variable
-x1 = tf.Variable(3.0, name="x1", trainable=False)  # a non-trainable Variable
-x2 = tf.Variable(2.0, name="x2") + 1.0             # a Variable plus a number...
-x3 = tf.constant(3.0, name="x3")                   # a Tensor
+x0 = tf.Variable(3.0, name="x0")
+x1 = tf.Variable(3.0, name="x1", trainable=False)
+x2 = tf.Variable(2.0, name="x2") + 1.0
+x3 = tf.constant(3.0, name="x3")
 
 with tf.GradientTape() as tape:
     y = x0**2 + x1**2 + x2**2 + x3**2
@@ -641,44 +649,52 @@ np.allclose(dz_dx, dz_dy * dy_dx)
 # To run the backward pass, a tape keeps the tensors each recorded operation needs: the
 # derivative of $\sin(x)$ needs $x$, the derivative of $h \cdot h$ needs $h$. So a tensor that
 # your code no longer refers to stays alive as long as the tape needs it. A *weak reference*
-# lets us watch that happen without keeping the tensor alive ourselves:
+# lets us watch that happen without keeping the tensor alive ourselves. Below, `x` holds a
+# million float32 numbers (4 MB); `probe` refers to `h` without keeping it alive; after
+# `del h` our code has no name for `h` left, yet `probe()` still finds it: the tape holds it.
 
-# %% [markdown] key="memory" lang="es" src="dad0e740"
+# %% [markdown] key="memory" lang="es" src="511bbc27"
 # ## Lo que una cinta guarda en memoria
 #
 # Para hacer la pasada hacia atrás, una cinta guarda los tensores que necesita cada operación
 # grabada: la derivada de $\sin(x)$ necesita $x$; la derivada de $h \cdot h$ necesita $h$. Así,
 # un tensor al que tu código ya no hace referencia sigue vivo mientras la cinta lo necesite.
 # Una *referencia débil* (*weak reference*) nos permite comprobarlo sin mantener nosotros vivo
-# el tensor:
+# el tensor. Abajo, `x` contiene un millón de números float32 (4 MB); `probe` apunta a `h` sin
+# mantenerlo vivo; tras `del h` nuestro código ya no tiene ningún nombre para `h` y, aun así,
+# `probe()` lo sigue encontrando: lo retiene la cinta.
 
-# %% [markdown] key="memory" lang="pt" src="dad0e740"
+# %% [markdown] key="memory" lang="pt" src="511bbc27"
 # ## O que uma fita guarda na memória
 #
 # Para fazer a passagem para trás, uma fita guarda os tensores de que cada operação gravada
 # precisa: a derivada de $\sin(x)$ precisa de $x$; a derivada de $h \cdot h$ precisa de $h$.
 # Assim, um tensor ao qual o seu código já não faz referência continua vivo enquanto a fita
 # precisar dele. Uma *referência fraca* (*weak reference*) nos deixa ver isso acontecer sem que
-# nós mesmos mantenhamos o tensor vivo:
+# nós mesmos mantenhamos o tensor vivo. Abaixo, `x` contém um milhão de números float32 (4 MB);
+# `probe` aponta para `h` sem mantê-lo vivo; depois de `del h` o nosso código não tem mais
+# nenhum nome para `h` e, mesmo assim, `probe()` ainda o encontra: quem o retém é a fita.
 
-# %% [markdown] key="memory" lang="ru" src="dad0e740"
+# %% [markdown] key="memory" lang="ru" src="511bbc27"
 # ## Что лента держит в памяти
 #
 # Для обратного прохода лента хранит тензоры, нужные каждой записанной операции: производной
 # $\sin(x)$ нужен $x$, производной $h \cdot h$ — сам $h$. Поэтому тензор, на который ваш код
 # уже не ссылается, живёт, пока он нужен ленте. *Слабая ссылка* (*weak reference*) позволяет
-# проследить за этим: сама она тензор в памяти не удерживает:
+# проследить за этим: сама она тензор в памяти не удерживает. Ниже `x` содержит миллион чисел
+# float32 (4 МБ); `probe` ссылается на `h`, не удерживая его; после `del h` у нашего кода не
+# остаётся ни одного имени для `h`, но `probe()` всё равно его находит: его держит лента.
 
 # %% key="memory-code"
-x = tf.Variable(tf.random.normal([1_000_000]))  # a million float32 numbers: 4 MB
+x = tf.Variable(tf.random.normal([1_000_000]))
 
 with tf.GradientTape() as tape:
     h = tf.math.sin(x)
     loss = tf.reduce_sum(h * h)
 
-probe = weakref.ref(h)  # refers to h without keeping it alive
-del h                   # our last name for h is gone...
-probe() is not None     # ...but h is still in memory: the tape holds it
+probe = weakref.ref(h)
+del h
+probe() is not None
 
 # %% [markdown] key="memory-freed" lang="en"
 # A tape that is not persistent lets go of its record as soon as `gradient` returns. This is
@@ -706,7 +722,7 @@ probe() is not None     # ...but h is still in memory: the tape holds it
 
 # %% key="memory-freed-code"
 grad = tape.gradient(loss, x)
-probe() is None  # the record is gone, and h with it
+probe() is None
 
 # %% [markdown] key="memory-figure" lang="en"
 # Let us measure it. Python's `tracemalloc` counts the bytes allocated and not yet freed. We

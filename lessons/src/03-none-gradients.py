@@ -82,7 +82,7 @@ import minitape as tf
 from minitape.debugging import why_none
 from lessons.i18n import current_language, t
 
-lang = current_language()  # why_none explains in the language of this notebook
+lang = current_language()
 
 # %% [markdown] key="one-number" lang="en"
 # ## A gradient is about one number
@@ -211,7 +211,7 @@ inputs = tf.constant([[1.0, 2.0], [3.0, -1.0], [0.0, 1.0]])
 labels = tf.constant([1.0, 0.0, 2.0])
 
 with tf.GradientTape(persistent=True) as tape:
-    per_example = (tf.reduce_sum(inputs * w, axis=1) - labels) ** 2  # shape (3,)
+    per_example = (tf.reduce_sum(inputs * w, axis=1) - labels) ** 2
     total = tf.reduce_sum(per_example)
 
 print(tape.gradient(per_example, w).numpy())
@@ -506,7 +506,7 @@ for step in range(2):
     print(t("l03.step.type", step=step, kind=type(x).__name__, grad=grad))
     if grad is None:
         print(why_none(tape, y, x, lang=lang).message)
-    x = x + 1  # should be x.assign_add(1)
+    x = x + 1
 
 # %% [markdown] key="case-numpy" lang="en"
 # ### 2. A detour through NumPy
@@ -541,8 +541,8 @@ x = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
 
 with tf.GradientTape() as tape:
     x2 = x**2
-    y = np.mean(x2, axis=0)        # computed by NumPy: the tape cannot see it
-    y = tf.reduce_mean(y, axis=0)  # converts the NumPy array into a constant
+    y = np.mean(x2, axis=0)
+    y = tf.reduce_mean(y, axis=0)
 
 print(tape.gradient(y, x))
 print(why_none(tape, y, x, lang=lang).message)
@@ -657,8 +657,8 @@ x0 = tf.Variable(3.0)
 x1 = tf.Variable(0.0)
 
 with tf.GradientTape() as tape:
-    x1.assign_add(x0)  # x1 = x1 + x0, as a change of state
-    y = x1**2          # y = (x1 + x0)**2, but the tape starts from x1
+    x1.assign_add(x0)
+    y = x1**2
 
 print(tape.gradient(y, x0))
 print(why_none(tape, y, x0, lang=lang).message)
@@ -760,7 +760,7 @@ print(why_none(tape, y, c, lang=lang).message)
 # как раз такая операция:
 
 # %% key="no-gradient-code"
-image = tf.Variable([[[0.5, 0.0, 0.0], [0.1, 0.9, 0.3]]])  # 1 x 2 pixels, 3 channels
+image = tf.Variable([[[0.5, 0.0, 0.0], [0.1, 0.9, 0.3]]])
 factor = tf.Variable(2.0)
 
 with tf.GradientTape() as tape:
@@ -800,7 +800,7 @@ except LookupError as error:
 
 # %% key="no-gradient-fix-code"
 def adjust_contrast(image, factor):
-    mean = tf.reduce_mean(image, axis=[-3, -2], keepdims=True)  # per channel
+    mean = tf.reduce_mean(image, axis=[-3, -2], keepdims=True)
     return (image - mean) * factor + mean
 
 

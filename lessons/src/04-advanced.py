@@ -97,7 +97,7 @@ from matplotlib.patches import Circle
 import minitape as tf
 from lessons.i18n import t
 
-tf.random.set_seed(4)  # the same random layers and inputs on every run
+tf.random.set_seed(4)
 
 # %% [markdown] key="stop-recording" lang="en"
 # ## Pausing the recording
@@ -219,7 +219,7 @@ reset = True
 with tf.GradientTape() as tape:
     y_sq = y * y
     if reset:
-        tape.reset()  # throw away what was recorded so far
+        tape.reset()
     z = x * x + y_sq
 
 print(tape.gradient(z, {"x": x, "y": y}))
@@ -460,7 +460,7 @@ def adjust_contrast(images, factor):
     return tf.image.adjust_contrast(images, factor), backward
 
 
-image = tf.Variable([[[0.5, 0.0, 0.0], [0.1, 0.9, 0.3]]])  # 1 x 2 pixels, 3 channels
+image = tf.Variable([[[0.5, 0.0, 0.0], [0.1, 0.9, 0.3]]])
 factor = tf.Variable(2.0)
 
 with tf.GradientTape() as tape:
@@ -875,7 +875,7 @@ x = tf.Variable(1.0)
 with tf.GradientTape() as outer:
     with tf.GradientTape() as inner:
         y = x * x * x
-    dy_dx = inner.gradient(y, x)  # recorded by the outer tape
+    dy_dx = inner.gradient(y, x)
 d2y_dx2 = outer.gradient(dy_dx, x)
 
 print("dy/dx =", dy_dx.numpy())
@@ -1007,8 +1007,8 @@ with tf.GradientTape() as outer:
     with tf.GradientTape() as inner:
         inner.watch(x)
         out = tf.reduce_sum(layer(x) ** 2)
-    g = inner.gradient(out, x)  # 1. d out / d input, shape (7, 5)
-    g_magnitude = tf.norm(g)    # 2. its size, recorded by the outer tape
+    g = inner.gradient(out, x)  # 1.
+    g_magnitude = tf.norm(g)  # 2.
 
 d_magnitude = outer.gradient(g_magnitude, layer.trainable_variables)  # 3.
 print([var.shape for var in d_magnitude])
@@ -1411,7 +1411,7 @@ def end_point(path):
     x = path[-1]
     if not np.isfinite(x):
         return "x = ∞"
-    d1, d2 = x**3 - 2 * x + 0.5, 3 * x**2 - 2  # f'(x) and f''(x), written out
+    d1, d2 = x**3 - 2 * x + 0.5, 3 * x**2 - 2  # f'(x), f''(x)
     if abs(d1) > 1e-4:
         kind = "l04.newton.moving"
     else:
@@ -1563,7 +1563,7 @@ print("max |jb - j_sum| =", tf.reduce_max(tf.abs(jb - j_sum)).numpy())
 
 del tape
 
-with tf.GradientTape() as tape:  # one backward pass: output feature 0, summed over the batch
+with tf.GradientTape() as tape:
     tape.watch(x)
     feature_0 = tf.reduce_sum(layer2(layer1(x))[:, 0])
 one_pass = tape.gradient(feature_0, x)
@@ -1596,7 +1596,7 @@ print("max |jb[:, 0, :] - one_pass| =", tf.reduce_max(tf.abs(jb[:, 0, :] - one_p
 with tf.GradientTape(persistent=True) as tape:
     tape.watch(x)
     z = layer2(layer1(x))
-    z = z - tf.reduce_mean(z, axis=0)  # mixes the examples
+    z = z - tf.reduce_mean(z, axis=0)
 
 diagonal_blocks = tf.einsum("bxby->bxy", tape.jacobian(z, x))
 jb = tape.batch_jacobian(z, x)

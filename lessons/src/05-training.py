@@ -224,7 +224,7 @@ with tf.GradientTape() as tape:
 
 dw, db = tape.gradient(loss, [w, b])
 
-residual = w.numpy() * x_data + b.numpy() - y_data  # w x + b - y, in NumPy
+residual = w.numpy() * x_data + b.numpy() - y_data
 print(loss.numpy())
 print(dw.numpy(), np.mean(2 * residual * x_data))
 print(db.numpy(), np.mean(2 * residual))
@@ -585,7 +585,7 @@ def retrain(change=None):
     w, b, losses = fit_line(lr_slider.value, steps=50)
     text = tn("l05.lr.readout.plural", 50, loss=f"{losses[-1]:.4g}", w=f"{w.numpy():.3f}",
              b=f"{b.numpy():.3f}")
-    if losses[-1] > 1.01 * min(losses):  # the loss went back up
+    if losses[-1] > 1.01 * min(losses):
         text += " " + t("l05.lr.diverged")
     lr_readout.value = text
     lr_image.value = loss_curve_png(losses, lr_slider.value)
@@ -811,13 +811,13 @@ class MLP(tf.Module):
         return self.output_layer(self.hidden(x))
 
 
-x_curve = np.linspace(-np.pi, np.pi, 64, dtype=np.float32).reshape(-1, 1)  # 64 rows, 1 column
+x_curve = np.linspace(-np.pi, np.pi, 64, dtype=np.float32).reshape(-1, 1)
 y_curve = (np.sin(x_curve) + rng.normal(0.0, 0.1, size=x_curve.shape)).astype(np.float32)
 x_train, y_train = tf.constant(x_curve), tf.constant(y_curve)
 
 tf.random.set_seed(1)
 model = MLP(hidden_units=16)
-model(x_train)  # the first call creates the variables
+model(x_train)
 for variable in model.trainable_variables:
     print(variable.name, variable.shape)
 

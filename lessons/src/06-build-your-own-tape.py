@@ -278,13 +278,13 @@ Value(1.5), constant(2)
 # %% key="tape-code"
 Record = namedtuple("Record", ["op", "output", "inputs", "vjp"])
 
-ACTIVE_TAPES = []  # the tapes whose `with` block is running
+ACTIVE_TAPES = []
 
 
 class Tape:
     def __init__(self):
-        self.records = []  # one Record per operation, in the order the operations ran
-        self.tracked = {}  # id -> Value: the watched values and every value computed from them
+        self.records = []
+        self.tracked = {}
 
     def watch(self, value):
         if not isinstance(value, Value):
@@ -514,7 +514,7 @@ def labels(tape, **names):
     label = {id(v): name for name, v in names.items()}
     for i, rec in enumerate(tape.records, start=1):
         for v in rec.inputs:
-            label.setdefault(id(v), f"{v.value:g}")  # an untracked input: show its value
+            label.setdefault(id(v), f"{v.value:g}")
         label.setdefault(id(rec.output), f"t{i}")
     return label
 
@@ -560,10 +560,10 @@ show(tape, x=x, y=y, f=f)
 a = Value(2.0)
 b = Value(3.0)
 with Tape() as tape2:
-    c = a * b  # nothing is watched yet: not recorded
+    c = a * b
     tape2.watch(a)
-    d = a * b  # a is watched: recorded
-    e = d + c  # d is tracked: recorded (c is an untracked input)
+    d = a * b
+    e = d + c
 
 print(tn("l06.recorded.plural", len(tape2.records), ops=[rec.op for rec in tape2.records]))
 
@@ -650,13 +650,13 @@ print(tn("l06.recorded.plural", len(tape2.records), ops=[rec.op for rec in tape2
 # %% key="backward-code"
 def gradient(self, target, sources):
     """d target / d source for each source (None where the target does not depend on it)."""
-    grads = {id(target): 1.0}  # local to this call: every call starts afresh
-    for rec in reversed(self.records):  # reverse order of recording: no sort, no recursion
+    grads = {id(target): 1.0}
+    for rec in reversed(self.records):
         g = grads.get(id(rec.output))
-        if g is None:  # this record does not lead to the target
+        if g is None:
             continue
         for v, gv in zip(rec.inputs, rec.vjp(g)):
-            grads[id(v)] = grads.get(id(v), 0.0) + gv  # a value used twice gets two terms
+            grads[id(v)] = grads.get(id(v), 0.0) + gv
     if isinstance(sources, Value):
         return grads.get(id(sources))
     return [grads.get(id(s)) for s in sources]
@@ -912,8 +912,8 @@ except RecursionError as error:
 
 # %% key="compare-code"
 Ops = namedtuple("Ops", ["sin", "exp"])
-ours = Ops(sin, exp)  # our operations...
-theirs = Ops(tf.sin, tf.exp)  # ...and minitape's, under the same names
+ours = Ops(sin, exp)
+theirs = Ops(tf.sin, tf.exp)
 
 FUNCTIONS = {
     "x*y + sin(x)": lambda x, y, m: x * y + m.sin(x),
@@ -1389,7 +1389,7 @@ example_tape = [
     ("v", "sin", ("u",)),  # v = sin(u)
     ("w", "mul", ("v", "x")),  # w = v * x
     ("f", "add", ("w", "u")),  # f = w + u
-    ("z", "exp", ("y",)),  # z = exp(y): recorded, but f does not use it
+    ("z", "exp", ("y",)),  # z = exp(y)
 ]
 example_values = run_forward(example_tape, {"x": 0.5, "y": 2.0})
 example_values
