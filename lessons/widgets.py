@@ -18,7 +18,29 @@ from typing import Callable
 
 import numpy as np
 
-from .i18n import t
+from .i18n import MESSAGES, add_messages, t
+
+# Errors these helpers raise, in the student's language (the catalog's shared keys for plots and
+# the tangent explorer live in lessons/i18n.py; these belong to this module).
+_MESSAGES = {
+    "widgets.error.none_gradient": {
+        "en": "the tape returned None: f(x) does not depend on x through minitape operations "
+              "(a NumPy or plain Python step breaks the chain; lesson 3 shows how to find it)",
+        "es": "la cinta devolvió None: f(x) no depende de x a través de operaciones de minitape "
+              "(un paso con NumPy o con Python puro corta la cadena; la lección 3 enseña a encontrarlo)",
+        "pt": "a fita devolveu None: f(x) não depende de x por meio de operações do minitape "
+              "(um passo com NumPy ou com Python puro quebra a cadeia; a lição 3 mostra como encontrá-lo)",
+        "ru": "лента вернула None: f(x) не зависит от x через операции minitape "
+              "(шаг на NumPy или на чистом Python разрывает цепочку; как его найти, показано в уроке 3)",
+    },
+    "widgets.error.x_range": {
+        "en": "x_range must be (low, high) with low < high, got {x_range}",
+        "es": "x_range debe ser (mínimo, máximo) con mínimo < máximo; se recibió {x_range}",
+        "pt": "x_range deve ser (mínimo, máximo) com mínimo < máximo; recebido: {x_range}",
+        "ru": "x_range должен быть парой (нижняя граница, верхняя граница), где нижняя < верхней; получено {x_range}",
+    },
+}
+add_messages({key: texts for key, texts in _MESSAGES.items() if key not in MESSAGES}, origin=__name__)
 
 __all__ = ["derivative_curve", "tangent_at", "plot_function_and_derivative", "tangent_explorer",
            "TangentExplorer"]
@@ -42,7 +64,7 @@ def derivative_curve(f: Callable, xs) -> tuple[np.ndarray, np.ndarray]:
         y = f(x)
     dy = tape.gradient(y, x)
     if dy is None:
-        raise ValueError("the tape returned None: f(x) does not depend on x through minitape operations")
+        raise ValueError(t("widgets.error.none_gradient"))
     return _numpy(y), _numpy(dy)
 
 
@@ -55,7 +77,7 @@ def tangent_at(f: Callable, x0: float) -> tuple[float, float]:
         y = f(x)
     dy = tape.gradient(y, x)
     if dy is None:
-        raise ValueError("the tape returned None: f(x) does not depend on x through minitape operations")
+        raise ValueError(t("widgets.error.none_gradient"))
     return float(_numpy(y)), float(_numpy(dy))
 
 
@@ -121,7 +143,7 @@ class TangentExplorer:
 
         lo, hi = float(x_range[0]), float(x_range[1])
         if not hi > lo:
-            raise ValueError(f"x_range must be (low, high) with low < high, got {x_range!r}")
+            raise ValueError(t("widgets.error.x_range", x_range=repr(x_range)))
         self.f, self.x_range = f, (lo, hi)
         self.xs = np.linspace(lo, hi, int(num))
         self.ys, _ = derivative_curve(f, self.xs)

@@ -602,7 +602,7 @@ layer = tf.keras.layers.Dense(2, activation="tanh")
 x = tf.constant([[1.0, 2.0, 3.0]])
 
 with tf.GradientTape() as tape:
-    y = layer(x)  # forward pass
+    y = layer(x)
     loss = tf.reduce_mean(y**2)
 
 grads = tape.gradient(loss, layer.trainable_variables)
@@ -625,7 +625,7 @@ grads = tape.gradient(loss, layer.trainable_variables)
 
 # %% key="model-names-code"
 for var, g in zip(layer.trainable_variables, grads):
-    print(f"{var.name:20} shape {tuple(var.shape)}   gradient shape {tuple(g.shape)}")
+    print(t("l01.shapes", name=var.name, shape=tuple(var.shape), gshape=tuple(g.shape)))
 
 # %% [markdown] key="curve" lang="en"
 # ## One backward pass, a whole curve
@@ -977,7 +977,7 @@ grade("l01_ex3")
 # ### Упражнение 4 · Переменные модели (2 балла)
 #
 # Напишите функцию `dense_gradients(layer, x)`: `layer` — слой `tf.keras.layers.Dense`, который
-# уже вызывали один раз (значит, его переменные созданы), а `x` — пакет (батч) входных данных.
+# уже вызывали один раз (значит, его переменные созданы), а `x` — батч входных данных.
 # Верните градиенты $L = \operatorname{mean}\big(\text{layer}(x)^2\big)$ по
 # `layer.trainable_variables` списком в том же порядке.
 
@@ -1052,3 +1052,60 @@ grade("l01_ex4")
 #
 # В следующем уроке: как точно управлять тем, что отслеживает лента, градиенты промежуточных
 # результатов и сколько памяти занимает лента.
+
+# %% [markdown] key="reflect" lang="en"
+# ## Questions to think about
+#
+# These questions have no single right answer and are not graded. Write a few sentences for
+# yourself, or talk them over with a classmate.
+#
+# 1. A tape records the operations that actually ran, not a formula. What does that make possible
+#    that differentiating a written-out formula would not, and what does it cost?
+# 2. Why must the gradient with respect to a weight matrix have exactly the shape of that matrix?
+#    Think about what `w - lr * dw` needs.
+# 3. A tape answers only once unless it is persistent. If you were designing the library, would
+#    you make the other choice the default? What would a beginner gain or lose, and what would a
+#    large model?
+
+# %% [markdown] key="reflect" lang="es" src="3727fb08"
+# ## Preguntas para pensar
+#
+# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
+# para ti, o coméntalas con un compañero o una compañera.
+#
+# 1. Una cinta graba las operaciones que de verdad se ejecutaron, no una fórmula. ¿Qué permite
+#    esto que no permitiría derivar una fórmula escrita, y qué cuesta?
+# 2. ¿Por qué el gradiente respecto de una matriz de pesos tiene que tener exactamente la forma de
+#    esa matriz? Piensa en lo que necesita `w - lr * dw`.
+# 3. Una cinta responde una sola vez, salvo que sea persistente. Si diseñaras la biblioteca,
+#    ¿harías que la opción por defecto fuera la contraria? ¿Qué ganaría o perdería quien empieza,
+#    y qué un modelo grande?
+
+# %% [markdown] key="reflect" lang="pt" src="3727fb08"
+# ## Perguntas para pensar
+#
+# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
+# você mesmo, ou converse sobre elas com um colega.
+#
+# 1. Uma fita grava as operações que realmente rodaram, não uma fórmula. O que isso torna possível
+#    que derivar uma fórmula escrita não tornaria, e quanto custa?
+# 2. Por que o gradiente em relação a uma matriz de pesos precisa ter exatamente o formato dessa
+#    matriz? Pense no que `w - lr * dw` exige.
+# 3. Uma fita responde uma vez só, a menos que seja persistente. Se você projetasse a biblioteca,
+#    faria da escolha contrária o padrão? O que ganharia ou perderia quem está começando, e o que
+#    ganharia ou perderia um modelo grande?
+
+# %% [markdown] key="reflect" lang="ru" src="3727fb08"
+# ## Вопросы для размышления
+#
+# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
+# несколько предложений или обсудите их с однокурсником.
+#
+# 1. Лента записывает операции, которые действительно выполнились, а не формулу. Что это позволяет
+#    сделать такого, чего не позволило бы дифференцирование выписанной формулы, и чем за это
+#    приходится платить?
+# 2. Почему градиент по матрице весов должен иметь в точности форму этой матрицы? Подумайте, что
+#    нужно для `w - lr * dw`.
+# 3. Лента отвечает только один раз, если она не персистентная. Если бы вы проектировали
+#    библиотеку, сделали бы вы поведением по умолчанию обратное? Что бы от этого выиграл или
+#    потерял новичок, а что — большая модель?

@@ -93,9 +93,11 @@ from lessons.i18n import t
 #   of the model".
 #
 # Hence the default rule: as soon as a trainable `tf.Variable` is read inside the `with` block,
-# the tape watches it. Let us put four kinds of inputs in front of a tape:
+# the tape watches it. Let us put four kinds of inputs in front of a tape: a trainable Variable
+# `x0`, a non-trainable Variable `x1`, a Variable plus a number `x2` (the sum is a Tensor) and a
+# Tensor `x3`:
 
-# %% [markdown] key="why" lang="es" src="55da6a62"
+# %% [markdown] key="why" lang="es" src="faafa649"
 # ## Por qué una cinta no lo graba todo
 #
 # Una cinta graba una operación solo cuando alguna de sus entradas está *observada*
@@ -109,9 +111,11 @@ from lessons.i18n import t
 #   entrenables del modelo».
 #
 # De ahí la regla por defecto: en cuanto se lee una `tf.Variable` entrenable dentro del bloque
-# `with`, la cinta la observa. Pongamos cuatro tipos de entradas delante de una cinta:
+# `with`, la cinta la observa. Pongamos cuatro tipos de entradas delante de una cinta: una
+# Variable entrenable `x0`, una Variable no entrenable `x1`, una Variable más un número `x2` (la
+# suma es un Tensor) y un Tensor `x3`:
 
-# %% [markdown] key="why" lang="pt" src="55da6a62"
+# %% [markdown] key="why" lang="pt" src="faafa649"
 # ## Por que uma fita não grava tudo
 #
 # Uma fita grava uma operação apenas quando alguma das entradas está *observada* (*watched*).
@@ -125,9 +129,11 @@ from lessons.i18n import t
 #   do modelo".
 #
 # Daí a regra padrão: assim que uma `tf.Variable` treinável é lida dentro do bloco `with`, a
-# fita passa a observá-la. Vamos colocar quatro tipos de entrada diante de uma fita:
+# fita passa a observá-la. Vamos colocar quatro tipos de entrada diante de uma fita: uma
+# Variable treinável `x0`, uma Variable não treinável `x1`, uma Variable mais um número `x2` (a
+# soma é um Tensor) e um Tensor `x3`:
 
-# %% [markdown] key="why" lang="ru" src="55da6a62"
+# %% [markdown] key="why" lang="ru" src="faafa649"
 # ## Почему лента записывает не всё
 #
 # Лента записывает операцию, только если хотя бы один её вход *отслеживается* (*watched*).
@@ -141,12 +147,14 @@ from lessons.i18n import t
 #
 # Отсюда правило по умолчанию: как только внутри блока `with` читается обучаемая
 # `tf.Variable`, лента начинает её отслеживать. Поставим перед лентой входы четырёх видов:
+# обучаемую переменную `x0`, необучаемую переменную `x1`, переменную плюс число `x2` (сумма —
+# это уже тензор) и тензор `x3`:
 
 # %% key="why-code"
-x0 = tf.Variable(3.0, name="x0")                   # a trainable Variable
-x1 = tf.Variable(3.0, name="x1", trainable=False)  # a non-trainable Variable
-x2 = tf.Variable(2.0, name="x2") + 1.0             # a Variable plus a number...
-x3 = tf.constant(3.0, name="x3")                   # a Tensor
+x0 = tf.Variable(3.0, name="x0")
+x1 = tf.Variable(3.0, name="x1", trainable=False)
+x2 = tf.Variable(2.0, name="x2") + 1.0
+x3 = tf.constant(3.0, name="x3")
 
 with tf.GradientTape() as tape:
     y = x0**2 + x1**2 + x2**2 + x3**2
@@ -252,7 +260,7 @@ print(tape.gradient(y, x).numpy())  # dy/dx = 2x = 6
 # también funciona con ella:
 
 # %% [markdown] key="watch-frozen" lang="pt" src="a9379377"
-# Uma Variable não treinável guarda um valor que o treino não deve mudar (uma camada
+# Uma Variable não treinável guarda um valor que o treinamento não deve mudar (uma camada
 # congelada, uma média móvel). Uma fita nunca a observa por conta própria, mas `tape.watch`
 # também funciona com ela:
 
@@ -641,44 +649,52 @@ np.allclose(dz_dx, dz_dy * dy_dx)
 # To run the backward pass, a tape keeps the tensors each recorded operation needs: the
 # derivative of $\sin(x)$ needs $x$, the derivative of $h \cdot h$ needs $h$. So a tensor that
 # your code no longer refers to stays alive as long as the tape needs it. A *weak reference*
-# lets us watch that happen without keeping the tensor alive ourselves:
+# lets us watch that happen without keeping the tensor alive ourselves. Below, `x` holds a
+# million float32 numbers (4 MB); `probe` refers to `h` without keeping it alive; after
+# `del h` our code has no name for `h` left, yet `probe()` still finds it: the tape holds it.
 
-# %% [markdown] key="memory" lang="es" src="dad0e740"
+# %% [markdown] key="memory" lang="es" src="511bbc27"
 # ## Lo que una cinta guarda en memoria
 #
 # Para hacer la pasada hacia atrás, una cinta guarda los tensores que necesita cada operación
 # grabada: la derivada de $\sin(x)$ necesita $x$; la derivada de $h \cdot h$ necesita $h$. Así,
 # un tensor al que tu código ya no hace referencia sigue vivo mientras la cinta lo necesite.
 # Una *referencia débil* (*weak reference*) nos permite comprobarlo sin mantener nosotros vivo
-# el tensor:
+# el tensor. Abajo, `x` contiene un millón de números float32 (4 MB); `probe` apunta a `h` sin
+# mantenerlo vivo; tras `del h` nuestro código ya no tiene ningún nombre para `h` y, aun así,
+# `probe()` lo sigue encontrando: lo retiene la cinta.
 
-# %% [markdown] key="memory" lang="pt" src="dad0e740"
+# %% [markdown] key="memory" lang="pt" src="511bbc27"
 # ## O que uma fita guarda na memória
 #
 # Para fazer a passagem para trás, uma fita guarda os tensores de que cada operação gravada
 # precisa: a derivada de $\sin(x)$ precisa de $x$; a derivada de $h \cdot h$ precisa de $h$.
 # Assim, um tensor ao qual o seu código já não faz referência continua vivo enquanto a fita
 # precisar dele. Uma *referência fraca* (*weak reference*) nos deixa ver isso acontecer sem que
-# nós mesmos mantenhamos o tensor vivo:
+# nós mesmos mantenhamos o tensor vivo. Abaixo, `x` contém um milhão de números float32 (4 MB);
+# `probe` aponta para `h` sem mantê-lo vivo; depois de `del h` o nosso código não tem mais
+# nenhum nome para `h` e, mesmo assim, `probe()` ainda o encontra: quem o retém é a fita.
 
-# %% [markdown] key="memory" lang="ru" src="dad0e740"
+# %% [markdown] key="memory" lang="ru" src="511bbc27"
 # ## Что лента держит в памяти
 #
 # Для обратного прохода лента хранит тензоры, нужные каждой записанной операции: производной
 # $\sin(x)$ нужен $x$, производной $h \cdot h$ — сам $h$. Поэтому тензор, на который ваш код
 # уже не ссылается, живёт, пока он нужен ленте. *Слабая ссылка* (*weak reference*) позволяет
-# увидеть это, не удерживая тензор самим:
+# проследить за этим: сама она тензор в памяти не удерживает. Ниже `x` содержит миллион чисел
+# float32 (4 МБ); `probe` ссылается на `h`, не удерживая его; после `del h` у нашего кода не
+# остаётся ни одного имени для `h`, но `probe()` всё равно его находит: его держит лента.
 
 # %% key="memory-code"
-x = tf.Variable(tf.random.normal([1_000_000]))  # a million float32 numbers: 4 MB
+x = tf.Variable(tf.random.normal([1_000_000]))
 
 with tf.GradientTape() as tape:
     h = tf.math.sin(x)
     loss = tf.reduce_sum(h * h)
 
-probe = weakref.ref(h)  # refers to h without keeping it alive
-del h                   # our last name for h is gone...
-probe() is not None     # ...but h is still in memory: the tape holds it
+probe = weakref.ref(h)
+del h
+probe() is not None
 
 # %% [markdown] key="memory-freed" lang="en"
 # A tape that is not persistent lets go of its record as soon as `gradient` returns. This is
@@ -694,19 +710,19 @@ probe() is not None     # ...but h is still in memory: the tape holds it
 
 # %% [markdown] key="memory-freed" lang="pt" src="949b5b2f"
 # Uma fita que não é persistente solta a gravação assim que `gradient` termina. É por isso que
-# ela responde uma vez só, e é por isso que esse é o padrão: no treino, os tensores gravados em
+# ela responde uma vez só, e é por isso que esse é o padrão: no treinamento, os tensores gravados em
 # uma passagem para a frente (as ativações de todas as camadas para um lote inteiro) costumam
 # ocupar mais memória que o próprio modelo, e são liberados logo depois de cada passo.
 
 # %% [markdown] key="memory-freed" lang="ru" src="949b5b2f"
-# Неперсистентная лента отпускает запись, как только `gradient` вернул результат. Именно
+# Неперсистентная лента удаляет свою запись, как только `gradient` вернул результат. Именно
 # поэтому она отвечает только один раз и именно поэтому так сделано по умолчанию: при обучении
 # тензоры, записанные за прямой проход (активации всех слоёв для целого батча), часто занимают
 # больше памяти, чем сама модель, и освобождаются сразу после каждого шага.
 
 # %% key="memory-freed-code"
 grad = tape.gradient(loss, x)
-probe() is None  # the record is gone, and h with it
+probe() is None
 
 # %% [markdown] key="memory-figure" lang="en"
 # Let us measure it. Python's `tracemalloc` counts the bytes allocated and not yet freed. We
@@ -775,28 +791,58 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 # the persistent one keeps them until `del tape`. Two habits follow: put only the code you need
 # to differentiate inside the `with` block, and use `persistent=True` only when you really ask
 # several questions, deleting the tape right after.
+#
+# What exactly a tape keeps is up to the engine; the figure measures minitape. TensorFlow knows,
+# for each kind of operation, which inputs and outputs its gradient will read (the gradient of
+# `tf.nn.relu` needs only the output, that of `tf.math.sin` only the input). While only
+# non-persistent tapes are recording, it may leave the others out of the record. A persistent
+# tape keeps every input and output, because it can be asked other questions later, gradients
+# of gradients included. So in TensorFlow the gap between the two bars can be even larger.
 
-# %% [markdown] key="memory-lesson" lang="es" src="61984e52"
+# %% [markdown] key="memory-lesson" lang="es" src="42d67daf"
 # Después de la pasada hacia adelante, las dos cintas retienen unos 7,6 MiB: los dos tensores
 # grabados, $h$ y $h \cdot h$, de un millón de números float32 cada uno. La cinta normal los
 # suelta durante `gradient`; la persistente los conserva hasta `del tape`. De aquí salen dos
 # buenos hábitos: mete en el bloque `with` solo el código que necesitas derivar, y usa
 # `persistent=True` solo cuando de verdad vayas a hacer varias preguntas, borrando la cinta
 # justo después.
+#
+# Qué guarda exactamente una cinta depende de cada motor; la figura mide minitape. TensorFlow
+# sabe, para cada tipo de operación, qué entradas y salidas va a leer su gradiente (el de
+# `tf.nn.relu` solo necesita la salida; el de `tf.math.sin`, solo la entrada). Mientras solo
+# graban cintas no persistentes, puede dejar fuera del registro las demás. Una cinta
+# persistente conserva todas las entradas y salidas, porque más tarde se le pueden hacer otras
+# preguntas, incluidos gradientes de gradientes. Por eso, en TensorFlow, la diferencia entre
+# las dos barras puede ser aún mayor.
 
-# %% [markdown] key="memory-lesson" lang="pt" src="61984e52"
+# %% [markdown] key="memory-lesson" lang="pt" src="42d67daf"
 # Depois da passagem para a frente, as duas fitas retêm cerca de 7,6 MiB: os dois tensores
 # gravados, $h$ e $h \cdot h$, com um milhão de números float32 cada. A fita padrão os solta
 # durante `gradient`; a persistente os mantém até `del tape`. Daí vêm dois bons hábitos:
 # coloque no bloco `with` apenas o código que você precisa derivar, e use `persistent=True` só
 # quando for mesmo fazer várias perguntas, apagando a fita logo em seguida.
+#
+# O que exatamente uma fita guarda depende de cada motor; a figura mede o minitape. O
+# TensorFlow sabe, para cada tipo de operação, quais entradas e saídas o gradiente dela vai
+# ler (o de `tf.nn.relu` só precisa da saída; o de `tf.math.sin`, só da entrada). Enquanto só
+# fitas não persistentes estão gravando, ele pode deixar as demais fora do registro. Uma fita
+# persistente guarda todas as entradas e saídas, porque mais tarde pode receber outras
+# perguntas, inclusive gradientes de gradientes. Por isso, no TensorFlow, a diferença entre as
+# duas barras pode ser ainda maior.
 
-# %% [markdown] key="memory-lesson" lang="ru" src="61984e52"
+# %% [markdown] key="memory-lesson" lang="ru" src="42d67daf"
 # После прямого прохода обе ленты удерживают около 7,6 МиБ: два записанных тензора, $h$ и
-# $h \cdot h$, по миллиону чисел float32 в каждом. Обычная лента отпускает их во время
+# $h \cdot h$, по миллиону чисел float32 в каждом. Обычная лента освобождает их во время
 # `gradient`, персистентная хранит до `del tape`. Отсюда две полезные привычки: помещайте в
 # блок `with` только тот код, который нужно дифференцировать, и используйте `persistent=True`,
 # лишь когда действительно задаёте несколько вопросов, удаляя ленту сразу после них.
+#
+# Что именно хранит лента, решает сам движок; на рисунке измерен minitape. TensorFlow знает для
+# каждого вида операции, какие входы и выходы прочитает её градиент (градиенту `tf.nn.relu`
+# нужен только выход, градиенту `tf.math.sin` — только вход). Пока запись ведут только
+# неперсистентные ленты, остальное он может в запись не включать. Персистентная лента хранит
+# все входы и выходы: позже ей могут задать и другие вопросы, в том числе о градиентах от
+# градиентов. Поэтому в TensorFlow разница между двумя столбиками может быть ещё больше.
 
 # %% [markdown] key="exercises" lang="en"
 # ## Exercises
@@ -1102,3 +1148,61 @@ grade("l02_ex3")
 #
 # В следующем уроке: нескалярные цели, управляющие конструкции Python и все способы получить
 # градиент `None`.
+
+# %% [markdown] key="reflect" lang="en"
+# ## Questions to think about
+#
+# These questions have no single right answer and are not graded. Write a few sentences for
+# yourself, or talk them over with a classmate.
+#
+# 1. A tape watches trainable Variables on its own, but not Tensors. Why is that a sensible
+#    default for training a model, and in which computation would it get in your way?
+# 2. In the memory figure, the persistent tape held its tensors until `del tape`. Picture one
+#    training step of a large network: which lines would you move out of the `with` block, and how
+#    would you check that the gradient stayed the same?
+# 3. A gradient with respect to an intermediate result, such as the activations of a layer,
+#    answers a different question than a gradient with respect to the weights. What could it tell
+#    you about a network?
+
+# %% [markdown] key="reflect" lang="es" src="1fa6a70c"
+# ## Preguntas para pensar
+#
+# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
+# para ti, o coméntalas con un compañero o una compañera.
+#
+# 1. Una cinta observa por sí sola las Variables entrenables, pero no los tensores. ¿Por qué es un
+#    buen comportamiento por defecto para entrenar un modelo, y en qué cálculo te estorbaría?
+# 2. En la figura de memoria, la cinta persistente retuvo sus tensores hasta `del tape`. Imagina
+#    un paso de entrenamiento de una red grande: ¿qué líneas sacarías del bloque `with`, y cómo
+#    comprobarías que el gradiente no cambió?
+# 3. Un gradiente respecto de un resultado intermedio, como las activaciones de una capa, responde
+#    a otra pregunta que un gradiente respecto de los pesos. ¿Qué podría contarte sobre una red?
+
+# %% [markdown] key="reflect" lang="pt" src="1fa6a70c"
+# ## Perguntas para pensar
+#
+# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
+# você mesmo, ou converse sobre elas com um colega.
+#
+# 1. Uma fita observa sozinha as Variables treináveis, mas não os tensores. Por que esse é um bom
+#    padrão para treinar um modelo, e em que cálculo ele atrapalharia?
+# 2. Na figura de memória, a fita persistente reteve os seus tensores até `del tape`. Imagine um
+#    passo de treinamento de uma rede grande: que linhas você tiraria do bloco `with`, e como
+#    verificaria que o gradiente não mudou?
+# 3. Um gradiente em relação a um resultado intermediário, como as ativações de uma camada,
+#    responde a uma pergunta diferente da de um gradiente em relação aos pesos. O que ele poderia
+#    revelar sobre uma rede?
+
+# %% [markdown] key="reflect" lang="ru" src="1fa6a70c"
+# ## Вопросы для размышления
+#
+# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
+# несколько предложений или обсудите их с однокурсником.
+#
+# 1. Лента сама отслеживает обучаемые переменные (Variable), но не тензоры. Почему это разумное
+#    поведение по умолчанию для обучения модели и в каком вычислении оно бы вам мешало?
+# 2. На графике памяти персистентная лента удерживала свои тензоры до `del tape`. Представьте один
+#    шаг обучения большой сети: какие строки вы бы вынесли из блока `with` и как проверили бы, что
+#    градиент не изменился?
+# 3. Градиент по промежуточному результату, например по активациям слоя, отвечает на другой
+#    вопрос, чем градиент по весам. Что он мог бы рассказать вам о сети?

@@ -82,7 +82,7 @@ import minitape as tf
 from minitape.debugging import why_none
 from lessons.i18n import current_language, t
 
-lang = current_language()  # why_none explains in the language of this notebook
+lang = current_language()
 
 # %% [markdown] key="one-number" lang="en"
 # ## A gradient is about one number
@@ -211,7 +211,7 @@ inputs = tf.constant([[1.0, 2.0], [3.0, -1.0], [0.0, 1.0]])
 labels = tf.constant([1.0, 0.0, 2.0])
 
 with tf.GradientTape(persistent=True) as tape:
-    per_example = (tf.reduce_sum(inputs * w, axis=1) - labels) ** 2  # shape (3,)
+    per_example = (tf.reduce_sum(inputs * w, axis=1) - labels) ** 2
     total = tf.reduce_sum(per_example)
 
 print(tape.gradient(per_example, w).numpy())
@@ -277,7 +277,7 @@ plt.show()
 # %% [markdown] key="not-elementwise" lang="pt" src="29cf13df"
 # Esse truque exige uma função elemento a elemento. As saídas de uma softmax sempre somam 1,
 # então o gradiente da soma delas é zero em toda parte: não diz nada sobre cada saída. Para ter
-# um gradiente por elemento da saída, é preciso um *jacobiano* (lição 4).
+# um gradiente por elemento da saída, é preciso uma *jacobiana* (lição 4).
 
 # %% [markdown] key="not-elementwise" lang="ru" src="29cf13df"
 # Этот приём работает только для поэлементных функций. Выходы softmax в сумме всегда дают 1,
@@ -483,9 +483,9 @@ print(answer.message)
 # %% [markdown] key="case-replaced" lang="pt" src="dd2e51f3"
 # ### 1. Uma Variable trocada por um Tensor
 #
-# Uma fita observa Variables, não Tensors, e `x + 1` é um Tensor. Reatribuir o nome com
+# Uma fita observa objetos `Variable`, não `Tensor`, e `x + 1` é um Tensor. Reatribuir o nome com
 # `x = x + 1`, em vez de atualizar a Variable no lugar com `x.assign_add(1)`, é um erro
-# clássico em laços de treino: o primeiro passo funciona e o segundo recebe `None`.
+# clássico em laços de treinamento: o primeiro passo funciona e o segundo recebe `None`.
 
 # %% [markdown] key="case-replaced" lang="ru" src="dd2e51f3"
 # ### 1. Переменную заменили тензором
@@ -503,10 +503,10 @@ for step in range(2):
         y = x + 1
 
     grad = tape.gradient(y, x)
-    print(f"step {step}: {type(x).__name__:8} gradient = {grad}")
+    print(t("l03.step.type", step=step, kind=type(x).__name__, grad=grad))
     if grad is None:
         print(why_none(tape, y, x, lang=lang).message)
-    x = x + 1  # should be x.assign_add(1)
+    x = x + 1
 
 # %% [markdown] key="case-numpy" lang="en"
 # ### 2. A detour through NumPy
@@ -541,8 +541,8 @@ x = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
 
 with tf.GradientTape() as tape:
     x2 = x**2
-    y = np.mean(x2, axis=0)        # computed by NumPy: the tape cannot see it
-    y = tf.reduce_mean(y, axis=0)  # converts the NumPy array into a constant
+    y = np.mean(x2, axis=0)
+    y = tf.reduce_mean(y, axis=0)
 
 print(tape.gradient(y, x))
 print(why_none(tape, y, x, lang=lang).message)
@@ -593,15 +593,15 @@ print(why_none(tape, y, x, lang=lang).message)
 
 # %% [markdown] key="case-int-fix" lang="es" src="68d5b6e2"
 # La solución es crear la Variable con un tipo de coma flotante: escribir `2.0` o pasar
-# `dtype=tf.float32`. Mezclar enteros y números de coma flotante no se convierte solo
-# (TensorFlow tampoco convierte automáticamente), así que en la práctica este error suele
-# aparecer como un error de tipos, más que como un gradiente que falta:
+# `dtype=tf.float32`. Si mezclas enteros y números de coma flotante, nadie convierte los tipos
+# por ti (TensorFlow tampoco lo hace), así que en la práctica este error suele aparecer como un
+# error de tipos, más que como un gradiente que falta:
 
 # %% [markdown] key="case-int-fix" lang="pt" src="68d5b6e2"
 # A solução é criar a Variable com um tipo de ponto flutuante: escrever `2.0` ou passar
-# `dtype=tf.float32`. A mistura de inteiros com números de ponto flutuante não é convertida
-# sozinha (o TensorFlow também não converte automaticamente); por isso, na prática, esse
-# engano costuma aparecer como um erro de tipo, e não como um gradiente que falta:
+# `dtype=tf.float32`. Se você misturar inteiros com números de ponto flutuante, ninguém converte
+# os tipos por você (o TensorFlow também não faz isso); por isso, na prática, esse engano
+# costuma aparecer como um erro de tipo, e não como um gradiente que falta:
 
 # %% [markdown] key="case-int-fix" lang="ru" src="68d5b6e2"
 # Исправление — создать переменную с типом с плавающей точкой: написать `2.0` или передать
@@ -657,8 +657,8 @@ x0 = tf.Variable(3.0)
 x1 = tf.Variable(0.0)
 
 with tf.GradientTape() as tape:
-    x1.assign_add(x0)  # x1 = x1 + x0, as a change of state
-    y = x1**2          # y = (x1 + x0)**2, but the tape starts from x1
+    x1.assign_add(x0)
+    y = x1**2
 
 print(tape.gradient(y, x0))
 print(why_none(tape, y, x0, lang=lang).message)
@@ -760,7 +760,7 @@ print(why_none(tape, y, c, lang=lang).message)
 # как раз такая операция:
 
 # %% key="no-gradient-code"
-image = tf.Variable([[[0.5, 0.0, 0.0], [0.1, 0.9, 0.3]]])  # 1 x 2 pixels, 3 channels
+image = tf.Variable([[[0.5, 0.0, 0.0], [0.1, 0.9, 0.3]]])
 factor = tf.Variable(2.0)
 
 with tf.GradientTape() as tape:
@@ -800,7 +800,7 @@ except LookupError as error:
 
 # %% key="no-gradient-fix-code"
 def adjust_contrast(image, factor):
-    mean = tf.reduce_mean(image, axis=[-3, -2], keepdims=True)  # per channel
+    mean = tf.reduce_mean(image, axis=[-3, -2], keepdims=True)
     return (image - mean) * factor + mean
 
 
@@ -966,7 +966,7 @@ def investigate(case, fixed):
 
 for fixed in [False, True]:
     grad, answer, caught = investigate("stateful", fixed)
-    print(f"fixed={fixed}:  gradient = {grad},  reason = {answer.reason}")
+    print(t("l03.fixed", fixed=fixed, grad=grad, reason=answer.reason))
 
 # %% [markdown] key="detective-widget" lang="en"
 # Pick a case, read the code and the diagnosis, then tick the box to apply the fix. Which line
@@ -1110,14 +1110,14 @@ grade("l03_ex1")
 # %% [markdown] key="ex2-broken" lang="es" src="765cacbb"
 # ### Ejercicio 2 · Un bucle de entrenamiento que conserva su Variable (2 puntos)
 #
-# Este descenso de gradiente sobre $f(x) = (x - 2)^2$ debería dar `steps` pasos de tamaño `lr`
+# Este descenso del gradiente sobre $f(x) = (x - 2)^2$ debería dar `steps` pasos de tamaño `lr`
 # y devolver el gradiente de cada paso. Ejecútalo: el primer paso funciona, el segundo recibe
 # `None` y después la propia actualización falla.
 
 # %% [markdown] key="ex2-broken" lang="pt" src="765cacbb"
-# ### Exercício 2 · Um laço de treino que mantém sua Variable (2 pontos)
+# ### Exercício 2 · Um laço de treinamento que mantém sua Variable (2 pontos)
 #
-# Esta descida de gradiente em $f(x) = (x - 2)^2$ deveria dar `steps` passos de tamanho `lr` e
+# Esta descida do gradiente em $f(x) = (x - 2)^2$ deveria dar `steps` passos de tamanho `lr` e
 # devolver o gradiente de cada passo. Execute: o primeiro passo funciona, o segundo recebe
 # `None` e depois a própria atualização quebra.
 
@@ -1136,7 +1136,7 @@ def broken_descent_gradients(x0, lr, steps):
         with tf.GradientTape() as tape:
             f = (x - 2.0) ** 2
         g = tape.gradient(f, x)
-        print(f"step {step}: x is a {type(x).__name__}, gradient = {g}")
+        print(t("l03.step.is_a", step=step, kind=type(x).__name__, grad=g))
         grads.append(g)
         x = x - lr * g
     return tf.stack(grads)
@@ -1234,8 +1234,8 @@ grade("l03_ex2")
 #
 # $$L = \sum_i \log(1 + r_i), \qquad r_i = \sqrt{\textstyle\sum_j w_{ij}^2},$$
 #
-# то есть суммы по строкам `w` логарифмов единицы плюс длина строки. Вместо этого она
-# возвращает `None`:
+# где $r_i$ — длина $i$-й строки `w`: для каждой строки берётся логарифм от единицы плюс её
+# длина, и эти логарифмы складываются. Вместо этого функция возвращает `None`:
 
 # %% key="ex3-broken-code"
 def broken_row_norms_gradient(w):
@@ -1407,7 +1407,7 @@ grade("l03_ex4")
 #   deriváveis ou dê a ela um gradiente.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` devolve zeros em vez de `None`.
 #
-# Na próxima lição: escrever os seus próprios gradientes, gradientes de gradientes, jacobianos
+# Na próxima lição: escrever os seus próprios gradientes, gradientes de gradientes, jacobianas
 # e um passo de Newton.
 
 # %% [markdown] key="summary" lang="ru" src="85f734a8"
@@ -1428,3 +1428,60 @@ grade("l03_ex4")
 #
 # В следующем уроке: собственные градиенты, градиенты от градиентов, якобианы и шаг метода
 # Ньютона.
+
+# %% [markdown] key="reflect" lang="en"
+# ## Questions to think about
+#
+# These questions have no single right answer and are not graded. Write a few sentences for
+# yourself, or talk them over with a classmate.
+#
+# 1. `tape.gradient` returns `None` rather than raising an error when there is no path to the
+#    source. When does that help, and when does it hide a bug? Would you rather get zeros by
+#    default?
+# 2. Of the causes of a `None` gradient you met in this lesson, which one do you expect to run
+#    into most often yourself, and what habit would prevent it?
+# 3. The branch an `if` did not take gets no gradient, even though a small change of the input
+#    could switch branches. What does that tell you about what a derivative can and cannot say
+#    about a program?
+
+# %% [markdown] key="reflect" lang="es" src="9f2a7390"
+# ## Preguntas para pensar
+#
+# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
+# para ti, o coméntalas con un compañero o una compañera.
+#
+# 1. `tape.gradient` devuelve `None` en lugar de lanzar un error cuando no hay camino hasta la
+#    fuente. ¿Cuándo ayuda eso y cuándo esconde un error? ¿Preferirías recibir ceros por defecto?
+# 2. De las causas de un gradiente `None` que viste en esta lección, ¿con cuál crees que te vas a
+#    encontrar más a menudo, y qué hábito lo evitaría?
+# 3. La rama que un `if` no tomó no recibe gradiente, aunque un pequeño cambio de la entrada
+#    podría hacer que se tomara. ¿Qué te dice eso sobre lo que una derivada puede y no puede decir
+#    de un programa?
+
+# %% [markdown] key="reflect" lang="pt" src="9f2a7390"
+# ## Perguntas para pensar
+#
+# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
+# você mesmo, ou converse sobre elas com um colega.
+#
+# 1. `tape.gradient` devolve `None` em vez de lançar um erro quando não há caminho até a fonte.
+#    Quando isso ajuda, e quando esconde um bug? Você preferiria receber zeros por padrão?
+# 2. Das causas de um gradiente `None` que você viu nesta lição, qual acha que vai encontrar com
+#    mais frequência, e que hábito evitaria isso?
+# 3. O ramo que um `if` não tomou não recebe gradiente, embora uma pequena mudança na entrada
+#    pudesse fazer o programa tomá-lo. O que isso diz sobre o que uma derivada pode e não pode
+#    dizer sobre um programa?
+
+# %% [markdown] key="reflect" lang="ru" src="9f2a7390"
+# ## Вопросы для размышления
+#
+# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
+# несколько предложений или обсудите их с однокурсником.
+#
+# 1. `tape.gradient` возвращает `None`, а не выбрасывает исключение, когда пути до источника нет.
+#    Когда это помогает, а когда скрывает ошибку? Предпочли бы вы получать по умолчанию нули?
+# 2. Какую из причин градиента `None`, разобранных в этом уроке, вы, скорее всего, будете
+#    встречать у себя чаще всего и какая привычка помогла бы её избежать?
+# 3. Ветка, в которую `if` не зашёл, не получает градиента, хотя небольшое изменение входа могло
+#    бы переключить ветку. Что это говорит о том, что производная может и чего не может сообщить о
+#    программе?

@@ -45,7 +45,7 @@
 #   hessiano-vector sin construir el hessiano.
 
 # %% [markdown] key="title" lang="pt" src="3bd2ad74"
-# # Lição 4 · Gradientes personalizados, ordens superiores e jacobianos
+# # Lição 4 · Gradientes personalizados, ordens superiores e jacobianas
 #
 # Uma fita de gradientes serve para muito mais do que dar o gradiente de uma perda. Você pode
 # decidir o que ela grava, trocar o gradiente de qualquer função por um seu, derivar de novo um
@@ -59,7 +59,7 @@
 # - como escrever o seu próprio gradiente com `tf.custom_gradient`: para uma operação que não
 #   tem gradiente, para recortar um gradiente ou para torná-lo numericamente estável;
 # - como várias fitas, e fitas dentro de fitas, dão segundas derivadas;
-# - o que é um jacobiano, como `jacobian` e `batch_jacobian` o calculam, e como uma hessiana e
+# - o que é uma jacobiana, como `jacobian` e `batch_jacobian` a calculam, e como uma hessiana e
 #   um passo de Newton saem dele;
 # - o que o modo direto (`tf.autodiff.ForwardAccumulator`) calcula, e como obter um produto
 #   hessiana-vetor sem construir a hessiana.
@@ -97,7 +97,7 @@ from matplotlib.patches import Circle
 import minitape as tf
 from lessons.i18n import t
 
-tf.random.set_seed(4)  # the same random layers and inputs on every run
+tf.random.set_seed(4)
 
 # %% [markdown] key="stop-recording" lang="en"
 # ## Pausing the recording
@@ -219,7 +219,7 @@ reset = True
 with tf.GradientTape() as tape:
     y_sq = y * y
     if reset:
-        tape.reset()  # throw away what was recorded so far
+        tape.reset()
     z = x * x + y_sq
 
 print(tape.gradient(z, {"x": x, "y": y}))
@@ -296,8 +296,9 @@ with tf.GradientTape(persistent=True) as tape:
     rounded = tf.round(x)
     straight_through = x + tf.stop_gradient(tf.round(x) - x)
 
-print("rounded =", rounded.numpy(), "   gradient:", tape.gradient(rounded, x))
-print("straight_through =", straight_through.numpy(), "   gradient:", tape.gradient(straight_through, x).numpy())
+print(t("l04.value_gradient", name="rounded", value=rounded.numpy(), grad=tape.gradient(rounded, x)))
+print(t("l04.value_gradient", name="straight_through", value=straight_through.numpy(),
+        grad=tape.gradient(straight_through, x).numpy()))
 del tape
 
 # %% [markdown] key="custom-why" lang="en"
@@ -459,7 +460,7 @@ def adjust_contrast(images, factor):
     return tf.image.adjust_contrast(images, factor), backward
 
 
-image = tf.Variable([[[0.5, 0.0, 0.0], [0.1, 0.9, 0.3]]])  # 1 x 2 pixels, 3 channels
+image = tf.Variable([[[0.5, 0.0, 0.0], [0.1, 0.9, 0.3]]])
 factor = tf.Variable(2.0)
 
 with tf.GradientTape() as tape:
@@ -523,7 +524,8 @@ print(np.allclose(check_image.numpy(), d_image.numpy()), np.allclose(check_facto
 # %% [markdown] key="custom-clip" lang="ru" src="a75fccaf"
 # ### Обрезка градиента
 #
-# На прямом проходе эта функция тождественна, а на обратном укорачивает пришедший градиент с
+# На прямом проходе эта функция возвращает свой вход без изменений, а на обратном укорачивает
+# пришедший градиент с
 # помощью `tf.clip_by_norm` так, чтобы его норма была не больше $0.5$. Проследим за числами:
 # цель — это выход функции, поэтому `upstream` равен $1$ и обрезается до $0.5$; затем цепное
 # правило умножает его на $\frac{d(v^2)}{dv} = 2v = 4$. Вместо $4$ получается градиент
@@ -553,8 +555,14 @@ print(tape.gradient(output, v))
 # the red arrow what the tape returns when $w$ first goes through a gradient-clipping identity.
 # Move the slider: whenever the ordinary gradient is longer than the clip norm (the radius of the
 # dotted circle), the red arrow stops at the circle, always along the same line.
+#
+# That holds because `tf.clip_by_norm` scales one whole tensor by one factor. Other clipping can
+# turn the gradient: `tf.clip_by_value` clips each component on its own (the long component is cut,
+# the short one is not), and clipping each variable of a model with its own `clip_by_norm` changes
+# the direction of the gradient of all the variables together. `tf.clip_by_global_norm` scales
+# every tensor by one common factor, so it keeps that overall direction.
 
-# %% [markdown] key="clip-widget" lang="es" src="41ccd016"
+# %% [markdown] key="clip-widget" lang="es" src="df593492"
 # ### Explora: recortar conserva la dirección
 #
 # Para un vector, `tf.clip_by_norm` conserva la dirección del gradiente y solo lo acorta, de modo
@@ -564,8 +572,15 @@ print(tape.gradient(output, v))
 # el gradiente. Mueve el deslizador: siempre que el gradiente normal sea más largo que la norma de
 # recorte (el radio del círculo punteado), la flecha roja se detiene en el círculo, siempre sobre
 # la misma recta.
+#
+# Esto se cumple porque `tf.clip_by_norm` escala un tensor entero por un único factor. Otros
+# recortes sí pueden girar el gradiente: `tf.clip_by_value` recorta cada componente por separado
+# (la componente larga se corta y la corta no), y recortar cada variable de un modelo con su
+# propio `clip_by_norm` cambia la dirección del gradiente de todas las variables en conjunto.
+# `tf.clip_by_global_norm` escala todos los tensores por un mismo factor, así que conserva esa
+# dirección global.
 
-# %% [markdown] key="clip-widget" lang="pt" src="41ccd016"
+# %% [markdown] key="clip-widget" lang="pt" src="df593492"
 # ### Explore: recortar preserva a direção
 #
 # Para um vetor, `tf.clip_by_norm` preserva a direção do gradiente e apenas o encurta, de modo que
@@ -575,8 +590,15 @@ print(tape.gradient(output, v))
 # gradiente. Mova o controle deslizante: sempre que o gradiente comum for mais comprido que a
 # norma de recorte (o raio do círculo pontilhado), a seta vermelha para no círculo, sempre sobre
 # a mesma reta.
+#
+# Isso vale porque `tf.clip_by_norm` escala um tensor inteiro por um único fator. Outros recortes
+# podem, sim, girar o gradiente: `tf.clip_by_value` recorta cada componente separadamente (a
+# componente longa é cortada, a curta não), e recortar cada variável de um modelo com o seu
+# próprio `clip_by_norm` muda a direção do gradiente de todas as variáveis juntas.
+# `tf.clip_by_global_norm` escala todos os tensores por um mesmo fator, e assim preserva essa
+# direção global.
 
-# %% [markdown] key="clip-widget" lang="ru" src="41ccd016"
+# %% [markdown] key="clip-widget" lang="ru" src="df593492"
 # ### Исследуйте: обрезка сохраняет направление
 #
 # Для вектора `tf.clip_by_norm` сохраняет направление градиента и только укорачивает его так,
@@ -586,6 +608,13 @@ print(tape.gradient(output, v))
 # функцию с обрезкой градиента. Двигайте ползунок: когда обычный градиент длиннее порога (радиуса
 # пунктирной окружности), красная стрелка останавливается на окружности, всегда на той же
 # прямой.
+#
+# Так получается потому, что `tf.clip_by_norm` умножает весь тензор на один общий множитель.
+# Другие способы обрезки могут и повернуть градиент: `tf.clip_by_value` обрезает каждую
+# компоненту по отдельности (длинную компоненту режет, короткую — нет), а если обрезать каждую
+# переменную модели своим `clip_by_norm`, меняется направление градиента по всем переменным
+# вместе. `tf.clip_by_global_norm` умножает все тензоры на один общий множитель и потому это
+# общее направление сохраняет.
 
 # %% key="clip-widget-code"
 def gradient_clipper(max_norm):
@@ -846,7 +875,7 @@ x = tf.Variable(1.0)
 with tf.GradientTape() as outer:
     with tf.GradientTape() as inner:
         y = x * x * x
-    dy_dx = inner.gradient(y, x)  # recorded by the outer tape
+    dy_dx = inner.gradient(y, x)
 d2y_dx2 = outer.gradient(dy_dx, x)
 
 print("dy/dx =", dy_dx.numpy())
@@ -856,35 +885,42 @@ print("d2y/dx2 =", d2y_dx2.numpy())
 # The element-wise trick of lesson 3 works at every order: for an element-wise function, one
 # backward pass gives $f'$ at every point of a grid, and since $f'$ is element-wise too, a second
 # pass gives $f''$. Here is $f(x) = \frac{x^4}{4} - x^2 + \frac{x}{2}$ with its first two
-# derivatives, all three from one pair of nested tapes. Where $f' = 0$ the function is flat (a
-# minimum or a maximum); the sign of $f''$ tells which: $f'' > 0$ curves up (a minimum),
-# $f'' < 0$ curves down (a maximum).
+# derivatives, all three from one pair of nested tapes. Where $f' = 0$ the tangent is horizontal.
+# That point is a minimum if $f'' > 0$ there (the curve bends up), a maximum if $f'' < 0$ (it
+# bends down). If $f''$ is zero too, the second derivative does not decide: $x^3$ at $x = 0$ has
+# $f' = f'' = 0$ and is neither, only an inflection point where the curve changes its bend.
 
-# %% [markdown] key="higher-order-curve" lang="es" src="1bc89c82"
+# %% [markdown] key="higher-order-curve" lang="es" src="446f69b6"
 # El truco elemento a elemento de la lección 3 funciona en cualquier orden: para una función
 # elemento a elemento, una pasada hacia atrás da $f'$ en cada punto de una malla y, como $f'$
 # también es elemento a elemento, una segunda pasada da $f''$. Aquí está
 # $f(x) = \frac{x^4}{4} - x^2 + \frac{x}{2}$ con sus dos primeras derivadas, las tres salidas de
-# un solo par de cintas anidadas. Donde $f' = 0$, la función está plana (un mínimo o un máximo);
-# el signo de $f''$ dice cuál: con $f'' > 0$ se curva hacia arriba (un mínimo) y con $f'' < 0$,
-# hacia abajo (un máximo).
+# un solo par de cintas anidadas. Donde $f' = 0$, la tangente es horizontal. Ese punto es un
+# mínimo si allí $f'' > 0$ (la curva se dobla hacia arriba) y un máximo si $f'' < 0$ (se dobla
+# hacia abajo). Si también $f'' = 0$, la segunda derivada no decide: $x^3$ en $x = 0$ tiene
+# $f' = f'' = 0$ y no es ni mínimo ni máximo, sino un punto de inflexión, donde la curva cambia
+# de curvatura.
 
-# %% [markdown] key="higher-order-curve" lang="pt" src="1bc89c82"
+# %% [markdown] key="higher-order-curve" lang="pt" src="446f69b6"
 # O truque elemento a elemento da lição 3 funciona em qualquer ordem: para uma função elemento a
 # elemento, uma passagem para trás dá $f'$ em cada ponto de uma grade e, como $f'$ também é
 # elemento a elemento, uma segunda passagem dá $f''$. Aqui está
 # $f(x) = \frac{x^4}{4} - x^2 + \frac{x}{2}$ com as suas duas primeiras derivadas, as três
-# saídas de um único par de fitas aninhadas. Onde $f' = 0$, a função é plana (um mínimo ou um
-# máximo); o sinal de $f''$ diz qual: com $f'' > 0$ ela se curva para cima (um mínimo) e com
-# $f'' < 0$, para baixo (um máximo).
+# saídas de um único par de fitas aninhadas. Onde $f' = 0$, a reta tangente é horizontal. Esse
+# ponto é um mínimo se ali $f'' > 0$ (a curva se dobra para cima) e um máximo se $f'' < 0$ (ela
+# se dobra para baixo). Se $f''$ também for zero, a segunda derivada não decide: $x^3$ em $x = 0$
+# tem $f' = f'' = 0$ e não é nem mínimo nem máximo, só um ponto de inflexão, onde a curva muda
+# de concavidade.
 
-# %% [markdown] key="higher-order-curve" lang="ru" src="1bc89c82"
+# %% [markdown] key="higher-order-curve" lang="ru" src="446f69b6"
 # Поэлементный приём из урока 3 работает для производных любого порядка: для поэлементной
 # функции один обратный проход даёт $f'$ во всех точках сетки, а так как $f'$ тоже
 # поэлементна, второй проход даёт $f''$. Вот $f(x) = \frac{x^4}{4} - x^2 + \frac{x}{2}$ и две её
-# первые производные — все три получены одной парой вложенных лент. Там, где $f' = 0$, функция
-# горизонтальна (минимум или максимум); какой именно, подсказывает знак $f''$: при $f'' > 0$
-# функция выпукла вниз (минимум), при $f'' < 0$ — выпукла вверх (максимум).
+# первые производные — все три получены одной парой вложенных лент. Там, где $f' = 0$,
+# касательная горизонтальна. Такая точка — минимум, если в ней $f'' > 0$ (график выпуклый вниз),
+# и максимум, если $f'' < 0$ (выпуклый вверх). Если и $f'' = 0$, вторая производная ответа не
+# даёт: у $x^3$ в точке $x = 0$ $f' = f'' = 0$, но это ни минимум, ни максимум, а точка перегиба,
+# где график меняет направление выпуклости.
 
 # %% key="higher-order-curve-code"
 def f(x):
@@ -971,8 +1007,8 @@ with tf.GradientTape() as outer:
     with tf.GradientTape() as inner:
         inner.watch(x)
         out = tf.reduce_sum(layer(x) ** 2)
-    g = inner.gradient(out, x)  # 1. d out / d input, shape (7, 5)
-    g_magnitude = tf.norm(g)    # 2. its size, recorded by the outer tape
+    g = inner.gradient(out, x)  # 1.
+    g_magnitude = tf.norm(g)  # 2.
 
 d_magnitude = outer.gradient(g_magnitude, layer.trainable_variables)  # 3.
 print([var.shape for var in d_magnitude])
@@ -996,12 +1032,12 @@ print([var.shape for var in d_magnitude])
 # salida. Cada una de sus columnas suma cero, y por eso su suma daba cero:
 
 # %% [markdown] key="jacobian" lang="pt" src="aed2e58e"
-# ## Jacobianos
+# ## Jacobianas
 #
-# `gradient` soma os elementos do alvo (lição 3). Um *jacobiano* os mantém separados: para um
+# `gradient` soma os elementos do alvo (lição 3). Uma *jacobiana* os mantém separados: para um
 # alvo $y$ e uma fonte $x$ ele contém todas as $\frac{\partial y_i}{\partial x_j}$, e
 # `tape.jacobian(target, source)` tem formato `target.shape + source.shape`. Na lição 3 vimos
-# que o gradiente das saídas de uma softmax é zero; o jacobiano mostra o que cada saída faz. Cada
+# que o gradiente das saídas de uma softmax é zero; a jacobiana mostra o que cada saída faz. Cada
 # uma das suas colunas soma zero, e é por isso que a soma dava zero:
 
 # %% [markdown] key="jacobian" lang="ru" src="aed2e58e"
@@ -1043,7 +1079,7 @@ print("reduce_sum(j, axis=0) =", np.round(tf.reduce_sum(j, axis=0).numpy(), 6))
 # %% [markdown] key="jacobian-scalar" lang="pt" src="9d877310"
 # ### Uma fonte escalar
 #
-# Com uma fonte escalar, o jacobiano tem o formato do alvo: uma derivada por elemento do alvo.
+# Com uma fonte escalar, a jacobiana tem o formato do alvo: uma derivada por elemento do alvo.
 # Deslocar uma sigmoide de $\delta$ muda cada um dos seus 201 valores no seu próprio ritmo,
 # $\sigma'(x_i + \delta)$. O gradiente, em comparação, é um único número: a soma desses
 # ritmos.
@@ -1089,15 +1125,15 @@ del tape
 # ### Uma fonte tensorial
 #
 # Para uma camada `Dense` de 10 unidades sobre um lote de 7 entradas com 5 atributos, a saída tem
-# formato (7, 10) e o kernel, (5, 10): o jacobiano tem formato (7, 10, 5, 10). Somado sobre os
-# eixos do alvo, ele devolve o gradiente. O jacobiano custa uma passagem para trás por elemento
+# formato (7, 10) e o kernel, (5, 10): a jacobiana tem formato (7, 10, 5, 10). Somada sobre os
+# eixos do alvo, ela devolve o gradiente. A jacobiana custa uma passagem para trás por elemento
 # do alvo, aqui 70 (o TensorFlow as executa vetorizadas; o minitape, uma depois da outra), então
 # ele fica caro para alvos grandes.
 
 # %% [markdown] key="jacobian-tensor" lang="ru" src="1d165a23"
 # ### Тензорный источник
 #
-# Для слоя `Dense` из 10 нейронов на пакете из 7 входов с 5 признаками выход имеет форму (7, 10),
+# Для слоя `Dense` из 10 нейронов на батче из 7 входов с 5 признаками выход имеет форму (7, 10),
 # а ядро (`kernel`) — (5, 10): якобиан имеет форму (7, 10, 5, 10). Если просуммировать его по осям
 # цели, получится градиент. Якобиан стоит одного обратного прохода на каждый элемент цели, здесь
 # их 70 (TensorFlow выполняет их векторизованно, minitape — один за другим), поэтому для больших
@@ -1142,7 +1178,7 @@ print("max |j_sum - gradient| =", tf.reduce_max(tf.abs(g - j_sum)).numpy())
 # ## A hessiana
 #
 # A *hessiana* de uma perda escalar $L$ contém as suas segundas derivadas
-# $\frac{\partial^2 L}{\partial w_i \partial w_j}$: ela é o jacobiano do gradiente. Então uma fita
+# $\frac{\partial^2 L}{\partial w_i \partial w_j}$: ela é a jacobiana do gradiente. Então uma fita
 # interna calcula o gradiente e uma fita externa toma o seu `jacobian`. Para o kernel (5, 8) de
 # uma primeira camada, a hessiana tem formato (5, 8, 5, 8); reorganizada, é uma matriz simétrica
 # 40 × 40. Ela cresce com o *quadrado* do número de parâmetros, e é por isso que a hessiana de
@@ -1200,7 +1236,7 @@ plt.show()
 # %% [markdown] key="newton" lang="es" src="14abd06b"
 # ## Un paso de Newton
 #
-# El descenso de gradiente avanza en la dirección $-g$ con un tamaño de paso que eliges tú. El
+# El descenso del gradiente avanza en la dirección $-g$ con un tamaño de paso que eliges tú. El
 # *método de Newton* usa además la curvatura: cerca de un mínimo, la pérdida es más o menos una
 # parábola, y el paso $\Delta = H^{-1} g$ salta al fondo de esa parábola. En lugar de invertir
 # $H$, resuelve el sistema lineal $H \Delta = g$ con `tf.linalg.solve`. Eso sí, esta $H$ es
@@ -1211,7 +1247,7 @@ plt.show()
 # %% [markdown] key="newton" lang="pt" src="14abd06b"
 # ## Um passo de Newton
 #
-# A descida de gradiente anda na direção $-g$ com um tamanho de passo escolhido por você. O
+# A descida do gradiente anda na direção $-g$ com um tamanho de passo escolhido por você. O
 # *método de Newton* também usa a curvatura: perto de um mínimo, a perda é mais ou menos uma
 # parábola, e o passo $\Delta = H^{-1} g$ salta para o fundo dessa parábola. Em vez de inverter
 # $H$, resolva o sistema linear $H \Delta = g$ com `tf.linalg.solve`. Só que esta $H$ é singular:
@@ -1251,24 +1287,24 @@ print("L(w - Δ) =", network_loss().numpy())
 
 # %% [markdown] key="newton-1d" lang="es" src="ddec127e"
 # En una dimensión, el hessiano es simplemente $f''$ y el paso es $\frac{f'(x)}{f''(x)}$.
-# Comparemos el método de Newton con el descenso de gradiente (tamaño de paso 0.1) sobre la $f$ de
+# Comparemos el método de Newton con el descenso del gradiente (tamaño de paso 0,1) sobre la $f$ de
 # la figura anterior, empezando en $x = 2.5$, con ambas derivadas obtenidas con cintas anidadas.
 # La figura muestra $|f'(x_k)|$, lo lejos que está todavía cada método de un punto plano: el
-# descenso de gradiente mejora en un factor más o menos constante en cada paso, mientras que el
+# descenso del gradiente mejora en un factor más o menos constante en cada paso, mientras que el
 # método de Newton, una vez cerca, *duplica aproximadamente el número de cifras correctas* en
 # cada paso.
 
 # %% [markdown] key="newton-1d" lang="pt" src="ddec127e"
 # Em uma dimensão, a hessiana é simplesmente $f''$ e o passo é $\frac{f'(x)}{f''(x)}$. Vamos
-# comparar o método de Newton com a descida de gradiente (tamanho de passo 0.1) na $f$ da figura
+# comparar o método de Newton com a descida do gradiente (tamanho de passo 0,1) na $f$ da figura
 # acima, começando em $x = 2.5$, com as duas derivadas vindas de fitas aninhadas. A figura mostra
-# $|f'(x_k)|$, o quanto cada método ainda está longe de um ponto plano: a descida de gradiente
+# $|f'(x_k)|$, o quanto cada método ainda está longe de um ponto plano: a descida do gradiente
 # melhora por um fator mais ou menos constante a cada passo, enquanto o método de Newton, quando
 # já está perto, *praticamente dobra o número de dígitos corretos* a cada passo.
 
 # %% [markdown] key="newton-1d" lang="ru" src="ddec127e"
 # В одномерном случае гессиан — это просто $f''$, а шаг равен $\frac{f'(x)}{f''(x)}$. Сравним
-# метод Ньютона с градиентным спуском (длина шага 0.1) для $f$ с рисунка выше, начиная с
+# метод Ньютона с градиентным спуском (длина шага 0,1) для $f$ с рисунка выше, начиная с
 # $x = 2.5$; обе производные даёт пара вложенных лент. На рисунке показано $|f'(x_k)|$ — насколько
 # каждый метод ещё далёк от точки, где $f' = 0$: градиентный спуск за шаг улучшает результат
 # примерно в постоянное число раз, а метод Ньютона вблизи решения *примерно удваивает число
@@ -1375,7 +1411,7 @@ def end_point(path):
     x = path[-1]
     if not np.isfinite(x):
         return "x = ∞"
-    d1, d2 = x**3 - 2 * x + 0.5, 3 * x**2 - 2  # f'(x) and f''(x), written out
+    d1, d2 = x**3 - 2 * x + 0.5, 3 * x**2 - 2  # f'(x), f''(x)
     if abs(d1) > 1e-4:
         kind = "l04.newton.moving"
     else:
@@ -1421,19 +1457,19 @@ widgets.VBox([start_slider, paths_readout, paths_image])
 # 42 × 35: solo los bloques de la diagonal contienen algo.
 
 # %% [markdown] key="batch-jacobian-full" lang="pt" src="0d6c7d91"
-# ## Jacobianos em lote
+# ## Jacobianas em lote
 #
 # Um lote contém exemplos independentes: a linha $b$ da saída de uma rede depende só da linha $b$
-# da sua entrada. Para um lote de 7 entradas com 5 atributos e 6 saídas cada, o jacobiano
+# da sua entrada. Para um lote de 7 entradas com 5 atributos e 6 saídas cada, a jacobiana
 # completo tem formato (7, 6, 7, 5), mas todo bloco que junta a saída de um exemplo com a entrada
-# de outro é zero. A figura mostra isso com o jacobiano achatado para 42 × 35: só os blocos da
+# de outro é zero. A figura mostra isso com a jacobiana achatada para 42 × 35: só os blocos da
 # diagonal contêm alguma coisa.
 
 # %% [markdown] key="batch-jacobian-full" lang="ru" src="0d6c7d91"
-# ## Пакетные якобианы
+# ## Якобианы по батчу
 #
-# Пакет (батч) состоит из независимых примеров: строка $b$ выхода сети зависит только от строки
-# $b$ её входа. Для пакета из 7 входов с 5 признаками и 6 выходами у каждого полный якобиан имеет
+# Батч состоит из независимых примеров: строка $b$ выхода сети зависит только от строки
+# $b$ её входа. Для батча из 7 входов с 5 признаками и 6 выходами у каждого полный якобиан имеет
 # форму (7, 6, 7, 5), но любой блок, связывающий выход одного примера со входом другого, равен
 # нулю. На рисунке якобиан развёрнут в матрицу 42 × 35: что-то содержат только блоки на
 # диагонали.
@@ -1468,8 +1504,8 @@ plt.show()
 # `tf.einsum("bxby->bxy", j)` extrae:
 
 # %% [markdown] key="batch-jacobian" lang="pt" src="7c542a88"
-# `tape.batch_jacobian(target, source)` calcula só esses blocos diagonais, um jacobiano (6, 5)
-# por exemplo: formato (7, 6, 5). Eles são os blocos `j[b, :, b, :]` do jacobiano completo, que
+# `tape.batch_jacobian(target, source)` calcula só esses blocos diagonais, uma jacobiana (6, 5)
+# por exemplo: formato (7, 6, 5). Eles são os blocos `j[b, :, b, :]` da jacobiana completa, que
 # `tf.einsum("bxby->bxy", j)` extrai:
 
 # %% [markdown] key="batch-jacobian" lang="ru" src="7c542a88"
@@ -1479,7 +1515,7 @@ plt.show()
 
 # %% key="batch-jacobian-code"
 jb = tape.batch_jacobian(y, x)
-print("batch jacobian:", jb.shape)
+print(t("l04.batch_shape", shape=jb.shape))
 
 j_select = tf.einsum("bxby->bxy", j)
 print("max |jb - j_select| =", tf.reduce_max(tf.abs(jb - j_select)).numpy())
@@ -1504,8 +1540,8 @@ print("max |jb - j_select| =", tf.reduce_max(tf.abs(jb - j_select)).numpy())
 
 # %% [markdown] key="batch-jacobian-sum" lang="pt" src="161caf67"
 # Por que `batch_jacobian` sai mais barato? Como só os blocos diagonais são diferentes de zero,
-# somar o jacobiano sobre um eixo de lote não perde nada. Somado sobre o eixo de lote da *fonte*,
-# a linha $b$ guarda só o bloco do exemplo $b$: essa soma *é* o jacobiano em lote. Somado sobre o
+# somar a jacobiana sobre um eixo de lote não perde nada. Somada sobre o eixo de lote da *fonte*,
+# a linha $b$ guarda só o bloco do exemplo $b$: essa soma *é* a jacobiana em lote. Somada sobre o
 # eixo de lote do *alvo*, é o que uma única passagem para trás dá: o gradiente de
 # $\sum_b y_{b,k}$ em relação a $x$ contém $\frac{\partial y_{b,k}}{\partial x_b}$ na linha $b$.
 # Assim, `batch_jacobian` precisa de uma passagem para trás por atributo de saída (6), enquanto
@@ -1513,9 +1549,9 @@ print("max |jb - j_select| =", tf.reduce_max(tf.abs(jb - j_select)).numpy())
 
 # %% [markdown] key="batch-jacobian-sum" lang="ru" src="161caf67"
 # Почему `batch_jacobian` дешевле? Раз ненулевые только диагональные блоки, суммирование
-# якобиана по оси пакета ничего не теряет. При суммировании по оси пакета *источника* в строке
-# $b$ остаётся только блок примера $b$: эта сумма и *есть* пакетный якобиан. При суммировании по
-# оси пакета *цели* получается ровно то, что даёт один обратный проход: градиент
+# якобиана по оси батча ничего не теряет. При суммировании по оси батча *источника* в строке
+# $b$ остаётся только блок примера $b$: эта сумма и *есть* якобиан по батчу. При суммировании по
+# оси батча *цели* получается ровно то, что даёт один обратный проход: градиент
 # $\sum_b y_{b,k}$ по $x$ содержит в строке $b$ производные
 # $\frac{\partial y_{b,k}}{\partial x_b}$. Поэтому `batch_jacobian` нужен один обратный проход на
 # каждый выходной признак (6), а `jacobian` — на каждый элемент выхода (42).
@@ -1527,7 +1563,7 @@ print("max |jb - j_sum| =", tf.reduce_max(tf.abs(jb - j_sum)).numpy())
 
 del tape
 
-with tf.GradientTape() as tape:  # one backward pass: output feature 0, summed over the batch
+with tf.GradientTape() as tape:
     tape.watch(x)
     feature_0 = tf.reduce_sum(layer2(layer1(x))[:, 0])
 one_pass = tape.gradient(feature_0, x)
@@ -1547,12 +1583,12 @@ print("max |jb[:, 0, :] - one_pass| =", tf.reduce_max(tf.abs(jb[:, 0, :] - one_p
 # %% [markdown] key="batch-jacobian-mixing" lang="pt" src="7f1fada4"
 # Esse raciocínio exige exemplos independentes. Uma operação que mistura o lote (aqui, subtrair
 # a média do lote, como faz a normalização em lote) preenche os blocos fora da diagonal.
-# `batch_jacobian` continua devolvendo algo de formato (7, 6, 5), mas isso já não é o jacobiano de
+# `batch_jacobian` continua devolvendo algo de formato (7, 6, 5), mas isso já não é a jacobiana de
 # cada exemplo:
 
 # %% [markdown] key="batch-jacobian-mixing" lang="ru" src="7f1fada4"
-# Это рассуждение работает только для независимых примеров. Операция, которая смешивает пакет
-# (здесь — вычитание среднего по пакету, как в пакетной нормализации), заполняет внедиагональные
+# Это рассуждение работает только для независимых примеров. Операция, которая смешивает примеры батча
+# (здесь — вычитание среднего по батчу, как в батч-нормализации), заполняет внедиагональные
 # блоки. `batch_jacobian` по-прежнему возвращает что-то формы (7, 6, 5), но это уже не якобиан
 # каждого примера:
 
@@ -1560,13 +1596,57 @@ print("max |jb[:, 0, :] - one_pass| =", tf.reduce_max(tf.abs(jb[:, 0, :] - one_p
 with tf.GradientTape(persistent=True) as tape:
     tape.watch(x)
     z = layer2(layer1(x))
-    z = z - tf.reduce_mean(z, axis=0)  # mixes the examples
+    z = z - tf.reduce_mean(z, axis=0)
 
 diagonal_blocks = tf.einsum("bxby->bxy", tape.jacobian(z, x))
 jb = tape.batch_jacobian(z, x)
-print("batch jacobian:", jb.shape)
+print(t("l04.batch_shape", shape=jb.shape))
 print("max |jb - diagonal_blocks| =", tf.reduce_max(tf.abs(jb - diagonal_blocks)).numpy())
+print("max |jb| =", tf.reduce_max(tf.abs(jb)).numpy())
 del tape
+
+# %% [markdown] key="batch-jacobian-zero" lang="en"
+# Look at `jb` itself: it is not merely wrong, it is exactly zero. `batch_jacobian` uses the
+# summing argument above: for each output feature $k$ it runs one backward pass of
+# $\sum_b z_{b,k}$. After subtracting the batch mean, that sum is
+# $\sum_b (y_{b,k} - \bar{y}_k) = 0$ for every input, so its gradient is exactly zero. In the full
+# Jacobian, the diagonal block of example $b$ is $\frac{6}{7}$ of its own Jacobian and each of the
+# six off-diagonal blocks in its column is $-\frac{1}{7}$ of it, so the sum cancels. A
+# `batch_jacobian` of zeros, or of numbers you cannot explain, is a sign that some operation
+# mixes the examples; `jacobian` gives the true answer, at a higher cost.
+
+# %% [markdown] key="batch-jacobian-zero" lang="es" src="2ff3fe7a"
+# Mira el propio `jb`: no solo está mal, es exactamente cero. `batch_jacobian` se basa en el
+# razonamiento de la suma de antes: para cada característica de salida $k$ hace una pasada hacia
+# atrás de $\sum_b z_{b,k}$. Tras restar la media del lote, esa suma vale
+# $\sum_b (y_{b,k} - \bar{y}_k) = 0$ para cualquier entrada, así que su gradiente es exactamente
+# cero. En el jacobiano completo, el bloque diagonal del ejemplo $b$ es $\frac{6}{7}$ de su propio
+# jacobiano y cada uno de los seis bloques fuera de la diagonal de su columna es $-\frac{1}{7}$
+# de él, de modo que la suma se anula. Un `batch_jacobian` lleno de ceros, o de números que no
+# sabes explicar, indica que alguna operación mezcla los ejemplos; `jacobian` da la respuesta
+# correcta, aunque cueste más.
+
+# %% [markdown] key="batch-jacobian-zero" lang="pt" src="2ff3fe7a"
+# Olhe o próprio `jb`: ele não está só errado, é exatamente zero. `batch_jacobian` usa o
+# raciocínio da soma visto acima: para cada atributo de saída $k$, faz uma passagem para trás de
+# $\sum_b z_{b,k}$. Depois de subtrair a média do lote, essa soma vale
+# $\sum_b (y_{b,k} - \bar{y}_k) = 0$ para qualquer entrada, e por isso o gradiente dela é
+# exatamente zero. Na jacobiana completa, o bloco diagonal do exemplo $b$ é $\frac{6}{7}$ da
+# jacobiana dele, e cada um dos seis blocos fora da diagonal na sua coluna é $-\frac{1}{7}$ dela;
+# a soma se anula. Um `batch_jacobian` cheio de zeros, ou de números que você não consegue
+# explicar, é sinal de que alguma operação mistura os exemplos; `jacobian` dá a resposta certa,
+# a um custo maior.
+
+# %% [markdown] key="batch-jacobian-zero" lang="ru" src="2ff3fe7a"
+# Посмотрите на сам `jb`: он не просто неверен, он в точности равен нулю. `batch_jacobian`
+# опирается на рассуждение о сумме, приведённое выше: для каждого выходного признака $k$ он
+# делает один обратный проход для $\sum_b z_{b,k}$. После вычитания среднего по батчу эта сумма
+# равна $\sum_b (y_{b,k} - \bar{y}_k) = 0$ при любом входе, поэтому её градиент в точности равен
+# нулю. В полном якобиане диагональный блок примера $b$ составляет $\frac{6}{7}$ его собственного
+# якобиана, а каждый из шести внедиагональных блоков в том же столбце — $-\frac{1}{7}$ от него,
+# так что сумма обращается в ноль. Если `batch_jacobian` состоит из нулей или из чисел, которые
+# вы не можете объяснить, значит, какая-то операция смешивает примеры; `jacobian` даёт верный
+# ответ, хотя и дороже.
 
 # %% [markdown] key="forward-mode" lang="en"
 # ## Forward mode
@@ -1596,11 +1676,11 @@ del tape
 # ## Modo direto
 #
 # Uma passagem para trás parte de uma saída e dá as derivadas dessa saída em relação a todas as
-# entradas: uma *linha* do jacobiano (mais precisamente, um produto vetor-jacobiano). O *modo
+# entradas: uma *linha* da jacobiana (mais precisamente, um produto vetor-jacobiana). O *modo
 # direto* (*forward mode*) vai no sentido contrário: você escolhe uma direção $v$ para as
 # entradas (a *tangente*), e enquanto a função roda para a frente, cada resultado carrega a sua
-# própria derivada na direção $v$. No fim você obtém $J v$, um *produto jacobiano-vetor* (JVP):
-# uma *coluna* do jacobiano quando $v$ é um vetor unitário.
+# própria derivada na direção $v$. No fim você obtém $J v$, um *produto jacobiana-vetor* (JVP):
+# uma *coluna* da jacobiana quando $v$ é um vetor unitário.
 # `tf.autodiff.ForwardAccumulator(primals, tangents)` faz isso (os *primals* são os pontos em
 # que se avalia), e `acc.jvp(y)` lê o resultado. Para $y = x^3$ em $x = (1, 2)$ ao longo de
 # $v = (1, 0)$: $J v = (3 \cdot 1^2, 0) = (3, 0)$.
@@ -1663,7 +1743,7 @@ column = acc.jvp(y)
 print("jvp:", column.shape, "   max |jvp - jacobian| =", np.abs(column.numpy() - dy_ddelta.numpy()).max())
 
 # %% [markdown] key="hvp" lang="en"
-# ### A Hessian-vector product, forward over backward
+# ### A Hessian-vector product: forward mode over a backward pass
 #
 # Many second-order methods only need $H v$, never $H$ itself. Put a `ForwardAccumulator` around
 # a tape: the tape computes the gradient $g$, and the accumulator, which watched the whole
@@ -1672,8 +1752,8 @@ print("jvp:", column.shape, "   max |jvp - jacobian| =", np.abs(column.numpy() -
 # $H = \operatorname{diag}(6 x) = \operatorname{diag}(6, 12)$ and, along $v = (1, 0)$,
 # $H v = (6, 0)$. The nested tapes' Hessian confirms it:
 
-# %% [markdown] key="hvp" lang="es" src="fab7f445"
-# ### Un producto hessiano-vector, hacia adelante sobre hacia atrás
+# %% [markdown] key="hvp" lang="es" src="56abe122"
+# ### Un producto hessiano-vector: modo directo sobre una pasada hacia atrás
 #
 # Muchos métodos de segundo orden solo necesitan $H v$, nunca $H$. Pon un `ForwardAccumulator`
 # alrededor de una cinta: la cinta calcula el gradiente $g$, y el acumulador, que vio todo el
@@ -1682,8 +1762,8 @@ print("jvp:", column.shape, "   max |jvp - jacobian| =", np.abs(column.numpy() -
 # $x = (1, 2)$, $H = \operatorname{diag}(6 x) = \operatorname{diag}(6, 12)$ y, a lo largo de
 # $v = (1, 0)$, $H v = (6, 0)$. El hessiano de las cintas anidadas lo confirma:
 
-# %% [markdown] key="hvp" lang="pt" src="fab7f445"
-# ### Um produto hessiana-vetor, para a frente sobre para trás
+# %% [markdown] key="hvp" lang="pt" src="56abe122"
+# ### Um produto hessiana-vetor: modo direto sobre uma passagem para trás
 #
 # Muitos métodos de segunda ordem só precisam de $H v$, nunca da própria $H$. Coloque um
 # `ForwardAccumulator` em volta de uma fita: a fita calcula o gradiente $g$, e o acumulador, que
@@ -1692,13 +1772,13 @@ print("jvp:", column.shape, "   max |jvp - jacobian| =", np.abs(column.numpy() -
 # $f(x) = \sum_i x_i^3$ em $x = (1, 2)$, $H = \operatorname{diag}(6 x) = \operatorname{diag}(6, 12)$
 # e, ao longo de $v = (1, 0)$, $H v = (6, 0)$. A hessiana das fitas aninhadas confirma:
 
-# %% [markdown] key="hvp" lang="ru" src="fab7f445"
+# %% [markdown] key="hvp" lang="ru" src="56abe122"
 # ### Произведение гессиана на вектор: прямой режим поверх обратного
 #
 # Многим методам второго порядка нужен только $H v$, а не сам $H$. Поместите `ForwardAccumulator`
 # вокруг ленты: лента вычисляет градиент $g$, а аккумулятор, который видел всё вычисление, даёт
-# производную $g$ вдоль $v$, то есть $H v$. Это стоит небольшое фиксированное число градиентов,
-# каким бы большим ни был $H$. Для $f(x) = \sum_i x_i^3$ при $x = (1, 2)$
+# производную $g$ вдоль $v$, то есть $H v$. По стоимости это несколько вычислений градиента, и
+# их число не зависит от размера $H$. Для $f(x) = \sum_i x_i^3$ при $x = (1, 2)$
 # $H = \operatorname{diag}(6 x) = \operatorname{diag}(6, 12)$, и вдоль $v = (1, 0)$ получаем
 # $H v = (6, 0)$. Гессиан из вложенных лент это подтверждает:
 
@@ -1969,32 +2049,49 @@ grade("l04_ex3")
 # Write `newton_step(w, x, y)`, for the same loss: compute the gradient $g$ (shape (n,)) and the
 # Hessian $H$ (shape (n, n)) at $w$, solve $H \Delta = g$ with `tf.linalg.solve` (it wants a
 # right-hand side of shape (n, 1)), update the variable in place with
-# `w.assign_sub(...)` and return `w`. This $H$ is invertible, so no $\varepsilon$ is needed.
+# `w.assign_sub(...)` and return `w`. Here $H = \frac{1}{k} x^\top D x$, where the diagonal matrix
+# $D$ holds $\sigma(z_i)(1 - \sigma(z_i)) > 0$ ($\sigma$ is the sigmoid, $z_i = y_i\, x_i \cdot w$). The checks use inputs $x$ whose $n$ columns are
+# linearly independent (full column rank), so $H$ is positive definite, hence invertible, and no
+# $\varepsilon$ is needed. With fewer examples than weights ($k < n$), or a column that repeats
+# another, $H$ would be singular.
 
-# %% [markdown] key="ex4" lang="es" src="ff64c718"
+# %% [markdown] key="ex4" lang="es" src="ea1b7dd4"
 # ### Ejercicio 4 · Un paso de Newton (2 puntos)
 #
 # Escribe `newton_step(w, x, y)`, para la misma pérdida: calcula el gradiente $g$ (forma (n,)) y
 # el hessiano $H$ (forma (n, n)) en $w$, resuelve $H \Delta = g$ con `tf.linalg.solve` (que
 # espera un lado derecho de forma (n, 1)), actualiza la variable en su sitio con
-# `w.assign_sub(...)` y devuelve `w`. Esta $H$ es invertible, así que no hace falta
-# $\varepsilon$.
+# `w.assign_sub(...)` y devuelve `w`. Aquí $H = \frac{1}{k} x^\top D x$, donde la matriz
+# diagonal $D$ contiene $\sigma(z_i)(1 - \sigma(z_i)) > 0$ ($\sigma$ es la sigmoide y
+# $z_i = y_i\, x_i \cdot w$). Las comprobaciones usan entradas $x$
+# cuyas $n$ columnas son linealmente independientes (rango completo por columnas), así que $H$ es
+# definida positiva y, por tanto, invertible: no hace falta $\varepsilon$. Con menos ejemplos
+# que pesos ($k < n$), o con una columna que repite otra, $H$ sería singular.
 
-# %% [markdown] key="ex4" lang="pt" src="ff64c718"
+# %% [markdown] key="ex4" lang="pt" src="ea1b7dd4"
 # ### Exercício 4 · Um passo de Newton (2 pontos)
 #
 # Escreva `newton_step(w, x, y)`, para a mesma perda: calcule o gradiente $g$ (formato (n,)) e a
 # hessiana $H$ (formato (n, n)) em $w$, resolva $H \Delta = g$ com `tf.linalg.solve` (que espera
 # um lado direito de formato (n, 1)), atualize a variável no lugar com `w.assign_sub(...)` e
-# devolva `w`. Esta $H$ é invertível, então não é preciso $\varepsilon$.
+# devolva `w`. Aqui $H = \frac{1}{k} x^\top D x$, em que a matriz diagonal $D$ contém
+# $\sigma(z_i)(1 - \sigma(z_i)) > 0$ ($\sigma$ é a sigmoide e $z_i = y_i\, x_i \cdot w$). As verificações usam entradas $x$ cujas $n$ colunas são
+# linearmente independentes (posto coluna completo), então $H$ é definida positiva e, portanto,
+# invertível: não é preciso $\varepsilon$. Com menos exemplos que pesos ($k < n$), ou com uma
+# coluna que repete outra, $H$ seria singular.
 
-# %% [markdown] key="ex4" lang="ru" src="ff64c718"
+# %% [markdown] key="ex4" lang="ru" src="ea1b7dd4"
 # ### Упражнение 4 · Один шаг метода Ньютона (2 балла)
 #
 # Напишите функцию `newton_step(w, x, y)` для той же функции потерь: вычислите градиент $g$
 # (форма (n,)) и гессиан $H$ (форма (n, n)) в точке $w$, решите $H \Delta = g$ с помощью
 # `tf.linalg.solve` (правая часть должна иметь форму (n, 1)), обновите переменную на месте через
-# `w.assign_sub(...)` и верните `w`. Этот $H$ обратим, так что $\varepsilon$ не нужен.
+# `w.assign_sub(...)` и верните `w`. Здесь $H = \frac{1}{k} x^\top D x$, где на диагонали
+# матрицы $D$ стоят числа $\sigma(z_i)(1 - \sigma(z_i)) > 0$ ($\sigma$ — сигмоида,
+# $z_i = y_i\, x_i \cdot w$). В проверках столбцы $x$ линейно
+# независимы (полный ранг по столбцам), поэтому $H$ положительно определён, а значит, обратим, и
+# $\varepsilon$ не нужен. Если примеров меньше, чем весов ($k < n$), или один столбец повторяет
+# другой, $H$ вырожден.
 
 # %% nbgrader="solution" grade_id="l04_ex4_solution"
 def newton_step(w, x, y):
@@ -2018,29 +2115,29 @@ grade("l04_ex4")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="ex5" lang="en"
-# ### Exercise 5 · A Hessian-vector product, forward over backward (2 points)
+# ### Exercise 5 · A Hessian-vector product: forward mode over a backward pass (2 points)
 #
 # Write `logistic_hvp(w, x, y, v)`, for the same loss: return $H v$ (shape (n,)), where `v` is a
 # tensor of shape (n,), **without** building $H$: a `tf.autodiff.ForwardAccumulator` with primal
 # `w` and tangent `v` around a tape that computes the gradient, as in the section on forward mode.
 
-# %% [markdown] key="ex5" lang="es" src="d80df105"
-# ### Ejercicio 5 · Un producto hessiano-vector, hacia adelante sobre hacia atrás (2 puntos)
+# %% [markdown] key="ex5" lang="es" src="e17e664e"
+# ### Ejercicio 5 · Un producto hessiano-vector: modo directo sobre una pasada hacia atrás (2 puntos)
 #
 # Escribe `logistic_hvp(w, x, y, v)`, para la misma pérdida: devuelve $H v$ (forma (n,)), donde
 # `v` es un tensor de forma (n,), **sin** construir $H$: un `tf.autodiff.ForwardAccumulator` con
 # primal `w` y tangente `v` alrededor de una cinta que calcula el gradiente, como en la sección
 # sobre el modo directo.
 
-# %% [markdown] key="ex5" lang="pt" src="d80df105"
-# ### Exercício 5 · Um produto hessiana-vetor, para a frente sobre para trás (2 pontos)
+# %% [markdown] key="ex5" lang="pt" src="e17e664e"
+# ### Exercício 5 · Um produto hessiana-vetor: modo direto sobre uma passagem para trás (2 pontos)
 #
 # Escreva `logistic_hvp(w, x, y, v)`, para a mesma perda: devolva $H v$ (formato (n,)), em que `v`
 # é um tensor de formato (n,), **sem** construir $H$: um `tf.autodiff.ForwardAccumulator` com
 # primal `w` e tangente `v` em volta de uma fita que calcula o gradiente, como na seção sobre o
 # modo direto.
 
-# %% [markdown] key="ex5" lang="ru" src="d80df105"
+# %% [markdown] key="ex5" lang="ru" src="e17e664e"
 # ### Упражнение 5 · Произведение гессиана на вектор: прямой режим поверх обратного (2 балла)
 #
 # Напишите функцию `logistic_hvp(w, x, y, v)` для той же функции потерь: верните $H v$ (форма
@@ -2108,7 +2205,7 @@ grade("l04_ex5")
 # - `tf.autodiff.ForwardAccumulator` calcula productos jacobiano-vector en modo directo, una
 #   pasada por dirección de entrada; alrededor de una cinta, da productos hessiano-vector.
 #
-# En la próxima lección: todo esto en acción, entrenando por descenso de gradiente una regresión
+# En la próxima lección: todo esto en acción, entrenando por descenso del gradiente una regresión
 # lineal y una pequeña red neuronal.
 
 # %% [markdown] key="summary" lang="pt" src="7270ce4e"
@@ -2124,14 +2221,14 @@ grade("l04_ex5")
 #   por ela, então fitas aninhadas dão segundas derivadas e gradientes podem fazer parte de uma
 #   perda.
 # - `jacobian(target, source)` tem formato `target.shape + source.shape`, ao custo de uma
-#   passagem para trás por elemento do alvo. A hessiana é o jacobiano do gradiente; um passo de
+#   passagem para trás por elemento do alvo. A hessiana é a jacobiana do gradiente; um passo de
 #   Newton resolve $H \Delta = g$.
-# - Com exemplos independentes, `batch_jacobian` dá os jacobianos de cada exemplo com uma
+# - Com exemplos independentes, `batch_jacobian` dá as jacobianas de cada exemplo com uma
 #   passagem por atributo de saída.
-# - `tf.autodiff.ForwardAccumulator` calcula produtos jacobiano-vetor no modo direto, uma
+# - `tf.autodiff.ForwardAccumulator` calcula produtos jacobiana-vetor no modo direto, uma
 #   passagem por direção de entrada; em volta de uma fita, dá produtos hessiana-vetor.
 #
-# Na próxima lição: tudo isso em ação, treinando por descida de gradiente uma regressão linear e
+# Na próxima lição: tudo isso em ação, treinando por descida do gradiente uma regressão linear e
 # uma pequena rede neural.
 
 # %% [markdown] key="summary" lang="ru" src="7270ce4e"
@@ -2157,3 +2254,63 @@ grade("l04_ex5")
 #
 # В следующем уроке: всё это в деле — обучение линейной регрессии и небольшой нейронной сети
 # градиентным спуском.
+
+# %% [markdown] key="reflect" lang="en"
+# ## Questions to think about
+#
+# These questions have no single right answer and are not graded. Write a few sentences for
+# yourself, or talk them over with a classmate.
+#
+# 1. With `@tf.custom_gradient` you can return any gradient you like, even a wrong one. When is a
+#    deliberately "wrong" gradient useful (the straight-through estimator is one case), and how
+#    would you test that a custom gradient you meant to be exact really is?
+# 2. A Jacobian costs one backward pass per output element; forward mode costs one pass per input
+#    direction. For a loss with one output and a million weights, and for a function with a
+#    million outputs and three inputs, which would you use, and why?
+# 3. `batch_jacobian` returned zeros without complaint once the examples were mixed. Before you
+#    trust a method that relies on an assumption about your data, what would you check?
+
+# %% [markdown] key="reflect" lang="es" src="6a5b3b87"
+# ## Preguntas para pensar
+#
+# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
+# para ti, o coméntalas con un compañero o una compañera.
+#
+# 1. Con `@tf.custom_gradient` puedes devolver el gradiente que quieras, incluso uno incorrecto.
+#    ¿Cuándo es útil un gradiente «incorrecto» a propósito (el estimador *straight-through* es un
+#    caso), y cómo comprobarías que un gradiente personalizado que querías exacto de verdad lo es?
+# 2. Un jacobiano cuesta una pasada hacia atrás por elemento de la salida; el modo directo, una
+#    pasada por dirección de entrada. Para una pérdida con una salida y un millón de pesos, y para
+#    una función con un millón de salidas y tres entradas, ¿qué usarías y por qué?
+# 3. `batch_jacobian` devolvió ceros sin protestar en cuanto los ejemplos se mezclaron. Antes de
+#    fiarte de un método que se apoya en una suposición sobre tus datos, ¿qué comprobarías?
+
+# %% [markdown] key="reflect" lang="pt" src="6a5b3b87"
+# ## Perguntas para pensar
+#
+# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
+# você mesmo, ou converse sobre elas com um colega.
+#
+# 1. Com `@tf.custom_gradient` você pode devolver o gradiente que quiser, até um errado. Quando um
+#    gradiente "errado" de propósito é útil (o estimador *straight-through* é um caso), e como
+#    você testaria que um gradiente personalizado que deveria ser exato realmente é?
+# 2. Uma jacobiana custa uma passagem para trás por elemento da saída; o modo direto, uma passagem
+#    por direção de entrada. Para uma perda com uma saída e um milhão de pesos, e para uma função
+#    com um milhão de saídas e três entradas, o que você usaria, e por quê?
+# 3. `batch_jacobian` devolveu zeros sem reclamar assim que os exemplos foram misturados. Antes de
+#    confiar num método que depende de uma suposição sobre os seus dados, o que você verificaria?
+
+# %% [markdown] key="reflect" lang="ru" src="6a5b3b87"
+# ## Вопросы для размышления
+#
+# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
+# несколько предложений или обсудите их с однокурсником.
+#
+# 1. С `@tf.custom_gradient` можно вернуть какой угодно градиент, даже неверный. Когда намеренно
+#    «неверный» градиент полезен (один такой случай — оценка *straight-through*) и как проверить,
+#    что собственный градиент, задуманный точным, действительно точен?
+# 2. Якобиан стоит одного обратного прохода на каждый элемент выхода, прямой режим — одного
+#    прохода на каждое направление входа. Что бы вы выбрали для функции потерь с одним выходом и
+#    миллионом весов, а что — для функции с миллионом выходов и тремя входами? Почему?
+# 3. `batch_jacobian` без всяких жалоб вернул нули, как только примеры смешались. Что бы вы
+#    проверили, прежде чем доверять методу, который опирается на предположение о ваших данных?

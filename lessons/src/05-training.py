@@ -46,7 +46,7 @@
 #
 # As lições anteriores mostraram como calcular gradientes. Esta mostra para que eles servem:
 # para *treinar*, isto é, mudar os parâmetros de um modelo passo a passo de modo que a perda
-# dele diminua. Você mesmo vai escrever o laço de treino, primeiro para uma reta e depois para
+# dele diminua. Você mesmo vai escrever o laço de treinamento, primeiro para uma reta e depois para
 # uma pequena rede neural, e em seguida vai deixar um otimizador do Keras fazer a atualização
 # por você.
 #
@@ -54,7 +54,7 @@
 #
 # - como funciona um passo de *descida do gradiente* e por que ele atualiza as variáveis com
 #   `assign_sub`;
-# - como escrever um laço de treino, ler a sua *curva de perda* e escolher a *taxa de
+# - como escrever um laço de treinamento, ler a sua *curva de perda* e escolher a *taxa de
 #   aprendizado* (*learning rate*);
 # - como `tf.keras.optimizers.SGD` e `Adam` substituem a atualização escrita à mão, por meio de
 #   `apply_gradients`;
@@ -107,6 +107,7 @@ from matplotlib.figure import Figure
 
 import minitape as tf
 from lessons.i18n import t
+from lessons.plural import tn
 
 # %% [markdown] key="data" lang="en"
 # ## A line through noisy points
@@ -223,7 +224,7 @@ with tf.GradientTape() as tape:
 
 dw, db = tape.gradient(loss, [w, b])
 
-residual = w.numpy() * x_data + b.numpy() - y_data  # w x + b - y, in NumPy
+residual = w.numpy() * x_data + b.numpy() - y_data
 print(loss.numpy())
 print(dw.numpy(), np.mean(2 * residual * x_data))
 print(db.numpy(), np.mean(2 * residual))
@@ -361,7 +362,7 @@ except TypeError as error:
 # O primeiro passo funciona; no segundo, os dois gradientes são `None` e a atualização falha.
 # `w - lr * dw` não é `w` modificada: é um `tf.Tensor` novo, o resultado de uma operação, e
 # `w = ...` só faz o nome `w` passar a apontar para ele. Uma fita observa sozinha as *Variables*
-# treináveis, mas não os Tensors (lição 3); por isso a segunda fita não grava nada que leve até
+# treináveis, mas não os tensores comuns (`Tensor`, lição 3); por isso a segunda fita não grava nada que leve até
 # `w`. `assign_sub` mantém a mesma Variable e muda o seu valor. É disso também que modelos e
 # otimizadores precisam: eles guardam o próprio objeto Variable, não o nome que você deu a ele.
 
@@ -388,9 +389,9 @@ except TypeError as error:
 # para examinarla después. Cien pasos con $\eta = 0.1$ tardan una fracción de segundo:
 
 # %% [markdown] key="loop" lang="pt" src="c9af7b63"
-# ## O laço de treino
+# ## O laço de treinamento
 #
-# Um laço de treino repete esse passo: uma fita nova a cada vez (uma fita responde uma vez só),
+# Um laço de treinamento repete esse passo: uma fita nova a cada vez (uma fita responde uma vez só),
 # a perda, os gradientes, a atualização. Guardamos a perda de cada passo para examiná-la depois.
 # Cem passos com $\eta = 0.1$ levam uma fração de segundo:
 
@@ -468,7 +469,7 @@ print(np.polyfit(x_data, y_data, deg=1))
 # ## A curva de perda
 #
 # A perda de cada passo, num gráfico, é a *curva de perda*: a primeira coisa a olhar ao treinar,
-# porque ela mostra se o treino funciona e quando ele para de progredir. O eixo vertical é
+# porque ela mostra se o treinamento funciona e quando ele para de progredir. O eixo vertical é
 # logarítmico, para que apareçam tanto a queda rápida do início quanto o final lento. A perda se
 # estabiliza perto de $0.09$: o tamanho do ruído ao quadrado, $0.3^2$, que nenhuma reta consegue
 # eliminar.
@@ -529,7 +530,7 @@ plt.show()
 # %% [markdown] key="lr" lang="pt" src="2001be21"
 # ## Explore: a taxa de aprendizado
 #
-# A taxa de aprendizado decide quanto cada passo avança. Pequena demais, e o treino se arrasta.
+# A taxa de aprendizado decide quanto cada passo avança. Pequena demais, e o treinamento se arrasta.
 # Grande demais, e cada passo pula por cima do fundo do vale e cai na outra encosta, mais alto
 # do que onde começou: a perda cresce sem parar. Mova o controle deslizante: cada movimento
 # treina a reta de novo a partir de $w = b = 0$ por 50 passos e redesenha a curva de perda.
@@ -582,9 +583,9 @@ lr_image = widgets.Image(format="png")
 
 def retrain(change=None):
     w, b, losses = fit_line(lr_slider.value, steps=50)
-    text = t("l05.lr.readout", steps=50, loss=f"{losses[-1]:.4g}", w=f"{w.numpy():.3f}",
+    text = tn("l05.lr.readout.plural", 50, loss=f"{losses[-1]:.4g}", w=f"{w.numpy():.3f}",
              b=f"{b.numpy():.3f}")
-    if losses[-1] > 1.01 * min(losses):  # the loss went back up
+    if losses[-1] > 1.01 * min(losses):
         text += " " + t("l05.lr.diverged")
     lr_readout.value = text
     lr_image.value = loss_curve_png(losses, lr_slider.value)
@@ -810,13 +811,13 @@ class MLP(tf.Module):
         return self.output_layer(self.hidden(x))
 
 
-x_curve = np.linspace(-np.pi, np.pi, 64, dtype=np.float32).reshape(-1, 1)  # 64 rows, 1 column
+x_curve = np.linspace(-np.pi, np.pi, 64, dtype=np.float32).reshape(-1, 1)
 y_curve = (np.sin(x_curve) + rng.normal(0.0, 0.1, size=x_curve.shape)).astype(np.float32)
 x_train, y_train = tf.constant(x_curve), tf.constant(y_curve)
 
 tf.random.set_seed(1)
 model = MLP(hidden_units=16)
-model(x_train)  # the first call creates the variables
+model(x_train)
 for variable in model.trainable_variables:
     print(variable.name, variable.shape)
 
@@ -831,7 +832,7 @@ for variable in model.trainable_variables:
 # final de la lección. Aquí: 300 pasos de Adam.
 
 # %% [markdown] key="mlp-train" lang="pt" src="eab16b1d"
-# O laço de treino é o mesmo que escrevemos para a reta, com `model.trainable_variables` como
+# O laço de treinamento é o mesmo que escrevemos para a reta, com `model.trainable_variables` como
 # variáveis. Nós o colocamos em uma função, `train_model`, para poder rodá-lo de novo no fim da
 # lição. Aqui: 300 passos de Adam.
 
@@ -973,28 +974,55 @@ print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 
 # %% [markdown] key="device-same" lang="en"
 # Same seed, same code: the losses are those of the first 100 steps above, on either device (on
-# a GPU, up to rounding). Asking for the GPU where there is none is an error that says what is
-# missing and how to install it. That is why the cell above asks `list_physical_devices`
-# first instead of writing `"/GPU:0"` directly:
+# a GPU, up to rounding).
+#
+# Here minitape and TensorFlow part ways. In minitape, entering `with tf.device("/GPU:0"):` on a
+# machine without a usable GPU raises a `RuntimeError` that says what is missing (CuPy, or a
+# visible NVIDIA GPU) and how to install it; nothing runs on the CPU behind your back.
+# TensorFlow in eager mode uses *soft device placement* (`tf.config.set_soft_device_placement`,
+# on by default): the same block quietly runs on the CPU, and only the tensors' `.device` tells
+# you so. Either way, ask `list_physical_devices` first, as the cell above does, instead of
+# writing `"/GPU:0"` blindly. The cell below shows what minitape does on this machine:
 
-# %% [markdown] key="device-same" lang="es" src="99065339"
+# %% [markdown] key="device-same" lang="es" src="3aa45149"
 # Misma semilla, mismo código: las pérdidas son las de los 100 primeros pasos de antes, en
-# cualquiera de los dos dispositivos (en una GPU, salvo redondeo). Pedir la GPU donde no la hay
-# es un error que dice qué falta y cómo instalarlo. Por eso la celda de arriba consulta primero
-# `list_physical_devices` en lugar de escribir `"/GPU:0"` directamente:
+# cualquiera de los dos dispositivos (en una GPU, salvo redondeo).
+#
+# Aquí minitape y TensorFlow se comportan distinto. En minitape, entrar en
+# `with tf.device("/GPU:0"):` en una máquina sin una GPU utilizable lanza un `RuntimeError` que
+# dice qué falta (CuPy o una GPU de NVIDIA visible) y cómo instalarlo; nada se ejecuta en la CPU
+# a tus espaldas. TensorFlow, en modo *eager*, usa la *colocación flexible de dispositivos*
+# (*soft device placement*, `tf.config.set_soft_device_placement`, activada por defecto): el
+# mismo bloque se ejecuta en la CPU sin avisar, y solo el `.device` de los tensores te lo dice.
+# En los dos casos, consulta primero `list_physical_devices`, como hace la celda de arriba, en
+# lugar de escribir `"/GPU:0"` a ciegas. La celda de abajo muestra qué hace minitape en esta
+# máquina:
 
-# %% [markdown] key="device-same" lang="pt" src="99065339"
+# %% [markdown] key="device-same" lang="pt" src="3aa45149"
 # Mesma semente, mesmo código: as perdas são as dos 100 primeiros passos de antes, em qualquer
-# um dos dois dispositivos (numa GPU, a menos de arredondamento). Pedir a GPU onde não há
-# nenhuma é um erro que diz o que falta e como instalar. É por isso que a célula acima consulta
-# primeiro `list_physical_devices`, em vez de escrever `"/GPU:0"` diretamente:
+# um dos dois dispositivos (numa GPU, a menos de arredondamento).
+#
+# Aqui o minitape e o TensorFlow se comportam de forma diferente. No minitape, entrar em
+# `with tf.device("/GPU:0"):` numa máquina sem uma GPU utilizável lança um `RuntimeError` que
+# diz o que falta (o CuPy ou uma GPU da NVIDIA visível) e como instalar; nada roda na CPU sem
+# você saber. O TensorFlow, no modo *eager*, usa o *posicionamento flexível de dispositivos*
+# (*soft device placement*, `tf.config.set_soft_device_placement`, ligado por padrão): o mesmo
+# bloco roda na CPU sem aviso, e só o `.device` dos tensores revela isso. Nos dois casos,
+# consulte primeiro `list_physical_devices`, como faz a célula acima, em vez de escrever
+# `"/GPU:0"` às cegas. A célula abaixo mostra o que o minitape faz nesta máquina:
 
-# %% [markdown] key="device-same" lang="ru" src="99065339"
+# %% [markdown] key="device-same" lang="ru" src="3aa45149"
 # То же начальное значение генератора случайных чисел (seed), тот же код: потери совпадают с
 # потерями первых 100 шагов выше на любом из устройств (на GPU — с точностью до округления).
-# Запрос GPU там, где его нет, приводит к ошибке, в которой сказано, чего не хватает и как это
-# установить. Поэтому ячейка выше сначала спрашивает `list_physical_devices`, а не пишет сразу
-# `"/GPU:0"`:
+#
+# Здесь minitape и TensorFlow ведут себя по-разному. В minitape вход в блок
+# `with tf.device("/GPU:0"):` на машине без доступного GPU вызывает `RuntimeError`, в котором
+# сказано, чего не хватает (CuPy или видимого GPU NVIDIA) и как это установить; тайком на CPU
+# ничего не выполняется. TensorFlow в режиме eager использует *мягкое размещение на устройствах*
+# (*soft device placement*, `tf.config.set_soft_device_placement`, по умолчанию включено): тот же
+# блок молча выполняется на CPU, и узнать об этом можно только по `.device` тензоров. В обоих
+# случаях сначала спросите `list_physical_devices`, как это делает ячейка выше, а не пишите
+# `"/GPU:0"` вслепую. Ячейка ниже показывает, что делает minitape на этой машине:
 
 # %% key="device-same-code"
 try:
@@ -1149,7 +1177,7 @@ grade("l05_ex1")
 # $0.014$.
 
 # %% [markdown] key="ex2" lang="pt" src="f0fda1c1"
-# ### Exercício 2 · Um laço de treino e sua curva de perda (3 pontos)
+# ### Exercício 2 · Um laço de treinamento e sua curva de perda (3 pontos)
 #
 # Escreva `train_linear(w, b, x, y, lr, steps)`: o mesmo modelo, a mesma perda e os mesmos
 # argumentos do exercício 1, mais um número de passos `steps`. Dê `steps` passos de descida do
@@ -1304,7 +1332,7 @@ grade("l05_ex3")
 # fita e dê um passo com `optimizer.apply_gradients`. Devolva `tf.stack` de todas as perdas dos
 # minilotes, em ordem, cada uma calculada antes da sua atualização.
 #
-# Num treino de verdade, os exemplos são embaralhados a cada época; aqui não, para que a sua
+# Num treinamento de verdade, os exemplos são embaralhados a cada época; aqui não, para que a sua
 # resposta possa ser comparada exatamente com a de referência.
 
 # %% [markdown] key="ex4" lang="ru" src="2b5ee133"
@@ -1398,9 +1426,9 @@ grade("l05_ex4")
 # - Um passo de descida do gradiente é $v \leftarrow v - \eta\, \partial L / \partial v$,
 #   escrito `v.assign_sub(lr * g)`. `v = v - lr * g` troca a Variable por um Tensor, e o
 #   gradiente seguinte é `None`.
-# - Um laço de treino usa uma fita nova a cada passo: perda, `tape.gradient`, atualização.
+# - Um laço de treinamento usa uma fita nova a cada passo: perda, `tape.gradient`, atualização.
 #   Guarde as perdas e desenhe a curva de perda, em escala logarítmica.
-# - Uma taxa de aprendizado pequena demais deixa o treino lento; uma grande demais o faz
+# - Uma taxa de aprendizado pequena demais deixa o treinamento lento; uma grande demais o faz
 #   divergir.
 # - `optimizer.apply_gradients(zip(grads, variables))` faz a atualização, com
 #   `tf.keras.optimizers.SGD` ou `Adam`. Crie o otimizador uma única vez: ele guarda estado
@@ -1431,3 +1459,62 @@ grade("l05_ex4")
 #   `pip install cupy-cuda12x`); сначала проверьте `tf.config.list_physical_devices("GPU")`.
 #
 # В следующем уроке вы построите собственную ленту и сравните её с minitape.
+
+# %% [markdown] key="reflect" lang="en"
+# ## Questions to think about
+#
+# These questions have no single right answer and are not graded. Write a few sentences for
+# yourself, or talk them over with a classmate.
+#
+# 1. The learning rate that trains fastest is often just below the one that diverges. How would
+#    you look for a good learning rate on a new problem without trying hundreds of values?
+# 2. Adam keeps state between steps, which is why the optimizer is created once. What would go
+#    wrong, without any error message, if you created a new one at every step?
+# 3. minitape raises an error when there is no GPU; TensorFlow quietly falls back to the CPU.
+#    Which behaviour would you want in a course, in a research script, and in a service that
+#    answers users?
+
+# %% [markdown] key="reflect" lang="es" src="f43eb064"
+# ## Preguntas para pensar
+#
+# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
+# para ti, o coméntalas con un compañero o una compañera.
+#
+# 1. La tasa de aprendizaje que entrena más rápido suele estar justo por debajo de la que diverge.
+#    ¿Cómo buscarías una buena tasa de aprendizaje para un problema nuevo sin probar cientos de
+#    valores?
+# 2. Adam guarda un estado entre pasos; por eso el optimizador se crea una sola vez. ¿Qué saldría
+#    mal, sin ningún mensaje de error, si crearas uno nuevo en cada paso?
+# 3. minitape lanza un error cuando no hay GPU; TensorFlow pasa a la CPU sin avisar. ¿Qué
+#    comportamiento querrías en un curso, en un script de investigación y en un servicio que
+#    atiende a usuarios?
+
+# %% [markdown] key="reflect" lang="pt" src="f43eb064"
+# ## Perguntas para pensar
+#
+# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
+# você mesmo, ou converse sobre elas com um colega.
+#
+# 1. A taxa de aprendizado que treina mais rápido costuma ficar logo abaixo da que diverge. Como
+#    você procuraria uma boa taxa de aprendizado para um problema novo sem testar centenas de
+#    valores?
+# 2. O Adam guarda um estado entre os passos, e por isso o otimizador é criado uma vez só. O que
+#    daria errado, sem nenhuma mensagem de erro, se você criasse um novo a cada passo?
+# 3. O minitape lança um erro quando não há GPU; o TensorFlow passa para a CPU sem avisar. Que
+#    comportamento você gostaria de ter num curso, num script de pesquisa e num serviço que atende
+#    usuários?
+
+# %% [markdown] key="reflect" lang="ru" src="f43eb064"
+# ## Вопросы для размышления
+#
+# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
+# несколько предложений или обсудите их с однокурсником.
+#
+# 1. Скорость обучения, при которой модель учится быстрее всего, часто лишь немного меньше той,
+#    при которой обучение расходится. Как бы вы искали хорошую скорость обучения для новой задачи,
+#    не перебирая сотни значений?
+# 2. Adam хранит состояние между шагами, поэтому оптимизатор создают один раз. Что пошло бы не так
+#    — без всякого сообщения об ошибке, — если бы вы создавали новый оптимизатор на каждом шаге?
+# 3. minitape выдаёт ошибку, когда GPU нет, а TensorFlow молча переходит на CPU. Какое поведение
+#    вы бы хотели видеть в учебном курсе, в исследовательском скрипте и в сервисе, который
+#    отвечает пользователям?

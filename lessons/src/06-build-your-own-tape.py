@@ -116,6 +116,7 @@ import numpy as np
 
 import minitape as tf
 from lessons.i18n import t
+from lessons.plural import tn
 from minitape.debugging import draw, stepper
 
 # %% [markdown] key="plan" lang="en"
@@ -277,13 +278,13 @@ Value(1.5), constant(2)
 # %% key="tape-code"
 Record = namedtuple("Record", ["op", "output", "inputs", "vjp"])
 
-ACTIVE_TAPES = []  # the tapes whose `with` block is running
+ACTIVE_TAPES = []
 
 
 class Tape:
     def __init__(self):
-        self.records = []  # one Record per operation, in the order the operations ran
-        self.tracked = {}  # id -> Value: the watched values and every value computed from them
+        self.records = []
+        self.tracked = {}
 
     def watch(self, value):
         if not isinstance(value, Value):
@@ -513,7 +514,7 @@ def labels(tape, **names):
     label = {id(v): name for name, v in names.items()}
     for i, rec in enumerate(tape.records, start=1):
         for v in rec.inputs:
-            label.setdefault(id(v), f"{v.value:g}")  # an untracked input: show its value
+            label.setdefault(id(v), f"{v.value:g}")
         label.setdefault(id(rec.output), f"t{i}")
     return label
 
@@ -559,12 +560,12 @@ show(tape, x=x, y=y, f=f)
 a = Value(2.0)
 b = Value(3.0)
 with Tape() as tape2:
-    c = a * b  # nothing is watched yet: not recorded
+    c = a * b
     tape2.watch(a)
-    d = a * b  # a is watched: recorded
-    e = d + c  # d is tracked: recorded (c is an untracked input)
+    d = a * b
+    e = d + c
 
-print(t("l06.recorded", count=len(tape2.records), ops=[rec.op for rec in tape2.records]))
+print(tn("l06.recorded.plural", len(tape2.records), ops=[rec.op for rec in tape2.records]))
 
 # %% [markdown] key="backward" lang="en"
 # ## Step 4 · The backward pass
@@ -609,7 +610,7 @@ print(t("l06.recorded", count=len(tape2.records), ops=[rec.op for rec in tape2.r
 # %% [markdown] key="backward" lang="pt" src="c14f9aca"
 # ## Passo 4 · A passagem para trás
 #
-# Chegamos ao coração da coisa. `gradient(target, sources)`:
+# Chegamos à parte principal. `gradient(target, sources)`:
 #
 # 1. começa um dicionário `grads` com $\frac{\partial\,\text{target}}{\partial\,\text{target}} = 1$;
 # 2. percorre os registros **na ordem inversa**. Um registro cuja saída não tem gradiente não
@@ -649,13 +650,13 @@ print(t("l06.recorded", count=len(tape2.records), ops=[rec.op for rec in tape2.r
 # %% key="backward-code"
 def gradient(self, target, sources):
     """d target / d source for each source (None where the target does not depend on it)."""
-    grads = {id(target): 1.0}  # local to this call: every call starts afresh
-    for rec in reversed(self.records):  # reverse order of recording: no sort, no recursion
+    grads = {id(target): 1.0}
+    for rec in reversed(self.records):
         g = grads.get(id(rec.output))
-        if g is None:  # this record does not lead to the target
+        if g is None:
             continue
         for v, gv in zip(rec.inputs, rec.vjp(g)):
-            grads[id(v)] = grads.get(id(v), 0.0) + gv  # a value used twice gets two terms
+            grads[id(v)] = grads.get(id(v), 0.0) + gv
     if isinstance(sources, Value):
         return grads.get(id(sources))
     return [grads.get(id(s)) for s in sources]
@@ -749,6 +750,40 @@ for n in (1, 2):
 for n in (1, 2):
     print(t("l06.local.call", n=n, grads=tape.gradient(f, [x, y])))
 
+# %% [markdown] key="local-dict-three" lang="en"
+# The second call does not give twice the right gradients but three times. It resets only the
+# target's entry to $1$. The intermediate values $a = x y$ and $b = \sin x$ still hold the $1$ the
+# first call gave them, so each now holds $2$ and passes $2$ back instead of $1$: the new
+# contributions to $x$ and $y$ are twice the right ones, and they land on the right ones the first
+# call left there, $1 + 2 = 3$. A stale gradient does not just add once: every intermediate
+# value carries it further down the graph. (A third call would give six times.)
+
+# %% [markdown] key="local-dict-three" lang="es" src="e4171800"
+# La segunda llamada no da el doble de los gradientes correctos, sino el triple. Solo vuelve a
+# poner a $1$ la entrada del objetivo. Los valores intermedios $a = x y$ y $b = \sin x$ conservan
+# el $1$ que les dio la primera llamada, así que ahora cada uno tiene $2$ y devuelve $2$ en lugar
+# de $1$: las nuevas contribuciones a $x$ e $y$ son el doble de las correctas, y se suman a las
+# correctas que dejó la primera llamada, $1 + 2 = 3$. Un gradiente viejo no se suma una sola vez:
+# cada valor intermedio lo arrastra más abajo en el grafo. (Una tercera llamada daría seis
+# veces el valor correcto.)
+
+# %% [markdown] key="local-dict-three" lang="pt" src="e4171800"
+# A segunda chamada não dá o dobro dos gradientes certos, e sim o triplo. Ela só volta a pôr em
+# $1$ a entrada do alvo. Os valores intermediários $a = x y$ e $b = \sin x$ ainda guardam o $1$
+# que a primeira chamada lhes deu; agora cada um fica com $2$ e devolve $2$ em vez de $1$: as
+# novas contribuições para $x$ e $y$ são o dobro das certas e caem em cima das certas que a
+# primeira chamada deixou, $1 + 2 = 3$. Um gradiente velho não é somado uma vez só: cada valor
+# intermediário o leva adiante, grafo abaixo. (Uma terceira chamada daria seis vezes o valor
+# certo.)
+
+# %% [markdown] key="local-dict-three" lang="ru" src="e4171800"
+# Второй вызов даёт не удвоенные, а утроенные градиенты. Он заново ставит $1$ только для самой
+# цели. Промежуточные значения $a = x y$ и $b = \sin x$ всё ещё хранят $1$, полученную при первом
+# вызове, поэтому теперь у каждого из них $2$, и назад они передают $2$ вместо $1$: новые вклады в
+# $x$ и $y$ вдвое больше правильных и ложатся поверх правильных, оставшихся от первого вызова:
+# $1 + 2 = 3$. Устаревший градиент прибавляется не один раз: каждое промежуточное значение
+# несёт его дальше вниз по графу. (Третий вызов дал бы шестикратное значение.)
+
 # %% [markdown] key="no-recursion" lang="en"
 # ## Why a loop and not recursion?
 #
@@ -827,8 +862,8 @@ with Tape() as deep:
     for _ in range(5000):
         w = sin(w)
 
-print(t("l06.deep", count=len(deep.records), limit=sys.getrecursionlimit()))
-print(t("l06.deep.gradient", count=len(deep.records), grad=f"{deep.gradient(w, z):.6g}"))
+print(tn("l06.deep.plural", len(deep.records), limit=sys.getrecursionlimit()))
+print(tn("l06.deep.gradient.plural", len(deep.records), grad=f"{deep.gradient(w, z):.6g}"))
 
 producer = {id(rec.output): rec for rec in deep.records}
 try:
@@ -877,8 +912,8 @@ except RecursionError as error:
 
 # %% key="compare-code"
 Ops = namedtuple("Ops", ["sin", "exp"])
-ours = Ops(sin, exp)  # our operations...
-theirs = Ops(tf.sin, tf.exp)  # ...and minitape's, under the same names
+ours = Ops(sin, exp)
+theirs = Ops(tf.sin, tf.exp)
 
 FUNCTIONS = {
     "x*y + sin(x)": lambda x, y, m: x * y + m.sin(x),
@@ -972,7 +1007,7 @@ draw(tf_tape, names=tf_names)
 # ## Paso a paso por las dos pasadas hacia atrás
 #
 # `stepper(tape, target, sources)` ejecuta la propia pasada hacia atrás de minitape operación
-# a operación: pulsa *Next* y observa qué regla de gradiente se aplica y cuánto ha acumulado
+# a operación: pulsa *Siguiente* y observa qué regla de gradiente se aplica y cuánto ha acumulado
 # cada tensor hasta ese momento. Debajo, el deslizador hace lo mismo con **nuestra** cinta:
 # cada paso es un registro de nuestro bucle inverso, con el contenido de `grads` después de
 # él. Avanza por las dos y compáralas. El orden puede ser distinto (minitape planifica una
@@ -985,7 +1020,7 @@ draw(tf_tape, names=tf_names)
 # ## Passo a passo pelas duas passagens para trás
 #
 # `stepper(tape, target, sources)` executa a própria passagem para trás do minitape operação
-# por operação: clique em *Next* e veja qual regra de gradiente é aplicada e quanto cada tensor
+# por operação: clique em *Próximo* e veja qual regra de gradiente é aplicada e quanto cada tensor
 # já acumulou. Logo abaixo, o controle deslizante faz o mesmo com a **nossa** fita: cada passo
 # é um registro do nosso laço invertido, com o conteúdo de `grads` depois dele. Avance pelas
 # duas e compare. A ordem pode ser diferente (o minitape agenda uma operação assim que todos os
@@ -998,7 +1033,7 @@ draw(tf_tape, names=tf_names)
 # ## Оба обратных прохода по шагам
 #
 # `stepper(tape, target, sources)` выполняет собственный обратный проход minitape по одной
-# операции: нажимайте *Next* и смотрите, какое правило градиента применяется и что каждый
+# операции: нажимайте *Далее* и смотрите, какое правило градиента применяется и что каждый
 # тензор уже накопил. Ниже ползунок делает то же самое для **нашей** ленты: каждый шаг — одна
 # запись нашего обратного цикла и содержимое `grads` после неё. Пройдите оба и сравните.
 # Порядок может отличаться (minitape берёт операцию, как только все потребители её выхода
@@ -1354,7 +1389,7 @@ example_tape = [
     ("v", "sin", ("u",)),  # v = sin(u)
     ("w", "mul", ("v", "x")),  # w = v * x
     ("f", "add", ("w", "u")),  # f = w + u
-    ("z", "exp", ("y",)),  # z = exp(y): recorded, but f does not use it
+    ("z", "exp", ("y",)),  # z = exp(y)
 ]
 example_values = run_forward(example_tape, {"x": 0.5, "y": 2.0})
 example_values
@@ -1569,3 +1604,59 @@ grade("l06_ex3")
 # - Ваша лента вычисляет те же числа, что и `tf.GradientTape`; minitape и
 #   TensorFlow добавляют к этому тензоры, *broadcasting*, гораздо больше операций и аккуратное
 #   обращение с памятью — но не другую идею.
+
+# %% [markdown] key="reflect" lang="en"
+# ## Questions to think about
+#
+# These questions have no single right answer and are not graded. Write a few sentences for
+# yourself, or talk them over with a classmate.
+#
+# 1. Your tape walks its records in reverse order and never sorts them. What change to the engine
+#    would break that guarantee? (Think of values changed in place, or of records added while a
+#    backward pass runs.)
+# 2. micrograd stores gradients on the nodes; your tape keeps them in a dictionary local to one
+#    call. What does each design make easy, and what does each make easy to get wrong?
+# 3. What would you have to add to your tape so that it computes second derivatives, as nested
+#    `tf.GradientTape`s do?
+
+# %% [markdown] key="reflect" lang="es" src="e9b83acf"
+# ## Preguntas para pensar
+#
+# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
+# para ti, o coméntalas con un compañero o una compañera.
+#
+# 1. Tu cinta recorre sus registros en orden inverso y nunca los ordena. ¿Qué cambio en el motor
+#    rompería esa garantía? (Piensa en valores que se modifican en su sitio, o en registros que se
+#    añaden mientras corre una pasada hacia atrás).
+# 2. micrograd guarda los gradientes en los nodos; tu cinta, en un diccionario local a cada
+#    llamada. ¿Qué facilita cada diseño, y en qué facilita equivocarse?
+# 3. ¿Qué tendrías que añadir a tu cinta para que calcule segundas derivadas, como hacen las
+#    `tf.GradientTape` anidadas?
+
+# %% [markdown] key="reflect" lang="pt" src="e9b83acf"
+# ## Perguntas para pensar
+#
+# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
+# você mesmo, ou converse sobre elas com um colega.
+#
+# 1. A sua fita percorre os registros na ordem inversa e nunca os ordena. Que mudança no motor
+#    quebraria essa garantia? (Pense em valores modificados no lugar, ou em registros
+#    acrescentados enquanto uma passagem para trás está rodando.)
+# 2. O micrograd guarda os gradientes nos nós; a sua fita, num dicionário local a cada chamada. O
+#    que cada projeto facilita, e em que cada um facilita errar?
+# 3. O que você precisaria acrescentar à sua fita para que ela calcule segundas derivadas, como
+#    fazem as `tf.GradientTape` aninhadas?
+
+# %% [markdown] key="reflect" lang="ru" src="e9b83acf"
+# ## Вопросы для размышления
+#
+# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
+# несколько предложений или обсудите их с однокурсником.
+#
+# 1. Ваша лента проходит записи в обратном порядке и никогда их не сортирует. Какое изменение в
+#    движке нарушило бы эту гарантию? (Подумайте о значениях, которые меняются на месте, или о
+#    записях, добавляемых во время обратного прохода.)
+# 2. micrograd хранит градиенты в узлах, а ваша лента — в словаре, локальном для одного вызова.
+#    Что упрощает каждый из подходов и в чём с каждым из них легко ошибиться?
+# 3. Что нужно добавить в вашу ленту, чтобы она вычисляла вторые производные, как это делают
+#    вложенные `tf.GradientTape`?

@@ -45,8 +45,25 @@ def test_disconnected_function_is_a_clear_error():
     import minitape as tf
     from lessons.widgets import derivative_curve
 
-    with pytest.raises(ValueError, match="does not depend on x"):
+    with pytest.raises(ValueError, match="no depende de x"):  # in the notebook's language (es)
         derivative_curve(lambda x: tf.constant(np.ones(3)), np.zeros(3))
+
+
+@pytest.mark.parametrize("lang, none_text, range_text", [
+    ("en", "does not depend on x", "low < high"),
+    ("es", "no depende de x", "mínimo < máximo"),
+    ("pt", "não depende de x", "mínimo < máximo"),
+    ("ru", "не зависит от x", "нижняя < верхней"),
+])
+def test_widget_errors_speak_the_notebook_language(lang, none_text, range_text):
+    import minitape as tf
+    from lessons.widgets import tangent_at, tangent_explorer
+
+    set_language(lang)
+    with pytest.raises(ValueError, match=none_text):
+        tangent_at(lambda x: tf.constant(1.0), 0.5)
+    with pytest.raises(ValueError, match=range_text):
+        tangent_explorer(lambda x: x, x_range=(2, 1))
 
 
 def test_plot_labels_come_from_the_catalog():
@@ -75,5 +92,5 @@ def test_tangent_explorer_follows_the_slider():
     assert explorer.x0 == 1.0 and explorer.slope == pytest.approx(0.0, abs=1e-12)
     assert "f(1.00) = -2" in explorer.readout.value
     assert bytes(explorer.image.value) != first_png
-    with pytest.raises(ValueError, match="low < high"):
+    with pytest.raises(ValueError, match="mínimo < máximo"):
         tangent_explorer(lambda x: x, x_range=(1, 1))

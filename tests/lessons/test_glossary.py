@@ -1,0 +1,135 @@
+"""The glossary (lessons/glossary.json): every translated lesson cell and message keeps to it.
+
+The checks live in ``lessons.glossary`` so that other catalogs (the grader's messages, minitape's
+``why_none`` and stepper texts) can be held to the same glossary: list their JSON files under
+``catalogs`` in the glossary, or call ``check_catalog`` on their ``{key: {lang: text}}`` dict.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lessons import LANGS, SOURCE_LANG, glossary
+from lessons.glossary import check_catalog, check_text, prose_only
+
+
+def _report(problems) -> str:
+    return "\n".join(str(p) for p in problems) + (
+        "\nUse the chosen term (lessons/glossary.json) or fix the number's separators.")
+
+
+def test_lesson_prose_uses_the_glossary_terms_and_separators():
+    problems = glossary.check_lessons()
+    assert not problems, _report(problems)
+
+
+def test_message_catalogs_use_the_glossary_terms_and_separators():
+    problems = glossary.check_configured_catalogs()
+    assert not problems, _report(problems)
+
+
+def test_the_glossary_is_complete_and_compiles():
+    g = glossary.load()
+    translated = set(LANGS) - {SOURCE_LANG}
+    assert set(g.variants) == translated == set(g.numbers)
+    assert g.catalogs, "the glossary names the message catalogs it checks"
+    for concept, terms in g.terms.items():
+        assert set(terms) == set(LANGS), concept
+        for lang in translated:
+            term = terms[lang]
+            # the chosen term is never itself one of the variants
+            for v in g.variants[lang]:
+                if v.concept == concept:
+                    assert not v.pattern.search(term), f"{concept} [{lang}]: {term!r} matches {v.pattern.pattern}"
+
+
+@pytest.mark.parametrize("lang, text, found", [
+    ("es", "Usamos el descenso de gradiente.", ["descenso de gradiente"]),
+    ("es", "La cinta vigila la variable.", ["vigila"]),
+    ("es", "Las operaciones registradas en la cinta.", ["operaciones registradas", "registradas en la cinta"]),
+    ("es", "Un número de punto flotante.", ["punto flotante"]),
+    ("es", "La cinta no registró ninguna operación.", ["registró ninguna operación"]),
+    ("pt", "O jacobiano de f e o treino do modelo.", ["jacobiano", "treino"]),
+    ("pt", "Uma fita observa Variables, não Tensors.", ["Tensors"]),
+    ("pt", "O tensor tem forma (3, 2).", ["tem forma"]),
+    ("ru", "Для пакета из 7 примеров.", ["пакета"]),
+    ("ru", "Откройте тетрадку.", ["тетрадку"]),
+    ("ru", "шаг 0 — затравка", ["затравка"]),
+])
+def test_variants_are_found(lang, text, found):
+    assert [v.found for v in check_text(text, lang)] == found
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("es", "Usamos el descenso del gradiente con una tasa de 0,1 y 1 000 000 de números."),
+    ("es", "`tf.Tensor` y `x.shape` son código; $0.5$ es una fórmula."),
+    ("es", "Sin `tf.RegisterGradient`, no tiene gradiente registrado."),  # register, not record
+    ("pt", "A jacobiana da descida do gradiente; 1.000.000 de números e 7,6 MiB."),
+    ("pt", "Uma fita observa objetos `Variable`, não `Tensor`."),
+    ("ru", "Батч из 7 примеров; 7,6 МиБ; 1 000 000 чисел; открыть блокнот."),
+    ("en", "Gradient descent with 0.1 on 1,000,000 numbers in a notebook."),  # English has no rules
+])
+def test_correct_texts_pass(lang, text):
+    assert check_text(text, lang) == []
+
+
+@pytest.mark.parametrize("lang, text, found", [
+    ("es", "unos 7.6 MiB", ["7.6"]),
+    ("es", "1.000 pasos", ["1.000"]),  # Spanish groups thousands with a space
+    ("pt", "cerca de 7.6 MiB", ["7.6"]),
+    ("pt", "taxa 0.05 e 1.000.000 de números", ["0.05"]),  # the grouping is right, the decimal is not
+    ("ru", "около 7.6 МиБ", ["7.6"]),
+    ("ru", "шаг 0.1, затем 0,01", ["0.1"]),
+])
+def test_decimal_separators(lang, text, found):
+    assert [v.found for v in check_text(text, lang)] == found
+
+
+def test_code_math_urls_and_placeholders_are_not_prose():
+    text = "Mira `descenso de gradiente` y $0.5$, https://x.org/0.5 <br> {value:.2f} en $$1.5$$"
+    assert "descenso" not in prose_only(text) and "0.5" not in prose_only(text)
+    assert len(prose_only(text)) == len(text)
+    assert check_text(text, "es") == []
+
+
+def test_catalog_check_names_key_and_language():
+    problems = check_catalog({"x.title": {"en": "gradient descent", "es": "descenso de gradiente",
+                                          "pt": "descida do gradiente", "ru": "градиентный спуск 0.5"}},
+                             "demo.json")
+    assert [(p.where, p.lang, p.found) for p in problems] == [
+        ("demo.json: x.title", "es", "descenso de gradiente"), ("demo.json: x.title", "ru", "0.5")]
+
+
+def test_lesson_violations_name_the_source_line(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    lesson = src / "01-demo.py"
+    lesson.write_text(
+        '# %% [markdown] key="intro" lang="en"\n# Gradient descent.\n\n'
+        '# %% [markdown] key="intro" lang="es"\n# Uso:\n#\n# el descenso de gradiente.\n\n'
+        '# %% [markdown] key="intro" lang="pt"\n# A descida do gradiente.\n\n'
+        '# %% [markdown] key="intro" lang="ru"\n# Градиентный спуск.\n\n'
+        '# %%\nx = 1\n', encoding="utf-8")
+    problems = glossary.check_lessons(src)
+    assert [(p.where.rsplit(":", 1)[-1], p.lang, p.found) for p in problems] == [("7", "es", "descenso de gradiente")]
+
+
+def test_bad_glossary_fails_loudly(tmp_path):
+    data = json.loads(glossary.GLOSSARY_PATH.read_text(encoding="utf-8"))
+    data["concepts"]["gradient"]["es"]["variants"] = ["(unclosed"]
+    path = tmp_path / "glossary.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ValueError, match="variant '\\(unclosed'"):
+        glossary.load(path)
+    with pytest.raises(ValueError, match="no glossary rules for language 'fr'"):
+        check_text("bonjour", "fr")
+
+
+def test_shared_and_widget_messages_use_the_glossary():
+    from lessons import i18n, widgets
+
+    problems = check_catalog(widgets._MESSAGES, "lessons/widgets.py") + check_catalog(
+        {k: v for k, v in i18n.MESSAGES.items() if not k.startswith("l0")}, "lessons/i18n.py")
+    assert not problems, _report(problems)
