@@ -56,7 +56,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Quando o seu notebook for avaliado, serão executadas {count} verificações "
               "ocultas. Elas chamam a sua função em pontos aleatórios, então só uma solução "
               "geral passa nelas; o código e os valores delas não são mostrados.",
-        "ru": "При оценивании тетрадки будут выполнены скрытые проверки ({count}). Они "
+        "ru": "При оценивании блокнота будут выполнены скрытые проверки ({count}). Они "
               "вызывают вашу функцию в случайных точках, поэтому пройти их может только общее "
               "решение; их код и значения не показываются.",
     },
@@ -396,8 +396,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The tape did not watch this source: it is a Tensor (for example a `tf.constant`), "
               "and a tape watches only trainable `tf.Variable`s by itself. Call "
               "`tape.watch(x)` inside the `with` block, or make it a `tf.Variable`.",
-        "es": "La cinta no vigilaba esta fuente: es un Tensor (por ejemplo, un "
-              "`tf.constant`), y la cinta solo vigila por sí misma las `tf.Variable` "
+        "es": "La cinta no observaba esta fuente: es un Tensor (por ejemplo, un "
+              "`tf.constant`), y la cinta solo observa por sí misma las `tf.Variable` "
               "entrenables. Llama a `tape.watch(x)` dentro del bloque `with` o conviértela en "
               "una `tf.Variable`.",
         "pt": "A fita não estava observando esta fonte: ela é um Tensor (por exemplo, um "
@@ -412,7 +412,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "Tensor, which the tape does not watch. Change a variable in place with "
               "`x.assign_add(1)`.",
         "es": "Si era una `tf.Variable`, una línea como `x = x + 1` la sustituyó por un "
-              "Tensor nuevo, que la cinta no vigila. Modifica una variable en su sitio con "
+              "Tensor nuevo, que la cinta no observa. Modifica una variable en su sitio con "
               "`x.assign_add(1)`.",
         "pt": "Se era uma `tf.Variable`, uma linha como `x = x + 1` a substituiu por um "
               "Tensor novo, que a fita não observa. Altere uma variável no lugar com "
@@ -424,7 +424,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "none.non_trainable": {
         "en": "This variable was created with `trainable=False`, so the tape does not watch it "
               "by itself: call `tape.watch(v)`.",
-        "es": "Esta variable se creó con `trainable=False`, así que la cinta no la vigila por "
+        "es": "Esta variable se creó con `trainable=False`, así que la cinta no la observa por "
               "sí misma: llama a `tape.watch(v)`.",
         "pt": "Esta variável foi criada com `trainable=False`, então a fita não a observa "
               "sozinha: chame `tape.watch(v)`.",
@@ -485,7 +485,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "`x = x + 1`), it has an integer dtype, or the path went through NumPy or a "
               "stateful `assign`.",
         "es": "Un gradiente es None cuando la cinta no tiene un camino del objetivo a la "
-              "fuente: la fuente no estaba vigilada (un Tensor, o una Variable sustituida "
+              "fuente: la fuente no estaba observada (un Tensor, o una Variable sustituida "
               "por `x = x + 1`), tiene un dtype entero o el camino pasó por NumPy o por un "
               "`assign` con estado.",
         "pt": "Um gradiente é None quando a fita não tem um caminho do alvo até a fonte: a "

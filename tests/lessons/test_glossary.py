@@ -133,3 +133,16 @@ def test_shared_and_widget_messages_use_the_glossary():
     problems = check_catalog(widgets._MESSAGES, "lessons/widgets.py") + check_catalog(
         {k: v for k, v in i18n.MESSAGES.items() if not k.startswith("l0")}, "lessons/i18n.py")
     assert not problems, _report(problems)
+
+
+def test_grader_messages_and_exercise_titles_use_the_glossary():
+    """The grader's feedback speaks the lessons' words (check reports, None explanations, titles)."""
+    from grader.messages import MESSAGES
+
+    problems = list(check_catalog(MESSAGES, "grader/messages.py"))
+    visible = json.loads((glossary.GLOSSARY_PATH.parents[1] / "grader" / "visible_cases.json").read_text(encoding="utf-8"))
+    titles = {ex_id: ex["title"] for ex_id, ex in visible["exercises"].items()
+              if isinstance(ex, dict) and isinstance(ex.get("title"), dict)}
+    assert titles, "no exercise titles found in grader/visible_cases.json"
+    problems += list(check_catalog(titles, "grader/visible_cases.json"))
+    assert not problems, _report(problems)

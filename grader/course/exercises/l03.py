@@ -121,7 +121,7 @@ register(Exercise(
             for _ in range(3)],
     title={"en": "A training loop that keeps its Variable",
            "es": "Un bucle de entrenamiento que conserva su Variable",
-           "pt": "Um laço de treino que mantém sua Variable",
+           "pt": "Um laço de treinamento que mantém sua Variable",
            "ru": "Цикл обучения, который сохраняет свою Variable"},
 ))
 

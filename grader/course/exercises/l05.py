@@ -147,7 +147,7 @@ register(Exercise(
     hidden=[Case(_ex2_random) for _ in range(3)],
     title={"en": "A training loop and its loss curve",
            "es": "Un bucle de entrenamiento y su curva de pérdida",
-           "pt": "Um laço de treino e sua curva de perda",
+           "pt": "Um laço de treinamento e sua curva de perda",
            "ru": "Цикл обучения и его кривая потерь"},
 ))
 
