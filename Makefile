@@ -22,11 +22,12 @@ INSTALL_KEY := $(shell { cat pyproject.toml; for p in minitape grader lessons; d
 STAMP_COURSE := $(VENV)/.stamp-course-$(INSTALL_KEY)
 STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
 
-.PHONY: help lab test install install-dev chromium clean
+.PHONY: help lab test install install-dev chromium clean lite test-lite
 
 help:
 	@echo "make lab    start JupyterLab on the lessons (creates .venv on first use)"
 	@echo "make test   run the whole test suite (installs what is missing first)"
+	@echo "make lite   build the course as a static JupyterLite site in build/lite/ (runs in the browser, no server)"
 	@echo "make clean  remove .venv and build artefacts"
 
 $(VPY):
@@ -73,5 +74,29 @@ test: $(STAMP_DEV) chromium
 	$(VPY) -m pytest $(PYTEST_ARGS)
 	$(VPY) -m pytest -n auto -q tests/minitape --backend=strict
 
+# ----- The course in the browser: a static JupyterLite site (lite/README.md) -----------------------
+# `make lite` installs the pinned tools into .venv-lite (lite/requirements.txt by hash, then the
+# build-only lite/requirements-build.txt), then lite/build.py fetches Pyodide (npm ci), checks every
+# third-party package against the official pyodide-lock.json, and builds build/lite/. The build is
+# cached on a hash of its inputs: a second `make lite` with nothing changed takes about a second.
+# `make test-lite` runs only the tests marked `lite` (they serve build/lite on 127.0.0.1).
+VENV_LITE ?= .venv-lite
+LITE_KEY := $(shell cat lite/requirements.txt lite/requirements-build.txt 2>/dev/null | sha256sum | cut -c1-16)
+STAMP_LITE := $(VENV_LITE)/.stamp-lite-$(LITE_KEY)
+
+$(STAMP_LITE):
+	@echo "Installing the JupyterLite build tools into $(VENV_LITE) (lite/requirements*.txt)..."
+	@rm -rf $(VENV_LITE)
+	@$(PYTHON) -m venv $(VENV_LITE)
+	@$(VENV_LITE)/bin/python -m pip -qq --disable-pip-version-check install --require-hashes --no-deps -r lite/requirements.txt
+	@$(VENV_LITE)/bin/python -m pip -qq --disable-pip-version-check install -r lite/requirements-build.txt
+	@touch $@
+
+lite: $(STAMP_LITE)
+	$(VENV_LITE)/bin/python lite/build.py
+
+test-lite: $(STAMP_DEV) chromium lite
+	$(VPY) -m pytest -m lite $(PYTEST_ARGS)
+
 clean:
-	rm -rf $(VENV) build dist *.egg-info test-artifacts
+	rm -rf $(VENV) $(VENV_LITE) build dist *.egg-info test-artifacts
