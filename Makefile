@@ -28,11 +28,12 @@ STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
 
 phase = @printf '\n==> %s\n' $(1)
 
-.PHONY: help lab test install install-dev system-packages preflight clean
+.PHONY: help lab test install install-dev system-packages preflight clean lite test-lite
 
 help:
 	@echo "make lab    start the students' JupyterLab on the lessons (creates .venv on first use)"
 	@echo "make test   run the whole test suite (installs what is missing first)"
+	@echo "make lite   build the course as a static JupyterLite site in build/lite/ (runs in the browser, no server)"
 	@echo "make clean  remove .venv and build artefacts"
 
 # Fail at once, and say why, when the interpreter the project needs is missing.
@@ -91,11 +92,36 @@ lab: $(STAMP_COURSE)
 
 # The engine's tests a second time with every tensor on the strict backend, a CPU array that
 # refuses implicit conversion to NumPy as CuPy's GPU arrays do (tests/minitape/strict_backend.py).
-test: $(STAMP_DEV) system-packages
+test: $(STAMP_DEV) system-packages lite
 	$(call phase,"Running the test suite: pytest $(PYTEST_ARGS) (about 7 min on 2 cores)")
 	$(VPY) -m pytest $(PYTEST_ARGS)
 	$(call phase,"Running tests/minitape again on the strict backend (about 1 min)")
 	$(VPY) -m pytest -n auto -q tests/minitape --backend=strict
 
+# ----- The course in the browser: a static JupyterLite site (lite/README.md) -----------------------
+# `make lite` installs the pinned tools into .venv-lite (lite/requirements.txt by hash, then the
+# build-only lite/requirements-build.txt), then lite/build.py fetches Pyodide (npm ci), checks every
+# third-party package against the official pyodide-lock.json, and builds build/lite/. The build is
+# cached on a hash of its inputs: a second `make lite` with nothing changed takes about a second.
+# `make test-lite` runs only the tests marked `lite` (they serve build/lite on 127.0.0.1).
+VENV_LITE ?= .venv-lite
+LITE_KEY := $(shell cat lite/requirements.txt lite/requirements-build.txt 2>/dev/null | sha256sum | cut -c1-16)
+STAMP_LITE := $(VENV_LITE)/.stamp-lite-$(LITE_KEY)
+
+$(STAMP_LITE): | preflight
+	@printf '\n==> %s\n' "Installing the JupyterLite build tools into $(VENV_LITE): lite/requirements*.txt (about 1 min on a fresh machine)"
+	@rm -rf $(VENV_LITE)
+	$(PYTHON) -m venv $(VENV_LITE)
+	$(VENV_LITE)/bin/python -m pip --disable-pip-version-check install --progress-bar on --require-hashes --no-deps -r lite/requirements.txt
+	$(VENV_LITE)/bin/python -m pip --disable-pip-version-check install --progress-bar on -r lite/requirements-build.txt
+	@touch $@
+
+lite: $(STAMP_LITE)
+	$(call phase,"Building the JupyterLite site into build/lite (about 1 min; a second after when nothing changed)")
+	$(VENV_LITE)/bin/python lite/build.py
+
+test-lite: $(STAMP_DEV) system-packages lite
+	$(VPY) -m pytest -m lite $(PYTEST_ARGS)
+
 clean:
-	rm -rf $(VENV) build dist *.egg-info test-artifacts
+	rm -rf $(VENV) $(VENV_LITE) build dist *.egg-info test-artifacts

@@ -42,6 +42,8 @@ CHROMIUM_ARGS = [
     "--disable-gpu",
     "--disable-dev-shm-usage",
     "--no-first-run",
+    # no host name resolves but 127.0.0.1: a test page can reach nothing outside this machine
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]
 
 

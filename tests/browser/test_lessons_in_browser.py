@@ -84,11 +84,44 @@ def test_lesson_01_runs_with_widget_and_check_in_jupyterlab(lang, jupyterlab, pa
     folder = jupyterlab.root / "lessons" / lang
     folder.mkdir(parents=True)
     shutil.copy(source, folder / source.name)        # a copy: autosave never touches the repo
+    page.goto(jupyterlab.url(f"lab/tree/lessons/{lang}/{source.name}"))
+    work_through_lesson_01(page, lang, run_all_cells=run_all_cells, notebook_state=notebook_state,
+                           screenshot=screenshot, shot_prefix="lesson01", slider="keyboard")
+
+
+def _move_slider(page, explorer, how: str) -> None:
+    """Move the tangent explorer's slider to the right: by keyboard (JupyterLab gives the focused
+    handle the arrow keys) or by dragging the handle (JupyterLite's notebook takes the arrow keys)."""
+    handle = explorer.locator(".noUi-handle")
+    if how == "keyboard":
+        handle.focus()
+        for _ in range(5):
+            page.keyboard.press("ArrowRight")
+    elif how == "mouse":
+        box = handle.bounding_box()
+        track = explorer.locator(".widget-slider .noUi-target").bounding_box()
+        assert box and track, "the slider is not on screen"
+        y = box["y"] + box["height"] / 2
+        page.mouse.move(box["x"] + box["width"] / 2, y)
+        page.mouse.down()
+        # an eighth of the track to the right, in steps, as a hand would drag it
+        page.mouse.move(box["x"] + box["width"] / 2 + track["width"] / 8, y, steps=8)
+        page.mouse.up()
+    else:
+        raise ValueError(f"slider move {how!r}: expected 'keyboard' or 'mouse'")
+
+
+def work_through_lesson_01(page, lang: str, *, run_all_cells, notebook_state, screenshot, shot_prefix: str,
+                           slider: str) -> None:
+    """Lesson 1 as a student meets it, on a page that has just opened lessons/<lang>/01-gradients:
+    Run All without error output, the slider moves and the kernel's readout and plot follow, the
+    stub's check() fails and, once the solution is typed in, passes, in the lesson's language.
+    Shared by the JupyterLab test here and the JupyterLite one (test_lite.py)."""
+    source = REPO / "lessons" / lang / f"{LESSON}.ipynb"
     nb = nbformat.read(source, as_version=4)
     solution_cell, check_cell = _cell_index(nb, f"{EXERCISE}_solution"), _cell_index(nb, EXERCISE)
     assert nb.cells[check_cell].source.strip().endswith(f'check("{EXERCISE}")')
 
-    page.goto(jupyterlab.url(f"lab/tree/lessons/{lang}/{source.name}"))
     state = run_all_cells(page)
     _assert_no_error_output(page, state, "after Run All Cells")
     panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
@@ -111,11 +144,8 @@ def test_lesson_01_runs_with_widget_and_check_in_jupyterlab(lang, jupyterlab, pa
     assert image_before and image_before.startswith(("blob:", "data:")), image_before
 
     explorer.scroll_into_view_if_needed()
-    handle = explorer.locator(".noUi-handle")
-    handle.focus()
-    for _ in range(5):
-        page.keyboard.press("ArrowRight")
-    # continuous_update=False: the value reaches the kernel when the keyboard move ends, and the
+    _move_slider(page, explorer, slider)
+    # continuous_update=False: the value reaches the kernel when the move ends, and the
     # kernel's tape recomputes f and f' and sends back the new readout and plot
     page.wait_for_function("([el, before]) => el.textContent.trim() !== before",
                            arg=[readout.element_handle(), _expected_readout(lang, 1.5)], timeout=30_000)
@@ -129,7 +159,7 @@ def test_lesson_01_runs_with_widget_and_check_in_jupyterlab(lang, jupyterlab, pa
                            timeout=30_000)
     page.wait_for_function(KERNEL_IDLE, timeout=30_000)
     _assert_no_error_output(page, notebook_state(page), "after moving the slider")
-    screenshot(page, f"lesson01-{lang}-widget")
+    screenshot(page, f"{shot_prefix}-{lang}-widget")
 
     # --- check(...): the unfilled stub fails, in the lesson's language ----------------------------
     report = cells.nth(check_cell).locator(".grader-report")
@@ -164,5 +194,5 @@ def test_lesson_01_runs_with_widget_and_check_in_jupyterlab(lang, jupyterlab, pa
     page.wait_for_function(KERNEL_IDLE, timeout=30_000)
     _assert_no_error_output(page, notebook_state(page), "after the check")
     report.scroll_into_view_if_needed()
-    shot = screenshot(page, f"lesson01-{lang}-check")
+    shot = screenshot(page, f"{shot_prefix}-{lang}-check")
     assert shot.stat().st_size > 10_000

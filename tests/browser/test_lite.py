@@ -1,0 +1,228 @@
+"""The JupyterLite site (`make lite`, build/lite/) in Debian's headless Chromium, offline.
+
+The site is served from 127.0.0.1 by a plain static file server, as any static host would serve
+it. Every request the page, its workers or its service worker make to any other host is aborted
+and recorded (Playwright route interception on the browser context), and Chromium resolves no
+other host name at all (the harness's --host-resolver-rules); each test ends by asserting that
+nothing was even attempted outside 127.0.0.1, so a CDN or PyPI reference in the site fails here.
+
+- lesson 1 in every language: Run All without error output, the tangent slider dragged and the
+  kernel's readout and plot follow, check() fails for the stub and passes with the solution, in
+  the lesson's language (the flow of the JupyterLab test, test_lessons_in_browser.py); then the
+  student's edit is still there after a reload (JupyterLite's browser storage) and File →
+  Download gives the notebook with it;
+- every other lesson in English, one after another in one kernel: Run All without error output;
+- the landing page lists every lesson in every language and its links open them.
+
+Run them with `make test-lite` (builds the site first) or `pytest -m lite` after `make lite`.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import importlib.util
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import nbformat
+import pytest
+
+from lessons import LANGS
+from test_lessons_in_browser import ERROR_OUTPUT, _assert_no_error_output, work_through_lesson_01
+
+pytestmark = [pytest.mark.lite, pytest.mark.browser, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+SITE = REPO / "build" / "lite"
+LESSONS = sorted(p.name for p in (REPO / "lessons" / "en").glob("*.ipynb"))
+# Kernel start (Pyodide, then IPython and the lesson's packages) took 35-90 s here on 2 busy cores.
+RUN_TIMEOUT_MS = 420_000
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
+                      ".whl": "application/octet-stream"}
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@dataclass
+class LiteSite:
+    base: str
+    blocked: list[str] = field(default_factory=list)
+
+    def url(self, path: str) -> str:
+        return f"{self.base}/{path.lstrip('/')}"
+
+    def lesson_url(self, lang: str, name: str) -> str:
+        return self.url(f"lab/index.html?path=lessons/{lang}/{name}")
+
+    def offline(self, page) -> None:
+        """Abort (and record) every request of this page's context to anything but this server."""
+        host = urlsplit(self.base).netloc
+
+        def route(r):
+            parts = urlsplit(r.request.url)
+            if parts.scheme in {"http", "https", "ws", "wss"} and parts.netloc != host:
+                self.blocked.append(r.request.url)
+                r.abort()
+            else:
+                r.continue_()
+
+        page.context.route("**/*", route)
+
+
+def _site_is_current() -> str | None:
+    """Why build/lite cannot be tested as it is, or None."""
+    if not (SITE / "index.html").exists():
+        return f"{SITE} is missing: build it with `make lite`"
+    spec = importlib.util.spec_from_file_location("minitape_lite_build", REPO / "lite" / "build.py")
+    lite_build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lite_build)
+    key = SITE / ".build-key"
+    if not key.exists() or key.read_text() != lite_build.input_key():
+        return f"{SITE} is older than the lessons or the course: rebuild it with `make lite`"
+    return None
+
+
+@pytest.fixture(scope="module")
+def lite_site():
+    problem = _site_is_current()
+    if problem:
+        pytest.fail(problem)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=SITE))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield LiteSite(base=f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def offline_page(lite_site, page):
+    lite_site.blocked.clear()
+    lite_site.offline(page)
+    yield page
+    assert lite_site.blocked == [], f"the site tried to reach other hosts: {lite_site.blocked}"
+
+
+# minitape's TapeWarning that a lesson shows on purpose (lesson 3: an int32 Variable gets a
+# None gradient "and the tape warns twice"): Python's warning line and its source-line echo.
+_TAUGHT_WARNING = re.compile(r"^(\S.*:\d+: TapeWarning: .*|\s+\S.*)$")
+
+
+def _taught(stderr: str) -> bool:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    return bool(lines) and all(_TAUGHT_WARNING.match(line) for line in lines) and "TapeWarning" in stderr
+
+
+def _assert_no_error_output_but_taught_warnings(page, state: dict, when: str) -> None:
+    """As _assert_no_error_output, except for stderr that is only a lesson's own TapeWarnings."""
+    problems = [p for p in state["problems"]
+                if not (": stderr: " in p and _taught(p.split(": stderr: ", 1)[1]))]
+    assert problems == [], f"error or stderr output {when}:\n" + "\n".join(problems)
+    panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+    shown = [text for text in panel.locator(ERROR_OUTPUT).all_inner_texts() if not _taught(text)]
+    assert shown == [], f"error output shown {when}: {shown}"
+    assert panel.get_by_text("Error displaying widget").count() == 0, f"a widget failed to render {when}"
+
+
+def _open_lesson(page, site: LiteSite, lang: str, name: str) -> float:
+    start = time.monotonic()
+    page.goto(site.lesson_url(lang, name))
+    return start
+
+
+def test_landing_page_lists_every_lesson_by_language(lite_site, offline_page) -> None:
+    page = offline_page
+    page.goto(lite_site.url("index.html"))
+    for lang in LANGS:
+        section = page.locator(f"section[lang='{lang}']")
+        links = section.locator("a")
+        assert links.count() == len(LESSONS), f"{lang}: {links.all_inner_texts()}"
+        for name, link in zip(LESSONS, links.all()):
+            nb = nbformat.read(REPO / "lessons" / lang / name, as_version=4)
+            title = next(line[2:].strip() for cell in nb.cells if cell.cell_type == "markdown"
+                         for line in cell.source.splitlines() if line.startswith("# "))
+            assert link.inner_text().strip() == title
+            assert link.get_attribute("href") == f"lab/index.html?path=lessons/{lang}/{name}"
+            assert (SITE / "files" / "lessons" / lang / name).exists()
+    # the first link opens its lesson in JupyterLite
+    page.locator("section[lang='en'] a").first.click()
+    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook", timeout=120_000)
+    assert page.evaluate("() => window.jupyterapp.shell.currentWidget.context.path") == f"lessons/en/{LESSONS[0]}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_lesson_01_in_jupyterlite(lang, lite_site, offline_page, run_all_cells, notebook_state, screenshot) -> None:
+    page = offline_page
+    start = _open_lesson(page, lite_site, lang, LESSONS[0])
+    work_through_lesson_01(page, lang, run_all_cells=lambda p: run_all_cells(p, timeout_ms=RUN_TIMEOUT_MS),
+                           notebook_state=notebook_state, screenshot=screenshot, shot_prefix="lite-lesson01",
+                           slider="mouse")
+    print(f"lite lesson 1 ({lang}): {time.monotonic() - start:.0f} s from opening to the passed check")
+
+    # --- the student's work stays in the browser, and downloads as a notebook --------------------
+    solution = page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets"
+                             ".map(c => c.model.sharedModel.getSource()).find(s => s.includes('tape.gradient'))")
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000)
+    # the next visit: the student opens the lesson's link again
+    page.goto("about:blank")
+    _open_lesson(page, lite_site, lang, LESSONS[0])
+    try:
+        page.wait_for_selector(".jp-NotebookPanel .jp-Notebook", timeout=120_000)
+    except Exception:
+        screenshot(page, f"lite-lesson01-{lang}-revisit")
+        raise
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.context.isReady", timeout=60_000)
+    sources = page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets"
+                            ".map(c => c.model.sharedModel.getSource())")
+    assert solution in sources, "the typed solution was lost on reload"
+    with page.expect_download(timeout=60_000) as download:
+        page.evaluate("() => window.jupyterapp.commands.execute('docmanager:download')")
+    path = download.value.path()
+    downloaded = nbformat.read(path, as_version=4)
+    # JupyterLite names the file after its path: lessons_<lang>_01-gradients.ipynb
+    assert download.value.suggested_filename.endswith(LESSONS[0]), download.value.suggested_filename
+    assert solution in [c.source for c in downloaded.cells]
+    nbformat.validate(downloaded)
+
+
+def test_every_other_lesson_runs_in_jupyterlite(lite_site, offline_page, run_all_cells, notebook_state,
+                                                screenshot) -> None:
+    """Lessons 2-6 in English, one after another in one kernel: its start (Pyodide, IPython, the
+    packages) is most of a lesson's time in the browser. Each next lesson is loaded from the
+    site's contents into the open notebook, the kernel's namespace is cleared (%reset -f: no
+    name defined by the previous lesson is left) and all its cells are run."""
+    page = offline_page
+    start = _open_lesson(page, lite_site, "en", LESSONS[1])
+    times = []
+    for n, name in enumerate(LESSONS[1:]):
+        if n:
+            ok = page.evaluate("""async ([path]) => {
+                const app = window.jupyterapp, w = app.shell.currentWidget;
+                const model = await app.serviceManager.contents.get(path, {content: true});
+                w.content.model.fromJSON(model.content);
+                const kernel = w.sessionContext.session.kernel;
+                const reply = await kernel.requestExecute({code: '%reset -f', silent: true, store_history: false}).done;
+                return reply.content.status;
+            }""", [f"lessons/en/{name}"])
+            assert ok == "ok", f"clearing the kernel before {name}: {ok}"
+            cells = page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets.length")
+            assert cells == len(nbformat.read(REPO / "lessons" / "en" / name, as_version=4).cells), name
+        lesson_start = time.monotonic()
+        state = run_all_cells(page, timeout_ms=RUN_TIMEOUT_MS)
+        _assert_no_error_output_but_taught_warnings(page, state, f"after Run All Cells of {name}")
+        times.append(f"{name} {time.monotonic() - lesson_start:.0f} s")
+        screenshot(page, f"lite-{Path(name).stem}")
+    print(f"lite lessons 2-6 (en): {time.monotonic() - start:.0f} s in all: {', '.join(times)}")
