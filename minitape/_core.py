@@ -6,7 +6,6 @@ be done once.
 """
 from __future__ import annotations
 
-import itertools
 import numbers
 import warnings
 
@@ -14,14 +13,10 @@ from . import _backend as B
 from . import dtypes as _d
 from .errors import InvalidArgumentError
 from . import _trace
+from ._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
+from ._state import multi_device as _multi
 
 np = B.numpy  # only for dtype objects and host-side conversion of Python data
-
-_next_id = itertools.count(1).__next__
-
-# Active recorders, innermost last.  Ops look at these two lists on every call.
-_tapes: list = []          # GradientTape objects that are recording
-_accumulators: list = []   # ForwardAccumulator objects that are active
 
 
 class TensorShape(tuple):
@@ -121,9 +116,9 @@ class Tensor:
     def __iter__(self):
         if self._value.ndim == 0:
             raise TypeError("Cannot iterate over a scalar tensor.")
-        from . import _ops
+        getitem = type(self).__getitem__  # installed by the operations layer
         for i in range(self._value.shape[0]):
-            yield _ops.getitem(self, i)
+            yield getitem(self, i)
 
     def __bool__(self):
         return bool(self._scalar())
@@ -250,7 +245,7 @@ class Variable(Tensor):
         return self._read()
 
     def read_value(self):
-        return identity(self._read())
+        return _LAYER_ABOVE.identity(self._read())
 
     def _assign_value(self, new, op):
         with _no_recording():
@@ -328,6 +323,28 @@ class _no_recording:
 # Conversion
 # ------------------------------------------------------------------------------------------
 
+class _LayerAbove:
+    """The three operations this layer needs from the operations layer above it.
+
+    Stacking a list of tensors (``convert_to_tensor([x, y])``), casting a constant
+    (``constant(t, dtype)``) and ``Variable.read_value`` are recorded operations, which live
+    above this module.  The operations layer installs them here once, when it is imported (as
+    it installs Tensor's operators), so this module never imports it.
+    """
+
+    __slots__ = ("stack", "cast", "identity")
+
+
+_LAYER_ABOVE = _LayerAbove()
+
+
+def install_operations(stack, cast, identity):
+    """Called once by the operations layer: see :class:`_LayerAbove`."""
+    _LAYER_ABOVE.stack = stack
+    _LAYER_ABOVE.cast = cast
+    _LAYER_ABOVE.identity = identity
+
+
 def _infer_python(value):
     """dtype TensorFlow infers for (nested) Python data: float32, int32/int64, bool."""
     if isinstance(value, bool):
@@ -383,8 +400,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return convert_to_tensor(value._as_tensor(), dtype=dtype)
     want = _d.as_dtype(dtype) if dtype is not None else None
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
-        from . import _ops
-        return _ops.stack([convert_to_tensor(v, dtype=dtype) for v in value])
+        return _LAYER_ABOVE.stack([convert_to_tensor(v, dtype=dtype) for v in value])
     mod = B.default_module()
     if isinstance(value, (np.ndarray, np.generic)):
         if want is None:
@@ -455,8 +471,7 @@ def constant(value, dtype=None, shape=None, name=None):
     if isinstance(value, Tensor):
         t = convert_to_tensor(value)
         if dtype is not None and t.dtype != _d.as_dtype(dtype):
-            from . import _ops
-            t = _ops.cast(t, dtype)
+            t = _LAYER_ABOVE.cast(t, dtype)
     else:
         t = convert_to_tensor(value, dtype=dtype)
     if shape is not None:
@@ -618,16 +633,10 @@ def _forward_tangents(prim, inputs, params, out):
     for acc in list(_accumulators):
         acc._on_op(prim, inputs, params, out)
 
-
-def identity(x):
-    from . import _ops
-    return _ops.identity(x)
-
 # ------------------------------------------------------------------------------------------
 # Device placement (only active once a second array module, e.g. CuPy, has been registered)
 # ------------------------------------------------------------------------------------------
 
-_multi = B._multi
 _MODULES = B._MODULES
 
 

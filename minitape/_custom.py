@@ -6,6 +6,7 @@ import inspect
 
 from . import _core
 from ._core import Tensor, Variable, REGISTRY, _to_tensor
+from ._state import tapes as _tapes, accumulators as _accumulators
 from . import nest as _nest
 
 
@@ -36,16 +37,16 @@ def custom_gradient(f=None):
         inputs = [_to_tensor(a) if isinstance(a, Tensor) or not callable(a) else a for a in args]
         tensor_args = [a for a in inputs if isinstance(a, Tensor)]
         watcher = _VariableWatcher()
-        saved_tapes = _core._tapes[:]
-        saved_accs = _core._accumulators[:]
-        _core._tapes[:] = [watcher]
-        _core._accumulators.clear()
+        saved_tapes = _tapes[:]
+        saved_accs = _accumulators[:]
+        _tapes[:] = [watcher]
+        _accumulators.clear()
         watcher._watched = set()
         try:
             result, grad_fn = f(*inputs, **kwargs)
         finally:
-            _core._tapes[:] = saved_tapes
-            _core._accumulators[:] = saved_accs
+            _tapes[:] = saved_tapes
+            _accumulators[:] = saved_accs
         variables = [v for v in watcher.variables.values()]
         if variables:
             params = inspect.signature(grad_fn).parameters
@@ -75,7 +76,7 @@ def custom_gradient(f=None):
                                  "instead.")
             return [None if g is None else _to_tensor(g) for g in grads]
 
-        if _core._tapes or _core._accumulators:
+        if _tapes or _accumulators:
             _record_multi(f.__name__, record_inputs, outs, vjp_all)
         packed = _nest.pack_sequence_as(result, outs)
         return packed

@@ -16,13 +16,14 @@ import numbers
 from . import _backend as B
 from . import dtypes as _d
 from ._core import (Tensor, Variable, apply, primitive, convert_to_tensor, _to_tensor,
-                    REGISTRY, _tapes, _accumulators, _new, _next_id, _SCALAR_KIND)
+                    REGISTRY, _new, _SCALAR_KIND, install_operations)
+from ._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
 from .errors import InvalidArgumentError
 
 xp = B.xp
 np = B.numpy  # host-side helpers only (dtype objects, index arithmetic)
 _ARRAY_MODULES = B._MODULES  # type(array) -> module: xp() without the call, on hot paths
-_multi = B._multi  # [True] once a second array module (GPU) exists: apply() places operations
+from ._state import multi_device as _multi  # noqa: E402  ([True] once a GPU module exists)
 
 _float = float
 _int = int
@@ -1939,8 +1940,9 @@ def _install_operators():
 
 
 _install_operators()
+install_operations(stack=stack, cast=cast, identity=identity)
 
 # ``x + 1`` on a Variable remembers that the Tensor came from it (cheap; only Variable operands),
 # so that debugging.why_none can say "a Variable was replaced by a Tensor".
-from . import _trace  # noqa: E402
+from . import _trace  # noqa: E402  (below this layer)
 _trace.install_variable_operators(Variable, Tensor)

@@ -6,7 +6,8 @@ import warnings
 from operator import itemgetter as _itemgetter
 
 from . import _core
-from ._core import Tensor, Variable, _tapes, _to_tensor
+from ._core import Tensor, Variable, _to_tensor
+from ._state import tapes as _tapes
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
 

@@ -22,6 +22,8 @@ import linecache
 import re
 import sys
 
+from ._state import next_id as _next_id
+
 # Tensor id -> (variable name, operator symbol); ids are never reused, so stale keys are
 # harmless; the dict is bounded so a long training loop does not grow it.
 FROM_VARIABLE: dict = {}
@@ -75,8 +77,7 @@ def note_escape(t, _tapes):
     how = _USER_CONVERSIONS.get(kind)
     if how is None:
         return  # minitape's own bookkeeping (e.g. reading a shape), not the user's code
-    from . import _core
-    note = ("escape", t._id, how, np_func, line, lineno, _core._next_id())  # last: a time stamp
+    note = ("escape", t._id, how, np_func, line, lineno, _next_id())  # last: a time stamp
     for tape in hit:
         if tape._notes is None:
             tape._notes = []
@@ -90,8 +91,7 @@ def note_assign(var, value, op, _tapes):
     f = sys._getframe(2)
     if f is not None:
         line = linecache.getline(f.f_code.co_filename, f.f_lineno, f.f_globals).strip()
-    from . import _core
-    note = ("assign", var._id, var._name, op, vid, line, _core._next_id())
+    note = ("assign", var._id, var._name, op, vid, line, _next_id())
     for tape in _tapes:
         if getattr(tape, "_notes", False) is False:
             continue

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from . import _core
 from ._core import Tensor, Variable, _to_tensor
+from ._state import accumulators as _accumulators
 from ._tape import UnconnectedGradients, GradientTape
 from . import nest as _nest
 
@@ -37,13 +38,13 @@ class ForwardAccumulator:
     def __enter__(self):
         if self._active:
             raise ValueError("Accumulator is already recording.")
-        _core._accumulators.append(self)
+        _accumulators.append(self)
         self._active = True
         return self
 
     def __exit__(self, *exc):
         if self._active:
-            _core._accumulators.remove(self)
+            _accumulators.remove(self)
             self._active = False
         return False
 
@@ -59,12 +60,12 @@ class ForwardAccumulator:
         if prim.no_gradient:
             raise LookupError(f"gradient registry has no entry for: {prim.name}")
         # Pause this accumulator while computing its own tangent (outer ones keep going).
-        idx = _core._accumulators.index(self)
-        del _core._accumulators[idx]
+        idx = _accumulators.index(self)
+        del _accumulators[idx]
         try:
             t_out = _jvp_by_double_vjp(prim, inputs, params, out, tin)
         finally:
-            _core._accumulators.insert(idx, self)
+            _accumulators.insert(idx, self)
         if t_out is not None:
             tans[out._id] = t_out
 
