@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import NotebookNode
@@ -37,6 +36,8 @@ from traitlets import Bool, Unicode
 from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import ClearHiddenTests, Execute, NbGraderPreprocessor
+
+from .i18n import split_variant
 
 __all__ = [
     "FlagIssues",
@@ -49,7 +50,6 @@ __all__ = [
 
 ISSUE_KINDS = ("crashed", "timed_out", "not_run", "test_cell_restored", "test_cell_modified")
 FLAGGED_KINDS = ("crashed", "timed_out", "test_cell_restored", "test_cell_modified")
-_LANG_SUFFIX = re.compile(r"-(en|es|pt|ru)$")
 
 
 def issues_of(nb: NotebookNode) -> list[dict]:
@@ -149,10 +149,10 @@ class GraderExecute(Execute):
 
     @contextlib.contextmanager
     def setup_kernel(self, **kwargs):
-        match = _LANG_SUFFIX.search(self._assignment or "")
-        if self.set_language and match and "env" not in kwargs:
+        variant = split_variant(self._assignment or "")
+        if self.set_language and variant and "env" not in kwargs:
             env = dict(os.environ)
-            env["MINITAPE_LANG"] = match.group(1)
+            env["MINITAPE_LANG"] = variant[1]
             env.pop("JPY_SESSION_NAME", None)
             kwargs["env"] = env
         with super().setup_kernel(**kwargs):

@@ -23,11 +23,12 @@ import sys
 from . import _core, _trace
 from ._core import Tensor, Variable
 from . import nest as _nest
+from . import _lang as _course_lang
 
 __all__ = ["draw", "stepper", "backward_steps", "why_none", "TapeDrawing", "Stepper", "Step",
            "WhyNone", "REASONS", "LANGUAGES"]
 
-LANGUAGES = ("en", "es", "pt", "ru")
+LANGUAGES = _course_lang.LANGS
 
 
 # ==========================================================================================
@@ -35,22 +36,12 @@ LANGUAGES = ("en", "es", "pt", "ru")
 # ==========================================================================================
 
 def _lang(lang):
-    """Resolve ``lang``: explicit > env MINITAPE_LANG > the lessons' current language > en."""
+    """Resolve ``lang``: explicit > env MINITAPE_LANG > the course's current language > en."""
     if lang is None:
-        lang = os.environ.get("MINITAPE_LANG")
-        if not lang:
-            i18n = sys.modules.get("lessons.i18n")
-            try:
-                lang = i18n.current_language() if i18n is not None else None
-            except Exception:  # pragma: no cover - the lessons package is optional here
-                lang = None
-        lang = lang or "en"
+        lang = os.environ.get("MINITAPE_LANG") or _course_lang.current_language()
     if not isinstance(lang, str):
         raise TypeError(f"lang must be a string such as 'en', got {lang!r}")
-    code = lang.strip().lower().replace("_", "-").split("-")[0]
-    if code not in LANGUAGES:
-        raise ValueError(f"unsupported language {lang!r}: choose one of {', '.join(LANGUAGES)}")
-    return code
+    return _course_lang.normalize_language(lang)
 
 
 def _check_tape(tape, who):
