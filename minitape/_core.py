@@ -14,7 +14,7 @@ from . import dtypes as _d
 from .errors import InvalidArgumentError
 from . import _trace
 from ._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
-from ._state import multi_device as _multi
+from ._state import multi_device as _multi, variable_reads as _variable_reads
 
 np = B.numpy  # only for dtype objects and host-side conversion of Python data
 
@@ -239,6 +239,8 @@ class Variable(Tensor):
             for tape in _tapes:
                 if tape._watch_accessed:
                     tape._watch_variable(self)
+        if _variable_reads and self._trainable:
+            _variable_reads[-1].setdefault(self._id, self)
         return s
 
     def value(self):
@@ -491,36 +493,81 @@ def constant(value, dtype=None, shape=None, name=None):
 # ------------------------------------------------------------------------------------------
 
 class Primitive:
-    """One differentiable operation: forward on raw arrays, gradient rules on Tensors.
+    """One operation: its forward on raw arrays, and (attached by the gradient layer) its rule.
 
-    ``fwd(*arrays, **params)`` computes the output array.  ``vjps[i](g, *saved, **params)``
-    maps the output gradient ``g`` to the gradient of input ``i``; it is written with
-    minitape operations, so it can itself be recorded (higher-order derivatives).  ``saved``
-    is ``(ans, *inputs)`` unless ``save(ans, *inputs, **params)`` keeps something smaller
-    (relu keeps a mask, not its input).  ``vjps = None`` means *not differentiable* (the
-    result is never recorded and gradients are None); ``no_gradient = True`` means *no
-    gradient registered* (differentiating through it raises LookupError).
+    ``fwd(*arrays, **params)`` computes the output array.  The gradient rule is one of:
+
+    * ``vjps[i](g, *saved, **params)``: one function per input, mapping the output gradient
+      ``g`` to the gradient of input ``i`` (called only for the inputs a pass needs);
+    * ``vjp(g, *saved, **params)``: one function for the whole operation, returning one
+      gradient (or None) per input; for an operation with several outputs ``g`` is a tuple
+      (custom gradients, ``RegisterGradient``).
+
+    Rules are written with minitape operations, so they can be recorded themselves
+    (higher-order derivatives).  ``saved`` is ``(ans, *inputs)`` unless ``save(ans, *inputs,
+    **params)`` keeps something smaller (relu keeps a mask, not its input).
+    ``unbroadcast`` declares that a rule may return a gradient in the broadcast shape of the
+    output, which the tape then sums back to the input's shape (it needs the inputs, so it
+    requires ``save=None``).  An operation without a rule is *not differentiable* (its result
+    is never recorded and gradients are None); ``no_gradient = True`` means *no gradient
+    registered* (differentiating through it raises LookupError).
     """
 
-    __slots__ = ("name", "fwd", "vjps", "jvp", "save", "no_gradient")
+    __slots__ = ("name", "fwd", "vjps", "vjp", "save", "unbroadcast", "no_gradient",
+                 "differentiable")
 
-    def __init__(self, name, fwd, vjps=None, jvp=None, save=None, no_gradient=False):
+    def __init__(self, name, fwd, save=None, unbroadcast=None, no_gradient=False):
         self.name = name
         self.fwd = fwd
-        self.vjps = vjps
-        self.jvp = jvp
+        self.vjps = None
+        self.vjp = None
         self.save = save
+        self.unbroadcast = (save is None) if unbroadcast is None else bool(unbroadcast)
+        if self.unbroadcast and save is not None:
+            raise ValueError(f"primitive {name}: unbroadcasting needs the inputs (save=None)")
         self.no_gradient = no_gradient
+        self.differentiable = False
+
+    def defvjps(self, *vjps):
+        """Attach one gradient rule per input (or a variadic :class:`EachInput`)."""
+        self.vjps = vjps[0] if len(vjps) == 1 and type(vjps[0]) is EachInput else tuple(vjps)
+        self.vjp = None
+        self.differentiable = True
+        return self
+
+    def defvjp(self, vjp):
+        """Attach one gradient rule for the whole operation (one call per recorded op)."""
+        self.vjp = vjp
+        self.vjps = None
+        self.differentiable = True
+        return self
 
     def __repr__(self):
         return f"<Primitive {self.name}>"
 
 
+class EachInput:
+    """Per-input rules of a variadic primitive, from one rule ``f(k, g, ans, *inputs, **params)``."""
+
+    __slots__ = ("f",)
+
+    def __init__(self, f):
+        self.f = f
+
+    def __getitem__(self, k):
+        f = self.f
+        return lambda g, *saved, **p: f(k, g, *saved, **p)
+
+    def __iter__(self):
+        raise TypeError("variadic")
+
+
 REGISTRY: dict[str, Primitive] = {}
 
 
-def primitive(name, fwd, vjps=None, jvp=None, save=None, no_gradient=False) -> Primitive:
-    p = Primitive(name, fwd, tuple(vjps) if vjps is not None else None, jvp, save, no_gradient)
+def primitive(name, fwd, save=None, unbroadcast=None, no_gradient=False) -> Primitive:
+    """A new primitive, registered by name (the gradient layer attaches its rule later)."""
+    p = Primitive(name, fwd, save, unbroadcast, no_gradient)
     REGISTRY[name] = p
     return p
 
@@ -562,7 +609,7 @@ def apply(prim, inputs, params):
     out._value = v
     out._id = oid = _next_id()
     if _tapes:
-        if (len(_tapes) == 1 and 0 < n <= 2 and prim.vjps is not None
+        if (len(_tapes) == 1 and 0 < n <= 2 and prim.differentiable
                 and (_SCALAR_KIND.get(type(v)) or v.dtype.kind) in "fc"):
             # _record's common case inlined (one tape, one or two inputs, a float result)
             tape = _tapes[0]
@@ -589,7 +636,7 @@ def apply(prim, inputs, params):
 
 
 def _record(prim, inputs, params, out):
-    if prim.vjps is None and not prim.no_gradient:
+    if not prim.differentiable and not prim.no_gradient:
         return _trace.note_cut(prim, inputs, out, _tapes)  # not differentiable: path ends
     if not out._value.dtype.kind in "fc":
         return _trace.note_cut(prim, inputs, out, _tapes)  # integer result: path ends
@@ -611,22 +658,25 @@ def _record(prim, inputs, params, out):
         tape._entries.append((oid, ids, prim, saved, params))
 
 
-def record_custom(name, inputs, out, vjp_all):
-    """Record an entry whose gradient is one function of the output gradient (custom_gradient).
+def record_outputs(prim, inputs, outs):
+    """Record an operation whose forward ran elsewhere (a custom gradient's function).
 
-    ``vjp_all(g)`` returns one gradient per input.
+    ``prim`` has a whole-op rule ``prim.vjp(g)`` (``g`` a tuple when there are several
+    outputs) and keeps nothing: its rule closes over what it needs.  One entry is recorded for
+    all of ``outs``, so the rule runs once per operation, as in TensorFlow.
     """
-    prim = Primitive(name, None, (vjp_all,))
+    oid = outs[0]._id if len(outs) == 1 else tuple([o._id for o in outs])
+    ids = None
     for tape in _tapes:
         w = tape._watched
         if any(t._id in w for t in inputs):
-            w.add(out._id)
-            tape._entries.append((out._id, tuple(t._id for t in inputs), prim, None, _CUSTOM))
+            if ids is None:
+                ids = tuple([t._id for t in inputs])
+            for o in outs:
+                w.add(o._id)
+            tape._entries.append((oid, ids, prim, (), {}))
     for acc in list(_accumulators):
-        acc._on_op(prim, inputs, _CUSTOM, out)
-
-
-_CUSTOM = {"__custom__": True}
+        acc._on_op(prim, inputs, {}, outs[0] if len(outs) == 1 else tuple(outs))
 
 
 def _forward_tangents(prim, inputs, params, out):
@@ -711,4 +761,4 @@ def _copy_vjp(g, src, dst):
 
 
 # Copy keeps nothing for its gradient: the gradient is copied back to the source device.
-_Copy = primitive("Copy", _copy_fwd, [_copy_vjp], save=lambda ans, x, src, dst: ())
+_Copy = primitive("Copy", _copy_fwd, save=lambda ans, x, src, dst: ()).defvjps(_copy_vjp)

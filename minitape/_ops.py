@@ -1,6 +1,6 @@
 """Every primitive operation: its forward on the array module, its gradient on Tensors.
 
-Each entry is declarative: ``primitive(Name, forward, [vjp per input])``.  Forward functions
+Each entry is declarative: ``_prim(Name, forward, [vjp per input])``.  Forward functions
 receive raw arrays and use ``xp(a)`` (NumPy or CuPy); gradient functions are written with
 minitape operations so that they can be differentiated again.  Broadcasting is undone in one
 place (:func:`unbroadcast`), called by the tape for every gradient whose shape differs from
@@ -16,7 +16,7 @@ import numbers
 from . import _backend as B
 from . import dtypes as _d
 from ._core import (Tensor, Variable, apply, primitive, convert_to_tensor, _to_tensor,
-                    REGISTRY, _new, _SCALAR_KIND, install_operations)
+                    REGISTRY, _new, _SCALAR_KIND, install_operations, EachInput)
 from ._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
 from .errors import InvalidArgumentError
 
@@ -24,6 +24,13 @@ xp = B.xp
 np = B.numpy  # host-side helpers only (dtype objects, index arithmetic)
 _ARRAY_MODULES = B._MODULES  # type(array) -> module: xp() without the call, on hot paths
 from ._state import multi_device as _multi  # noqa: E402  ([True] once a GPU module exists)
+
+def _prim(name, fwd, vjps=None, save=None, no_gradient=False):
+    p = primitive(name, fwd, save=save, no_gradient=no_gradient)
+    if vjps is not None:
+        p.defvjps(*vjps)
+    return p
+
 
 _float = float
 _int = int
@@ -178,7 +185,7 @@ def _unbroadcast_fwd(g, shape):
     return r.reshape(shape)
 
 
-_Unbroadcast = primitive(
+_Unbroadcast = _prim(
     "Unbroadcast", _unbroadcast_fwd,
     [lambda g, ans, x, shape: broadcast_to(g, x._value.shape)])
 
@@ -192,7 +199,7 @@ def _broadcast_fwd(x, shape):
     return xp(x).broadcast_to(x, shape)
 
 
-_BroadcastTo = primitive("BroadcastTo", _broadcast_fwd,
+_BroadcastTo = _prim("BroadcastTo", _broadcast_fwd,
                          [lambda g, ans, x, shape: unbroadcast(g, x._value.shape)])
 
 
@@ -209,7 +216,7 @@ def broadcast_to(x, shape, name=None):
 # ------------------------------------------------------------------------------------------
 
 def _mk_binary(name, fwd, vjps):
-    prim = primitive(name, fwd, vjps)
+    prim = _prim(name, fwd, vjps)
     pname = prim.name
 
     def op(x, y, name=None):
@@ -270,7 +277,7 @@ def _truediv_fwd(a, b):
     return a / b
 
 
-_RealDiv = primitive("RealDiv", _truediv_fwd,
+_RealDiv = _prim("RealDiv", _truediv_fwd,
                      [lambda g, ans, x, y: divide(g, y),
                       lambda g, ans, x, y: negative(multiply(g, divide(ans, y)))])
 
@@ -304,10 +311,10 @@ def _pow_dy(g, ans, x, y):
 
 pow = _mk_binary("Pow", _pow_fwd, [_pow_dx, _pow_dy])  # noqa: A001
 
-_maximum = primitive("Maximum", lambda a, b: xp(a).maximum(a, b),
+_maximum = _prim("Maximum", lambda a, b: xp(a).maximum(a, b),
                      [lambda g, ans, x, y: multiply(g, cast(greater_equal(x, y), g.dtype)),
                       lambda g, ans, x, y: multiply(g, cast(less(x, y), g.dtype))])
-_minimum = primitive("Minimum", lambda a, b: xp(a).minimum(a, b),
+_minimum = _prim("Minimum", lambda a, b: xp(a).minimum(a, b),
                      [lambda g, ans, x, y: multiply(g, cast(less_equal(x, y), g.dtype)),
                       lambda g, ans, x, y: multiply(g, cast(greater(x, y), g.dtype))])
 
@@ -344,7 +351,7 @@ atan2 = _mk_binary("Atan2", lambda y, x: xp(y).arctan2(y, x), [_atan2_dy, _atan2
 # ------------------------------------------------------------------------------------------
 
 def _mk_unary(name, fwd, vjp, save=None, float_only=True):
-    prim = primitive(name, fwd, [vjp] if vjp is not None else None, save=save)
+    prim = _prim(name, fwd, [vjp] if vjp is not None else None, save=save)
 
     def op(x, name=None):
         if type(x) is not Tensor:
@@ -451,7 +458,7 @@ def _relu_grad_fwd(g, mask):
 
 # g * mask with the boolean mask cast inside the multiplication (no float copy of the mask, as
 # TensorFlow's ReluGrad). Linear in g with a constant mask, so its own gradient is itself.
-_ReluGrad = primitive("ReluGrad", _relu_grad_fwd,
+_ReluGrad = _prim("ReluGrad", _relu_grad_fwd,
                       [lambda gg, mask: apply(_ReluGrad, (gg,), {"mask": mask})],
                       save=lambda ans, g, mask: ())
 
@@ -464,7 +471,7 @@ def elu(features, name=None):
     return apply(_Elu, (x,), {})
 
 
-_Elu = primitive("Elu", lambda a: xp(a).where(a > 0, a, xp(a).expm1(xp(a).minimum(a, 0))).astype(a.dtype),
+_Elu = _prim("Elu", lambda a: xp(a).where(a > 0, a, xp(a).expm1(xp(a).minimum(a, 0))).astype(a.dtype),
                  [lambda g, ans, x: multiply(g, where(greater(x, 0), ones_like(x), add(ans, 1)))])
 
 
@@ -473,7 +480,7 @@ def leaky_relu(features, alpha=0.2, name=None):
     return apply(_LeakyRelu, (x,), {"alpha": _float(alpha)})
 
 
-_LeakyRelu = primitive(
+_LeakyRelu = _prim(
     "LeakyRelu", lambda a, alpha: xp(a).where(a > 0, a, a * alpha).astype(a.dtype),
     [lambda g, ans, x, alpha: multiply(g, where(greater(x, 0), ones_like(x), fill_like(x, alpha)))])
 
@@ -488,7 +495,7 @@ logical_not = _mk_unary("LogicalNot", _f("logical_not"), None, float_only=False)
 
 
 def _cmp(name, fn):
-    prim = primitive(name, fn, None)
+    prim = _prim(name, fn, None)
 
     def op(x, y, name=None):
         a, b = _pair(x, y, prim.name)
@@ -513,8 +520,8 @@ logical_xor = _cmp("LogicalXor", lambda a, b: xp(a).logical_xor(a, b))
 # Identity, stop_gradient, cast
 # ------------------------------------------------------------------------------------------
 
-_Identity = primitive("Identity", lambda a: a, [lambda g, ans, x: g])
-_StopGradient = primitive("StopGradient", lambda a: a, None)
+_Identity = _prim("Identity", lambda a: a, [lambda g, ans, x: g])
+_StopGradient = _prim("StopGradient", lambda a: a, None)
 
 
 def identity(input, name=None):  # noqa: A002
@@ -536,7 +543,7 @@ def _cast_vjp(g, ans, x, dtype):
     return None
 
 
-_Cast = primitive("Cast", _cast_fwd, [_cast_vjp])
+_Cast = _prim("Cast", _cast_fwd, [_cast_vjp])
 
 
 def cast(x, dtype, name=None):
@@ -572,7 +579,7 @@ def _sum_fwd(a, axes, keepdims):
     return xp(a).sum(a, axis=axes, keepdims=keepdims)
 
 
-_Sum = primitive("Sum", _sum_fwd,
+_Sum = _prim("Sum", _sum_fwd,
                  [lambda g, ans, x, axes, keepdims: _expand_back(g, x, axes, keepdims)])
 
 
@@ -585,7 +592,7 @@ def _mean_vjp(g, ans, x, axes, keepdims):
     return _expand_back(divide(g, _float(n) if g._value.dtype.kind in "fc" else n), x, axes, keepdims)
 
 
-_Mean = primitive("Mean", _mean_fwd, [_mean_vjp])
+_Mean = _prim("Mean", _mean_fwd, [_mean_vjp])
 
 
 def _extreme_vjp(g, ans, x, axes, keepdims):
@@ -621,8 +628,8 @@ def _min_fwd(a, axes, keepdims):
     return xp(a).min(a, axis=axes, keepdims=keepdims)
 
 
-_Max = primitive("Max", _max_fwd, [_extreme_vjp])
-_Min = primitive("Min", _min_fwd, [_extreme_vjp])
+_Max = _prim("Max", _max_fwd, [_extreme_vjp])
+_Min = _prim("Min", _min_fwd, [_extreme_vjp])
 
 
 def _prod_vjp(g, ans, x, axes, keepdims):
@@ -655,7 +662,7 @@ def _prod_fwd(a, axes, keepdims):
     return xp(a).prod(a, axis=axes, keepdims=keepdims)
 
 
-_Prod = primitive("Prod", _prod_fwd, [_prod_vjp])
+_Prod = _prim("Prod", _prod_fwd, [_prod_vjp])
 
 
 def _lse_fwd(a, axes, keepdims):
@@ -675,7 +682,7 @@ def _lse_vjp(g, ans, x, axes, keepdims):
     return multiply(exp(subtract(x, a)), _expand_back(g, x, axes, keepdims))
 
 
-_LogSumExp = primitive("LogSumExp", _lse_fwd, [_lse_vjp])
+_LogSumExp = _prim("LogSumExp", _lse_fwd, [_lse_vjp])
 
 
 def _mk_reduce(prim, float_result=False):
@@ -714,7 +721,7 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 
 
 def _bool_reduce(name, fn):
-    prim = primitive(name, fn, None)
+    prim = _prim(name, fn, None)
 
     def op(input_tensor, axis=None, keepdims=False, name=None):
         x = _to_tensor(input_tensor)
@@ -739,7 +746,7 @@ def _cumsum_fwd(a, axis, exclusive, reverse):
     return r
 
 
-_Cumsum = primitive("Cumsum", _cumsum_fwd,
+_Cumsum = _prim("Cumsum", _cumsum_fwd,
                     [lambda g, ans, x, axis, exclusive, reverse:
                      cumsum(g, axis=axis, exclusive=exclusive, reverse=not reverse)])
 
@@ -771,7 +778,7 @@ def _cumprod_vjp(g, ans, x, axis, exclusive, reverse):
     return divide(cumsum(multiply(g, ans), axis=axis, exclusive=exclusive, reverse=not reverse), x)
 
 
-_Cumprod = primitive("Cumprod", _cumprod_fwd, [_cumprod_vjp])
+_Cumprod = _prim("Cumprod", _cumprod_fwd, [_cumprod_vjp])
 
 
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
@@ -781,7 +788,7 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
 
 
 def _arg(name, fn):
-    prim = primitive(name, fn, None)
+    prim = _prim(name, fn, None)
 
     def op(input, axis=None, output_type=_d.int64, name=None):  # noqa: A002
         x = _to_tensor(input)
@@ -803,7 +810,7 @@ def _reshape_fwd(a, shape):
     return a.reshape(shape)
 
 
-_Reshape = primitive("Reshape", _reshape_fwd, [lambda g, ans, x, shape: reshape(g, x._value.shape)])
+_Reshape = _prim("Reshape", _reshape_fwd, [lambda g, ans, x, shape: reshape(g, x._value.shape)])
 
 
 def reshape(tensor, shape, name=None):
@@ -833,7 +840,7 @@ def _transpose_vjp(g, ans, x, perm):
     return transpose(g, inv)
 
 
-_Transpose = primitive("Transpose", lambda a, perm: xp(a).transpose(a, perm), [_transpose_vjp])
+_Transpose = _prim("Transpose", lambda a, perm: xp(a).transpose(a, perm), [_transpose_vjp])
 
 
 def transpose(a, perm=None, conjugate=False, name=None):
@@ -913,9 +920,9 @@ def _basic_key(key):
     return True
 
 
-_GetItem = primitive("StridedSlice", _getitem_fwd,
+_GetItem = _prim("StridedSlice", _getitem_fwd,
                      [lambda g, ans, x, key: _scatter_to(g, key, x._value.shape)])
-_ScatterTo = primitive("ScatterTo", _scatter_fwd,
+_ScatterTo = _prim("ScatterTo", _scatter_fwd,
                        [lambda gg, ans, g, key, shape: apply(_GetItem, (gg,), {"key": key})])
 
 
@@ -938,28 +945,15 @@ def _concat_vjp_k(k, g, ans, *inputs, axis):
     return apply(_GetItem, (g,), {"key": key})
 
 
-class _EachInput:
-    """vjps for variadic primitives: one rule ``f(k, g, ans, *inputs, **params)``."""
-
-    __slots__ = ("f",)
-
-    def __init__(self, f):
-        self.f = f
-
-    def __getitem__(self, k):
-        f = self.f
-        return lambda g, *saved, **p: f(k, g, *saved, **p)
-
-    def __iter__(self):
-        raise TypeError("variadic")
+_EachInput = EachInput
 
 
 def _concat_fwd(*arrays, axis):
     return xp(arrays[0]).concatenate(arrays, axis=axis)
 
 
-_Concat = primitive("ConcatV2", _concat_fwd, None)
-_Concat.vjps = _EachInput(_concat_vjp_k)
+_Concat = _prim("ConcatV2", _concat_fwd, None)
+_Concat.defvjps(_EachInput(_concat_vjp_k))
 
 
 def _same_dtype(values, name):
@@ -1010,8 +1004,8 @@ def _stack_vjp_k(k, g, ans, *inputs, axis):
     return apply(_GetItem, (g,), {"key": key})
 
 
-_Pack = primitive("Pack", lambda *arrays, axis: xp(arrays[0]).stack(arrays, axis=axis), None)
-_Pack.vjps = _EachInput(_stack_vjp_k)
+_Pack = _prim("Pack", lambda *arrays, axis: xp(arrays[0]).stack(arrays, axis=axis), None)
+_Pack.defvjps(_EachInput(_stack_vjp_k))
 
 
 def stack(values, axis=0, name="stack"):
@@ -1076,8 +1070,8 @@ def _scatter_axis_fwd(g, indices, axis, shape):
     return z
 
 
-_GatherV2 = primitive("GatherV2", _gather_fwd, [_gather_vjp])
-_ScatterAxis = primitive(
+_GatherV2 = _prim("GatherV2", _gather_fwd, [_gather_vjp])
+_ScatterAxis = _prim(
     "ScatterAxis", _scatter_axis_fwd,
     [lambda gg, ans, g, indices, axis, shape: apply(_GatherV2, (gg,), {"indices": indices, "axis": axis})])
 
@@ -1146,7 +1140,7 @@ def _where_fwd(x, y, cond):
     return xp(x).where(cond, x, y)
 
 
-_SelectV2 = primitive("SelectV2", _where_fwd,
+_SelectV2 = _prim("SelectV2", _where_fwd,
                       [lambda g, ans, x, y, cond: where(Tensor(cond), g, zeros_like(g)),
                        lambda g, ans, x, y, cond: where(Tensor(cond), zeros_like(g), g)])
 
@@ -1175,7 +1169,7 @@ def _tile_vjp(g, ans, x, multiples):
     return reduce_sum(r, axis=list(_brange(0, 2 * len(shape), 2)))
 
 
-_Tile = primitive("Tile", lambda a, multiples: xp(a).tile(a, multiples), [_tile_vjp])
+_Tile = _prim("Tile", lambda a, multiples: xp(a).tile(a, multiples), [_tile_vjp])
 
 
 def tile(input, multiples, name=None):  # noqa: A002
@@ -1188,7 +1182,7 @@ def _pad_vjp(g, ans, x, paddings, constant_values):
     return apply(_GetItem, (g,), {"key": key})
 
 
-_Pad = primitive("Pad", lambda a, paddings, constant_values:
+_Pad = _prim("Pad", lambda a, paddings, constant_values:
                  xp(a).pad(a, paddings, constant_values=constant_values), [_pad_vjp])
 
 
@@ -1254,7 +1248,7 @@ def _mT(x):
     return transpose(x, perm)
 
 
-_MatMul = primitive("MatMul", lambda a, b: a @ b,
+_MatMul = _prim("MatMul", lambda a, b: a @ b,
                     [lambda g, ans, a, b: matmul(g, b, transpose_b=True),
                      lambda g, ans, a, b: matmul(a, g, transpose_a=True)])
 
@@ -1365,8 +1359,8 @@ def _einsum_vjp_k(k, g, ans, *inputs, spec):
     return einsum(",".join(specs) + "->" + "".join(result), *ops)
 
 
-_Einsum = primitive("Einsum", lambda *arrays, spec: xp(arrays[0]).einsum(spec, *arrays), None)
-_Einsum.vjps = _EachInput(_einsum_vjp_k)
+_Einsum = _prim("Einsum", lambda *arrays, spec: xp(arrays[0]).einsum(spec, *arrays), None)
+_Einsum.defvjps(_EachInput(_einsum_vjp_k))
 
 
 def einsum(equation, *inputs, **kwargs):
@@ -1383,14 +1377,14 @@ def _inv_vjp(g, ans, x):
     return negative(matmul(matmul(ai, g), ai))
 
 
-_MatrixInverse = primitive("MatrixInverse", lambda a: xp(a).linalg.inv(a), [_inv_vjp])
+_MatrixInverse = _prim("MatrixInverse", lambda a: xp(a).linalg.inv(a), [_inv_vjp])
 
 
 def inv(input, adjoint=False, name=None):  # noqa: A002
     return apply(_MatrixInverse, (_to_tensor(input),), {})
 
 
-_MatrixDeterminant = primitive(
+_MatrixDeterminant = _prim(
     "MatrixDeterminant", lambda a: xp(a).linalg.det(a),
     [lambda g, ans, x: multiply(reshape(multiply(g, ans), list(ans._value.shape) + [1, 1]), _mT(inv(x)))])
 
@@ -1404,7 +1398,7 @@ def _solve_da(g, ans, a, b):
     return negative(matmul(gb, ans, transpose_b=True))
 
 
-_MatrixSolve = primitive("MatrixSolve", lambda a, b: xp(a).linalg.solve(a, b),
+_MatrixSolve = _prim("MatrixSolve", lambda a, b: xp(a).linalg.solve(a, b),
                          [_solve_da, lambda g, ans, a, b: solve(_mT(a), g)])
 
 
@@ -1472,7 +1466,7 @@ def _softmax_vjp(g, ans, x, axis):
     return multiply(ans, subtract(g, reduce_sum(multiply(g, ans), axis=axis, keepdims=True)))
 
 
-_Softmax = primitive("Softmax", _softmax_fwd, [_softmax_vjp])
+_Softmax = _prim("Softmax", _softmax_fwd, [_softmax_vjp])
 
 
 def _log_softmax_fwd(a, axis):
@@ -1481,7 +1475,7 @@ def _log_softmax_fwd(a, axis):
     return (s - m.log(m.sum(m.exp(s), axis=axis, keepdims=True))).astype(a.dtype, copy=False)
 
 
-_LogSoftmax = primitive(
+_LogSoftmax = _prim(
     "LogSoftmax", _log_softmax_fwd,
     [lambda g, ans, x, axis: subtract(g, multiply(exp(ans), reduce_sum(g, axis=axis, keepdims=True)))])
 
@@ -1501,7 +1495,7 @@ def _clip_vjp(g, ans, x, lo, hi):
     return where(inside, g, zeros_like(g))
 
 
-_ClipByValue = primitive("ClipByValue", lambda a, lo, hi: xp(a).clip(a, lo, hi).astype(a.dtype, copy=False),
+_ClipByValue = _prim("ClipByValue", lambda a, lo, hi: xp(a).clip(a, lo, hi).astype(a.dtype, copy=False),
                          [_clip_vjp])
 
 
@@ -1548,7 +1542,7 @@ def add_n(inputs, name=None):
     return r
 
 
-_AdjustContrast = primitive(
+_AdjustContrast = _prim(
     "AdjustContrastv2",
     lambda img, factor: ((img - img.mean(axis=(-3, -2), keepdims=True)) * factor
                          + img.mean(axis=(-3, -2), keepdims=True)).astype(img.dtype, copy=False),
@@ -1775,7 +1769,7 @@ def _slogdet_fwd(a):
     return xp(a).linalg.slogdet(a)[1]
 
 
-_LogAbsDet = primitive("LogMatrixDeterminant", _slogdet_fwd,
+_LogAbsDet = _prim("LogMatrixDeterminant", _slogdet_fwd,
                        [lambda g, ans, x: multiply(reshape(g, list(g._value.shape) + [1, 1]), _mT(inv(x)))])
 
 

@@ -16,6 +16,10 @@ next_id = itertools.count(1).__next__
 tapes: list = []           # GradientTape objects that are recording
 accumulators: list = []    # ForwardAccumulator objects that are active
 
+# Collectors of the trainable Variables read while a custom_gradient function runs (dicts,
+# id -> Variable): that function's gradient must cover them too.
+variable_reads: list = []
+
 # [True] once a second array module (CuPy, or the strict test backend) is registered: from
 # then on every operation decides where it runs (_core._place); until then nobody looks.
 multi_device = [False]

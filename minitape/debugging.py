@@ -20,7 +20,7 @@ import itertools
 import os
 import sys
 
-from . import _core, _trace
+from . import _core, _trace, _tape
 from ._core import Tensor, Variable
 from . import nest as _nest
 from . import _lang as _course_lang
@@ -61,35 +61,27 @@ def _flat_tensors(x, what):
 
 
 class _Recording:
-    """What a tape still knows: entries as (out_id, in_ids, prim, saved, params), watched ids."""
+    """What a tape still knows, read through its one read-only view (``_tape.recording``)."""
 
     def __init__(self, tape):
+        view = _tape.recording(tape)
         self.tape = tape
-        self.answered = None   # (target ids, {source id: got a gradient}) of a spent tape
-        if tape._entries is not None:
-            self.entries = [e for e in tape._entries if e is not None]
-            self.watched = tape._watched
-            self.spent = False
-        elif tape._spent is not None:
-            skeleton, watched, target_ids, results = tape._spent
-            self.entries = None
-            if skeleton is not None:
-                outs, ins, ops = skeleton
-                self.entries = [(o, i, p, None, None) for o, i, p in zip(outs, ins, ops)]
-            self.watched = watched
-            self.answered = (target_ids, results)
-            self.spent = True
-        else:
-            self.entries = None
-            self.watched = set(tape._variables)
-            self.spent = True
-        self.notes = tape._notes or []
+        self.view = view
+        self.entries = list(view.entries) if view.entries is not None else None
+        self.watched = view.watched
+        self.variables = {v._id: v for v in view.variables}
+        self.watch_accessed = view.watch_accessed
+        self.notes = view.notes
+        self.spent = view.entries is None or view.spent is not None
+        # (target ids, {source id: got a gradient}) of a spent tape
+        self.answered = ((view.spent.target_ids, view.spent.answered)
+                         if view.spent is not None else None)
         self.producer = {}
         self.consumers = {}
         if self.entries is not None:
             for i, e in enumerate(self.entries):
-                self.producer[e[0]] = i
-                for tid in e[1]:
+                self.producer[e.out] = i
+                for tid in e.ins:
                     self.consumers.setdefault(tid, []).append(i)
 
     def ancestors(self, ids):
@@ -101,7 +93,7 @@ class _Recording:
             j = self.producer.get(stack.pop())
             if j is None:
                 continue
-            for tid in entries[j][1]:
+            for tid in entries[j].ins:
                 if tid not in seen:
                     seen.add(tid)
                     stack.append(tid)
@@ -114,7 +106,7 @@ class _Recording:
         entries = self.entries
         while stack:
             for j in self.consumers.get(stack.pop(), ()):
-                out = entries[j][0]
+                out = entries[j].out
                 if out not in seen:
                     seen.add(out)
                     stack.append(out)
@@ -211,15 +203,15 @@ class _Graph:
         keep = range(len(entries))
         if flat_t:
             anc = rec.ancestors(self.target_ids)
-            keep = [i for i in keep if entries[i][0] in anc]
+            keep = [i for i in keep if entries[i].out in anc]
         if flat_s:
             desc = rec.descendants(self.source_ids)
-            keep = [i for i in keep if entries[i][0] in desc]
+            keep = [i for i in keep if entries[i].out in desc]
         keep = list(keep)
         self.total_ops = len(keep)
         if max_ops is not None and len(keep) > max_ops:
             keep = keep[-max_ops:]
-        self.ops = [_ONode(i, entries[i][2].name, entries[i][0], entries[i][1]) for i in keep]
+        self.ops = [_ONode(i, entries[i].op.name, entries[i].out, entries[i].ins) for i in keep]
 
         # tensors, in order of first appearance
         self.tensors = {}
@@ -244,13 +236,12 @@ class _Graph:
         values = {}
         for op in self.ops:
             e = entries[op.index]
-            prim, saved, params = e[2], e[3], e[4]
-            if saved is not None and prim.save is None and params is not _core._CUSTOM \
-                    and len(saved) == len(e[1]) + 1:
-                values[e[0]] = saved[0]
-                for tid, t in zip(e[1], saved[1:]):
+            saved = e.saved
+            if saved is not None and e.op.save is None and len(saved) == len(e.ins) + 1:
+                values[e.out] = saved[0]
+                for tid, t in zip(e.ins, saved[1:]):
                     values.setdefault(tid, t)
-        for v in tape._variables.values():
+        for v in rec.variables.values():
             values[v._id] = v
         framenames = _frame_names(frame)
         for tid, (k, v) in framenames.items():
@@ -274,7 +265,7 @@ class _Graph:
             n = self.tensors[tid]
             n.value = values.get(tid)
             n.watched = tid in watched and tid not in produced
-            var = tape._variables.get(tid)
+            var = rec.variables.get(tid)
             if tid in explicit:
                 n.name, n.named = explicit[tid], True
             elif tid in framenames:
@@ -854,14 +845,14 @@ class Step:
 
 def _run_backward(tape, target, sources, output_gradients):
     """Run the tape's own backward pass, recording every step through its ``on_step`` hook."""
-    from ._tape import backward, _NON_PERSISTENT_MSG
     _check_tape(tape, "stepper")
-    if tape._entries is None:
+    view = _tape.recording(tape)
+    if view.spent is not None or view.entries is None:
         raise RuntimeError(
             "The stepper needs the tape's recording, but this tape has already given it away: "
             "a non-persistent tape frees its operations when tape.gradient is called. Create the "
             "tape with tf.GradientTape(persistent=True), or call stepper() before tape.gradient "
-            f"({_NON_PERSISTENT_MSG}).")
+            f"({_tape._NON_PERSISTENT_MSG}).")
     flat_t = _flat_tensors(target, "target")
     flat_s = _flat_tensors(sources, "sources")
     if not flat_t:
@@ -873,32 +864,37 @@ def _run_backward(tape, target, sources, output_gradients):
             raise ValueError("output_gradients must have the same structure as target")
     steps = []
     shown = {}
+    outs_of = {}  # position on the tape -> the view's entries (one per output)
+    for e in view.entries:
+        outs_of.setdefault(e.index, []).append(e)
 
-    def on_step(entry, g, in_grads, grads):
-        if entry is None:
+    def on_step(index, g, in_grads, grads):
+        if index is None:
             shown.update(grads)
             steps.append(Step(0, None, None, None, (), None, {}, dict(shown), frozenset()))
             return
-        out_id, in_ids = entry[0], entry[1]
+        entries = outs_of[index]
+        first = entries[0]
+        in_ids = first.ins
         if g is not None:
-            shown[out_id] = g
+            if len(entries) == 1:
+                shown[first.out] = g
+            else:
+                for e, gk in zip(entries, g):
+                    if gk is not None:
+                        shown[e.out] = gk
+                g = g[0]
         contrib = {}
         if in_grads is not None:
             for tid, ig in zip(in_ids, in_grads):
                 if ig is not None and tid in grads:
                     contrib[tid] = ig if tid not in contrib else contrib[tid] + ig
                     shown[tid] = grads[tid]
-        steps.append(Step(len(steps), entry[2].name, index_of[id(entry)], out_id, tuple(in_ids),
+        steps.append(Step(len(steps), first.op.name, index, first.out, tuple(in_ids),
                           g, contrib, dict(shown), None))
 
-    index_of = {id(e): i for i, e in enumerate(tape._entries) if e is not None}
-    was = tape._persistent
-    tape._persistent = True  # keep the recording: stepping must not consume the tape
-    try:
-        with _core._no_recording():
-            grads = backward(tape, flat_t, flat_s, flat_og, on_step=on_step)
-    finally:
-        tape._persistent = was
+    with _core._no_recording():  # stepping keeps the recording: the tape must not be consumed
+        grads = _tape.observe_backward(tape, flat_t, flat_s, flat_og, on_step)
     # a gradient is complete once the last operation that contributes to it has run (a
     # target's seed, with no contribution, is complete from the start)
     last = {}
@@ -1598,7 +1594,7 @@ def _why(tape, targets, source, lang, s_name, t_name, names):
     if not watched:
         if is_var and not source.trainable:
             return answer("not_trainable")
-        if is_var and not tape._watch_accessed:
+        if is_var and not rec.watch_accessed:
             return answer("not_watched", key="not_watched_variable")
         if not is_var:
             prov = _trace.FROM_VARIABLE.get(sid)
@@ -1628,26 +1624,25 @@ def _why(tape, targets, source, lang, s_name, t_name, names):
     # the note closest before the target was computed (ids and stamps only grow).
     relevant = []
     for note in rec.notes:
-        kind = note[0]
+        kind = note.kind
         if kind == "assign":
-            if note[4] in desc and note[1] in anc:
-                return answer("assign", op=note[3], line=note[5],
-                              var=_var_name(note[1], note[2], names, "v"))
+            if note.value in desc and note.var in anc:
+                return answer("assign", op=note.op, line=note.line,
+                              var=_var_name(note.var, note.var_name, names, "v"))
         elif kind == "escape":
-            if note[1] in desc:
+            if note.tensor in desc:
                 relevant.append(note)
-        elif any(t in desc for t in note[2]):
+        elif any(t in desc for t in note.ins):
             relevant.append(note)
     tmax = max(target_ids)
-    before = [n for n in relevant if n[-1] < tmax] or relevant
-    strong = [n for n in before if not (n[0] == "cut" and n[3] in _COMPARISONS)]
-    pick = max(strong or before, key=lambda n: n[-1]) if before else None
+    before = [n for n in relevant if n.stamp < tmax] or relevant
+    strong = [n for n in before if not (n.kind == "cut" and n.op in _COMPARISONS)]
+    pick = max(strong or before, key=lambda n: n.stamp) if before else None
     if pick is None:
         return answer("unconnected")
-    if pick[0] == "escape":
-        _, tid, how, np_func, line, lineno, _stamp = pick
-        return _numpy_answer(answer, lang, how, np_func, line)
-    op_name, out_dtype, not_diff = pick[3], pick[4], pick[5]
+    if pick.kind == "escape":
+        return _numpy_answer(answer, lang, pick.how, pick.np_func, pick.line)
+    op_name, out_dtype, not_diff = pick.op, pick.dtype, pick.not_differentiable
     shown = _OP_SHOWN.get(op_name, op_name)
     if not not_diff:
         return answer("integer_cast", op=shown, dtype=out_dtype)
