@@ -6,7 +6,6 @@ Tensors are read on every operation: keep ``__slots__`` and ``type(x) is`` check
 """
 from __future__ import annotations
 
-import numbers
 
 from . import _backend as B
 from . import dtypes as _d
@@ -344,19 +343,6 @@ def install_operations(stack, cast, identity):
     _LAYER_ABOVE.identity = identity
 
 
-def _infer_python(value):
-    """dtype TensorFlow infers for (nested) Python data: float32, int32/int64, bool."""
-    if isinstance(value, bool):
-        return _d.bool
-    if isinstance(value, numbers.Integral):
-        return _d.int32 if -2**31 <= value < 2**31 else _d.int64
-    if isinstance(value, numbers.Real):
-        return _d.float32
-    if isinstance(value, numbers.Complex):
-        return _d.complex128
-    raise TypeError(f"Cannot convert {value!r} (type {type(value).__name__}) to a Tensor.")
-
-
 def _flat_python(value, out):
     if isinstance(value, (list, tuple)):
         for v in value:
@@ -414,18 +400,10 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     # Python data
     flat = _flat_python(value, [])
     if want is None:
-        want = _d.float32
-        kinds = [_infer_python(v) for v in flat] if flat else [_d.float32]
-        if all(k is _d.bool for k in kinds):
-            want = _d.bool
-        elif all(k in (_d.int32, _d.int64, _d.bool) for k in kinds):
-            want = _d.int64 if _d.int64 in kinds else _d.int32
-        elif any(k is _d.complex128 for k in kinds):
-            want = _d.complex128
-        want = dtype_hint and _hint_ok(flat, _d.as_dtype(dtype_hint)) or want
+        want = _d.infer_python(flat, dtype_hint)
     else:
         for v in flat:
-            _check_lossless(v, want)
+            _d.check_lossless(v, want)
     try:
         arr = np.array(value, dtype=want._np)
     except ValueError as e:
@@ -441,28 +419,6 @@ def _is_array_like(v):
         return True
     except TypeError:
         return False
-
-
-def _hint_ok(flat, hint):
-    try:
-        for v in flat:
-            _check_lossless(v, hint)
-        return hint
-    except TypeError:
-        return None
-
-
-def _check_lossless(v, want):
-    if isinstance(v, (np.ndarray, np.generic)):
-        return
-    if isinstance(v, bool) or not isinstance(v, numbers.Number):
-        if not isinstance(v, (bool, np.bool_)):
-            raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")
-        return
-    if want.is_integer and not isinstance(v, numbers.Integral):
-        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")
-    if want.is_bool and not isinstance(v, (bool, np.bool_)):
-        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")
 
 
 def constant(value, dtype=None, shape=None, name=None):
