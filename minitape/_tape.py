@@ -405,7 +405,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
     """The backward pass over a recording: one gradient (or None) per source.
 
     Scheduled by usage counts, without recursion (TensorFlow's algorithm): an entry runs
-    once every entry that consumed one of its outputs has contributed; gradients are
+    once every entry that consumed its outputs has contributed; gradients are
     accumulated in a dict local to this call and dropped as soon as they have been propagated.
     ``consume``: free each entry as soon as it has run (the caller gives the recording away
     afterwards); otherwise the pass reads a copy of the list, so that operations recorded
@@ -422,13 +422,14 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
     source_ids = {s._id for s in sources if s._id in watched or s._id in target_ids}
 
     # 1. the entries that lead to a source (entries are in execution order, every producer
-    #    before its consumers: one forward sweep), and 2. usage counts: for each of them, how
-    #    many input slots of needed entries its outputs fill. Entries that do not lead back
-    #    from a target are kept: their outputs have no gradient, so they only pass their
-    #    counts on (checking reachability first would cost a sweep more than it saves).
+    #    before its consumers: one forward sweep), and 2. usage counts: how many of them
+    #    consume each tensor produced by one of them. Entries that do not lead back from a
+    #    target are kept: their outputs have no gradient, so they only pass their usage counts
+    #    on (checking reachability first would cost a sweep more than it saves).
     needed_ids = set(source_ids)
     producer = {}  # output id of each needed entry -> the entry's index, in execution order
-    pending = {}   # entry index -> input slots still to pass a gradient to its outputs
+    usage = {}
+    multi = None   # entry index -> outputs still in use, for operations with several outputs
     i = -1
     for e in entries:
         i += 1
@@ -439,11 +440,13 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         else:
             continue
         for tid in in_ids:
-            p = producer.get(tid)
-            if p is not None:
-                pending[p] = pending.get(p, 0) + 1
+            if tid in producer:
+                usage[tid] = usage.get(tid, 0) + 1
         o = e[0]
-        if type(o) is tuple:  # an operation with several outputs (custom gradients)
+        if type(o) is tuple:  # several outputs (custom gradients): ready when all are done
+            if multi is None:
+                multi = {}
+            multi[i] = o
             needed_ids.update(o)
             for oid in o:
                 producer[oid] = i
@@ -476,7 +479,13 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                 g = _ops.cast(g, t.dtype)
         prev = grads.get(t._id)
         grads[t._id] = g if prev is None else _ops.add(prev, g)
-    ready = [i for i in dict.fromkeys(producer.values()) if i not in pending]
+    if multi is None:
+        ready = [i for out_id, i in producer.items() if out_id not in usage]
+    else:
+        for i, o in multi.items():
+            multi[i] = sum(1 for oid in o if oid in usage)
+        ready = [i for i in dict.fromkeys(producer.values())
+                 if (multi.get(i) == 0 if i in multi else entries[i][0] not in usage)]
     add = _ops.add
     unbroadcast = _ops.unbroadcast
     if on_step is not None:  # debugging's stepper watches the same pass, step by step
@@ -511,12 +520,13 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                                     r = unbroadcast(r, shape)
                             prev = get(tid)
                             grads[tid] = r if prev is None else add(prev, r)
-                        p = producer.get(tid)  # (only tensors made by needed entries have one)
-                        if p is not None:
-                            c = pending[p]
+                        c = usage.get(tid)  # (only tensors made by needed entries have one)
+                        if c is not None:
                             if c == 1:
-                                ready.append(p)
-                            pending[p] = c - 1
+                                p = producer[tid]
+                                if multi is None or _last_output(multi, p):
+                                    ready.append(p)
+                            usage[tid] = c - 1
                     k += 1
                 if consume:
                     live[i] = None  # free what this entry kept alive
@@ -530,15 +540,25 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         if on_step is not None and i in reach:
             on_step(i, g, in_grads, grads)
         for tid in in_ids:
-            p = producer.get(tid)
-            if p is not None:
-                c = pending[p]
+            c = usage.get(tid)
+            if c is not None:
                 if c == 1:
-                    ready.append(p)
-                pending[p] = c - 1
+                    p = producer[tid]
+                    if multi is None or _last_output(multi, p):
+                        ready.append(p)
+                usage[tid] = c - 1
         if consume:
             live[i] = None  # free what this entry kept alive
     return [grads.get(s._id) if s._id in source_ids else None for s in sources]
+
+
+def _last_output(multi, i):
+    """Whether entry ``i`` is ready now that one of its outputs is fully used."""
+    left = multi.get(i)
+    if left is None:  # a single output
+        return True
+    multi[i] = left - 1
+    return left == 1
 
 
 def entry_grads(prim, g, saved, params, in_ids, needed_ids):
