@@ -27,29 +27,31 @@ REPO = Path(__file__).resolve().parents[1]
 
 # (backward's ``on_step is None`` checks are part of its fast path's structure and stay.)
 _TAPE_HOOKS = [
-    r"\n        e = self\._entries\n        skeleton = None if self\._persistent or self\._notes is None "
-    r"else \(\n[^\n]*\)",
-    r"\n            self\._spent = \(skeleton, self\._watched, [^\n]*\n[^\n]*\)",
+    (r"\n        skeleton = None\n        if consume and self\._notes is not None:\n[^\n]*\n", "\n"),
+    (r"self\._release\(_Spent\(skeleton, [^\n]*\n[^\n]*\)\)", "self._release()"),
 ]
 
 
 def _strip(pkg: Path) -> list[str]:
     """Remove the debugging hooks from a copy of minitape; return what could not be found."""
     missing = []
+    tensor = (pkg / "_tensor.py").read_text()
+    tensor, n1 = re.subn(r"\n        if _tapes:[^\n]*\n            _trace\.note_escape\(self, _tapes\)", "", tensor)
+    tensor, n2 = re.subn(r"\n        if _tapes:\n            _trace\.note_assign\([^\n]*\)", "", tensor)
+    (pkg / "_tensor.py").write_text(tensor)
     core = (pkg / "_core.py").read_text()
-    core, n1 = re.subn(r"\n        if _tapes:[^\n]*\n            _trace\.note_escape\(self, _tapes\)", "", core)
-    core, n2 = re.subn(r"\n        if _tapes:\n            _trace\.note_assign\([^\n]*\)", "", core)
     core, n3 = re.subn(r"return _trace\.note_cut\(prim, inputs, out, _tapes\)[^\n]*", "return", core)
     if not (n1 and n2 and n3):
-        missing.append("_core.py hooks")
+        missing.append("_tensor.py/_core.py hooks")
     (pkg / "_core.py").write_text(core)
-    ops = (pkg / "_ops.py").read_text()
+    operators = pkg / "_ops" / "operators.py"
+    ops = operators.read_text()
     if "_trace.install_variable_operators(Variable, Tensor)" not in ops:
-        missing.append("_ops.py Variable operators")
-    (pkg / "_ops.py").write_text(ops.replace("_trace.install_variable_operators(Variable, Tensor)", ""))
+        missing.append("_ops/operators.py Variable operators")
+    operators.write_text(ops.replace("_trace.install_variable_operators(Variable, Tensor)", ""))
     tape = (pkg / "_tape.py").read_text()
-    for pat in _TAPE_HOOKS:
-        tape, n = re.subn(pat, "", tape)
+    for pat, rep in _TAPE_HOOKS:
+        tape, n = re.subn(pat, rep, tape)
         if not n:
             missing.append(f"_tape.py: {pat[:40]}")
     (pkg / "_tape.py").write_text(tape)

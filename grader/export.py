@@ -32,19 +32,18 @@ import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.plugins import ExportPlugin
 
+from .i18n import LANGS, split_variant
 from .nbgrader_ext import issues_of
 
 __all__ = ["GraderExportPlugin", "export_rows", "write_csv"]
 
-LANG_ORDER = ("en", "es", "pt", "ru")
-_VARIANT = re.compile(r"^(?P<lesson>.+)-(?P<lang>en|es|pt|ru)$")
+LANG_ORDER = LANGS
 _MISSING_CELL = re.compile(r"^# This cell \(id:(?P<id>[^)]*)\) was missing from the submission")
 
 
 def split_assignment(name: str) -> tuple[str, str]:
     """``"01-gradients-es"`` -> ``("01-gradients", "es")``; other names -> ``(name, "")``."""
-    match = _VARIANT.match(name)
-    return (match["lesson"], match["lang"]) if match else (name, "")
+    return split_variant(name) or (name, "")
 
 
 @dataclass

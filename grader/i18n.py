@@ -1,6 +1,6 @@
 """Language of the grader's messages: the running notebook's language, en/es/pt/ru.
 
-The course has one resolution order, owned by :mod:`lessons.i18n` (``set_language()`` >
+The course has one resolution order, owned by :mod:`minitape._lang` (``set_language()`` >
 ``MINITAPE_LANG`` > ``JPY_SESSION_NAME`` path > working directory path (``lessons/<lang>/`` or
 an nbgrader assignment folder ending in ``-<lang>``) > ``"en"``); the grader uses it as is.
 The grader's own texts live in :mod:`grader.messages` (key-major: each key holds its text in
@@ -9,12 +9,12 @@ every language side by side) and are looked up with :func:`t`.
 
 from __future__ import annotations
 
-from lessons import LANGS, SOURCE_LANG
-from lessons.i18n import current_language, normalize_language, set_language
+from minitape._lang import (LANGS, SOURCE_LANG, current_language, normalize_language,
+                            set_language, split_variant)
 
 from .messages import MESSAGES
 
-__all__ = ["LANGS", "current_language", "normalize_language", "set_language", "t"]
+__all__ = ["LANGS", "current_language", "normalize_language", "set_language", "split_variant", "t"]
 
 
 def t(key: str, lang: str | None = None, /, **kwargs: object) -> str:

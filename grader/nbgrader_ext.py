@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import NotebookNode
@@ -43,6 +42,7 @@ from . import nbgrader_compat
 # The course's nbgrader_config.py imports this module: nbgrader's own commands
 # (`.venv/bin/nbgrader ...`) then open the gradebook without an `alembic` on PATH.
 nbgrader_compat.install()
+from .i18n import split_variant
 
 __all__ = [
     "FlagIssues",
@@ -61,7 +61,6 @@ FLAGGED_KINDS = ("crashed", "timed_out", "test_cell_restored", "test_cell_modifi
                  "no_result", "multiple_results", "malformed_result", "test_cell_moved",
                  "duplicate_cell", "cell_retyped", "metadata_edited", "solution_cell_deleted")
 _STOPPED_ENAMES = ("DeadKernelError", "NotRun", "CellTimeoutError")
-_LANG_SUFFIX = re.compile(r"-(en|es|pt|ru)$")
 
 
 def issues_of(nb: NotebookNode) -> list[dict]:
@@ -204,8 +203,8 @@ class RecordSubmissionIssues(NbGraderPreprocessor):
 
 
 def _lang_of(assignment: str) -> str:
-    match = _LANG_SUFFIX.search(assignment or "")
-    return match.group(1) if match else "en"
+    variant = split_variant(assignment or "")
+    return variant[1] if variant else "en"
 
 
 def _defines(source: str, name: str) -> bool:
@@ -385,10 +384,10 @@ class GraderExecute(Execute):
 
     @contextlib.contextmanager
     def setup_kernel(self, **kwargs):
-        match = _LANG_SUFFIX.search(self._assignment or "")
-        if self.set_language and match and "env" not in kwargs:
+        variant = split_variant(self._assignment or "")
+        if self.set_language and variant and "env" not in kwargs:
             env = dict(os.environ)
-            env["MINITAPE_LANG"] = match.group(1)
+            env["MINITAPE_LANG"] = variant[1]
             env.pop("JPY_SESSION_NAME", None)
             kwargs["env"] = env
         with super().setup_kernel(**kwargs):

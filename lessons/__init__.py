@@ -12,9 +12,8 @@ the build tooling (jupytext, nbgrader) is only imported by the commands that nee
 notebook can ``from lessons.widgets import tangent_explorer`` without pulling in nbgrader.
 """
 
-LANGS = ("en", "es", "pt", "ru")
-"""Languages every lesson is written in; English is the source language."""
+from minitape._lang import LANGS, SOURCE_LANG  # the course's one list of languages
 
-SOURCE_LANG = "en"
+# LANGS: the languages every lesson is written in; SOURCE_LANG: English, the source language.
 
 __all__ = ["LANGS", "SOURCE_LANG"]

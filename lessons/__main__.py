@@ -11,13 +11,9 @@ from . import LANGS, SOURCE_LANG
 
 
 def _load(names, src: Path | None = None):
-    from .source import SRC_DIR, LessonSourceError, load_lessons
+    from .source import load_lessons_or_exit
 
-    try:
-        return load_lessons(src or SRC_DIR, only=names or None)
-    except LessonSourceError as exc:
-        print(f"error: malformed lesson source\n{exc}", file=sys.stderr)
-        raise SystemExit(2) from None
+    return load_lessons_or_exit(names, src)
 
 
 def cmd_build(args) -> int:

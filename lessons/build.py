@@ -20,6 +20,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from minitape._lang import split_variant, variant_name
+
 from . import LANGS, SOURCE_LANG
 from .i18n import t
 from .source import SRC_DIR, Code, Lesson, Prose, display_path
@@ -50,8 +52,7 @@ class Target:
 
 
 def assignment_id(lesson: Lesson | str, lang: str) -> str:
-    name = lesson if isinstance(lesson, str) else lesson.name
-    return f"{name}-{lang}"
+    return variant_name(lesson if isinstance(lesson, str) else lesson.name, lang)
 
 
 def student_path(lesson: Lesson | str, lang: str, root: Path = ROOT) -> Path:
@@ -181,8 +182,8 @@ def orphans(lessons: list[Lesson], root: Path = ROOT, all_lessons: bool = True) 
                 found.append(path)
     course = root / "grader" / "course" / "source"
     for path in sorted(course.glob("*-*/*.ipynb")):
-        if path.parent.name.rsplit("-", 1)[-1] in LANGS and path.stem not in names \
-                and path.parent.name == f"{path.stem}-{path.parent.name.rsplit('-', 1)[-1]}":
+        variant = split_variant(path.parent.name)
+        if variant is not None and variant[0] == path.stem and path.stem not in names:
             found.append(path)
     return found
 

@@ -11,7 +11,8 @@ running notebook::
     >>> t("widgets.tangent.readout", x="1.00", y="0.84", slope="0.54")
     'f(1.00) = 0.84; pendiente f′(1.00) = 0.54'
 
-Language of a running notebook (first match wins), see ``current_language``:
+Language of a running notebook (first match wins), see ``current_language`` (owned by
+``minitape._lang``, shared with the grader and ``minitape.debugging``):
 
 1. ``set_language("es")`` called in this process;
 2. environment variable ``MINITAPE_LANG``;
@@ -38,7 +39,8 @@ import warnings
 from pathlib import Path, PurePath
 from typing import Mapping
 
-from . import LANGS, SOURCE_LANG
+from minitape._lang import (LANGS, SOURCE_LANG, current_language, language_from_path,
+                            normalize_language, set_language)
 
 __all__ = [
     "LANGS",
@@ -103,77 +105,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
 }
 
-_explicit: str | None = None
 _loaded_files = False
-
-
-# --------------------------------------------------------------------------------------------
-# Language resolution
-# --------------------------------------------------------------------------------------------
-def normalize_language(lang: str) -> str:
-    """``"es"``, ``"ES"``, ``"es-MX"``, ``"pt_BR"`` -> the catalog's code; ValueError otherwise."""
-    if not isinstance(lang, str):
-        raise TypeError(f"language must be a string such as 'es', got {type(lang).__name__}")
-    code = lang.strip().replace("_", "-").split("-")[0].lower()
-    if code not in LANGS:
-        raise ValueError(f"unsupported language {lang!r}; choose one of {', '.join(LANGS)}")
-    return code
-
-
-def set_language(lang: str | None) -> None:
-    """Fix the language of this process (``None`` goes back to automatic detection)."""
-    global _explicit
-    _explicit = None if lang is None else normalize_language(lang)
-
-
-def language_from_path(path: str | os.PathLike) -> str | None:
-    """The language a path names, or None.
-
-    A folder ``lessons/<lang>`` or a folder ending in ``-<lang>`` (nbgrader assignment
-    ``01-gradients-es``, its ``submitted/<student>/01-gradients-es`` copies) names ``<lang>``.
-    The deepest folder that names a language wins; the file name itself is ignored when the
-    path ends in ``.ipynb``.
-    """
-    parts = PurePath(os.fspath(path)).parts
-    if parts and parts[-1].endswith(".ipynb"):
-        parts = parts[:-1]
-    for i in range(len(parts) - 1, -1, -1):
-        part = parts[i].lower()
-        if part in LANGS and i > 0 and parts[i - 1].lower() == "lessons":
-            return part
-        head, sep, tail = part.rpartition("-")
-        if sep and head and tail in LANGS:
-            return tail
-    return None
-
-
-def current_language() -> str:
-    """The language of the running notebook (see the module docstring for the order)."""
-    if _explicit is not None:
-        return _explicit
-    env = os.environ.get("MINITAPE_LANG", "").strip()
-    if env:
-        try:
-            return normalize_language(env)
-        except ValueError:
-            warnings.warn(
-                f"MINITAPE_LANG={env!r} is not one of {', '.join(LANGS)}; ignoring it",
-                stacklevel=2,
-            )
-    session = os.environ.get("JPY_SESSION_NAME", "").strip()
-    if session:
-        lang = language_from_path(session)
-        if lang:
-            return lang
-    try:
-        cwd = os.getcwd()
-    except OSError:  # the working directory was deleted
-        cwd = ""
-    if cwd:
-        lang = language_from_path(cwd)
-        if lang:
-            return lang
-    return SOURCE_LANG
 
 
 # --------------------------------------------------------------------------------------------

@@ -14,12 +14,14 @@ import tomllib
 from pathlib import Path
 from urllib.parse import quote
 
+from minitape._lang import LANGUAGES
+
 from . import LANGS
 from .source import Lesson
 
 BEGIN, END = "<!-- lessons-table:begin -->", "<!-- lessons-table:end -->"
 PLACEHOLDER = "<!-- Generated from the lesson sources: one Binder badge per lesson and language. -->"
-LANGUAGE_NAMES = {"en": "English", "es": "Español", "pt": "Português", "ru": "Русский"}
+LANGUAGE_NAMES = LANGUAGES
 BADGE = "https://mybinder.org/badge_logo.svg"
 
 

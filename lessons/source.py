@@ -376,3 +376,14 @@ def load_lessons(src_dir: Path = SRC_DIR, only: list[str] | None = None) -> list
     if problems:
         raise LessonSourceError(problems)
     return lessons
+
+
+def load_lessons_or_exit(names: list[str] | None = None, src: Path | None = None) -> list[Lesson]:
+    """``load_lessons`` for the command line: a malformed source prints why and exits 2."""
+    import sys
+
+    try:
+        return load_lessons(src or SRC_DIR, only=names or None)
+    except LessonSourceError as exc:
+        print(f"error: malformed lesson source\n{exc}", file=sys.stderr)
+        raise SystemExit(2) from None

@@ -18,10 +18,10 @@ TARGET_SECONDS = 10.0
 
 def main(names: list[str] | None = None, langs: list[str] | None = None,
          variant: str = "instructor", timeout: int = 120, src=None, root=None) -> int:
-    from .__main__ import _load
     from .execute import execute
+    from .source import load_lessons_or_exit
 
-    lessons = _load(names, src)
+    lessons = load_lessons_or_exit(names, src)
     langs = langs or list(LANGS)
     where = instructor_path if variant == "instructor" else student_path
     rows, failed = [], False

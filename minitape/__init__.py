@@ -17,7 +17,7 @@ __version__ = "0.1.0"
 from . import dtypes
 from .dtypes import (DType, as_dtype, float16, float32, float64, half, double, int8, int16,
                      int32, int64, uint8, bool, complex64, complex128)
-from ._core import Tensor, EagerTensor, Variable, TensorShape, constant, convert_to_tensor
+from ._tensor import Tensor, EagerTensor, Variable, TensorShape, constant, convert_to_tensor
 from ._tape import GradientTape, UnconnectedGradients
 from ._custom import (custom_gradient, RegisterGradient, no_gradient, NoGradient,
                       NotDifferentiable, recompute_grad)

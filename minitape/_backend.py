@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as _np
 
+from ._state import multi_device as _multi
+
 numpy = _np
 
 # type(array) -> array module.  NumPy's own types are registered eagerly; other backends
@@ -49,10 +51,6 @@ def register_array_type(array_type: type, module) -> None:
     _MODULES[array_type] = module
     if module is not _np:
         _multi[0] = True
-
-
-# True once a second array module exists (read on every operation by _core.apply).
-_multi = [False]
 
 
 def device_type(mod) -> str:

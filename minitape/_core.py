@@ -1,474 +1,20 @@
-"""Tensors, variables, the primitive registry and the recording hook.
+"""Primitives and the recording hook: the hot path of minitape.
 
-This module is the hot path of minitape: every operation goes through :func:`apply`.
-Keep it small, use ``__slots__`` and ``type(x) is`` checks, and do nothing per call that can
-be done once.
+Every operation goes through :func:`apply`, which runs a primitive's forward and records it on
+the tapes that watch an input.  Keep it small, use ``__slots__`` and ``type(x) is`` checks,
+and do nothing per call that can be done once.  The tensor layer (:mod:`._tensor`) is below;
+its names are re-exported here for the layers above.
 """
 from __future__ import annotations
 
-import itertools
-import numbers
-import warnings
-
 from . import _backend as B
-from . import dtypes as _d
-from .errors import InvalidArgumentError
 from . import _trace
-
-np = B.numpy  # only for dtype objects and host-side conversion of Python data
-
-_next_id = itertools.count(1).__next__
-
-# Active recorders, innermost last.  Ops look at these two lists on every call.
-_tapes: list = []          # GradientTape objects that are recording
-_accumulators: list = []   # ForwardAccumulator objects that are active
-
-
-class TensorShape(tuple):
-    """A tuple of dimensions that prints and compares like ``tf.TensorShape``."""
-
-    __slots__ = ()
-
-    @property
-    def rank(self):
-        return len(self)
-
-    ndims = rank
-
-    def as_list(self):
-        return list(self)
-
-    def num_elements(self):
-        n = 1
-        for d in self:
-            n *= d
-        return n
-
-    def is_compatible_with(self, other):
-        other = tuple(other)
-        return len(other) == len(self) and all(a == b or a is None or b is None
-                                                for a, b in zip(self, other))
-
-    def __repr__(self):
-        return f"TensorShape({list(self)})"
-
-    def __str__(self):
-        return "(" + ", ".join(str(d) for d in self) + ("," if len(self) == 1 else "") + ")"
-
-    def __getitem__(self, key):
-        r = tuple.__getitem__(self, key)
-        return TensorShape(r) if isinstance(key, slice) else r
-
-
-def _fmt_numpy(v, is_repr=False):
-    """Text of a value as TensorFlow prints it: ``str`` of the array, ``repr`` in reprs."""
-    a = B.to_host(v)
-    if np.ndim(a) == 0:
-        return str(np.asarray(a)[()])
-    return repr(np.asarray(a)) if is_repr else str(np.asarray(a))
-
-
-class Tensor:
-    """An immutable multi-dimensional array; the result of every minitape operation."""
-
-    __slots__ = ("_value", "_id", "__weakref__")
-    __array_priority__ = 100  # NumPy defers binary operators to ours
-
-    def __init__(self, value):
-        self._value = value
-        self._id = _next_id()
-
-    # --- inspection ---------------------------------------------------------------------
-    @property
-    def shape(self) -> TensorShape:
-        return TensorShape(self._value.shape)
-
-    @property
-    def dtype(self) -> _d.DType:
-        return _d.from_numpy(self._value.dtype)
-
-    @property
-    def ndim(self) -> int:
-        return self._value.ndim
-
-    @property
-    def device(self) -> str:
-        from . import _device
-        return _device.device_name(self._value)
-
-    def get_shape(self):
-        return self.shape
-
-    def numpy(self):
-        """The value as a NumPy array (or NumPy scalar) on the host, whatever the device."""
-        if _tapes:  # leaving minitape while a tape records: debugging.why_none names it
-            _trace.note_escape(self, _tapes)
-        v = self._value
-        if B.xp(v) is np:
-            return v.copy() if type(v) is np.ndarray else v
-        a = B.to_host(v)  # the explicit device-to-host copy
-        return a[()] if a.ndim == 0 else a
-
-    def __array__(self, dtype=None, copy=None):
-        a = np.asarray(self.numpy())
-        return a.astype(dtype) if dtype is not None else a
-
-    def __len__(self):
-        if self._value.ndim == 0:
-            raise TypeError("Scalar tensor has no `len()`")
-        return self._value.shape[0]
-
-    def __iter__(self):
-        if self._value.ndim == 0:
-            raise TypeError("Cannot iterate over a scalar tensor.")
-        from . import _ops
-        for i in range(self._value.shape[0]):
-            yield _ops.getitem(self, i)
-
-    def __bool__(self):
-        return bool(self._scalar())
-
-    def __float__(self):
-        if _tapes:
-            _trace.note_escape(self, _tapes)
-        return float(self._scalar())
-
-    def __int__(self):
-        if _tapes:
-            _trace.note_escape(self, _tapes)
-        return int(self._scalar())
-
-    def __index__(self):
-        if not self.dtype.is_integer:
-            raise TypeError(f"Only integer scalar tensors can be used as an index, got {self.dtype.name}")
-        return int(self._scalar())
-
-    def _scalar(self):
-        v = self._value
-        if v.ndim != 0 and v.size != 1:
-            raise ValueError("The truth value of an array with more than one element is ambiguous. "
-                             "Use a.any() or a.all()")
-        return B.to_host(v).reshape(()).item() if B.xp(v) is not np else v.item() if hasattr(v, "item") else v
-
-    __hash__ = None  # tensors compare element-wise, like TensorFlow's
-
-    def ref(self):
-        """A hashable reference to this tensor (TensorFlow's ``Tensor.ref()``)."""
-        return _Ref(self)
-
-    experimental_ref = ref
-
-    def __repr__(self):
-        return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={_fmt_numpy(self._value, True)}>"
-
-    def __str__(self):
-        return f"tf.Tensor({_fmt_numpy(self._value)}, shape={self.shape}, dtype={self.dtype.name})"
-
-    def __format__(self, spec):
-        if spec and self._value.ndim == 0:
-            return format(self._scalar(), spec)
-        return format(str(self), spec)
-
-    def __reduce__(self):
-        return constant, (self.numpy(),)
-
-    def __copy__(self):
-        return self
-
-    def __deepcopy__(self, memo):
-        return self
-
-
-class _Ref:
-    __slots__ = ("_t",)
-
-    def __init__(self, t):
-        self._t = t
-
-    def deref(self):
-        return self._t
-
-    def __hash__(self):
-        return self._t._id
-
-    def __eq__(self, other):
-        return type(other) is _Ref and other._t is self._t
-
-
-EagerTensor = Tensor
-
-
-class Variable(Tensor):
-    """A mutable tensor whose state survives across tapes: a model's parameter.
-
-    Trainable variables are watched automatically by every tape that reads them.  Change a
-    variable with :meth:`assign`, :meth:`assign_add` or :meth:`assign_sub`; ``x = x + 1``
-    replaces it by a plain Tensor, which tapes no longer watch.
-    """
-
-    __slots__ = ("_trainable", "_name", "_snap", "_handle_name")
-    _names: dict = {}
-
-    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
-                 **ignored):
-        if initial_value is None:
-            raise ValueError("initial_value must be specified.")
-        if callable(initial_value):
-            initial_value = initial_value()
-        with _no_recording():
-            t = convert_to_tensor(initial_value, dtype=dtype)
-        self._value = t._value
-        self._id = _next_id()
-        self._trainable = bool(trainable)
-        base = name if name is not None else "Variable"
-        self._name = base if ":" in base else base + ":0"
-        self._snap = None
-
-    @property
-    def name(self):
-        return self._name
-
-    @property
-    def trainable(self):
-        return self._trainable
-
-    def _read(self):
-        """The current value as a Tensor sharing the variable's identity on tapes."""
-        s = self._snap
-        if s is None:
-            s = Tensor.__new__(Tensor)
-            s._value = self._value
-            s._id = self._id
-            self._snap = s
-        if _tapes and self._trainable:
-            for tape in _tapes:
-                if tape._watch_accessed:
-                    tape._watch_variable(self)
-        return s
-
-    def value(self):
-        return self._read()
-
-    def read_value(self):
-        return identity(self._read())
-
-    def _assign_value(self, new, op):
-        with _no_recording():
-            t = convert_to_tensor(new, dtype=self.dtype)
-        v = t._value
-        if tuple(v.shape) != tuple(self._value.shape):
-            raise ValueError(
-                f"Cannot {op} to variable '{self._name}': Shape mismatch. The variable shape "
-                f"{self.shape}, and the assigned value shape {TensorShape(v.shape)} are incompatible.")
-        if B.xp(v) is not B.xp(self._value):
-            from . import _device
-            v = _device.move_like(v, self._value)
-        self._value = v
-        self._snap = None
-        return self
-
-    def assign(self, value, use_locking=None, name=None, read_value=True):
-        """Set the value.  Stateful: gradients do not flow through an assignment."""
-        if _tapes:
-            _trace.note_assign(self, value, "assign", _tapes)
-        return self._assign_value(value, "assign")
-
-    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        with _no_recording():
-            d = convert_to_tensor(delta, dtype=self.dtype)
-        if _tapes:
-            _trace.note_assign(self, d, "assign_add", _tapes)
-        return self._assign_value(Tensor(self._value + self._on_my_device(d)), "assign_add")
-
-    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        with _no_recording():
-            d = convert_to_tensor(delta, dtype=self.dtype)
-        if _tapes:
-            _trace.note_assign(self, d, "assign_sub", _tapes)
-        return self._assign_value(Tensor(self._value - self._on_my_device(d)), "assign_sub")
-
-    def _on_my_device(self, t):
-        """The array of ``t`` on this variable's device (a variable never changes device)."""
-        v = t._value
-        if not _multi[0]:
-            return v
-        return B.move(v, B.xp(self._value))
-
-    def numpy(self):
-        return Tensor.numpy(self)
-
-    def __repr__(self):
-        return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}, "
-                f"numpy={_fmt_numpy(self._value, True)}>")
-
-    __str__ = __repr__
-
-    def __reduce__(self):
-        return Variable, (self.numpy(), self._trainable, self._name)
-
-    def __deepcopy__(self, memo):
-        return Variable(self.numpy(), self._trainable, self._name)
-
-
-class _no_recording:
-    """Temporarily hide all tapes and accumulators (internal conversions, assignments)."""
-
-    __slots__ = ("_saved",)
-
-    def __enter__(self):
-        self._saved = (_tapes[:], _accumulators[:])
-        _tapes.clear()
-        _accumulators.clear()
-
-    def __exit__(self, *exc):
-        _tapes[:], _accumulators[:] = self._saved
-
-
-# ------------------------------------------------------------------------------------------
-# Conversion
-# ------------------------------------------------------------------------------------------
-
-def _infer_python(value):
-    """dtype TensorFlow infers for (nested) Python data: float32, int32/int64, bool."""
-    if isinstance(value, bool):
-        return _d.bool
-    if isinstance(value, numbers.Integral):
-        return _d.int32 if -2**31 <= value < 2**31 else _d.int64
-    if isinstance(value, numbers.Real):
-        return _d.float32
-    if isinstance(value, numbers.Complex):
-        return _d.complex128
-    raise TypeError(f"Cannot convert {value!r} (type {type(value).__name__}) to a Tensor.")
-
-
-def _flat_python(value, out):
-    if isinstance(value, (list, tuple)):
-        for v in value:
-            _flat_python(v, out)
-    else:
-        out.append(value)
-    return out
-
-
-def _contains_tensor(value):
-    if isinstance(value, Tensor):
-        return True
-    if isinstance(value, (list, tuple)):
-        return any(_contains_tensor(v) for v in value)
-    return False
-
-
-def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
-    """Turn Python numbers, (nested) lists, NumPy arrays or tensors into a Tensor.
-
-    Python floats become float32 and ints int32 (as in TensorFlow); NumPy arrays keep their
-    dtype.  A requested ``dtype`` converts Python data, and refuses lossy conversions
-    (``1.5`` to int32).
-    """
-    tv = type(value)
-    if tv is Tensor:
-        if dtype is not None and value.dtype != _d.as_dtype(dtype):
-            raise ValueError(f"Tensor conversion requested dtype {_d.as_dtype(dtype).name} for "
-                             f"Tensor with dtype {value.dtype.name}: {value!r}")
-        return value
-    if tv is Variable or isinstance(value, Variable):
-        t = value._read()
-        if dtype is not None and t.dtype != _d.as_dtype(dtype):
-            raise ValueError(f"Tensor conversion requested dtype {_d.as_dtype(dtype).name} for "
-                             f"Tensor with dtype {t.dtype.name}: {value!r}")
-        return t
-    if isinstance(value, Tensor):
-        return value
-    if hasattr(value, "_as_tensor") and not isinstance(value, type):
-        return convert_to_tensor(value._as_tensor(), dtype=dtype)
-    want = _d.as_dtype(dtype) if dtype is not None else None
-    if isinstance(value, (list, tuple)) and _contains_tensor(value):
-        from . import _ops
-        return _ops.stack([convert_to_tensor(v, dtype=dtype) for v in value])
-    mod = B.default_module()
-    if isinstance(value, (np.ndarray, np.generic)):
-        if want is None:
-            _d.from_numpy(value.dtype)  # supported?
-            arr = value.copy() if isinstance(value, np.ndarray) else np.asarray(value)
-        else:
-            arr = np.asarray(value, dtype=want._np)
-        return Tensor(mod.asarray(arr) if mod is not np else arr)
-    if B.xp(value) is not np if _is_array_like(value) else False:
-        arr = value if want is None else value.astype(want._np)
-        return Tensor(arr)
-    # Python data
-    flat = _flat_python(value, [])
-    if want is None:
-        want = _d.float32
-        kinds = [_infer_python(v) for v in flat] if flat else [_d.float32]
-        if all(k is _d.bool for k in kinds):
-            want = _d.bool
-        elif all(k in (_d.int32, _d.int64, _d.bool) for k in kinds):
-            want = _d.int64 if _d.int64 in kinds else _d.int32
-        elif any(k is _d.complex128 for k in kinds):
-            want = _d.complex128
-        want = dtype_hint and _hint_ok(flat, _d.as_dtype(dtype_hint)) or want
-    else:
-        for v in flat:
-            _check_lossless(v, want)
-    try:
-        arr = np.array(value, dtype=want._np)
-    except ValueError as e:
-        raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {e}") from None
-    if mod is not np:
-        arr = mod.asarray(arr)
-    return Tensor(arr)
-
-
-def _is_array_like(v):
-    try:
-        B.xp(v)
-        return True
-    except TypeError:
-        return False
-
-
-def _hint_ok(flat, hint):
-    try:
-        for v in flat:
-            _check_lossless(v, hint)
-        return hint
-    except TypeError:
-        return None
-
-
-def _check_lossless(v, want):
-    if isinstance(v, (np.ndarray, np.generic)):
-        return
-    if isinstance(v, bool) or not isinstance(v, numbers.Number):
-        if not isinstance(v, (bool, np.bool_)):
-            raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")
-        return
-    if want.is_integer and not isinstance(v, numbers.Integral):
-        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")
-    if want.is_bool and not isinstance(v, (bool, np.bool_)):
-        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")
-
-
-def constant(value, dtype=None, shape=None, name=None):
-    """Create a Tensor from Python data or a NumPy array (TensorFlow's ``tf.constant``)."""
-    if isinstance(value, Tensor):
-        t = convert_to_tensor(value)
-        if dtype is not None and t.dtype != _d.as_dtype(dtype):
-            from . import _ops
-            t = _ops.cast(t, dtype)
-    else:
-        t = convert_to_tensor(value, dtype=dtype)
-    if shape is not None:
-        shape = tuple(shape)
-        v = t._value
-        mod = B.xp(v)
-        if v.size == 1 and int(np.prod(shape)) != 1:
-            v = mod.full(shape, v.reshape(()), dtype=v.dtype)
-        else:
-            v = v.reshape(shape)
-        t = Tensor(v)
-    return t
+from ._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
+from ._state import multi_device as _multi
+from ._tensor import (Tensor, EagerTensor, Variable, TensorShape, constant,  # noqa: F401
+                      convert_to_tensor, install_operations, _no_recording)
+
+np = B.numpy
 
 
 # ------------------------------------------------------------------------------------------
@@ -476,36 +22,81 @@ def constant(value, dtype=None, shape=None, name=None):
 # ------------------------------------------------------------------------------------------
 
 class Primitive:
-    """One differentiable operation: forward on raw arrays, gradient rules on Tensors.
+    """One operation: its forward on raw arrays, and (attached by the gradient layer) its rule.
 
-    ``fwd(*arrays, **params)`` computes the output array.  ``vjps[i](g, *saved, **params)``
-    maps the output gradient ``g`` to the gradient of input ``i``; it is written with
-    minitape operations, so it can itself be recorded (higher-order derivatives).  ``saved``
-    is ``(ans, *inputs)`` unless ``save(ans, *inputs, **params)`` keeps something smaller
-    (relu keeps a mask, not its input).  ``vjps = None`` means *not differentiable* (the
-    result is never recorded and gradients are None); ``no_gradient = True`` means *no
-    gradient registered* (differentiating through it raises LookupError).
+    ``fwd(*arrays, **params)`` computes the output array.  The gradient rule is one of:
+
+    * ``vjps[i](g, *saved, **params)``: one function per input, mapping the output gradient
+      ``g`` to the gradient of input ``i`` (called only for the inputs a pass needs);
+    * ``vjp(g, *saved, **params)``: one function for the whole operation, returning one
+      gradient (or None) per input; for an operation with several outputs ``g`` is a tuple
+      (custom gradients, ``RegisterGradient``).
+
+    Rules are written with minitape operations, so they can be recorded themselves
+    (higher-order derivatives).  ``saved`` is ``(ans, *inputs)`` unless ``save(ans, *inputs,
+    **params)`` keeps something smaller (relu keeps a mask, not its input).
+    ``unbroadcast`` declares that a rule may return a gradient in the broadcast shape of the
+    output, which the tape then sums back to the input's shape (it needs the inputs, so it
+    requires ``save=None``).  An operation without a rule is *not differentiable* (its result
+    is never recorded and gradients are None); ``no_gradient = True`` means *no gradient
+    registered* (differentiating through it raises LookupError).
     """
 
-    __slots__ = ("name", "fwd", "vjps", "jvp", "save", "no_gradient")
+    __slots__ = ("name", "fwd", "vjps", "vjp", "save", "unbroadcast", "no_gradient",
+                 "differentiable")
 
-    def __init__(self, name, fwd, vjps=None, jvp=None, save=None, no_gradient=False):
+    def __init__(self, name, fwd, save=None, unbroadcast=None, no_gradient=False):
         self.name = name
         self.fwd = fwd
-        self.vjps = vjps
-        self.jvp = jvp
+        self.vjps = None
+        self.vjp = None
         self.save = save
+        self.unbroadcast = (save is None) if unbroadcast is None else bool(unbroadcast)
+        if self.unbroadcast and save is not None:
+            raise ValueError(f"primitive {name}: unbroadcasting needs the inputs (save=None)")
         self.no_gradient = no_gradient
+        self.differentiable = False
+
+    def defvjps(self, *vjps):
+        """Attach one gradient rule per input (or a variadic :class:`EachInput`)."""
+        self.vjps = vjps[0] if len(vjps) == 1 and type(vjps[0]) is EachInput else tuple(vjps)
+        self.vjp = None
+        self.differentiable = True
+        return self
+
+    def defvjp(self, vjp):
+        """Attach one gradient rule for the whole operation (one call per recorded op)."""
+        self.vjp = vjp
+        self.vjps = None
+        self.differentiable = True
+        return self
 
     def __repr__(self):
         return f"<Primitive {self.name}>"
 
 
+class EachInput:
+    """Per-input rules of a variadic primitive, from one rule ``f(k, g, ans, *inputs, **params)``."""
+
+    __slots__ = ("f",)
+
+    def __init__(self, f):
+        self.f = f
+
+    def __getitem__(self, k):
+        f = self.f
+        return lambda g, *saved, **p: f(k, g, *saved, **p)
+
+    def __iter__(self):
+        raise TypeError("variadic")
+
+
 REGISTRY: dict[str, Primitive] = {}
 
 
-def primitive(name, fwd, vjps=None, jvp=None, save=None, no_gradient=False) -> Primitive:
-    p = Primitive(name, fwd, tuple(vjps) if vjps is not None else None, jvp, save, no_gradient)
+def primitive(name, fwd, save=None, unbroadcast=None, no_gradient=False) -> Primitive:
+    """A new primitive, registered by name (the gradient layer attaches its rule later)."""
+    p = Primitive(name, fwd, save, unbroadcast, no_gradient)
     REGISTRY[name] = p
     return p
 
@@ -547,7 +138,7 @@ def apply(prim, inputs, params):
     out._value = v
     out._id = oid = _next_id()
     if _tapes:
-        if (len(_tapes) == 1 and 0 < n <= 2 and prim.vjps is not None
+        if (len(_tapes) == 1 and 0 < n <= 2 and prim.differentiable
                 and (_SCALAR_KIND.get(type(v)) or v.dtype.kind) in "fc"):
             # _record's common case inlined (one tape, one or two inputs, a float result)
             tape = _tapes[0]
@@ -574,7 +165,7 @@ def apply(prim, inputs, params):
 
 
 def _record(prim, inputs, params, out):
-    if prim.vjps is None and not prim.no_gradient:
+    if not prim.differentiable and not prim.no_gradient:
         return _trace.note_cut(prim, inputs, out, _tapes)  # not differentiable: path ends
     if not out._value.dtype.kind in "fc":
         return _trace.note_cut(prim, inputs, out, _tapes)  # integer result: path ends
@@ -596,38 +187,35 @@ def _record(prim, inputs, params, out):
         tape._entries.append((oid, ids, prim, saved, params))
 
 
-def record_custom(name, inputs, out, vjp_all):
-    """Record an entry whose gradient is one function of the output gradient (custom_gradient).
+def record_outputs(prim, inputs, outs):
+    """Record an operation whose forward ran elsewhere (a custom gradient's function).
 
-    ``vjp_all(g)`` returns one gradient per input.
+    ``prim`` has a whole-op rule ``prim.vjp(g)`` (``g`` a tuple when there are several
+    outputs) and keeps nothing: its rule closes over what it needs.  One entry is recorded for
+    all of ``outs``, so the rule runs once per operation, as in TensorFlow.
     """
-    prim = Primitive(name, None, (vjp_all,))
+    oid = outs[0]._id if len(outs) == 1 else tuple([o._id for o in outs])
+    ids = None
     for tape in _tapes:
         w = tape._watched
         if any(t._id in w for t in inputs):
-            w.add(out._id)
-            tape._entries.append((out._id, tuple(t._id for t in inputs), prim, None, _CUSTOM))
+            if ids is None:
+                ids = tuple([t._id for t in inputs])
+            for o in outs:
+                w.add(o._id)
+            tape._entries.append((oid, ids, prim, (), {}))
     for acc in list(_accumulators):
-        acc._on_op(prim, inputs, _CUSTOM, out)
-
-
-_CUSTOM = {"__custom__": True}
+        acc._on_op(prim, inputs, {}, outs[0] if len(outs) == 1 else tuple(outs))
 
 
 def _forward_tangents(prim, inputs, params, out):
     for acc in list(_accumulators):
         acc._on_op(prim, inputs, params, out)
 
-
-def identity(x):
-    from . import _ops
-    return _ops.identity(x)
-
 # ------------------------------------------------------------------------------------------
 # Device placement (only active once a second array module, e.g. CuPy, has been registered)
 # ------------------------------------------------------------------------------------------
 
-_multi = B._multi
 _MODULES = B._MODULES
 
 
@@ -702,4 +290,4 @@ def _copy_vjp(g, src, dst):
 
 
 # Copy keeps nothing for its gradient: the gradient is copied back to the source device.
-_Copy = primitive("Copy", _copy_fwd, [_copy_vjp], save=lambda ans, x, src, dst: ())
+_Copy = primitive("Copy", _copy_fwd, save=lambda ans, x, src, dst: ()).defvjps(_copy_vjp)

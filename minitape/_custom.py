@@ -5,19 +5,11 @@ import functools
 import inspect
 
 from . import _core
-from ._core import Tensor, Variable, REGISTRY, _to_tensor
+from ._core import Tensor, Primitive, REGISTRY, _to_tensor
+from ._state import tapes as _tapes, accumulators as _accumulators
+from ._state import variable_reads as _variable_reads
+from ._ops import zeros_like
 from . import nest as _nest
-
-
-class _VariableWatcher:
-    """Collect the trainable variables read while a custom-gradient function runs."""
-
-    def __init__(self):
-        self.variables = {}
-        self._watch_accessed = True
-
-    def _watch_variable(self, v, explicit=False):
-        self.variables.setdefault(v._id, v)
 
 
 def custom_gradient(f=None):
@@ -26,7 +18,9 @@ def custom_gradient(f=None):
     ``f(*x)`` returns ``(y, grad_fn)``; ``grad_fn(dy)`` returns the gradient for each ``x``.
     If ``f`` reads trainable Variables, ``grad_fn(dy, variables=None)`` must return
     ``(grads_for_x, grads_for_variables)``.  The gradient function is written with minitape
-    operations, so it can be differentiated again.
+    operations, so it can be differentiated again.  Each call of the decorated function is one
+    operation on the tape: ``grad_fn`` runs once per backward pass through it, with one
+    gradient per output (zeros for outputs the target does not depend on), as in TensorFlow.
     """
     if f is None:
         return custom_gradient
@@ -35,18 +29,19 @@ def custom_gradient(f=None):
     def wrapper(*args, **kwargs):
         inputs = [_to_tensor(a) if isinstance(a, Tensor) or not callable(a) else a for a in args]
         tensor_args = [a for a in inputs if isinstance(a, Tensor)]
-        watcher = _VariableWatcher()
-        saved_tapes = _core._tapes[:]
-        saved_accs = _core._accumulators[:]
-        _core._tapes[:] = [watcher]
-        _core._accumulators.clear()
-        watcher._watched = set()
+        read = {}  # the trainable variables f reads
+        saved_tapes = _tapes[:]
+        saved_accs = _accumulators[:]
+        _tapes.clear()  # f's own operations are not recorded: grad_fn stands for them
+        _accumulators.clear()
+        _variable_reads.append(read)
         try:
             result, grad_fn = f(*inputs, **kwargs)
         finally:
-            _core._tapes[:] = saved_tapes
-            _core._accumulators[:] = saved_accs
-        variables = [v for v in watcher.variables.values()]
+            _variable_reads.pop()
+            _tapes[:] = saved_tapes
+            _accumulators[:] = saved_accs
+        variables = list(read.values())
         if variables:
             params = inspect.signature(grad_fn).parameters
             if "variables" not in params and not any(
@@ -56,45 +51,45 @@ def custom_gradient(f=None):
         flat_out = [_to_tensor(r) for r in _nest.flatten(result)]
         # Outputs get fresh identities so that the tape can tell them from the inputs.
         outs = [Tensor(r._value) for r in flat_out]
-        n_in = len(tensor_args)
-        n_out = len(outs)
-        record_inputs = tensor_args + [v._read() for v in variables] if variables else tensor_args
-
-        def vjp_all(*gs):
-            if variables:
-                r = grad_fn(*gs, variables=variables)
-                in_grads, var_grads = r
-                in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
-                grads = in_grads + list(var_grads)
-            else:
-                r = grad_fn(*gs)
-                grads = list(r) if isinstance(r, (list, tuple)) else [r]
-            if len(grads) != len(record_inputs):
-                raise ValueError(f"custom_gradient function expected to return {n_in} gradients, "
-                                 f"but returned {len(grads) - (len(variables) if variables else 0)} "
-                                 "instead.")
-            return [None if g is None else _to_tensor(g) for g in grads]
-
-        if _core._tapes or _core._accumulators:
-            _record_multi(f.__name__, record_inputs, outs, vjp_all)
-        packed = _nest.pack_sequence_as(result, outs)
-        return packed
+        if _tapes or _accumulators:
+            record_inputs = tensor_args + [v._read() for v in variables] if variables else tensor_args
+            prim = Primitive(f.__name__, None, unbroadcast=False)
+            prim.defvjp(_CustomRule(grad_fn, outs, variables, len(tensor_args)))
+            _core.record_outputs(prim, record_inputs, outs)
+        return _nest.pack_sequence_as(result, outs)
 
     return wrapper
 
 
-def _record_multi(name, inputs, outs, vjp_all):
-    """Record a custom entry; several outputs are tied through a single joint rule."""
-    if len(outs) == 1:
-        _core.record_custom(name, inputs, outs[0], lambda g: vjp_all(g))
-        return
-    # Several outputs: record one entry per output whose rule passes zeros for the others.
-    from ._ops import zeros_like
-    for k, o in enumerate(outs):
-        def one(g, k=k):
-            gs = [g if j == k else zeros_like(outs[j]) for j in range(len(outs))]
-            return vjp_all(*gs)
-        _core.record_custom(name, inputs, o, one)
+class _CustomRule:
+    """The whole-op gradient of one custom_gradient call: ``grad_fn`` called once per pass."""
+
+    __slots__ = ("grad_fn", "outs", "variables", "n_in")
+
+    def __init__(self, grad_fn, outs, variables, n_in):
+        self.grad_fn = grad_fn
+        self.outs = outs
+        self.variables = variables
+        self.n_in = n_in
+
+    def __call__(self, g):
+        outs = self.outs
+        if len(outs) == 1:
+            gs = (g,)
+        else:  # one gradient per output: zeros for the outputs nothing depends on
+            gs = tuple(zeros_like(o) if x is None else x for x, o in zip(g, outs))
+        variables = self.variables
+        if variables:
+            in_grads, var_grads = self.grad_fn(*gs, variables=variables)
+            in_grads = list(in_grads) if isinstance(in_grads, (list, tuple)) else [in_grads]
+            grads = in_grads + list(var_grads)
+        else:
+            r = self.grad_fn(*gs)
+            grads = list(r) if isinstance(r, (list, tuple)) else [r]
+        if len(grads) != self.n_in + len(variables):
+            raise ValueError(f"custom_gradient function expected to return {self.n_in} "
+                             f"gradients, but returned {len(grads) - len(variables)} instead.")
+        return [None if x is None else _to_tensor(x) for x in grads]
 
 
 class _OpView:
@@ -131,19 +126,23 @@ class RegisterGradient:
         if prim is None:
             raise KeyError(f"minitape has no operation named {self._op_type!r}; known operations: "
                            + ", ".join(sorted(REGISTRY)))
-        _OVERRIDDEN.setdefault(self._op_type, (prim.vjps, prim.save, prim.no_gradient))
-        from ._ops import _EachInput
+        _OVERRIDDEN.setdefault(self._op_type, _rule_of(prim))
 
-        def rule(k, g, *saved, **params):
-            ans, *inputs = saved
+        def rule(g, ans, *inputs, **params):  # the whole op: fn is called once per op
             r = fn(_OpView(prim, inputs, [ans], params), g)
             r = list(r) if isinstance(r, (list, tuple)) else [r]
-            return None if r[k] is None else _to_tensor(r[k])
+            return [None if x is None else _to_tensor(x) for x in r]
 
-        prim.vjps = _EachInput(rule)
         prim.save = None
+        prim.unbroadcast = True
         prim.no_gradient = False
+        prim.defvjp(rule)
         return fn
+
+
+def _rule_of(prim):
+    return (prim.vjps, prim.vjp, prim.save, prim.unbroadcast, prim.no_gradient,
+            prim.differentiable)
 
 
 _OVERRIDDEN: dict = {}
@@ -153,7 +152,8 @@ def restore_gradient(op_type):
     """Undo ``RegisterGradient(op_type)``: the built-in rule is used again."""
     if op_type in _OVERRIDDEN:
         prim = REGISTRY[op_type]
-        prim.vjps, prim.save, prim.no_gradient = _OVERRIDDEN.pop(op_type)
+        (prim.vjps, prim.vjp, prim.save, prim.unbroadcast, prim.no_gradient,
+         prim.differentiable) = _OVERRIDDEN.pop(op_type)
 
 
 def no_gradient(op_type):
@@ -161,7 +161,7 @@ def no_gradient(op_type):
     prim = REGISTRY.get(op_type)
     if prim is None:
         raise KeyError(f"minitape has no operation named {op_type!r}")
-    _OVERRIDDEN.setdefault(op_type, (prim.vjps, prim.save, prim.no_gradient))
+    _OVERRIDDEN.setdefault(op_type, _rule_of(prim))
     prim.no_gradient = True
 
 

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import enum
 import warnings
-from operator import itemgetter as _itemgetter
+from typing import NamedTuple
 
 from . import _core
-from ._core import Tensor, Variable, _tapes, _to_tensor
+from ._core import Tensor, Variable, _to_tensor
+from ._state import tapes as _tapes
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
 
@@ -25,8 +26,6 @@ class TapeWarning(UserWarning):
 def _warn(msg):
     warnings.warn(msg, TapeWarning, stacklevel=3)
 
-
-_OUT, _INS, _OP = _itemgetter(0), _itemgetter(1), _itemgetter(2)  # fields of a tape entry
 
 _NON_PERSISTENT_MSG = ("A non-persistent GradientTape can only be used to compute one set of "
                        "gradients (or jacobians)")
@@ -153,6 +152,10 @@ class GradientTape:
         Sources that the target does not depend on give None, or zeros with
         ``unconnected_gradients=tf.UnconnectedGradients.ZERO``.
         """
+        return self._gradient(target, sources, output_gradients, unconnected_gradients,
+                              consume=not self._persistent)
+
+    def _gradient(self, target, sources, output_gradients, unconnected_gradients, consume):
         self._check_usable()
         if self._recording:
             if not self._persistent:
@@ -193,20 +196,7 @@ class GradientTape:
         else:
             flat_og = None
 
-        # A non-persistent tape frees its recording.  So that debugging.why_none can still
-        # explain a None afterwards it keeps what it answered and, only when the recording has
-        # debugging notes (a NumPy escape, an assignment, a cut path: rare), the (out ids,
-        # input ids, ops) skeleton of its entries.
-        e = self._entries
-        skeleton = None if self._persistent or self._notes is None else (
-            list(map(_OUT, e)), list(map(_INS, e)), list(map(_OP, e)))
-        grads = backward(self, flat_targets, flat_sources, flat_og)
-        if not self._persistent:
-            self._used = True
-            self._spent = (skeleton, self._watched, [t._id for t in flat_targets],
-                           {s._id: g is not None for s, g in zip(flat_sources, grads)})
-            self._entries = None
-            self._watched = set()
+        grads = self._pass(flat_targets, flat_sources, flat_og, consume=consume)
         results = []
         for s, g in zip(flat_sources, grads):
             if g is None:
@@ -229,19 +219,15 @@ class GradientTape:
         target = _to_tensor(target)
         flat_sources = _nest.flatten(sources)
         n = target._value.size
-        was_persistent = self._persistent
-        self._persistent = True
-        try:
-            rows = [[] for _ in flat_sources]
-            from ._ops import one_hot_like
-            for i in range(n):
-                og = one_hot_like(target, i)
-                gs = self.gradient(target, flat_sources, output_gradients=og,
-                                   unconnected_gradients=unconnected_gradients)
-                for k, g in enumerate(gs):
-                    rows[k].append(g)
-        finally:
-            self._persistent = was_persistent
+        rows = [[] for _ in flat_sources]
+        from ._ops import one_hot_like
+        for i in range(n):  # one pass per row, none of them consuming the recording
+            og = one_hot_like(target, i)
+            gs = self._rows_pass(target, flat_sources, og, unconnected_gradients)
+            for k, g in enumerate(gs):
+                rows[k].append(g)
+        if not self._persistent:
+            self._release()
         out = []
         for s, r in zip(flat_sources, rows):
             if any(g is None for g in r):
@@ -252,9 +238,6 @@ class GradientTape:
             else:
                 j = _ops.reshape(_ops.stack(r), tuple(target.shape) + tuple(s.shape))
             out.append(j)
-        if not was_persistent:
-            self._used = True
-            self._entries = None
         return _nest.pack_sequence_as(sources, out)
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
@@ -277,30 +260,127 @@ class GradientTape:
         m = 1
         for d in inner:
             m *= d
-        was_persistent = self._persistent
-        self._persistent = True
         rows = []
-        try:
-            flat_t = _ops.reshape(target, (batch, m)) if False else None  # noqa: F841 (kept simple)
-            for j in range(m):
-                og = _ops.one_hot_batch_like(target, j)
-                g = self.gradient(target, source, output_gradients=og,
-                                  unconnected_gradients=unconnected_gradients)
-                if g is None:
-                    rows = None
-                    break
-                rows.append(g)
-        finally:
-            self._persistent = was_persistent
-        if not was_persistent:
-            self._used = True
-            self._entries = None
+        for j in range(m):  # one pass per row, none of them consuming the recording
+            og = _ops.one_hot_batch_like(target, j)
+            g = self._rows_pass(target, [source], og, unconnected_gradients)[0]
+            if g is None:
+                rows = None
+                break
+            rows.append(g)
+        if not self._persistent:
+            self._release()
         if rows is None:
             return None
         if m == 0:
             return _ops.zeros((batch,) + inner + tuple(source_t.shape[1:]), dtype=source_t.dtype)
         j = _ops.stack(rows, axis=1)  # (batch, m, *source.shape[1:])
         return _ops.reshape(j, (batch,) + inner + tuple(source_t.shape[1:]))
+
+
+    # --- the backward contract ------------------------------------------------------------
+    # A pass either consumes the recording (gradient() on a non-persistent tape) or keeps it
+    # (persistent tapes, every row of a Jacobian, the debugging stepper); _pass decides it
+    # once, and _release is the one place that gives the recording away.
+
+    def _pass(self, targets, sources, output_gradients, consume, on_step=None):
+        """One backward pass over the recording: one gradient (or None) per source."""
+        entries = self._entries
+        if entries is None:
+            raise RuntimeError(_NON_PERSISTENT_MSG)
+        # So that debugging.why_none can still explain a None after a consuming pass, keep
+        # what it answered and, only when the recording has debugging notes (a NumPy escape,
+        # an assignment, a cut path: rare), the (outputs, inputs, op) skeleton of its entries.
+        skeleton = None
+        if consume and self._notes is not None:
+            skeleton = [(e[0], e[1], e[2]) for e in entries]
+        grads = backward(entries, self._watched, targets, sources, output_gradients,
+                         consume=consume, on_step=on_step)
+        if consume:
+            self._release(_Spent(skeleton, self._watched, [t._id for t in targets],
+                                 {s._id: g is not None for s, g in zip(sources, grads)}))
+        return grads
+
+    def _rows_pass(self, target, sources, output_gradients, unconnected_gradients):
+        """One row of a Jacobian: ``gradient`` without consuming the recording."""
+        return self._gradient(target, sources, output_gradients, unconnected_gradients,
+                              consume=False)
+
+    def _release(self, spent=None):
+        """Give the recording away (a non-persistent tape after its gradient or Jacobian)."""
+        self._used = True
+        self._spent = spent
+        self._entries = None
+        self._watched = set()
+
+
+class _Spent(NamedTuple):
+    """What a consumed tape keeps for debugging.why_none."""
+
+    skeleton: list | None   # [(out, ins, op)] of the entries, when the tape had notes
+    watched: set            # ids the tape watched
+    target_ids: list        # the targets of the consuming gradient call
+    answered: dict          # {source id: whether it got a gradient}
+
+
+class Entry(NamedTuple):
+    """One recorded operation as :func:`recording` shows it (read-only, outside the tape)."""
+
+    index: int      # position on the tape
+    out: int        # id of the output (an operation with several outputs shows one per output)
+    ins: tuple      # ids of the inputs
+    op: object      # the Primitive
+    saved: tuple | None   # what its gradient keeps (None on a consumed tape's skeleton)
+    params: dict | None
+
+
+class Recording(NamedTuple):
+    """A read-only view of a tape's recording, for :mod:`minitape.debugging`."""
+
+    entries: tuple | None    # Entry per recorded output; None once the recording is gone
+    watched: frozenset       # ids of watched tensors and of everything computed from them
+    variables: tuple         # the Variables the tape watched
+    notes: tuple             # debugging notes (see _trace), in order
+    spent: _Spent | None     # what a consumed tape kept; None while it holds its recording
+    persistent: bool
+    watch_accessed: bool     # whether trainable Variables are watched on first use
+
+
+def _entries_view(raw):
+    out = []
+    for i, e in enumerate(raw):
+        if e is None:
+            continue
+        o = e[0]
+        for oid in (o if type(o) is tuple else (o,)):
+            out.append(Entry(i, oid, e[1], e[2], e[3] if len(e) > 3 else None,
+                             e[4] if len(e) > 4 else None))
+    return tuple(out)
+
+
+def recording(tape) -> Recording:
+    """The one read-only view of ``tape``'s recording (what debugging draws and explains)."""
+    entries = tape._entries
+    spent = tape._spent
+    if entries is not None:
+        view = _entries_view(entries)
+    elif spent is not None and spent.skeleton is not None:
+        view = _entries_view(spent.skeleton)
+    else:
+        view = None
+    return Recording(view, frozenset(tape._watched if entries is not None or spent is None
+                                     else spent.watched),
+                     tuple(tape._variables.values()), tuple(tape._notes or ()), spent,
+                     tape._persistent, tape._watch_accessed)
+
+
+def observe_backward(tape, targets, sources, output_gradients, on_step):
+    """The tape's own backward pass, observed step by step, keeping the recording.
+
+    ``on_step(index, g, in_grads, grads)`` is called once after seeding (index None) and after
+    each entry between the targets and the sources (``index``: its position on the tape).
+    """
+    return tape._pass(targets, sources, output_gradients, consume=False, on_step=on_step)
 
 
 class _StopRecording:
@@ -320,40 +400,36 @@ class _StopRecording:
         return False
 
 
-def _sum_grads(a, b):
-    from ._ops import add
-    return add(a, b)
-
-
-def backward(tape, targets, sources, output_gradients=None, on_step=None):
-    """The backward pass over ``tape``'s recording: one gradient (or None) per source.
+def backward(entries, watched, targets, sources, output_gradients=None, consume=False,
+             on_step=None):
+    """The backward pass over a recording: one gradient (or None) per source.
 
     Scheduled by usage counts, without recursion (TensorFlow's algorithm): an entry runs
-    once every entry that consumed its output has contributed; gradients are accumulated in a
-    dict local to this call and dropped as soon as they have been propagated.
-    ``on_step(entry, g, in_grads, grads)``, when given, is called once after seeding (entry
-    None) and after each entry (the view of :func:`minitape.debugging.backward_steps`).
+    once every entry that consumed its outputs has contributed; gradients are
+    accumulated in a dict local to this call and dropped as soon as they have been propagated.
+    ``consume``: free each entry as soon as it has run (the caller gives the recording away
+    afterwards); otherwise the pass reads a copy of the list, so that operations recorded
+    while it runs (gradients of gradients on a persistent tape) are not part of it.
+    ``on_step(index, g, in_grads, grads)``, when given, is called once after seeding (index
+    None) and after each entry between the targets and the sources (the debugging stepper).
     """
-    entries = tape._entries
-    if entries is None:
-        raise RuntimeError(_NON_PERSISTENT_MSG)
-    n_entries = len(entries)
-    if tape._persistent:  # (a non-persistent tape no longer records: no copy needed)
-        entries = entries[:n_entries]  # ops recorded during this pass are not part of it
-    watched = tape._watched
+    live = entries
+    if not consume:
+        entries = entries[:len(entries)]
     # A source the tape never watched gets None, even when a recorded op consumed it.
     # (A target is its own source: d(x)/dx = 1 whether or not x was watched, as in TF.)
     target_ids = {t._id for t in targets}
     source_ids = {s._id for s in sources if s._id in watched or s._id in target_ids}
 
-    # 1. entries that lead to a source (entries are in execution order, every producer before
-    #    its consumers: one forward sweep), and 2. usage counts: how many of them consume each
-    #    tensor produced by one of them. Entries that do not lead back from a target are kept:
-    #    their outputs have no gradient, so they only pass their usage counts on (checking
-    #    reachability first would cost a sweep more than it saves).
+    # 1. the entries that lead to a source (entries are in execution order, every producer
+    #    before its consumers: one forward sweep), and 2. usage counts: how many of them
+    #    consume each tensor produced by one of them. Entries that do not lead back from a
+    #    target are kept: their outputs have no gradient, so they only pass their usage counts
+    #    on (checking reachability first would cost a sweep more than it saves).
     needed_ids = set(source_ids)
     producer = {}  # output id of each needed entry -> the entry's index, in execution order
     usage = {}
+    multi = None   # entry index -> outputs still in use, for operations with several outputs
     i = -1
     for e in entries:
         i += 1
@@ -366,19 +442,30 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
         for tid in in_ids:
             if tid in producer:
                 usage[tid] = usage.get(tid, 0) + 1
-        needed_ids.add(e[0])
-        producer[e[0]] = i
+        o = e[0]
+        if type(o) is tuple:  # several outputs (custom gradients): ready when all are done
+            if multi is None:
+                multi = {}
+            multi[i] = o
+            needed_ids.update(o)
+            for oid in o:
+                producer[oid] = i
+        else:
+            needed_ids.add(o)
+            producer[o] = i
     e = None  # (the loop variable would keep the last entry alive through the whole pass)
     reach = None
     if on_step is not None:  # the stepper shows only the entries between targets and sources
         wanted = set(target_ids)
         reach = set()
-        for i in sorted(producer.values(), reverse=True):
+        for i in sorted(set(producer.values()), reverse=True):
             e = entries[i]
-            if e[0] in wanted:
+            o = e[0]
+            if any(oid in wanted for oid in (o if type(o) is tuple else (o,))):
                 reach.add(i)
                 wanted.update(e[1])
-    # 4. seed with the targets' gradients
+        e = None
+    # 3. seed with the targets' gradients
     grads = {}
     for k, t in enumerate(targets):
         if t._value.dtype.kind not in "fc":
@@ -392,32 +479,42 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
                 g = _ops.cast(g, t.dtype)
         prev = grads.get(t._id)
         grads[t._id] = g if prev is None else _ops.add(prev, g)
-    ready = [i for out_id, i in producer.items() if out_id not in usage]
-    persistent = tape._persistent
-    live = tape._entries
-    custom = _core._CUSTOM
+    if multi is None:
+        ready = [i for out_id, i in producer.items() if out_id not in usage]
+    else:
+        for i, o in multi.items():
+            multi[i] = sum(1 for oid in o if oid in usage)
+        ready = [i for i in dict.fromkeys(producer.values())
+                 if (multi.get(i) == 0 if i in multi else entries[i][0] not in usage)]
     add = _ops.add
     unbroadcast = _ops.unbroadcast
-    if on_step is not None:  # debugging.stepper watches the same pass, step by step
+    if on_step is not None:  # debugging's stepper watches the same pass, step by step
         on_step(None, None, None, grads)
     get = grads.get
     while ready:
         i = ready.pop()
         out_id, in_ids, prim, saved, params = entries[i]
-        g = get(out_id) if out_id in source_ids else grads.pop(out_id, None)
+        if type(out_id) is tuple:
+            g = tuple([get(o) if o in source_ids else grads.pop(o, None) for o in out_id])
+            if all(x is None for x in g):
+                g = None
+        else:
+            g = get(out_id) if out_id in source_ids else grads.pop(out_id, None)
+        in_grads = None
         if g is not None:
             if prim.no_gradient:
                 raise LookupError(f"gradient registry has no entry for: {prim.name}")
-            if params is not custom and on_step is None:
-                # the common case, _call_vjps inlined: one VJP per needed input, broadcasting
-                # undone centrally, and each input's usage count decremented as it is passed
-                vjps = prim.vjps
+            vjps = prim.vjps
+            if vjps is not None and on_step is None:
+                # the common case, entry_grads inlined: one VJP per needed input, broadcasting
+                # undone where the primitive declares it, and the count of each input's
+                # producer decremented as the input is passed
                 k = 0
                 for tid in in_ids:
                     if tid in needed_ids:
                         r = vjps[k](g, *saved, **params) if params else vjps[k](g, *saved)
                         if r is not None:
-                            if prim.save is None:
+                            if prim.unbroadcast:
                                 shape = saved[k + 1]._value.shape
                                 if r._value.shape != shape:
                                     r = unbroadcast(r, shape)
@@ -426,36 +523,57 @@ def backward(tape, targets, sources, output_gradients=None, on_step=None):
                         c = usage.get(tid)  # (only tensors made by needed entries have one)
                         if c is not None:
                             if c == 1:
-                                ready.append(producer[tid])
+                                p = producer[tid]
+                                if multi is None or _last_output(multi, p):
+                                    ready.append(p)
                             usage[tid] = c - 1
                     k += 1
-                if not persistent:
+                if consume:
                     live[i] = None  # free what this entry kept alive
                 continue
-            if params is custom:
-                in_grads = prim.vjps[0](g)
-            else:
-                in_grads = _call_vjps(prim, g, saved, params, in_ids, needed_ids)
+            in_grads = entry_grads(prim, g, saved, params, in_ids, needed_ids)
             for tid, ig in zip(in_ids, in_grads):
                 if ig is None or tid not in needed_ids:
                     continue
                 prev = get(tid)
                 grads[tid] = ig if prev is None else add(prev, ig)
         if on_step is not None and i in reach:
-            on_step(entries[i], g, in_grads if g is not None else None, grads)
+            on_step(i, g, in_grads, grads)
         for tid in in_ids:
             c = usage.get(tid)
             if c is not None:
                 if c == 1:
-                    ready.append(producer[tid])
+                    p = producer[tid]
+                    if multi is None or _last_output(multi, p):
+                        ready.append(p)
                 usage[tid] = c - 1
-        if not persistent:
+        if consume:
             live[i] = None  # free what this entry kept alive
     return [grads.get(s._id) if s._id in source_ids else None for s in sources]
 
 
-def _call_vjps(prim, g, saved, params, in_ids, needed_ids):
-    unbroadcast = _ops.unbroadcast
+def _last_output(multi, i):
+    """Whether entry ``i`` is ready now that one of its outputs is fully used."""
+    left = multi.get(i)
+    if left is None:  # a single output
+        return True
+    multi[i] = left - 1
+    return left == 1
+
+
+def entry_grads(prim, g, saved, params, in_ids, needed_ids):
+    """The gradients one recorded operation sends to its inputs (None where not needed)."""
+    vjp = prim.vjp
+    if vjp is not None:  # one rule for the whole operation: called once
+        r = vjp(g, *saved, **params) if params else vjp(g, *saved)
+        out = [None if x is None or tid not in needed_ids else x for tid, x in zip(in_ids, r)]
+        if prim.unbroadcast:
+            for k, x in enumerate(out):
+                if x is not None:
+                    shape = saved[k + 1]._value.shape
+                    if x._value.shape != shape:
+                        out[k] = _ops.unbroadcast(x, shape)
+        return out
     vjps = prim.vjps
     out = []
     for k, tid in enumerate(in_ids):
@@ -463,9 +581,9 @@ def _call_vjps(prim, g, saved, params, in_ids, needed_ids):
             out.append(None)
             continue
         r = vjps[k](g, *saved, **params) if params else vjps[k](g, *saved)
-        if r is not None and prim.save is None:
-            x = saved[k + 1]
-            if r._value.shape != x._value.shape:
-                r = unbroadcast(r, x._value.shape)
+        if r is not None and prim.unbroadcast:
+            shape = saved[k + 1]._value.shape
+            if r._value.shape != shape:
+                r = _ops.unbroadcast(r, shape)
         out.append(r)
     return out

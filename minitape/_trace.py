@@ -9,8 +9,8 @@ something unusual happens while a tape records:
   differentiable (``stop_gradient``, comparisons, ``round``...) or because its result is an
   integer (``cast`` to ``int32``): :func:`note_cut`.
 
-Each note is a small tuple appended to the tape's ``_notes`` list (created on first use); its
-last field is a time stamp comparable with tensor ids (ids only grow), so that ``why_none`` can
+Each note is a small named tuple (:class:`EscapeNote`, :class:`AssignNote`, :class:`CutNote`)
+appended to the tape's ``_notes`` list (created on first use); its last field is a time stamp comparable with tensor ids (ids only grow), so that ``why_none`` can
 prefer the note closest before the target was computed.
 Separately, arithmetic operators called directly on a Variable remember, in a bounded dict,
 that their result came from that Variable (:data:`FROM_VARIABLE`), which is how
@@ -21,6 +21,46 @@ from __future__ import annotations
 import linecache
 import re
 import sys
+
+from typing import NamedTuple
+
+from ._state import next_id as _next_id
+
+
+class EscapeNote(NamedTuple):
+    """A watched tensor left minitape (``np.mean(x)``, ``x.numpy()``, ``float(x)``)."""
+
+    kind: str        # "escape"
+    tensor: int      # its id
+    how: str         # "numpy", "array", "float" or "int"
+    np_func: str | None   # the NumPy function that asked for it, when known
+    line: str        # the user's line of code
+    lineno: int | None
+    stamp: int       # comparable with tensor ids
+
+
+class AssignNote(NamedTuple):
+    """A Variable was assigned to while tapes recorded."""
+
+    kind: str        # "assign"
+    var: int         # the Variable's id
+    var_name: str
+    op: str          # "assign", "assign_add" or "assign_sub"
+    value: int | None    # id of the assigned tensor, when it was one
+    line: str
+    stamp: int
+
+
+class CutNote(NamedTuple):
+    """An operation consumed a watched tensor but was not recorded."""
+
+    kind: str        # "cut"
+    out: int         # id of its result
+    ins: tuple       # ids of its inputs
+    op: str          # the operation's name
+    dtype: str       # its result's dtype
+    not_differentiable: bool   # True: no gradient rule; False: an integer result
+    stamp: int
 
 # Tensor id -> (variable name, operator symbol); ids are never reused, so stale keys are
 # harmless; the dict is bounded so a long training loop does not grow it.
@@ -75,8 +115,7 @@ def note_escape(t, _tapes):
     how = _USER_CONVERSIONS.get(kind)
     if how is None:
         return  # minitape's own bookkeeping (e.g. reading a shape), not the user's code
-    from . import _core
-    note = ("escape", t._id, how, np_func, line, lineno, _core._next_id())  # last: a time stamp
+    note = EscapeNote("escape", t._id, how, np_func, line, lineno, _next_id())
     for tape in hit:
         if tape._notes is None:
             tape._notes = []
@@ -90,8 +129,7 @@ def note_assign(var, value, op, _tapes):
     f = sys._getframe(2)
     if f is not None:
         line = linecache.getline(f.f_code.co_filename, f.f_lineno, f.f_globals).strip()
-    from . import _core
-    note = ("assign", var._id, var._name, op, vid, line, _core._next_id())
+    note = AssignNote("assign", var._id, var._name, op, vid, line, _next_id())
     for tape in _tapes:
         if getattr(tape, "_notes", False) is False:
             continue
@@ -114,8 +152,8 @@ def note_cut(prim, inputs, out, _tapes):
             continue
         if notes is None:
             notes = tape._notes = []
-        notes.append(("cut", out._id, tuple([t._id for t in inputs]), prim.name,
-                      out._value.dtype.name, prim.vjps is None, out._id))
+        notes.append(CutNote("cut", out._id, tuple([t._id for t in inputs]), prim.name,
+                             out._value.dtype.name, not prim.differentiable, out._id))
 
 
 # ------------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Forward-mode automatic differentiation (``tf.autodiff.ForwardAccumulator``)."""
 from __future__ import annotations
 
-from . import _core
-from ._core import Tensor, Variable, _to_tensor
+from ._core import Tensor, _to_tensor, convert_to_tensor
+from ._state import accumulators as _accumulators
 from ._tape import UnconnectedGradients, GradientTape
 from . import nest as _nest
 
@@ -28,7 +28,7 @@ class ForwardAccumulator:
         for p, t in zip(flat_p, flat_t):
             if not isinstance(p, Tensor):
                 raise TypeError(f"primals must be Tensors or Variables, got {type(p).__name__}")
-            tt = _to_tensor(t) if isinstance(t, Tensor) else _core.convert_to_tensor(t, dtype=p.dtype)
+            tt = _to_tensor(t) if isinstance(t, Tensor) else convert_to_tensor(t, dtype=p.dtype)
             if tuple(tt.shape) != tuple(p.shape):
                 raise ValueError(f"Tangent {tt.shape} does not match the primal's shape {p.shape}")
             self._tangents[p._id] = tt
@@ -37,36 +37,39 @@ class ForwardAccumulator:
     def __enter__(self):
         if self._active:
             raise ValueError("Accumulator is already recording.")
-        _core._accumulators.append(self)
+        _accumulators.append(self)
         self._active = True
         return self
 
     def __exit__(self, *exc):
         if self._active:
-            _core._accumulators.remove(self)
+            _accumulators.remove(self)
             self._active = False
         return False
 
     def _on_op(self, prim, inputs, params, out):
+        """``out``: the output Tensor, or a tuple of them (an operation with several outputs)."""
         tans = self._tangents
         tin = [tans.get(t._id) for t in inputs]
         if all(t is None for t in tin):
             return
-        if out._value.dtype.kind not in "fc":
+        outs = out if type(out) is tuple else (out,)
+        if outs[0]._value.dtype.kind not in "fc":
             return
-        if prim.vjps is None and not prim.no_gradient:
+        if not prim.differentiable and not prim.no_gradient:
             return
         if prim.no_gradient:
             raise LookupError(f"gradient registry has no entry for: {prim.name}")
         # Pause this accumulator while computing its own tangent (outer ones keep going).
-        idx = _core._accumulators.index(self)
-        del _core._accumulators[idx]
+        idx = _accumulators.index(self)
+        del _accumulators[idx]
         try:
-            t_out = _jvp_by_double_vjp(prim, inputs, params, out, tin)
+            t_outs = _jvp_by_double_vjp(prim, inputs, params, outs, tin)
         finally:
-            _core._accumulators.insert(idx, self)
-        if t_out is not None:
-            tans[out._id] = t_out
+            _accumulators.insert(idx, self)
+        for o, t_out in zip(outs, t_outs):
+            if t_out is not None:
+                tans[o._id] = t_out
 
     def jvp(self, primals, unconnected_gradients=UnconnectedGradients.NONE):
         """The tangent(s) of ``primals`` (a tensor or nested structure of tensors)."""
@@ -82,28 +85,32 @@ class ForwardAccumulator:
         return _nest.map_structure(one, primals)
 
 
-def _jvp_by_double_vjp(prim, inputs, params, out, tin):
-    """J·t from the reverse-mode rule: the VJP is linear in its cotangent ``u``, so
-    d/du <VJP(u), t> = J t  (TensorFlow's fallback for operations without a JVP rule)."""
+def _jvp_by_double_vjp(prim, inputs, params, outs, tin):
+    """J·t from the reverse-mode rule, one tangent per output: the VJP is linear in its
+    cotangent ``u``, so d/du <VJP(u), t> = J t (TensorFlow's fallback for operations without
+    a JVP rule).  The rule runs once, whatever the number of outputs."""
     from ._ops import zeros_like, add
-    from ._tape import _call_vjps
-    u = zeros_like(out)
+    from ._tape import entry_grads
+    us = [zeros_like(o) for o in outs]
     with GradientTape(persistent=True) as tape:
-        tape.watch(u)
-        if params is _core._CUSTOM:
-            in_grads = prim.vjps[0](u)
+        for u in us:
+            tape.watch(u)
+        if prim.save is not None:
+            saved = prim.save(outs[0], *inputs, **params)
+        elif prim.fwd is None:  # recorded from outside (custom gradients): the rule keeps all
+            saved = ()
         else:
-            saved = (out, *inputs)
-            if prim.save is not None:
-                saved = prim.save(out, *inputs, **params)
-            needed = {t._id for t, tt in zip(inputs, tin) if tt is not None}
-            in_grads = _call_vjps(prim, u, saved, params, [t._id for t in inputs], needed)
+            saved = (outs[0], *inputs)
+        needed = {t._id for t, tt in zip(inputs, tin) if tt is not None}
+        g = us[0] if len(us) == 1 else tuple(us)
+        in_grads = entry_grads(prim, g, saved, params, [t._id for t in inputs], needed)
     pairs = [(g, tt) for g, tt in zip(in_grads, tin) if g is not None and tt is not None]
-    if not pairs:
-        return None
-    result = None
-    for g, tt in pairs:
-        r = tape.gradient(g, u, output_gradients=tt)
-        if r is not None:
-            result = r if result is None else add(result, r)
+    result = []
+    for u in us:
+        r_u = None
+        for g, tt in pairs:
+            r = tape.gradient(g, u, output_gradients=tt)
+            if r is not None:
+                r_u = r if r_u is None else add(r_u, r)
+        result.append(r_u)
     return result

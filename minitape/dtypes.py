@@ -1,6 +1,9 @@
 """TensorFlow-style dtypes: ``minitape.float32`` and friends."""
 from __future__ import annotations
 
+import builtins as _builtins
+import numbers as _numbers
+
 import numpy as _np
 
 __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32",
@@ -113,3 +116,59 @@ def from_numpy(np_dtype) -> DType:
     if d is None:
         raise TypeError(f"minitape does not support the NumPy dtype {np_dtype}")
     return d
+
+
+# ------------------------------------------------------------------------------------------
+# dtype rules for Python data (the operands' rule, a Python number or NumPy value meeting a
+# tensor, is minitape/_ops/_adapt.py: the tensor's dtype wins)
+# ------------------------------------------------------------------------------------------
+
+def _python_kind(value) -> DType:
+    """dtype TensorFlow infers for one Python value: float32, int32/int64, bool, complex128."""
+    if isinstance(value, _builtins.bool):
+        return bool
+    if isinstance(value, _numbers.Integral):
+        return int32 if -2**31 <= value < 2**31 else int64
+    if isinstance(value, _numbers.Real):
+        return float32
+    if isinstance(value, _numbers.Complex):
+        return complex128
+    raise TypeError(f"Cannot convert {value!r} (type {type(value).__name__}) to a Tensor.")
+
+
+def infer_python(flat, dtype_hint=None) -> DType:
+    """dtype of (flattened) Python data: all bool -> bool; all integers -> int32, or int64 when
+    one needs it; any complex -> complex128; else float32.  ``dtype_hint`` wins when every
+    value converts to it without loss."""
+    kinds = [_python_kind(v) for v in flat] if flat else [float32]
+    want = float32
+    if all(k is bool for k in kinds):
+        want = bool
+    elif all(k in (int32, int64, bool) for k in kinds):
+        want = int64 if int64 in kinds else int32
+    elif any(k is complex128 for k in kinds):
+        want = complex128
+    return dtype_hint and _hint_ok(flat, as_dtype(dtype_hint)) or want
+
+
+def _hint_ok(flat, hint):
+    try:
+        for v in flat:
+            check_lossless(v, hint)
+        return hint
+    except TypeError:
+        return None
+
+
+def check_lossless(v, want) -> None:
+    """TypeError when Python value ``v`` cannot become dtype ``want`` exactly (1.5 -> int32)."""
+    if isinstance(v, (_np.ndarray, _np.generic)):
+        return
+    if isinstance(v, _builtins.bool) or not isinstance(v, _numbers.Number):
+        if not isinstance(v, (_builtins.bool, _np.bool_)):
+            raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")
+        return
+    if want.is_integer and not isinstance(v, _numbers.Integral):
+        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")
+    if want.is_bool and not isinstance(v, (_builtins.bool, _np.bool_)):
+        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")

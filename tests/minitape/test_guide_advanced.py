@@ -372,3 +372,52 @@ def test_intermediate_gradient_inside_stop_recording_then_reset():
         z = x + y_sq
         t.reset()
     assert t.gradient(z, y) is None
+
+
+def test_user_gradient_functions_run_once_per_operation_as_in_tensorflow():
+    """A two-output custom_gradient's grad_fn and a RegisterGradient function are each called
+    once per operation in a backward pass (not once per input or per output), with one
+    gradient per output (zeros for an output the target does not depend on)."""
+    from minitape._custom import restore_gradient
+
+    calls = []
+
+    @tf.custom_gradient
+    def two(x, y):
+        def grad_fn(d_sum, d_prod):
+            calls.append(("custom", float(d_sum), float(d_prod)))
+            return d_sum + d_prod * y, d_sum + d_prod * x
+        return (x + y, x * y), grad_fn
+
+    x, y = tf.constant(2.0), tf.constant(5.0)
+    with tf.GradientTape() as tape:
+        tape.watch([x, y])
+        s, p = two(x, y)
+        loss = s * 3.0 + p
+    gx, gy = tape.gradient(loss, [x, y])
+    assert calls == [("custom", 3.0, 1.0)]
+    assert (float(gx), float(gy)) == (3.0 + 5.0, 3.0 + 2.0)
+
+    calls.clear()
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        s, _ = two(x, y)
+    assert float(tape.gradient(s, x)) == 1.0
+    assert calls == [("custom", 1.0, 0.0)]  # the unused output's gradient is zeros
+
+    @tf.RegisterGradient("Mul")
+    def _mul_grad(op, grad):
+        calls.append(("registered", op.type))
+        a, b = op.inputs
+        return grad * b, grad * a
+
+    try:
+        calls.clear()
+        with tf.GradientTape() as tape:
+            tape.watch([x, y])
+            z = x * y
+        gx, gy = tape.gradient(z, [x, y])
+        assert calls == [("registered", "Mul")]
+        assert (float(gx), float(gy)) == (5.0, 2.0)
+    finally:
+        restore_gradient("Mul")

@@ -1,0 +1,171 @@
+"""Gradient rules (VJPs) of the primitives of :mod:`.math_ops`, attached by name.
+
+This layer sits above every forward module: a rule may use any operation (they are
+written with minitape operations, so they can be differentiated again).
+"""
+from __future__ import annotations
+
+from .._core import apply, REGISTRY
+from .math_ops import (_ReluGrad, add, cast, cos, cosh, divide, exp, floor, greater, greater_equal,
+                       less, less_equal, log, multiply, negative, pow, sigmoid, sign, sin, sinh,
+                       sqrt, square, subtract)
+from .array_ops import where
+from .creation_ops import fill_like, ones_like, zeros_like
+
+
+def _pow_dx(g, ans, x, y):
+    return multiply(g, multiply(y, pow(x, subtract(y, 1))))
+
+
+def _pow_dy(g, ans, x, y):
+    safe_x = where(greater(x, 0), x, ones_like(x))
+    return multiply(g, multiply(ans, log(safe_x)))
+
+
+def _atan2_dy(g, ans, y, x):
+    return divide(multiply(g, x), add(square(x), square(y)))
+
+
+def _atan2_dx(g, ans, y, x):
+    return divide(multiply(negative(g), y), add(square(x), square(y)))
+
+
+def _relu_vjp(g, mask):
+    return apply(_ReluGrad, (g,), {"mask": mask._value})
+
+
+def _cast_vjp(g, ans, x, dtype):
+    if x._value.dtype.kind in "fc":
+        return cast(g, x.dtype)
+    return None
+
+
+REGISTRY['AddV2'].defvjps(lambda g, ans, x, y: g, lambda g, ans, x, y: g)
+
+
+REGISTRY['Sub'].defvjps(lambda g, ans, x, y: g, lambda g, ans, x, y: negative(g))
+
+
+REGISTRY['Mul'].defvjps(
+    lambda g, ans, x, y: multiply(g, y),
+                                    lambda g, ans, x, y: multiply(g, x))
+
+
+REGISTRY['RealDiv'].defvjps(
+    lambda g, ans, x, y: divide(g, y),
+                      lambda g, ans, x, y: negative(multiply(g, divide(ans, y))))
+
+
+REGISTRY['FloorMod'].defvjps(
+    lambda g, ans, x, y: g,
+                       lambda g, ans, x, y: multiply(negative(g), floor(divide(x, y))))
+
+
+REGISTRY['Pow'].defvjps(_pow_dx, _pow_dy)
+
+
+REGISTRY['Maximum'].defvjps(
+    lambda g, ans, x, y: multiply(g, cast(greater_equal(x, y), g.dtype)),
+                      lambda g, ans, x, y: multiply(g, cast(less(x, y), g.dtype)))
+
+
+REGISTRY['Minimum'].defvjps(
+    lambda g, ans, x, y: multiply(g, cast(less_equal(x, y), g.dtype)),
+                      lambda g, ans, x, y: multiply(g, cast(greater(x, y), g.dtype)))
+
+
+REGISTRY['SquaredDifference'].defvjps(
+    lambda g, ans, x, y: multiply(g, multiply(subtract(x, y), 2)),
+     lambda g, ans, x, y: multiply(g, multiply(subtract(y, x), 2)))
+
+
+REGISTRY['Atan2'].defvjps(_atan2_dy, _atan2_dx)
+
+
+REGISTRY['Neg'].defvjps(lambda g, ans, x: negative(g))
+
+
+REGISTRY['Abs'].defvjps(lambda g, ans, x: multiply(g, sign(x)))
+
+
+REGISTRY['Sign'].defvjps(lambda g, ans, x: zeros_like(g))
+
+
+REGISTRY['Sin'].defvjps(lambda g, ans, x: multiply(g, cos(x)))
+
+
+REGISTRY['Cos'].defvjps(lambda g, ans, x: negative(multiply(g, sin(x))))
+
+
+REGISTRY['Tan'].defvjps(lambda g, ans, x: multiply(g, add(square(ans), 1)))
+
+
+REGISTRY['Asin'].defvjps(lambda g, ans, x: divide(g, sqrt(subtract(1, square(x)))))
+
+
+REGISTRY['Acos'].defvjps(lambda g, ans, x: negative(divide(g, sqrt(subtract(1, square(x))))))
+
+
+REGISTRY['Atan'].defvjps(lambda g, ans, x: divide(g, add(square(x), 1)))
+
+
+REGISTRY['Sinh'].defvjps(lambda g, ans, x: multiply(g, cosh(x)))
+
+
+REGISTRY['Cosh'].defvjps(lambda g, ans, x: multiply(g, sinh(x)))
+
+
+REGISTRY['Tanh'].defvjps(lambda g, ans: multiply(g, subtract(1, square(ans))))
+
+
+REGISTRY['Exp'].defvjps(lambda g, ans: multiply(g, ans))
+
+
+REGISTRY['Expm1'].defvjps(lambda g, ans, x: multiply(g, add(ans, 1)))
+
+
+REGISTRY['Log'].defvjps(lambda g, ans, x: divide(g, x))
+
+
+REGISTRY['Log1p'].defvjps(lambda g, ans, x: divide(g, add(x, 1)))
+
+
+REGISTRY['Sqrt'].defvjps(lambda g, ans, x: divide(g, multiply(ans, 2)))
+
+
+REGISTRY['Rsqrt'].defvjps(lambda g, ans, x: multiply(g, multiply(pow(ans, 3), -0.5)))
+
+
+REGISTRY['Square'].defvjps(lambda g, ans, x: multiply(g, multiply(x, 2)))
+
+
+REGISTRY['Reciprocal'].defvjps(lambda g, ans, x: negative(multiply(g, square(ans))))
+
+
+REGISTRY['Sigmoid'].defvjps(lambda g, ans: multiply(g, multiply(ans, subtract(1, ans))))
+
+
+REGISTRY['Softplus'].defvjps(lambda g, ans, x: multiply(g, sigmoid(x)))
+
+
+REGISTRY['Erf'].defvjps(lambda g, ans, x: multiply(g, multiply(exp(negative(square(x))), 1.1283791670955126)))
+
+
+REGISTRY['ReluGrad'].defvjps(lambda gg, mask: apply(_ReluGrad, (gg,), {"mask": mask}))
+
+
+REGISTRY['Relu'].defvjps(_relu_vjp)
+
+
+REGISTRY['Elu'].defvjps(
+    lambda g, ans, x: multiply(g, where(greater(x, 0), ones_like(x), add(ans, 1))))
+
+
+REGISTRY['LeakyRelu'].defvjps(
+    lambda g, ans, x, alpha: multiply(g, where(greater(x, 0), ones_like(x), fill_like(x, alpha))))
+
+
+REGISTRY['Identity'].defvjps(lambda g, ans, x: g)
+
+
+REGISTRY['Cast'].defvjps(_cast_vjp)

@@ -1,0 +1,385 @@
+"""Forward primitives, element-wise: arithmetic, unary functions, comparisons, cast.
+
+Gradient rules live in :mod:`.math_grads`.
+"""
+from __future__ import annotations
+
+import operator
+
+from .. import _backend as B
+from .. import dtypes as _d
+from .._core import Tensor, apply, primitive, _to_tensor, _new, _SCALAR_KIND
+from .._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
+from .._state import multi_device as _multi  # [True] once a second array module (GPU) exists
+from ..errors import InvalidArgumentError
+from ._adapt import _pair, float_constant
+
+xp = B.xp
+np = B.numpy  # host-side helpers only (dtype objects, index arithmetic)
+_ARRAY_MODULES = B._MODULES  # type(array) -> module: xp() without the call, on hot paths
+_float = float
+
+
+def _mk_binary(name, fwd):
+    prim = primitive(name, fwd)
+    pname = prim.name
+
+    def op(x, y, name=None):
+        tx = type(x)
+        ty = type(y)
+        if tx is Tensor:
+            if ty is Tensor:
+                vx = x._value
+                vy = y._value
+                t = type(vx)
+                # one dtype? (a NumPy scalar's type fixes its dtype: no .dtype read for scalars)
+                if t is type(vy) and (t in _SCALAR_KIND or vx.dtype is vy.dtype):
+                    if not _tapes and not _accumulators and not _multi[0]:
+                        # nothing records and there is one array module: all apply() would do
+                        out = _new(Tensor)
+                        out._value = prim.fwd(vx, vy)
+                        out._id = _next_id()
+                        return out
+                    return apply(prim, (x, y), {})
+            elif ty is _float:
+                # a tensor and a Python float (y * 0.9): the one float-constant shortcut
+                c = float_constant(y, x._value)
+                if c is not None:
+                    return apply(prim, (x, c), {})
+        a, b = _pair(x, y, pname)
+        return apply(prim, (a, b), {})
+
+    op.prim = prim
+    return op
+
+
+# a + b, a - b, a * b, a / b on arrays of any backend; operator's C functions, no Python frame
+_add = operator.add
+
+
+_sub = operator.sub
+
+
+_mul = operator.mul
+
+
+_div = operator.truediv
+
+
+add = _mk_binary("AddV2", _add)
+
+
+subtract = _mk_binary("Sub", _sub)
+
+
+multiply = _mk_binary("Mul", _mul)
+
+
+def _truediv_fwd(a, b):
+    if a.dtype.kind in "iu":
+        # TensorFlow's truediv: int32 -> float64, int8/16 -> float32
+        ft = np.float64 if a.dtype.itemsize >= 4 else np.float32
+        return a.astype(ft) / b.astype(ft)
+    return a / b
+
+
+_RealDiv = primitive("RealDiv", _truediv_fwd)
+
+
+def divide(x, y, name=None):
+    a, b = _pair(x, y, "RealDiv")
+    return apply(_RealDiv, (a, b), {})
+
+
+truediv = divide
+
+
+floordiv = _mk_binary("FloorDiv", lambda a, b: a // b)
+
+
+floormod = _mk_binary("FloorMod", lambda a, b: xp(a).mod(a, b))
+
+
+mod = floormod
+
+
+def _pow_fwd(a, b):
+    return xp(a).power(a, b)
+
+
+pow = _mk_binary("Pow", _pow_fwd)  # noqa: A001
+
+
+_maximum = primitive("Maximum", lambda a, b: xp(a).maximum(a, b))
+
+
+_minimum = primitive("Minimum", lambda a, b: xp(a).minimum(a, b))
+
+
+def maximum(x, y, name=None):
+    a, b = _pair(x, y, "Maximum")
+    return apply(_maximum, (a, b), {})
+
+
+def minimum(x, y, name=None):
+    a, b = _pair(x, y, "Minimum")
+    return apply(_minimum, (a, b), {})
+
+
+squared_difference = _mk_binary(
+    "SquaredDifference", lambda a, b: (a - b) * (a - b))
+
+
+atan2 = _mk_binary("Atan2", lambda y, x: xp(y).arctan2(y, x))
+
+
+def _mk_unary(name, fwd, save=None, float_only=True):
+    prim = primitive(name, fwd, save=save)
+
+    def op(x, name=None):
+        if type(x) is not Tensor:
+            x = _to_tensor(x)
+        if float_only and (_SCALAR_KIND.get(type(x._value)) or x._value.dtype.kind) not in "fc":
+            raise InvalidArgumentError(
+                f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: "
+                f"bfloat16, half, float, double, complex64, complex128 ; NodeDef: {{op {prim.name}}} "
+                f"[Op:{prim.name}]")
+        if not _tapes and not _accumulators and not _multi[0]:
+            # nothing records and there is one array module: all that apply() would do
+            out = _new(Tensor)
+            out._value = prim.fwd(x._value)
+            out._id = _next_id()
+            return out
+        return apply(prim, (x,), {})
+
+    op.prim = prim
+    op.__name__ = name.lower()
+    return op
+
+
+def _f(name):
+    host = getattr(np, name)
+
+    def fwd(a):  # xp(a).<name>(a), with NumPy's function looked up once
+        if _ARRAY_MODULES.get(type(a)) is np:
+            return host(a)
+        return getattr(xp(a), name)(a)
+    return fwd
+
+
+negative = _mk_unary("Neg", lambda a: -a, float_only=False)
+
+
+neg = negative
+
+
+abs = _mk_unary("Abs", _f("abs"), float_only=False)  # noqa: A001
+
+
+sign = _mk_unary("Sign", _f("sign"), float_only=False)
+
+
+sin = _mk_unary("Sin", _f("sin"))
+
+
+cos = _mk_unary("Cos", _f("cos"))
+
+
+tan = _mk_unary("Tan", _f("tan"))
+
+
+asin = _mk_unary("Asin", _f("arcsin"))
+
+
+acos = _mk_unary("Acos", _f("arccos"))
+
+
+atan = _mk_unary("Atan", _f("arctan"))
+
+
+sinh = _mk_unary("Sinh", _f("sinh"))
+
+
+cosh = _mk_unary("Cosh", _f("cosh"))
+
+
+def _keep_ans(ans, x):
+    """Save only the output: what the gradients of tanh, exp and sigmoid need (not the input)."""
+    return (ans,)
+
+
+tanh = _mk_unary("Tanh", _f("tanh"), save=_keep_ans)
+
+
+exp = _mk_unary("Exp", _f("exp"), save=_keep_ans)
+
+
+expm1 = _mk_unary("Expm1", _f("expm1"))
+
+
+log = _mk_unary("Log", _f("log"))
+
+
+log1p = _mk_unary("Log1p", _f("log1p"))
+
+
+sqrt = _mk_unary("Sqrt", _f("sqrt"))
+
+
+rsqrt = _mk_unary("Rsqrt", lambda a: 1 / xp(a).sqrt(a))
+
+
+square = _mk_unary("Square", lambda a: a * a, float_only=False)
+
+
+reciprocal = _mk_unary("Reciprocal", lambda a: 1 / a)
+
+
+inv_op = reciprocal
+
+
+def _sigmoid_fwd(a):
+    m = xp(a)
+    # numerically stable in both tails
+    e = m.exp(-m.abs(a))
+    return m.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+
+
+sigmoid = _mk_unary("Sigmoid", _sigmoid_fwd, save=_keep_ans)
+
+
+def _softplus_fwd(a):
+    m = xp(a)
+    return (m.maximum(a, 0) + m.log1p(m.exp(-m.abs(a)))).astype(a.dtype, copy=False)
+
+
+softplus = _mk_unary("Softplus", _softplus_fwd)
+
+
+erf = _mk_unary("Erf", B.erf)
+
+
+# Relu keeps a boolean mask, not its input or output: the smallest thing its gradient needs.
+def _relu_save(ans, x):
+    return (Tensor(ans._value > 0),)
+
+
+def _relu_grad_fwd(g, mask):
+    return g * mask
+
+
+# g * mask with the boolean mask cast inside the multiplication (no float copy of the mask, as
+# TensorFlow's ReluGrad). Linear in g with a constant mask, so its own gradient is itself.
+_ReluGrad = primitive("ReluGrad", _relu_grad_fwd,
+                      save=lambda ans, g, mask: ())
+
+
+relu = _mk_unary("Relu", lambda a: xp(a).maximum(a, 0), save=_relu_save)
+
+
+def elu(features, name=None):
+    x = _to_tensor(features)
+    return apply(_Elu, (x,), {})
+
+
+_Elu = primitive("Elu", lambda a: xp(a).where(a > 0, a, xp(a).expm1(xp(a).minimum(a, 0))).astype(a.dtype))
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    x = _to_tensor(features)
+    return apply(_LeakyRelu, (x,), {"alpha": _float(alpha)})
+
+
+_LeakyRelu = primitive(
+    "LeakyRelu", lambda a, alpha: xp(a).where(a > 0, a, a * alpha).astype(a.dtype))
+
+
+# Non-differentiable element-wise operations (gradient None, as in TensorFlow)
+floor = _mk_unary("Floor", _f("floor"))
+
+
+ceil = _mk_unary("Ceil", _f("ceil"))
+
+
+round = _mk_unary("Round", lambda a: xp(a).round(a), float_only=False)  # noqa: A001 (half-to-even, like TF)
+
+
+is_nan = _mk_unary("IsNan", _f("isnan"))
+
+
+is_finite = _mk_unary("IsFinite", _f("isfinite"))
+
+
+is_inf = _mk_unary("IsInf", _f("isinf"))
+
+
+logical_not = _mk_unary("LogicalNot", _f("logical_not"), float_only=False)
+
+
+def _cmp(name, fn):
+    prim = primitive(name, fn)
+
+    def op(x, y, name=None):
+        a, b = _pair(x, y, prim.name)
+        return apply(prim, (a, b), {})
+
+    op.prim = prim
+    return op
+
+
+equal = _cmp("Equal", lambda a, b: xp(a).equal(a, b))
+
+
+not_equal = _cmp("NotEqual", lambda a, b: xp(a).not_equal(a, b))
+
+
+less = _cmp("Less", lambda a, b: xp(a).less(a, b))
+
+
+less_equal = _cmp("LessEqual", lambda a, b: xp(a).less_equal(a, b))
+
+
+greater = _cmp("Greater", lambda a, b: xp(a).greater(a, b))
+
+
+greater_equal = _cmp("GreaterEqual", lambda a, b: xp(a).greater_equal(a, b))
+
+
+logical_and = _cmp("LogicalAnd", lambda a, b: xp(a).logical_and(a, b))
+
+
+logical_or = _cmp("LogicalOr", lambda a, b: xp(a).logical_or(a, b))
+
+
+logical_xor = _cmp("LogicalXor", lambda a, b: xp(a).logical_xor(a, b))
+
+
+_Identity = primitive("Identity", lambda a: a)
+
+
+_StopGradient = primitive("StopGradient", lambda a: a)
+
+
+def identity(input, name=None):  # noqa: A002
+    return apply(_Identity, (_to_tensor(input),), {})
+
+
+def stop_gradient(input, name=None):  # noqa: A002
+    """The same value, but gradients do not flow through it (they become None)."""
+    return apply(_StopGradient, (_to_tensor(input),), {})
+
+
+def _cast_fwd(a, dtype):
+    return a.astype(dtype._np, copy=False) if a.dtype != dtype._np else a
+
+
+_Cast = primitive("Cast", _cast_fwd)
+
+
+def cast(x, dtype, name=None):
+    """Convert to another dtype; gradients flow only between floating dtypes."""
+    x = _to_tensor(x)
+    dtype = _d.as_dtype(dtype)
+    if x._value.dtype == dtype._np:
+        return x
+    return apply(_Cast, (x,), {"dtype": dtype})

@@ -1,0 +1,441 @@
+"""The values of minitape: Tensor, Variable, TensorShape, and conversion of Python data.
+
+The tensor layer: below the primitives (:mod:`._core`) and the operations (:mod:`._ops`),
+which install Tensor's operators and the three conversions that need an operation.
+Tensors are read on every operation: keep ``__slots__`` and ``type(x) is`` checks.
+"""
+from __future__ import annotations
+
+
+from . import _backend as B
+from . import dtypes as _d
+from . import _trace
+from ._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
+from ._state import multi_device as _multi, variable_reads as _variable_reads
+
+np = B.numpy  # only for dtype objects and host-side conversion of Python data
+
+
+class TensorShape(tuple):
+    """A tuple of dimensions that prints and compares like ``tf.TensorShape``."""
+
+    __slots__ = ()
+
+    @property
+    def rank(self):
+        return len(self)
+
+    ndims = rank
+
+    def as_list(self):
+        return list(self)
+
+    def num_elements(self):
+        n = 1
+        for d in self:
+            n *= d
+        return n
+
+    def is_compatible_with(self, other):
+        other = tuple(other)
+        return len(other) == len(self) and all(a == b or a is None or b is None
+                                                for a, b in zip(self, other))
+
+    def __repr__(self):
+        return f"TensorShape({list(self)})"
+
+    def __str__(self):
+        return "(" + ", ".join(str(d) for d in self) + ("," if len(self) == 1 else "") + ")"
+
+    def __getitem__(self, key):
+        r = tuple.__getitem__(self, key)
+        return TensorShape(r) if isinstance(key, slice) else r
+
+
+def _fmt_numpy(v, is_repr=False):
+    """Text of a value as TensorFlow prints it: ``str`` of the array, ``repr`` in reprs."""
+    a = B.to_host(v)
+    if np.ndim(a) == 0:
+        return str(np.asarray(a)[()])
+    return repr(np.asarray(a)) if is_repr else str(np.asarray(a))
+
+
+class Tensor:
+    """An immutable multi-dimensional array; the result of every minitape operation."""
+
+    __slots__ = ("_value", "_id", "__weakref__")
+    __array_priority__ = 100  # NumPy defers binary operators to ours
+
+    def __init__(self, value):
+        self._value = value
+        self._id = _next_id()
+
+    # --- inspection ---------------------------------------------------------------------
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self._value.shape)
+
+    @property
+    def dtype(self) -> _d.DType:
+        return _d.from_numpy(self._value.dtype)
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def device(self) -> str:
+        from . import _device
+        return _device.device_name(self._value)
+
+    def get_shape(self):
+        return self.shape
+
+    def numpy(self):
+        """The value as a NumPy array (or NumPy scalar) on the host, whatever the device."""
+        if _tapes:  # leaving minitape while a tape records: debugging.why_none names it
+            _trace.note_escape(self, _tapes)
+        v = self._value
+        if B.xp(v) is np:
+            return v.copy() if type(v) is np.ndarray else v
+        a = B.to_host(v)  # the explicit device-to-host copy
+        return a[()] if a.ndim == 0 else a
+
+    def __array__(self, dtype=None, copy=None):
+        a = np.asarray(self.numpy())
+        return a.astype(dtype) if dtype is not None else a
+
+    def __len__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Scalar tensor has no `len()`")
+        return self._value.shape[0]
+
+    def __iter__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        getitem = type(self).__getitem__  # installed by the operations layer
+        for i in range(self._value.shape[0]):
+            yield getitem(self, i)
+
+    def __bool__(self):
+        return bool(self._scalar())
+
+    def __float__(self):
+        if _tapes:
+            _trace.note_escape(self, _tapes)
+        return float(self._scalar())
+
+    def __int__(self):
+        if _tapes:
+            _trace.note_escape(self, _tapes)
+        return int(self._scalar())
+
+    def __index__(self):
+        if not self.dtype.is_integer:
+            raise TypeError(f"Only integer scalar tensors can be used as an index, got {self.dtype.name}")
+        return int(self._scalar())
+
+    def _scalar(self):
+        v = self._value
+        if v.ndim != 0 and v.size != 1:
+            raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                             "Use a.any() or a.all()")
+        return B.to_host(v).reshape(()).item() if B.xp(v) is not np else v.item() if hasattr(v, "item") else v
+
+    __hash__ = None  # tensors compare element-wise, like TensorFlow's
+
+    def ref(self):
+        """A hashable reference to this tensor (TensorFlow's ``Tensor.ref()``)."""
+        return _Ref(self)
+
+    experimental_ref = ref
+
+    def __repr__(self):
+        return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={_fmt_numpy(self._value, True)}>"
+
+    def __str__(self):
+        return f"tf.Tensor({_fmt_numpy(self._value)}, shape={self.shape}, dtype={self.dtype.name})"
+
+    def __format__(self, spec):
+        if spec and self._value.ndim == 0:
+            return format(self._scalar(), spec)
+        return format(str(self), spec)
+
+    def __reduce__(self):
+        return constant, (self.numpy(),)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class _Ref:
+    __slots__ = ("_t",)
+
+    def __init__(self, t):
+        self._t = t
+
+    def deref(self):
+        return self._t
+
+    def __hash__(self):
+        return self._t._id
+
+    def __eq__(self, other):
+        return type(other) is _Ref and other._t is self._t
+
+
+EagerTensor = Tensor
+
+
+class Variable(Tensor):
+    """A mutable tensor whose state survives across tapes: a model's parameter.
+
+    Trainable variables are watched automatically by every tape that reads them.  Change a
+    variable with :meth:`assign`, :meth:`assign_add` or :meth:`assign_sub`; ``x = x + 1``
+    replaces it by a plain Tensor, which tapes no longer watch.
+    """
+
+    __slots__ = ("_trainable", "_name", "_snap")
+
+    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
+                 **ignored):
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        if callable(initial_value):
+            initial_value = initial_value()
+        with _no_recording():
+            t = convert_to_tensor(initial_value, dtype=dtype)
+        self._value = t._value
+        self._id = _next_id()
+        self._trainable = bool(trainable)
+        base = name if name is not None else "Variable"
+        self._name = base if ":" in base else base + ":0"
+        self._snap = None
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    def _read(self):
+        """The current value as a Tensor sharing the variable's identity on tapes."""
+        s = self._snap
+        if s is None:
+            s = Tensor.__new__(Tensor)
+            s._value = self._value
+            s._id = self._id
+            self._snap = s
+        if _tapes and self._trainable:
+            for tape in _tapes:
+                if tape._watch_accessed:
+                    tape._watch_variable(self)
+        if _variable_reads and self._trainable:
+            _variable_reads[-1].setdefault(self._id, self)
+        return s
+
+    def value(self):
+        return self._read()
+
+    def read_value(self):
+        return _LAYER_ABOVE.identity(self._read())
+
+    def _assign_value(self, new, op):
+        with _no_recording():
+            t = convert_to_tensor(new, dtype=self.dtype)
+        v = t._value
+        if tuple(v.shape) != tuple(self._value.shape):
+            raise ValueError(
+                f"Cannot {op} to variable '{self._name}': Shape mismatch. The variable shape "
+                f"{self.shape}, and the assigned value shape {TensorShape(v.shape)} are incompatible.")
+        if B.xp(v) is not B.xp(self._value):
+            from . import _device
+            v = _device.move_like(v, self._value)
+        self._value = v
+        self._snap = None
+        return self
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        """Set the value.  Stateful: gradients do not flow through an assignment."""
+        if _tapes:
+            _trace.note_assign(self, value, "assign", _tapes)
+        return self._assign_value(value, "assign")
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        with _no_recording():
+            d = convert_to_tensor(delta, dtype=self.dtype)
+        if _tapes:
+            _trace.note_assign(self, d, "assign_add", _tapes)
+        return self._assign_value(Tensor(self._value + self._on_my_device(d)), "assign_add")
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        with _no_recording():
+            d = convert_to_tensor(delta, dtype=self.dtype)
+        if _tapes:
+            _trace.note_assign(self, d, "assign_sub", _tapes)
+        return self._assign_value(Tensor(self._value - self._on_my_device(d)), "assign_sub")
+
+    def _on_my_device(self, t):
+        """The array of ``t`` on this variable's device (a variable never changes device)."""
+        v = t._value
+        if not _multi[0]:
+            return v
+        return B.move(v, B.xp(self._value))
+
+    def numpy(self):
+        return Tensor.numpy(self)
+
+    def __repr__(self):
+        return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}, "
+                f"numpy={_fmt_numpy(self._value, True)}>")
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return Variable, (self.numpy(), self._trainable, self._name)
+
+    def __deepcopy__(self, memo):
+        return Variable(self.numpy(), self._trainable, self._name)
+
+
+class _no_recording:
+    """Temporarily hide all tapes and accumulators (internal conversions, assignments)."""
+
+    __slots__ = ("_saved",)
+
+    def __enter__(self):
+        self._saved = (_tapes[:], _accumulators[:])
+        _tapes.clear()
+        _accumulators.clear()
+
+    def __exit__(self, *exc):
+        _tapes[:], _accumulators[:] = self._saved
+
+
+# ------------------------------------------------------------------------------------------
+# Conversion
+# ------------------------------------------------------------------------------------------
+
+class _LayerAbove:
+    """The three operations this layer needs from the operations layer above it.
+
+    Stacking a list of tensors (``convert_to_tensor([x, y])``), casting a constant
+    (``constant(t, dtype)``) and ``Variable.read_value`` are recorded operations, which live
+    above this module.  The operations layer installs them here once, when it is imported (as
+    it installs Tensor's operators), so this module never imports it.
+    """
+
+    __slots__ = ("stack", "cast", "identity")
+
+
+_LAYER_ABOVE = _LayerAbove()
+
+
+def install_operations(stack, cast, identity):
+    """Called once by the operations layer: see :class:`_LayerAbove`."""
+    _LAYER_ABOVE.stack = stack
+    _LAYER_ABOVE.cast = cast
+    _LAYER_ABOVE.identity = identity
+
+
+def _flat_python(value, out):
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            _flat_python(v, out)
+    else:
+        out.append(value)
+    return out
+
+
+def _contains_tensor(value):
+    if isinstance(value, Tensor):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_contains_tensor(v) for v in value)
+    return False
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+    """Turn Python numbers, (nested) lists, NumPy arrays or tensors into a Tensor.
+
+    Python floats become float32 and ints int32 (as in TensorFlow); NumPy arrays keep their
+    dtype.  A requested ``dtype`` converts Python data, and refuses lossy conversions
+    (``1.5`` to int32).
+    """
+    tv = type(value)
+    if tv is Tensor:
+        if dtype is not None and value.dtype != _d.as_dtype(dtype):
+            raise ValueError(f"Tensor conversion requested dtype {_d.as_dtype(dtype).name} for "
+                             f"Tensor with dtype {value.dtype.name}: {value!r}")
+        return value
+    if tv is Variable or isinstance(value, Variable):
+        t = value._read()
+        if dtype is not None and t.dtype != _d.as_dtype(dtype):
+            raise ValueError(f"Tensor conversion requested dtype {_d.as_dtype(dtype).name} for "
+                             f"Tensor with dtype {t.dtype.name}: {value!r}")
+        return t
+    if isinstance(value, Tensor):
+        return value
+    if hasattr(value, "_as_tensor") and not isinstance(value, type):
+        return convert_to_tensor(value._as_tensor(), dtype=dtype)
+    want = _d.as_dtype(dtype) if dtype is not None else None
+    if isinstance(value, (list, tuple)) and _contains_tensor(value):
+        return _LAYER_ABOVE.stack([convert_to_tensor(v, dtype=dtype) for v in value])
+    mod = B.default_module()
+    if isinstance(value, (np.ndarray, np.generic)):
+        if want is None:
+            _d.from_numpy(value.dtype)  # supported?
+            arr = value.copy() if isinstance(value, np.ndarray) else np.asarray(value)
+        else:
+            arr = np.asarray(value, dtype=want._np)
+        return Tensor(mod.asarray(arr) if mod is not np else arr)
+    if B.xp(value) is not np if _is_array_like(value) else False:
+        arr = value if want is None else value.astype(want._np)
+        return Tensor(arr)
+    # Python data
+    flat = _flat_python(value, [])
+    if want is None:
+        want = _d.infer_python(flat, dtype_hint)
+    else:
+        for v in flat:
+            _d.check_lossless(v, want)
+    try:
+        arr = np.array(value, dtype=want._np)
+    except ValueError as e:
+        raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {e}") from None
+    if mod is not np:
+        arr = mod.asarray(arr)
+    return Tensor(arr)
+
+
+def _is_array_like(v):
+    try:
+        B.xp(v)
+        return True
+    except TypeError:
+        return False
+
+
+def constant(value, dtype=None, shape=None, name=None):
+    """Create a Tensor from Python data or a NumPy array (TensorFlow's ``tf.constant``)."""
+    if isinstance(value, Tensor):
+        t = convert_to_tensor(value)
+        if dtype is not None and t.dtype != _d.as_dtype(dtype):
+            t = _LAYER_ABOVE.cast(t, dtype)
+    else:
+        t = convert_to_tensor(value, dtype=dtype)
+    if shape is not None:
+        shape = tuple(shape)
+        v = t._value
+        mod = B.xp(v)
+        if v.size == 1 and int(np.prod(shape)) != 1:
+            v = mod.full(shape, v.reshape(()), dtype=v.dtype)
+        else:
+            v = v.reshape(shape)
+        t = Tensor(v)
+    return t
