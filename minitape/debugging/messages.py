@@ -110,7 +110,7 @@ _MESSAGES = {
     },
     "es": {
         "has_gradient":
-            "Aquí no hay ningún None que explicar: la cinta observó {src}{s} y registró las "
+            "Aquí no hay ningún None que explicar: la cinta observó {src}{s} y grabó las "
             "operaciones que llevan desde ella hasta {tgt}{t}, así que `tape.gradient` "
             "devuelve un gradiente de verdad.",
         "not_watched":
@@ -126,17 +126,17 @@ _MESSAGES = {
         "not_trainable":
             "{Src}{s} es una Variable creada con `trainable=False`. Las cintas ignoran a "
             "propósito las variables no entrenables (un contador de pasos o una media móvil no "
-            "son cosas que se entrenen), así que no se registró nada de lo que se calculó con "
+            "son cosas que se entrenen), así que no se grabó nada de lo que se calculó con "
             "ella. Quita `trainable=False` si es un parámetro de tu modelo, o llama a "
             "`tape.watch({code})` si de todos modos necesitas este gradiente.",
         "integer":
             "{Src}{s} tiene el tipo entero `{dtype}`. Los gradientes solo existen para valores "
-            "de punto flotante (a un entero no se le puede sumar una cantidad infinitesimal), "
-            "así que la cinta no registra sus operaciones. Crea el valor a partir de un float: "
+            "de coma flotante (a un entero no se le puede sumar una cantidad infinitesimal), "
+            "así que la cinta no graba sus operaciones. Crea el valor a partir de un float: "
             "`tf.Variable(2.0)` en lugar de `tf.Variable(2)`, o indica `dtype=tf.float32`.",
         "integer_target":
             "{Tgt}{t} tiene el tipo entero `{dtype}`, así que no hay nada que derivar: los "
-            "gradientes solo están definidos para objetivos de punto flotante. Mantén en "
+            "gradientes solo están definidos para objetivos de coma flotante. Mantén en "
             "`float32` todo el cálculo que lleva hasta el objetivo.",
         "variable_replaced":
             "{Src}{s} ya no es una Variable: es un Tensor normal, calculado fuera de la cinta "
@@ -145,7 +145,7 @@ _MESSAGES = {
             "ellas. Para cambiar una Variable sin que deje de serlo, actualízala en su sitio: "
             "`{code}.assign_add(...)`, `{code}.assign_sub(...)` o `{code}.assign(...)`.",
         "unconnected":
-            "La cinta no registró ninguna operación que lleve desde {src}{s} hasta {tgt}{t}: "
+            "La cinta no grabó ninguna operación que lleve desde {src}{s} hasta {tgt}{t}: "
             "el objetivo se calculó sin usar esta fuente. Comprueba que, dentro del bloque "
             "`with`, el objetivo se calcula de verdad con esta fuente (un nombre mal escrito o "
             "reutilizado suele ser el culpable).",
@@ -171,24 +171,24 @@ _MESSAGES = {
         "integer_cast":
             "En el camino hacia {tgt}{t}, `{op}` convirtió un valor calculado con {src}{s} al "
             "tipo entero `{dtype}`. Los enteros no tienen gradiente, así que la cinta deja de "
-            "seguir el valor ahí. Mantén el cálculo en punto flotante.",
+            "seguir el valor ahí. Mantén el cálculo en coma flotante.",
         "not_differentiable":
             "En el camino hacia {tgt}{t}, un valor calculado con {src}{s} pasó por `{op}`, una "
-            "operación registrada como no diferenciable: la cinta no la registra, así que el "
+            "operación declarada no diferenciable: la cinta no la graba, así que el "
             "gradiente se detiene ahí.",
         "stop_gradient":
             "En el camino hacia {tgt}{t}, un valor calculado con {src}{s} pasó por "
             "`tf.stop_gradient`, cuyo único trabajo es bloquear el gradiente: la cinta trata "
             "su resultado como una constante.",
         "comparison":
-            "La cinta no registró ninguna operación que lleve desde {src}{s} hasta {tgt}{t}; "
+            "La cinta no grabó ninguna operación que lleve desde {src}{s} hasta {tgt}{t}; "
             "la fuente solo se usó en la comparación `{op}` (por ejemplo, en un `if`). Una "
             "comparación solo decide qué operaciones se ejecutan; no tiene gradiente, así que "
             "el flujo de control es invisible para `tape.gradient`.",
     },
     "pt": {
         "has_gradient":
-            "Aqui não há nenhum None para explicar: a fita observou {src}{s} e registrou as "
+            "Aqui não há nenhum None para explicar: a fita observou {src}{s} e gravou as "
             "operações que levam dela até {tgt}{t}, então `tape.gradient` devolve um "
             "gradiente de verdade.",
         "not_watched":
@@ -205,12 +205,12 @@ _MESSAGES = {
             "{Src}{s} é uma Variable criada com `trainable=False`. As fitas ignoram de "
             "propósito as variáveis não treináveis (um contador de passos ou uma média móvel "
             "não são coisas que se treinam), então nada do que foi calculado com ela foi "
-            "registrado. Tire o `trainable=False` se for um parâmetro do seu modelo, ou chame "
+            "gravado. Tire o `trainable=False` se for um parâmetro do seu modelo, ou chame "
             "`tape.watch({code})` se você precisar deste gradiente mesmo assim.",
         "integer":
             "{Src}{s} tem o tipo inteiro `{dtype}`. Gradientes só existem para valores de "
             "ponto flutuante (não dá para mexer num inteiro por uma quantidade infinitesimal), "
-            "então a fita não registra as operações com esse valor. Crie o valor a partir de "
+            "então a fita não grava as operações com esse valor. Crie o valor a partir de "
             "um float: `tf.Variable(2.0)` em vez de `tf.Variable(2)`, ou informe "
             "`dtype=tf.float32`.",
         "integer_target":
@@ -224,7 +224,7 @@ _MESSAGES = {
             "uma Variable sem que ela deixe de ser Variable, atualize-a no lugar: "
             "`{code}.assign_add(...)`, `{code}.assign_sub(...)` ou `{code}.assign(...)`.",
         "unconnected":
-            "A fita não registrou nenhuma operação que leve desde {src}{s} até {tgt}{t}: o alvo "
+            "A fita não gravou nenhuma operação que leve desde {src}{s} até {tgt}{t}: o alvo "
             "foi calculado sem usar esta fonte. Confira se, dentro do bloco `with`, o alvo é "
             "mesmo calculado com esta fonte (um nome digitado errado ou reaproveitado costuma "
             "ser o culpado).",
@@ -253,14 +253,14 @@ _MESSAGES = {
             "acompanhar o valor ali. Mantenha o cálculo em ponto flutuante.",
         "not_differentiable":
             "No caminho até {tgt}{t}, um valor calculado com {src}{s} passou por `{op}`, uma "
-            "operação registrada como não diferenciável: a fita não a registra, então o "
+            "operação declarada não diferenciável: a fita não a grava, então o "
             "gradiente para ali.",
         "stop_gradient":
             "No caminho até {tgt}{t}, um valor calculado com {src}{s} passou por "
             "`tf.stop_gradient`, cuja única função é bloquear o gradiente: a fita trata o "
             "resultado como uma constante.",
         "comparison":
-            "A fita não registrou nenhuma operação que leve desde {src}{s} até {tgt}{t}; o "
+            "A fita não gravou nenhuma operação que leve desde {src}{s} até {tgt}{t}; o "
             "único uso da fonte foi na comparação `{op}` (num `if`, por exemplo). Uma "
             "comparação só decide quais operações são executadas; ela não tem gradiente, então "
             "o fluxo de controle é invisível para `tape.gradient`.",

@@ -146,3 +146,16 @@ def test_grader_messages_and_exercise_titles_use_the_glossary():
     assert titles, "no exercise titles found in grader/visible_cases.json"
     problems += list(check_catalog(titles, "grader/visible_cases.json"))
     assert not problems, _report(problems)
+
+
+def test_why_none_messages_use_the_glossary():
+    """why_none speaks the lessons' words in every language."""
+    from minitape.debugging import messages
+
+    by_code: dict = {}
+    for lang, texts in messages._MESSAGES.items():
+        for code, text in texts.items():
+            by_code.setdefault(code, {})[lang] = text
+    assert set(by_code) >= {"not_watched", "integer", "unconnected"}
+    problems = list(check_catalog(by_code, "minitape/debugging/messages.py"))
+    assert not problems, _report(problems)
