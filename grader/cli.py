@@ -44,8 +44,13 @@ def cmd_autograde_all(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     n = len(summary.results)
-    print(f"autograded {n} submission(s) of {summary.assignment} with {summary.jobs} worker(s) "
-          f"in {summary.seconds:.1f}s ({n / summary.seconds if summary.seconds else 0:.2f}/s)")
+    rate = n / summary.seconds if summary.seconds else 0.0
+    print(f"{summary.assignment}: {n} submission(s): {len(summary.graded)} graded "
+          f"({len(summary.flagged)} flagged for review), {len(summary.failed)} failed; "
+          f"{summary.jobs} worker(s), {summary.seconds:.1f}s ({rate:.2f}/s)")
+    if summary.flagged:
+        print(f"flagged (see the export's status and notes): "
+              f"{', '.join(r.student for r in summary.flagged)}")
     if summary.kernels_forked or summary.kernels_fresh:
         print(f"kernels: {summary.kernels_forked} forked from preloaded processes, "
               f"{summary.kernels_fresh} started fresh"
@@ -58,7 +63,8 @@ def cmd_autograde_all(args) -> int:
         print(f"\n--- {result.student}: nbgrader autograde failed ---\n{result.log.strip()}",
               file=sys.stderr)
     if summary.failed:
-        print(f"{len(summary.failed)} submission(s) failed: "
+        print(f"error: {len(summary.failed)} of {n} submission(s) could not be autograded "
+              f"(nothing of them is in the gradebook): "
               f"{', '.join(r.student for r in summary.failed)}", file=sys.stderr)
         return 1
     return 0
@@ -66,6 +72,10 @@ def cmd_autograde_all(args) -> int:
 
 def cmd_export(args) -> int:
     from nbgrader.api import Gradebook
+
+    from . import nbgrader_compat
+
+    nbgrader_compat.install()  # before any Gradebook: no `alembic` needed on PATH
 
     from .export import export_rows, write_csv
     from .parallel import CourseError, load_coursedir

@@ -38,6 +38,12 @@ from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import ClearHiddenTests, Execute, NbGraderPreprocessor
 
+from . import nbgrader_compat
+
+# The course's nbgrader_config.py imports this module: nbgrader's own commands
+# (`.venv/bin/nbgrader ...`) then open the gradebook without an `alembic` on PATH.
+nbgrader_compat.install()
+
 __all__ = [
     "FlagIssues",
     "GraderExecute",

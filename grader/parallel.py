@@ -57,8 +57,20 @@ class AutogradeSummary:
     results: list[StudentResult] = field(default_factory=list)
 
     @property
+    def graded(self) -> list[StudentResult]:
+        """Submissions nbgrader autograded (their scores are in the gradebook)."""
+        return [r for r in self.results if r.ok]
+
+    @property
     def failed(self) -> list[StudentResult]:
+        """Submissions nbgrader could not autograde: nothing of them reached the gradebook."""
         return [r for r in self.results if not r.ok]
+
+    @property
+    def flagged(self) -> list[StudentResult]:
+        """Graded submissions flagged for review (crashed, timed out, tampered test cells)."""
+        return [r for r in self.graded
+                if r.rows and any(nb["flagged"] for nb in r.rows["notebooks"].values())]
 
     @property
     def kernels_forked(self) -> int:
@@ -335,6 +347,9 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
 
     Raises :class:`CourseError` for a missing course, an unknown assignment or no submissions.
     """
+    from . import nbgrader_compat
+
+    nbgrader_compat.install()  # before any Gradebook: no `alembic` needed on PATH
     coursedir = load_coursedir(course_dir)
     course_dir = coursedir.root
     _check_assignment(coursedir, assignment)

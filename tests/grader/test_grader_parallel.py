@@ -51,9 +51,15 @@ def _outputs(cell):
             # hidden checks' random points are not
             out["data"] = {k: (_volatile(v) if k in ("text/plain", "text/html") else v)
                            for k, v in out["data"].items() if k != "application/vnd.jupyter.widget-view+json"}
+        if (out.get("output_type") == "stream" and found and found[-1].get("output_type") == "stream"
+                and found[-1]["name"] == out["name"]):
+            # how a cell's prints are split into stream messages depends on timing: join them
+            found[-1] = {**found[-1], "text": found[-1]["text"] + out["text"]}
+            continue
+        found.append(out)
+    for out in found:
         if "text" in out:
             out["text"] = _volatile(out["text"])
-        found.append(out)
     return found
 
 
@@ -64,6 +70,9 @@ def test_parallel_autograde_equals_serial(tmp_path):
     out = grader_cli(parallel, "autograde-all", EN, "--jobs", "2", "--quiet").stdout
     # every kernel forked from a worker's preloaded process, none fell back to a fresh start
     assert f"kernels: {len(students)} forked from preloaded processes, 0 started fresh" in out
+    # exact counts: d_killed crashed its kernel, is graded and flagged for review
+    assert f"{EN}: 4 submission(s): 4 graded (1 flagged for review), 0 failed;" in out
+    assert "flagged (see the export's status and notes): d_killed" in out
     db = lambda course: f"sqlite:///{course / 'gradebook.db'}"  # noqa: E731
     for student in students:
         expected, got = read_rows(db(serial), EN, student), read_rows(db(parallel), EN, student)
@@ -79,6 +88,22 @@ def test_parallel_autograde_equals_serial(tmp_path):
     assert scores["a_correct"] == {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0}
     assert scores["c_partly"]["l01_ex3"] == 0.75
     assert scores["d_killed"] == {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 0.0, "l01_ex4": 0.0}
+
+
+def test_summary_counts_failures_and_exits_nonzero(tmp_path):
+    """A submission nbgrader cannot grade (not a notebook) is counted as failed, never as graded."""
+    course = make_course(tmp_path / "c", langs=("en",), timeout=30)
+    nbgrader(course, "generate_assignment", EN)
+    rel = released(course, EN)
+    submit(course, "a_correct", EN, with_answers(rel, reference_solutions(course, EN)),
+           "2030-01-01 10:00:00 UTC")
+    broken = submit(course, "b_broken", EN, rel, "2030-01-01 10:00:00 UTC")
+    (broken / f"{LESSON}.ipynb").write_text("{ this is not a notebook", encoding="utf-8")
+    proc = grader_cli(course, "autograde-all", EN, "--jobs", "2", "--quiet", check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"{EN}: 2 submission(s): 1 graded (0 flagged for review), 1 failed;" in proc.stdout
+    assert "error: 1 of 2 submission(s) could not be autograded" in proc.stderr
+    assert "b_broken" in proc.stderr.splitlines()[-1]
 
 
 def test_merge_is_idempotent_and_creates_missing_students(tmp_path):

@@ -1,0 +1,114 @@
+"""The README's instructor workflow, verbatim, through the environment's bin/ with no virtualenv on PATH.
+
+A fresh machine has no ``alembic`` (nor ``nbgrader``, ``jupyter``) on ``PATH`` unless a virtualenv is
+activated; nbgrader used to run ``alembic`` by name and every gradebook command failed there. This
+test takes the command block of the README's "Instructor's guide", runs each command as
+``<env>/bin/<command>`` from a ``PATH`` holding only system folders, with a reference submission of
+one student collected the LMS way (``zip_collect``), and checks that it gets full marks.
+
+Not run: ``pip install`` (the environment is the one under test) and the JupyterHub line
+(``release_assignment`` / ``collect``), which needs an exchange folder on a JupyterHub server.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import shlex
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from course_fixture import LESSON, REPO, read, reference_solutions, with_answers
+
+pytestmark = pytest.mark.slow
+
+BIN = Path(sysconfig.get_path("scripts"))
+
+
+def readme_instructor_commands() -> list[str]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Instructor's guide"):]
+    block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
+    commands = []
+    for line in block.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            commands.append(line)
+    return commands
+
+
+def system_path() -> str:
+    """``PATH`` without any virtualenv or the folder of this interpreter's scripts."""
+    keep = []
+    for entry in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        if not entry or "venv" in entry or Path(entry).resolve() == BIN.resolve():
+            continue
+        if (Path(entry) / "alembic").exists() or (Path(entry) / "nbgrader").exists():
+            continue
+        keep.append(entry)
+    return os.pathsep.join(keep)
+
+
+def test_readme_block_is_the_workflow():
+    commands = readme_instructor_commands()
+    names = [shlex.split(c)[:4] for c in commands]
+    assert ["python", "-m", "grader", "init-course"] in names
+    assert any(c.startswith("nbgrader generate_assignment") for c in commands)
+    assert any(c.startswith("python -m grader autograde-all") for c in commands)
+    assert any(c.startswith("python -m grader export") for c in commands)
+
+
+def test_instructor_commands_without_virtualenv_on_path(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"PATH": system_path(), "HOME": str(home), "LANG": "C.UTF-8",
+           "JUPYTER_PLATFORM_DIRS": "1"}
+    for exe in ("alembic", "nbgrader", "jupyter"):
+        found = subprocess.run(["sh", "-c", f"command -v {exe}"], env=env, capture_output=True, text=True)
+        assert found.returncode != 0, f"{exe} is on the test's PATH: {found.stdout}"
+
+    cwd = home
+    course = None
+    for command in readme_instructor_commands():
+        argv = shlex.split(command.replace("~", str(home)))
+        if argv[0] == "pip" or "release_assignment" in argv or "collect" in argv:
+            continue
+        if argv[0] == "cd":
+            cwd = Path(argv[1])
+            continue
+        if argv[0] == "nbgrader" and argv[1:3] == ["db", "student"]:
+            (cwd / "students.csv").write_text("id,first_name,last_name,email\n"
+                                              "ana,Ana,Pérez,ana@example.org\n", encoding="utf-8")
+        if argv[0] == "nbgrader" and argv[1] == "zip_collect":
+            assignment = argv[2]
+            archive = cwd / "downloaded" / assignment / "archive"
+            archive.mkdir(parents=True)
+            released = read(cwd / "release" / assignment / f"{LESSON}.ipynb")
+            solved = with_answers(released, reference_solutions(cwd, assignment))
+            import nbformat
+
+            nbformat.write(solved, str(archive / f"ana_{LESSON}.ipynb"))
+        proc = subprocess.run([str(BIN / argv[0]), *argv[1:]], cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, (f"{command!r} failed ({proc.returncode}) with PATH={env['PATH']}:\n"
+                                      f"{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}")
+        if argv[:4] == ["python", "-m", "grader", "init-course"]:
+            course = Path(argv[4])
+        if argv[:4] == ["python", "-m", "grader", "autograde-all"]:
+            assert f"{argv[4]}: 1 submission(s): 1 graded (0 flagged for review), 0 failed" in proc.stdout
+
+    assert course is not None and cwd == course
+    with open(course / "grades.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["student_id"] for r in rows] == ["ana"]
+    row = rows[0]
+    score = {k: v for k, v in row.items() if k.endswith("score")}
+    assert row[f"{LESSON}:status"] == "ok", row
+    assert float(row[f"{LESSON}:score"]) == float(row[f"{LESSON}:max_score"]) > 0, score
+    feedback = list((course / "feedback" / "ana").rglob("*.html"))
+    assert feedback, "generate_feedback wrote no feedback"
