@@ -49,18 +49,20 @@ $(STAMP_DEV): | $(VPY)
 install: $(STAMP_COURSE)
 install-dev: $(STAMP_DEV)
 
-# Debian's chromium for the real-browser test (Playwright drives /usr/bin/chromium).
+# Debian's chromium for the real-browser test (Playwright drives /usr/bin/chromium) and
+# bubblewrap, the sandbox autograding runs students' kernels in (grader/README.md, "Sandbox").
 chromium:
-	@if [ ! -x /usr/bin/chromium ]; then \
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/bwrap ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
 	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
-	  else echo "warning: /usr/bin/chromium is missing and cannot be installed without root;" \
-	            "install Debian's chromium (apt-get install chromium) for the browser tests" >&2; exit 0; fi; \
-	  echo "Installing Debian chromium (apt-get)..."; \
+	  else echo "warning: /usr/bin/chromium or /usr/bin/bwrap is missing and cannot be installed without root;" \
+	            "install Debian's chromium and bubblewrap (apt-get install chromium bubblewrap) for the" \
+	            "browser and sandbox tests" >&2; exit 0; fi; \
+	  echo "Installing Debian chromium and bubblewrap (apt-get)..."; \
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  $$SUDO apt-get update -qq >/dev/null; \
-	  $$SUDO apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; \
-	  /usr/bin/chromium --version 2>/dev/null; \
+	  $$SUDO apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core bubblewrap >/dev/null; \
+	  /usr/bin/chromium --version 2>/dev/null; /usr/bin/bwrap --version 2>/dev/null; \
 	fi
 
 # Jupyter refuses to run as root unless told (containers, CI machines).

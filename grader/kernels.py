@@ -186,9 +186,13 @@ def active_zygote() -> KernelZygote | None:
 _SANDBOX: list["Sandbox"] = []
 
 
+_SANDBOX_CHOSEN: list[bool] = []
+
+
 def use_sandbox(sandbox: "Sandbox | None") -> None:
     """Run every kernel this process starts from now on in ``sandbox`` (``None``: no sandbox)."""
     _SANDBOX[:] = [sandbox] if sandbox is not None else []
+    _SANDBOX_CHOSEN[:] = [True]
 
 
 def active_sandbox() -> "Sandbox | None":
@@ -197,7 +201,24 @@ def active_sandbox() -> "Sandbox | None":
 
 def kernel_manager_class():
     """The kernel manager nbgrader's execution should use in this process, or None for
-    nbclient's default: kernels forked from the zygote and/or confined in the sandbox."""
+    nbclient's default: kernels forked from the zygote and/or confined in the sandbox.
+
+    In a process where nobody chose (serial ``nbgrader autograde`` with the course's config),
+    kernels are sandboxed unless ``GRADER_SANDBOX=0`` is set; where bubblewrap is missing
+    this raises :class:`grader.sandbox.SandboxError`, so grading does not start."""
+    if not _SANDBOX_CHOSEN:
+        if os.environ.get("GRADER_SANDBOX", "1").strip().lower() in ("0", "no", "false", "off"):
+            from .sandbox import NO_SANDBOX_WARNING
+
+            log.warning(NO_SANDBOX_WARNING.replace("(--no-sandbox)", "(GRADER_SANDBOX=0)"))
+            use_sandbox(None)
+        else:
+            import atexit
+
+            sandbox = Sandbox(hide=[os.getcwd()])  # nbgrader runs in the course folder
+            sandbox.check()
+            use_sandbox(sandbox)
+            atexit.register(sandbox.close)
     return PreloadedKernelManager if (_ACTIVE or _SANDBOX) else None
 
 
@@ -355,7 +376,7 @@ class PreloadedKernelManager(AsyncKernelManager):
             kw["cwd"] = work
             kw["env"] = sandbox.environment(kw.get("env"))
             self.transport = "ipc"
-            self.ip = os.path.join(own, ".kernel", "ipc")
+            self.ip = os.path.join(own, ".kernel", "s")  # sockets s-1 ... s-5
             self.connection_file = os.path.join(own, ".kernel", f"kernel-{self.kernel_id}.json")
         return await super()._async_pre_start_kernel(**kw)
 

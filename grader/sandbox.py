@@ -58,6 +58,7 @@ ENV_NAMES = ("PATH", "LANG", "LANGUAGE", "TZ")
 ENV_PREFIXES = ("LC_", "PYTHON", "MPL", "MINITAPE_", "GRADER_", "JPY_", "NBGRADER_", "OMP_",
                 "OPENBLAS_", "MKL_", "NUMEXPR_")
 SANDBOX_HOME = "/tmp/home"
+MAX_COPY_MB = 512  # the most a kernel's working folder (a submission) may hold
 
 
 class SandboxError(RuntimeError):
@@ -142,6 +143,7 @@ class Sandbox:
     hide: list[str] = field(default_factory=list)
     python: str = sys.executable
     bwrap: str | None = None
+    base: str | None = None  # where scratch areas are made (default: the temporary folder)
 
     def __post_init__(self) -> None:
         self.bwrap = self.bwrap or find_bwrap()
@@ -166,12 +168,24 @@ class Sandbox:
         self._counter = 0
         self._lock = threading.Lock()
 
+    def for_this_process(self, base: str | None = None) -> "Sandbox":
+        """A copy for a forked worker: same settings, a scratch area of its own (in ``base``)."""
+        import copy
+
+        box = copy.copy(self)
+        box._scratch, box._counter, box._lock = None, 0, threading.Lock()
+        box.base = base or self.base
+        return box
+
     # -- scratch folders ---------------------------------------------------------------------
     @property
     def scratch(self) -> str:
         """This process's scratch folder: one sub-folder per kernel, nothing else."""
         if self._scratch is None or not os.path.isdir(self._scratch):
-            self._scratch = tempfile.mkdtemp(prefix="grader-sandbox-")
+            base = self.base or tempfile.gettempdir()
+            if len(base) > 48:  # the kernel's Unix socket paths must stay under 108 bytes
+                base = "/tmp"
+            self._scratch = tempfile.mkdtemp(prefix="grader-sandbox-", dir=base)
             self._own(self._scratch)
         return self._scratch
 
@@ -191,9 +205,17 @@ class Sandbox:
             self._counter += 1
             own = os.path.join(self.scratch, f"k{self._counter}")
         os.mkdir(own, 0o700)
-        os.mkdir(os.path.join(own, ".kernel"), 0o700)  # connection file and sockets
+        os.mkdir(os.path.join(own, ".kernel"), 0o700)  # connection file and sockets (short paths)
         work = os.path.join(own, os.path.basename(os.path.normpath(cwd)) if cwd else "work")
         if cwd and os.path.isdir(cwd):
+            size = 0
+            for root, _dirs, files in os.walk(cwd):
+                size += sum(os.path.getsize(os.path.join(root, f)) for f in files
+                            if os.path.isfile(os.path.join(root, f)))
+                if size > MAX_COPY_MB << 20:
+                    shutil.rmtree(own, ignore_errors=True)
+                    raise SandboxError(f"the kernel's folder {cwd} holds over {MAX_COPY_MB} MB; a "
+                                       "sandboxed kernel works on a copy of it (a submission folder)")
             shutil.copytree(cwd, work, symlinks=True)
         else:
             os.mkdir(work)
