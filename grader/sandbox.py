@@ -329,13 +329,21 @@ class Sandbox:
         return {}
 
     def check(self) -> None:
-        """Start a sandbox once: a clear error where bubblewrap cannot work here."""
-        with tempfile.TemporaryDirectory(prefix="grader-sandbox-check-") as tmp:
+        """Start a sandbox once, with a kernel's own confinement inside it (namespaces, /proc,
+        limits, capabilities dropped): a clear error where that cannot work here."""
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_zygote.py")
+        with tempfile.TemporaryDirectory(prefix="grader-sandbox-check-",
+                                         dir=None if len(tempfile.gettempdir()) <= 48 else "/tmp") as tmp:
+            own = os.path.join(tmp, "k")
+            os.mkdir(own)
             self._own(tmp)
-            cmd = self.command([self.python, "-c", "import sys; print(sys.prefix)"], tmp, tmp,
-                               self.environment(None))
+            confine = {"own": own, "scratch": tmp, "home": SANDBOX_HOME, "cwd": own,
+                       "tmp_bytes": self.limits.tmp_mb << 20, "limits": self.limits.rlimits()}
+            probe = "import os; print('pid', os.getpid(), sorted(os.listdir('/proc'))[0])"
+            cmd = self.command([self.python, script, "--exec-confined", json.dumps(confine),
+                                self.python, "-c", probe], tmp, tmp, self.environment(None))
             out = subprocess.run(cmd, capture_output=True, text=True, timeout=60, **self.popen_kwargs())
-        if out.returncode != 0:
+        if out.returncode != 0 or "pid 1" not in out.stdout:
             user = "" if self.uid is None else " as user nobody"
             raise SandboxError(
                 f"bubblewrap cannot start a sandbox here{user} ({out.stderr.strip()[-400:] or out.returncode}); "
