@@ -1,10 +1,13 @@
 # The README's two commands:
-#   make lab    create .venv if needed, install the course, start JupyterLab on lessons/
-#   make test   create/refresh .venv, install course + dev tools (and Debian chromium), run pytest
+#   make lab    create .venv if needed, install the course, start the students' JupyterLab
+#   make test   create/refresh .venv, install course + test tools and Debian's packages, run pytest
 #
+# Nothing has to be activated or be on PATH but $(PYTHON) (python3.11) and, for `make test` on a
+# machine without them, apt-get: every tool runs as .venv/bin/python -m ...
 # Installs are idempotent: a stamp file in .venv records what was installed, keyed on the
 # hash of pyproject.toml and on which top-level packages exist (an editable install maps
 # only the packages it saw), so a second run installs nothing and starts at once.
+# Each phase says what it does and roughly how long it takes; pip and apt-get show their progress.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -13,66 +16,87 @@ SHELL := /bin/bash
 PYTHON ?= python3.11
 VENV ?= .venv
 VPY := $(VENV)/bin/python
-# -qq: only errors (pip's warnings about this machine's local indexes are noise).
-PIP := $(VPY) -m pip -qq --disable-pip-version-check
+PIP_INSTALL := $(VPY) -m pip --disable-pip-version-check install --progress-bar on
 # -n auto: pytest-xdist, one worker per core; --durations: the slowest tests, to keep CI time in view; override e.g. `make test PYTEST_ARGS="-x tests/minitape"`.
 PYTEST_ARGS ?= -n auto -q --durations=10
+# Debian packages the tests need, as package:file-it-provides (installed when the file is missing).
+DEB_PACKAGES ?= chromium:/usr/bin/chromium fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
+                bubblewrap:/usr/bin/bwrap
 
 INSTALL_KEY := $(shell { cat pyproject.toml; for p in minitape grader lessons; do test -f $$p/__init__.py && echo $$p; done; } 2>/dev/null | sha256sum | cut -c1-16)
 STAMP_COURSE := $(VENV)/.stamp-course-$(INSTALL_KEY)
 STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
 
-.PHONY: help lab test install install-dev chromium clean
+phase = @printf '\n==> %s\n' $(1)
+
+.PHONY: help lab test install install-dev system-packages preflight clean
 
 help:
-	@echo "make lab    start JupyterLab on the lessons (creates .venv on first use)"
+	@echo "make lab    start the students' JupyterLab on the lessons (creates .venv on first use)"
 	@echo "make test   run the whole test suite (installs what is missing first)"
 	@echo "make clean  remove .venv and build artefacts"
 
-$(VPY):
+# Fail at once, and say why, when the interpreter the project needs is missing.
+preflight:
+	@command -v $(PYTHON) >/dev/null 2>&1 || { \
+	  echo "error: '$(PYTHON)' is not on PATH. Install Python 3.11 (Debian/Ubuntu: apt-get install" \
+	       "python3.11 python3.11-venv) or pass its path: make $(MAKECMDGOALS) PYTHON=/path/to/python3.11" >&2; exit 1; }
+	@$(PYTHON) -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+	  echo "error: '$(PYTHON)' must be Python >= 3.11 with the venv and ensurepip modules" \
+	       "(Debian/Ubuntu: apt-get install python3.11-venv); it is: $$($(PYTHON) --version 2>&1)" >&2; exit 1; }
+
+$(VPY): | preflight
+	$(call phase,"Creating the virtual environment $(VENV) with $$($(PYTHON) --version) (a few seconds)")
 	$(PYTHON) -m venv --clear $(VENV)
 
 # The dev stamp implies the course stamp: `make lab` after `make test` installs nothing.
 $(STAMP_COURSE): | $(VPY)
 	@if [ -f $(STAMP_DEV) ]; then touch $@; else \
-	  echo "Installing the course into $(VENV) (pip install -e '.[course]')..."; \
+	  printf '\n==> %s\n' "Installing the course into $(VENV): pip install -e '.[course]' (2-3 min on a fresh machine)"; \
 	  rm -f $(VENV)/.stamp-*; \
-	  $(PIP) install -e '.[course]'; \
+	  $(PIP_INSTALL) -e '.[course]'; \
 	  touch $@; fi
 
 $(STAMP_DEV): | $(VPY)
-	@echo "Installing the course and test tools into $(VENV) (pip install -e '.[course,dev]')..."
+	@printf '\n==> %s\n' "Installing the course and the test tools into $(VENV): pip install -e '.[course,dev]' (about 3 min on a fresh machine)"
 	@rm -f $(VENV)/.stamp-*
-	@$(PIP) install -e '.[course,dev]'
+	$(PIP_INSTALL) -e '.[course,dev]'
 	@touch $@ $(STAMP_COURSE)
 
 install: $(STAMP_COURSE)
 install-dev: $(STAMP_DEV)
 
-# Debian's chromium for the real-browser test (Playwright drives /usr/bin/chromium) and
-# bubblewrap, the sandbox autograding runs students' kernels in (grader/README.md, "Sandbox").
-chromium:
-	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/bwrap ]; then \
+# Debian packages for the tests: Chromium for the real-browser tests (Playwright drives
+# /usr/bin/chromium; its own browser downloads are not used) and a font for it; bubblewrap, the
+# sandbox autograding runs students' kernels in (grader/README.md, "Sandbox").
+system-packages:
+	@missing=; for pair in $(DEB_PACKAGES); do [ -e "$${pair#*:}" ] || missing="$$missing $${pair%%:*}"; done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
 	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
-	  else echo "warning: /usr/bin/chromium or /usr/bin/bwrap is missing and cannot be installed without root;" \
-	            "install Debian's chromium and bubblewrap (apt-get install chromium bubblewrap) for the" \
-	            "browser and sandbox tests" >&2; exit 0; fi; \
-	  echo "Installing Debian chromium and bubblewrap (apt-get)..."; \
+	  else echo "error: the tests need Debian packages:$$missing; install them as root" \
+	            "(apt-get install$$missing) or run make test as root" >&2; exit 1; fi; \
+	  command -v apt-get >/dev/null || { echo "error: the tests need:$$missing, and apt-get is missing:" \
+	            "install them with this system's package manager" >&2; exit 1; }; \
+	  printf '\n==> %s\n' "Installing Debian packages:$$missing (apt-get; about 1-2 min on a fresh machine)"; \
 	  export DEBIAN_FRONTEND=noninteractive; \
-	  $$SUDO apt-get update -qq >/dev/null; \
-	  $$SUDO apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core bubblewrap >/dev/null; \
-	  /usr/bin/chromium --version 2>/dev/null; /usr/bin/bwrap --version 2>/dev/null; \
+	  $$SUDO apt-get update -q; \
+	  $$SUDO apt-get install -y -q --no-install-recommends $$missing; \
+	  for pair in $(DEB_PACKAGES); do [ -e "$${pair#*:}" ] || { \
+	    echo "error: apt-get installed$$missing but $${pair#*:} is still missing" >&2; exit 1; }; done; \
 	fi
 
-# Jupyter refuses to run as root unless told (containers, CI machines).
+# The students' JupyterLab: the lesson notebooks only, nbgrader's instructor interface off
+# (python -m lessons lab; instructors use python -m grader lab in their course folder).
 lab: $(STAMP_COURSE)
-	$(VENV)/bin/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) lessons/
+	$(VPY) -m lessons lab
 
 # The engine's tests a second time with every tensor on the strict backend, a CPU array that
 # refuses implicit conversion to NumPy as CuPy's GPU arrays do (tests/minitape/strict_backend.py).
-test: $(STAMP_DEV) chromium
+test: $(STAMP_DEV) system-packages
+	$(call phase,"Running the test suite: pytest $(PYTEST_ARGS) (about 7 min on 2 cores)")
 	$(VPY) -m pytest $(PYTEST_ARGS)
+	$(call phase,"Running tests/minitape again on the strict backend (about 1 min)")
 	$(VPY) -m pytest -n auto -q tests/minitape --backend=strict
 
 clean:

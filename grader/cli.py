@@ -5,6 +5,7 @@
     python -m grader check-course                             # source notebooks vs exercises
     python -m grader exercises                                # the registered exercises
     python -m grader init-course ~/minitape-course            # a course folder to grade in
+    python -m grader lab                                      # JupyterLab with nbgrader's interface
 
 Commands that work on a course take ``--course DIR`` (default: the current folder, which must
 hold ``nbgrader_config.py``; the packaged course is ``grader/course/``).
@@ -163,6 +164,25 @@ def cmd_init_course(args) -> int:
     return 0
 
 
+def cmd_lab(args, jupyter_args: list[str]) -> int:
+    """JupyterLab in the course folder with nbgrader's interface (formgrader, create assignment)."""
+    import sysconfig
+
+    course = _course(args)
+    argv = [sys.executable, "-m", "jupyterlab", course]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        argv.append("--allow-root")  # containers and CI machines run as root; Jupyter refuses otherwise
+    env = dict(os.environ)
+    # a terminal opened in this JupyterLab finds `nbgrader` and `python -m grader` of this environment
+    scripts = sysconfig.get_path("scripts")
+    env["PATH"] = os.pathsep.join([scripts] + [p for p in env.get("PATH", "").split(os.pathsep)
+                                               if p and p != scripts])
+    print(f"Starting JupyterLab with nbgrader's interface on the course {course}; "
+          "stop it with Ctrl+C.", flush=True)
+    os.chdir(course)  # nbgrader's extensions read nbgrader_config.py from the server's folder
+    os.execve(argv[0], argv + list(jupyter_args), env)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .sandbox import Limits
 
@@ -230,6 +250,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("exercises", help="list the registered exercises")
     p.set_defaults(func=cmd_exercises)
 
+    p = with_course(sub.add_parser(
+        "lab", help="open the course in JupyterLab with nbgrader's instructor interface",
+        description="Start JupyterLab in the course folder with nbgrader's extensions (Formgrader, "
+                    "Create Assignment, course and assignment lists); a terminal in it has this "
+                    "environment's nbgrader on PATH. Other arguments go to JupyterLab "
+                    "(e.g. --port 8890 --no-browser). Students use `python -m lessons lab`."))
+    p.set_defaults(func=cmd_lab)
+
     p = sub.add_parser("init-course", help="copy the packaged nbgrader course into a new folder")
     p.add_argument("directory", metavar="DIR")
     p.set_defaults(func=cmd_init_course)
@@ -237,5 +265,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "lab":
+        return cmd_lab(args, extra)
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     return args.func(args)

@@ -1,4 +1,4 @@
-"""Command line: ``python -m lessons {build,check,status,stamp,timing}`` (see ``--help``)."""
+"""Command line: ``python -m lessons {lab,build,check,status,stamp,timing}`` (see ``--help``)."""
 
 from __future__ import annotations
 
@@ -127,6 +127,12 @@ def cmd_timing(args) -> int:
                 src=args.src, root=args.root)
 
 
+def cmd_lab(args) -> int:
+    from .lab import main
+
+    return main(args.jupyter_args)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lessons", description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
@@ -135,6 +141,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="where generated notebooks go: ROOT/lessons/<lang>/, ROOT/grader/course/source/ "
                              "(default: this repository)")
     sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("lab", help="start the students' JupyterLab on the lessons (what `make lab` runs)",
+                       description="JupyterLab on the lesson notebooks, one folder per language, with the "
+                                   "lesson tooling hidden and nbgrader's instructor interface off for this "
+                                   "server. Other arguments go to JupyterLab (e.g. --port 8890 --no-browser).")
+    p.set_defaults(func=cmd_lab)
 
     p = sub.add_parser("build", parents=[common], help="regenerate student and instructor notebooks")
     p.add_argument("lessons", nargs="*", help="lesson names or numbers (default: all)")
@@ -167,7 +179,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timeout", type=int, default=120, help="per-cell timeout in seconds")
     p.set_defaults(func=cmd_timing)
 
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "lab":
+        args.jupyter_args = extra  # e.g. --port 8890 --no-browser, for JupyterLab
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     return args.func(args)
 
 

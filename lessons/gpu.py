@@ -25,19 +25,19 @@ MESSAGES = {
     "gpu.no_cupy": {
         "en": "No GPU here: CuPy, the library minitape uses to compute on NVIDIA GPUs, is not "
               'installed. Everything runs on the CPU ("/CPU:0") with exactly the same code. On '
-              "a computer with an NVIDIA GPU, install it with  pip install 'minitape[gpu]'  and "
+              "a computer with an NVIDIA GPU, install it with  pip install cupy-cuda12x  and "
               "run this cell again.",
         "es": "Aquí no hay GPU: CuPy, la biblioteca con la que minitape calcula en GPU de NVIDIA, "
               'no está instalada. Todo se ejecuta en la CPU ("/CPU:0") con exactamente el mismo '
               "código. En un ordenador con GPU de NVIDIA, instálala con  "
-              "pip install 'minitape[gpu]'  y vuelve a ejecutar esta celda.",
+              "pip install cupy-cuda12x  y vuelve a ejecutar esta celda.",
         "pt": "Não há GPU aqui: o CuPy, a biblioteca que o minitape usa para calcular em GPUs "
               'NVIDIA, não está instalado. Tudo roda na CPU ("/CPU:0") com exatamente o mesmo '
-              "código. Num computador com GPU NVIDIA, instale-o com  pip install 'minitape[gpu]'  "
+              "código. Num computador com GPU NVIDIA, instale-o com  pip install cupy-cuda12x  "
               "e execute esta célula de novo.",
         "ru": "GPU здесь нет: не установлена CuPy — библиотека, с помощью которой minitape "
               'считает на GPU NVIDIA. Всё выполняется на CPU ("/CPU:0") точно тем же кодом. На '
-              "компьютере с GPU NVIDIA установите её командой  pip install 'minitape[gpu]'  и "
+              "компьютере с GPU NVIDIA установите её командой  pip install cupy-cuda12x  и "
               "запустите эту ячейку ещё раз.",
     },
     "gpu.no_gpu": {

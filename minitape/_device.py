@@ -35,9 +35,9 @@ def _load_cupy():
     except Exception as e:  # ImportError, or CUDA libraries missing
         _cupy_reason = "no-cupy"
         _cupy_error = ("minitape cannot use '/GPU:0': CuPy is not installed "
-                       f"({type(e).__name__}: {e}). Install the GPU extra on a machine with an "
-                       "NVIDIA GPU and its driver: pip install 'minitape[gpu]' (CuPy for CUDA 12, "
-                       "the cupy-cuda12x package). Use '/CPU:0' meanwhile.")
+                       f"({type(e).__name__}: {e}). Install CuPy for CUDA 12 on a machine with an "
+                       "NVIDIA GPU and its driver: pip install cupy-cuda12x (from a checkout of "
+                       "minitape: pip install -e '.[gpu]'). Use '/CPU:0' meanwhile.")
         raise RuntimeError(_cupy_error) from None
     try:
         n = cupy.cuda.runtime.getDeviceCount()

@@ -894,7 +894,7 @@ plt.show()
 # `tf.config.list_physical_devices("GPU")` lists the GPUs minitape can use, and inside
 # `with tf.device("/GPU:0"):` new tensors and variables are created on the first GPU and
 # operations run there; `"/CPU:0"` is the processor. minitape reaches NVIDIA GPUs through the
-# CuPy library, which is optional: `pip install 'minitape[gpu]'` installs it, on a machine with
+# CuPy library, which is optional: `pip install cupy-cuda12x` installs it, on a machine with
 # an NVIDIA GPU and its driver. Without it minitape sees only the CPU, and
 # `list_physical_devices("GPU")` returns an empty list.
 #
@@ -903,14 +903,14 @@ plt.show()
 # on the chosen device, and trains for 100 steps. `.device` tells where a variable lives;
 # `.numpy()` always brings the values back to the CPU as a NumPy array.
 
-# %% [markdown] key="device" lang="es" src="d719b26c"
+# %% [markdown] key="device" lang="es" src="19121470"
 # ## El mismo código en CPU y en GPU
 #
 # Nada en `train_model` dice dónde viven los números. Como en TensorFlow, lo decide el contexto:
 # `tf.config.list_physical_devices("GPU")` enumera las GPU que minitape puede usar, y dentro de
 # `with tf.device("/GPU:0"):` los tensores y variables nuevos se crean en la primera GPU y las
 # operaciones se ejecutan allí; `"/CPU:0"` es el procesador. minitape llega a las GPU de NVIDIA
-# a través de la biblioteca CuPy, que es opcional: `pip install 'minitape[gpu]'` la instala, en
+# a través de la biblioteca CuPy, que es opcional: `pip install cupy-cuda12x` la instala, en
 # una máquina con una GPU de NVIDIA y su controlador. Sin ella, minitape solo ve la CPU y
 # `list_physical_devices("GPU")` devuelve una lista vacía.
 #
@@ -919,14 +919,14 @@ plt.show()
 # dispositivo elegido, y entrena durante 100 pasos. `.device` indica dónde vive una variable;
 # `.numpy()` siempre trae los valores de vuelta a la CPU como un array de NumPy.
 
-# %% [markdown] key="device" lang="pt" src="d719b26c"
+# %% [markdown] key="device" lang="pt" src="19121470"
 # ## O mesmo código na CPU e na GPU
 #
 # Nada em `train_model` diz onde os números ficam. Como no TensorFlow, quem decide é o contexto:
 # `tf.config.list_physical_devices("GPU")` lista as GPUs que o minitape pode usar, e dentro de
 # `with tf.device("/GPU:0"):` os tensores e variáveis novos são criados na primeira GPU e as
 # operações rodam nela; `"/CPU:0"` é o processador. O minitape chega às GPUs da NVIDIA pela
-# biblioteca CuPy, que é opcional: `pip install 'minitape[gpu]'` a instala, em uma máquina com
+# biblioteca CuPy, que é opcional: `pip install cupy-cuda12x` a instala, em uma máquina com
 # GPU da NVIDIA e o driver dela. Sem o CuPy, o minitape só enxerga a CPU e
 # `list_physical_devices("GPU")` devolve uma lista vazia.
 #
@@ -935,7 +935,7 @@ plt.show()
 # dispositivo escolhido, e treina por 100 passos. `.device` diz onde uma variável está;
 # `.numpy()` sempre traz os valores de volta para a CPU como um array do NumPy.
 
-# %% [markdown] key="device" lang="ru" src="d719b26c"
+# %% [markdown] key="device" lang="ru" src="19121470"
 # ## Один и тот же код на CPU и GPU
 #
 # В `train_model` нигде не сказано, где хранятся числа. Как и в TensorFlow, это решает контекст:
@@ -943,7 +943,7 @@ plt.show()
 # а внутри `with tf.device("/GPU:0"):` новые тензоры и переменные создаются на первом GPU, и
 # операции выполняются там же; `"/CPU:0"` — это центральный процессор. К GPU NVIDIA minitape
 # обращается через библиотеку CuPy, которая необязательна: её устанавливает
-# `pip install 'minitape[gpu]'` на машине с GPU NVIDIA и драйвером для него. Без CuPy minitape
+# `pip install cupy-cuda12x` на машине с GPU NVIDIA и драйвером для него. Без CuPy minitape
 # видит только CPU, и `list_physical_devices("GPU")` возвращает пустой список.
 #
 # Ячейка ниже выбирает GPU, если он есть, а иначе — CPU. Затем она выполняет тот же код, что и
@@ -1368,11 +1368,11 @@ grade("l05_ex4")
 # - A `tf.Module` made of `Dense` layers collects their variables in `trainable_variables`,
 #   and the same loop trains it.
 # - `with tf.device("/GPU:0"):` runs the same code on a GPU (CuPy, `pip install
-#   'minitape[gpu]'`); check `tf.config.list_physical_devices("GPU")` first.
+#   cupy-cuda12x`); check `tf.config.list_physical_devices("GPU")` first.
 #
 # Next lesson: you will build your own tape, and check it against minitape.
 
-# %% [markdown] key="summary" lang="es" src="5d149729"
+# %% [markdown] key="summary" lang="es" src="5ffb6a15"
 # ## Resumen
 #
 # - Un paso de descenso del gradiente es $v \leftarrow v - \eta\, \partial L / \partial v$, y se
@@ -1388,11 +1388,11 @@ grade("l05_ex4")
 # - Un `tf.Module` formado por capas `Dense` reúne sus variables en `trainable_variables`, y el
 #   mismo bucle lo entrena.
 # - `with tf.device("/GPU:0"):` ejecuta el mismo código en una GPU (CuPy,
-#   `pip install 'minitape[gpu]'`); consulta antes `tf.config.list_physical_devices("GPU")`.
+#   `pip install cupy-cuda12x`); consulta antes `tf.config.list_physical_devices("GPU")`.
 #
 # En la próxima lección: construirás tu propia cinta y la compararás con minitape.
 
-# %% [markdown] key="summary" lang="pt" src="5d149729"
+# %% [markdown] key="summary" lang="pt" src="5ffb6a15"
 # ## Resumo
 #
 # - Um passo de descida do gradiente é $v \leftarrow v - \eta\, \partial L / \partial v$,
@@ -1408,11 +1408,11 @@ grade("l05_ex4")
 # - Um `tf.Module` formado por camadas `Dense` reúne as variáveis delas em
 #   `trainable_variables`, e o mesmo laço o treina.
 # - `with tf.device("/GPU:0"):` roda o mesmo código numa GPU (CuPy,
-#   `pip install 'minitape[gpu]'`); consulte antes `tf.config.list_physical_devices("GPU")`.
+#   `pip install cupy-cuda12x`); consulte antes `tf.config.list_physical_devices("GPU")`.
 #
 # Na próxima lição: você vai construir a sua própria fita e compará-la com o minitape.
 
-# %% [markdown] key="summary" lang="ru" src="5d149729"
+# %% [markdown] key="summary" lang="ru" src="5ffb6a15"
 # ## Итоги
 #
 # - Один шаг градиентного спуска — это $v \leftarrow v - \eta\, \partial L / \partial v$, в коде
@@ -1428,6 +1428,6 @@ grade("l05_ex4")
 # - `tf.Module` из слоёв `Dense` собирает их переменные в `trainable_variables`, и тот же цикл
 #   его обучает.
 # - `with tf.device("/GPU:0"):` выполняет тот же код на GPU (CuPy,
-#   `pip install 'minitape[gpu]'`); сначала проверьте `tf.config.list_physical_devices("GPU")`.
+#   `pip install cupy-cuda12x`); сначала проверьте `tf.config.list_physical_devices("GPU")`.
 #
 # В следующем уроке вы построите собственную ленту и сравните её с minitape.

@@ -43,7 +43,7 @@ def test_pick_device_says_which_and_why(monkeypatch, capsys, lang, code, reason,
     out = capsys.readouterr().out.strip()
     assert out == i18n.t(key, code, name="NVIDIA Test GPU")
     if key == "gpu.no_cupy":
-        assert "pip install 'minitape[gpu]'" in out
+        assert "pip install cupy-cuda12x" in out
     assert gpu.pick_device(show=False) == device and capsys.readouterr().out == ""
 
 
