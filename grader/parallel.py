@@ -470,7 +470,14 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
 
         queue = list(found)
         while queue:
+            before = len(summary.results)
             suspects, queue = _run_pool(ctx, jobs, initargs, assignment, queue, workdir, record)
+            if queue and not suspects and len(summary.results) == before:
+                # the workers died before grading anyone (at start-up): do not loop for ever
+                for student in queue:
+                    record(StudentResult(student, False, 0.0, "the grading workers died while "
+                                         "starting, before grading anything"))
+                queue = []
             for student in queue:
                 forget(student)
             for student in suspects:  # each alone on a fresh worker: who killed it is then clear
