@@ -14,8 +14,9 @@ The order of checks for one value is fixed and each failure has its own message:
                                   -> ``reason="values"`` (with the largest absolute and relative
                                      error and the first differing index)
 
-Tolerances are explicit (:class:`Tolerance`); a float32 result is compared with the looser
-``rtol_low``/``atol_low`` because float32 cannot be more precise than about 1e-7 relative.
+Tolerances are explicit (:class:`Tolerance`); an exercise computed in float32 is compared with
+the looser ``rtol_low``/``atol_low`` because float32 cannot be more precise than about 1e-7
+relative. The exercise's declared precision chooses the tolerance, never the answer's dtype.
 
 :func:`finite_difference_check` is an independent check that does not use the reference
 gradient at all: the slope of the function along a random direction, by central differences
@@ -124,6 +125,10 @@ def to_array(value: Any) -> tuple[np.ndarray | None, str]:
 
 
 def _kind(value: Any) -> str:
+    from .wire import Opaque
+
+    if isinstance(value, Opaque):  # reported by a kernel: only its type's name came back
+        return value.kind
     cls = type(value)
     module = cls.__module__
     if module in ("builtins", "__main__"):
@@ -162,8 +167,12 @@ def format_array(a: np.ndarray, max_items: int = 24) -> str:
 # One value
 # ----------------------------------------------------------------------------------------------
 def compare_leaf(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: str | None = None,
-                 path: str = "") -> LeafOutcome:
-    """Compare one answer with one reference array (see the module docstring for the order)."""
+                 path: str = "", precision: str | None = None) -> LeafOutcome:
+    """Compare one answer with one reference array (see the module docstring for the order).
+
+    ``precision`` (``"float32"``, ``"float64"``) is the precision the exercise computes in and
+    chooses the tolerance; without it, the answer's own dtype does (a float32 result cast to
+    float64 would then be held to the float64 tolerance)."""
     exp = np.asarray(expected, dtype=np.float64)
     shape_txt = fmt_shape(exp.shape)
     arr, problem = to_array(got)
@@ -179,7 +188,7 @@ def compare_leaf(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: st
         return LeafOutcome(path, False, "shape",
                            t("leaf.shape", lang, expected=shape_txt, got=fmt_shape(arr.shape)),
                            {"expected": format_array(exp), "got": format_array(arr)})
-    rtol, atol = tol.for_dtype(arr.dtype)
+    rtol, atol = tol.for_dtype(precision or arr.dtype)
     got64 = arr.astype(np.float64)
     finite = np.isfinite(got64)
     if not finite.all():
@@ -245,7 +254,7 @@ def describe_structure(struct: Any, lang: str | None = None) -> str:
 
 
 def compare(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: str | None = None,
-            path: str = "") -> list[LeafOutcome]:
+            path: str = "", precision: str | None = None) -> list[LeafOutcome]:
     """Compare a nested answer with a nested reference: one :class:`LeafOutcome` per reference
     leaf, so that a partly right answer (right ``dw``, wrong ``db``) earns part of the credit.
 
@@ -254,7 +263,7 @@ def compare(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: str | N
     message naming both structures.
     """
     if _is_leaf(expected):
-        return [compare_leaf(expected, got, tol, lang, path)]
+        return [compare_leaf(expected, got, tol, lang, path, precision)]
     leaves = flatten_with_paths(expected, path)
     mismatch = None
     if isinstance(expected, Mapping):
@@ -280,10 +289,10 @@ def compare(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: str | N
                 out.extend(LeafOutcome(p, False, "structure", msg)
                            for p, _ in flatten_with_paths(expected[key], sub))
             else:
-                out.extend(compare(expected[key], got[key], tol, lang, sub))
+                out.extend(compare(expected[key], got[key], tol, lang, sub, precision))
     else:
         for i, (e, g) in enumerate(zip(expected, got)):
-            out.extend(compare(e, g, tol, lang, f"{path}[{i}]"))
+            out.extend(compare(e, g, tol, lang, f"{path}[{i}]", precision))
     return out
 
 

@@ -41,6 +41,8 @@ def cmd_autograde_all(args) -> int:
         print(NO_SANDBOX_WARNING, file=sys.stderr)
     limits = Limits(memory_mb=args.memory_limit or None, cpu_seconds=args.cpu_limit or None,
                     processes=args.process_limit or None)
+    if args.seed is not None:  # read by grader.nbgrader_ext.InjectProbes in every worker
+        os.environ["GRADER_SEED"] = str(args.seed)
     try:
         summary = autograde_all(_course(args), args.assignment, jobs=args.jobs, force=args.force,
                                 students=args.student or None, progress=not args.quiet,
@@ -154,12 +156,23 @@ def cmd_init_course(args) -> int:
         return 2
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copy2(PACKAGED_COURSE / "nbgrader_config.py", dest / "nbgrader_config.py")
+    # instructor material (solutions, hidden tests, reference solutions): only in a source
+    # checkout, never in the installed wheel; the course folder gets its own copy
+    definitions = PACKAGED_COURSE / "exercises"
+    if not definitions.is_dir():
+        print(f"error: the instructor material (grader/course/exercises, grader/course/source) "
+              f"is not installed with the package; run this from a source checkout "
+              f"(pip install -e .)", file=sys.stderr)
+        dest.rmdir()
+        return 2
+    shutil.copytree(definitions, dest / "exercises",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     source = PACKAGED_COURSE / "source"
     count = 0
     if source.is_dir():
         shutil.copytree(source, dest / "source")
         count = len(list((dest / "source").glob("*/*.ipynb")))
-    print(f"created {dest} with nbgrader_config.py and {count} source notebook(s); "
+    print(f"created {dest} with nbgrader_config.py, exercises/ and {count} source notebook(s); "
           f"next: cd {dest} && nbgrader generate_assignment <assignment>")
     return 0
 
@@ -228,6 +241,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"CPU seconds of each sandboxed kernel process (default {limits.cpu_seconds}; 0: none)")
     p.add_argument("--process-limit", type=int, default=limits.processes, metavar="N",
                    help=f"processes and threads of one sandboxed kernel (default {limits.processes}; 0: none)")
+    p.add_argument("--seed", type=int, default=None, metavar="INT",
+                   help="the same hidden points for every student (default: points derived from "
+                        "course, assignment and student, identical at every regrade)")
     p.set_defaults(func=cmd_autograde_all)
 
     p = with_course(sub.add_parser(

@@ -59,7 +59,7 @@ def check_notebook(path: str) -> list[str]:
             problems.append(f"{where}: grade id is not ASCII")
         ex = registry.get(grade_id)
         if ex is None:
-            problems.append(f"{where}: no exercise {grade_id!r} in grader/exercises/")
+            problems.append(f"{where}: no exercise {grade_id!r} in grader/course/exercises/")
             continue
         if float(meta.get("points", 0)) != float(ex.points):
             problems.append(f"{where}: points={meta.get('points')} but the exercise is worth "

@@ -153,6 +153,42 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "diferenças finitas numa direção aleatória",
         "ru": "конечные разности вдоль случайного направления",
     },
+    "check.technique": {
+        "en": "technique",
+        "es": "técnica",
+        "pt": "técnica",
+        "ru": "способ решения",
+    },
+    "technique.used": {
+        "en": "Uses {what}, as the exercise asks.",
+        "es": "Usa {what}, como pide el ejercicio.",
+        "pt": "Usa {what}, como o exercício pede.",
+        "ru": "Использует {what}, как требует упражнение.",
+    },
+    "technique.missing": {
+        "en": "The exercise asks for {what}, and your function does not use it. Right values computed another way earn only part of the points.",
+        "es": "El ejercicio pide {what} y tu función no lo usa. Los valores correctos calculados de otra forma solo obtienen parte de los puntos.",
+        "pt": "O exercício pede {what} e a sua função não o usa. Valores corretos calculados de outra forma recebem só parte dos pontos.",
+        "ru": "Упражнение требует {what}, а ваша функция этого не использует. Верные значения, полученные другим способом, дают только часть баллов.",
+    },
+    "technique.not_run": {
+        "en": "Your code mentions {what}, but it did not run when your function was called.",
+        "es": "Tu código menciona {what}, pero no se ejecutó al llamar a tu función.",
+        "pt": "O seu código menciona {what}, mas isso não foi executado quando a sua função foi chamada.",
+        "ru": "В коде упоминается {what}, но при вызове вашей функции это не выполнялось.",
+    },
+    "technique.forbidden": {
+        "en": "The exercise asks you not to use {what}, and your function uses it. Right values computed that way earn only part of the points.",
+        "es": "El ejercicio pide no usar {what} y tu función lo usa. Los valores correctos calculados así solo obtienen parte de los puntos.",
+        "pt": "O exercício pede para não usar {what} e a sua função usa. Valores corretos calculados assim recebem só parte dos pontos.",
+        "ru": "Упражнение запрещает {what}, а ваша функция это использует. Верные значения, полученные так, дают только часть баллов.",
+    },
+    "technique.avoided": {
+        "en": "Does without {what}, as the exercise asks.",
+        "es": "Prescinde de {what}, como pide el ejercicio.",
+        "pt": "Dispensa {what}, como o exercício pede.",
+        "ru": "Обходится без {what}, как требует упражнение.",
+    },
     "check.setup": {
         "en": "your function",
         "es": "tu función",
@@ -165,6 +201,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "Define una función llamada `{name}` (y ejecuta su celda antes de comprobar).",
         "pt": "Defina uma função chamada `{name}` (e execute a célula dela antes de verificar).",
         "ru": "Определите функцию с именем `{name}` (и выполните её ячейку перед проверкой).",
+    },
+    "err.no_result": {
+        "en": "The autograder got no result for `{name}`: the test cell raised an error, the kernel stopped, or the notebook changed how results are shown. Run the notebook from the top and check that this exercise's test cell works.",
+        "es": "El corrector automático no obtuvo ningún resultado de `{name}`: la celda de prueba dio un error, el kernel se detuvo o el cuaderno cambió cómo se muestran los resultados. Ejecuta el cuaderno desde el principio y comprueba que la celda de prueba de este ejercicio funciona.",
+        "pt": "O corretor automático não obteve resultado de `{name}`: a célula de teste deu erro, o kernel parou ou o notebook mudou como os resultados são exibidos. Execute o notebook desde o início e verifique se a célula de teste deste exercício funciona.",
+        "ru": "Автопроверка не получила результата `{name}`: тестовая ячейка выдала ошибку, ядро остановилось или блокнот изменил способ вывода результатов. Выполните блокнот с начала и убедитесь, что тестовая ячейка этого упражнения работает.",
     },
     "err.not_callable": {
         "en": "`{name}` must be a function, but it is a {kind}.",

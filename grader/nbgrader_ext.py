@@ -32,7 +32,7 @@ import re
 
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import NotebookNode
-from traitlets import Bool, Unicode
+from traitlets import Bool, Float, Integer, Unicode
 
 from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
@@ -53,8 +53,14 @@ __all__ = [
     "issues_of",
 ]
 
-ISSUE_KINDS = ("crashed", "timed_out", "not_run", "test_cell_restored", "test_cell_modified")
-FLAGGED_KINDS = ("crashed", "timed_out", "test_cell_restored", "test_cell_modified")
+ISSUE_KINDS = ("crashed", "timed_out", "not_run", "test_cell_restored", "test_cell_modified",
+               "no_result", "multiple_results", "malformed_result", "test_cell_moved",
+               "duplicate_cell", "cell_retyped", "metadata_edited", "solution_cell_deleted",
+               "technique")
+FLAGGED_KINDS = ("crashed", "timed_out", "test_cell_restored", "test_cell_modified",
+                 "no_result", "multiple_results", "malformed_result", "test_cell_moved",
+                 "duplicate_cell", "cell_retyped", "metadata_edited", "solution_cell_deleted")
+_STOPPED_ENAMES = ("DeadKernelError", "NotRun", "CellTimeoutError")
 _LANG_SUFFIX = re.compile(r"-(en|es|pt|ru)$")
 
 
@@ -92,7 +98,22 @@ def _without_hidden_tests(source: str, cell_type: str, parent=None) -> str:
 
 
 class RecordSubmissionIssues(NbGraderPreprocessor):
-    """Record deleted and edited test cells before ``OverwriteCells`` repairs them."""
+    """Repair what students do to a notebook's structure, and record it, before nbgrader's
+    ``DeduplicateIds`` and ``OverwriteCells`` (which crash or lose points on some of it).
+
+    * a duplicated cell (same ``grade_id`` twice): the last copy keeps the id, as nbgrader's
+      ``DeduplicateIds`` would, the others become ordinary cells (their code still runs, so a
+      function defined in a copy counts); ``duplicate_cell`` — nbgrader itself would leave an
+      empty ``nbgrader`` metadata that makes ``add_missing_cells`` raise ``KeyError``;
+    * a cell whose nbgrader metadata names an id the assignment does not have, or is not a
+      dict: the metadata is dropped (``metadata_edited``);
+    * a known cell with edited metadata (points, grade/solution/locked flags) or another cell
+      type (code turned into markdown): ``OverwriteCells`` restores it; ``metadata_edited`` /
+      ``cell_retyped``;
+    * a deleted test cell (``test_cell_restored``, put back by ``add_missing_cells``), an edited
+      locked test cell (``test_cell_modified``), a deleted solution cell
+      (``solution_cell_deleted``: its exercise gets what the rest of the notebook earns).
+    """
 
     def preprocess(self, nb, resources):
         notebook_id = resources["nbgrader"]["notebook"]
@@ -104,26 +125,235 @@ class RecordSubmissionIssues(NbGraderPreprocessor):
             except MissingEntry:
                 return nb, resources
             grade_ids = [c.name for c in source_nb.grade_cells]
+            solution_ids = [c.name for c in source_nb.solution_cells]
+            points = {c.name: float(c.max_score) for c in source_nb.grade_cells}
             source = {c.name: (c.locked, c.source, c.cell_type) for c in source_nb.source_cells}
+        known = set(source) | set(grade_ids) | set(solution_ids)
+        # 1. metadata that is not nbgrader's, or names a cell the assignment does not have
+        for index, cell in enumerate(nb.cells):
+            meta = cell.get("metadata", {})
+            if "nbgrader" not in meta:
+                continue
+            nbg = meta["nbgrader"]
+            grade_id = nbg.get("grade_id") if isinstance(nbg, dict) else None
+            if not isinstance(nbg, dict) or not isinstance(grade_id, str) or grade_id not in known:
+                del meta["nbgrader"]
+                _add_issue(nb, "metadata_edited", grade_id if isinstance(grade_id, str) else
+                           f"cell {index + 1}", "nbgrader metadata of a cell the assignment "
+                           "does not have was removed; the cell ran as ordinary code")
+        # 2. duplicates: the last copy keeps the id (what nbgrader's DeduplicateIds keeps)
+        last = {}
+        for index, cell in enumerate(nb.cells):
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if grade_id:
+                last[grade_id] = index
+        for index, cell in enumerate(nb.cells):
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if grade_id and last[grade_id] != index:
+                del cell.metadata["nbgrader"]
+                _add_issue(nb, "duplicate_cell", grade_id,
+                           "the cell appeared more than once; the last copy was graded and the "
+                           "others ran as ordinary code")
         present = {}
         for cell in nb.cells:
             grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
             if grade_id:
-                present.setdefault(grade_id, cell)
+                present[grade_id] = cell
+        # 3. deleted cells
         for grade_id in grade_ids:
             if grade_id not in present:
                 _add_issue(nb, "test_cell_restored", grade_id,
                            "the test cell was deleted; nbgrader added it back")
+        for grade_id in solution_ids:
+            if grade_id not in present and grade_id not in grade_ids:
+                _add_issue(nb, "solution_cell_deleted", grade_id,
+                           "the answer cell was deleted")
+        # 4. re-typed cells, edited metadata, edited test cells
         for grade_id, cell in present.items():
-            if grade_id not in source:
-                continue
-            locked, original, cell_type = source[grade_id]
+            locked, original, cell_type = source[grade_id] if grade_id in source else (None, None, None)
+            nbg = cell.metadata.nbgrader
+            if cell_type is not None and cell.cell_type != cell_type:
+                _add_issue(nb, "cell_retyped", grade_id,
+                           f"a {cell_type} cell was turned into {cell.cell_type}; restored")
+                if cell_type == "code" and "outputs" not in cell:
+                    cell["outputs"], cell["execution_count"] = [], None
+            expected_flags = {"grade": grade_id in grade_ids, "solution": grade_id in solution_ids}
+            if locked is not None:
+                expected_flags["locked"] = bool(locked)
+            edited = any(bool(nbg.get(k, False)) != v for k, v in expected_flags.items())
+            if grade_id in points:
+                try:
+                    edited = edited or float(nbg.get("points", -1)) != points[grade_id]
+                except (TypeError, ValueError):
+                    edited = True
+            if edited:
+                _add_issue(nb, "metadata_edited", grade_id,
+                           "nbgrader metadata was edited; restored from the gradebook")
+                # what OverwriteCells restores needs the flags it reads to be sane
+                for k, v in expected_flags.items():
+                    nbg[k] = v
+                if grade_id in points:
+                    nbg["points"] = points[grade_id]
             if not locked:
                 continue
             released = _without_hidden_tests(original, cell_type, parent=self)
             if cell.cell_type != cell_type or cell.source.strip() not in (released.strip(), original.strip()):
                 _add_issue(nb, "test_cell_modified", grade_id,
                            "a locked test cell was edited; its source was restored from the gradebook")
+        return nb, resources
+
+
+def _lang_of(assignment: str) -> str:
+    match = _LANG_SUFFIX.search(assignment or "")
+    return match.group(1) if match else "en"
+
+
+def _defines(source: str, name: str) -> bool:
+    """Whether ``source`` defines ``name`` at top level (``def name``, ``name = ...``)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return re.search(rf"^\s*def\s+{re.escape(name)}\b", source, re.M) is not None
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return True
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(tg, ast.Name) and tg.id == name for tg in targets):
+                return True
+    return False
+
+
+class InjectProbes(NbGraderPreprocessor):
+    """Replace each exercise's test cell by a probe chosen in this (trusted) process.
+
+    The probe (see :mod:`grader.scoring`) only runs the student's function on inputs drawn
+    here and publishes the results as data; :class:`ScoreProbes` scores them after execution
+    and puts the test cell's own source back. A test cell that comes before the cell defining
+    its function (moved cells) has its probe run at the end of the notebook instead, and the
+    export notes ``test_cell_moved``.
+    """
+
+    seed = Integer(None, allow_none=True,
+                   help="One seed of hidden points for every student (default: GRADER_SEED, "
+                        "else derived from course, assignment and student)").tag(config=True)
+    call_timeout = Float(None, allow_none=True,
+                         help="Seconds one call of the student's function may take (default: "
+                              "Execute.timeout): every call gets its own limit").tag(config=True)
+
+    def _seed(self):
+        if self.seed is not None:
+            return self.seed
+        env = os.environ.get("GRADER_SEED", "").strip()
+        if env:
+            try:
+                return int(env)
+            except ValueError:
+                raise ValueError(f"GRADER_SEED must be an integer, got {env!r}") from None
+        return None
+
+    def preprocess(self, nb, resources):
+        from .exercises import all_exercises
+        from .scoring import build_probe, exercise_seed
+
+        info = resources.get("nbgrader", {})
+        lang = _lang_of(info.get("assignment", ""))
+        registry = all_exercises()
+        course = str(self.config.get("CourseDirectory", {}).get("course_id", ""))
+        per_call = self.call_timeout or float(self.config.get("Execute", {}).get("timeout", 60) or 60)
+        probes = {}
+        moved = []
+        # the submitted code (not the test cells), for the exercises' technique checks
+        student_code = [c.source for c in nb.cells
+                        if c.cell_type == "code" and not (utils.is_grade(c) and not utils.is_solution(c))]
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code" or not utils.is_grade(cell) or utils.is_solution(cell):
+                continue
+            grade_id = cell.metadata.nbgrader.get("grade_id")
+            ex = registry.get(grade_id)
+            if ex is None:
+                # never let a kernel grade itself: a test cell must be a known exercise
+                raise RuntimeError(
+                    f"test cell {grade_id!r} is not a registered exercise "
+                    f"(known: {', '.join(sorted(registry)) or 'none'}); are the course's "
+                    "exercise definitions (exercises/ next to nbgrader_config.py) in place?")
+            seed = exercise_seed(ex.id, course=course, assignment=info.get("assignment", ""),
+                                 student=info.get("student", ""), seed=self._seed())
+            source, plan = build_probe(ex, lang, seed, per_call)
+            timeout = per_call * len(plan.cases) + 30
+            defined_at = next((i for i, c in enumerate(nb.cells)
+                               if c.cell_type == "code" and _defines(c.source, ex.function)), None)
+            entry = {"source": cell.source, "plan": plan, "timeout": timeout, "moved": False,
+                     "code": student_code}
+            if defined_at is not None and defined_at > index:
+                entry["moved"] = True
+                cell.source = f"# {ex.id}: graded at the end of the notebook (this cell was " \
+                              "moved above its function)"
+                moved.append((grade_id, source, timeout))
+            else:
+                cell.source = source
+            probes[grade_id] = entry
+        for grade_id, source, timeout in moved:
+            nb.cells.append(NotebookNode(cell_type="code", source=source, outputs=[],
+                                         execution_count=None,
+                                         metadata=NotebookNode(grader_probe=grade_id)))
+            probes[grade_id]["timeout"] = timeout
+        resources["grader_probes"] = probes
+        return nb, resources
+
+
+class ScoreProbes(NbGraderPreprocessor):
+    """Score every probe's data in this process and write the result into the test cell."""
+
+    def preprocess(self, nb, resources):
+        from .exercises import get
+        from .runner import format_score
+        from .scoring import score_probe
+
+        probes = resources.pop("grader_probes", {})
+        lang = _lang_of(resources.get("nbgrader", {}).get("assignment", ""))
+        appended = {c.metadata.get("grader_probe"): c for c in nb.cells
+                    if c.get("metadata", {}).get("grader_probe")}
+        scores = nb.metadata.setdefault("grader", {}).setdefault("scores", {})
+        for index, cell in enumerate(nb.cells):
+            if cell.get("metadata", {}).get("grader_probe"):
+                continue
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if grade_id not in probes or not utils.is_grade(cell) or utils.is_solution(cell):
+                continue
+            entry = probes.pop(grade_id)
+            ex = get(grade_id)
+            ran = appended.get(grade_id, cell) if entry["moved"] else cell
+            outputs = list(ran.get("outputs", []))
+            stopped = [o for o in outputs + list(cell.get("outputs", []))
+                       if o.get("output_type") == "error" and o.get("ename") in _STOPPED_ENAMES]
+            result, issues, facts = score_probe(ex, entry["plan"], outputs, lang, entry["code"])
+            if entry["moved"]:
+                _add_issue(nb, "test_cell_moved", grade_id,
+                           "the test cell was above its function; graded at the end")
+            for kind, detail in issues:
+                if kind == "no_result" and stopped:
+                    continue  # the kernel died or hung: that issue is already recorded
+                _add_issue(nb, kind, grade_id, detail)
+            if facts.get("timed_out"):
+                _add_issue(nb, "timed_out", grade_id, "a call ran past its time limit")
+            cell.source = entry["source"]
+            new_outputs = [NotebookNode(output_type="display_data", metadata=NotebookNode(),
+                                        data=NotebookNode({"text/html": result._repr_html_(),
+                                                           "text/plain": result.text()}))]
+            new_outputs += [NotebookNode(o) for o in stopped[:1]] if result.score <= 0 else []
+            new_outputs.append(NotebookNode(output_type="execute_result", metadata=NotebookNode(),
+                                            execution_count=cell.get("execution_count"),
+                                            data=NotebookNode({"text/plain": format_score(result.score)})))
+            cell.outputs = new_outputs
+            scores[grade_id] = {"score": result.score, "points": result.points,
+                                "seconds": facts.get("seconds", []),
+                                "tools": sorted(facts.get("tools", []))}
+        nb.cells = [c for c in nb.cells if not c.get("metadata", {}).get("grader_probe")]
+        # a test cell of a registered exercise that could not be probed never keeps the
+        # kernel's own verdict: untrusted outputs decide nothing
         return nb, resources
 
 
@@ -181,6 +411,19 @@ class GraderExecute(Execute):
                 if utils.is_grade(cell):
                     _add_issue(self.nb, "not_run", _cell_name(cell, index))
             return cell, resources
+        probes = (resources or {}).get("grader_probes", {})
+        probe_id = cell.get("metadata", {}).get("grader_probe") or \
+            cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        saved_timeout = self.timeout
+        if probe_id in probes and self.timeout is not None and self.timeout > 0:
+            # a probe calls the function once per case, each call with its own time limit
+            self.timeout = max(self.timeout, probes[probe_id]["timeout"])
+        try:
+            return self._run_cell(cell, resources, index)
+        finally:
+            self.timeout = saved_timeout
+
+    def _run_cell(self, cell, resources, index):
         name = _cell_name(cell, index)
         self._timeout_hit = False
         try:
@@ -258,7 +501,15 @@ class HideHiddenTestsInFeedback(ClearHiddenTests):
     def preprocess_cell(self, cell, resources, cell_index):
         if cell.cell_type != "code":
             return cell, resources
-        removed = self._remove_hidden_test_region(cell)
+        if not utils.is_grade(cell) or utils.is_solution(cell):
+            # a student's own cell: nbgrader's marker text in it (a comment such as
+            # "### BEGIN HIDDEN TESTS") is the student's text, not a hidden region
+            return cell, resources
+        try:
+            removed = self._remove_hidden_test_region(cell)
+        except RuntimeError:  # unbalanced markers in a test cell: show none of its source
+            cell.source = ""
+            removed = True
         if removed or utils.is_grade(cell):
             for output in cell.get("outputs", []):
                 if output.get("output_type") == "error":

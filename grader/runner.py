@@ -26,7 +26,7 @@ import numpy as np
 
 from .checks import FDOutcome, compare, finite_difference_check, flatten_with_paths, to_array
 from .diagnose import GradientRecorder, explain_none
-from .exercises import Case, Exercise
+from .exercises import Case, Exercise, Inputs
 from .i18n import current_language, t
 
 __all__ = ["CheckResult", "ExerciseResult", "run_exercise"]
@@ -153,13 +153,6 @@ def _student_frames(exc: BaseException) -> str:
     return "".join(lines).rstrip()
 
 
-def _error_message(exc: BaseException, name: str, lang: str) -> str:
-    if isinstance(exc, NotImplementedError):
-        return t("err.not_implemented", lang, name=name)
-    text = f"{type(exc).__name__}: {exc}".strip().rstrip(":")
-    return t("err.raised", lang, name=name, error=text)
-
-
 def _expected_structure(value: Any) -> Any:
     """The reference answer as float64 arrays (same nesting); RuntimeError if unusable."""
     if isinstance(value, dict):
@@ -186,41 +179,71 @@ def _leaf_label(base: str, path: str) -> str:
     return f"{base} · {path}" if path else base
 
 
-def _run_case(ex: Exercise, func: Any, case: Case, label: str, hidden: bool, seed: int,
-              lang: str, buffer: io.StringIO, with_fd: bool) -> list[CheckResult]:
+def reference_answer(ex: Exercise, case: Case, seed: int) -> Any:
+    """The reference answer of ``case`` at ``seed``, as float64 arrays (same nesting)."""
+    if case.expected is not None:  # known as data (visible cases as shipped to students)
+        return _expected_structure(case.expected)
+    ref_inputs = case.make(np.random.default_rng(seed))
+    return _expected_structure(ex.reference(*ref_inputs.args, **ref_inputs.kwargs))
+
+
+@dataclass
+class StudentError:
+    """The student's function raised: what it raised, and where (student frames only)."""
+
+    ename: str
+    evalue: str
+    not_implemented: bool = False
+    traceback: str = ""
+    timed_out: bool = False
+
+
+def error_message(err: StudentError, name: str, lang: str) -> str:
+    if err.not_implemented:
+        return t("err.not_implemented", lang, name=name)
+    if err.timed_out:
+        return t("err.raised", lang, name=name, error=err.evalue)
+    text = f"{err.ename}: {err.evalue}".strip().rstrip(":")
+    return t("err.raised", lang, name=name, error=text)
+
+
+def judge_case(ex: Exercise, case: Case, label: str, hidden: bool, seed: int, lang: str, *,
+               answer: Any = None, error: StudentError | None = None, inputs: Inputs,
+               why_none=None, with_fd: bool = False, expected: Any = None) -> list[CheckResult]:
+    """The checks of one case, given what the student's function returned (``answer``) or
+    raised (``error``) on ``inputs``. ``why_none(path)`` explains a None leaf (or None).
+
+    Pure: it runs no student code, so the trusted autograder (:mod:`grader.scoring`) judges
+    the data a kernel reported with it, and ``check`` at home judges a live answer.
+    """
     results: list[CheckResult] = []
-    # 1. the reference, on its own fresh inputs
-    try:
-        ref_inputs = case.make(np.random.default_rng(seed))
-        expected = _expected_structure(ex.reference(*ref_inputs.args, **ref_inputs.kwargs))
-    except Exception as exc:  # a broken exercise: say so, do not blame the student
-        msg = t("err.reference", lang, error=f"{type(exc).__name__}: {exc}")
-        return [CheckResult(label, hidden, case.weight, False, "reference", msg)]
-    leaves = flatten_with_paths(expected)
-    # 2. the student's function, on identical fresh inputs
-    inputs = case.make(np.random.default_rng(seed))
-    with GradientRecorder() as recorder, _captured(buffer):
+    if expected is None:
         try:
-            answer = func(*inputs.args, **inputs.kwargs)
-        except Exception as exc:
-            msg = _error_message(exc, ex.function, lang)
-            details = {} if isinstance(exc, NotImplementedError) else {"traceback": _student_frames(exc)}
-            fails = [CheckResult(label, hidden, case.weight, False, "error", msg, details)]
-            if with_fd:
-                fails.append(CheckResult(t("check.finite_difference", lang), True, ex.fd_weight,
-                                         False, "unusable", t("fd.unusable", lang)))
-            return fails
-    outcomes = compare(expected, answer, ex.tolerance, lang)
+            expected = reference_answer(ex, case, seed)
+        except Exception as exc:  # a broken exercise: say so, do not blame the student
+            msg = t("err.reference", lang, error=f"{type(exc).__name__}: {exc}")
+            return [CheckResult(label, hidden, case.weight, False, "reference", msg)]
+    if error is not None:
+        msg = error_message(error, ex.function, lang)
+        details = {} if error.not_implemented or not error.traceback else {"traceback": error.traceback}
+        reason = "timeout" if error.timed_out else "error"
+        fails = [CheckResult(label, hidden, case.weight, False, reason, msg, details)]
+        if with_fd:
+            fails.append(CheckResult(t("check.finite_difference", lang), True, ex.fd_weight,
+                                     False, "unusable", t("fd.unusable", lang)))
+        return fails
+    outcomes = compare(expected, answer, ex.tolerance, lang, precision=ex.precision)
     weight = case.weight / max(1, len(outcomes))
     for outcome in outcomes:
         message, details = outcome.message, dict(outcome.details)
-        if outcome.reason == "none":
-            why = explain_none(answer, outcome.path, recorder.calls, lang)
-            details["why_none"] = why
-            message = f"{message} {t('none.why', lang)} {why}"
+        if outcome.reason == "none" and why_none is not None:
+            why = why_none(outcome.path)
+            if why:
+                details["why_none"] = why
+                message = f"{message} {t('none.why', lang)} {why}"
         results.append(CheckResult(_leaf_label(label, outcome.path), hidden, weight,
                                    outcome.passed, outcome.reason, message, details))
-    # 3. finite differences, independent of the reference
+    # finite differences, independent of the reference
     if with_fd:
         names = [name for _, name in flatten_with_paths(ex.gradient_names)]
         grads = {}
@@ -238,14 +261,61 @@ def _run_case(ex: Exercise, func: Any, case: Case, label: str, hidden: bool, see
     return results
 
 
+def _run_case(ex: Exercise, func: Any, case: Case, label: str, hidden: bool, seed: int,
+              lang: str, buffer: io.StringIO, with_fd: bool) -> list[CheckResult]:
+    # 1. the reference, on its own fresh inputs
+    try:
+        expected = reference_answer(ex, case, seed)
+    except Exception as exc:  # a broken exercise: say so, do not blame the student
+        msg = t("err.reference", lang, error=f"{type(exc).__name__}: {exc}")
+        return [CheckResult(label, hidden, case.weight, False, "reference", msg)]
+    # 2. the student's function, on identical fresh inputs
+    inputs = case.make(np.random.default_rng(seed))
+    error = None
+    answer = None
+    with GradientRecorder() as recorder, _captured(buffer):
+        try:
+            answer = func(*inputs.args, **inputs.kwargs)
+        except Exception as exc:
+            error = StudentError(type(exc).__name__, str(exc), isinstance(exc, NotImplementedError),
+                                 "" if isinstance(exc, NotImplementedError) else _student_frames(exc))
+    return judge_case(ex, case, label, hidden, seed, lang, answer=answer, error=error,
+                      inputs=inputs, expected=expected, with_fd=with_fd,
+                      why_none=lambda path: explain_none(answer, path, recorder.calls, lang))
+
+
+def graded_cases(ex: Exercise, lang: str, include_hidden: bool, seed: int):
+    """``(case, label, hidden, case_seed, with_fd)`` for every check of ``ex`` in order: the
+    visible cases at fixed seeds, then (``include_hidden``) the hidden ones, whose seeds are
+    drawn from ``seed``; the first ``fd_checks`` hidden cases also get a finite-difference
+    check. The same seed gives the same points, in the kernel (``grade``) and in the trusted
+    autograder (:mod:`grader.scoring`)."""
+    out = []
+    for i, case in enumerate(ex.visible):
+        label = case.label or f"#{i + 1}"
+        if isinstance(label, dict):  # a label in several languages
+            label = label.get(lang) or label.get("en") or f"#{i + 1}"
+        out.append((case, label, False, 1000 + i, False))
+    if include_hidden:
+        n_fd = min(ex.fd_checks, len(ex.hidden)) if ex.has_fd else 0
+        rng = np.random.default_rng(seed)
+        for i, case in enumerate(ex.hidden):
+            label = t("check.random_point", lang, index=i + 1)
+            out.append((case, label, True, int(rng.integers(0, 2**62)), i < n_fd))
+    return out
+
+
 def run_exercise(ex: Exercise, namespace: dict, *, include_hidden: bool, lang: str | None = None,
                  seed: int | None = None) -> ExerciseResult:
     """Run the visible checks (and the hidden ones when ``include_hidden``) of ``ex`` against
     the function ``namespace[ex.function]``."""
     lang = lang or current_language()
     mode = "grade" if include_hidden else "check"
-    n_fd = min(ex.fd_checks, len(ex.hidden)) if ex.has_fd else 0
-    hidden_count = len(ex.hidden) + n_fd
+    hidden_count = ex.hidden_check_count
+    if include_hidden and ex.hidden_checks is not None and not ex.hidden:
+        raise RuntimeError(f"grading {ex.id} needs the instructor's exercise definitions "
+                           "(grader/course/exercises in a source checkout, or a course folder's "
+                           "exercises/); only the visible checks are installed here")
     func = namespace.get(ex.function)
     if func is None or not callable(func):
         if func is None:
@@ -261,17 +331,9 @@ def run_exercise(ex: Exercise, namespace: dict, *, include_hidden: bool, lang: s
 
     buffer = io.StringIO()
     checks: list[CheckResult] = []
-    for i, case in enumerate(ex.visible):
-        label = case.label or f"#{i + 1}"
-        if isinstance(label, dict):  # a label in several languages
-            label = label.get(lang) or label.get("en") or f"#{i + 1}"
-        checks.extend(_run_case(ex, func, case, label, False, 1000 + i, lang, buffer, False))
-    if include_hidden:
-        rng = np.random.default_rng(_seed() if seed is None else seed)
-        for i, case in enumerate(ex.hidden):
-            label = t("check.random_point", lang, index=i + 1)
-            case_seed = int(rng.integers(0, 2**62))
-            checks.extend(_run_case(ex, func, case, label, True, case_seed, lang, buffer, i < n_fd))
+    for case, label, hidden, case_seed, with_fd in graded_cases(ex, lang, include_hidden,
+                                                                 _seed() if seed is None else seed):
+        checks.extend(_run_case(ex, func, case, label, hidden, case_seed, lang, buffer, with_fd))
     captured = buffer.getvalue()
     if len(captured) > MAX_CAPTURED:
         captured = captured[:MAX_CAPTURED] + "\n[...]\n"

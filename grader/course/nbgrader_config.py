@@ -14,9 +14,20 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Clea
 
 from grader.export import GraderExportPlugin
 from grader.nbgrader_ext import (FlagIssues, GraderExecute, HideHiddenTestsInFeedback,
-                                 NeutralizeStderr, RecordSubmissionIssues)
+                                 InjectProbes, NeutralizeStderr, RecordSubmissionIssues,
+                                 ScoreProbes)
 
 c = get_config()  # noqa: F821 (provided by traitlets when nbgrader loads this file)
+
+# The exercise definitions (reference solutions, hidden cases) of this course: instructor
+# material, next to this file, loaded only by the autograder (never in a student's install).
+import os  # noqa: E402
+
+import grader.exercises  # noqa: E402
+
+_here = os.path.dirname(os.path.abspath(__file__))  # noqa: F821 (set by traitlets)
+if os.path.isdir(os.path.join(_here, "exercises")):
+    grader.exercises.add_path(os.path.join(_here, "exercises"))
 
 c.CourseDirectory.course_id = "minitape-autodiff"
 # The gradebook is sqlite:///<this folder>/gradebook.db (nbgrader's default); never committed.
@@ -38,14 +49,16 @@ c.OverwriteCells.add_missing_cells = True
 
 c.Autograde.sanitize_preprocessors = [
     ClearOutput,
+    RecordSubmissionIssues,  # duplicated/re-typed cells, edited metadata: repaired and recorded
     DeduplicateIds,
     OverwriteKernelspec,
-    RecordSubmissionIssues,  # before OverwriteCells repairs the test cells
     OverwriteCells,
     CheckCellMetadata,
 ]
 c.Autograde.autograde_preprocessors = [
+    InjectProbes,       # test cells -> probes: inputs chosen here, results come back as data
     GraderExecute,      # nbgrader's Execute, surviving dead and hung kernels
+    ScoreProbes,        # references, comparisons and scores computed here, not in the kernel
     IgnorePattern,
     ClearMetadataPreprocessor,
     LimitOutput,

@@ -17,15 +17,23 @@ An :class:`Exercise` (``grade_id`` such as ``l01_ex1``, identical in every langu
 A case's ``make(rng)`` builds *fresh* inputs (new Variables each call), so the reference and
 the student's function never share mutable state; both get inputs built from the same seed.
 
-Exercises live in one module per lesson (``l01.py``, ...), imported on first use.
+Exercises live in one module per lesson (``l01.py``, ...), imported on first use. Those
+modules hold the reference solutions and the hidden cases, so they are *instructor material*:
+they live in ``grader/course/exercises/`` of a source checkout (never in the wheel or sdist)
+and in the ``exercises/`` folder of a course made by ``python -m grader init-course``, whose
+``nbgrader_config.py`` adds it with :func:`add_path`. What students install has only the
+visible cases' inputs and expected values, as data (:mod:`grader.visible`), which is all that
+``check`` uses.
 """
 
 from __future__ import annotations
 
 import difflib
 import importlib
+import os
 import pkgutil
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
@@ -53,6 +61,9 @@ class Case:
     # shown for visible cases: "x = 1.5", or {"en": ..., "es": ...}; hidden ones are numbered
     label: str | dict[str, str] | None = None
     weight: float = 1.0
+    # the reference answer at this case, when it is known as data (visible cases as shipped to
+    # students, grader.visible); otherwise the exercise's reference computes it
+    expected: Any = None
 
 
 @dataclass
@@ -68,6 +79,13 @@ class Exercise:
     fd_checks: int = 1
     fd_weight: float = 1.0
     tolerance: Tolerance = field(default_factory=Tolerance)
+    # the precision the exercise's answer is computed in ("float32" where the student's inputs
+    # make float32 tensors): it chooses the tolerance, whatever dtype the answer comes back in
+    precision: str = "float64"
+    # what the answer must (or must not) use, checked by the autograder (grader.technique)
+    techniques: tuple = ()
+    # how many hidden checks grading adds, for exercises known only from data (no hidden cases)
+    hidden_checks: int | None = None
     signature: str = ""
     title: dict[str, str] = field(default_factory=dict)
 
@@ -79,6 +97,8 @@ class Exercise:
             raise ValueError(f"exercise {self.id}: points must be > 0")
         if not self.visible:
             raise ValueError(f"exercise {self.id}: needs at least one visible case")
+        if self.precision not in ("float16", "float32", "float64"):
+            raise ValueError(f"exercise {self.id}: precision must be float16, float32 or float64")
         if self.objective is not None and self.gradient_names is None:
             raise ValueError(f"exercise {self.id}: a finite-difference objective needs "
                              "gradient_names")
@@ -90,12 +110,51 @@ class Exercise:
         return sum(c.weight for c in self.visible) + sum(c.weight for c in self.hidden) + fd
 
     @property
+    def hidden_check_count(self) -> int:
+        """Hidden checks at grading time: hidden cases plus finite-difference checks."""
+        if self.hidden_checks is not None:
+            return self.hidden_checks
+        n_fd = min(self.fd_checks, len(self.hidden)) if self.has_fd else 0
+        return len(self.hidden) + n_fd
+
+    @property
+    def technique_weight(self) -> float:
+        """Weight of one technique check: the value checks together weigh twice all of them."""
+        if not self.techniques:
+            return 0.0
+        return self.total_weight / 2 / len(self.techniques)
+
+    @property
     def has_fd(self) -> bool:
         return self.objective is not None
 
 
 _REGISTRY: dict[str, Exercise] = {}
 _loaded = False
+# a source checkout's instructor material (absent from the wheel and the sdist)
+_CHECKOUT_DEFINITIONS = Path(__file__).resolve().parent.parent / "course" / "exercises"
+
+
+def add_path(folder: str | os.PathLike) -> None:
+    """Also load exercise definitions (``lNN.py``) from ``folder`` (a course's ``exercises/``)."""
+    global _loaded
+    folder = os.path.abspath(os.fspath(folder))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"no exercise definitions folder {folder}")
+    if folder not in __path__:
+        __path__.append(folder)
+        _loaded = False
+
+
+def definitions_available() -> bool:
+    """Whether the instructor's definitions (references, hidden cases) can be loaded here."""
+    return any(info.name[:1] == "l" for info in pkgutil.iter_modules(__path__))
+
+
+if _CHECKOUT_DEFINITIONS.is_dir():
+    add_path(_CHECKOUT_DEFINITIONS)
+if os.environ.get("GRADER_EXERCISES"):
+    add_path(os.environ["GRADER_EXERCISES"])
 
 
 def register(exercise: Exercise) -> Exercise:
@@ -117,7 +176,7 @@ def _load_all() -> None:
 
 
 def all_exercises() -> dict[str, Exercise]:
-    """Every registered exercise, by id."""
+    """Every registered exercise, by id (the instructor's definitions; empty without them)."""
     _load_all()
     return dict(sorted(_REGISTRY.items()))
 

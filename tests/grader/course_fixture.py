@@ -39,6 +39,9 @@ def make_course(root: Path, langs=("en", "ru"), timeout: int | None = None) -> P
     if timeout is not None:
         config += f"\nc.Execute.timeout = {int(timeout)}\n"
     (root / "nbgrader_config.py").write_text(config, encoding="utf-8")
+    # the instructor's exercise definitions, as `python -m grader init-course` copies them
+    shutil.copytree(PACKAGED_COURSE / "exercises", root / "exercises",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     for lang in langs:
         src = PACKAGED_COURSE / "source" / f"{LESSON}-{lang}"
         if not (src / f"{LESSON}.ipynb").exists():
@@ -140,7 +143,7 @@ def with_answers(nb, answers: dict[str, str]):
 
 
 # ----------------------------------------------------------------------------------------------
-# Wrong answers students write (lesson 1's exercises, see grader/exercises/l01.py)
+# Wrong answers students write (lesson 1's exercises, see grader/course/exercises/l01.py)
 # ----------------------------------------------------------------------------------------------
 WRONG = {
     # forgot the -2x term: wrong values everywhere

@@ -1,5 +1,12 @@
-"""The sdist and wheel: the three packages with all their files, NumPy as the only runtime
-dependency, and none of the repository tooling (binder/, tests/, benchmarks/)."""
+"""The sdist and wheel: the three packages with all their files except the instructor
+material, NumPy as the only runtime dependency, and none of the repository tooling (binder/,
+tests/, benchmarks/).
+
+Instructor material is what students must never hold: the exercise definitions (reference
+solutions and hidden cases, grader/course/exercises/), the nbgrader source notebooks
+(solutions and hidden tests, grader/course/source/) and the lesson sources (solutions,
+lessons/src/). Students install the wheel (Binder builds one from the repository), so neither
+it nor the sdist carries any of it, by path or by content."""
 
 from __future__ import annotations
 
@@ -18,12 +25,17 @@ from packaging_support import PACKAGES, REPO, clean_env, project_files, run
 TOOLING = ("binder/", "tests/", "benchmarks/", ".ci/")
 # nbgrader runtime state that may sit in a working copy of the course (pruned in MANIFEST.in).
 COURSE_STATE = re.compile(r"^grader/course/(submitted|autograded|feedback|release|exchange)/|(^|/)gradebook\.db$")
+INSTRUCTOR = re.compile(r"^(grader/course/exercises|grader/course/source|lessons/src)/")
+# text that only instructor material contains: exercise registrations with their reference
+# solutions and hidden-case generators, notebooks' solution regions
+INSTRUCTOR_TEXT = re.compile(rb"register\(Exercise\(|def _\w+_reference\(|def _ex\d+_random\(|"
+                             rb"### BEGIN (SOLUTION|HIDDEN TESTS)\\n\"")
 
 
 def _package_files() -> set[str]:
     return {f for f in project_files()
             if f.split("/", 1)[0] in PACKAGES and not f.endswith((".pyc", ".pyo"))
-            and not COURSE_STATE.search(f)}
+            and not COURSE_STATE.search(f) and not INSTRUCTOR.search(f)}
 
 
 def test_sdist_and_wheel_contents(project_copy: Path, tmp_path: Path) -> None:
@@ -56,6 +68,21 @@ def test_sdist_and_wheel_contents(project_copy: Path, tmp_path: Path) -> None:
     assert {"pyproject.toml", "README.md", "MANIFEST.in"} <= members
     missing = sorted(expected - members)
     assert not missing, f"files of the packages missing from the sdist: {missing}"
+
+    # no instructor material, by path or by content, in either
+    with zipfile.ZipFile(wheel) as zf:
+        wheel_text = {n: zf.read(n) for n in names}
+    with tarfile.open(sdist) as tf:
+        sdist_text = {m.name.split("/", 1)[1]: tf.extractfile(m).read()
+                      for m in tf.getmembers() if m.isfile() and "/" in m.name}
+    assert any(INSTRUCTOR.search(f) for f in project_files()), "the checkout has instructor material"
+    for kind, files in (("wheel", wheel_text), ("sdist", sdist_text)):
+        by_path = sorted(n for n in files if INSTRUCTOR.search(n))
+        assert not by_path, f"instructor material in the {kind}: {by_path}"
+        by_text = sorted(n for n, data in files.items() if INSTRUCTOR_TEXT.search(data))
+        assert not by_text, f"solutions or hidden tests inside files of the {kind}: {by_text}"
+    # what check() needs instead: the visible cases as data
+    assert "grader/visible_cases.json" in wheel_text
     leaked = sorted(m for m in members if m.startswith(TOOLING))
     assert not leaked, f"repository tooling in the sdist: {leaked}"
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..technique import Technique
 from . import Case, Exercise, Inputs, register
 
 
@@ -69,6 +70,11 @@ register(Exercise(
     id="l03_ex1",
     function="elementwise_derivative",
     signature="elementwise_derivative(x)",
+    techniques=(Technique("GradientTape", ("GradientTape",), "GradientTape.gradient", description={
+        "en": "a GradientTape (not a hand-derived formula)",
+        "es": "una GradientTape (no una fórmula derivada a mano)",
+        "pt": "uma GradientTape (não uma fórmula derivada à mão)",
+        "ru": "GradientTape (а не выведенную вручную формулу)"}),),
     points=2,
     reference=_elementwise_derivative_reference,
     visible=[Case(lambda rng: _ex1([-2.0, 0.0, 1.0, 3.0]), "x = [-2, 0, 1, 3]")],
@@ -107,6 +113,7 @@ register(Exercise(
     id="l03_ex2",
     function="descent_gradients",
     signature="descent_gradients(x0, lr, steps)",
+    precision="float32",
     points=2,
     reference=_descent_gradients_reference,
     visible=[Case(lambda rng: _ex2(5.0, 0.25, 3), "x0 = 5.0, lr = 0.25, steps = 3")],

@@ -59,6 +59,7 @@ register(Exercise(
     id="l01_ex1",
     function="derivative_at",
     signature="derivative_at(x0)",
+    precision="float32",
     points=1,
     reference=_derivative_at_reference,
     visible=[Case(lambda rng: _ex1(2.0), "x0 = 2.0"),

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..technique import Technique
 from . import Case, Exercise, Inputs, register
 
 
@@ -90,6 +91,12 @@ register(Exercise(
     id="l04_ex1",
     function="first_and_second_derivative",
     signature="first_and_second_derivative(x0)",
+    precision="float32",
+    techniques=(Technique("GradientTape", ("GradientTape",), "GradientTape.gradient", description={
+        "en": "a GradientTape (not a hand-derived formula)",
+        "es": "una GradientTape (no una fórmula derivada a mano)",
+        "pt": "uma GradientTape (não uma fórmula derivada à mão)",
+        "ru": "GradientTape (а не выведенную вручную формулу)"}),),
     points=2,
     reference=_first_and_second_reference,
     visible=[Case(lambda rng: _ex1(1.0), "x0 = 1.0"),
@@ -142,6 +149,10 @@ register(Exercise(
     id="l04_ex2",
     function="log1pexp_and_gradient",
     signature="log1pexp_and_gradient(x)",
+    precision="float32",
+    techniques=(Technique("custom_gradient", ("custom_gradient",), "custom_gradient", description={
+        "en": "tf.custom_gradient", "es": "tf.custom_gradient", "pt": "tf.custom_gradient",
+        "ru": "tf.custom_gradient"}),),
     points=2,
     reference=_log1pexp_reference,
     visible=[Case(lambda rng: _ex2([-100.0, -2.0, 0.0, 3.0, 100.0]), "x = [-100, -2, 0, 3, 100]")],
@@ -229,6 +240,8 @@ register(Exercise(
     id="l04_ex3",
     function="logistic_hessian",
     signature="logistic_hessian(w, x, y)",
+    techniques=(Technique("jacobian", ("jacobian",), "GradientTape.jacobian", description={
+        "en": "tape.jacobian", "es": "tape.jacobian", "pt": "tape.jacobian", "ru": "tape.jacobian"}),),
     points=2,
     reference=_logistic_hessian_reference,
     visible=[Case(lambda rng: _logistic(_W, _X, _Y), "w (2,), x (4, 2), y (4,)")],
@@ -262,6 +275,19 @@ register(Exercise(
     id="l04_ex5",
     function="logistic_hvp",
     signature="logistic_hvp(w, x, y, v)",
+    techniques=(
+        Technique("ForwardAccumulator", ("ForwardAccumulator",), "ForwardAccumulator", description={
+            "en": "tf.autodiff.ForwardAccumulator (forward over backward)",
+            "es": "tf.autodiff.ForwardAccumulator (hacia adelante sobre hacia atrás)",
+            "pt": "tf.autodiff.ForwardAccumulator (para a frente sobre para trás)",
+            "ru": "tf.autodiff.ForwardAccumulator (прямой режим поверх обратного)"}),
+        Technique("jacobian", ("jacobian", "batch_jacobian", "hessians"), "GradientTape.jacobian",
+                  must=False, description={
+                      "en": "a Jacobian or Hessian (the product is computed without building H)",
+                      "es": "un jacobiano o hessiano (el producto se calcula sin construir H)",
+                      "pt": "um jacobiano ou hessiana (o produto é calculado sem construir H)",
+                      "ru": "якобиан или гессиан (произведение вычисляется без построения H)"}),
+    ),
     points=2,
     reference=_logistic_hvp_reference,
     visible=[Case(lambda rng: _logistic(_W, _X, _Y, [1.0, 0.0]), "v = [1, 0]"),

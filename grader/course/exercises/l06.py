@@ -42,6 +42,7 @@ import math
 
 import numpy as np
 
+from ..technique import Technique
 from . import Case, Exercise, Inputs, register
 
 
@@ -80,6 +81,16 @@ register(Exercise(
     id="l06_ex1",
     function="quotient_gradients",
     signature="quotient_gradients(a0, b0)",
+    techniques=(
+        Technique("own tape", ("Tape", "record"), "own_tape", description={
+            "en": "your own Tape from this lesson, which records the operations", "es": "tu propia Tape de esta lección, que registra las operaciones",
+            "pt": "a sua própria Tape desta lição, que registra as operações", "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
+        Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
+                  description={"en": "minitape's GradientTape (the lesson builds its own tape)",
+                               "es": "la GradientTape de minitape (la lección construye su propia cinta)",
+                               "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
+                               "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
+    ),
     points=2,
     reference=_quotient_reference,
     visible=[Case(lambda rng: _ex1(0.5, 2.0), "a0 = 0.5, b0 = 2.0"),
@@ -167,6 +178,13 @@ register(Exercise(
     id="l06_ex2",
     function="backward",
     signature="backward(tape, values, target)",
+    techniques=(
+        Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
+                  description={"en": "minitape's GradientTape (the lesson builds its own tape)",
+                               "es": "la GradientTape de minitape (la lección construye su propia cinta)",
+                               "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
+                               "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
+    ),
     points=3,
     reference=_backward_reference,
     visible=[Case(lambda rng: _ex2(_EX2_TAPE, {"x": 0.5, "y": 2.0}, "f"),
@@ -219,6 +237,16 @@ register(Exercise(
     id="l06_ex3",
     function="neuron_gradients",
     signature="neuron_gradients(w1, w2, b, x1, x2, y)",
+    techniques=(
+        Technique("own tape", ("Tape", "record"), "own_tape", description={
+            "en": "your own Tape from this lesson, which records the operations", "es": "tu propia Tape de esta lección, que registra las operaciones",
+            "pt": "a sua própria Tape desta lição, que registra as operações", "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
+        Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
+                  description={"en": "minitape's GradientTape (the lesson builds its own tape)",
+                               "es": "la GradientTape de minitape (la lección construye su propia cinta)",
+                               "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
+                               "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
+    ),
     points=2,
     reference=_neuron_reference,
     visible=[Case(lambda rng: _ex3(0.5, -1.0, 0.1, 1.0, 2.0, 0.5),

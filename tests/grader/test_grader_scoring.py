@@ -1,0 +1,256 @@
+"""Out-of-kernel scoring (grader.scoring, grader.wire, grader.technique), in one process.
+
+The probe's code (grader/_probe_runtime.py) runs here as it would in a kernel; its one
+output is captured and scored like ScoreProbes does. The end-to-end version, with real
+kernels and cheats, is tests/grader/test_grader_adversarial.py.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from unittest import mock
+
+import nbformat
+import numpy as np
+import pytest
+
+from grader.checks import compare_leaf
+from grader.exercises import all_exercises, get
+from grader.scoring import PROBE_MIME, build_probe, exercise_seed, score_probe
+from grader.technique import names_used
+from grader.wire import WireError, decode_answer
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _solutions() -> dict[str, str]:
+    """Every exercise's solution code, from the English source notebooks."""
+    out = {}
+    for path in sorted((REPO / "grader" / "course" / "source").glob("*-en/*.ipynb")):
+        cells = nbformat.read(str(path), as_version=4).cells
+        for i, cell in enumerate(cells):
+            meta = cell.get("metadata", {}).get("nbgrader", {})
+            if meta.get("grade") and not meta.get("solution"):
+                j = i - 1
+                while not cells[j].get("metadata", {}).get("nbgrader", {}).get("solution"):
+                    j -= 1
+                out[meta["grade_id"]] = "\n".join(
+                    line for line in cells[j].source.splitlines() if "### " not in line)
+    return out
+
+
+SOLUTIONS = _solutions()
+
+
+def run_probe(exercise_id, code, *, seed=1, call_timeout=None, lang="en", extra_outputs=(),
+              namespace=None):
+    """Run the probe of ``exercise_id`` against ``code`` (in ``namespace``) here; score it."""
+    ex = get(exercise_id)
+    source, plan = build_probe(ex, lang, seed, call_timeout)
+    ns = {"__name__": "__main__"} if namespace is None else namespace
+    exec("import minitape as tf\nimport numpy as np\n" + code, ns)
+    shown = []
+    with mock.patch("IPython.display.display", lambda obj, raw=False: shown.append(obj)):
+        exec(source, ns)
+    outputs = [{"output_type": "display_data", "data": d} for d in shown] + list(extra_outputs)
+    return score_probe(ex, plan, outputs, lang, [code])
+
+
+@pytest.mark.parametrize("exercise_id", [e for e in sorted(all_exercises()) if not e.startswith("l06")])
+def test_every_reference_solution_earns_every_point_through_the_probe(exercise_id):
+    result, issues, facts = run_probe(exercise_id, SOLUTIONS[exercise_id], seed=11)
+    assert (result.score, issues) == (result.points, []), result.text()
+    assert len(facts["seconds"]) == len(get(exercise_id).visible) + len(get(exercise_id).hidden)
+
+
+def test_no_output_scores_zero_and_says_why():
+    ex = get("l01_ex1")
+    _, plan = build_probe(ex, "en", 1)
+    result, issues, _ = score_probe(ex, plan, [], "en")
+    assert result.score == 0 and [k for k, _ in issues] == ["no_result"]
+    assert "no result for `derivative_at`" in result.text()
+
+
+def test_forged_and_extra_outputs_score_only_what_their_data_deserves():
+    right = SOLUTIONS["l01_ex1"]
+    # a forged payload (unknown nonce, claims the right values) next to the real one
+    forged = {"output_type": "display_data", "data": {PROBE_MIME: {
+        "exercise": "l01_ex1", "nonce": "0" * 16,
+        "cases": [{"answer": {"t": "number", "v": 1.0}}] * 5}}}
+    stub = "def derivative_at(x0):\n    raise NotImplementedError()\n"
+    result, issues, _ = run_probe("l01_ex1", stub, extra_outputs=[forged])
+    assert result.score == 0
+    assert [k for k, _ in issues] == ["malformed_result", "multiple_results"]
+    # right answer + a second, worse real-looking payload: the lowest counts
+    ex = get("l01_ex1")
+    source, plan = build_probe(ex, "en", 3)
+    ns = {}
+    exec("import minitape as tf\n" + right, ns)
+    shown = []
+    with mock.patch("IPython.display.display", lambda obj, raw=False: shown.append(obj)):
+        exec(source, ns)
+    worse = json.loads(json.dumps(shown[0][PROBE_MIME]))
+    worse["cases"][0] = {"answer": {"t": "none"}}
+    outputs = [{"output_type": "display_data", "data": {PROBE_MIME: p}}
+               for p in (shown[0][PROBE_MIME], worse)]
+    result, issues, _ = score_probe(ex, plan, outputs, "en")
+    assert 0 < result.score < 1 and [k for k, _ in issues] == ["multiple_results"]
+
+
+@pytest.mark.parametrize("node", [
+    {"t": "tensor", "dtype": "|O", "shape": [1], "b64": "AA=="},            # object dtype
+    {"t": "tensor", "dtype": "<f8", "shape": [3], "b64": "AAAAAAAAAAA="},   # length mismatch
+    {"t": "tensor", "dtype": "<f8", "shape": [10**7], "b64": ""},           # too large
+    {"t": "tensor", "dtype": "<f8", "shape": [1], "b64": "not base64!"},
+    {"t": "tensor", "dtype": "<c16", "shape": [1], "b64": base64.b64encode(bytes(16)).decode()},
+    {"t": "pickle", "data": "gASVAAAAAAAAAACMBHRlc3SULg=="},
+    {"t": "list", "items": [{"t": "list", "items": []}] * 2000},
+    {"t": "dict", "items": [[None, {"t": "none"}]]},
+])
+def test_decoding_refuses_anything_but_bounded_plain_numbers(node):
+    with pytest.raises(WireError):
+        decode_answer(node)
+
+
+def test_deeply_nested_data_is_refused():
+    node = {"t": "none"}
+    for _ in range(50):
+        node = {"t": "list", "items": [node]}
+    with pytest.raises(WireError):
+        decode_answer(node)
+
+
+def test_tolerance_comes_from_the_exercise_not_from_the_answers_dtype():
+    # d/dx (x**3 - 2x) near its zero, where float32's cancellation shows
+    x = np.float32(0.8165)
+    exact = 3 * np.float64(x) ** 2 - 2
+    as_float32 = np.float64(np.float32(3) * x * x - np.float32(2))  # returned as float64
+    assert not compare_leaf(exact, as_float32).passed  # judged by its own dtype: float64
+    assert compare_leaf(exact, as_float32, precision="float32").passed
+    cast = ("def derivative_at(x0):\n    x = tf.Variable(x0)\n    with tf.GradientTape() as tape:\n"
+            "        y = x**3 - 2 * x\n    return tf.cast(tape.gradient(y, x), tf.float64)\n")
+    for seed in range(25):
+        result, _, _ = run_probe("l01_ex1", cast, seed=seed)
+        assert result.score == 1, result.text()
+
+
+def test_each_call_has_its_own_time_limit_and_a_timeout_skips_the_rest():
+    slow = ("import time\n\ndef derivative_at(x0):\n    time.sleep(0.3)\n"
+            "    x = tf.Variable(x0)\n    with tf.GradientTape() as tape:\n"
+            "        y = x**3 - 2 * x\n    return tape.gradient(y, x)\n")
+    result, _, facts = run_probe("l01_ex1", slow, call_timeout=1.0)  # 5 calls: 1.5 s > 1 s
+    assert result.score == 1 and not facts["timed_out"]
+    stuck = "def derivative_at(x0):\n    while True:\n        pass\n"
+    result, _, facts = run_probe("l01_ex1", stuck, call_timeout=0.3)
+    assert result.score == 0 and facts["timed_out"] and len(facts["seconds"]) == 1
+    assert "no result within 0.3 s" in result.text()
+    assert "not run: an earlier call timed out" in result.text()
+
+
+def test_hidden_points_are_seeded_per_student_and_by_an_explicit_seed():
+    kw = {"course": "c", "assignment": "01-gradients-en"}
+    ana = exercise_seed("l01_ex1", student="ana", **kw)
+    assert ana == exercise_seed("l01_ex1", student="ana", **kw)  # a regrade: the same points
+    assert ana != exercise_seed("l01_ex1", student="bob", **kw)
+    assert ana != exercise_seed("l01_ex2", student="ana", **kw)
+    assert exercise_seed("l01_ex1", student="ana", seed=5, **kw) == \
+        exercise_seed("l01_ex1", student="bob", seed=5, **kw)
+    one, plan_a = build_probe(get("l01_ex2"), "en", ana)
+    two, plan_b = build_probe(get("l01_ex2"), "en", ana)
+    strip = lambda s, p: s.replace(p.nonce, "")  # noqa: E731
+    assert strip(one, plan_a) == strip(two, plan_b)
+
+
+HVP_BY_HESSIAN = (
+    "def logistic_hvp(w, x, y, v):\n"
+    "    with tf.GradientTape() as outer:\n"
+    "        with tf.GradientTape() as inner:\n"
+    "            loss = tf.reduce_mean(tf.math.softplus(-y * tf.linalg.matvec(x, w)))\n"
+    "        g = inner.gradient(loss, w)\n"
+    "    return tf.linalg.matvec(outer.jacobian(g, w), v)\n")
+STABLE_WITHOUT_CUSTOM_GRADIENT = (
+    "def log1pexp_and_gradient(x):\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        tape.watch(x)\n"
+    "        y = tf.maximum(x, 0.0) + tf.math.log1p(tf.exp(-tf.abs(x)))\n"
+    "    return [y, tf.nn.sigmoid(x)]\n")
+BACKWARD_WITH_MINITAPE = (
+    "def backward(tape, values, target):\n"
+    "    ops = {'add': lambda a, b: a + b, 'mul': lambda a, b: a * b, 'sin': tf.sin, 'exp': tf.exp}\n"
+    "    outs = {o for o, _, _ in tape}\n"
+    "    env = {}\n"
+    "    with tf.GradientTape() as gt:\n"
+    "        for n, v in values.items():\n"
+    "            if n not in outs:\n"
+    "                env[n] = tf.constant(np.float64(v))\n"
+    "                gt.watch(env[n])\n"
+    "        for o, op, ins in tape:\n"
+    "            env[o] = ops[op](*(env[i] for i in ins))\n"
+    "    names = list(values)\n"
+    "    g = gt.gradient(env[target], [env[n] for n in names],\n"
+    "                    unconnected_gradients=tf.UnconnectedGradients.ZERO)\n"
+    "    return {n: float(x.numpy()) for n, x in zip(names, g)}\n")
+
+
+@pytest.mark.parametrize("exercise_id, code, score, words", [
+    ("l04_ex5", HVP_BY_HESSIAN, 1.3333, ["asks for tf.autodiff.ForwardAccumulator",
+                                          "asks you not to use a Jacobian or Hessian"]),
+    ("l04_ex2", STABLE_WITHOUT_CUSTOM_GRADIENT, 1.3333, ["asks for tf.custom_gradient"]),
+    ("l06_ex2", BACKWARD_WITH_MINITAPE, 2.0, ["not to use minitape's GradientTape"]),
+])
+def test_right_values_computed_the_wrong_way_lose_the_technique_share(exercise_id, code, score,
+                                                                      words):
+    result, issues, _ = run_probe(exercise_id, code)
+    assert all(c.passed for c in result.checks if c.reason != "technique"), result.text()
+    assert result.score == score
+    assert any(kind == "technique" for kind, _ in issues)
+    for word in words:
+        assert word in result.text()
+
+
+def test_the_technique_is_read_from_the_function_and_the_functions_it_calls():
+    cells = ["import minitape as tf\n\ndef helper(x):\n    return tf.autodiff.ForwardAccumulator\n",
+             "%matplotlib inline\ndef logistic_hvp(w, x, y, v):\n    return helper(w)\n",
+             "def unrelated():\n    return tape.jacobian\n"]
+    names = names_used(cells, "logistic_hvp")
+    assert "ForwardAccumulator" in names and "jacobian" not in names
+    assert names_used(cells, "missing") is None
+
+
+def _lesson6_namespace() -> dict:
+    """Lesson 6's notebook run up to its exercises: the lesson's own Value, Tape, record."""
+    path = next((REPO / "grader" / "course" / "source").glob("06-*-en/*.ipynb"))
+    ns = {"__name__": "__main__"}
+    with mock.patch("IPython.display.display", lambda *a, **k: None):
+        for cell in nbformat.read(str(path), as_version=4).cells:
+            meta = cell.get("metadata", {}).get("nbgrader", {})
+            if cell.cell_type != "code" or (meta.get("grade") and not meta.get("solution")):
+                continue
+            if meta.get("solution"):
+                continue  # the exercises' answers come from each test below
+            exec("\n".join(line for line in cell.source.splitlines()
+                           if not line.lstrip().startswith(("%", "!"))), ns)
+    return ns
+
+
+QUOTIENT_WITH_MINITAPE = (
+    "def quotient_gradients(a0, b0):\n"
+    "    a, b = tf.Variable(a0), tf.Variable(b0)\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        f = tf.cos(a * b) / b\n"
+    "    return [float(g) for g in tape.gradient(f, [a, b])]\n")
+
+
+def test_lesson6_answers_must_come_from_the_students_own_tape():
+    ns = _lesson6_namespace()
+    for exercise_id in ("l06_ex1", "l06_ex3"):
+        result, issues, facts = run_probe(exercise_id, SOLUTIONS[exercise_id], namespace=dict(ns))
+        assert (result.score, issues) == (result.points, []), result.text()
+        assert "own_tape" in facts["tools"] and "GradientTape.gradient" not in facts["tools"]
+    result, issues, facts = run_probe("l06_ex1", QUOTIENT_WITH_MINITAPE, namespace=dict(ns))
+    assert all(c.passed for c in result.checks if c.reason != "technique"), result.text()
+    assert result.score == 1.3333  # both techniques failed: together a third of 2 points
+    assert "asks for your own Tape from this lesson" in result.text()
+    assert "not to use minitape's GradientTape" in result.text()

@@ -1,0 +1,88 @@
+"""The visible checks as shipped to students: data, no reference code (grader.visible)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.exercises import all_exercises
+from grader.runner import run_exercise
+from grader.visible import DATA, build_data, dumps, visible_exercise
+
+from test_grader_scoring import SOLUTIONS
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_shipped_data_is_up_to_date_with_the_definitions():
+    assert DATA.read_text(encoding="utf-8") == dumps(build_data(all_exercises())), \
+        "grader/visible_cases.json is stale: run `python -m grader.visible`"
+
+
+@pytest.mark.parametrize("exercise_id", sorted(all_exercises()))
+def test_visible_exercises_carry_answers_but_no_reference_and_no_hidden_case(exercise_id):
+    ex, full = visible_exercise(exercise_id), all_exercises()[exercise_id]
+    assert ex.hidden == [] and ex.hidden_check_count == full.hidden_check_count
+    assert (ex.points, ex.function, ex.precision) == (full.points, full.function, full.precision)
+    with pytest.raises(RuntimeError, match="not installed"):
+        ex.reference()
+    if exercise_id.startswith("l06"):
+        return  # its solutions need the lesson's own tape classes
+    ns = {}
+    exec("import minitape as tf\nimport numpy as np\n" + SOLUTIONS[exercise_id], ns)
+    result = run_exercise(ex, ns, include_hidden=False)
+    assert result.passed, result.text()
+
+
+def test_check_works_and_grade_refuses_without_the_instructor_definitions():
+    # a student's install: grader without grader/course/exercises
+    code = (
+        "import grader.exercises as e\n"
+        "e.__path__[:] = [p for p in e.__path__ if 'course' not in p]\n"
+        "assert not e.definitions_available() and e.all_exercises() == {}\n"
+        "import minitape as tf\n"
+        "from grader import check, grade\n"
+        "def derivative_at(x0):\n"
+        "    x = tf.Variable(x0)\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        y = x ** 3 - 2 * x\n"
+        "    return tape.gradient(y, x)\n"
+        "result = check('l01_ex1', globals())\n"
+        "assert result.passed and result.hidden_pending == 4, result.text()\n"
+        "try:\n"
+        "    grade('l01_ex1', globals())\n"
+        "except RuntimeError as exc:\n"
+        "    assert 'instructor' in str(exc)\n"
+        "else:\n"
+        "    raise AssertionError('grade ran without hidden cases')\n"
+        "print('ok')\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_grade_in_a_course_folder_finds_the_courses_definitions(tmp_path):
+    # `nbgrader validate source/<assignment>/...` with the package installed without them
+    import shutil
+
+    (tmp_path / "source" / "a").mkdir(parents=True)
+    (tmp_path / "nbgrader_config.py").write_text("", encoding="utf-8")
+    shutil.copytree(REPO / "grader" / "course" / "exercises", tmp_path / "exercises")
+    code = (
+        "import grader.exercises as e\n"
+        "e.__path__[:] = [p for p in e.__path__ if not p.startswith(%r)]\n"
+        "import minitape as tf\n"
+        "from grader import grade\n"
+        "def derivative_at(x0):\n"
+        "    x = tf.Variable(x0)\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        y = x ** 3 - 2 * x\n"
+        "    return tape.gradient(y, x)\n"
+        "print(grade('l01_ex1', globals()).score)\n") % str(REPO / "grader" / "course")
+    env = {**__import__("os").environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path / "source" / "a",
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0 and proc.stdout.strip() == "1.0", proc.stderr
