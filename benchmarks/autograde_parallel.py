@@ -6,8 +6,9 @@
 Builds an nbgrader course from lesson 1 (English), releases it and writes N submissions (a mix
 of correct, wrong, partly right, hard-coded, noisy and untouched answers, and one that kills its
 kernel). The class is graded in rounds (a slice of the students each); in every round each
-contender grades its own copy of the slice -- serial `nbgrader autograde`, then
-`python -m grader autograde-all --jobs J` -- in an order that rotates from round to round, so
+contender grades its own copy of the slice -- serial `nbgrader autograde` without the sandbox
+(the baseline: nbgrader as it comes) and with it, `python -m grader autograde-all --jobs J`
+with `--no-sandbox` and sandboxed (the default) -- in an order that rotates from round to round, so
 that load from other processes on a shared machine falls on all of them alike. It checks that
 the gradebooks agree row for row and prints wall time, students per second, speedup (overall
 and the range over rounds), and the CPU time the graders and their kernels used, as a share of
@@ -49,11 +50,12 @@ def build_class(root: Path, students: int) -> Path:
     return course
 
 
-def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
+def timed(cmd: list[str], cwd: Path, extra_env: dict | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the command and all its children)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=cwd, env=env(), capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=cwd, env={**env(), **(extra_env or {})}, capture_output=True,
+                          text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
@@ -89,6 +91,8 @@ def main() -> int:
                         help="skip the runs with --fresh-kernels (parallelism alone, every kernel "
                              "started from scratch as nbgrader does)")
     parser.add_argument("--keep", metavar="DIR", help="build the courses here and keep them")
+    parser.add_argument("--no-sandbox-runs", dest="sandbox", action="store_false",
+                        help="only the runs without the bubblewrap sandbox (where it is missing)")
     args = parser.parse_args()
 
     work = Path(args.keep or tempfile.mkdtemp(prefix="autograde-bench-"))
@@ -99,24 +103,32 @@ def main() -> int:
     rounds = max(1, min(args.rounds, len(students)))
     chunks = [students[i::rounds] for i in range(rounds)]
 
-    runs = [("nbgrader autograde (serial)", 1, [sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT])]
+    serial_cmd = [sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT]
+    # the baseline: nbgrader as it comes, every kernel started fresh, no sandbox
+    runs = [("nbgrader autograde (serial, no sandbox)", 1, serial_cmd, {"GRADER_SANDBOX": "0"})]
+    if args.sandbox:
+        runs.append(("nbgrader autograde (serial, sandboxed)", 1, serial_cmd, {}))
     for jobs in args.jobs:
         cmd = [sys.executable, "-m", "grader", "autograde-all", ASSIGNMENT, "--jobs", str(jobs), "--quiet"]
         if not args.preloaded_only:
             runs.append((f"grader autograde-all -j {jobs} --fresh-kernels", jobs,
-                         cmd + ["--fresh-kernels"]))
-        runs.append((f"grader autograde-all -j {jobs}", jobs, cmd))
-    totals = {name: [0.0, 0.0, []] for name, _, _ in runs}  # wall, cpu, loads
-    per_round = {name: [] for name, _, _ in runs}
+                         cmd + ["--fresh-kernels"] + ([] if args.sandbox else ["--no-sandbox"]), {}))
+        if args.sandbox:
+            runs.append((f"grader autograde-all -j {jobs} --no-sandbox", jobs, cmd + ["--no-sandbox"], {}))
+            runs.append((f"grader autograde-all -j {jobs} (sandboxed)", jobs, cmd, {}))
+        else:
+            runs.append((f"grader autograde-all -j {jobs} --no-sandbox", jobs, cmd + ["--no-sandbox"], {}))
+    totals = {name: [0.0, 0.0, []] for name, _, _, _ in runs}  # wall, cpu, loads
+    per_round = {name: [] for name, _, _, _ in runs}
     same = True
     for r, chunk in enumerate(chunks):
         order = runs[r % len(runs):] + runs[:r % len(runs)]
         reference = None
-        for name, jobs, cmd in order:
+        for name, jobs, cmd, extra_env in order:
             course = copy_subset(base, work / f"round{r}-{jobs}", chunk)
             load = os.getloadavg()[0]
             print(f"round {r + 1}/{rounds}: {name} on {len(chunk)} students ...", flush=True)
-            wall, cpu = timed(cmd, course)
+            wall, cpu = timed(cmd, course, extra_env)
             rows = gradebook_rows(course, chunk)
             if reference is None:
                 reference = rows
@@ -133,7 +145,7 @@ def main() -> int:
           f"gradebooks of every run identical: {'yes' if same else 'NO'}")
     head = ("run", "wall s", "students/s", "speedup", "per round", "CPU s", "CPU use", "load")
     lines = [head]
-    for name, jobs, _ in runs:
+    for name, jobs, _, _ in runs:
         wall, cpu, loads = totals[name]
         ratios = [a / b for a, b in zip(per_round[serial], per_round[name])]
         usable = min(cores, jobs)
@@ -152,7 +164,8 @@ def main() -> int:
           "scales with cores until they are busy. --fresh-kernels starts every kernel from "
           "scratch as nbgrader does (parallelism alone); by default autograde-all forks kernels "
           "from a process that has imported the kernel machinery and the lesson's modules once, "
-          "which removes most of the per-submission CPU.")
+          "which removes most of the per-submission CPU. Sandboxed runs confine every kernel with "
+          "bubblewrap (grader/README.md, 'Sandbox'); speedups are over the serial run without it.")
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
     return 0 if same else 1

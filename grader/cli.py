@@ -35,16 +35,25 @@ def _course(args) -> str:
 
 def cmd_autograde_all(args) -> int:
     from .parallel import CourseError, autograde_all
+    from .sandbox import NO_SANDBOX_WARNING, Limits, SandboxError
 
+    if args.no_sandbox:
+        print(NO_SANDBOX_WARNING, file=sys.stderr)
+    limits = Limits(memory_mb=args.memory_limit or None, cpu_seconds=args.cpu_limit or None,
+                    processes=args.process_limit or None)
     if args.seed is not None:  # read by grader.nbgrader_ext.InjectProbes in every worker
         os.environ["GRADER_SEED"] = str(args.seed)
     try:
         summary = autograde_all(_course(args), args.assignment, jobs=args.jobs, force=args.force,
                                 students=args.student or None, progress=not args.quiet,
                                 preload=not args.fresh_kernels,
-                                extra_preload=[m for v in args.preload or [] for m in v.split(",") if m])
+                                extra_preload=[m for v in args.preload or [] for m in v.split(",") if m],
+                                sandbox=not args.no_sandbox, limits=limits)
     except CourseError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except SandboxError as exc:
+        print(f"error: grading refused: {exc}", file=sys.stderr)
         return 2
     n = len(summary.results)
     rate = n / summary.seconds if summary.seconds else 0.0
@@ -80,7 +89,7 @@ def cmd_export(args) -> int:
 
     nbgrader_compat.install()  # before any Gradebook: no `alembic` needed on PATH
 
-    from .export import export_rows, write_csv
+    from .export import export_rows, submitted_on_disk, write_csv
     from .parallel import CourseError, load_coursedir
 
     try:
@@ -106,7 +115,8 @@ def cmd_export(args) -> int:
             print(f"error: unknown assignment(s) {', '.join(unknown)} "
                   f"(in the gradebook: {', '.join(sorted(known)) or 'none'})", file=sys.stderr)
             return 2
-        columns, rows = export_rows(gb, autograded_path, args.assignment, args.student)
+        columns, rows = export_rows(gb, autograded_path, args.assignment, args.student,
+                                    submitted=lambda: submitted_on_disk(coursedir))
     write_csv(args.to, columns, rows)
     print(f"wrote {len(rows)} student row(s), {len(columns)} columns to {args.to}")
     return 0
@@ -187,6 +197,8 @@ def cmd_lab(args, jupyter_args: list[str]) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .sandbox import Limits
+
     parser = argparse.ArgumentParser(
         prog="python -m grader",
         description="Grader of the minitape autodiff course: nbgrader helpers for instructors.",
@@ -218,6 +230,17 @@ def build_parser() -> argparse.ArgumentParser:
                         "machinery and the modules the assignment's source notebook imports")
     p.add_argument("--preload", action="append", metavar="MODULE[,MODULE]",
                    help="also import these modules before forking kernels (repeatable)")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run students' code WITHOUT the bubblewrap sandbox, as you, in the course "
+                        "folder (it can then read and change the gradebook, solutions and other "
+                        "submissions, use the network and outlive grading); only for trusted code")
+    limits = Limits()
+    p.add_argument("--memory-limit", type=int, default=limits.memory_mb, metavar="MB",
+                   help=f"address space of each sandboxed kernel process (default {limits.memory_mb}; 0: none)")
+    p.add_argument("--cpu-limit", type=int, default=limits.cpu_seconds, metavar="S",
+                   help=f"CPU seconds of each sandboxed kernel process (default {limits.cpu_seconds}; 0: none)")
+    p.add_argument("--process-limit", type=int, default=limits.processes, metavar="N",
+                   help=f"processes and threads of one sandboxed kernel (default {limits.processes}; 0: none)")
     p.add_argument("--seed", type=int, default=None, metavar="INT",
                    help="the same hidden points for every student (default: points derived from "
                         "course, assignment and student, identical at every regrade)")

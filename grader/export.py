@@ -10,7 +10,8 @@ The language variants of a lesson (nbgrader assignments ``01-gradients-en``,
 ``01-gradients-es``, ... with identical grade ids) are merged into one set of columns: a
 student is graded on the variant they submitted (the latest one if several).
 
-``status`` is ``ok`` or a ``;``-separated list of: ``missing`` (no submission), ``late``,
+``status`` is ``ok`` or a ``;``-separated list of: ``missing`` (no submission: neither in the
+gradebook nor in ``submitted/``), ``late``,
 ``crashed`` (the kernel died), ``timed_out``, ``not_run`` (cells after a crash or hang),
 ``test_cell_restored`` (deleted test cell put back), ``test_cell_modified`` (edited test cell
 restored), ``not_autograded`` (submitted but no autograded notebook: autograde failed or has
@@ -35,7 +36,7 @@ from nbgrader.plugins import ExportPlugin
 from .i18n import LANGS, split_variant
 from .nbgrader_ext import issues_of
 
-__all__ = ["GraderExportPlugin", "export_rows", "write_csv"]
+__all__ = ["GraderExportPlugin", "export_rows", "submitted_on_disk", "write_csv"]
 
 LANG_ORDER = LANGS
 _MISSING_CELL = re.compile(r"^# This cell \(id:(?P<id>[^)]*)\) was missing from the submission")
@@ -102,28 +103,53 @@ def _fmt(x: float | None) -> str:
 
 
 def export_rows(gradebook: Gradebook, autograded_path, assignments: list[str] = (),
-                students: list[str] = ()) -> tuple[list[str], list[dict]]:
+                students: list[str] = (), submitted=None) -> tuple[list[str], list[dict]]:
     """(columns, rows) of the export. ``autograded_path(student, assignment, notebook)`` gives
-    the path of an autograded notebook."""
+    the path of an autograded notebook; ``submitted()`` (optional) the set of
+    ``(student, assignment)`` with a folder in ``submitted/``: such a submission is never
+    ``missing``, even where autograding left nothing of it in the gradebook (and a student who
+    is only there gets a row)."""
     lessons = _lessons(gradebook, list(assignments))
+    on_disk = set(submitted()) if submitted is not None else set()
     columns = ["student_id", "last_name", "first_name", "email"]
     for lesson in lessons:
         p = lesson.name
         columns += [f"{p}:language", *[f"{p}:{c}" for c in lesson.cells], f"{p}:score",
                     f"{p}:max_score", f"{p}:late_penalty", f"{p}:status", f"{p}:notes"]
+    known = {a.name for lesson in lessons for a in lesson.variants}
+    people = {s.id: s for s in gradebook.students}
+    for student_id, assignment in on_disk:
+        if assignment in known:
+            people.setdefault(student_id, None)  # submitted, but not (yet) in the gradebook
     rows = []
-    for student in sorted(gradebook.students, key=lambda s: s.id):
-        if students and student.id not in students:
+    for student_id in sorted(people):
+        student = people[student_id]
+        if students and student_id not in students:
             continue
-        row = {"student_id": student.id, "last_name": student.last_name or "",
-               "first_name": student.first_name or "", "email": student.email or ""}
+        row = {"student_id": student_id, "last_name": getattr(student, "last_name", None) or "",
+               "first_name": getattr(student, "first_name", None) or "",
+               "email": getattr(student, "email", None) or ""}
         for lesson in lessons:
-            row.update(_lesson_cells(gradebook, lesson, student.id, autograded_path))
+            row.update(_lesson_cells(gradebook, lesson, student_id, autograded_path, on_disk))
         rows.append(row)
     return columns, rows
 
 
-def _lesson_cells(gradebook, lesson: Lesson, student_id: str, autograded_path) -> dict:
+def submitted_on_disk(coursedir) -> set[tuple[str, str]]:
+    """(student, assignment) of every folder ``submitted/<student>/<assignment>/``."""
+    import glob
+
+    pattern = coursedir.format_path(coursedir.submitted_directory, "*", "*")
+    found = set()
+    for path in glob.glob(pattern):
+        if os.path.isdir(path):
+            parts = os.path.normpath(path).split(os.sep)
+            found.add((parts[-2], parts[-1]))
+    return found
+
+
+def _lesson_cells(gradebook, lesson: Lesson, student_id: str, autograded_path,
+                  on_disk: set = frozenset()) -> dict:
     p = lesson.name
     out = {f"{p}:{c}": "" for c in lesson.cells}
     out[f"{p}:max_score"] = _fmt(lesson.max_score)
@@ -134,8 +160,15 @@ def _lesson_cells(gradebook, lesson: Lesson, student_id: str, autograded_path) -
         except MissingEntry:
             pass
     if not submissions:
-        out.update({f"{p}:language": "", f"{p}:score": "0", f"{p}:late_penalty": "",
-                    f"{p}:status": "missing", f"{p}:notes": "no submission"})
+        there = [a.name for a in lesson.variants if (student_id, a.name) in on_disk]
+        if there:  # in submitted/, but autograding recorded nothing (it failed or has not run)
+            out.update({f"{p}:language": split_assignment(there[-1])[1], f"{p}:score": "0",
+                        f"{p}:late_penalty": "", f"{p}:status": "not_autograded",
+                        f"{p}:notes": f"submitted ({', '.join(there)}) but not autograded: "
+                                      "autograde failed or has not run"})
+        else:
+            out.update({f"{p}:language": "", f"{p}:score": "0", f"{p}:late_penalty": "",
+                        f"{p}:status": "missing", f"{p}:notes": "no submission"})
         return out
     status: list[str] = []
     notes: list[str] = []
@@ -215,6 +248,7 @@ class GraderExportPlugin(ExportPlugin):
             return os.path.join(folder, f"{notebook}.ipynb")
 
         columns, rows = export_rows(gradebook, autograded_path,
-                                    [str(a) for a in self.assignment], [str(s) for s in self.student])
+                                    [str(a) for a in self.assignment], [str(s) for s in self.student],
+                                    submitted=lambda: submitted_on_disk(coursedir))
         self.log.info("Exporting %d students to %s", len(rows), dest)
         write_csv(dest, columns, rows)

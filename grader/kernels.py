@@ -38,9 +38,11 @@ from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import LocalProvisioner
 
 from ._zygote import INLINE_BACKEND
+from .sandbox import SANDBOX_HOME, Sandbox
 
 __all__ = ["KERNEL_MODULES", "KernelZygote", "PreloadedKernelManager", "ZygoteError",
-           "active_zygote", "modules_imported_by", "start_zygote", "stop_zygote"]
+           "active_sandbox", "active_zygote", "kernel_manager_class", "modules_imported_by",
+           "start_zygote", "stop_zygote", "use_sandbox"]
 
 log = logging.getLogger("grader.kernels")
 
@@ -56,16 +58,28 @@ class ZygoteError(RuntimeError):
 class KernelZygote:
     """Handle on a running zygote process (see :mod:`grader._zygote`)."""
 
-    def __init__(self, modules: Iterable[str], cwd: str | None = None, startup_timeout: float = 120):
+    def __init__(self, modules: Iterable[str], cwd: str | None = None, startup_timeout: float = 120,
+                 sandbox: "Sandbox | None" = None):
         env = dict(os.environ)
         env.setdefault("MPLBACKEND", INLINE_BACKEND)  # before matplotlib can be imported
         self.modules = list(modules)
+        self.sandbox = sandbox
         self._lock = threading.Lock()
         # run as a script (stdlib only): it must start even where `grader` is importable only
         # through the parent's sys.path, and must not change the kernels' sys.path
         script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_zygote.py")
-        self.proc = subprocess.Popen([sys.executable, script, *self.modules],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd, env=env)
+        cmd = [sys.executable, script, *self.modules]
+        kwargs: dict = {}
+        if sandbox is not None:
+            # the zygote itself runs in the sandbox (it sees the scratch area, never the course);
+            # each kernel it forks is confined further (grader._zygote._confine)
+            env = sandbox.environment(env)
+            cwd = sandbox.scratch
+            cmd = sandbox.command([sys.executable, script, "--sandboxed", *self.modules],
+                                  writable=cwd, cwd=cwd, env=env)
+            kwargs = dict(sandbox.popen_kwargs(), start_new_session=True)
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd,
+                                     env=env, **kwargs)
         self.info = self._read(startup_timeout)
         self.loaded: list[str] = self.info.get("loaded", [])
         self.failed: dict[str, str] = self.info.get("failed", {})
@@ -102,8 +116,8 @@ class KernelZygote:
         return (self.unsafe is None and len(cmd) >= 3 and cmd[1:3] == ["-m", "ipykernel_launcher"]
                 and os.path.abspath(shutil.which(cmd[0]) or cmd[0]) == os.path.abspath(sys.executable))
 
-    def fork(self, argv: list[str], cwd: str, env: dict[str, str]) -> int:
-        answer = self.request(op="fork", argv=argv, cwd=cwd, env=env)
+    def fork(self, argv: list[str], cwd: str, env: dict[str, str], confine: dict | None = None) -> int:
+        answer = self.request(op="fork", argv=argv, cwd=cwd, env=env, confine=confine)
         if "pid" not in answer:
             raise ZygoteError(answer.get("error", "no pid"))
         return int(answer["pid"])
@@ -138,11 +152,12 @@ STATS = {"forked": 0, "fresh": 0}
 
 
 def start_zygote(modules: Iterable[str], cwd: str | None = None) -> KernelZygote:
-    """Start the zygote kernels of this process are forked from (replacing any earlier one)."""
+    """Start the zygote kernels of this process are forked from (replacing any earlier one),
+    inside the active sandbox if there is one (:func:`use_sandbox`)."""
     if not hasattr(os, "fork"):
         raise ZygoteError("forking kernels needs os.fork (Linux, macOS); kernels start fresh")
     stop_zygote()
-    zygote = KernelZygote(modules, cwd=cwd)
+    zygote = KernelZygote(modules, cwd=cwd, sandbox=active_sandbox())
     _ACTIVE.append(zygote)
     return zygote
 
@@ -153,7 +168,58 @@ def stop_zygote() -> None:
 
 
 def active_zygote() -> KernelZygote | None:
-    return _ACTIVE[-1] if _ACTIVE else None
+    zygote = _ACTIVE[-1] if _ACTIVE else None
+    if zygote is not None and zygote.sandbox is not None and zygote.proc.poll() is not None:
+        # a sandboxed zygote died (a kernel cannot kill it, but memory can run out): start it
+        # again, so that no kernel of this worker ever starts outside the sandbox
+        log.warning("the kernel zygote exited (status %s); starting it again", zygote.proc.returncode)
+        _ACTIVE.pop().close()
+        try:
+            zygote = start_zygote(zygote.modules)
+        except ZygoteError as exc:
+            log.warning("kernels start fresh (in the sandbox): %s", exc)
+            return None
+    return zygote
+
+
+# the sandbox kernels of this process run in (grader.sandbox); None: not sandboxed
+_SANDBOX: list["Sandbox"] = []
+
+
+_SANDBOX_CHOSEN: list[bool] = []
+
+
+def use_sandbox(sandbox: "Sandbox | None") -> None:
+    """Run every kernel this process starts from now on in ``sandbox`` (``None``: no sandbox)."""
+    _SANDBOX[:] = [sandbox] if sandbox is not None else []
+    _SANDBOX_CHOSEN[:] = [True]
+
+
+def active_sandbox() -> "Sandbox | None":
+    return _SANDBOX[-1] if _SANDBOX else None
+
+
+def kernel_manager_class():
+    """The kernel manager nbgrader's execution should use in this process, or None for
+    nbclient's default: kernels forked from the zygote and/or confined in the sandbox.
+
+    In a process where nobody chose (serial ``nbgrader autograde`` with the course's config),
+    kernels are sandboxed unless ``GRADER_SANDBOX=0`` is set; where bubblewrap is missing
+    this raises :class:`grader.sandbox.SandboxError`, so grading does not start."""
+    if not _SANDBOX_CHOSEN:
+        if os.environ.get("GRADER_SANDBOX", "1").strip().lower() in ("0", "no", "false", "off"):
+            from .sandbox import NO_SANDBOX_WARNING
+
+            log.warning(NO_SANDBOX_WARNING.replace("(--no-sandbox)", "(GRADER_SANDBOX=0)"))
+            use_sandbox(None)
+        else:
+            import atexit
+
+            sandbox = Sandbox(hide=[os.getcwd()])  # nbgrader runs in the course folder
+            sandbox.check()
+            use_sandbox(sandbox)
+            atexit.register(sandbox.close)
+    return PreloadedKernelManager if (_ACTIVE or _SANDBOX) else None
 
 
 class ForkedKernel:
@@ -170,8 +236,11 @@ class ForkedKernel:
             try:
                 self.returncode = self.zygote.poll(self.pid)
             except ZygoteError:
-                # the zygote is gone: the kernel, orphaned, was reaped by init (or still runs)
+                # the zygote is gone: the kernel, orphaned, was reaped by init (or still runs);
+                # a sandboxed zygote's kernels died with its PID namespace
                 try:
+                    if self.zygote.sandbox is not None:
+                        raise ProcessLookupError
                     os.kill(self.pid, 0)
                 except ProcessLookupError:
                     self.returncode = -signal.SIGKILL
@@ -187,6 +256,13 @@ class ForkedKernel:
 
     def send_signal(self, signum: int) -> None:
         if self.poll() is None:
+            if self.zygote.sandbox is not None:
+                # the pid is one of the sandbox's PID namespace: only the zygote can signal it
+                try:
+                    self.zygote.request(op="signal", pid=self.pid, signum=int(signum))
+                except ZygoteError:
+                    pass
+                return
             try:
                 os.kill(self.pid, signum)
             except ProcessLookupError:
@@ -200,29 +276,81 @@ class ForkedKernel:
 
 
 class ForkingProvisioner(LocalProvisioner):
-    """Launches the kernel by forking the active zygote; an ordinary launch where it cannot."""
+    """Launches the kernel by forking the active zygote; an ordinary launch where it cannot.
+    With a sandbox (:func:`use_sandbox`) both are confined: the manager gave the kernel a
+    folder of its own (``sandbox_dir``), a copy of its submission, as working directory."""
+
+    sandbox_dir: str | None = None
 
     async def launch_kernel(self, cmd: list[str], **kwargs: Any):
+        sandbox = active_sandbox()
+        if sandbox is not None:
+            if self.sandbox_dir is None:
+                raise RuntimeError("a sandboxed kernel needs its folder (PreloadedKernelManager)")
+            sandbox.give(self.parent.connection_file)  # the kernel reads it as the sandbox user
         zygote = active_zygote()
+        if zygote is not None and (zygote.sandbox is not None) != (sandbox is not None):
+            zygote = None  # started before the sandbox was chosen: never mix the two
         if zygote is None or not zygote.can_fork(cmd):
             if zygote is not None:
                 STATS["fresh"] += 1
                 log.warning("starting a fresh kernel: %s", zygote.unsafe or f"cannot fork {cmd[:3]}")
-            return await super().launch_kernel(cmd, **kwargs)
+            return await self._launch_fresh(sandbox, cmd, **kwargs)
         env = dict(kwargs.get("env") or os.environ)
         env["JPY_PARENT_PID"] = str(os.getpid())  # as jupyter_client's launcher sets it
         cwd = os.fspath(kwargs.get("cwd") or os.getcwd())
+        confine = None if sandbox is None else self._confinement(sandbox)
         try:
-            pid = zygote.fork(list(cmd[3:]), cwd, env)
+            pid = zygote.fork(list(cmd[3:]), cwd, env, confine)
         except ZygoteError as exc:
             STATS["fresh"] += 1
             log.warning("starting a fresh kernel: %s", exc)
-            return await super().launch_kernel(cmd, **kwargs)
+            return await self._launch_fresh(sandbox, cmd, **kwargs)
         STATS["forked"] += 1
         self.process = ForkedKernel(zygote, pid)
         self.pid = self.pgid = pid
+        if zygote.sandbox is not None:
+            # ``pid`` is one of the sandbox's PID namespace: signals go through ForkedKernel
+            # (LocalProvisioner would os.killpg(pgid) here, i.e. some process of ours)
+            self.pgid = None
         self.cwd = cwd
         return self.connection_info
+
+    def _confinement(self, sandbox: Sandbox) -> dict:
+        """What grader._zygote._confine needs to confine this kernel."""
+        return {"own": self.sandbox_dir, "scratch": sandbox.scratch, "home": SANDBOX_HOME,
+                "tmp_bytes": sandbox.limits.tmp_mb << 20, "limits": sandbox.limits.rlimits()}
+
+    async def _launch_fresh(self, sandbox, cmd: list[str], **kwargs: Any):
+        if sandbox is None:
+            return await super().launch_kernel(cmd, **kwargs)
+        # a kernel of its own under bwrap, confined as a forked one is (own namespaces, limits,
+        # no capabilities) by the zygote script's --exec-confined before it execs the kernel
+        cwd = os.fspath(kwargs.get("cwd") or os.getcwd())
+        env = dict(kwargs.get("env") or os.environ)
+        # its parent is outside its PID namespace: ipykernel would take that for a dead parent
+        env["JPY_PARENT_PID"] = "1"  # i.e. none: no parent poller, no console banner
+        confine = dict(self._confinement(sandbox), scratch=self.sandbox_dir, cwd=cwd)
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_zygote.py")
+        python = shutil.which(cmd[0]) or cmd[0]
+        cmd = [sys.executable, script, "--exec-confined", json.dumps(confine), python, *cmd[1:]]
+        mpl = sandbox.matplotlib_dir()  # a copy of its own: it may write there
+        own_mpl = os.path.join(self.sandbox_dir, ".kernel", "matplotlib")
+        shutil.copytree(mpl, own_mpl)
+        sandbox.give(own_mpl)
+        for name in os.listdir(own_mpl):
+            sandbox.give(os.path.join(own_mpl, name))
+        wrapped = sandbox.command(list(cmd), writable=self.sandbox_dir, cwd=cwd, env=env,
+                                  binds={own_mpl: mpl})
+        kwargs = dict(kwargs, **sandbox.popen_kwargs())
+        return await super().launch_kernel(wrapped, **kwargs)
+
+    async def cleanup(self, restart: bool = False) -> None:
+        await super().cleanup(restart)
+        sandbox = active_sandbox()
+        if not restart and self.sandbox_dir is not None and sandbox is not None:
+            sandbox.remove(self.sandbox_dir)  # nothing the kernel wrote is kept
+            self.sandbox_dir = None
 
 
 class PreloadedKernelManager(AsyncKernelManager):
@@ -231,10 +359,25 @@ class PreloadedKernelManager(AsyncKernelManager):
 
     async def _async_pre_start_kernel(self, **kw: Any):
         spec_provisioner = (self.kernel_spec.metadata or {}).get("kernel_provisioner")
-        if self.provisioner is None and active_zygote() is not None and not spec_provisioner:
+        sandbox = active_sandbox()
+        if sandbox is not None and spec_provisioner:
+            raise RuntimeError(f"the kernel spec {self.kernel_name!r} names its own provisioner "
+                               f"({spec_provisioner}); it cannot run in the grading sandbox")
+        if self.provisioner is None and (active_zygote() is not None or sandbox is not None) \
+                and not spec_provisioner:
             self.kernel_id = self.kernel_id or kw.pop("kernel_id", str(uuid.uuid4()))
             self.provisioner = ForkingProvisioner(kernel_id=self.kernel_id,
                                                   kernel_spec=self.kernel_spec, parent=self)
+        if sandbox is not None:
+            # a folder of its own: a copy of the submission (its working directory), and the
+            # connection file and Unix sockets it talks over (it has no network)
+            own, work = sandbox.new_kernel_dir(os.fspath(kw["cwd"]) if kw.get("cwd") else None)
+            self.provisioner.sandbox_dir = own
+            kw["cwd"] = work
+            kw["env"] = sandbox.environment(kw.get("env"))
+            self.transport = "ipc"
+            self.ip = os.path.join(own, ".kernel", "s")  # sockets s-1 ... s-5
+            self.connection_file = os.path.join(own, ".kernel", f"kernel-{self.kernel_id}.json")
         return await super()._async_pre_start_kernel(**kw)
 
 

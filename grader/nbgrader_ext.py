@@ -370,10 +370,11 @@ class GraderExecute(Execute):
     ).tag(config=True)
 
     def __init__(self, *args, **kwargs):
-        from .kernels import PreloadedKernelManager, active_zygote
+        from .kernels import kernel_manager_class
 
-        if active_zygote() is not None:  # grader autograde-all: kernels forked from a warm process
-            kwargs.setdefault("kernel_manager_class", PreloadedKernelManager)
+        manager = kernel_manager_class()  # autograde-all: forked from a warm process, sandboxed
+        if manager is not None:
+            kwargs.setdefault("kernel_manager_class", manager)
         super().__init__(*args, **kwargs)
 
     def preprocess(self, nb, resources=None, km=None):

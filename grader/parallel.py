@@ -18,6 +18,7 @@ use it directly and nothing is merged.
 from __future__ import annotations
 
 import concurrent.futures as cf
+from concurrent.futures.process import BrokenProcessPool
 import contextlib
 import glob
 import io
@@ -226,9 +227,20 @@ _W: dict = {}
 
 
 def _worker_init(course_dir: str, template_db: str | None, workdir: str, argv: list[str],
-                 preload: list[str] | None) -> None:
+                 preload: list[str] | None, sandbox=None) -> None:
     _W["course_dir"] = course_dir
     _W["argv"] = argv
+    _W["workdir"] = workdir
+    from . import kernels
+
+    if sandbox is None:
+        kernels.use_sandbox(None)  # chosen: not the default sandbox of grader.kernels
+    else:
+        # a scratch area of this worker's own, inside the run's folder: removed with it even if
+        # the worker is killed
+        sandbox = sandbox.for_this_process(base=workdir)
+        kernels.use_sandbox(sandbox)
+        multiprocessing.util.Finalize(None, sandbox.close, exitpriority=5)  # after the zygote
     if template_db:
         db = os.path.join(workdir, f"worker-{os.getpid()}.db")
         shutil.copyfile(template_db, db)
@@ -261,6 +273,10 @@ def _grade_student(assignment: str, student: str) -> StudentResult:
     from .kernels import STATS
 
     start = time.perf_counter()
+    # who this worker grades now: if the worker dies, the parent knows whom to suspect
+    marker = os.path.join(_W["workdir"], f"running-{os.getpid()}")
+    with open(marker, "w", encoding="utf-8") as fh:
+        fh.write(student)
     before = dict(STATS)
     buffer = io.StringIO()
     argv = [assignment, f"--student={student}", *(_W["argv"])]
@@ -292,6 +308,7 @@ def _grade_student(assignment: str, student: str) -> StudentResult:
                     h.close()
     kernel_log.removeHandler(handler)
     rows = read_rows(_W["db_url"], assignment, student) if _W["db_url"] else None
+    os.unlink(marker)
     return StudentResult(student, ok, time.perf_counter() - start, buffer.getvalue(), rows,
                          STATS["forked"] - before["forked"], STATS["fresh"] - before["fresh"])
 
@@ -334,16 +351,57 @@ class Progress:
 # ----------------------------------------------------------------------------------------------
 # Entry point
 # ----------------------------------------------------------------------------------------------
+def _run_pool(ctx, jobs: int, initargs: tuple, assignment: str, students: list[str], workdir: str,
+              on_result) -> tuple[list[str], list[str]]:
+    """Grade ``students`` on a pool of ``jobs`` workers, ``on_result(result)`` for each one
+    graded. Returns (suspects, not_started) if a worker died: the students being graded when
+    the pool broke (one of them killed it, or all were cut short) and those not yet begun."""
+    done: set[str] = set()
+    try:
+        with cf.ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init,
+                                    initargs=initargs) as pool:
+            futures = {pool.submit(_grade_student, assignment, s): s for s in students}
+            for future in cf.as_completed(futures):
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    continue  # the rest are sorted out below
+                except Exception as exc:  # noqa: BLE001 - e.g. a result that could not be sent
+                    result = StudentResult(futures[future], False, 0.0, f"worker failed: {exc!r}")
+                done.add(result.student)
+                on_result(result)
+    except BrokenProcessPool:
+        pass
+    markers = glob.glob(os.path.join(workdir, "running-*"))
+    suspects = []
+    for marker in markers:
+        with open(marker, encoding="utf-8") as fh:
+            suspects.append(fh.read().strip())
+        os.unlink(marker)
+    suspects = [s for s in students if s in suspects and s not in done]
+    not_started = [s for s in students if s not in done and s not in suspects]
+    return suspects, not_started
+
+
 def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, force: bool = False,
                   students: list[str] | None = None, progress: bool = True,
                   extra_args: list[str] | None = None, preload: bool = True,
-                  extra_preload: list[str] | None = None) -> AutogradeSummary:
+                  extra_preload: list[str] | None = None, sandbox: bool = True,
+                  limits=None) -> AutogradeSummary:
     """Autograde the submissions of ``assignment`` (all, or ``students``) with ``jobs`` workers.
 
     With ``preload`` (the default) each worker forks its kernels from a process that has already
     imported the kernel machinery and every module the assignment's source notebooks import,
     plus ``extra_preload`` (see :mod:`grader.kernels`); without it every kernel starts fresh,
     as in ``nbgrader autograde``.
+
+    With ``sandbox`` (the default) every kernel runs confined (:mod:`grader.sandbox`, with
+    ``limits``, a :class:`grader.sandbox.Limits`); :class:`grader.sandbox.SandboxError` where
+    that is impossible (no bubblewrap): only ``sandbox=False`` grades without it.
+
+    A worker that dies (killed, out of memory) fails no one: the submissions it was grading are
+    graded again, each on a fresh worker of its own, and the rest on a fresh pool; one whose
+    grading kills a worker twice is reported as failed.
 
     Raises :class:`CourseError` for a missing course, an unknown assignment or no submissions.
     """
@@ -368,6 +426,13 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
         argv.append("--force")
     db_url = coursedir.db_url
     sqlite = db_url.startswith("sqlite:///")
+    box = None
+    if sandbox:
+        from .sandbox import Sandbox
+
+        # the course is hidden even where it lies inside a folder the sandbox shows
+        box = Sandbox(hide=[course_dir], **({} if limits is None else {"limits": limits}))
+        box.check()
     summary = AutogradeSummary(assignment, jobs, 0.0)
     bar = Progress(len(found), enabled=progress)
     start = time.perf_counter()
@@ -385,19 +450,43 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
         modules = preload_modules(coursedir, assignment, extra_preload) if preload else None
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         ctx = multiprocessing.get_context(method)
-        with cf.ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init,
-                                    initargs=(course_dir, template, workdir, argv, modules)) as pool:
-            futures = {pool.submit(_grade_student, assignment, s): s for s in found}
-            for future in cf.as_completed(futures):
-                student = futures[future]
-                try:
-                    result = future.result()
-                except Exception as exc:  # the worker process itself died
-                    result = StudentResult(student, False, 0.0, f"worker failed: {exc!r}")
-                if sqlite and result.rows is not None:
-                    merge_rows(db_url, assignment, student, result.rows)
-                summary.results.append(result)
-                bar.update(result)
+        initargs = (course_dir, template, workdir, argv, modules, box)
+
+        def record(result: StudentResult) -> None:
+            if sqlite and result.rows is not None:
+                merge_rows(db_url, assignment, result.student, result.rows)
+            summary.results.append(result)
+            bar.update(result)
+
+        def autograded(student: str) -> str:
+            return coursedir.format_path(coursedir.autograded_directory, student, assignment)
+
+        existed = {s for s in found if os.path.isdir(autograded(s))}
+
+        def forget(student: str) -> None:
+            """The half-written output of a grading cut short (nbgrader would skip it)."""
+            if force or student not in existed:
+                shutil.rmtree(autograded(student), ignore_errors=True)
+
+        queue = list(found)
+        while queue:
+            before = len(summary.results)
+            suspects, queue = _run_pool(ctx, jobs, initargs, assignment, queue, workdir, record)
+            if queue and not suspects and len(summary.results) == before:
+                # the workers died before grading anyone (at start-up): do not loop for ever
+                for student in queue:
+                    record(StudentResult(student, False, 0.0, "the grading workers died while "
+                                         "starting, before grading anything"))
+                queue = []
+            for student in queue:
+                forget(student)
+            for student in suspects:  # each alone on a fresh worker: who killed it is then clear
+                forget(student)
+                lone, _ = _run_pool(ctx, 1, initargs, assignment, [student], workdir, record)
+                if lone:
+                    record(StudentResult(student, False, 0.0,
+                                         "the grading worker died twice while grading this "
+                                         "submission (killed, or out of memory); it was not graded"))
     summary.seconds = time.perf_counter() - start
     summary.results.sort(key=lambda r: r.student)
     return summary

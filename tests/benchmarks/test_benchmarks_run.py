@@ -52,8 +52,9 @@ def test_markdown_tables():
 
 
 def test_autograde_benchmark_compares_all_three_runs_on_a_small_class():
-    """benchmarks/autograde_parallel.py: serial nbgrader, parallel with fresh kernels and parallel
-    with preloaded kernels grade the same class to identical gradebooks (timings not asserted)."""
+    """benchmarks/autograde_parallel.py: serial nbgrader (without and with the sandbox), parallel
+    with fresh kernels and parallel with preloaded kernels (without and with the sandbox) grade
+    the same class to identical gradebooks (timings not asserted)."""
     import pytest
 
     pytest.importorskip("nbgrader")
@@ -65,8 +66,9 @@ def test_autograde_benchmark_compares_all_three_runs_on_a_small_class():
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "gradebooks of every run identical: yes" in r.stdout
     rows = [line for line in r.stdout.splitlines()
-            if line.startswith(("nbgrader autograde (serial)", "grader autograde-all"))]
+            if line.startswith(("nbgrader autograde (serial", "grader autograde-all"))]
     assert [row.split("  ")[0] for row in rows] == [
-        "nbgrader autograde (serial)", "grader autograde-all -j 2 --fresh-kernels",
-        "grader autograde-all -j 2"]
+        "nbgrader autograde (serial, no sandbox)", "nbgrader autograde (serial, sandboxed)",
+        "grader autograde-all -j 2 --fresh-kernels", "grader autograde-all -j 2 --no-sandbox",
+        "grader autograde-all -j 2 (sandboxed)"]
     assert all("x" in row and "% of" in row for row in rows)

@@ -3,3 +3,19 @@ from pathlib import Path
 
 # course_fixture.py (shared by these tests and benchmarks/autograde_parallel.py) sits here
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _kernel_sandbox_choice():
+    """Kernels started in the test process itself (GraderExecute, kernel managers) run without
+    the sandbox unless a test chooses one; nbgrader and ``python -m grader`` run as subprocesses
+    get the real default (sandboxed). No test's choice leaks into the next."""
+    from grader import kernels
+
+    saved = (list(kernels._SANDBOX), list(kernels._SANDBOX_CHOSEN))
+    kernels.use_sandbox(None)
+    yield
+    kernels._SANDBOX[:], kernels._SANDBOX_CHOSEN[:] = saved

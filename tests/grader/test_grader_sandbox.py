@@ -1,0 +1,349 @@
+"""Adversarial submissions against the grading sandbox (grader.sandbox, grader.kernels).
+
+One class of lesson 1 is graded with ``autograde-all`` (sandboxed, the default): every student
+answers every exercise correctly *and* attacks the grader in one exercise's solution. Each
+attack must fail without costing the others anything: exact per-cell scores, statuses, and
+nothing leaked into the course folder, the gradebook or the host.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import nbformat
+import pytest
+
+from course_fixture import (LESSON, env, grader_cli, make_course, nbgrader, released,
+                            reference_solutions, set_duedate, submit, with_answers)
+from grader.parallel import read_rows
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
+
+EN = f"{LESSON}-en"
+FULL = {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0}
+TOKEN = "sandbox-probe-7f3a"  # in the command line of every process a daemon starts
+
+
+def _attack(sol: dict, exercise: str, prelude: str) -> dict:
+    """The reference solutions, with ``prelude`` run at the top of ``exercise``'s solution cell."""
+    return {**sol, exercise: prelude + "\n" + sol[exercise]}
+
+
+def _probes(course, port: int) -> dict[str, str]:
+    c = str(course)
+    other = os.path.join(c, "submitted", "a_correct", EN, f"{LESSON}.ipynb")
+    daemon = (f"import time, sqlite3; time.sleep(8); open({c + '/daemon-was-here'!r}, 'w').write('x'); "
+              f"db = sqlite3.connect({c + '/gradebook.db'!r}); "
+              "db.execute('update grade set manual_score = 99'); db.commit()")
+    return {
+        # reading the course: instructor notebooks, gradebook, config, another student
+        "b_reads": f"""
+import os
+found = []
+for path in [{c + '/source/' + EN + '/' + LESSON + '.ipynb'!r}, {c + '/gradebook.db'!r},
+             {c + '/nbgrader_config.py'!r}, {other!r}, '../../../source/{EN}/{LESSON}.ipynb',
+             '../../../gradebook.db', '../../../nbgrader_config.py',
+             {os.path.expanduser('~/.bashrc')!r}, {os.path.expanduser('~/.cache/matplotlib')!r}]:
+    try:
+        with open(path, 'rb') as fh:
+            fh.read(10)
+        found.append(path)
+    except OSError:
+        try:
+            os.listdir(path)
+            found.append(path)
+        except OSError:
+            pass
+print('READABLE:', found)
+""",
+        # writing outside its scratch copy
+        "c_writes": f"""
+import os
+written = []
+for path in [{c + '/nbgrader_config.py'!r}, {c + '/gradebook.db'!r}, {c + '/planted.txt'!r},
+             {c + '/source/' + EN + '/planted.py'!r}, {other!r}, '../../../planted.txt',
+             '../../a_correct/{EN}/planted.txt', '/tmp/{TOKEN}-planted']:
+    try:
+        with open(path, 'a') as fh:
+            fh.write('# written by a student\\n')
+        written.append(path)
+    except OSError:
+        pass
+open('left-in-scratch.txt', 'w').write('x')
+print('WRITTEN:', written)
+""",
+        # the network: a server of the test on this machine, and the outside world
+        "d_network": f"""
+import socket
+reached = []
+for addr in [('127.0.0.1', {port}), ('1.1.1.1', 53), ('8.8.8.8', 53)]:
+    s = socket.socket()
+    s.settimeout(2)
+    try:
+        s.connect(addr)
+        reached.append(addr)
+    except OSError:
+        pass
+    finally:
+        s.close()
+print('REACHED:', reached)
+""",
+        # a daemon (double fork, new session) that would write the gradebook after grading
+        "e_daemon": f"""
+import os, sys, subprocess
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        subprocess.Popen([sys.executable, '-c', {daemon!r}, '{TOKEN}'], start_new_session=True)
+    os._exit(0)
+print('DAEMON STARTED')
+""",
+        # a fork bomb and a memory hog hit the limits; grading goes on
+        "g_bomb": """
+import os, time
+children = 0
+try:
+    while children < 5000:
+        pid = os.fork()
+        if pid == 0:
+            time.sleep(600)
+            os._exit(0)
+        children += 1
+except OSError:
+    pass
+print('FORKED', children < 5000)
+try:
+    hog = bytearray(16 * 1024 ** 3)
+    print('MEMORY 16 GiB')
+except MemoryError:
+    print('MEMORY REFUSED')
+""",
+    }
+
+
+# the kernel's parent and the grading worker: the sandbox hides both (the kernel is PID 1 of a
+# namespace of its own), so the kernel can only kill itself, which GraderExecute records
+KILLS_PARENT = {
+    "l01_ex3": "import os, signal\n\ndef gradients_by_name(params, x):\n"
+               "    for pid in (int(os.environ.get('JPY_PARENT_PID', '0') or 0), os.getppid()):\n"
+               "        try:\n            os.kill(pid, signal.SIGKILL)\n"
+               "        except OSError:\n            pass\n"
+               "    os.kill(0, signal.SIGKILL)  # its whole process group\n",
+}
+
+
+def _server():
+    """A TCP server on 127.0.0.1: (socket, event that stops it, connections it accepted)."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(5)
+    accepted, done = [], threading.Event()
+
+    def run():
+        srv.settimeout(0.5)
+        while not done.is_set():
+            try:
+                accepted.append(srv.accept()[0].getpeername())
+            except OSError:
+                pass
+        srv.close()
+    threading.Thread(target=run, daemon=True).start()
+    return srv, done, accepted
+
+
+def _digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _cell_text(course, student, grade_id) -> str:
+    """All output text of the solution cell right above test cell ``grade_id`` (autograded)."""
+    nb = nbformat.read(course / "autograded" / student / EN / f"{LESSON}.ipynb", as_version=4)
+    for i, cell in enumerate(nb.cells):
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id \
+                and cell.metadata.nbgrader.get("grade"):
+            for j in range(i - 1, -1, -1):
+                if nb.cells[j].metadata.get("nbgrader", {}).get("solution"):
+                    return "".join(o.get("text", "") + str(o.get("evalue", ""))
+                                   for o in nb.cells[j].get("outputs", []))
+    raise KeyError(grade_id)
+
+
+def _token_processes() -> list[str]:
+    out = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    return [line for line in out.splitlines() if TOKEN in line and "ps -eo" not in line]
+
+
+def test_adversarial_class_is_contained(tmp_path):
+    course = make_course(tmp_path / "course", langs=("en",), timeout=30)
+    nbgrader(course, "generate_assignment", EN)
+    set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
+    sol, rel = reference_solutions(course, EN), released(course, EN)
+    srv, stop_server, accepted = _server()
+    port = srv.getsockname()[1]
+    probes = _probes(course, port)
+    answers = {
+        "a_correct": sol,
+        "b_reads": _attack(sol, "l01_ex1", probes["b_reads"]),
+        "c_writes": _attack(sol, "l01_ex1", probes["c_writes"]),
+        "d_network": _attack(sol, "l01_ex2", probes["d_network"]),
+        "e_daemon": _attack(sol, "l01_ex1", probes["e_daemon"]),
+        "f_kills_parent": {**sol, **KILLS_PARENT},
+        "g_bomb": _attack(sol, "l01_ex4", probes["g_bomb"]),
+        "h_correct": sol,
+    }
+    for student, code in answers.items():
+        submit(course, student, EN, with_answers(rel, code), "2030-01-01 10:00:00 UTC")
+    protected = {p: _digest(course / p) for p in
+                 ("nbgrader_config.py", f"source/{EN}/{LESSON}.ipynb",
+                  f"submitted/a_correct/{EN}/{LESSON}.ipynb")}
+
+    out = grader_cli(course, "autograde-all", EN, "--jobs", "2", "--quiet").stdout
+    stop_server.set()
+    assert f"{EN}: 8 submission(s): 8 graded (1 flagged for review), 0 failed;" in out
+    assert "flagged (see the export's status and notes): f_kills_parent" in out
+    assert "8 forked from preloaded processes, 0 started fresh" in out
+
+    db = f"sqlite:///{course / 'gradebook.db'}"
+    scores = {s: {g: v["auto_score"] for g, v in read_rows(db, EN, s)["notebooks"][LESSON]["grades"].items()}
+              for s in answers}
+    expected = {s: FULL for s in answers}
+    expected["f_kills_parent"] = {**FULL, "l01_ex3": 0.0, "l01_ex4": 0.0}  # crashed in ex3
+    assert scores == expected
+
+    # each attack failed, and said so in its own cell
+    assert "READABLE: []" in _cell_text(course, "b_reads", "l01_ex1")
+    # the kernel may write its scratch copy and its private /tmp (both discarded), nothing else
+    written = _cell_text(course, "c_writes", "l01_ex1")
+    assert written.startswith("WRITTEN: [") and str(course) not in written, written
+    assert "REACHED: []" in _cell_text(course, "d_network", "l01_ex2") and accepted == []
+    assert "DAEMON STARTED" in _cell_text(course, "e_daemon", "l01_ex1")
+    bomb = _cell_text(course, "g_bomb", "l01_ex4")
+    assert "FORKED True" in bomb and "MEMORY REFUSED" in bomb
+    # nothing reached the course folder, other students or the host
+    assert {p: _digest(course / p) for p in protected} == protected
+    assert not (course / "planted.txt").exists() and not (course / "source" / EN / "planted.py").exists()
+    assert not list(course.glob(f"autograded/*/{EN}/left-in-scratch.txt"))
+    assert not list(course.glob(f"autograded/*/{EN}/planted.txt"))
+    assert not os.path.exists(f"/tmp/{TOKEN}-planted")
+    # the daemon died with its kernel: nothing runs, nothing writes the gradebook later
+    assert _token_processes() == []
+    time.sleep(10)
+    assert not (course / "daemon-was-here").exists()
+    assert _token_processes() == []
+    assert {s: {g: v["auto_score"] for g, v in read_rows(db, EN, s)["notebooks"][LESSON]["grades"].items()}
+            for s in answers} == expected
+
+    grader_cli(course, "export", "--to", str(tmp_path / "grades.csv"))
+    with open(tmp_path / "grades.csv", newline="", encoding="utf-8") as fh:
+        rows = {r["student_id"]: r for r in csv.DictReader(fh)}
+    status = {s: rows[s][f"{LESSON}:status"] for s in answers}
+    assert status == {**{s: "ok" for s in answers}, "f_kills_parent": "crashed;not_run"}
+
+
+def test_refuses_to_grade_without_bubblewrap_unless_told(tmp_path):
+    course = make_course(tmp_path / "course", langs=("en",), timeout=30)
+    nbgrader(course, "generate_assignment", EN)
+    sol, rel = reference_solutions(course, EN), released(course, EN)
+    submit(course, "a_correct", EN, with_answers(rel, sol), "2030-01-01 10:00:00 UTC")
+    bare = tmp_path / "bin"  # a PATH with no bwrap on it
+    bare.mkdir()
+    e = dict(env(), PATH=str(bare))
+    proc = subprocess.run([sys.executable, "-m", "grader", "autograde-all", EN, "--course", str(course),
+                           "--quiet"], cwd=course, env=e, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "error: grading refused: bubblewrap (bwrap) is not installed" in proc.stderr
+    assert "--no-sandbox" in proc.stderr
+    assert not (course / "autograded").exists()
+    proc = subprocess.run([sys.executable, "-m", "grader", "autograde-all", EN, "--course", str(course),
+                           "--quiet", "--no-sandbox"], cwd=course, env=e, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "WARNING: grading without a sandbox (--no-sandbox)" in proc.stderr
+    assert "can read the gradebook" in proc.stderr
+    assert f"{EN}: 1 submission(s): 1 graded (0 flagged for review), 0 failed;" in proc.stdout
+
+
+def _class(root, answers: dict):
+    course = make_course(root, langs=("en",), timeout=30)
+    nbgrader(course, "generate_assignment", EN)
+    set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
+    sol, rel = reference_solutions(course, EN), released(course, EN)
+    for student, code in answers(sol).items():
+        submit(course, student, EN, with_answers(rel, code), "2030-01-01 10:00:00 UTC")
+    return course
+
+
+def _scores(course, students):
+    db = f"sqlite:///{course / 'gradebook.db'}"
+    out = {}
+    for s in students:
+        rows = read_rows(db, EN, s)
+        out[s] = None if rows is None else {g: v["auto_score"] for g, v in rows["notebooks"][LESSON]["grades"].items()}
+    return out
+
+
+def _export_status(course, tmp_path):
+    grader_cli(course, "export", "--to", str(tmp_path / "grades.csv"))
+    with open(tmp_path / "grades.csv", newline="", encoding="utf-8") as fh:
+        return {r["student_id"]: r[f"{LESSON}:status"] for r in csv.DictReader(fh)}
+
+
+def test_a_worker_killed_mid_grading_costs_no_one_anything(tmp_path):
+    """A grading worker dies (here: killed from outside, as the OOM killer would) while it grades
+    a slow submission: that one and the one beside it are graded again on fresh workers, the
+    rest on a fresh pool; every score is exact and the summary counts 5 graded."""
+    students = ["a_correct", "b_correct", "c_correct", "d_correct"]
+    slow = "import time\ntime.sleep(8)\n"
+    course = _class(tmp_path / "c", lambda sol: {**{s: sol for s in students},
+                                                 "s_slow": _attack(sol, "l01_ex1", slow)})
+    work = tmp_path / "tmp"
+    work.mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "autograde-all", EN, "--jobs", "2",
+                             "--quiet", "--course", str(course)], cwd=course,
+                            env=dict(env(), TMPDIR=str(work)), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    killed = None
+    deadline = time.time() + 300
+    while killed is None and time.time() < deadline and proc.poll() is None:
+        for marker in work.glob("grader-autograde-*/running-*"):
+            try:
+                if marker.read_text(encoding="utf-8").strip() == "s_slow":
+                    killed = int(marker.name.split("-")[1])
+                    time.sleep(2)  # well inside its 8 s sleep
+                    os.kill(killed, 9)
+                    break
+            except (OSError, ValueError):
+                pass
+        time.sleep(0.1)
+    out, err = proc.communicate(timeout=600)
+    assert killed is not None, out + err
+    assert proc.returncode == 0, out + err
+    assert f"{EN}: 5 submission(s): 5 graded (0 flagged for review), 0 failed;" in out
+    assert _scores(course, students + ["s_slow"]) == {s: FULL for s in students + ["s_slow"]}
+    assert set(_export_status(course, tmp_path).values()) == {"ok"}
+
+
+def test_without_sandbox_a_student_killing_its_worker_fails_alone(tmp_path):
+    """With --no-sandbox a kernel can kill its grading worker (JPY_PARENT_PID): that submission
+    is graded again alone, kills its worker again and is reported as failed, never `missing`;
+    the others are graded normally."""
+    kills = {"l01_ex3": "import os, signal\n\ndef gradients_by_name(params, x):\n"
+                        "    os.kill(int(os.environ['JPY_PARENT_PID']), signal.SIGKILL)\n"}
+    course = _class(tmp_path / "c", lambda sol: {"a_correct": sol, "k_kills_worker": {**sol, **kills},
+                                                 "z_correct": sol})
+    proc = grader_cli(course, "autograde-all", EN, "--jobs", "2", "--quiet", "--no-sandbox", check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"{EN}: 3 submission(s): 2 graded (0 flagged for review), 1 failed;" in proc.stdout
+    assert "the grading worker died twice while grading this submission" in proc.stderr
+    assert _scores(course, ["a_correct", "z_correct"]) == {"a_correct": FULL, "z_correct": FULL}
+    assert _export_status(course, tmp_path) == {"a_correct": "ok", "k_kills_worker": "not_autograded",
+                                                "z_correct": "ok"}
