@@ -33,7 +33,7 @@ MAX_CAPTURED = 4000           # characters of the student's printed output kept
 MAX_TRACEBACK = 2000
 
 _TOOLS = (  # (name reported, module path, attribute): used-or-not is recorded per call
-    ("custom_gradient", "minitape._core", "record_custom"),  # a custom_gradient function ran
+    ("custom_gradient", "minitape._custom", "_CustomRule.__init__"),  # a custom_gradient op was recorded
     ("ForwardAccumulator", "minitape.autodiff", "ForwardAccumulator.__enter__"),
     ("GradientTape.jacobian", "minitape", "GradientTape.jacobian"),
     ("GradientTape.batch_jacobian", "minitape", "GradientTape.batch_jacobian"),
