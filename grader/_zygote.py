@@ -144,18 +144,28 @@ def _mount_own_view(libc, confine: dict) -> None:
     """The kernel's mounts: its own ``/proc``; a fresh ``/tmp`` and ``/dev/shm`` (not the ones
     earlier kernels of this zygote wrote to); of the scratch area, only its own folder."""
     own = confine["own"]
-    keep = os.open(own, os.O_RDONLY | os.O_DIRECTORY)
+    targets = [t for t in ("/tmp", "/dev/shm", confine.get("scratch"))
+               if t and os.path.isdir(t) and not (t.startswith("/tmp/") and t != "/tmp")]
+    # what must stay visible although a fresh tmpfs covers it: the kernel's own folder, and the
+    # read-only Python installation when it lives under /tmp (a checkout cloned there, its .venv)
+    kept = [own] + [p for p in confine.get("keep", ()) if p != own and os.path.exists(p)
+                    and any(p == t or p.startswith(t.rstrip("/") + "/") for t in targets)]
+    fds = {path: os.open(path, os.O_PATH) for path in kept}
     flags = MS_NOSUID | MS_NODEV
     _check(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
     _check(libc.mount(b"proc", b"/proc", b"proc", flags | MS_NOEXEC, None), "mount /proc")
     tmp_opts = f"mode=1777,size={int(confine.get('tmp_bytes', 256 << 20))}".encode()
-    for target in ("/tmp", "/dev/shm", confine.get("scratch")):
-        if target and os.path.isdir(target) and not (target.startswith("/tmp/") and target != "/tmp"):
-            _check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", flags, tmp_opts), f"mount tmpfs {target}")
-    os.makedirs(own, exist_ok=True)
-    _check(libc.mount(f"/proc/self/fd/{keep}".encode(), own.encode(), None, MS_BIND | MS_REC, None),
-           f"bind {own}")
-    os.close(keep)
+    for target in targets:
+        _check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", flags, tmp_opts), f"mount tmpfs {target}")
+    for path, fd in fds.items():  # bound again from the descriptors opened before (read-only stays so)
+        if os.path.isdir(f"/proc/self/fd/{fd}"):
+            os.makedirs(path, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            open(path, "a").close()
+        _check(libc.mount(f"/proc/self/fd/{fd}".encode(), path.encode(), None, MS_BIND | MS_REC, None),
+               f"bind {path}")
+        os.close(fd)
     home = confine.get("home")
     if home:
         os.makedirs(home, exist_ok=True)

@@ -319,7 +319,8 @@ class ForkingProvisioner(LocalProvisioner):
     def _confinement(self, sandbox: Sandbox) -> dict:
         """What grader._zygote._confine needs to confine this kernel."""
         return {"own": self.sandbox_dir, "scratch": sandbox.scratch, "home": SANDBOX_HOME,
-                "tmp_bytes": sandbox.limits.tmp_mb << 20, "limits": sandbox.limits.rlimits()}
+                "tmp_bytes": sandbox.limits.tmp_mb << 20, "limits": sandbox.limits.rlimits(),
+                "keep": list(sandbox.readonly)}
 
     async def _launch_fresh(self, sandbox, cmd: list[str], **kwargs: Any):
         if sandbox is None:

@@ -338,7 +338,8 @@ class Sandbox:
             os.mkdir(own)
             self._own(tmp)
             confine = {"own": own, "scratch": tmp, "home": SANDBOX_HOME, "cwd": own,
-                       "tmp_bytes": self.limits.tmp_mb << 20, "limits": self.limits.rlimits()}
+                       "tmp_bytes": self.limits.tmp_mb << 20, "limits": self.limits.rlimits(),
+                       "keep": list(self.readonly)}
             probe = "import os; print('pid', os.getpid(), sorted(os.listdir('/proc'))[0])"
             cmd = self.command([self.python, script, "--exec-confined", json.dumps(confine),
                                 self.python, "-c", probe], tmp, tmp, self.environment(None))

@@ -67,3 +67,16 @@ def test_bad_use_fails_clearly(monkeypatch):
     monkeypatch.setitem(i18n.MESSAGES, "test.broken.plural", {"en": "one|many", "ru": f"одна{SEPARATOR}много"})
     with pytest.raises(ValueError, match="has 2 plural form"):
         tn("test.broken.plural", 5, "ru")
+
+
+def test_plural_forms_are_babels_and_cover_every_language():
+    """The expressions lessons/plural.py keeps are CLDR's as Babel ships them, for every language."""
+    from babel.messages.plurals import get_plural
+
+    from minitape._lang import LANGUAGES
+    from lessons.plural import PLURAL_FORMS
+
+    assert set(PLURAL_FORMS) == set(LANGUAGES)
+    for lang, (count, expr) in PLURAL_FORMS.items():
+        rule = get_plural(lang)
+        assert (count, expr) == (rule.num_plurals, rule.plural_expr), lang
