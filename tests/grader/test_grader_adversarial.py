@@ -49,9 +49,14 @@ PATCH_COMPARE = ("import grader.checks, grader.runner\n"
 PATCH_SCORE = ("import grader.runner\n"
                "grader.runner.ExerciseResult.score = property(lambda self: self.points)\n"
                "grader.runner.ExerciseResult.__repr__ = lambda self: str(self.points)\n")
-CLEAR_REGISTRY = ("from grader.exercises import get\n"
-                  "for i in range(1, 5):\n"
-                  "    get(f'l01_ex{i}').hidden.clear()\n")
+# in the sandbox the registry is not even importable (the course is hidden): the cheat must
+# not cost the hard-coded answer below its visible share either way
+CLEAR_REGISTRY = ("try:\n"
+                  "    from grader.exercises import get\n"
+                  "    for i in range(1, 5):\n"
+                  "        get(f'l01_ex{i}').hidden.clear()\n"
+                  "except Exception:\n"
+                  "    pass\n")
 FAKE_MODULE = ("import sys, types\n"
                "fake = types.ModuleType('grader')\n"
                "fake.check = fake.grade = lambda *a, **k: 7\n"
