@@ -7,6 +7,8 @@ from typing import NamedTuple
 
 from . import _core
 from ._core import Tensor, Variable, _to_tensor
+from . import _backend as B
+from . import _state
 from ._state import tapes as _tapes
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
@@ -155,7 +157,8 @@ class GradientTape:
         return self._gradient(target, sources, output_gradients, unconnected_gradients,
                               consume=not self._persistent)
 
-    def _gradient(self, target, sources, output_gradients, unconnected_gradients, consume):
+    def _gradient(self, target, sources, output_gradients, unconnected_gradients, consume,
+                  batch=None):
         self._check_usable()
         if self._recording:
             if not self._persistent:
@@ -196,38 +199,69 @@ class GradientTape:
         else:
             flat_og = None
 
-        grads = self._pass(flat_targets, flat_sources, flat_og, consume=consume)
+        grads = self._pass(flat_targets, flat_sources, flat_og, consume=consume,
+                           batched=batch is not None)
+        lead = () if batch is None else (batch,)  # a vectorized pass's batch axis
         results = []
         for s, g in zip(flat_sources, grads):
             if g is None:
                 if unconnected is UnconnectedGradients.ZERO:
-                    from ._ops import zeros_like
-                    g = zeros_like(s)
-            elif g._value.shape != s._value.shape:
-                from ._ops import reshape
-                g = reshape(g, s.shape)
+                    g = (_ops.zeros_like(s) if batch is None else
+                         _ops.zeros(lead + s._value.shape, dtype=s.dtype))
+            elif g._value.shape != lead + s._value.shape:
+                g = _ops.reshape(g, lead + s._value.shape)
             results.append(g)
         return _nest.pack_sequence_as(sources, results)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
-        """Full Jacobian: result shape is ``target.shape + source.shape`` for each source."""
-        from . import _ops
+        """Full Jacobian: result shape is ``target.shape + source.shape`` for each source.
+
+        Computed by one vectorized backward pass (see :meth:`_vectorized`) whose seeds are the
+        rows of the identity; ``parallel_iterations`` rows at a time when given (else as many
+        as keep the pass within about the Jacobian's own size in memory).  A recording with an
+        operation whose rule cannot take a batch axis (custom gradients), or
+        ``experimental_use_pfor=False``, gives one backward pass per row instead.
+        """
         self._check_usable()
         if self._recording and not self._persistent:
             self._pop()
         target = _to_tensor(target)
         flat_sources = _nest.flatten(sources)
         n = target._value.size
+        tshape = tuple(target._value.shape)
+        out = None
+        if experimental_use_pfor and n:
+            v = target._value
+            m = B.xp(v)
+
+            def seeds(start, stop):  # rows start..stop of the identity, shaped like the target
+                e = m.zeros((stop - start, n), dtype=v.dtype)
+                e[:, start:stop] = m.eye(stop - start, dtype=v.dtype)
+                return Tensor(e.reshape((stop - start,) + tshape))
+            try:
+                js = self._vectorized(target, flat_sources, seeds, n, unconnected_gradients,
+                                      parallel_iterations)
+            except NotBatchable:
+                js = None
+            if js is not None:
+                out = [None if j is None else _ops.reshape(j, tshape + tuple(s._value.shape))
+                       for s, j in zip(flat_sources, js)]
+        if out is None:
+            out = self._jacobian_rows(target, flat_sources, unconnected_gradients)
+        if not self._persistent:
+            self._release()
+        return _nest.pack_sequence_as(sources, out)
+
+    def _jacobian_rows(self, target, flat_sources, unconnected_gradients):
+        """The Jacobian by one backward pass per row (the fallback, and use_pfor=False)."""
+        n = target._value.size
         rows = [[] for _ in flat_sources]
-        from ._ops import one_hot_like
         for i in range(n):  # one pass per row, none of them consuming the recording
-            og = one_hot_like(target, i)
+            og = _ops.one_hot_like(target, i)
             gs = self._rows_pass(target, flat_sources, og, unconnected_gradients)
             for k, g in enumerate(gs):
                 rows[k].append(g)
-        if not self._persistent:
-            self._release()
         out = []
         for s, r in zip(flat_sources, rows):
             if any(g is None for g in r):
@@ -238,12 +272,16 @@ class GradientTape:
             else:
                 j = _ops.reshape(_ops.stack(r), tuple(target.shape) + tuple(s.shape))
             out.append(j)
-        return _nest.pack_sequence_as(sources, out)
+        return out
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                        parallel_iterations=None, experimental_use_pfor=True):
-        """Per-example Jacobians: ``target[i]`` w.r.t. ``source[i]``, shape (batch, *t, *s)."""
-        from . import _ops
+        """Per-example Jacobians: ``target[i]`` w.r.t. ``source[i]``, shape (batch, *t, *s).
+
+        As in TensorFlow, example ``i`` of the target must depend only on example ``i`` of
+        the source.  Vectorized like :meth:`jacobian`: one pass whose seeds are, for each
+        position ``j`` of an example's target, 1 at ``j`` in every example.
+        """
         target = _to_tensor(target)
         source_t = _to_tensor(source)
         if target.shape.rank < 1 or source_t.shape.rank < 1:
@@ -260,30 +298,127 @@ class GradientTape:
         m = 1
         for d in inner:
             m *= d
-        rows = []
-        for j in range(m):  # one pass per row, none of them consuming the recording
-            og = _ops.one_hot_batch_like(target, j)
-            g = self._rows_pass(target, [source], og, unconnected_gradients)[0]
-            if g is None:
-                rows = None
-                break
-            rows.append(g)
+        rest = tuple(source_t.shape[1:])
+        j = None
+        done = False
+        if experimental_use_pfor and m and batch:
+            v = target._value
+            xm = B.xp(v)
+
+            def seeds(start, stop):  # seed r: 1 at inner position start + r of every example
+                e = xm.zeros((stop - start, batch, m), dtype=v.dtype)
+                e[:, :, start:stop] = xm.eye(stop - start, dtype=v.dtype)[:, None, :]
+                return Tensor(e.reshape((stop - start, batch) + inner))
+            try:
+                js = self._vectorized(target, [source_t], seeds, m, unconnected_gradients,
+                                      parallel_iterations, axis=1)
+                done = True
+            except NotBatchable:
+                pass
+            if done and js[0] is not None:  # (batch, m, *rest)
+                j = _ops.reshape(js[0], (batch,) + inner + rest)
+        if not done:
+            rows = []
+            for k in range(m):  # one pass per row, none of them consuming the recording
+                og = _ops.one_hot_batch_like(target, k)
+                g = self._rows_pass(target, [source_t], og, unconnected_gradients)[0]
+                if g is None:
+                    rows = None
+                    break
+                rows.append(g)
+            if rows is not None:
+                if m == 0:
+                    j = _ops.zeros((batch,) + inner + rest, dtype=source_t.dtype)
+                else:
+                    j = _ops.reshape(_ops.stack(rows, axis=1), (batch,) + inner + rest)
         if not self._persistent:
             self._release()
-        if rows is None:
-            return None
-        if m == 0:
-            return _ops.zeros((batch,) + inner + tuple(source_t.shape[1:]), dtype=source_t.dtype)
-        j = _ops.stack(rows, axis=1)  # (batch, m, *source.shape[1:])
-        return _ops.reshape(j, (batch,) + inner + tuple(source_t.shape[1:]))
+        return j
 
+    def _vectorized(self, target, sources, seeds, n, unconnected_gradients, chunk, axis=0):
+        """Vectorized backward passes for ``n`` rows of a Jacobian, a chunk of rows at a time.
+
+        ``seeds(start, stop)`` gives the output gradients of rows start..stop with a leading
+        batch axis; each pass carries that axis through every primitive's batch rule.  The
+        rows of each source are assembled along ``axis`` (0 for jacobian; 1 for
+        batch_jacobian, whose gradients come out (rows, batch, ...)).  Returns one tensor per
+        source (None where unconnected), or raises NotBatchable before anything is computed.
+        With no tape or accumulator recording, chunks are copied into one array as they come
+        (the Jacobian plus one chunk's pass in memory); otherwise they are concatenated by a
+        recorded operation, so that the Jacobian can be differentiated again.
+        """
+        if chunk is None:
+            chunk = self._auto_chunk(target, sources, n)
+        chunk = max(1, min(int(chunk), n))
+        recorded = chunk < n and bool(_state.tapes or _state.accumulators)
+        parts = [[] for _ in sources]
+        whole = [None] * len(sources)
+        for start in range(0, n, chunk):
+            stop = min(n, start + chunk)
+            gs = self._gradient(target, sources, [seeds(start, stop)], unconnected_gradients,
+                                consume=False, batch=stop - start)
+            for k, g in enumerate(gs):
+                if g is None:
+                    whole[k] = parts[k] = None
+                    continue
+                if parts[k] is None:
+                    continue
+                if axis:
+                    nd = g._value.ndim
+                    g = _ops.transpose(g, (1, 0) + tuple(range(2, nd)))
+                if chunk == n or recorded:
+                    parts[k].append(g)
+                    continue
+                v = g._value
+                if whole[k] is None:
+                    shape = list(v.shape)
+                    shape[axis] = n
+                    whole[k] = B.xp(v).empty(tuple(shape), dtype=v.dtype)
+                whole[k][(slice(None),) * axis + (slice(start, stop),)] = v
+            gs = g = None  # (the chunk's gradients are copied: free them before the next pass)
+        out = []
+        for p, w in zip(parts, whole):
+            if p is None:
+                out.append(None)
+            elif w is not None:
+                out.append(Tensor(w))
+            else:
+                out.append(p[0] if len(p) == 1 else _ops.concat(p, axis=axis))
+        return out
+
+    def _auto_chunk(self, target, sources, n):
+        """Rows per vectorized pass so that the pass needs at most the Jacobian's size.
+
+        A pass over ``c`` rows holds, per row, its seed and a few gradients as large as the
+        largest tensor that receives one (a recorded output, or an input computed from a
+        watched tensor): at most about ``c * 8 * largest`` elements (measured: 6 on a tanh(W x)
+        chain, where the pass keeps its seeds, the incoming and produced gradients and the
+        temporaries of a rule);
+        the Jacobian has ``n * sum(source sizes)``.  Passes below 2**17 elements (1 MiB of
+        float64) are not split: chunks would only cost time.
+        """
+        largest = target._value.size
+        watched = self._watched
+        for e in self._entries:
+            for t in e[3]:
+                if type(t) is Tensor and t._id in watched:
+                    z = t._value.size
+                    if z > largest:
+                        largest = z
+        per_row = 8 * largest
+        if n * per_row <= _UNSPLIT:
+            return n
+        total = 0
+        for s in sources:
+            total += s._value.size
+        return max(1, (n * total) // per_row)
 
     # --- the backward contract ------------------------------------------------------------
     # A pass either consumes the recording (gradient() on a non-persistent tape) or keeps it
     # (persistent tapes, every row of a Jacobian, the debugging stepper); _pass decides it
     # once, and _release is the one place that gives the recording away.
 
-    def _pass(self, targets, sources, output_gradients, consume, on_step=None):
+    def _pass(self, targets, sources, output_gradients, consume, on_step=None, batched=False):
         """One backward pass over the recording: one gradient (or None) per source."""
         entries = self._entries
         if entries is None:
@@ -295,7 +430,7 @@ class GradientTape:
         if consume and self._notes is not None:
             skeleton = [(e[0], e[1], e[2]) for e in entries]
         grads = backward(entries, self._watched, targets, sources, output_gradients,
-                         consume=consume, on_step=on_step)
+                         consume=consume, on_step=on_step, batched=batched)
         if consume:
             self._release(_Spent(skeleton, self._watched, [t._id for t in targets],
                                  {s._id: g is not None for s, g in zip(sources, grads)}))
@@ -312,6 +447,9 @@ class GradientTape:
         self._spent = spent
         self._entries = None
         self._watched = set()
+
+
+_UNSPLIT = 2 ** 17  # elements a vectorized Jacobian pass may hold before it is chunked
 
 
 class _Spent(NamedTuple):
@@ -400,8 +538,12 @@ class _StopRecording:
         return False
 
 
+class NotBatchable(Exception):
+    """A vectorized pass met an operation whose gradient rule cannot take a batch axis."""
+
+
 def backward(entries, watched, targets, sources, output_gradients=None, consume=False,
-             on_step=None):
+             on_step=None, batched=False):
     """The backward pass over a recording: one gradient (or None) per source.
 
     Scheduled by usage counts, without recursion (TensorFlow's algorithm): an entry runs
@@ -412,6 +554,10 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
     while it runs (gradients of gradients on a persistent tape) are not part of it.
     ``on_step(index, g, in_grads, grads)``, when given, is called once after seeding (index
     None) and after each entry between the targets and the sources (the debugging stepper).
+    ``batched``: the output gradients carry a leading batch axis (one seed per row of a
+    Jacobian) and the pass runs each primitive's batch rules (``Primitive.batch_vjps``),
+    undoing broadcasting behind that axis; it raises :class:`NotBatchable`, before computing
+    anything, when an entry between the targets and the sources has none.
     """
     live = entries
     if not consume:
@@ -455,13 +601,15 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
             producer[o] = i
     e = None  # (the loop variable would keep the last entry alive through the whole pass)
     reach = None
-    if on_step is not None:  # the stepper shows only the entries between targets and sources
+    if on_step is not None or batched:  # the entries between targets and sources
         wanted = set(target_ids)
         reach = set()
         for i in sorted(set(producer.values()), reverse=True):
             e = entries[i]
             o = e[0]
             if any(oid in wanted for oid in (o if type(o) is tuple else (o,))):
+                if batched and not e[2].batchable(e[4]):
+                    raise NotBatchable(e[2].name)
                 reach.add(i)
                 wanted.update(e[1])
         e = None
@@ -487,7 +635,8 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         ready = [i for i in dict.fromkeys(producer.values())
                  if (multi.get(i) == 0 if i in multi else entries[i][0] not in usage)]
     add = _ops.add
-    unbroadcast = _ops.unbroadcast
+    unbroadcast = _ops.unbroadcast_batch if batched else _ops.unbroadcast
+    nb = 1 if batched else 0  # the batch axis in front of every gradient
     if on_step is not None:  # debugging's stepper watches the same pass, step by step
         on_step(None, None, None, grads)
     get = grads.get
@@ -504,7 +653,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         if g is not None:
             if prim.no_gradient:
                 raise LookupError(f"gradient registry has no entry for: {prim.name}")
-            vjps = prim.vjps
+            vjps = prim.batch_vjps if batched else prim.vjps
             if vjps is not None and on_step is None:
                 # the common case, entry_grads inlined: one VJP per needed input, broadcasting
                 # undone where the primitive declares it, and the count of each input's
@@ -516,7 +665,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                         if r is not None:
                             if prim.unbroadcast:
                                 shape = saved[k + 1]._value.shape
-                                if r._value.shape != shape:
+                                if r._value.shape[nb:] != shape:
                                     r = unbroadcast(r, shape)
                             prev = get(tid)
                             grads[tid] = r if prev is None else add(prev, r)

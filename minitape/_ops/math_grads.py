@@ -40,132 +40,132 @@ def _cast_vjp(g, ans, x, dtype):
     return None
 
 
-REGISTRY['AddV2'].defvjps(lambda g, ans, x, y: g, lambda g, ans, x, y: g)
+REGISTRY['AddV2'].defvjps(lambda g, ans, x, y: g, lambda g, ans, x, y: g, batch=True)
 
 
-REGISTRY['Sub'].defvjps(lambda g, ans, x, y: g, lambda g, ans, x, y: negative(g))
+REGISTRY['Sub'].defvjps(lambda g, ans, x, y: g, lambda g, ans, x, y: negative(g), batch=True)
 
 
 REGISTRY['Mul'].defvjps(
     lambda g, ans, x, y: multiply(g, y),
-                                    lambda g, ans, x, y: multiply(g, x))
+                                    lambda g, ans, x, y: multiply(g, x), batch=True)
 
 
 REGISTRY['RealDiv'].defvjps(
     lambda g, ans, x, y: divide(g, y),
-                      lambda g, ans, x, y: negative(multiply(g, divide(ans, y))))
+                      lambda g, ans, x, y: negative(multiply(g, divide(ans, y))), batch=True)
 
 
 REGISTRY['FloorMod'].defvjps(
     lambda g, ans, x, y: g,
-                       lambda g, ans, x, y: multiply(negative(g), floor(divide(x, y))))
+                       lambda g, ans, x, y: multiply(negative(g), floor(divide(x, y))), batch=True)
 
 
-REGISTRY['Pow'].defvjps(_pow_dx, _pow_dy)
+REGISTRY['Pow'].defvjps(_pow_dx, _pow_dy, batch=True)
 
 
 REGISTRY['Maximum'].defvjps(
     lambda g, ans, x, y: multiply(g, cast(greater_equal(x, y), g.dtype)),
-                      lambda g, ans, x, y: multiply(g, cast(less(x, y), g.dtype)))
+                      lambda g, ans, x, y: multiply(g, cast(less(x, y), g.dtype)), batch=True)
 
 
 REGISTRY['Minimum'].defvjps(
     lambda g, ans, x, y: multiply(g, cast(less_equal(x, y), g.dtype)),
-                      lambda g, ans, x, y: multiply(g, cast(greater(x, y), g.dtype)))
+                      lambda g, ans, x, y: multiply(g, cast(greater(x, y), g.dtype)), batch=True)
 
 
 REGISTRY['SquaredDifference'].defvjps(
     lambda g, ans, x, y: multiply(g, multiply(subtract(x, y), 2)),
-     lambda g, ans, x, y: multiply(g, multiply(subtract(y, x), 2)))
+     lambda g, ans, x, y: multiply(g, multiply(subtract(y, x), 2)), batch=True)
 
 
-REGISTRY['Atan2'].defvjps(_atan2_dy, _atan2_dx)
+REGISTRY['Atan2'].defvjps(_atan2_dy, _atan2_dx, batch=True)
 
 
-REGISTRY['Neg'].defvjps(lambda g, ans, x: negative(g))
+REGISTRY['Neg'].defvjps(lambda g, ans, x: negative(g), batch=True)
 
 
-REGISTRY['Abs'].defvjps(lambda g, ans, x: multiply(g, sign(x)))
+REGISTRY['Abs'].defvjps(lambda g, ans, x: multiply(g, sign(x)), batch=True)
 
 
-REGISTRY['Sign'].defvjps(lambda g, ans, x: zeros_like(g))
+REGISTRY['Sign'].defvjps(lambda g, ans, x: zeros_like(g), batch=True)
 
 
-REGISTRY['Sin'].defvjps(lambda g, ans, x: multiply(g, cos(x)))
+REGISTRY['Sin'].defvjps(lambda g, ans, x: multiply(g, cos(x)), batch=True)
 
 
-REGISTRY['Cos'].defvjps(lambda g, ans, x: negative(multiply(g, sin(x))))
+REGISTRY['Cos'].defvjps(lambda g, ans, x: negative(multiply(g, sin(x))), batch=True)
 
 
-REGISTRY['Tan'].defvjps(lambda g, ans, x: multiply(g, add(square(ans), 1)))
+REGISTRY['Tan'].defvjps(lambda g, ans, x: multiply(g, add(square(ans), 1)), batch=True)
 
 
-REGISTRY['Asin'].defvjps(lambda g, ans, x: divide(g, sqrt(subtract(1, square(x)))))
+REGISTRY['Asin'].defvjps(lambda g, ans, x: divide(g, sqrt(subtract(1, square(x)))), batch=True)
 
 
-REGISTRY['Acos'].defvjps(lambda g, ans, x: negative(divide(g, sqrt(subtract(1, square(x))))))
+REGISTRY['Acos'].defvjps(lambda g, ans, x: negative(divide(g, sqrt(subtract(1, square(x))))), batch=True)
 
 
-REGISTRY['Atan'].defvjps(lambda g, ans, x: divide(g, add(square(x), 1)))
+REGISTRY['Atan'].defvjps(lambda g, ans, x: divide(g, add(square(x), 1)), batch=True)
 
 
-REGISTRY['Sinh'].defvjps(lambda g, ans, x: multiply(g, cosh(x)))
+REGISTRY['Sinh'].defvjps(lambda g, ans, x: multiply(g, cosh(x)), batch=True)
 
 
-REGISTRY['Cosh'].defvjps(lambda g, ans, x: multiply(g, sinh(x)))
+REGISTRY['Cosh'].defvjps(lambda g, ans, x: multiply(g, sinh(x)), batch=True)
 
 
-REGISTRY['Tanh'].defvjps(lambda g, ans: multiply(g, subtract(1, square(ans))))
+REGISTRY['Tanh'].defvjps(lambda g, ans: multiply(g, subtract(1, square(ans))), batch=True)
 
 
-REGISTRY['Exp'].defvjps(lambda g, ans: multiply(g, ans))
+REGISTRY['Exp'].defvjps(lambda g, ans: multiply(g, ans), batch=True)
 
 
-REGISTRY['Expm1'].defvjps(lambda g, ans, x: multiply(g, add(ans, 1)))
+REGISTRY['Expm1'].defvjps(lambda g, ans, x: multiply(g, add(ans, 1)), batch=True)
 
 
-REGISTRY['Log'].defvjps(lambda g, ans, x: divide(g, x))
+REGISTRY['Log'].defvjps(lambda g, ans, x: divide(g, x), batch=True)
 
 
-REGISTRY['Log1p'].defvjps(lambda g, ans, x: divide(g, add(x, 1)))
+REGISTRY['Log1p'].defvjps(lambda g, ans, x: divide(g, add(x, 1)), batch=True)
 
 
-REGISTRY['Sqrt'].defvjps(lambda g, ans, x: divide(g, multiply(ans, 2)))
+REGISTRY['Sqrt'].defvjps(lambda g, ans, x: divide(g, multiply(ans, 2)), batch=True)
 
 
-REGISTRY['Rsqrt'].defvjps(lambda g, ans, x: multiply(g, multiply(pow(ans, 3), -0.5)))
+REGISTRY['Rsqrt'].defvjps(lambda g, ans, x: multiply(g, multiply(pow(ans, 3), -0.5)), batch=True)
 
 
-REGISTRY['Square'].defvjps(lambda g, ans, x: multiply(g, multiply(x, 2)))
+REGISTRY['Square'].defvjps(lambda g, ans, x: multiply(g, multiply(x, 2)), batch=True)
 
 
-REGISTRY['Reciprocal'].defvjps(lambda g, ans, x: negative(multiply(g, square(ans))))
+REGISTRY['Reciprocal'].defvjps(lambda g, ans, x: negative(multiply(g, square(ans))), batch=True)
 
 
-REGISTRY['Sigmoid'].defvjps(lambda g, ans: multiply(g, multiply(ans, subtract(1, ans))))
+REGISTRY['Sigmoid'].defvjps(lambda g, ans: multiply(g, multiply(ans, subtract(1, ans))), batch=True)
 
 
-REGISTRY['Softplus'].defvjps(lambda g, ans, x: multiply(g, sigmoid(x)))
+REGISTRY['Softplus'].defvjps(lambda g, ans, x: multiply(g, sigmoid(x)), batch=True)
 
 
-REGISTRY['Erf'].defvjps(lambda g, ans, x: multiply(g, multiply(exp(negative(square(x))), 1.1283791670955126)))
+REGISTRY['Erf'].defvjps(lambda g, ans, x: multiply(g, multiply(exp(negative(square(x))), 1.1283791670955126)), batch=True)
 
 
-REGISTRY['ReluGrad'].defvjps(lambda gg, mask: apply(_ReluGrad, (gg,), {"mask": mask}))
+REGISTRY['ReluGrad'].defvjps(lambda gg, mask: apply(_ReluGrad, (gg,), {"mask": mask}), batch=True)
 
 
-REGISTRY['Relu'].defvjps(_relu_vjp)
+REGISTRY['Relu'].defvjps(_relu_vjp, batch=True)
 
 
 REGISTRY['Elu'].defvjps(
-    lambda g, ans, x: multiply(g, where(greater(x, 0), ones_like(x), add(ans, 1))))
+    lambda g, ans, x: multiply(g, where(greater(x, 0), ones_like(x), add(ans, 1))), batch=True)
 
 
 REGISTRY['LeakyRelu'].defvjps(
-    lambda g, ans, x, alpha: multiply(g, where(greater(x, 0), ones_like(x), fill_like(x, alpha))))
+    lambda g, ans, x, alpha: multiply(g, where(greater(x, 0), ones_like(x), fill_like(x, alpha))), batch=True)
 
 
-REGISTRY['Identity'].defvjps(lambda g, ans, x: g)
+REGISTRY['Identity'].defvjps(lambda g, ans, x: g, batch=True)
 
 
-REGISTRY['Cast'].defvjps(_cast_vjp)
+REGISTRY['Cast'].defvjps(_cast_vjp, batch=True)

@@ -16,16 +16,25 @@ def _softmax_vjp(g, ans, x, axis):
     return multiply(ans, subtract(g, reduce_sum(multiply(g, ans), axis=axis, keepdims=True)))
 
 
+def _log_softmax_vjp(g, ans, x, axis):
+    return subtract(g, multiply(exp(ans), reduce_sum(g, axis=axis, keepdims=True)))
+
+
+def _shifted(rule):
+    """A rule taking ``axis`` for a gradient with a leading batch axis: a non-negative axis
+    moves by one (a negative one counts from the end and stays)."""
+    return lambda g, ans, x, axis: rule(g, ans, x, axis + 1 if axis >= 0 else axis)
+
+
 def _clip_vjp(g, ans, x, lo, hi):
     inside = logical_and(greater_equal(x, lo), less_equal(x, hi))
     return where(inside, g, zeros_like(g))
 
 
-REGISTRY['Softmax'].defvjps(_softmax_vjp)
+REGISTRY['Softmax'].defvjps(_softmax_vjp).defbatch(_shifted(_softmax_vjp))
 
 
-REGISTRY['LogSoftmax'].defvjps(
-    lambda g, ans, x, axis: subtract(g, multiply(exp(ans), reduce_sum(g, axis=axis, keepdims=True))))
+REGISTRY['LogSoftmax'].defvjps(_log_softmax_vjp).defbatch(_shifted(_log_softmax_vjp))
 
 
-REGISTRY['ClipByValue'].defvjps(_clip_vjp)
+REGISTRY['ClipByValue'].defvjps(_clip_vjp, batch=True)
