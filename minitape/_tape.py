@@ -7,11 +7,12 @@ from typing import NamedTuple
 
 from . import _core
 from ._core import Tensor, Variable, _to_tensor
-from . import _backend as B
-from . import _state
 from ._state import tapes as _tapes
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
+from . import _jacobian
+from ._jacobian import NotBatchable
+from .dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
 
 
 class UnconnectedGradients(enum.Enum):
@@ -184,11 +185,11 @@ class GradientTape:
                 raise ValueError(f"Passed in object {s!r} of type {type(s).__name__!r}, not "
                                  "tf.Tensor or tf.Variable or ExtensionType.")
         for t in flat_targets:
-            if t._value.dtype.kind not in "fc":  # floating or complex
+            if t._value.dtype.kind not in _FLOATING:  # floating or complex
                 _warn("The dtype of the target tensor must be floating (e.g. tf.float32) when "
                       f"calling GradientTape.gradient, got {t.dtype!r}")
         for s in flat_sources:
-            if s._value.dtype.kind not in "fc":
+            if s._value.dtype.kind not in _FLOATING:
                 _warn("The dtype of the source tensor must be floating (e.g. tf.float32) when "
                       f"calling GradientTape.gradient, got {s.dtype!r}")
         if output_gradients is not None:
@@ -217,62 +218,21 @@ class GradientTape:
                  parallel_iterations=None, experimental_use_pfor=True):
         """Full Jacobian: result shape is ``target.shape + source.shape`` for each source.
 
-        Computed by one vectorized backward pass (see :meth:`_vectorized`) whose seeds are the
-        rows of the identity; ``parallel_iterations`` rows at a time when given (else as many
-        as keep the pass within about the Jacobian's own size in memory).  A recording with an
+        Computed by one vectorized backward pass whose seeds are the rows of the identity
+        (:mod:`._jacobian`); ``parallel_iterations`` rows at a time when given (else as many as
+        keep the pass within about the Jacobian's own size in memory).  A recording with an
         operation whose rule cannot take a batch axis (custom gradients), or
         ``experimental_use_pfor=False``, gives one backward pass per row instead.
         """
         self._check_usable()
         if self._recording and not self._persistent:
             self._pop()
-        target = _to_tensor(target)
-        flat_sources = _nest.flatten(sources)
-        n = target._value.size
-        tshape = tuple(target._value.shape)
-        out = None
-        if experimental_use_pfor and n:
-            v = target._value
-            m = B.xp(v)
-
-            def seeds(start, stop):  # rows start..stop of the identity, shaped like the target
-                e = m.zeros((stop - start, n), dtype=v.dtype)
-                e[:, start:stop] = m.eye(stop - start, dtype=v.dtype)
-                return Tensor(e.reshape((stop - start,) + tshape))
-            try:
-                js = self._vectorized(target, flat_sources, seeds, n, unconnected_gradients,
-                                      parallel_iterations)
-            except NotBatchable:
-                js = None
-            if js is not None:
-                out = [None if j is None else _ops.reshape(j, tshape + tuple(s._value.shape))
-                       for s, j in zip(flat_sources, js)]
-        if out is None:
-            out = self._jacobian_rows(target, flat_sources, unconnected_gradients)
+        out = _jacobian.jacobian(self, _to_tensor(target), _nest.flatten(sources),
+                                 unconnected_gradients, parallel_iterations,
+                                 experimental_use_pfor)
         if not self._persistent:
             self._release()
         return _nest.pack_sequence_as(sources, out)
-
-    def _jacobian_rows(self, target, flat_sources, unconnected_gradients):
-        """The Jacobian by one backward pass per row (the fallback, and use_pfor=False)."""
-        n = target._value.size
-        rows = [[] for _ in flat_sources]
-        for i in range(n):  # one pass per row, none of them consuming the recording
-            og = _ops.one_hot_like(target, i)
-            gs = self._rows_pass(target, flat_sources, og, unconnected_gradients)
-            for k, g in enumerate(gs):
-                rows[k].append(g)
-        out = []
-        for s, r in zip(flat_sources, rows):
-            if any(g is None for g in r):
-                out.append(None)
-                continue
-            if n == 0:
-                j = _ops.zeros(tuple(target.shape) + tuple(s.shape), dtype=s.dtype)
-            else:
-                j = _ops.reshape(_ops.stack(r), tuple(target.shape) + tuple(s.shape))
-            out.append(j)
-        return out
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                        parallel_iterations=None, experimental_use_pfor=True):
@@ -293,125 +253,11 @@ class GradientTape:
         self._check_usable()
         if self._recording and not self._persistent:
             self._pop()
-        batch = target.shape[0]
-        inner = tuple(target.shape[1:])
-        m = 1
-        for d in inner:
-            m *= d
-        rest = tuple(source_t.shape[1:])
-        j = None
-        done = False
-        if experimental_use_pfor and m and batch:
-            v = target._value
-            xm = B.xp(v)
-
-            def seeds(start, stop):  # seed r: 1 at inner position start + r of every example
-                e = xm.zeros((stop - start, batch, m), dtype=v.dtype)
-                e[:, :, start:stop] = xm.eye(stop - start, dtype=v.dtype)[:, None, :]
-                return Tensor(e.reshape((stop - start, batch) + inner))
-            try:
-                js = self._vectorized(target, [source_t], seeds, m, unconnected_gradients,
-                                      parallel_iterations, axis=1)
-                done = True
-            except NotBatchable:
-                pass
-            if done and js[0] is not None:  # (batch, m, *rest)
-                j = _ops.reshape(js[0], (batch,) + inner + rest)
-        if not done:
-            rows = []
-            for k in range(m):  # one pass per row, none of them consuming the recording
-                og = _ops.one_hot_batch_like(target, k)
-                g = self._rows_pass(target, [source_t], og, unconnected_gradients)[0]
-                if g is None:
-                    rows = None
-                    break
-                rows.append(g)
-            if rows is not None:
-                if m == 0:
-                    j = _ops.zeros((batch,) + inner + rest, dtype=source_t.dtype)
-                else:
-                    j = _ops.reshape(_ops.stack(rows, axis=1), (batch,) + inner + rest)
+        j = _jacobian.batch_jacobian(self, target, source_t, unconnected_gradients,
+                                     parallel_iterations, experimental_use_pfor)
         if not self._persistent:
             self._release()
         return j
-
-    def _vectorized(self, target, sources, seeds, n, unconnected_gradients, chunk, axis=0):
-        """Vectorized backward passes for ``n`` rows of a Jacobian, a chunk of rows at a time.
-
-        ``seeds(start, stop)`` gives the output gradients of rows start..stop with a leading
-        batch axis; each pass carries that axis through every primitive's batch rule.  The
-        rows of each source are assembled along ``axis`` (0 for jacobian; 1 for
-        batch_jacobian, whose gradients come out (rows, batch, ...)).  Returns one tensor per
-        source (None where unconnected), or raises NotBatchable before anything is computed.
-        With no tape or accumulator recording, chunks are copied into one array as they come
-        (the Jacobian plus one chunk's pass in memory); otherwise they are concatenated by a
-        recorded operation, so that the Jacobian can be differentiated again.
-        """
-        if chunk is None:
-            chunk = self._auto_chunk(target, sources, n)
-        chunk = max(1, min(int(chunk), n))
-        recorded = chunk < n and bool(_state.tapes or _state.accumulators)
-        parts = [[] for _ in sources]
-        whole = [None] * len(sources)
-        for start in range(0, n, chunk):
-            stop = min(n, start + chunk)
-            gs = self._gradient(target, sources, [seeds(start, stop)], unconnected_gradients,
-                                consume=False, batch=stop - start)
-            for k, g in enumerate(gs):
-                if g is None:
-                    whole[k] = parts[k] = None
-                    continue
-                if parts[k] is None:
-                    continue
-                if axis:
-                    nd = g._value.ndim
-                    g = _ops.transpose(g, (1, 0) + tuple(range(2, nd)))
-                if chunk == n or recorded:
-                    parts[k].append(g)
-                    continue
-                v = g._value
-                if whole[k] is None:
-                    shape = list(v.shape)
-                    shape[axis] = n
-                    whole[k] = B.xp(v).empty(tuple(shape), dtype=v.dtype)
-                whole[k][(slice(None),) * axis + (slice(start, stop),)] = v
-            gs = g = None  # (the chunk's gradients are copied: free them before the next pass)
-        out = []
-        for p, w in zip(parts, whole):
-            if p is None:
-                out.append(None)
-            elif w is not None:
-                out.append(Tensor(w))
-            else:
-                out.append(p[0] if len(p) == 1 else _ops.concat(p, axis=axis))
-        return out
-
-    def _auto_chunk(self, target, sources, n):
-        """Rows per vectorized pass so that the pass needs at most the Jacobian's size.
-
-        A pass over ``c`` rows holds, per row, its seed and a few gradients as large as the
-        largest tensor that receives one (a recorded output, or an input computed from a
-        watched tensor): at most about ``c * 8 * largest`` elements (measured: 6 on a tanh(W x)
-        chain, where the pass keeps its seeds, the incoming and produced gradients and the
-        temporaries of a rule);
-        the Jacobian has ``n * sum(source sizes)``.  Passes below 2**17 elements (1 MiB of
-        float64) are not split: chunks would only cost time.
-        """
-        largest = target._value.size
-        watched = self._watched
-        for e in self._entries:
-            for t in e[3]:
-                if type(t) is Tensor and t._id in watched:
-                    z = t._value.size
-                    if z > largest:
-                        largest = z
-        per_row = 8 * largest
-        if n * per_row <= _UNSPLIT:
-            return n
-        total = 0
-        for s in sources:
-            total += s._value.size
-        return max(1, (n * total) // per_row)
 
     # --- the backward contract ------------------------------------------------------------
     # A pass either consumes the recording (gradient() on a non-persistent tape) or keeps it
@@ -447,9 +293,6 @@ class GradientTape:
         self._spent = spent
         self._entries = None
         self._watched = set()
-
-
-_UNSPLIT = 2 ** 17  # elements a vectorized Jacobian pass may hold before it is chunked
 
 
 class _Spent(NamedTuple):
@@ -538,10 +381,6 @@ class _StopRecording:
         return False
 
 
-class NotBatchable(Exception):
-    """A vectorized pass met an operation whose gradient rule cannot take a batch axis."""
-
-
 def backward(entries, watched, targets, sources, output_gradients=None, consume=False,
              on_step=None, batched=False):
     """The backward pass over a recording: one gradient (or None) per source.
@@ -616,7 +455,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
     # 3. seed with the targets' gradients
     grads = {}
     for k, t in enumerate(targets):
-        if t._value.dtype.kind not in "fc":
+        if t._value.dtype.kind not in _FLOATING:
             continue
         g = output_gradients[k] if output_gradients is not None else None
         if g is None:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import minitape as tf
-from minitape import _tape
+from minitape import _jacobian, _tape
 from minitape._core import REGISTRY
 from test_ops_gradcheck import CASES, NAMES, SETTINGS
 
@@ -33,7 +33,7 @@ def fallbacks(monkeypatch):
     def spy(*args, **kwargs):
         try:
             return orig(*args, **kwargs)
-        except _tape.NotBatchable as e:
+        except _jacobian.NotBatchable as e:
             seen.append(str(e))
             raise
     monkeypatch.setattr(_tape, "backward", spy)
@@ -259,7 +259,7 @@ def test_chunked_equals_unchunked(monkeypatch, recording):
             outer._pop()
         whole = t.jacobian(y, x)
         parts = {p: t.jacobian(y, x, parallel_iterations=p) for p in (1, 2, 3, 7, 100)}
-        monkeypatch.setattr(_tape, "_UNSPLIT", 1)  # automatic chunks of a few rows
+        monkeypatch.setattr(_jacobian, "_UNSPLIT", 1)  # automatic chunks of a few rows
         auto = t.jacobian(y, x)
         if not recording:
             outer._push()
@@ -278,12 +278,12 @@ def test_auto_chunk_splits_large_passes_only():
         t.watch(x)
         y = f(x)
     # per row about 3 x 1000 elements; the Jacobian holds 1000 x 1000
-    assert t._auto_chunk(y, [x], 1000) < 1000
+    assert _jacobian.auto_chunk(t, y, [x], 1000) < 1000
     f, x = _net(50, np.float32)
     with tf.GradientTape() as t:
         t.watch(x)
         y = f(x)
-    assert t._auto_chunk(y, [x], 50) >= 50
+    assert _jacobian.auto_chunk(t, y, [x], 50) >= 50
 
 
 def _peak(fn):
