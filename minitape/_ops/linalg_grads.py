@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import builtins
 
-from .._core import REGISTRY
+from .. import _backend as B
+from .._core import REGISTRY, Tensor
+from .._state import tapes as _tapes, accumulators as _accumulators
 from .math_ops import multiply, negative
 from .array_ops import _EachInput, reshape, transpose
 from .creation_ops import eye, ones
@@ -79,10 +81,44 @@ def _solve_da(g, ans, a, b):
     return negative(matmul(gb, ans, transpose_b=True))
 
 
+_SHORTCUT_MIN = 64 * 64  # gradient elements from which the shortcut below pays for its checks
+
+
+def _selected_rows(g, vector_axis):
+    """``(cols, vals)`` when the batched gradient ``g`` of a matrix-vector product has at most
+    one nonzero per seed, ``vals[i]`` at position ``cols[i]``; else None.
+
+    This is what a Jacobian's identity seeds (a chunk of them) become through element-wise
+    operations, ``diag(d)``; a matrix product with it is ``vals`` times the selected rows of
+    the matrix: O(n^2) instead of the O(n^3) product, and the same numbers (every other term
+    of the product is an exact zero; the caller checks the matrix is finite).  Only when
+    nothing records (the shortcut is not an operation that could be differentiated again)
+    and on NumPy arrays (the check reads values on the host).
+    """
+    if _tapes or _accumulators:
+        return None
+    v = g._value
+    if type(v) is not B.numpy.ndarray or v.ndim != 3 or v.shape[vector_axis] != 1:
+        return None
+    if v.size < _SHORTCUT_MIN:
+        return None
+    np = B.numpy
+    G = v.reshape(v.shape[0], -1)
+    cols = np.argmax(G != 0, axis=1)
+    vals = G[np.arange(G.shape[0]), cols]
+    if np.count_nonzero(G) != np.count_nonzero(vals):
+        return None
+    return cols, vals
+
+
 def _matmul_da_batch(g, ans, a, b):
     # g (batch, ..., m, n) @ b^T: with a plain matrix b, one matrix product over all rows
     # (NumPy's matmul would loop over the stack, one small product per seed)
     if b._value.ndim == 2:
+        sel = _selected_rows(g, 1)  # x (1, k) @ b: seed i gives vals[i] * b[:, cols[i]]
+        if sel is not None and B.numpy.isfinite(b._value).all():
+            cols, vals = sel
+            return Tensor((vals[:, None] * b._value.T[cols])[:, None, :])
         gs = g._value.shape
         r = matmul(reshape(g, (-1, gs[-1])), b, transpose_b=True)
         return reshape(r, gs[:-1] + (b._value.shape[0],))
@@ -92,6 +128,10 @@ def _matmul_da_batch(g, ans, a, b):
 def _matmul_db_batch(g, ans, a, b):
     # a^T @ g (batch, ..., m, n) = (g^T @ a)^T: with a plain matrix a, one matrix product
     if a._value.ndim == 2:
+        sel = _selected_rows(g, 2)  # a @ x (k, 1): seed i gives vals[i] * a[cols[i], :]
+        if sel is not None and B.numpy.isfinite(a._value).all():
+            cols, vals = sel
+            return Tensor((vals[:, None] * a._value[cols])[:, :, None])
         gs = g._value.shape
         nd = len(gs)
         swap = list(range(nd - 2)) + [nd - 1, nd - 2]

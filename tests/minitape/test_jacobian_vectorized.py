@@ -398,3 +398,50 @@ def test_registered_gradient_override_is_used_and_restored(fallbacks):
     fallbacks.clear()
     np.testing.assert_allclose(jac(), np.diag(2.0 * np.cos(x.numpy())), rtol=1e-12)
     assert not fallbacks
+
+
+@pytest.mark.parametrize("layout", ["matvec", "row_vector", "two_layers", "non_finite"])
+@pytest.mark.parametrize("parallel", [None, 40])
+def test_selected_rows_shortcut_of_matrix_products(monkeypatch, layout, parallel):
+    """Seeds that reach a matrix-vector product as diag(d) (identity rows scaled element-wise)
+    are multiplied as selected rows when nothing records: same Jacobian as the loop, chunks
+    (shifted diagonals) included; dense gradients and non-finite matrices take the product."""
+    from minitape._ops import linalg_grads
+    taken = []
+    orig = linalg_grads._selected_rows
+
+    def spy(g, axis):  # (a last chunk smaller than the shortcut's minimum takes the product)
+        r = orig(g, axis)
+        if g._value.size >= linalg_grads._SHORTCUT_MIN:
+            taken.append(r is not None)
+        return r
+    monkeypatch.setattr(linalg_grads, "_selected_rows", spy)
+    rng = np.random.default_rng(5)
+    n = 128  # (the shortcut starts at 64 x 64 gradient elements: 40 rows of 128 are enough)
+    W = rng.standard_normal((n, n)) / np.sqrt(n)
+    if layout == "non_finite":
+        W[3, 4] = np.inf
+    W1, W2 = tf.constant(W), tf.constant(rng.standard_normal((n, n)))
+    x = tf.constant(rng.standard_normal((n,)))
+
+    def f(x):
+        if layout == "row_vector":
+            h = tf.tanh(tf.reshape(tf.reshape(x, (1, n)) @ W1, (n,)))
+        else:
+            h = tf.tanh(tf.linalg.matvec(W1, x))
+        if layout == "two_layers":
+            h = tf.linalg.matvec(W2, h)
+        return tf.sin(h) * h
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = f(x)
+    with np.errstate(all="ignore"):
+        jv = t.jacobian(y, x, parallel_iterations=parallel).numpy()
+        jl = t.jacobian(y, x, experimental_use_pfor=False).numpy()
+    np.testing.assert_allclose(jv, jl, rtol=1e-12, atol=1e-14, equal_nan=True)
+    if type(x._value) is not np.ndarray:
+        assert not any(taken)  # another array backend (--backend=strict): always the product
+    elif layout == "two_layers":  # per pass: W2's product is selected rows, W1's is dense
+        assert taken[0::2] and all(taken[0::2]) and not any(taken[1::2]), taken
+    else:  # (non_finite: the rows are selected, but the infinite matrix takes the product)
+        assert taken and all(taken), taken
