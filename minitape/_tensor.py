@@ -53,11 +53,16 @@ class TensorShape(tuple):
 
 
 def _fmt_numpy(v, is_repr=False):
-    """Text of a value as TensorFlow prints it: ``str`` of the array, ``repr`` in reprs."""
-    a = B.to_host(v)
-    if np.ndim(a) == 0:
-        return str(np.asarray(a)[()])
-    return repr(np.asarray(a)) if is_repr else str(np.asarray(a))
+    """Text of a value as TensorFlow prints it (``numpy_text``): ``str`` of the NumPy value,
+    in a repr ``repr`` of the array or of the scalar as a Python number (``.item()``, so no
+    ``np.float32(...)``); text of several lines starts on a new line."""
+    a = np.asarray(B.to_host(v))
+    if a.ndim == 0:
+        s = a[()]
+        text = repr(s.item()) if is_repr else str(s)
+    else:
+        text = repr(a) if is_repr else str(a)
+    return "\n" + text if "\n" in text else text
 
 
 class Tensor:
@@ -97,7 +102,9 @@ class Tensor:
             _trace.note_escape(self, _tapes)
         v = self._value
         if B.xp(v) is np:
-            return v.copy() if type(v) is np.ndarray else v
+            if type(v) is np.ndarray:
+                return v[()] if v.ndim == 0 else v.copy()  # a 0-d value is a NumPy scalar
+            return v
         a = B.to_host(v)  # the explicit device-to-host copy
         return a[()] if a.ndim == 0 else a
 
@@ -157,9 +164,9 @@ class Tensor:
         return f"tf.Tensor({_fmt_numpy(self._value)}, shape={self.shape}, dtype={self.dtype.name})"
 
     def __format__(self, spec):
-        if spec and self._value.ndim == 0:
-            return format(self._scalar(), spec)
-        return format(str(self), spec)
+        # TensorFlow formats the NumPy value: f"{t}" is "[1 2 3]", f"{t:.2f}" needs a scalar
+        a = np.asarray(B.to_host(self._value))
+        return format(a[()] if a.ndim == 0 else a, spec)
 
     def __reduce__(self):
         return constant, (self.numpy(),)
@@ -187,6 +194,10 @@ class _Ref:
         return type(other) is _Ref and other._t is self._t
 
 
+# What ``type(t).__name__`` shows, as in TensorFlow (whose eager values are EagerTensor, a
+# subclass of tf.Tensor).  minitape has one class for both: ``tf.Tensor`` and
+# ``tf.EagerTensor`` are the same object (the README's table of differences says why).
+Tensor.__name__ = Tensor.__qualname__ = "EagerTensor"
 EagerTensor = Tensor
 
 
@@ -198,7 +209,7 @@ class Variable(Tensor):
     replaces it by a plain Tensor, which tapes no longer watch.
     """
 
-    __slots__ = ("_trainable", "_name", "_snap")
+    __slots__ = ("_trainable", "_name", "_snap", "_path")
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
                  **ignored):
@@ -214,6 +225,14 @@ class Variable(Tensor):
         base = name if name is not None else "Variable"
         self._name = base if ":" in base else base + ":0"
         self._snap = None
+        self._path = None
+
+    @property
+    def path(self):
+        """A Keras weight's path (``"dense/kernel"``); plain variables have none, as in TF."""
+        if self._path is None:
+            raise AttributeError("'ResourceVariable' object has no attribute 'path'")
+        return self._path
 
     @property
     def name(self):
@@ -301,6 +320,12 @@ class Variable(Tensor):
 
     def __deepcopy__(self, memo):
         return Variable(self.numpy(), self._trainable, self._name)
+
+
+# TensorFlow's eager variables are ResourceVariable; ``tf.Variable`` is this class (an alias
+# under that name keeps pickling by qualified name working).
+Variable.__name__ = Variable.__qualname__ = "ResourceVariable"
+ResourceVariable = Variable
 
 
 class _no_recording:

@@ -55,6 +55,9 @@ class DType:
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 
+    def __str__(self) -> str:  # print(t.dtype), as TensorFlow
+        return f"<dtype: {self.name!r}>"
+
     def __eq__(self, other) -> bool:
         if other is self:
             return True

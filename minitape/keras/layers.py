@@ -36,7 +36,9 @@ class Layer(Module):
     def add_weight(self, name, shape, initializer="glorot_uniform", trainable=True, dtype=None):
         dt = _d.as_dtype(dtype) if dtype is not None else self._dtype
         init = initializers.get(initializer)
-        v = Variable(init(tuple(shape), dtype=dt), trainable=trainable, name=f"{self.name}/{name}:0")
+        v = Variable(init(tuple(shape), dtype=dt), trainable=trainable)
+        v._name = name  # Keras 3 names a weight by itself ("kernel"), without TF's ":0",
+        v._path = f"{self.name}/{name}"  # and gives the layer in its path
         (self._trainable_weights if trainable else self._non_trainable_weights).append(v)
         return v
 

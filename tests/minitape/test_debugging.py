@@ -383,7 +383,8 @@ def test_why_none_guide_variable_replaced_by_tensor():
         g = tape.gradient(y, x)
         reasons.append((type(x).__name__, g is None, why_none(tape, y, x, name="x").reason))
         x = x + 1   # This should be `x.assign_add(1)`
-    assert reasons == [("Variable", False, "has_gradient"), ("Tensor", True, "variable_replaced")]
+    assert reasons == [("ResourceVariable", False, "has_gradient"),
+                       ("EagerTensor", True, "variable_replaced")]  # the guide's printout
 
 
 def test_why_none_variable_replaced_message_names_the_fix():
