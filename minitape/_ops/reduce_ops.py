@@ -4,6 +4,8 @@ Gradient rules live in :mod:`.reduce_grads`.
 """
 from __future__ import annotations
 
+import warnings as _warnings
+
 import builtins
 
 from .. import _backend as B
@@ -28,7 +30,12 @@ _Sum = primitive("Sum", _sum_fwd)
 
 
 def _mean_fwd(a, axes, keepdims):
-    return xp(a).mean(a, axis=axes, keepdims=keepdims).astype(a.dtype, copy=False)
+    m = xp(a)
+    if a.size == 0:  # NaN, silently as in TensorFlow (NumPy warns "Mean of empty slice")
+        with m.errstate(all="ignore"), _warnings.catch_warnings():
+            _warnings.simplefilter("ignore", RuntimeWarning)
+            return m.mean(a, axis=axes, keepdims=keepdims).astype(a.dtype, copy=False)
+    return m.mean(a, axis=axes, keepdims=keepdims).astype(a.dtype, copy=False)
 
 
 _Mean = primitive("Mean", _mean_fwd)
