@@ -264,10 +264,11 @@ class GradientTape:
             rows.append(g)
         if not self._persistent:
             self._release()
-        if rows is None:
-            return None
-        if m == 0:
-            return _ops.zeros((batch,) + inner + tuple(source_t.shape[1:]), dtype=source_t.dtype)
+        if rows is None or m == 0:
+            # TF returns zeros, not None, for an unconnected target (whatever
+            # unconnected_gradients says), shaped (batch, *target[1:], *source[1:]), with the
+            # target's dtype
+            return _ops.zeros((batch,) + inner + tuple(source_t.shape[1:]), dtype=target.dtype)
         j = _ops.stack(rows, axis=1)  # (batch, m, *source.shape[1:])
         return _ops.reshape(j, (batch,) + inner + tuple(source_t.shape[1:]))
 

@@ -259,9 +259,21 @@ softplus = _mk_unary("Softplus", _softplus_fwd)
 erf = _mk_unary("Erf", B.erf)
 
 
-# Relu keeps a boolean mask, not its input or output: the smallest thing its gradient needs.
+# The rectifiers' gradients are TensorFlow's *Grad operations, g * mask (ReluGrad, Relu6Grad,
+# LeakyReluGrad): their second input is the activation they read, so a tape that records the
+# gradient stays connected to it and higher derivatives are zeros, not None, as in TF.  What
+# is kept is only a boolean mask, carried by a Tensor that shares the identity (id) of the
+# tensor it was computed from: the tape connects through the id, the rule reads the mask, and
+# neither the input nor the output is kept alive.
+def _mask_of(t, mask):
+    m = _new(Tensor)
+    m._value = mask
+    m._id = t._id
+    return m
+
+
 def _relu_save(ans, x):
-    return (Tensor(ans._value > 0),)
+    return (_mask_of(ans, ans._value > 0),)
 
 
 def _relu_grad_fwd(g, mask):
@@ -269,12 +281,32 @@ def _relu_grad_fwd(g, mask):
 
 
 # g * mask with the boolean mask cast inside the multiplication (no float copy of the mask, as
-# TensorFlow's ReluGrad). Linear in g with a constant mask, so its own gradient is itself.
-_ReluGrad = primitive("ReluGrad", _relu_grad_fwd,
-                      save=lambda ans, g, mask: ())
+# TensorFlow's ReluGrad). Its rule: itself for g, zeros for the activation (TF's ReluGradGrad).
+_ReluGrad = primitive("ReluGrad", _relu_grad_fwd, save=lambda ans, g, mask: (mask,))
+
+
+def _leaky_relu_grad_fwd(g, mask, alpha):
+    return (g * mask + (g * alpha) * ~mask).astype(g.dtype, copy=False)
+
+
+_LeakyReluGrad = primitive("LeakyReluGrad", _leaky_relu_grad_fwd,
+                           save=lambda ans, g, mask, alpha: (mask,))
 
 
 relu = _mk_unary("Relu", lambda a: xp(a).maximum(a, 0), save=_relu_save)
+
+
+def _relu6_fwd(a):
+    m = xp(a)
+    return m.minimum(m.maximum(a, 0), 6).astype(a.dtype, copy=False)
+
+
+def _relu6_save(ans, x):
+    v = ans._value
+    return (_mask_of(ans, (v > 0) & (v < 6)),)  # TF's Relu6Grad: 0 at both kinks
+
+
+relu6 = _mk_unary("Relu6", _relu6_fwd, save=_relu6_save)
 
 
 def elu(features, name=None):
@@ -282,7 +314,13 @@ def elu(features, name=None):
     return apply(_Elu, (x,), {})
 
 
-_Elu = primitive("Elu", lambda a: xp(a).where(a > 0, a, xp(a).expm1(xp(a).minimum(a, 0))).astype(a.dtype))
+def _elu_save(ans, x):
+    return (ans,)
+
+
+# Elu's rule reads its output only (TF's EluGrad(g, y) = g * (y < 0 ? y + 1 : 1))
+_Elu = primitive("Elu", lambda a: xp(a).where(a > 0, a, xp(a).expm1(xp(a).minimum(a, 0))).astype(a.dtype),
+                 save=_elu_save)
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -290,8 +328,13 @@ def leaky_relu(features, alpha=0.2, name=None):
     return apply(_LeakyRelu, (x,), {"alpha": _float(alpha)})
 
 
+def _leaky_relu_save(ans, x, alpha):
+    return (_mask_of(x, x._value > 0),)  # TF's LeakyReluGrad reads the input: alpha at 0
+
+
 _LeakyRelu = primitive(
-    "LeakyRelu", lambda a, alpha: xp(a).where(a > 0, a, a * alpha).astype(a.dtype))
+    "LeakyRelu", lambda a, alpha: xp(a).where(a > 0, a, a * alpha).astype(a.dtype),
+    save=_leaky_relu_save)
 
 
 # Non-differentiable element-wise operations (gradient None, as in TensorFlow)
