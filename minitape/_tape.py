@@ -167,11 +167,17 @@ class GradientTape:
                       "CPU and memory usage). Only call GradientTape.gradient inside the context "
                       "if you actually want to trace the gradient in order to compute higher "
                       "order derivatives.")
+        if target is None:
+            raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
+                            "Variables or CompositeTensors to be differentiated, but received "
+                            "None.")
         unconnected = UnconnectedGradients(unconnected_gradients)
         flat_targets = _nest.flatten(target)
         for t in flat_targets:
             if not isinstance(t, Tensor):
-                raise ValueError(f"gradient target must be a Tensor or Variable, got {t!r}")
+                # TF fails reading the target's tensor id: AttributeError, with its text first
+                raise AttributeError(f"{type(t).__name__!r} object has no attribute '_id': the "
+                                     f"gradient target must be a Tensor or Variable, got {t!r}")
         flat_sources = _nest.flatten(sources, keep_none=True)
         if any(t is None for t in flat_sources):
             raise ValueError("Can't differentiate w.r.t. None: a source passed to "
@@ -386,7 +392,7 @@ class _StopRecording:
 
     def __enter__(self):
         if not self._tape._recording:
-            raise ValueError("Trying to stop recording a tape which is not recording.")
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._tape._pop()
         return self
 

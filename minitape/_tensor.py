@@ -290,6 +290,7 @@ class Variable(Tensor):
             d = convert_to_tensor(delta, dtype=self.dtype)
         if _tapes:
             _trace.note_assign(self, d, "assign_add", _tapes)
+        self._check_update_shape(d, "AssignAddVariableOp")
         return self._assign_value(Tensor(self._value + self._on_my_device(d)), "assign_add")
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
@@ -297,7 +298,17 @@ class Variable(Tensor):
             d = convert_to_tensor(delta, dtype=self.dtype)
         if _tapes:
             _trace.note_assign(self, d, "assign_sub", _tapes)
+        self._check_update_shape(d, "AssignSubVariableOp")
         return self._assign_value(Tensor(self._value - self._on_my_device(d)), "assign_sub")
+
+    def _check_update_shape(self, d, op):
+        """TF's kernel: an update must have the variable's shape exactly (no broadcasting)."""
+        if tuple(d._value.shape) != tuple(self._value.shape):
+            from .errors import InvalidArgumentError
+            text = lambda s: "[" + ",".join(str(x) for x in s) + "]"  # noqa: E731
+            raise InvalidArgumentError(
+                f"Cannot update variable with shape {text(self._value.shape)} using a Tensor with "
+                f"shape {text(d._value.shape)}, shapes must be equal. [Op:{op}]")
 
     def _on_my_device(self, t):
         """The array of ``t`` on this variable's device (a variable never changes device)."""
@@ -424,11 +435,22 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return Tensor(arr)
     # Python data
     flat = _flat_python(value, [])
+    if want is None and flat and isinstance(flat[0], (np.ndarray, np.generic)):
+        # a list of NumPy arrays (or starting with NumPy values): NumPy's dtype, as TF's
+        # converter takes the first value's
+        try:
+            arr = np.array(value)
+        except ValueError as e:
+            raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {e}") from None
+        _d.from_numpy(arr.dtype)
+        return Tensor(mod.asarray(arr) if mod is not np else arr)
     if want is None:
+        _d.check_sequence(flat)
         want = _d.infer_python(flat, dtype_hint)
     else:
         for v in flat:
             _d.check_lossless(v, want)
+    _d.check_range(flat, want)
     try:
         arr = np.array(value, dtype=want._np)
     except ValueError as e:
@@ -448,6 +470,11 @@ def _is_array_like(v):
 
 def constant(value, dtype=None, shape=None, name=None):
     """Create a Tensor from Python data or a NumPy array (TensorFlow's ``tf.constant``)."""
+    if isinstance(value, (list, tuple)) and _contains_tensor(value):
+        # TF's tf.constant converts Python data only (tf.convert_to_tensor stacks tensors)
+        raise ValueError("tf.constant cannot convert a list that holds tensors or Variables "
+                         "(TensorFlow refuses it too): use tf.stack([...]) or "
+                         "tf.convert_to_tensor([...])")
     if isinstance(value, Tensor):
         t = convert_to_tensor(value)
         if dtype is not None and t.dtype != _d.as_dtype(dtype):

@@ -139,6 +139,48 @@ def _python_kind(value) -> DType:
     raise TypeError(f"Cannot convert {value!r} (type {type(value).__name__}) to a Tensor.")
 
 
+_MIXED = "Can't convert Python sequence with mixed types to Tensor."
+_OUT_OF_RANGE_DOUBLE = ("Can't convert Python sequence with a value out of range for a "
+                        "double-precision float.")
+
+
+def _unsupported(v):
+    return ValueError(f"Attempt to convert a value ({v!r}) with an unsupported type "
+                      f"({type(v)!r}) to a Tensor.")
+
+
+def check_sequence(flat) -> None:
+    """TensorFlow's converter: the first value picks the kind, every other must convert to it.
+
+    An int or float first accepts ints, floats and bools (a bool is a Python int); a bool
+    first accepts only bools; a complex first only complex numbers; anything else (None, a
+    string, a complex after a number) raises TF's ValueError.
+    """
+    if not flat:
+        return
+    first = flat[0]
+    if isinstance(first, (_builtins.bool, _np.bool_)):
+        ok = (_builtins.bool, _np.bool_)
+    elif isinstance(first, _numbers.Real):
+        ok = _numbers.Real
+    elif isinstance(first, _numbers.Complex):
+        ok = _numbers.Complex
+    else:
+        raise _unsupported(first)
+    for v in flat:
+        if not isinstance(v, ok) or (ok is _numbers.Complex and isinstance(v, _numbers.Real)):
+            raise ValueError(_MIXED)
+
+
+def check_range(flat, want) -> None:
+    """A finite Python float too large for float32 (1e40) raises, as TF's converter does."""
+    if want is float32 or want is float16:
+        lim = float(_np.finfo(want._np).max)
+        for v in flat:
+            if type(v) is float and (v > lim or v < -lim) and v not in (float("inf"), float("-inf")):
+                raise ValueError(_OUT_OF_RANGE_DOUBLE)
+
+
 def infer_python(flat, dtype_hint=None) -> DType:
     """dtype of (flattened) Python data: all bool -> bool; all integers -> int32, or int64 when
     one needs it; any complex -> complex128; else float32.  ``dtype_hint`` wins when every

@@ -22,11 +22,45 @@ _float = float
 _int = int
 
 
-def _adapt(x, like, name):
+# TensorFlow's names of dtypes in kernel messages (DataTypeString): "float", not "float32"
+_TF_TYPE_TEXT = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def type_text(np_dtype):
+    """A dtype as TensorFlow's kernel messages name it (``float``, ``double``, ``int32``)."""
+    n = _d.from_numpy(np_dtype).name
+    return _TF_TYPE_TEXT.get(n, n)
+
+
+def dtype_mismatch(name, want, got):
+    """TF's error for two tensors of different dtypes meeting in operation ``name``."""
+    return InvalidArgumentError(
+        f"cannot compute {name} as input #1(zero-based) was expected to be a {type_text(want)} "
+        f"tensor but is a {type_text(got)} tensor [Op:{name}]")
+
+
+# The dtypes a kernel accepts, as TensorFlow's message lists them
+ALLOWED_FLOAT = "half, bfloat16, float, double"
+ALLOWED_ARITHMETIC = ("bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, "
+                      "int16, int32, int64, complex64, complex128")
+ALLOWED_REDUCTION = ("float, double, int32, uint8, int16, int8, complex64, int64, qint8, "
+                     "quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, "
+                     "uint32, uint64")
+
+
+def not_allowed(name, np_dtype, allowed):
+    """TF's error for an operation given a dtype its kernel does not accept."""
+    return InvalidArgumentError(
+        f"Value for attr 'T' of {type_text(np_dtype)} is not in the list of allowed values: "
+        f"{allowed}\n\t; NodeDef: {{{{node {name}}}}} [Op:{name}]")
+
+
+def _adapt(x, like, name, first=False):
     """Convert a non-tensor operand to the dtype of the tensor it meets (TensorFlow's rule).
 
     A Python number meeting a tensor on a device becomes a constant on that device (cached,
     so ``y * 2.0`` in a loop copies ``2.0`` to the GPU once, not at every step).
+    ``first``: the operand comes first (``0.5 + t``), for the order of TF's messages.
     """
     v = like._value
     dt = v.dtype
@@ -36,6 +70,11 @@ def _adapt(x, like, name):
             if _MODULES.get(type(v)) is np:
                 return _host_constant(x, dt.type)
             return Tensor(_device_scalar(v, dt, x))
+        if name == "AddV2":
+            # tf.add and + convert the number with the tensor's dtype only as a hint: it
+            # becomes float32 and the kernel refuses the mix
+            f32 = np.dtype(np.float32)
+            raise dtype_mismatch(name, f32, dt) if first else dtype_mismatch(name, dt, f32)
         raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype {_d.from_numpy(dt).name}")
     if tx is _int or tx is builtins.bool:
         if dt.kind == "b" and tx is not builtins.bool:
@@ -48,9 +87,7 @@ def _adapt(x, like, name):
             return convert_to_tensor(x)
         if (x.dtype.kind in "fc" and dt.kind in "fc") or (x.dtype.kind in "iub" and dt.kind in "iu"):
             return convert_to_tensor(np.asarray(x, dtype=dt))
-        raise InvalidArgumentError(
-            f"cannot compute {name} as input #1(zero-based) was expected to be a "
-            f"{_d.from_numpy(dt).name} tensor but is a {_d.from_numpy(x.dtype).name} tensor [Op:{name}]")
+        raise dtype_mismatch(name, x.dtype, dt) if first else dtype_mismatch(name, dt, x.dtype)
     return convert_to_tensor(x, dtype=_d.from_numpy(dt))
 
 
@@ -130,10 +167,7 @@ def _pair(a, b, name):
             da = a._value.dtype
             db = b._value.dtype
             if da is not db and da != db:
-                raise InvalidArgumentError(
-                    f"cannot compute {name} as input #1(zero-based) was expected to be a "
-                    f"{_d.from_numpy(da).name} tensor but is a {_d.from_numpy(db).name} tensor "
-                    f"[Op:{name}]")
+                raise dtype_mismatch(name, da, db)
             return a, b
         if tb is _float:
             c = float_constant(b, a._value)
@@ -145,7 +179,7 @@ def _pair(a, b, name):
             c = float_constant(a, b._value)
             if c is not None:
                 return c, b
-        return _adapt(a, b, name), b
+        return _adapt(a, b, name, first=True), b
     if isinstance(a, Tensor) or isinstance(b, Tensor):
         return _pair(_to_tensor(a) if isinstance(a, Tensor) else a,
                      _to_tensor(b) if isinstance(b, Tensor) else b, name)
@@ -165,23 +199,29 @@ def _same_dtype(values, name):
         if not isinstance(t, Tensor):
             t = _adapt(t, first, name)
         elif t._value.dtype != first._value.dtype:
-            raise InvalidArgumentError(
-                f"cannot compute {name} as input #1(zero-based) was expected to be a "
-                f"{first.dtype.name} tensor but is a {t.dtype.name} tensor [Op:{name}]")
+            raise dtype_mismatch(name, first._value.dtype, t._value.dtype)
         out.append(t)
     return out
 
 
-def _axis_tuple(axis, ndim):
+def _axis_tuple(axis, ndim, op=None):
+    """Axes as a tuple of non-negative ints; an axis outside [-ndim, ndim) raises
+    InvalidArgumentError as TF does (``op``: the reduction's name for TF's message)."""
     if axis is None:
         return None
     if isinstance(axis, Tensor):
         axis = B.to_host(axis._value).tolist()
-    if isinstance(axis, (list, tuple)):
-        ax = tuple(_int(a) % ndim if ndim else 0 for a in axis)
-    else:
-        ax = (_int(axis) % ndim if ndim else 0,)
-    return ax
+    raw = axis if isinstance(axis, (list, tuple)) else (axis,)
+    ax = []
+    for a in raw:
+        a = _int(a)
+        if not -ndim <= a < ndim:
+            if op is None:
+                raise InvalidArgumentError(f"axis {a} is out of range for a tensor of rank {ndim}")
+            raise InvalidArgumentError(f"Invalid reduction dimension {a} for input with {ndim} "
+                                       f"dimensions. [Op:{op}]")
+        ax.append(a % ndim)
+    return tuple(ax)
 
 
 def _shape_tuple(shape):

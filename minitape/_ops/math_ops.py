@@ -8,11 +8,11 @@ import operator
 
 from .. import _backend as B
 from .. import dtypes as _d
-from .._core import Tensor, apply, primitive, _to_tensor, _new, _SCALAR_KIND
+from .._core import Tensor, apply, primitive, _to_tensor, _new, _SCALAR_KIND, broadcast_error
 from .._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
 from .._state import multi_device as _multi  # [True] once a second array module (GPU) exists
 from ..errors import InvalidArgumentError
-from ._adapt import _pair, float_constant
+from ._adapt import _pair, float_constant, not_allowed, ALLOWED_ARITHMETIC
 
 xp = B.xp
 np = B.numpy  # host-side helpers only (dtype objects, index arithmetic)
@@ -32,12 +32,20 @@ def _mk_binary(name, fwd):
                 vx = x._value
                 vy = y._value
                 t = type(vx)
-                # one dtype? (a NumPy scalar's type fixes its dtype: no .dtype read for scalars)
-                if t is type(vy) and (t in _SCALAR_KIND or vx.dtype is vy.dtype):
+                # one dtype? (a NumPy scalar's type fixes its dtype: no .dtype read for
+                # scalars); bool goes the long way, to TF's error
+                if t is type(vy) and (t in _NUM_SCALAR or (vx.dtype is vy.dtype
+                                                           and vy.dtype is not _BOOL)):
                     if not _tapes and not _accumulators and not _multi[0]:
                         # nothing records and there is one array module: all apply() would do
                         out = _new(Tensor)
-                        out._value = prim.fwd(vx, vy)
+                        try:
+                            out._value = prim.fwd(vx, vy)
+                        except ValueError as e:  # shapes that do not broadcast: TF's error
+                            err = broadcast_error(pname, (vx, vy), e)
+                            if err is None:
+                                raise
+                            raise err from None
                         out._id = _next_id()
                         return out
                     return apply(prim, (x, y), {})
@@ -47,10 +55,16 @@ def _mk_binary(name, fwd):
                 if c is not None:
                     return apply(prim, (x, c), {})
         a, b = _pair(x, y, pname)
+        if (_SCALAR_KIND.get(type(a._value)) or a._value.dtype.kind) == "b":
+            raise not_allowed(pname, a._value.dtype, ALLOWED_ARITHMETIC)
         return apply(prim, (a, b), {})
 
     op.prim = prim
     return op
+
+
+_NUM_SCALAR = frozenset(t for t in _SCALAR_KIND if t is not np.bool_)
+_BOOL = np.dtype(np.bool_)
 
 
 # a + b, a - b, a * b, a / b on arrays of any backend; operator's C functions, no Python frame
@@ -88,6 +102,8 @@ _RealDiv = primitive("RealDiv", _truediv_fwd)
 
 def divide(x, y, name=None):
     a, b = _pair(x, y, "RealDiv")
+    if a._value.dtype.kind == "b":
+        raise not_allowed("RealDiv", a._value.dtype, ALLOWED_ARITHMETIC)
     return apply(_RealDiv, (a, b), {})
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import _backend as B
 from .._core import Tensor, apply, primitive, _to_tensor
 from ..errors import InvalidArgumentError
-from ._adapt import _adapt, _pair
+from ._adapt import _adapt, _pair, not_allowed, ALLOWED_FLOAT
 from .math_ops import add, divide, greater, maximum, minimum, multiply, sqrt
 from .reduce_ops import reduce_sum
 from .array_ops import _shape_str, where
@@ -38,11 +38,15 @@ _LogSoftmax = primitive(
 
 def softmax(logits, axis=None, name=None):
     x = _to_tensor(logits)
+    if x._value.dtype.kind != "f":
+        raise not_allowed("Softmax", x._value.dtype, ALLOWED_FLOAT)
     return apply(_Softmax, (x,), {"axis": -1 if axis is None else _int(axis)})
 
 
 def log_softmax(logits, axis=None, name=None):
     x = _to_tensor(logits)
+    if x._value.dtype.kind != "f":
+        raise not_allowed("LogSoftmax", x._value.dtype, ALLOWED_FLOAT)
     return apply(_LogSoftmax, (x,), {"axis": -1 if axis is None else _int(axis)})
 
 

@@ -11,7 +11,7 @@ import builtins
 from .. import _backend as B
 from .. import dtypes as _d
 from .._core import apply, primitive, _to_tensor
-from ._adapt import _axis_tuple
+from ._adapt import _axis_tuple, not_allowed, ALLOWED_REDUCTION
 from .math_ops import sqrt, square, subtract
 
 xp = B.xp
@@ -100,7 +100,10 @@ _LogSumExp = primitive("LogSumExp", _lse_fwd)
 def _mk_reduce(prim, float_result=False):
     def op(input_tensor, axis=None, keepdims=False, name=None):
         x = _to_tensor(input_tensor)
-        return apply(prim, (x,), {"axes": _axis_tuple(axis, x._value.ndim), "keepdims": builtins.bool(keepdims)})
+        if x._value.dtype.kind == "b":  # TF's numeric reductions refuse bool (reduce_any/all)
+            raise not_allowed(prim.name, x._value.dtype, ALLOWED_REDUCTION)
+        return apply(prim, (x,), {"axes": _axis_tuple(axis, x._value.ndim, prim.name),
+                                  "keepdims": builtins.bool(keepdims)})
 
     op.prim = prim
     return op
@@ -126,7 +129,7 @@ _reduce_lse = _mk_reduce(_LogSumExp)
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     x = _to_tensor(input_tensor)
-    axes = _axis_tuple(axis, x._value.ndim)
+    axes = _axis_tuple(axis, x._value.ndim, "Max")
     if axes is None:
         axes = tuple(_brange(x._value.ndim))
     return apply(_LogSumExp, (x,), {"axes": axes, "keepdims": builtins.bool(keepdims)})
@@ -147,7 +150,8 @@ def _bool_reduce(name, fn):
 
     def op(input_tensor, axis=None, keepdims=False, name=None):
         x = _to_tensor(input_tensor)
-        return apply(prim, (x,), {"axes": _axis_tuple(axis, x._value.ndim), "keepdims": builtins.bool(keepdims)})
+        return apply(prim, (x,), {"axes": _axis_tuple(axis, x._value.ndim, prim.name),
+                                  "keepdims": builtins.bool(keepdims)})
 
     return op
 
