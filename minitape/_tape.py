@@ -10,6 +10,7 @@ from ._core import Tensor, Variable, _to_tensor
 from ._state import tapes as _tapes
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
+from .dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
 
 
 class UnconnectedGradients(enum.Enum):
@@ -469,7 +470,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
     # 3. seed with the targets' gradients
     grads = {}
     for k, t in enumerate(targets):
-        if t._value.dtype.kind not in "fc":
+        if t._value.dtype.kind not in _FLOATING:
             continue
         g = output_gradients[k] if output_gradients is not None else None
         if g is None:

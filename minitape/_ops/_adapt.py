@@ -1,8 +1,8 @@
 """Operand adaptation: the one path that turns an operation's arguments into Tensors of one dtype.
 
-A Python number or NumPy value meeting a tensor takes the tensor's dtype (TensorFlow's rule;
-every dtype rule of the operations lives here); float constants are cached per dtype and
-device; axis and shape arguments become Python tuples.
+A Python number or NumPy value meeting a tensor takes the tensor's dtype (TensorFlow's rule,
+decided by :mod:`minitape.dtypes`, where every dtype rule lives; this module applies it); float
+constants are cached per dtype and device; axis and shape arguments become Python tuples.
 """
 from __future__ import annotations
 
@@ -20,39 +20,7 @@ np = B.numpy  # host-side helpers only (dtype objects, index arithmetic)
 _ARRAY_MODULES = B._MODULES  # type(array) -> module: xp() without the call, on hot paths
 _float = float
 _int = int
-
-
-# TensorFlow's names of dtypes in kernel messages (DataTypeString): "float", not "float32"
-_TF_TYPE_TEXT = {"float32": "float", "float64": "double", "float16": "half"}
-
-
-def type_text(np_dtype):
-    """A dtype as TensorFlow's kernel messages name it (``float``, ``double``, ``int32``)."""
-    n = _d.from_numpy(np_dtype).name
-    return _TF_TYPE_TEXT.get(n, n)
-
-
-def dtype_mismatch(name, want, got):
-    """TF's error for two tensors of different dtypes meeting in operation ``name``."""
-    return InvalidArgumentError(
-        f"cannot compute {name} as input #1(zero-based) was expected to be a {type_text(want)} "
-        f"tensor but is a {type_text(got)} tensor [Op:{name}]")
-
-
-# The dtypes a kernel accepts, as TensorFlow's message lists them
-ALLOWED_FLOAT = "half, bfloat16, float, double"
-ALLOWED_ARITHMETIC = ("bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, "
-                      "int16, int32, int64, complex64, complex128")
-ALLOWED_REDUCTION = ("float, double, int32, uint8, int16, int8, complex64, int64, qint8, "
-                     "quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, "
-                     "uint32, uint64")
-
-
-def not_allowed(name, np_dtype, allowed):
-    """TF's error for an operation given a dtype its kernel does not accept."""
-    return InvalidArgumentError(
-        f"Value for attr 'T' of {type_text(np_dtype)} is not in the list of allowed values: "
-        f"{allowed}\n\t; NodeDef: {{{{node {name}}}}} [Op:{name}]")
+_FLOATING = _d.FLOATING_KINDS
 
 
 def _adapt(x, like, name, first=False):
@@ -65,29 +33,15 @@ def _adapt(x, like, name, first=False):
     v = like._value
     dt = v.dtype
     tx = type(x)
-    if tx is _float:
-        if dt.kind in "fc":
-            if _MODULES.get(type(v)) is np:
-                return _host_constant(x, dt.type)
-            return Tensor(_device_scalar(v, dt, x))
-        if name == "AddV2":
-            # tf.add and + convert the number with the tensor's dtype only as a hint: it
-            # becomes float32 and the kernel refuses the mix
-            f32 = np.dtype(np.float32)
-            raise dtype_mismatch(name, f32, dt) if first else dtype_mismatch(name, dt, f32)
-        raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype {_d.from_numpy(dt).name}")
-    if tx is _int or tx is builtins.bool:
-        if dt.kind == "b" and tx is not builtins.bool:
-            raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype bool")
+    if tx is _float or tx is _int or tx is builtins.bool:
+        _d.check_python_operand(x, dt, name, first)
         if _MODULES.get(type(v)) is np:
-            return Tensor(dt.type(x))
+            return _host_constant(x, dt.type) if tx is _float else Tensor(dt.type(x))
         return Tensor(_device_scalar(v, dt, x))
     if isinstance(x, (np.ndarray, np.generic)):
-        if x.dtype == dt:
-            return convert_to_tensor(x)
-        if (x.dtype.kind in "fc" and dt.kind in "fc") or (x.dtype.kind in "iub" and dt.kind in "iu"):
+        if _d.numpy_operand_casts(x.dtype, dt, name):
             return convert_to_tensor(np.asarray(x, dtype=dt))
-        raise dtype_mismatch(name, x.dtype, dt) if first else dtype_mismatch(name, dt, x.dtype)
+        return convert_to_tensor(x)
     return convert_to_tensor(x, dtype=_d.from_numpy(dt))
 
 
@@ -146,7 +100,7 @@ def float_constant(x, v):
         dt = v.dtype
         kind = dt.kind
         st = dt.type
-    if kind in "fc" and (not _multi[0] or _ARRAY_MODULES.get(type(v)) is np):
+    if kind in _FLOATING and (not _multi[0] or _ARRAY_MODULES.get(type(v)) is np):
         by_type = _HOST_CONSTANTS.get(x)
         c = by_type.get(st) if by_type is not None else None
         return c if c is not None else _host_constant(x, st)
@@ -167,7 +121,7 @@ def _pair(a, b, name):
             da = a._value.dtype
             db = b._value.dtype
             if da is not db and da != db:
-                raise dtype_mismatch(name, da, db)
+                raise _d.mismatch_error(name, da, db)
             return a, b
         if tb is _float:
             c = float_constant(b, a._value)
@@ -199,7 +153,7 @@ def _same_dtype(values, name):
         if not isinstance(t, Tensor):
             t = _adapt(t, first, name)
         elif t._value.dtype != first._value.dtype:
-            raise dtype_mismatch(name, first._value.dtype, t._value.dtype)
+            raise _d.mismatch_error(name, first._value.dtype, t._value.dtype)
         out.append(t)
     return out
 

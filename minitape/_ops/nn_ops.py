@@ -7,7 +7,8 @@ from __future__ import annotations
 from .. import _backend as B
 from .._core import Tensor, apply, primitive, _to_tensor
 from ..errors import InvalidArgumentError
-from ._adapt import _adapt, _pair, not_allowed, ALLOWED_FLOAT
+from ._adapt import _adapt, _pair
+from ..dtypes import not_allowed, ALLOWED_FLOAT
 from .math_ops import add, divide, greater, maximum, minimum, multiply, sqrt
 from .reduce_ops import reduce_sum
 from .array_ops import _shape_str, where
@@ -60,7 +61,7 @@ def _xent_fwd(logits, labels, axis):
 # One operation, as TensorFlow's SoftmaxCrossEntropyWithLogits: its gradient for the logits is
 # softmax(logits) - labels (nn_grads), which is the derivative of the loss only when each
 # row of labels sums to 1; TF gives that value for any labels, and so does minitape.
-_SoftmaxXent = primitive("SoftmaxCrossEntropyWithLogits", _xent_fwd)
+_SoftmaxXent = primitive("SoftmaxCrossEntropyWithLogits", _xent_fwd, unbroadcast=True)
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):

@@ -11,7 +11,8 @@ import builtins
 from .. import _backend as B
 from .. import dtypes as _d
 from .._core import apply, primitive, _to_tensor
-from ._adapt import _axis_tuple, not_allowed, ALLOWED_REDUCTION
+from ._adapt import _axis_tuple
+from ..dtypes import not_allowed, ALLOWED_REDUCTION
 from .math_ops import sqrt, square, subtract
 
 xp = B.xp
@@ -21,9 +22,7 @@ _brange = builtins.range  # the operations define `range` (tf.range): Python's i
 
 
 def _sum_fwd(a, axes, keepdims):
-    if a.dtype.kind in "iu":  # NumPy would widen int32 to int64; TensorFlow keeps the dtype
-        return xp(a).sum(a, axis=axes, keepdims=keepdims, dtype=a.dtype)
-    return xp(a).sum(a, axis=axes, keepdims=keepdims)
+    return xp(a).sum(a, axis=axes, keepdims=keepdims, dtype=_d.accumulator_dtype(a.dtype))
 
 
 _Sum = primitive("Sum", _sum_fwd)
@@ -74,9 +73,7 @@ _Min = primitive("Min", _min_fwd)
 
 
 def _prod_fwd(a, axes, keepdims):
-    if a.dtype.kind in "iu":
-        return xp(a).prod(a, axis=axes, keepdims=keepdims, dtype=a.dtype)
-    return xp(a).prod(a, axis=axes, keepdims=keepdims)
+    return xp(a).prod(a, axis=axes, keepdims=keepdims, dtype=_d.accumulator_dtype(a.dtype))
 
 
 _Prod = primitive("Prod", _prod_fwd)
