@@ -108,6 +108,8 @@ class GradientTape:
             if explicit:
                 _warn("The dtype of the watched tensor must be floating (e.g. tf.float32), "
                       f"got {v.dtype!r}")
+            # TF lists it in watched_variables(); no gradient flows to it (not in _watched)
+            self._variables[v._id] = v
             return
         self._variables[v._id] = v
         self._watched.add(v._id)

@@ -51,6 +51,61 @@ class TensorShape(tuple):
         r = tuple.__getitem__(self, key)
         return TensorShape(r) if isinstance(key, slice) else r
 
+    def __new__(cls, dims=()):
+        if dims is None:
+            return _UNKNOWN_SHAPE
+        return tuple.__new__(cls, dims)
+
+    # TF compares a shape with any list or tuple of dimensions: shape == [2, 3]
+    def __eq__(self, other):
+        if isinstance(other, (list, tuple)):
+            return type(other) is not _UnknownShape and tuple.__eq__(self, tuple(other))
+        return NotImplemented
+
+    def __ne__(self, other):
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    __hash__ = tuple.__hash__
+
+
+class _UnknownShape(TensorShape):
+    """``tf.TensorShape(None)``: a shape of unknown rank (a variable whose shape may change)."""
+
+    __slots__ = ()
+
+    @property
+    def rank(self):
+        return None
+
+    ndims = rank
+
+    def as_list(self):
+        raise ValueError("as_list() is not defined on an unknown TensorShape.")
+
+    def num_elements(self):
+        return None
+
+    def is_compatible_with(self, other):
+        return True
+
+    def __eq__(self, other):
+        return other is self
+
+    def __ne__(self, other):
+        return other is not self
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        return "TensorShape(None)"
+
+    def __str__(self):
+        return "<unknown>"
+
+
+_UNKNOWN_SHAPE = tuple.__new__(_UnknownShape, ())
+
 
 def _fmt_numpy(v, is_repr=False):
     """Text of a value as TensorFlow prints it (``numpy_text``): ``str`` of the NumPy value,
@@ -209,7 +264,7 @@ class Variable(Tensor):
     replaces it by a plain Tensor, which tapes no longer watch.
     """
 
-    __slots__ = ("_trainable", "_name", "_snap", "_path")
+    __slots__ = ("_trainable", "_name", "_snap", "_path", "_declared")
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
                  **ignored):
@@ -226,6 +281,15 @@ class Variable(Tensor):
         self._name = base if ":" in base else base + ":0"
         self._snap = None
         self._path = None
+        self._declared = None
+        if shape is not None:  # a declared shape may leave dimensions (or the rank) open
+            declared = shape if isinstance(shape, TensorShape) else TensorShape(
+                None if shape is None else tuple(shape))
+            if not declared.is_compatible_with(self._value.shape):
+                raise ValueError(f"The initial value's shape ({TensorShape(self._value.shape)}) is "
+                                 f"not compatible with the explicitly supplied `shape` argument "
+                                 f"({declared}).")
+            self._declared = declared
 
     @property
     def path(self):
@@ -268,7 +332,9 @@ class Variable(Tensor):
         with _no_recording():
             t = convert_to_tensor(new, dtype=self.dtype)
         v = t._value
-        if tuple(v.shape) != tuple(self._value.shape):
+        d = self._declared
+        if (tuple(v.shape) != tuple(self._value.shape) if d is None
+                else not d.is_compatible_with(v.shape)):
             raise ValueError(
                 f"Cannot {op} to variable '{self._name}': Shape mismatch. The variable shape "
                 f"{self.shape}, and the assigned value shape {TensorShape(v.shape)} are incompatible.")
@@ -310,6 +376,24 @@ class Variable(Tensor):
                 f"Cannot update variable with shape {text(self._value.shape)} using a Tensor with "
                 f"shape {text(d._value.shape)}, shapes must be equal. [Op:{op}]")
 
+    @property
+    def shape(self) -> TensorShape:
+        d = self._declared
+        if d is not None and d.rank is None:
+            return d  # TensorShape(None): the variable's shape is unknown, as in TF
+        return TensorShape(self._value.shape)
+
+    def __getitem__(self, key):
+        """``v[0]``: a tensor that can also be assigned: ``v[0].assign(...)`` (TF's sliced
+        assignment)."""
+        r = Tensor.__getitem__(self, key)  # installed by the operations layer
+        s = _new_slice(_VariableSlice)
+        s._value = r._value
+        s._id = r._id
+        s._var = self
+        s._key = key
+        return s
+
     def _on_my_device(self, t):
         """The array of ``t`` on this variable's device (a variable never changes device)."""
         v = t._value
@@ -331,6 +415,59 @@ class Variable(Tensor):
 
     def __deepcopy__(self, memo):
         return Variable(self.numpy(), self._trainable, self._name)
+
+
+_new_slice = object.__new__
+
+
+class _VariableSlice(Tensor):
+    """A slice of a Variable (``v[0]``, ``v[:, 1]``): a tensor with ``assign``, ``assign_add``
+    and ``assign_sub`` that change that part of the variable (TF's strided-slice assign).
+    Operations read it as the plain tensor it is (same value, same identity on tapes)."""
+
+    __slots__ = ("_var", "_key")
+
+    def _update(self, value, how):
+        var = self._var
+        with _no_recording():
+            t = convert_to_tensor(value, dtype=var.dtype)
+        part = self._value
+        new = t._value
+        if how != "assign":
+            new = part + new if how == "assign_add" else part - new
+        if tuple(new.shape) != tuple(part.shape):
+            try:
+                new = B.xp(part).broadcast_to(new, part.shape)
+            except ValueError:
+                from .errors import InvalidArgumentError
+                raise InvalidArgumentError(
+                    f"{how} of a slice: shape {list(t._value.shape)} does not match the "
+                    f"slice's shape {list(part.shape)} [Op:ResourceStridedSliceAssign]") from None
+        whole = var._value.copy()
+        whole[_slice_key(self._key)] = new
+        var._assign_value(Tensor(whole), "assign")
+        return var
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        return self._update(value, "assign")
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._update(delta, "assign_add")
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._update(delta, "assign_sub")
+
+
+def _slice_key(key):
+    """An index key with tensors replaced by their arrays."""
+    if type(key) is tuple:
+        return tuple(_slice_key(k) for k in key)
+    if isinstance(key, Tensor):
+        return key._value
+    return key
+
+
+_VariableSlice.__name__ = _VariableSlice.__qualname__ = "EagerTensor"
 
 
 # TensorFlow's eager variables are ResourceVariable; ``tf.Variable`` is this class (an alias
@@ -415,8 +552,11 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
             raise ValueError(f"Tensor conversion requested dtype {_d.as_dtype(dtype).name} for "
                              f"Tensor with dtype {t.dtype.name}: {value!r}")
         return t
-    if isinstance(value, Tensor):
-        return value
+    if isinstance(value, Tensor):  # a tensor subclass (a variable's slice): the plain tensor
+        t = _new_slice(Tensor)
+        t._value = value._value
+        t._id = value._id
+        return t
     if hasattr(value, "_as_tensor") and not isinstance(value, type):
         return convert_to_tensor(value._as_tensor(), dtype=dtype)
     want = _d.as_dtype(dtype) if dtype is not None else None
