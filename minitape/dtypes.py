@@ -318,8 +318,12 @@ def accumulator_dtype(np_dtype):
 
 
 def linspace_dtype(start_np_dtype):
-    """``linspace`` computes in the start's floating dtype, float32 for anything else."""
-    return start_np_dtype if start_np_dtype.kind == "f" else _np.dtype(_np.float32)
+    """``linspace`` computes in the start's floating dtype; from an integer start TF's
+    ``linspace`` divides ``(stop - start) / (num - 1)`` and keeps that quotient's dtype
+    (truediv: int32 and int64 give float64, int8 and int16 float32)."""
+    if start_np_dtype.kind == "f":
+        return start_np_dtype
+    return true_divide_dtype(start_np_dtype) or _np.dtype(_np.float32)
 
 
 def range_dtype(values) -> DType:

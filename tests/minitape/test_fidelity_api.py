@@ -148,3 +148,12 @@ def test_watched_variables_include_integer_variables():
     assert [id(v) for v in tape.watched_variables()] == [id(a), id(b)]  # as TF lists them
     grads = tape.gradient(y, [a, b])
     assert grads[0] is None and grads[1].numpy() == 1.0
+
+
+def test_linspace_dtype_as_tf():
+    # TF's linspace keeps the dtype of (stop - start) / (num - 1): truediv of the start's dtype
+    assert tf.linspace(0.0, 1.0, 3).dtype == tf.float32
+    assert tf.linspace(tf.constant(0.0, tf.float64), 1.0, 3).dtype == tf.float64
+    t = tf.linspace(0, 1, 3)
+    assert t.dtype == tf.float64 and t.numpy().tolist() == [0.0, 0.5, 1.0]
+    assert tf.linspace(np.int16(0), np.int16(4), 3).dtype == tf.float32
