@@ -556,7 +556,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         t = _new_slice(Tensor)
         t._value = value._value
         t._id = value._id
-        return t
+        return convert_to_tensor(t, dtype=dtype)
     if hasattr(value, "_as_tensor") and not isinstance(value, type):
         return convert_to_tensor(value._as_tensor(), dtype=dtype)
     want = _d.as_dtype(dtype) if dtype is not None else None

@@ -112,9 +112,15 @@ def _pair(a, b, name):
     if ta is Variable:
         a = a._read()
         ta = Tensor
+    elif ta is not Tensor and isinstance(a, Tensor):  # a variable's slice: a plain tensor
+        a = convert_to_tensor(a)
+        ta = Tensor
     tb = type(b)
     if tb is Variable:
         b = b._read()
+        tb = Tensor
+    elif tb is not Tensor and tb is not _float and isinstance(b, Tensor):
+        b = convert_to_tensor(b)
         tb = Tensor
     if ta is Tensor:
         if tb is Tensor:

@@ -28,6 +28,10 @@ def test_variable_slices_are_tensors_on_the_tape():
     np.testing.assert_array_equal(tape.gradient(y, v).numpy(), [[3., 4.], [1., 2.]])
     rows = [r.numpy().tolist() for r in v]
     assert rows == [[1., 2.], [3., 4.]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="float tensor but is a int32"):
+        v[0] + tf.constant([1, 1])
+    assert tf.concat([v[0], v[1]], axis=0).numpy().tolist() == [1., 2., 3., 4.]
+    assert (2.0 * v[1]).numpy().tolist() == [6., 8.]
 
 
 def test_tf_print_output_stream(capsys, tmp_path):
