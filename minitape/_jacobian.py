@@ -104,11 +104,8 @@ def batch_jacobian(tape, target, source_t, unconnected_gradients, parallel_itera
                 rows = None
                 break
             rows.append(g)
-        if rows is not None:
-            if m == 0:
-                j = _ops.zeros((batch,) + inner + rest, dtype=source_t.dtype)
-            else:
-                j = _ops.reshape(_ops.stack(rows, axis=1), (batch,) + inner + rest)
+        if rows is not None and m:  # (no rows: the caller's zeros, as for an unconnected target)
+            j = _ops.reshape(_ops.stack(rows, axis=1), (batch,) + inner + rest)
     return j
 
 

@@ -551,29 +551,29 @@ print(why_none(tape, y, x, lang=lang).message)
 # ### 3. An integer dtype
 #
 # Integers are not differentiable. A Variable created from `[[2, 2], [2, 2]]` holds integers
-# (`int32`), because no number in it has a decimal point. The tape says so with two warnings,
-# and the gradient is `None`:
+# (`int32`), because no number in it has a decimal point. The gradient is `None`, and
+# nothing warns you (TensorFlow stays silent too): `why_none` is how you find out:
 
-# %% [markdown] key="case-int" lang="es" src="44d4f56e"
+# %% [markdown] key="case-int" lang="es" src="483253c8"
 # ### 3. Un tipo de dato entero
 #
 # Los enteros no son derivables. Una Variable creada a partir de `[[2, 2], [2, 2]]` contiene
-# enteros (`int32`), porque ninguno de sus números lleva punto decimal. La cinta lo avisa con
-# dos advertencias, y el gradiente es `None`:
+# enteros (`int32`), porque ninguno de sus números lleva punto decimal. El gradiente es
+# `None` y nada te avisa (TensorFlow tampoco avisa): `why_none` es la forma de averiguarlo:
 
-# %% [markdown] key="case-int" lang="pt" src="44d4f56e"
+# %% [markdown] key="case-int" lang="pt" src="483253c8"
 # ### 3. Um tipo de dado inteiro
 #
 # Inteiros não são deriváveis. Uma Variable criada a partir de `[[2, 2], [2, 2]]` guarda
-# inteiros (`int32`), porque nenhum dos seus números tem ponto decimal. A fita avisa com dois
-# alertas, e o gradiente é `None`:
+# inteiros (`int32`), porque nenhum dos seus números tem ponto decimal. O gradiente é `None`
+# e nada avisa você (o TensorFlow também não avisa): `why_none` é como você descobre:
 
-# %% [markdown] key="case-int" lang="ru" src="44d4f56e"
+# %% [markdown] key="case-int" lang="ru" src="483253c8"
 # ### 3. Целочисленный тип данных
 #
 # Целые числа не дифференцируемы. Переменная, созданная из `[[2, 2], [2, 2]]`, хранит целые
-# числа (`int32`), потому что ни в одном из них нет десятичной точки. Лента сообщает об этом
-# двумя предупреждениями, а градиент равен `None`:
+# числа (`int32`), потому что ни в одном из них нет десятичной точки. Градиент равен `None`,
+# и никаких предупреждений нет (TensorFlow тоже молчит): узнать причину помогает `why_none`:
 
 # %% key="case-int-code"
 x = tf.Variable([[2, 2], [2, 2]])

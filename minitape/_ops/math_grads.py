@@ -6,11 +6,11 @@ written with minitape operations, so they can be differentiated again).
 from __future__ import annotations
 
 from .._core import apply, REGISTRY
-from .math_ops import (_ReluGrad, add, cast, cos, cosh, divide, exp, floor, greater, greater_equal,
+from .math_ops import (_LeakyReluGrad, _ReluGrad, add, cast, cos, cosh, divide, exp, floor, greater, greater_equal,
                        less, less_equal, log, multiply, negative, pow, sigmoid, sign, sin, sinh,
                        sqrt, square, subtract)
 from .array_ops import where
-from .creation_ops import fill_like, ones_like, zeros_like
+from .creation_ops import fill_like, ones_like, zeros, zeros_like
 from ..dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
 
 
@@ -32,7 +32,7 @@ def _atan2_dx(g, ans, y, x):
 
 
 def _relu_vjp(g, mask):
-    return apply(_ReluGrad, (g,), {"mask": mask._value})
+    return apply(_ReluGrad, (g, mask), {})
 
 
 def _cast_vjp(g, ans, x, dtype):
@@ -152,18 +152,42 @@ REGISTRY['Softplus'].defvjps(lambda g, ans, x: multiply(g, sigmoid(x)), batch=Tr
 REGISTRY['Erf'].defvjps(lambda g, ans, x: multiply(g, multiply(exp(negative(square(x))), 1.1283791670955126)), batch=True)
 
 
-REGISTRY['ReluGrad'].defvjps(lambda gg, mask: apply(_ReluGrad, (gg,), {"mask": mask}), batch=True)
+# The mask's gradient is zeros of the mask's shape (gg may be wider: a batch of seeds
+# recorded by a vectorized Jacobian), in gg's dtype (the mask carries booleans).
+def _zeros_for_mask(gg, mask, lead=()):
+    return zeros(lead + tuple(mask._value.shape), dtype=gg.dtype)
+
+
+def _zeros_for_mask_batch(gg, mask, **params):
+    return _zeros_for_mask(gg, mask, (gg._value.shape[0],))
+
+
+REGISTRY['ReluGrad'].defvjps(lambda gg, mask: apply(_ReluGrad, (gg, mask), {}),
+                             lambda gg, mask: _zeros_for_mask(gg, mask))
+REGISTRY['ReluGrad'].defbatch(lambda gg, mask: apply(_ReluGrad, (gg, mask), {}),
+                              _zeros_for_mask_batch)
 
 
 REGISTRY['Relu'].defvjps(_relu_vjp, batch=True)
 
 
+REGISTRY['Relu6'].defvjps(_relu_vjp, batch=True)  # ReluGrad with Relu6's mask (0 < y < 6)
+
+
 REGISTRY['Elu'].defvjps(
-    lambda g, ans, x: multiply(g, where(greater(x, 0), ones_like(x), add(ans, 1))), batch=True)
+    lambda g, ans: multiply(g, where(less(ans, 0), add(ans, 1), ones_like(ans))), batch=True)
+
+
+REGISTRY['LeakyReluGrad'].defvjps(
+    lambda gg, mask, alpha: apply(_LeakyReluGrad, (gg, mask), {"alpha": alpha}),
+    lambda gg, mask, alpha: _zeros_for_mask(gg, mask))
+REGISTRY['LeakyReluGrad'].defbatch(
+    lambda gg, mask, alpha: apply(_LeakyReluGrad, (gg, mask), {"alpha": alpha}),
+    _zeros_for_mask_batch)
 
 
 REGISTRY['LeakyRelu'].defvjps(
-    lambda g, ans, x, alpha: multiply(g, where(greater(x, 0), ones_like(x), fill_like(x, alpha))), batch=True)
+    lambda g, mask, alpha: apply(_LeakyReluGrad, (g, mask), {"alpha": alpha}), batch=True)
 
 
 REGISTRY['Identity'].defvjps(lambda g, ans, x: g, batch=True)

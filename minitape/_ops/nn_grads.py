@@ -8,7 +8,9 @@ from __future__ import annotations
 from .._core import REGISTRY
 from .math_ops import exp, greater_equal, less_equal, logical_and, multiply, subtract
 from .reduce_ops import reduce_sum
-from .array_ops import where
+from .array_ops import expand_dims, where
+from .nn_ops import log_softmax, softmax
+from .math_ops import negative
 from .creation_ops import zeros_like
 
 
@@ -38,3 +40,18 @@ REGISTRY['LogSoftmax'].defvjps(_log_softmax_vjp).defbatch(_shifted(_log_softmax_
 
 
 REGISTRY['ClipByValue'].defvjps(_clip_vjp, batch=True)
+
+
+def _xent_dlogits(g, ans, logits, labels, axis, lead=0):
+    # TF's rule: softmax - labels, whatever labels sum to; its derivative is softmax's
+    # (lead: 1 when g has a batch axis in front; axis is non-negative)
+    return multiply(expand_dims(g, axis + lead), subtract(softmax(logits, axis=axis), labels))
+
+
+def _xent_dlabels(g, ans, logits, labels, axis, lead=0):
+    return multiply(expand_dims(g, axis + lead), negative(log_softmax(logits, axis=axis)))
+
+
+REGISTRY['SoftmaxCrossEntropyWithLogits'].defvjps(_xent_dlogits, _xent_dlabels).defbatch(
+    lambda g, ans, logits, labels, axis: _xent_dlogits(g, ans, logits, labels, axis, lead=1),
+    lambda g, ans, logits, labels, axis: _xent_dlabels(g, ans, logits, labels, axis, lead=1))

@@ -55,8 +55,9 @@ def test_mixing_dtypes_names_both():
     with pytest.raises(tf.errors.InvalidArgumentError) as e:
         a + b
     msg = str(e.value)
-    assert "float32" in msg and "float64" in msg and "AddV2" in msg
-    with pytest.raises(tf.errors.InvalidArgumentError, match="int32.*float32"):
+    # TF names dtypes as its kernels do: float32 is "float", float64 "double"
+    assert "a float tensor but is a double tensor" in msg and "[Op:AddV2]" in msg
+    with pytest.raises(tf.errors.InvalidArgumentError, match="int32 tensor but is a float tensor"):
         tf.constant(1) * tf.constant(2.0)
 
 
@@ -86,7 +87,7 @@ def test_default_dtypes_like_tensorflow():
 
 def test_stop_recording_on_idle_tape():
     tape = tf.GradientTape()
-    with pytest.raises(ValueError, match="not recording"):
+    with pytest.raises(RuntimeError, match="not recording"):  # as TF
         with tape.stop_recording():
             pass
 
@@ -103,8 +104,10 @@ def test_gradient_rejects_none_sources_and_bad_targets():
         y = x * 2
     with pytest.raises(ValueError, match="None"):
         tape.gradient(y, [x, None])
-    with pytest.raises(ValueError):
-        tape.gradient("loss", x)
+    with pytest.raises(AttributeError, match="'str' object has no attribute '_id'"):
+        tape.gradient("loss", x)  # TF's error reading the target's id
+    with pytest.raises(TypeError, match="but received None"):
+        tape.gradient(None, x)
 
 
 def test_output_gradients_structure_must_match():

@@ -222,7 +222,8 @@ def test_batch_jacobian_unconnected_and_checks():
     with tf.GradientTape(persistent=True) as t:
         t.watch([x, z])
         y = tf.sin(x)
-    assert t.batch_jacobian(y, z) is None
+    zn = t.batch_jacobian(y, z)  # (as TensorFlow: zeros, whatever unconnected_gradients says)
+    assert zn.shape == (2, 3, 4) and not np.any(zn.numpy())
     zj = t.batch_jacobian(y, z, unconnected_gradients=tf.UnconnectedGradients.ZERO)
     assert zj.shape == (2, 3, 4) and not np.any(zj.numpy())
     with pytest.raises(ValueError, match="first dimension"):
