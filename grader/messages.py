@@ -140,6 +140,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Exercício {exercise}: {failed} de {total} verificações visíveis falharam.",
         "ru": "Упражнение {exercise}: не пройдено открытых проверок: {failed} из {total}.",
     },
+    # ----- the stub nbgrader puts in place of a solution (ClearSolutions.code_stub) --------
+    # (the line after the comment is code and stays Python; see LocalizedClearSolutions)
+    "stub.code": {
+        "en": "# YOUR CODE HERE\nraise NotImplementedError()",
+        "es": "# ESCRIBE AQUÍ TU CÓDIGO\nraise NotImplementedError()",
+        "pt": "# ESCREVA AQUI O SEU CÓDIGO\nraise NotImplementedError()",
+        "ru": "# ВАШ КОД ЗДЕСЬ\nraise NotImplementedError()",
+    },
     # ----- names of checks -----------------------------------------------------------------
     "check.random_point": {
         "en": "random point {index}",

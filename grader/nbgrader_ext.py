@@ -18,6 +18,11 @@ Configured in ``grader/course/nbgrader_config.py``:
   test cell without an error is turned into stdout (kept, visible) before grades are saved.
 * :class:`FlagIssues` (after ``SaveAutoGrades``): flags the submitted notebook in the gradebook
   (formgrader shows the flag) when it crashed, timed out or had test cells restored.
+* :class:`LocalizedClearSolutions` (``generate_assignment``, and ``python -m lessons build`` for
+  the student notebooks): nbgrader's ``ClearSolutions`` with the stub comment
+  (``# YOUR CODE HERE``) in the notebook's language (``metadata.minitape.lang``, else the
+  assignment id's ``-<lang>``); both release the same stub, so nbgrader's "unanswered" check
+  (the checksum of the released cell) holds for notebooks from either.
 * :class:`HideHiddenTestsInFeedback` (``generate_feedback``): removes ``### BEGIN/END HIDDEN
   TESTS`` regions from test cells and reduces error tracebacks of test cells to their last
   line, which otherwise quote the hidden test source (nbgrader #917, #1156). Outputs (the
@@ -35,7 +40,7 @@ from traitlets import Bool, Float, Integer, Unicode
 
 from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
-from nbgrader.preprocessors import ClearHiddenTests, Execute, NbGraderPreprocessor
+from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions, Execute, NbGraderPreprocessor
 
 from . import nbgrader_compat
 
@@ -48,6 +53,7 @@ __all__ = [
     "FlagIssues",
     "GraderExecute",
     "HideHiddenTestsInFeedback",
+    "LocalizedClearSolutions",
     "NeutralizeStderr",
     "RecordSubmissionIssues",
     "issues_of",
@@ -490,6 +496,34 @@ class FlagIssues(NbGraderPreprocessor):
             submitted.flagged = True
             gb.db.commit()
         return nb, resources
+
+
+def notebook_language(nb: NotebookNode, resources: dict | None = None) -> str:
+    """The course language of a lesson notebook: its ``metadata.minitape.lang``, else the
+    ``-<lang>`` of the nbgrader assignment it belongs to, else English."""
+    from .i18n import LANGS
+
+    lang = nb.get("metadata", {}).get("minitape", {}).get("lang")
+    if lang in LANGS:
+        return lang
+    assignment = ((resources or {}).get("nbgrader") or {}).get("assignment") or ""
+    return _lang_of(assignment)
+
+
+class LocalizedClearSolutions(ClearSolutions):
+    """nbgrader's ``ClearSolutions`` whose Python stub speaks the notebook's language.
+
+    nbgrader keys ``code_stub`` by the kernel's language only; the course releases one
+    notebook per human language, so the stub is chosen per notebook (message ``stub.code``).
+    The stub's code line (``raise NotImplementedError()``) is the same in every language."""
+
+    def preprocess(self, nb, resources):
+        from .i18n import t
+
+        kernel_language = nb.metadata.get("kernelspec", {}).get("language", "python")
+        if kernel_language == "python":
+            self.code_stub = {**self.code_stub, "python": t("stub.code", notebook_language(nb, resources))}
+        return super().preprocess(nb, resources)
 
 
 class HideHiddenTestsInFeedback(ClearHiddenTests):

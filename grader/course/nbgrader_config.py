@@ -8,14 +8,16 @@ source in feedback, deleted/edited test cells recorded for the export.
 """
 
 from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
-from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput,
-                                    DeduplicateIds, GetGrades, IgnorePattern, LimitOutput,
-                                    OverwriteCells, OverwriteKernelspec, SaveAutoGrades)
+from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearHiddenTests,
+                                    ClearMarkScheme, ClearOutput, ComputeChecksums,
+                                    DeduplicateIds, GetGrades, IgnorePattern, IncludeHeaderFooter,
+                                    InstantiateTests, LimitOutput, LockCells, OverwriteCells,
+                                    OverwriteKernelspec, SaveAutoGrades, SaveCells)
 
 from grader.export import GraderExportPlugin
 from grader.nbgrader_ext import (FlagIssues, GraderExecute, HideHiddenTestsInFeedback,
-                                 InjectProbes, NeutralizeStderr, RecordSubmissionIssues,
-                                 ScoreProbes)
+                                 InjectProbes, LocalizedClearSolutions, NeutralizeStderr,
+                                 RecordSubmissionIssues, ScoreProbes)
 
 c = get_config()  # noqa: F821 (provided by traitlets when nbgrader loads this file)
 
@@ -31,6 +33,24 @@ if os.path.isdir(os.path.join(_here, "exercises")):
 
 c.CourseDirectory.course_id = "minitape-autodiff"
 # The gradebook is sqlite:///<this folder>/gradebook.db (nbgrader's default); never committed.
+
+# --- releasing: nbgrader's generate_assignment steps, with the stub in the notebook's language --
+# ("# ESCRIBE AQUÍ TU CÓDIGO" in 01-gradients-es); the student notebooks in lessons/<lang>/ are
+# made with the same stub, so a notebook from either place is one nbgrader knows as released.
+c.GenerateAssignment.preprocessors = [
+    IncludeHeaderFooter,
+    InstantiateTests,
+    LockCells,
+    LocalizedClearSolutions,
+    ClearOutput,
+    CheckCellMetadata,
+    ComputeChecksums,
+    SaveCells,
+    ClearHiddenTests,
+    ClearMarkScheme,
+    ComputeChecksums,
+    CheckCellMetadata,
+]
 
 # --- executing submissions -----------------------------------------------------------------
 # Seconds a single cell may run (an infinite loop is interrupted, the cell gets 0, the export
