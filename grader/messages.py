@@ -11,10 +11,10 @@ from __future__ import annotations
 MESSAGES: dict[str, dict[str, str]] = {
     # ----- report header and summary -------------------------------------------------------
     "report.title": {
-        "en": "Exercise {exercise}",
-        "es": "Ejercicio {exercise}",
-        "pt": "Exercício {exercise}",
-        "ru": "Упражнение {exercise}",
+        "en": "Exercise “{exercise}”",
+        "es": "Ejercicio «{exercise}»",
+        "pt": "Exercício “{exercise}”",
+        "ru": "Упражнение «{exercise}»",
     },
     "report.score": {
         "en": "Score: {score} of {points} points",
@@ -125,20 +125,20 @@ MESSAGES: dict[str, dict[str, str]] = {
               "баллов не снижают):",
     },
     "report.zero": {
-        "en": "Exercise {exercise}: no check passed (0 of {points} points). See the report "
+        "en": "Exercise “{exercise}”: no check passed (0 of {points} points). See the report "
               "above.",
-        "es": "Ejercicio {exercise}: no se superó ninguna comprobación (0 de {points} "
+        "es": "Ejercicio «{exercise}»: no se superó ninguna comprobación (0 de {points} "
               "puntos). Mira el informe de arriba.",
-        "pt": "Exercício {exercise}: nenhuma verificação foi aprovada (0 de {points} pontos). "
+        "pt": "Exercício “{exercise}”: nenhuma verificação foi aprovada (0 de {points} pontos). "
               "Veja o relatório acima.",
-        "ru": "Упражнение {exercise}: не пройдена ни одна проверка (0 из {points}). "
+        "ru": "Упражнение «{exercise}»: не пройдена ни одна проверка (0 из {points}). "
               "Подробности — в отчёте выше.",
     },
     "report.validate_failed": {
-        "en": "Exercise {exercise}: {failed} of {total} visible checks failed.",
-        "es": "Ejercicio {exercise}: fallaron {failed} de {total} comprobaciones visibles.",
-        "pt": "Exercício {exercise}: {failed} de {total} verificações visíveis falharam.",
-        "ru": "Упражнение {exercise}: не пройдено открытых проверок: {failed} из {total}.",
+        "en": "Exercise “{exercise}”: {failed} of {total} visible checks failed.",
+        "es": "Ejercicio «{exercise}»: fallaron {failed} de {total} comprobaciones visibles.",
+        "pt": "Exercício “{exercise}”: {failed} de {total} verificações visíveis falharam.",
+        "ru": "Упражнение «{exercise}»: не пройдено открытых проверок: {failed} из {total}.",
     },
     # ----- the stub nbgrader puts in place of a solution (ClearSolutions.code_stub) --------
     # (the line after the comment is code and stays Python; see LocalizedClearSolutions)
@@ -245,11 +245,55 @@ MESSAGES: dict[str, dict[str, str]] = {
               "ошибка в упражнении, а не в вашем коде: сообщите преподавателю.",
     },
     # ----- comparing one value ---------------------------------------------------------------
-    "leaf.none": {
+    # what is compared decides the words: an exercise declares it (Exercise.compares, one of
+    # grader.checks.KINDS), so a loss curve is never called a gradient
+    "leaf.none.gradient": {
         "en": "Expected a gradient of shape {shape}, got None.",
         "es": "Se esperaba un gradiente de forma {shape}, pero se obtuvo None.",
-        "pt": "Esperava-se um gradiente de forma {shape}, mas veio None.",
+        "pt": "Esperava-se um gradiente de formato {shape}, mas veio None.",
         "ru": "Ожидался градиент формы {shape}, а получено None.",
+    },
+    "leaf.none.derivative": {
+        "en": "Expected a derivative of shape {shape}, got None.",
+        "es": "Se esperaba una derivada de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperava-se uma derivada de formato {shape}, mas veio None.",
+        "ru": "Ожидалась производная формы {shape}, а получено None.",
+    },
+    "leaf.none.hessian": {
+        "en": "Expected a Hessian of shape {shape}, got None.",
+        "es": "Se esperaba un hessiano de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperava-se uma hessiana de formato {shape}, mas veio None.",
+        "ru": "Ожидался гессиан формы {shape}, а получено None.",
+    },
+    "leaf.none.jacobian": {
+        "en": "Expected a Jacobian of shape {shape}, got None.",
+        "es": "Se esperaba un jacobiano de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperava-se uma jacobiana de formato {shape}, mas veio None.",
+        "ru": "Ожидался якобиан формы {shape}, а получено None.",
+    },
+    "leaf.none.hvp": {
+        "en": "Expected a Hessian-vector product of shape {shape}, got None.",
+        "es": "Se esperaba un producto hessiano-vector de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperava-se um produto hessiana-vetor de formato {shape}, mas veio None.",
+        "ru": "Ожидалось произведение гессиана на вектор формы {shape}, а получено None.",
+    },
+    "leaf.none.value": {
+        "en": "Expected a value of shape {shape}, got None.",
+        "es": "Se esperaba un valor de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperava-se um valor de formato {shape}, mas veio None.",
+        "ru": "Ожидалось значение формы {shape}, а получено None.",
+    },
+    "leaf.none.losses": {
+        "en": "Expected the losses, of shape {shape}, got None.",
+        "es": "Se esperaban las pérdidas, de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperavam-se as perdas, de formato {shape}, mas veio None.",
+        "ru": "Ожидались значения функции потерь формы {shape}, а получено None.",
+    },
+    "leaf.none.parameters": {
+        "en": "Expected the parameters, of shape {shape}, got None.",
+        "es": "Se esperaban los parámetros, de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperavam-se os parâmetros, de formato {shape}, mas veio None.",
+        "ru": "Ожидались параметры формы {shape}, а получено None.",
     },
     "leaf.type": {
         "en": "Expected a tensor of shape {shape} (a minitape Tensor or a NumPy array), got "
@@ -302,11 +346,53 @@ MESSAGES: dict[str, dict[str, str]] = {
               "отличающийся индекс {index}: ожидалось {expected}, получено {got} "
               "(rtol={rtol}, atol={atol}).",
     },
-    "leaf.ok": {
+    "leaf.ok.gradient": {
         "en": "Matches the reference gradient (largest absolute error {abs_err}).",
         "es": "Coincide con el gradiente de referencia (mayor error absoluto {abs_err}).",
         "pt": "Coincide com o gradiente de referência (maior erro absoluto {abs_err}).",
         "ru": "Совпадает с эталонным градиентом (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.derivative": {
+        "en": "Matches the reference derivative (largest absolute error {abs_err}).",
+        "es": "Coincide con la derivada de referencia (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com a derivada de referência (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонной производной (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.hessian": {
+        "en": "Matches the reference Hessian (largest absolute error {abs_err}).",
+        "es": "Coincide con el hessiano de referencia (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com a hessiana de referência (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонным гессианом (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.jacobian": {
+        "en": "Matches the reference Jacobian (largest absolute error {abs_err}).",
+        "es": "Coincide con el jacobiano de referencia (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com a jacobiana de referência (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонным якобианом (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.hvp": {
+        "en": "Matches the reference Hessian-vector product (largest absolute error {abs_err}).",
+        "es": "Coincide con el producto hessiano-vector de referencia (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com o produto hessiana-vetor de referência (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонным произведением гессиана на вектор (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.value": {
+        "en": "Matches the reference value (largest absolute error {abs_err}).",
+        "es": "Coincide con el valor de referencia (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com o valor de referência (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонным значением (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.losses": {
+        "en": "Matches the reference losses, step by step (largest absolute error {abs_err}).",
+        "es": "Coincide con las pérdidas de referencia, paso a paso (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com as perdas de referência, passo a passo (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонными значениями функции потерь на каждом шаге (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.parameters": {
+        "en": "Matches the reference parameters after the update (largest absolute error {abs_err}).",
+        "es": "Coincide con los parámetros de referencia tras la actualización (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com os parâmetros de referência após a atualização (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонными параметрами после обновления (наибольшая абсолютная ошибка {abs_err}).",
     },
     # ----- structure (lists, dicts of gradients) ---------------------------------------------
     "struct.mismatch": {

@@ -68,7 +68,7 @@ def _details_text(check, lang: str) -> list[str]:
 def render_html(result) -> str:
     lang = result.lang
     head, colour = _summary(result)
-    title = t("report.title", lang, exercise=result.exercise.id)
+    title = t("report.title", lang, exercise=result.exercise.display_title(lang))
     rows = []
     for check in result.checks:
         mark = "✔" if check.passed else "✘"
@@ -94,7 +94,8 @@ def render_html(result) -> str:
         f"style='font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:14px;"
         f"border:1px solid #d0d7de;border-left:6px solid {colour};border-radius:4px;"
         f"padding:8px 12px;margin:4px 0;max-width:1000px'>",
-        f"<div style='font-weight:600'>{html.escape(title)} — {html.escape(head)}</div>",
+        f"<div style='font-weight:600'>{html.escape(title)} — {html.escape(head)}"
+        f" <span style='color:#666;font-weight:400;font-size:85%'>({html.escape(result.exercise.id)})</span></div>",
         f"<div style='color:{colour}'>{html.escape(_status_line(result))}</div>",
         "<table style='border-collapse:collapse;margin-top:6px;width:100%'>"
         f"<tr style='text-align:left'><th style='padding:3px 8px 3px 0'>{html.escape(t('report.col_check', lang))}</th>"
@@ -119,7 +120,8 @@ def render_html(result) -> str:
 def render_text(result) -> str:
     lang = result.lang
     head, _ = _summary(result)
-    lines = [f"{t('report.title', lang, exercise=result.exercise.id)} — {head}", _status_line(result)]
+    title = t("report.title", lang, exercise=result.exercise.display_title(lang))
+    lines = [f"{title} ({result.exercise.id}) — {head}", _status_line(result)]
     for check in result.checks:
         mark = "✔" if check.passed else "✘"
         tag = t("report.hidden" if check.hidden else "report.visible", lang)

@@ -86,6 +86,7 @@ register(Exercise(
            "es": "Todas las derivadas con una sola pasada hacia atrás",
            "pt": "Todas as derivadas com uma única passagem para trás",
            "ru": "Все производные за один обратный проход"},
+    compares="derivative",
 ))
 
 
@@ -223,4 +224,5 @@ register(Exercise(
            "es": "Flujo de control, y ceros en lugar de None",
            "pt": "Fluxo de controle, e zeros em vez de None",
            "ru": "Поток управления и нули вместо None"},
+    components={"a": "dL/da", "b": "dL/db"},
 ))

@@ -108,6 +108,8 @@ register(Exercise(
            "es": "Una segunda derivada con cintas anidadas",
            "pt": "Uma segunda derivada com fitas aninhadas",
            "ru": "Вторая производная с помощью вложенных лент"},
+    compares="derivative",
+    components=["dy/dx", "d²y/dx²"],
 ))
 
 
@@ -163,6 +165,8 @@ register(Exercise(
            "es": "Un gradiente personalizado que se mantiene finito",
            "pt": "Um gradiente personalizado que continua finito",
            "ru": "Собственный градиент, который остаётся конечным"},
+    compares=["value", "gradient"],
+    components=["log1pexp(x)", "dy/dx"],
 ))
 
 
@@ -250,6 +254,7 @@ register(Exercise(
            "es": "El hessiano de una pérdida logística",
            "pt": "A hessiana de uma perda logística",
            "ru": "Гессиан логистической функции потерь"},
+    compares="hessian",
 ))
 
 register(Exercise(
@@ -262,6 +267,7 @@ register(Exercise(
     hidden=[Case(_logistic_random) for _ in range(3)],
     title={"en": "One Newton step", "es": "Un paso de Newton", "pt": "Um passo de Newton",
            "ru": "Один шаг метода Ньютона"},
+    compares="parameters",
 ))
 
 
@@ -299,4 +305,5 @@ register(Exercise(
            "es": "Un producto hessiano-vector, hacia adelante sobre hacia atrás",
            "pt": "Um produto hessiana-vetor, para a frente sobre para trás",
            "ru": "Произведение гессиана на вектор: прямой режим поверх обратного"},
+    compares="hvp",
 ))
