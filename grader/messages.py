@@ -148,6 +148,67 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "# ESCREVA AQUI O SEU CÓDIGO\nraise NotImplementedError()",
         "ru": "# ВАШ КОД ЗДЕСЬ\nraise NotImplementedError()",
     },
+    # ----- the frame of nbgrader's feedback page (grader/templates/minitape_feedback) -------
+    "feedback.score": {
+        "en": "Score",
+        "es": "Puntuación",
+        "pt": "Pontuação",
+        "ru": "Баллы",
+    },
+    "feedback.answer": {
+        "en": "Your answer",
+        "es": "Tu respuesta",
+        "pt": "A sua resposta",
+        "ru": "Ваш ответ",
+    },
+    "feedback.test_cell": {
+        "en": "Test cell",
+        "es": "Celda de comprobación",
+        "pt": "Célula de verificação",
+        "ru": "Проверочная ячейка",
+    },
+    "feedback.code_answer": {
+        "en": "Answer in code",
+        "es": "Respuesta en código",
+        "pt": "Resposta em código",
+        "ru": "Ответ кодом",
+    },
+    "feedback.written_answer": {
+        "en": "Written answer",
+        "es": "Respuesta escrita",
+        "pt": "Resposta escrita",
+        "ru": "Письменный ответ",
+    },
+    "feedback.task": {
+        "en": "Task",
+        "es": "Tarea",
+        "pt": "Tarefa",
+        "ru": "Задание",
+    },
+    "feedback.comment": {
+        "en": "Comment",
+        "es": "Comentario",
+        "pt": "Comentário",
+        "ru": "Комментарий",
+    },
+    "feedback.comments": {
+        "en": "Comments",
+        "es": "Comentarios",
+        "pt": "Comentários",
+        "ru": "Комментарии",
+    },
+    "feedback.late_penalty": {
+        "en": "Late submission penalty",
+        "es": "Penalización por entrega tardía",
+        "pt": "Penalidade por entrega atrasada",
+        "ru": "Штраф за сдачу после срока",
+    },
+    "feedback.top": {
+        "en": "Top",
+        "es": "Arriba",
+        "pt": "Topo",
+        "ru": "Наверх",
+    },
     # ----- names of checks -----------------------------------------------------------------
     "check.random_point": {
         "en": "random point {index}",

@@ -23,6 +23,10 @@ Configured in ``grader/course/nbgrader_config.py``:
   (``# YOUR CODE HERE``) in the notebook's language (``metadata.minitape.lang``, else the
   assignment id's ``-<lang>``); both release the same stub, so nbgrader's "unanswered" check
   (the checksum of the released cell) holds for notebooks from either.
+* :class:`LocalizeFeedback` (``generate_feedback``): the words of nbgrader's feedback frame
+  ("Score", "Your answer", "Comments", ...) in the assignment's language, for the course's
+  feedback template ``grader/templates/minitape_feedback`` (nbgrader's page, its frame
+  localized).
 * :class:`HideHiddenTestsInFeedback` (``generate_feedback``): removes ``### BEGIN/END HIDDEN
   TESTS`` regions from test cells and reduces error tracebacks of test cells to their last
   line, which otherwise quote the hidden test source (nbgrader #917, #1156). Outputs (the
@@ -53,6 +57,7 @@ __all__ = [
     "FlagIssues",
     "GraderExecute",
     "HideHiddenTestsInFeedback",
+    "LocalizeFeedback",
     "LocalizedClearSolutions",
     "NeutralizeStderr",
     "RecordSubmissionIssues",
@@ -524,6 +529,39 @@ class LocalizedClearSolutions(ClearSolutions):
         if kernel_language == "python":
             self.code_stub = {**self.code_stub, "python": t("stub.code", notebook_language(nb, resources))}
         return super().preprocess(nb, resources)
+
+
+FEEDBACK_TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
+FEEDBACK_TEMPLATE = "minitape_feedback"
+FEEDBACK_WORDS = ("score", "answer", "test_cell", "code_answer", "written_answer", "task",
+                  "comment", "comments", "late_penalty", "top")
+
+
+def feedback_template_dirs() -> list[str]:
+    """Template folders for ``HTMLExporter.extra_template_basedirs``: this package's (the
+    localized feedback page) and nbgrader's own (its ``feedback`` template stays available:
+    formgrader's "generate feedback" button asks for it by name)."""
+    import nbgrader
+
+    nbgrader_templates = os.path.join(os.path.dirname(os.path.abspath(nbgrader.__file__)),
+                                      "server_extensions", "formgrader", "templates")
+    return [FEEDBACK_TEMPLATES, nbgrader_templates]
+
+
+class LocalizeFeedback(NbGraderPreprocessor):
+    """Give the feedback template the words of its frame in the assignment's language.
+
+    The autograded notebook has lost its ``metadata.minitape`` (nbconvert's
+    ``ClearMetadataPreprocessor``), so the language comes from the assignment id
+    (``01-gradients-es``)."""
+
+    def preprocess(self, nb, resources):
+        from .i18n import t
+
+        lang = notebook_language(nb, resources)
+        resources["grader_words"] = {key: t(f"feedback.{key}", lang) for key in FEEDBACK_WORDS}
+        resources["grader_lang"] = lang
+        return nb, resources
 
 
 class HideHiddenTestsInFeedback(ClearHiddenTests):

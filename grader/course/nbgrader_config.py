@@ -15,9 +15,10 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Clea
                                     OverwriteKernelspec, SaveAutoGrades, SaveCells)
 
 from grader.export import GraderExportPlugin
-from grader.nbgrader_ext import (FlagIssues, GraderExecute, HideHiddenTestsInFeedback,
-                                 InjectProbes, LocalizedClearSolutions, NeutralizeStderr,
-                                 RecordSubmissionIssues, ScoreProbes)
+from grader.nbgrader_ext import (FEEDBACK_TEMPLATE, FlagIssues, GraderExecute,
+                                 HideHiddenTestsInFeedback, InjectProbes, LocalizedClearSolutions,
+                                 LocalizeFeedback, NeutralizeStderr, RecordSubmissionIssues,
+                                 ScoreProbes, feedback_template_dirs)
 
 c = get_config()  # noqa: F821 (provided by traitlets when nbgrader loads this file)
 
@@ -90,7 +91,12 @@ c.Autograde.autograde_preprocessors = [
 ]
 
 # --- feedback: messages yes, hidden test source no ------------------------------------------
-c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTestsInFeedback, CSSHTMLHeaderPreprocessor]
+c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTestsInFeedback, LocalizeFeedback,
+                                   CSSHTMLHeaderPreprocessor]
+# nbgrader's feedback page with its frame ("Score", "Your answer", "Comments") in the student's
+# language: grader/templates/minitape_feedback extends nbgrader's own "feedback" template.
+c.HTMLExporter.template_name = FEEDBACK_TEMPLATE
+c.HTMLExporter.extra_template_basedirs = feedback_template_dirs()
 
 # --- zip_collect: submissions downloaded from an LMS as <student_id>_<notebook>.ipynb ----------
 # (e.g. downloaded/01-gradients-es/archive/ana_01-gradients.ipynb); adapt to your LMS's names.
