@@ -31,7 +31,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from .i18n import t
+from .i18n import t, tn
 
 __all__ = [
     "LeafOutcome",
@@ -207,7 +207,7 @@ def compare_leaf(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: st
     if not finite.all():
         bad = np.argwhere(~finite)
         return LeafOutcome(path, False, "not_finite",
-                           t("leaf.not_finite", lang, count=int(bad.shape[0]),
+                           tn("leaf.not_finite.plural", int(bad.shape[0]), lang, count=int(bad.shape[0]),
                              index=fmt_index(bad[0])),
                            {"expected": format_array(exp), "got": format_array(got64)})
     diff = np.abs(got64 - exp)
@@ -223,7 +223,7 @@ def compare_leaf(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: st
                            details, value=got64)
     first = tuple(int(i) for i in np.argwhere(~close)[0])
     details["index"] = first
-    msg = t("leaf.values", lang, count=int((~close).sum()), size=int(close.size),
+    msg = tn("leaf.values.plural", int(close.size), lang, count=int((~close).sum()), size=int(close.size),
             abs_err=fmt_number(abs_err), rel_err=fmt_number(rel_err), index=fmt_index(first),
             expected=fmt_number(exp[first]), got=fmt_number(got64[first]),
             rtol=fmt_number(rtol), atol=fmt_number(atol))
@@ -264,7 +264,8 @@ def describe_structure(struct: Any, lang: str | None = None) -> str:
     if isinstance(struct, Mapping):
         return t("struct.dict", lang, keys=", ".join(repr(k) for k in sorted(struct, key=repr)))
     if isinstance(struct, (list, tuple)):
-        return t("struct.sequence", lang, kind=type(struct).__name__, count=len(struct))
+        return tn("struct.sequence.plural", len(struct), lang, kind=type(struct).__name__,
+                  count=len(struct))
     arr, problem = to_array(struct)
     if arr is not None and problem in ("", "dtype"):
         return t("struct.tensor", lang, shape=fmt_shape(arr.shape))

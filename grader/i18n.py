@@ -14,7 +14,10 @@ from minitape._lang import (LANGS, SOURCE_LANG, current_language, normalize_lang
 
 from .messages import MESSAGES
 
-__all__ = ["LANGS", "current_language", "normalize_language", "set_language", "split_variant", "t"]
+__all__ = ["LANGS", "current_language", "normalize_language", "set_language", "split_variant", "t",
+           "tn"]
+
+PLURAL_SUFFIX, SEPARATOR = ".plural", "|"
 
 
 def t(key: str, lang: str | None = None, /, **kwargs: object) -> str:
@@ -29,3 +32,31 @@ def t(key: str, lang: str | None = None, /, **kwargs: object) -> str:
     code = current_language() if lang is None else normalize_language(lang)
     text = texts.get(code) or texts[SOURCE_LANG]
     return text.format(**kwargs) if kwargs else text
+
+
+def _plural_count(count: object) -> int:
+    """A whole number stays itself; a fraction (1.5 points) takes the form of 2 (en, es, pt:
+    plural; the Russian texts of such counts have no noun to agree)."""
+    value = float(count)  # type: ignore[arg-type]
+    return int(value) if value.is_integer() else 2
+
+
+def tn(key: str, count: object, lang: str | None = None, /, **kwargs: object) -> str:
+    """The plural message ``key`` (its forms separated by ``|``, in gettext's order) in the
+    form ``count`` takes in ``lang`` -- the CLDR rule of :mod:`lessons.plural` (one for 1 in
+    en/es/pt; 1, 21 / 2-4, 22 / 5-20 in Russian) --, formatted with ``kwargs``."""
+    from lessons.plural import plural_index, plural_rule
+
+    if not key.endswith(PLURAL_SUFFIX):
+        raise KeyError(f"{key!r} is not a plural grader message (plural keys end in {PLURAL_SUFFIX!r})")
+    code = current_language() if lang is None else normalize_language(lang)
+    try:
+        texts = MESSAGES[key]
+    except KeyError:
+        raise KeyError(f"no grader message {key!r} (grader/messages.py)") from None
+    text = texts.get(code) or texts[SOURCE_LANG]
+    forms = text.split(SEPARATOR)
+    if len(forms) != plural_rule(code)[0]:
+        raise ValueError(f"grader message {key!r} [{code}] has {len(forms)} plural form(s); "
+                         f"{code} needs {plural_rule(code)[0]}")
+    return forms[plural_index(_plural_count(count), code)].format(**kwargs)

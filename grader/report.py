@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 
-from .i18n import t
+from .i18n import t, tn
 
 __all__ = ["render_html", "render_text"]
 
@@ -33,7 +33,8 @@ def _summary(result) -> tuple[str, str]:
     lang = result.lang
     n, failed = len(result.checks), len(result.failed)
     if result.mode == "grade":
-        head = t("report.score", lang, score=_points(result.score), points=_points(result.points))
+        head = tn("report.score.plural", result.points, lang, score=_points(result.score),
+                  points=_points(result.points))
     else:
         head = t("report.visible_score", lang, passed=n - failed, total=n)
     if failed == 0:
@@ -105,7 +106,7 @@ def render_html(result) -> str:
     ]
     if result.hidden_pending:
         parts.append(f"<p style='margin:6px 0 0 0;color:#444'>"
-                     f"{_inline(t('report.hidden_pending', lang, count=result.hidden_pending))}</p>")
+                     f"{_inline(tn('report.hidden_pending.plural', result.hidden_pending, lang, count=result.hidden_pending))}</p>")
     elif result.mode == "grade" and any(c.hidden for c in result.checks):
         parts.append(f"<p style='margin:6px 0 0 0;color:#444'>{_inline(t('report.hidden_note', lang))}</p>")
     if result.captured:
@@ -129,7 +130,7 @@ def render_text(result) -> str:
         for extra in _details_text(check, lang):
             lines.extend("      " + line for line in extra.splitlines())
     if result.hidden_pending:
-        lines.append(t("report.hidden_pending", lang, count=result.hidden_pending))
+        lines.append(tn("report.hidden_pending.plural", result.hidden_pending, lang, count=result.hidden_pending))
     if result.captured:
         lines.append(t("report.captured", lang))
         lines.extend("  | " + line for line in result.captured.rstrip().splitlines())

@@ -28,7 +28,7 @@ def test_order_none_type_dtype_shape_finite_values():
     assert compare_leaf(exp, np.array([1, 2], dtype=np.int64)).reason == "dtype"  # dtype first
     nan = compare_leaf(exp, np.array([1.0, np.inf, np.nan]), lang="en")
     assert nan.reason == "not_finite"
-    assert "2 non-finite value(s)" in nan.message and "index [1]" in nan.message
+    assert "2 non-finite values" in nan.message and "index [1]" in nan.message
     assert compare_leaf(exp, np.array([1.0, 2.0, 3.0])).passed
 
 
@@ -40,7 +40,7 @@ def test_value_mismatch_reports_the_gap():
     assert out.details["index"] == (1, 0)
     assert out.details["abs_err"] == pytest.approx(1.0)
     assert out.details["rel_err"] == pytest.approx(0.25)
-    assert ("2 of 4 entries differ. Largest absolute error 1, largest relative error 0.25; "
+    assert ("Wrong values in 2 of 4 entries. Largest absolute error 1, largest relative error 0.25; "
             "first differing index [1, 0]: expected 3, got 3.5") in out.message
     assert (out.details["expected"], out.details["got"]) == ("[[1., 2.],\n [3., 4.]]", "[[1. , 2. ],\n [3.5, 3. ]]")
 
