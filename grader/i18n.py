@@ -9,6 +9,9 @@ every language side by side) and are looked up with :func:`t`.
 
 from __future__ import annotations
 
+import functools
+import gettext
+
 from minitape._lang import (LANGS, SOURCE_LANG, current_language, normalize_language,
                             set_language, split_variant)
 
@@ -18,6 +21,18 @@ __all__ = ["LANGS", "current_language", "normalize_language", "set_language", "s
            "tn"]
 
 PLURAL_SUFFIX, SEPARATOR = ".plural", "|"
+
+#: CLDR plural rules as gettext ``Plural-Forms`` expressions: (number of forms, expression).
+#: The same as ``lessons.plural.PLURAL_FORMS`` (tests/grader/test_grader_i18n.py compares them,
+#: tests/lessons/test_plural.py compares those with Babel's); the grader keeps its own copy
+#: because it sits below ``lessons`` (tests/test_layout.py). Their common home would be
+#: ``minitape._lang``, the owner of the course's languages.
+PLURAL_FORMS: dict[str, tuple[int, str]] = {
+    "en": (2, "(n != 1)"),
+    "es": (2, "(n != 1)"),
+    "pt": (2, "(n != 1)"),
+    "ru": (3, "(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2)"),
+}
 
 
 def t(key: str, lang: str | None = None, /, **kwargs: object) -> str:
@@ -43,10 +58,8 @@ def _plural_count(count: object) -> int:
 
 def tn(key: str, count: object, lang: str | None = None, /, **kwargs: object) -> str:
     """The plural message ``key`` (its forms separated by ``|``, in gettext's order) in the
-    form ``count`` takes in ``lang`` -- the CLDR rule of :mod:`lessons.plural` (one for 1 in
+    form ``count`` takes in ``lang`` -- the CLDR rule (:data:`PLURAL_FORMS`: one for 1 in
     en/es/pt; 1, 21 / 2-4, 22 / 5-20 in Russian) --, formatted with ``kwargs``."""
-    from lessons.plural import plural_index, plural_rule
-
     if not key.endswith(PLURAL_SUFFIX):
         raise KeyError(f"{key!r} is not a plural grader message (plural keys end in {PLURAL_SUFFIX!r})")
     code = current_language() if lang is None else normalize_language(lang)
@@ -56,7 +69,14 @@ def tn(key: str, count: object, lang: str | None = None, /, **kwargs: object) ->
         raise KeyError(f"no grader message {key!r} (grader/messages.py)") from None
     text = texts.get(code) or texts[SOURCE_LANG]
     forms = text.split(SEPARATOR)
-    if len(forms) != plural_rule(code)[0]:
+    n_forms, rule = _plural_rule(code)
+    if len(forms) != n_forms:
         raise ValueError(f"grader message {key!r} [{code}] has {len(forms)} plural form(s); "
-                         f"{code} needs {plural_rule(code)[0]}")
-    return forms[plural_index(_plural_count(count), code)].format(**kwargs)
+                         f"{code} needs {n_forms}")
+    return forms[rule(abs(_plural_count(count)))].format(**kwargs)
+
+
+@functools.lru_cache(maxsize=None)
+def _plural_rule(lang: str):
+    count, expr = PLURAL_FORMS[lang]
+    return count, gettext.c2py(expr)
