@@ -2490,6 +2490,59 @@ from grader import grade
 grade("l04_ex7")
 ### END HIDDEN TESTS
 
+# %% [markdown] key="ex8" lang="en"
+# ### Exercise 8 · A vector-Jacobian product (2 points)
+#
+# Write `layer_vjp(w, x, u)`. `w` is a `tf.Variable` of shape (n, m), `x` a tensor of shape
+# (b, n) and `u` a tensor of shape (b, m). For $y = \tanh(x w)$, return the list
+# $[u^\top \frac{\partial y}{\partial x}, u^\top \frac{\partial y}{\partial w}]$, of shapes
+# (b, n) and (n, m), from one `gradient` call with `output_gradients=u`, without computing a
+# Jacobian.
+
+# %% [markdown] key="ex8" lang="es" src="1f39c98c"
+# ### Ejercicio 8 · Un producto vector-jacobiano (2 puntos)
+#
+# Escribe `layer_vjp(w, x, u)`. `w` es una `tf.Variable` de forma (n, m), `x` un tensor de forma
+# (b, n) y `u` un tensor de forma (b, m). Para $y = \tanh(x w)$, devuelve la lista
+# $[u^\top \frac{\partial y}{\partial x}, u^\top \frac{\partial y}{\partial w}]$, de formas
+# (b, n) y (n, m), con una sola llamada a `gradient` con `output_gradients=u`, sin calcular
+# ningún jacobiano.
+
+# %% [markdown] key="ex8" lang="pt" src="1f39c98c"
+# ### Exercício 8 · Um produto vetor-jacobiana (2 pontos)
+#
+# Escreva `layer_vjp(w, x, u)`. `w` é uma `tf.Variable` de formato (n, m), `x` um tensor de
+# formato (b, n) e `u` um tensor de formato (b, m). Para $y = \tanh(x w)$, devolva a lista
+# $[u^\top \frac{\partial y}{\partial x}, u^\top \frac{\partial y}{\partial w}]$, de formatos
+# (b, n) e (n, m), com uma única chamada a `gradient` com `output_gradients=u`, sem calcular
+# nenhuma jacobiana.
+
+# %% [markdown] key="ex8" lang="ru" src="1f39c98c"
+# ### Упражнение 8 · Произведение вектора на якобиан (2 балла)
+#
+# Напишите функцию `layer_vjp(w, x, u)`. `w` — `tf.Variable` формы (n, m), `x` — тензор формы
+# (b, n), `u` — тензор формы (b, m). Для $y = \tanh(x w)$ верните список
+# $[u^\top \frac{\partial y}{\partial x}, u^\top \frac{\partial y}{\partial w}]$ форм (b, n)
+# и (n, m), вычисленный одним вызовом `gradient` с `output_gradients=u`, без вычисления
+# якобиана.
+
+# %% nbgrader="solution" grade_id="l04_ex8_solution"
+def layer_vjp(w, x, u):
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.tanh(tf.matmul(x, w))
+    return tape.gradient(y, [x, w], output_gradients=u)
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex8" points=2
+from grader import check
+check("l04_ex8")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex8")
+### END HIDDEN TESTS
+
 # %% [markdown] key="summary" lang="en"
 # ## Summary
 #

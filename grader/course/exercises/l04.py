@@ -1,5 +1,5 @@
 """Lesson 4, "Custom gradients, higher orders and Jacobians" (``lessons/src/04-advanced.py``):
-seven exercises.
+eight exercises.
 
 The contracts are the ones the lesson states to students:
 
@@ -36,6 +36,11 @@ for ``tf.stop_gradient``.
 ``l04_ex7`` (2 points) -- ``per_example_jacobians(w, x)``: ``w`` (n, m) Variable, ``x`` (b, n)
 tensor of ``b`` independent examples; for ``y = tanh(x @ w)`` (b, m) return the per-example
 Jacobians ``dy_i/dx_i`` of shape (b, m, n) with ``tape.batch_jacobian``.
+
+``l04_ex8`` (2 points) -- ``layer_vjp(w, x, u)``: ``w`` (n, m) Variable, ``x`` (b, n) and
+``u`` (b, m) tensors; for ``y = tanh(x @ w)`` return ``[u^T dy/dx, u^T dy/dw]`` (shapes (b, n)
+and (n, m)) from one ``gradient`` call with ``output_gradients=u``, without a Jacobian. Its
+finite-difference check differentiates ``<u, tanh(x @ w)>``, whose gradient is that product.
 
 Finite-difference checks (independent of the references, see ``grader.exercises``): the
 objective of ``l04_ex1`` is the first derivative ``2x sin x + x**2 cos x`` written in NumPy,
@@ -395,4 +400,53 @@ register(Exercise(
     title={"en": "Per-example Jacobians", "es": "Jacobianos por ejemplo",
            "pt": "Jacobianas por exemplo", "ru": "Якобианы отдельных примеров"},
     compares="jacobian",
+))
+
+
+# ----- l04_ex8: a vector-Jacobian product with output_gradients ---------------------------------
+def _layer_vjp_reference(w, x, u):
+    tf = _tf()
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.tanh(tf.matmul(x, w))
+    return tape.gradient(y, [x, w], output_gradients=u)
+
+
+def _ex8(w, x, u) -> Inputs:
+    tf = _tf()
+    w, x, u = _f64(w), _f64(x), _f64(u)
+    return Inputs(args=(tf.Variable(w.copy()), tf.constant(x.copy()), tf.constant(u.copy())),
+                  values={"x": x, "w": w}, extra={"u": u})
+
+
+def _ex8_random(rng):
+    b, n, m = (int(v) for v in rng.integers(1, 6, size=3))
+    return _ex8(rng.normal(scale=0.7, size=(n, m)), rng.normal(size=(b, n)), rng.normal(size=(b, m)))
+
+
+register(Exercise(
+    id="l04_ex8",
+    function="layer_vjp",
+    signature="layer_vjp(w, x, u)",
+    techniques=(
+        Technique("output_gradients", ("output_gradients",), "GradientTape.gradient", description={
+            "en": "gradient(..., output_gradients=u)", "es": "gradient(..., output_gradients=u)",
+            "pt": "gradient(..., output_gradients=u)", "ru": "gradient(..., output_gradients=u)"}),
+        Technique("jacobian", ("jacobian", "batch_jacobian"), "GradientTape.jacobian", must=False,
+                  description={"en": "a Jacobian (the product is computed without building it)",
+                               "es": "un jacobiano (el producto se calcula sin construirlo)",
+                               "pt": "uma jacobiana (o produto é calculado sem construí-la)",
+                               "ru": "якобиан (произведение вычисляется без его построения)"}),
+    ),
+    points=2,
+    reference=_layer_vjp_reference,
+    visible=[Case(lambda rng: _ex8([[0.5, -1.0], [1.0, 0.25]], [[1.0, 2.0], [-1.0, 0.5], [0.0, 1.0]],
+                                   [[1.0, 0.0], [0.0, 1.0], [1.0, -1.0]]),
+                  "w (2, 2), x (3, 2), u (3, 2)")],
+    hidden=[Case(_ex8_random) for _ in range(3)],
+    objective=lambda v, inputs: float(np.sum(inputs.extra["u"] * np.tanh(v["x"] @ v["w"]))),
+    gradient_names=["x", "w"],
+    title={"en": "A vector-Jacobian product", "es": "Un producto vector-jacobiano",
+           "pt": "Um produto vetor-jacobiana", "ru": "Произведение вектора на якобиан"},
+    components=["u^T dy/dx", "u^T dy/dw"],
 ))
