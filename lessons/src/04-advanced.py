@@ -2551,12 +2551,14 @@ grade("l04_ex8")
 # - `@tf.custom_gradient` returns a value and a `backward(upstream)` that returns
 #   `upstream` times the local derivative, for each input. Use it to give an operation a
 #   gradient, to clip or otherwise change a gradient, or to compute it stably; a stable value
-#   needs a stable formula too.
+#   needs a stable formula too. A function that reads Variables gives their gradients too, from
+#   `backward(upstream, variables=...)`; `tf.RegisterGradient` and `tf.no_gradient` act on a
+#   global registry by operation type, for new operation types.
 # - Tapes record independently; a `gradient` computed under an outer tape is recorded by it, so
 #   nested tapes give second derivatives, and gradients can be part of a loss.
 # - `jacobian(target, source)` has shape `target.shape + source.shape`, at one backward pass per
-#   target element. The Hessian is the Jacobian of the gradient; a Newton step solves
-#   $H \Delta = g$.
+#   target element; `gradient(y, x, output_gradients=u)` gives $u^\top J$ in one pass. The
+#   Hessian is the Jacobian of the gradient; a Newton step solves $H \Delta = g$.
 # - For independent examples, `batch_jacobian` gives the per-example Jacobians at one pass per
 #   output feature.
 # - `tf.autodiff.ForwardAccumulator` computes Jacobian-vector products in forward mode, one pass
@@ -2565,7 +2567,7 @@ grade("l04_ex8")
 # Next lesson: all of this at work, training a linear regression and a small neural network by
 # gradient descent.
 
-# %% [markdown] key="summary" lang="es" src="7270ce4e"
+# %% [markdown] key="summary" lang="es" src="ba608c98"
 # ## Resumen
 #
 # - `tape.stop_recording()` pausa una cinta; `tape.reset()` le hace olvidar lo grabado;
@@ -2573,13 +2575,16 @@ grade("l04_ex8")
 # - `@tf.custom_gradient` devuelve un valor y un `backward(upstream)` que devuelve, para cada
 #   entrada, `upstream` por la derivada local. Sirve para dar gradiente a una operación, para
 #   recortar o modificar un gradiente, o para calcularlo de forma estable; un valor estable
-#   necesita también una fórmula estable.
+#   necesita también una fórmula estable. Una función que lee Variables da también sus
+#   gradientes, desde `backward(upstream, variables=...)`; `tf.RegisterGradient` y
+#   `tf.no_gradient` actúan sobre un registro global por tipo de operación, para tipos nuevos.
 # - Las cintas graban de forma independiente; un `gradient` calculado bajo una cinta exterior
 #   queda grabado en ella, así que las cintas anidadas dan segundas derivadas y los gradientes
 #   pueden formar parte de una pérdida.
 # - `jacobian(target, source)` tiene forma `target.shape + source.shape`, a razón de una pasada
-#   hacia atrás por elemento del objetivo. El hessiano es el jacobiano del gradiente; un paso de
-#   Newton resuelve $H \Delta = g$.
+#   hacia atrás por elemento del objetivo; `gradient(y, x, output_gradients=u)` da $u^\top J$ en
+#   una pasada. El hessiano es el jacobiano del gradiente; un paso de Newton resuelve
+#   $H \Delta = g$.
 # - Con ejemplos independientes, `batch_jacobian` da los jacobianos de cada ejemplo con una
 #   pasada por característica de salida.
 # - `tf.autodiff.ForwardAccumulator` calcula productos jacobiano-vector en modo directo, una
@@ -2588,7 +2593,7 @@ grade("l04_ex8")
 # En la próxima lección: todo esto en acción, entrenando por descenso del gradiente una regresión
 # lineal y una pequeña red neuronal.
 
-# %% [markdown] key="summary" lang="pt" src="7270ce4e"
+# %% [markdown] key="summary" lang="pt" src="ba608c98"
 # ## Resumo
 #
 # - `tape.stop_recording()` pausa uma fita; `tape.reset()` a faz esquecer o que gravou;
@@ -2596,13 +2601,16 @@ grade("l04_ex8")
 # - `@tf.custom_gradient` devolve um valor e um `backward(upstream)` que devolve, para cada
 #   entrada, `upstream` vezes a derivada local. Serve para dar gradiente a uma operação, para
 #   recortar ou modificar um gradiente, ou para calculá-lo de forma estável; um valor estável
-#   também precisa de uma fórmula estável.
+#   também precisa de uma fórmula estável. Uma função que lê Variables dá também os gradientes
+#   delas, a partir de `backward(upstream, variables=...)`; `tf.RegisterGradient` e
+#   `tf.no_gradient` agem sobre um registro global por tipo de operação, para tipos novos.
 # - As fitas gravam de forma independente; um `gradient` calculado sob uma fita externa é gravado
 #   por ela, então fitas aninhadas dão segundas derivadas e gradientes podem fazer parte de uma
 #   perda.
 # - `jacobian(target, source)` tem formato `target.shape + source.shape`, ao custo de uma
-#   passagem para trás por elemento do alvo. A hessiana é a jacobiana do gradiente; um passo de
-#   Newton resolve $H \Delta = g$.
+#   passagem para trás por elemento do alvo; `gradient(y, x, output_gradients=u)` dá $u^\top J$
+#   numa passagem. A hessiana é a jacobiana do gradiente; um passo de Newton resolve
+#   $H \Delta = g$.
 # - Com exemplos independentes, `batch_jacobian` dá as jacobianas de cada exemplo com uma
 #   passagem por atributo de saída.
 # - `tf.autodiff.ForwardAccumulator` calcula produtos jacobiana-vetor no modo direto, uma
@@ -2611,7 +2619,7 @@ grade("l04_ex8")
 # Na próxima lição: tudo isso em ação, treinando por descida do gradiente uma regressão linear e
 # uma pequena rede neural.
 
-# %% [markdown] key="summary" lang="ru" src="7270ce4e"
+# %% [markdown] key="summary" lang="ru" src="ba608c98"
 # ## Итоги
 #
 # - `tape.stop_recording()` приостанавливает одну ленту; `tape.reset()` заставляет её забыть
@@ -2619,13 +2627,15 @@ grade("l04_ex8")
 # - `@tf.custom_gradient` возвращает значение и `backward(upstream)`, который для каждого входа
 #   возвращает `upstream`, умноженный на локальную производную. Так можно дать операции
 #   градиент, обрезать или иначе изменить градиент или вычислить его устойчиво; для устойчивого
-#   значения нужна ещё и устойчивая формула.
+#   значения нужна ещё и устойчивая формула. Функция, которая читает переменные, отдаёт и их
+#   градиенты — из `backward(upstream, variables=...)`; `tf.RegisterGradient` и
+#   `tf.no_gradient` действуют на глобальный реестр по типу операции, для новых типов операций.
 # - Ленты записывают независимо друг от друга; `gradient`, вычисленный под внешней лентой,
 #   записывается на неё, поэтому вложенные ленты дают вторые производные, а градиенты могут
 #   входить в функцию потерь.
 # - `jacobian(target, source)` имеет форму `target.shape + source.shape` и стоит одного обратного
-#   прохода на каждый элемент цели. Гессиан — это якобиан градиента; шаг метода Ньютона решает
-#   $H \Delta = g$.
+#   прохода на каждый элемент цели; `gradient(y, x, output_gradients=u)` даёт $u^\top J$ за один
+#   проход. Гессиан — это якобиан градиента; шаг метода Ньютона решает $H \Delta = g$.
 # - Для независимых примеров `batch_jacobian` даёт якобианы отдельных примеров за один проход на
 #   каждый выходной признак.
 # - `tf.autodiff.ForwardAccumulator` вычисляет произведения якобиана на вектор в прямом режиме,
