@@ -349,7 +349,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "a value of type {kind}.",
         "es": "Se esperaba un tensor de forma {shape} (un Tensor de minitape o un array de "
               "NumPy), pero se obtuvo un valor de tipo {kind}.",
-        "pt": "Esperava-se um tensor de forma {shape} (um Tensor do minitape ou um array do "
+        "pt": "Esperava-se um tensor de formato {shape} (um Tensor do minitape ou um array do "
               "NumPy), mas veio um valor do tipo {kind}.",
         "ru": "Ожидался тензор формы {shape} (Tensor из minitape или массив NumPy), а "
               "получено значение типа {kind}.",
@@ -365,7 +365,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "broadcasting does not count.",
         "es": "Forma incorrecta: se esperaba {expected} y se obtuvo {got}. Las formas deben "
               "coincidir exactamente; el broadcasting no vale.",
-        "pt": "Forma errada: esperava-se {expected}, veio {got}. As formas devem coincidir "
+        "pt": "Formato errado: esperava-se {expected}, veio {got}. Os formatos devem coincidir "
               "exatamente; broadcasting não conta.",
         "ru": "Неверная форма: ожидалась {expected}, получена {got}. Формы должны совпадать "
               "точно; broadcasting не засчитывается.",
@@ -452,7 +452,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "struct.tensor": {
         "en": "one tensor of shape {shape}",
         "es": "un tensor de forma {shape}",
-        "pt": "um tensor de forma {shape}",
+        "pt": "um tensor de formato {shape}",
         "ru": "один тензор формы {shape}",
     },
     "struct.other": {

@@ -114,7 +114,7 @@ def test_finite_differences_check_the_gradient_independently():
 
 
 @pytest.mark.parametrize("lang,word", [("en", "Wrong shape"), ("es", "Forma incorrecta"),
-                                       ("pt", "Forma errada"), ("ru", "Неверная форма")])
+                                       ("pt", "Formato errado"), ("ru", "Неверная форма")])
 def test_messages_follow_the_language(lang, word):
     out = compare_leaf(np.zeros(3), np.zeros((3, 1)), lang=lang)
     assert out.message.startswith(word) and "(3, 1)" in out.message
