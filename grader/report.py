@@ -84,23 +84,26 @@ def render_html(result) -> str:
                     f"{html.escape(chr(10).join(extra))}</pre></details>")
         rows.append(
             "<tr style='border-top:1px solid #ddd;vertical-align:top'>"
-            f"<td style='padding:3px 8px 3px 0;white-space:nowrap'>{html.escape(check.label)}"
+            f"<td style='padding:3px 8px 3px 0;white-space:nowrap;text-align:left'>{html.escape(check.label)}"
             f" <span style='color:#666;font-size:85%'>({html.escape(tag)})</span></td>"
-            f"<td style='padding:3px 8px;white-space:nowrap;color:{_GREEN if check.passed else _RED}'>"
+            f"<td style='padding:3px 8px;white-space:nowrap;text-align:left;color:{_GREEN if check.passed else _RED}'>"
             f"{mark} {html.escape(word)}</td>"
-            f"<td style='padding:3px 0'>{_inline(check.message)}{more}</td></tr>")
+            f"<td style='padding:3px 0;text-align:left;width:100%;white-space:normal'>{_inline(check.message)}{more}</td></tr>")
     parts = [
         f"<div class='grader-report' data-exercise='{html.escape(result.exercise.id)}' "
         f"data-score='{result.score}' "
         f"style='font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:14px;"
         f"border:1px solid #d0d7de;border-left:6px solid {colour};border-radius:4px;"
         f"padding:8px 12px;margin:4px 0;max-width:1000px'>",
-        f"<div style='font-weight:600'>{html.escape(title)} — {html.escape(head)}"
-        f" <span style='color:#666;font-weight:400;font-size:85%'>({html.escape(result.exercise.id)})</span></div>",
+        f"<div style='font-weight:600'>{html.escape(title)}"
+        f" <span style='color:#666;font-weight:400;font-size:85%'>({html.escape(result.exercise.id)})</span>"
+        f" — {html.escape(head)}</div>",
         f"<div style='color:{colour}'>{html.escape(_status_line(result))}</div>",
-        "<table style='border-collapse:collapse;margin-top:6px;width:100%'>"
-        f"<tr style='text-align:left'><th style='padding:3px 8px 3px 0'>{html.escape(t('report.col_check', lang))}</th>"
-        f"<th style='padding:3px 8px'>{html.escape(t('report.col_result', lang))}</th><th></th></tr>",
+        # JupyterLab's stylesheet right-aligns table cells and fixes the layout (equal columns):
+        # inline styles keep the explanation column left-aligned and as wide as the rest allows
+        "<table style='border-collapse:collapse;margin:6px 0 0 0;width:100%;table-layout:auto'>"
+        f"<tr style='text-align:left'><th style='padding:3px 8px 3px 0;text-align:left'>{html.escape(t('report.col_check', lang))}</th>"
+        f"<th style='padding:3px 8px;text-align:left'>{html.escape(t('report.col_result', lang))}</th><th></th></tr>",
         *rows,
         "</table>",
     ]
