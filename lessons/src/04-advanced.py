@@ -566,13 +566,15 @@ print(d_x.numpy(), d_scale.numpy())
 # such as an operation written in C++ and loaded with `tf.load_op_library`; TensorFlow refuses
 # (`KeyError`) to register a second gradient for a type that has one. To change the gradient of
 # one function of your own, use `tf.custom_gradient`: it changes that function and nothing
-# else. minitape has both names, with two differences worth knowing before you experiment:
-# `tf.RegisterGradient("Sin")` *replaces* the rule of a built-in operation for every tape in
-# the process, and after `tf.no_gradient` differentiating through the operation raises
-# `LookupError` instead of giving `None`; `minitape._custom.restore_gradient("Sin")` undoes
-# either.
+# else. minitape's registry behaves the same way: `tf.RegisterGradient("Sin")` raises
+# `KeyError`, because `Sin` already has a gradient. Its one operation type without a gradient is
+# `AdjustContrastv2` (lesson 3 met its `LookupError` in `tf.image.adjust_contrast`), so that is
+# where you can try both:
+# register a function for it, or declare it with `tf.no_gradient` and get `None`.
+# `minitape._custom.restore_gradient("AdjustContrastv2")` removes your entry again; TensorFlow
+# has no such undo, and there a registration lasts as long as the Python process.
 
-# %% [markdown] key="register-gradient" lang="es" src="2e41eac3"
+# %% [markdown] key="register-gradient" lang="es" src="7cd90706"
 # ### Gradientes registrados por tipo de operación
 #
 # TensorFlow tiene una segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
@@ -583,13 +585,15 @@ print(d_x.numpy(), d_scale.numpy())
 # que están pensadas para tipos de operación *nuevos*, como una operación escrita en C++ y
 # cargada con `tf.load_op_library`; TensorFlow se niega (`KeyError`) a registrar un segundo
 # gradiente para un tipo que ya tiene uno. Para cambiar el gradiente de una función tuya, usa
-# `tf.custom_gradient`: cambia esa función y nada más. minitape tiene los dos nombres, con dos
-# diferencias que conviene conocer antes de experimentar: `tf.RegisterGradient("Sin")`
-# *sustituye* la regla de una operación incorporada para todas las cintas del proceso, y tras
-# `tf.no_gradient` derivar a través de la operación lanza `LookupError` en lugar de dar `None`;
-# `minitape._custom.restore_gradient("Sin")` deshace cualquiera de los dos.
+# `tf.custom_gradient`: cambia esa función y nada más. El registro de minitape se comporta igual:
+# `tf.RegisterGradient("Sin")` lanza `KeyError`, porque `Sin` ya tiene gradiente. Su único tipo
+# de operación sin gradiente es `AdjustContrastv2` (su `LookupError` apareció en la lección 3),
+# así que ahí puedes probar las dos cosas: registrar una función para él, o declararlo con
+# `tf.no_gradient` y obtener `None`. `minitape._custom.restore_gradient("AdjustContrastv2")`
+# vuelve a quitar tu entrada; TensorFlow no tiene nada parecido, y en él un registro dura lo
+# que dure el proceso de Python.
 
-# %% [markdown] key="register-gradient" lang="pt" src="2e41eac3"
+# %% [markdown] key="register-gradient" lang="pt" src="7cd90706"
 # ### Gradientes registrados por tipo de operação
 #
 # O TensorFlow tem uma segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
@@ -600,13 +604,15 @@ print(d_x.numpy(), d_scale.numpy())
 # operação *novos*, como uma operação escrita em C++ e carregada com `tf.load_op_library`; o
 # TensorFlow se recusa (`KeyError`) a registrar um segundo gradiente para um tipo que já tem
 # um. Para mudar o gradiente de uma função sua, use `tf.custom_gradient`: ele muda essa função e
-# mais nada. O minitape tem os dois nomes, com duas diferenças que vale conhecer antes de
-# experimentar: `tf.RegisterGradient("Sin")` *substitui* a regra de uma operação embutida para
-# todas as fitas do processo, e depois de `tf.no_gradient` derivar através da operação lança
-# `LookupError` em vez de dar `None`; `minitape._custom.restore_gradient("Sin")` desfaz qualquer
-# um dos dois.
+# mais nada. O registro do minitape se comporta da mesma forma: `tf.RegisterGradient("Sin")`
+# lança `KeyError`, porque `Sin` já tem gradiente. O único tipo de operação dele sem gradiente é
+# `AdjustContrastv2` (o `LookupError` dele apareceu na lição 3), então é ali que você pode
+# experimentar as duas coisas: registrar uma função para ele, ou declará-lo com
+# `tf.no_gradient` e obter `None`. `minitape._custom.restore_gradient("AdjustContrastv2")` remove
+# a sua entrada de novo; o TensorFlow não tem nada parecido, e nele um registro dura enquanto
+# durar o processo Python.
 
-# %% [markdown] key="register-gradient" lang="ru" src="2e41eac3"
+# %% [markdown] key="register-gradient" lang="ru" src="7cd90706"
 # ### Градиенты, зарегистрированные по типу операции
 #
 # В TensorFlow есть второй, глобальный способ задать градиент: `@tf.RegisterGradient("OpType")`
@@ -617,11 +623,13 @@ print(d_x.numpy(), d_scale.numpy())
 # *новых* типов операций, например операции на C++, загруженной через `tf.load_op_library`;
 # зарегистрировать второй градиент для типа, у которого он уже есть, TensorFlow не даёт
 # (`KeyError`). Чтобы изменить градиент одной своей функции, используйте `tf.custom_gradient`:
-# он меняет эту функцию и больше ничего. В minitape есть оба имени, но с двумя отличиями, о
-# которых стоит знать до экспериментов: `tf.RegisterGradient("Sin")` *заменяет* правило
-# встроенной операции для всех лент процесса, а после `tf.no_gradient` дифференцирование через
-# операцию вызывает `LookupError`, а не даёт `None`; `minitape._custom.restore_gradient("Sin")`
-# отменяет и то и другое.
+# он меняет эту функцию и больше ничего. Реестр minitape ведёт себя так же:
+# `tf.RegisterGradient("Sin")` вызывает `KeyError`, потому что у `Sin` градиент уже есть.
+# Единственный тип операции без градиента в minitape — `AdjustContrastv2` (его `LookupError`
+# встречался в уроке 3), поэтому пробовать обе функции можно на нём: зарегистрировать для него
+# свою функцию или объявить его через `tf.no_gradient` и получить `None`.
+# `minitape._custom.restore_gradient("AdjustContrastv2")` снова убирает вашу запись; в
+# TensorFlow такой отмены нет, и регистрация действует, пока жив процесс Python.
 
 # %% [markdown] key="custom-clip" lang="en"
 # ### Clipping a gradient
