@@ -43,6 +43,14 @@ hessian
     d2f/dx2 of ``f`` = 5 x ``y = sin(y * 1.3 + 0.2) * y`` (20 primitive operations) on a float64
     scalar, through two nested tapes (``create_graph=True`` in PyTorch, ``grad(grad(f))`` in
     autograd).  NumPy by hand propagates (value, first, second derivative) forward.
+jacobian
+    ``J = d y / d x`` of ``y = sin(tanh(W x)) * tanh(W x)``, x of size n = 10, 100, 1000, W
+    (n, n), float32: minitape's and TensorFlow's ``tape.jacobian`` (vectorized: one backward
+    pass with a batch of seeds; pfor in TensorFlow), PyTorch's ``torch.func.jacrev`` and JAX's
+    ``jax.jacrev`` (both vmap; JAX eagerly, as the others, and also under ``jax.jit``, compiled
+    once before timing), and the NumPy floor ``diag(d) W`` by hand.  Batch row:
+    ``batch_jacobian`` of the same function applied to each row of X (32, 100)
+    (``vmap(jacrev)`` in PyTorch and JAX).
 import
     wall time of a fresh ``python -c "import X"`` (median of several runs, after one untimed run
     that lets Python write its bytecode cache, as an installed package has), the bare
@@ -76,6 +84,10 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS
              "TF_NUM_INTEROP_THREADS"):
     os.environ[_var] = "1"
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # TensorFlow's start-up chatter
+# JAX (XLA on the CPU): one thread, and no accelerator search
+os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false "
+                      "intra_op_parallelism_threads=1")
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 import argparse
 import datetime
@@ -102,7 +114,8 @@ import minitape  # noqa: E402
 # Frameworks
 # ------------------------------------------------------------------------------------------
 
-FRAMEWORKS = ["NumPy by hand", "minitape", "autograd", "PyTorch", "TensorFlow"]
+FRAMEWORKS = ["NumPy by hand", "minitape", "autograd", "PyTorch", "TensorFlow", "JAX",
+              "JAX (jit)"]
 NOTES: list[str] = []
 MODULES: dict[str, object] = {"NumPy by hand": np, "minitape": minitape}
 VERSIONS: dict[str, str] = {"NumPy": np.__version__, "minitape": minitape.__version__}
@@ -144,7 +157,17 @@ def load_frameworks(skip):
         except Exception as e:  # noqa: BLE001
             NOTES.append("TensorFlow skipped: cannot import tensorflow "
                          f"({type(e).__name__}: {e}); `pip install tensorflow-cpu` adds it")
+    if "jax" not in skip:
+        try:
+            import jax
+            MODULES["JAX"] = jax
+            VERSIONS["JAX"] = jax.__version__
+        except Exception as e:  # noqa: BLE001
+            NOTES.append(f"JAX skipped: cannot import jax ({type(e).__name__}: {e}); "
+                         "`pip install jax` adds it (jacobian workload only)")
     for name in FRAMEWORKS:
+        if name == "JAX (jit)":
+            continue
         if name not in MODULES and not any(n.startswith(name) for n in NOTES):
             NOTES.append(f"{name} skipped (--skip)")
 
@@ -433,6 +456,89 @@ def hessian_impls():
 
 
 # ------------------------------------------------------------------------------------------
+# Workload 3b: Jacobians (vectorized)
+# ------------------------------------------------------------------------------------------
+
+JAC_SIZES = (10, 100, 1000)
+JAC_BATCH = (32, 100)  # batch_jacobian: 32 examples of size 100
+
+
+def jac_data(n):
+    rng = np.random.default_rng(n)
+    W = (rng.standard_normal((n, n)) / np.sqrt(n)).astype(np.float32)
+    x = rng.standard_normal(n).astype(np.float32)
+    return W, x
+
+
+def jacobian_impls(n, batch=None):
+    """Implementations of J = dy/dx for y = sin(tanh(W x)) * tanh(W x); with ``batch``,
+    per-example Jacobians of each row of X (batch, n): (batch, n, n)."""
+    W, x = jac_data(n)
+    if batch is not None:
+        x = np.random.default_rng(batch).standard_normal((batch, n)).astype(np.float32)
+    impls = {}
+
+    def numpy_hand():
+        t = np.tanh(x @ W.T)
+        d = (np.cos(t) * t + np.sin(t)) * (1 - t * t)
+        return d[..., :, None] * W  # diag(d) W (per example with a batch)
+    impls["NumPy by hand"] = numpy_hand
+
+    mt = minitape
+    Wm, xm = mt.constant(W), mt.constant(x)
+
+    def mt_jac():
+        with mt.GradientTape() as tape:
+            tape.watch(xm)
+            t = mt.tanh(mt.matmul(xm, Wm, transpose_b=True) if batch else mt.linalg.matvec(Wm, xm))
+            y = mt.sin(t) * t
+        return (tape.batch_jacobian(y, xm) if batch else tape.jacobian(y, xm)).numpy()
+    impls["minitape"] = mt_jac
+
+    if "PyTorch" in MODULES:
+        torch = MODULES["PyTorch"]
+        Wt, xt = torch.from_numpy(W), torch.from_numpy(x)
+
+        def f(v):
+            t = torch.tanh(Wt @ v)
+            return torch.sin(t) * t
+        jf = torch.func.jacrev(f)
+        if batch:
+            jf = torch.func.vmap(jf)
+        impls["PyTorch"] = lambda: jf(xt).numpy()
+
+    if "TensorFlow" in MODULES:
+        tf = MODULES["TensorFlow"]
+        Wtf, xtf = tf.constant(W), tf.constant(x)
+
+        def tf_jac():
+            with tf.GradientTape() as tape:
+                tape.watch(xtf)
+                t = tf.tanh(tf.matmul(xtf, Wtf, transpose_b=True) if batch
+                            else tf.linalg.matvec(Wtf, xtf))
+                y = tf.sin(t) * t
+            return (tape.batch_jacobian(y, xtf) if batch else tape.jacobian(y, xtf)).numpy()
+        impls["TensorFlow"] = tf_jac
+
+    if "JAX" in MODULES:
+        jax = MODULES["JAX"]
+        jnp = jax.numpy
+        Wj, xj = jnp.asarray(W), jnp.asarray(x)
+
+        def fj(v):
+            t = jnp.tanh(Wj @ v)
+            return jnp.sin(t) * t
+        jj = jax.jacrev(fj)
+        if batch:
+            jj = jax.vmap(jj)
+        jit = jax.jit(jj)
+        jit(xj).block_until_ready()  # compiled once, before timing
+        impls["JAX"] = lambda: np.asarray(jj(xj))
+        impls["JAX (jit)"] = lambda: np.asarray(jit(xj))
+    return impls
+
+
+# ------------------------------------------------------------------------------------------
 # Agreement checks (identical math)
 # ------------------------------------------------------------------------------------------
 
@@ -655,10 +761,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="smoke run: few repetitions, small arrays")
     ap.add_argument("--markdown", action="store_true", help="print the tables in Markdown")
-    ap.add_argument("--only", default="chain,mlp,hessian,import,memory",
+    ap.add_argument("--only", default="chain,mlp,hessian,jacobian,import,memory",
                     help="comma-separated workloads (default: all)")
     ap.add_argument("--skip", default="", help="comma-separated frameworks to leave out "
-                    "(autograd, torch, tensorflow)")
+                    "(autograd, torch, tensorflow, jax)")
     ap.add_argument("--json", metavar="FILE", help="also write the raw results to FILE")
     args = ap.parse_args(argv)
     cfg = Config()
@@ -726,6 +832,49 @@ def main(argv=None):
                   ["implementation", "median", "±", "n", "ratio"], timing_rows(res, 1, "ms"))
         t = res["minitape"]["median"]
         targets.append(("hessian <= 0.5 ms", t <= 0.5e-3, f"{t * 1e3:.3f} ms"))
+
+    if "jacobian" in only:
+        cols = [(f"n = {n}", n, None) for n in JAC_SIZES]
+        cols.append((f"batch_jacobian {JAC_BATCH[0]} x {JAC_BATCH[1]}", JAC_BATCH[1],
+                     JAC_BATCH[0]))
+        table = {}
+        results["jacobian"] = {}
+        for label, n, batch in cols:
+            impls = jacobian_impls(n, batch)
+            check_agreement(f"jacobian {label}", impls, 1e-4)
+            res = time_interleaved(impls, cfg)
+            results["jacobian"][label] = res
+            table[label] = res
+        names = [n for n in FRAMEWORKS if any(n in r for r in table.values())]
+        rows = []
+        for name in names:
+            row = [name]
+            for label, _, _ in cols:
+                r = table[label]
+                if name not in r:
+                    row.append("-")
+                    continue
+                ratio = r[name]["median"] / r["minitape"]["median"]
+                row.append(f"{fmt_time(r[name]['median'], 'ms')} ({ratio:.2f}x)")
+            rows.append(row)
+        for missing in ("PyTorch", "TensorFlow", "JAX"):
+            if missing not in names:
+                why = ("skipped" if f"{missing} skipped (--skip)" in NOTES else "not installed")
+                rows.append([missing] + [why] * len(cols))
+        rep.table("jacobian: J = dy/dx, y = `sin(tanh(W x)) * tanh(W x)`, float32, median time "
+                  "(ratio to minitape)", ["implementation"] + [c[0] for c in cols], rows)
+        for label, n, batch in cols:
+            r = table[label]
+            if "PyTorch" in r and batch is None and n >= 100:
+                k = r["PyTorch"]["median"] / r["minitape"]["median"]
+                targets.append((f"jacobian n={n} >= 2x faster than PyTorch jacrev", k >= 2,
+                                f"{k:.2f}x"))
+        r = table[cols[0][0]]
+        eager = [p for p in ("PyTorch", "TensorFlow", "JAX") if p in r]
+        if eager:
+            k = min(r[p]["median"] for p in eager) / r["minitape"]["median"]
+            targets.append((f"jacobian n={JAC_SIZES[0]} faster than every peer "
+                            f"({', '.join(eager)})", k > 1, f"{k:.2f}x"))
 
     if "import" in only:
         res = import_bench(cfg)

@@ -39,13 +39,24 @@ class Primitive:
     ``unbroadcast=True`` declares that the forward broadcasts its inputs against each other, so
     a rule may return a gradient in the broadcast shape of the output, which the tape then sums
     back to the input's shape (it needs the inputs, so it requires ``save=None``).  It is a
-    property each broadcasting primitive states where it is defined; nothing infers it.  An operation without a rule is *not differentiable* (its result
+    property each broadcasting primitive states where it is defined; nothing infers it.
+
+    Vectorized Jacobians run one backward pass whose gradients carry a leading *batch* axis
+    (one output-gradient seed per row).  ``batch_vjps`` are the rules that handle that axis:
+    the ordinary rules themselves when they are batch-safe as written (element-wise rules, whose
+    other operands broadcast against the extra leading axis: ``defvjps(..., batch=True)``), or
+    batch-aware rules attached with :meth:`defbatch` (reductions with shifted axes, reshapes,
+    transposes...).  ``batch_when(**params)``, when set, says for which parameters those rules
+    hold.  A primitive without them (None: custom gradients, whole-op rules) makes a Jacobian
+    that meets it fall back to one pass per row.
+
+    An operation without a rule is *not differentiable* (its result
     is never recorded and gradients are None); ``no_gradient = True`` means *no gradient
     registered* (differentiating through it raises LookupError).
     """
 
     __slots__ = ("name", "fwd", "vjps", "vjp", "save", "unbroadcast", "no_gradient",
-                 "differentiable")
+                 "differentiable", "batch_vjps", "batch_when")
 
     def __init__(self, name, fwd, save=None, unbroadcast=False, no_gradient=False):
         self.name = name
@@ -58,18 +69,44 @@ class Primitive:
             raise ValueError(f"primitive {name}: unbroadcasting needs the inputs (save=None)")
         self.no_gradient = no_gradient
         self.differentiable = False
+        self.batch_vjps = None
+        self.batch_when = None
 
-    def defvjps(self, *vjps):
-        """Attach one gradient rule per input (or a variadic :class:`EachInput`)."""
+    def defvjps(self, *vjps, batch=False):
+        """Attach one gradient rule per input (or a variadic :class:`EachInput`).
+
+        ``batch=True`` declares the rules batch-safe as written: given a gradient with an
+        extra leading axis they return gradients with that axis (see the class docstring).
+        """
         self.vjps = vjps[0] if len(vjps) == 1 and type(vjps[0]) is EachInput else tuple(vjps)
         self.vjp = None
         self.differentiable = True
+        self.batch_vjps = self.vjps if batch else None
+        self.batch_when = None
         return self
+
+    def defbatch(self, *vjps, when=None):
+        """Attach batch-aware rules, one per input (or an :class:`EachInput`): ``g`` has a
+        leading batch axis and so must each result.  ``when(**params)`` limits them to the
+        parameters for which they hold (a Jacobian elsewhere falls back to one pass per row)."""
+        if self.vjps is None:
+            raise ValueError(f"primitive {self.name}: batch rules need per-input rules first")
+        self.batch_vjps = vjps[0] if len(vjps) == 1 and type(vjps[0]) is EachInput else tuple(vjps)
+        self.batch_when = when
+        return self
+
+    def batchable(self, params):
+        """Whether a recorded call with ``params`` can take a gradient with a batch axis."""
+        if self.batch_vjps is None:
+            return False
+        w = self.batch_when
+        return w is None or bool(w(**params))
 
     def defvjp(self, vjp):
         """Attach one gradient rule for the whole operation (one call per recorded op)."""
         self.vjp = vjp
         self.vjps = None
+        self.batch_vjps = None
         self.differentiable = True
         return self
 
@@ -322,4 +359,5 @@ def _copy_vjp(g, src, dst):
 
 
 # Copy keeps nothing for its gradient: the gradient is copied back to the source device.
-_Copy = primitive("Copy", _copy_fwd, save=lambda ans, x, src, dst: ()).defvjps(_copy_vjp)
+_Copy = primitive("Copy", _copy_fwd, save=lambda ans, x, src, dst: ()).defvjps(_copy_vjp,
+                                                                              batch=True)

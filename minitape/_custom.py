@@ -162,7 +162,7 @@ class RegisterGradient:
 
 def _rule_of(prim):
     return (prim.vjps, prim.vjp, prim.save, prim.unbroadcast, prim.no_gradient,
-            prim.differentiable)
+            prim.differentiable, prim.batch_vjps, prim.batch_when)
 
 
 _OVERRIDDEN: dict = {}
@@ -174,7 +174,7 @@ def restore_gradient(op_type):
     if op_type in _OVERRIDDEN:
         prim = REGISTRY[op_type]
         (prim.vjps, prim.vjp, prim.save, prim.unbroadcast, prim.no_gradient,
-         prim.differentiable) = _OVERRIDDEN.pop(op_type)
+         prim.differentiable, prim.batch_vjps, prim.batch_when) = _OVERRIDDEN.pop(op_type)
 
 
 def no_gradient(op_type):

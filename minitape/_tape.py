@@ -10,6 +10,8 @@ from ._core import Tensor, Variable, _to_tensor
 from ._state import tapes as _tapes
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
+from . import _jacobian
+from ._jacobian import NotBatchable
 from .dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
 
 
@@ -158,7 +160,8 @@ class GradientTape:
         return self._gradient(target, sources, output_gradients, unconnected_gradients,
                               consume=not self._persistent)
 
-    def _gradient(self, target, sources, output_gradients, unconnected_gradients, consume):
+    def _gradient(self, target, sources, output_gradients, unconnected_gradients, consume,
+                  batch=None):
         self._check_usable()
         if self._recording:
             if not self._persistent:
@@ -199,54 +202,48 @@ class GradientTape:
         else:
             flat_og = None
 
-        grads = self._pass(flat_targets, flat_sources, flat_og, consume=consume)
+        grads = self._pass(flat_targets, flat_sources, flat_og, consume=consume,
+                           batched=batch is not None)
+        lead = () if batch is None else (batch,)  # a vectorized pass's batch axis
         results = []
         for s, g in zip(flat_sources, grads):
             if g is None:
                 if unconnected is UnconnectedGradients.ZERO:
-                    from ._ops import zeros_like
-                    g = zeros_like(s)
-            elif g._value.shape != s._value.shape:
-                from ._ops import reshape
-                g = reshape(g, s.shape)
+                    g = (_ops.zeros_like(s) if batch is None else
+                         _ops.zeros(lead + s._value.shape, dtype=s.dtype))
+            elif g._value.shape != lead + s._value.shape:
+                g = _ops.reshape(g, lead + s._value.shape)
             results.append(g)
         return _nest.pack_sequence_as(sources, results)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
-        """Full Jacobian: result shape is ``target.shape + source.shape`` for each source."""
-        from . import _ops
+        """Full Jacobian: result shape is ``target.shape + source.shape`` for each source.
+
+        Computed by one vectorized backward pass whose seeds are the rows of the identity
+        (:mod:`._jacobian`); ``parallel_iterations`` rows at a time when given (else as many as
+        keep the pass within about the Jacobian's own size in memory).  A recording with an
+        operation whose rule cannot take a batch axis (custom gradients), or
+        ``experimental_use_pfor=False``, gives one backward pass per row instead.
+        """
         self._check_usable()
         if self._recording and not self._persistent:
             self._pop()
-        target = _to_tensor(target)
-        flat_sources = _nest.flatten(sources)
-        n = target._value.size
-        rows = [[] for _ in flat_sources]
-        from ._ops import one_hot_like
-        for i in range(n):  # one pass per row, none of them consuming the recording
-            og = one_hot_like(target, i)
-            gs = self._rows_pass(target, flat_sources, og, unconnected_gradients)
-            for k, g in enumerate(gs):
-                rows[k].append(g)
+        out = _jacobian.jacobian(self, _to_tensor(target), _nest.flatten(sources),
+                                 unconnected_gradients, parallel_iterations,
+                                 experimental_use_pfor)
         if not self._persistent:
             self._release()
-        out = []
-        for s, r in zip(flat_sources, rows):
-            if any(g is None for g in r):
-                out.append(None)
-                continue
-            if n == 0:
-                j = _ops.zeros(tuple(target.shape) + tuple(s.shape), dtype=s.dtype)
-            else:
-                j = _ops.reshape(_ops.stack(r), tuple(target.shape) + tuple(s.shape))
-            out.append(j)
         return _nest.pack_sequence_as(sources, out)
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                        parallel_iterations=None, experimental_use_pfor=True):
-        """Per-example Jacobians: ``target[i]`` w.r.t. ``source[i]``, shape (batch, *t, *s)."""
-        from . import _ops
+        """Per-example Jacobians: ``target[i]`` w.r.t. ``source[i]``, shape (batch, *t, *s).
+
+        As in TensorFlow, example ``i`` of the target must depend only on example ``i`` of
+        the source.  Vectorized like :meth:`jacobian`: one pass whose seeds are, for each
+        position ``j`` of an example's target, 1 at ``j`` in every example.
+        """
         target = _to_tensor(target)
         source_t = _to_tensor(source)
         if target.shape.rank < 1 or source_t.shape.rank < 1:
@@ -258,36 +255,23 @@ class GradientTape:
         self._check_usable()
         if self._recording and not self._persistent:
             self._pop()
-        batch = target.shape[0]
-        inner = tuple(target.shape[1:])
-        m = 1
-        for d in inner:
-            m *= d
-        rows = []
-        for j in range(m):  # one pass per row, none of them consuming the recording
-            og = _ops.one_hot_batch_like(target, j)
-            g = self._rows_pass(target, [source], og, unconnected_gradients)[0]
-            if g is None:
-                rows = None
-                break
-            rows.append(g)
+        j = _jacobian.batch_jacobian(self, target, source_t, unconnected_gradients,
+                                     parallel_iterations, experimental_use_pfor)
         if not self._persistent:
             self._release()
-        if rows is None or m == 0:
+        if j is None:
             # TF returns zeros, not None, for an unconnected target (whatever
             # unconnected_gradients says), shaped (batch, *target[1:], *source[1:]), with the
             # target's dtype
-            return _ops.zeros((batch,) + inner + tuple(source_t.shape[1:]), dtype=target.dtype)
-        j = _ops.stack(rows, axis=1)  # (batch, m, *source.shape[1:])
-        return _ops.reshape(j, (batch,) + inner + tuple(source_t.shape[1:]))
-
+            return _ops.zeros(tuple(target.shape) + tuple(source_t.shape[1:]), dtype=target.dtype)
+        return j
 
     # --- the backward contract ------------------------------------------------------------
     # A pass either consumes the recording (gradient() on a non-persistent tape) or keeps it
     # (persistent tapes, every row of a Jacobian, the debugging stepper); _pass decides it
     # once, and _release is the one place that gives the recording away.
 
-    def _pass(self, targets, sources, output_gradients, consume, on_step=None):
+    def _pass(self, targets, sources, output_gradients, consume, on_step=None, batched=False):
         """One backward pass over the recording: one gradient (or None) per source."""
         entries = self._entries
         if entries is None:
@@ -299,7 +283,7 @@ class GradientTape:
         if consume and self._notes is not None:
             skeleton = [(e[0], e[1], e[2]) for e in entries]
         grads = backward(entries, self._watched, targets, sources, output_gradients,
-                         consume=consume, on_step=on_step)
+                         consume=consume, on_step=on_step, batched=batched)
         if consume:
             self._release(_Spent(skeleton, self._watched, [t._id for t in targets],
                                  {s._id: g is not None for s, g in zip(sources, grads)}))
@@ -405,7 +389,7 @@ class _StopRecording:
 
 
 def backward(entries, watched, targets, sources, output_gradients=None, consume=False,
-             on_step=None):
+             on_step=None, batched=False):
     """The backward pass over a recording: one gradient (or None) per source.
 
     Scheduled by usage counts, without recursion (TensorFlow's algorithm): an entry runs
@@ -416,6 +400,10 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
     while it runs (gradients of gradients on a persistent tape) are not part of it.
     ``on_step(index, g, in_grads, grads)``, when given, is called once after seeding (index
     None) and after each entry between the targets and the sources (the debugging stepper).
+    ``batched``: the output gradients carry a leading batch axis (one seed per row of a
+    Jacobian) and the pass runs each primitive's batch rules (``Primitive.batch_vjps``),
+    undoing broadcasting behind that axis; it raises :class:`NotBatchable`, before computing
+    anything, when an entry between the targets and the sources has none.
     """
     live = entries
     if not consume:
@@ -459,13 +447,15 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
             producer[o] = i
     e = None  # (the loop variable would keep the last entry alive through the whole pass)
     reach = None
-    if on_step is not None:  # the stepper shows only the entries between targets and sources
+    if on_step is not None or batched:  # the entries between targets and sources
         wanted = set(target_ids)
         reach = set()
         for i in sorted(set(producer.values()), reverse=True):
             e = entries[i]
             o = e[0]
             if any(oid in wanted for oid in (o if type(o) is tuple else (o,))):
+                if batched and not e[2].batchable(e[4]):
+                    raise NotBatchable(e[2].name)
                 reach.add(i)
                 wanted.update(e[1])
         e = None
@@ -491,7 +481,8 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         ready = [i for i in dict.fromkeys(producer.values())
                  if (multi.get(i) == 0 if i in multi else entries[i][0] not in usage)]
     add = _ops.add
-    unbroadcast = _ops.unbroadcast
+    unbroadcast = _ops.unbroadcast_batch if batched else _ops.unbroadcast
+    nb = 1 if batched else 0  # the batch axis in front of every gradient
     if on_step is not None:  # debugging's stepper watches the same pass, step by step
         on_step(None, None, None, grads)
     get = grads.get
@@ -508,7 +499,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         if g is not None:
             if prim.no_gradient:
                 raise LookupError(f"gradient registry has no entry for: {prim.name}")
-            vjps = prim.vjps
+            vjps = prim.batch_vjps if batched else prim.vjps
             if vjps is not None and on_step is None:
                 # the common case, entry_grads inlined: one VJP per needed input, broadcasting
                 # undone where the primitive declares it, and the count of each input's
@@ -520,7 +511,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                         if r is not None:
                             if prim.unbroadcast:
                                 shape = saved[k + 1]._value.shape
-                                if r._value.shape != shape:
+                                if r._value.shape[nb:] != shape:
                                     r = unbroadcast(r, shape)
                             prev = get(tid)
                             grads[tid] = r if prev is None else add(prev, r)

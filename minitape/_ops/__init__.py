@@ -43,4 +43,5 @@ from .extra_ops import (asinh, acosh, atanh, divide_no_nan, multiply_no_nan, rec
 
 # the gradient layer: attaches the rules to the primitives defined above
 from . import math_grads, reduce_grads, array_grads, linalg_grads, nn_grads, extra_grads  # noqa: E402,F401
+from .array_grads import unbroadcast_batch  # noqa: E402,F401  (vectorized Jacobians' passes)
 from . import operators  # noqa: E402,F401  (Tensor's operators, installed once)

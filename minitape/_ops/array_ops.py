@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins
 import re
+from math import prod as _prod
 
 from .. import _backend as B
 from .. import dtypes as _d
@@ -71,9 +72,9 @@ def reshape(tensor, shape, name=None):
             raise InvalidArgumentError(f"Input to reshape is a tensor with {x._value.size} values, "
                                        f"but the requested shape is {list(shape)} [Op:Reshape]")
         shape = tuple((x._value.size // known if known else 0) if s == -1 else s for s in shape)
-    if int(np.prod(shape)) != x._value.size:
+    if _prod(shape) != x._value.size:
         raise InvalidArgumentError(f"Input to reshape is a tensor with {x._value.size} values, but "
-                                   f"the requested shape has {int(np.prod(shape))} [Op:Reshape]")
+                                   f"the requested shape has {_prod(shape)} [Op:Reshape]")
     if tuple(x._value.shape) == shape:
         return x
     return apply(_Reshape, (x,), {"shape": shape})

@@ -11,14 +11,14 @@ from .array_ops import reshape
 from .linalg_ops import _mT, inv
 
 
-REGISTRY['Asinh'].defvjps(lambda g, ans, x: divide(g, sqrt(add(square(x), 1))))
+REGISTRY['Asinh'].defvjps(lambda g, ans, x: divide(g, sqrt(add(square(x), 1))), batch=True)
 
 
-REGISTRY['Acosh'].defvjps(lambda g, ans, x: divide(g, sqrt(subtract(square(x), 1))))
+REGISTRY['Acosh'].defvjps(lambda g, ans, x: divide(g, sqrt(subtract(square(x), 1))), batch=True)
 
 
-REGISTRY['Atanh'].defvjps(lambda g, ans, x: divide(g, subtract(1, square(x))))
+REGISTRY['Atanh'].defvjps(lambda g, ans, x: divide(g, subtract(1, square(x))), batch=True)
 
 
 REGISTRY['LogMatrixDeterminant'].defvjps(
-    lambda g, ans, x: multiply(reshape(g, list(g._value.shape) + [1, 1]), _mT(inv(x))))
+    lambda g, ans, x: multiply(reshape(g, list(g._value.shape) + [1, 1]), _mT(inv(x))), batch=True)

@@ -10,7 +10,7 @@ from .math_ops import (_LeakyReluGrad, _ReluGrad, add, cast, cos, cosh, divide, 
                        less, less_equal, log, multiply, negative, pow, sigmoid, sign, sin, sinh,
                        sqrt, square, subtract)
 from .array_ops import where
-from .creation_ops import fill_like, ones_like, zeros_like
+from .creation_ops import fill_like, ones_like, zeros, zeros_like
 from ..dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
 
 
@@ -41,141 +41,156 @@ def _cast_vjp(g, ans, x, dtype):
     return None
 
 
-REGISTRY['AddV2'].defvjps(lambda g, ans, x, y: g, lambda g, ans, x, y: g)
+REGISTRY['AddV2'].defvjps(lambda g, ans, x, y: g, lambda g, ans, x, y: g, batch=True)
 
 
-REGISTRY['Sub'].defvjps(lambda g, ans, x, y: g, lambda g, ans, x, y: negative(g))
+REGISTRY['Sub'].defvjps(lambda g, ans, x, y: g, lambda g, ans, x, y: negative(g), batch=True)
 
 
 REGISTRY['Mul'].defvjps(
     lambda g, ans, x, y: multiply(g, y),
-                                    lambda g, ans, x, y: multiply(g, x))
+                                    lambda g, ans, x, y: multiply(g, x), batch=True)
 
 
 REGISTRY['RealDiv'].defvjps(
     lambda g, ans, x, y: divide(g, y),
-                      lambda g, ans, x, y: negative(multiply(g, divide(ans, y))))
+                      lambda g, ans, x, y: negative(multiply(g, divide(ans, y))), batch=True)
 
 
 REGISTRY['FloorMod'].defvjps(
     lambda g, ans, x, y: g,
-                       lambda g, ans, x, y: multiply(negative(g), floor(divide(x, y))))
+                       lambda g, ans, x, y: multiply(negative(g), floor(divide(x, y))), batch=True)
 
 
-REGISTRY['Pow'].defvjps(_pow_dx, _pow_dy)
+REGISTRY['Pow'].defvjps(_pow_dx, _pow_dy, batch=True)
 
 
 REGISTRY['Maximum'].defvjps(
     lambda g, ans, x, y: multiply(g, cast(greater_equal(x, y), g.dtype)),
-                      lambda g, ans, x, y: multiply(g, cast(less(x, y), g.dtype)))
+                      lambda g, ans, x, y: multiply(g, cast(less(x, y), g.dtype)), batch=True)
 
 
 REGISTRY['Minimum'].defvjps(
     lambda g, ans, x, y: multiply(g, cast(less_equal(x, y), g.dtype)),
-                      lambda g, ans, x, y: multiply(g, cast(greater(x, y), g.dtype)))
+                      lambda g, ans, x, y: multiply(g, cast(greater(x, y), g.dtype)), batch=True)
 
 
 REGISTRY['SquaredDifference'].defvjps(
     lambda g, ans, x, y: multiply(g, multiply(subtract(x, y), 2)),
-     lambda g, ans, x, y: multiply(g, multiply(subtract(y, x), 2)))
+     lambda g, ans, x, y: multiply(g, multiply(subtract(y, x), 2)), batch=True)
 
 
-REGISTRY['Atan2'].defvjps(_atan2_dy, _atan2_dx)
+REGISTRY['Atan2'].defvjps(_atan2_dy, _atan2_dx, batch=True)
 
 
-REGISTRY['Neg'].defvjps(lambda g, ans, x: negative(g))
+REGISTRY['Neg'].defvjps(lambda g, ans, x: negative(g), batch=True)
 
 
-REGISTRY['Abs'].defvjps(lambda g, ans, x: multiply(g, sign(x)))
+REGISTRY['Abs'].defvjps(lambda g, ans, x: multiply(g, sign(x)), batch=True)
 
 
-REGISTRY['Sign'].defvjps(lambda g, ans, x: zeros_like(g))
+REGISTRY['Sign'].defvjps(lambda g, ans, x: zeros_like(g), batch=True)
 
 
-REGISTRY['Sin'].defvjps(lambda g, ans, x: multiply(g, cos(x)))
+REGISTRY['Sin'].defvjps(lambda g, ans, x: multiply(g, cos(x)), batch=True)
 
 
-REGISTRY['Cos'].defvjps(lambda g, ans, x: negative(multiply(g, sin(x))))
+REGISTRY['Cos'].defvjps(lambda g, ans, x: negative(multiply(g, sin(x))), batch=True)
 
 
-REGISTRY['Tan'].defvjps(lambda g, ans, x: multiply(g, add(square(ans), 1)))
+REGISTRY['Tan'].defvjps(lambda g, ans, x: multiply(g, add(square(ans), 1)), batch=True)
 
 
-REGISTRY['Asin'].defvjps(lambda g, ans, x: divide(g, sqrt(subtract(1, square(x)))))
+REGISTRY['Asin'].defvjps(lambda g, ans, x: divide(g, sqrt(subtract(1, square(x)))), batch=True)
 
 
-REGISTRY['Acos'].defvjps(lambda g, ans, x: negative(divide(g, sqrt(subtract(1, square(x))))))
+REGISTRY['Acos'].defvjps(lambda g, ans, x: negative(divide(g, sqrt(subtract(1, square(x))))), batch=True)
 
 
-REGISTRY['Atan'].defvjps(lambda g, ans, x: divide(g, add(square(x), 1)))
+REGISTRY['Atan'].defvjps(lambda g, ans, x: divide(g, add(square(x), 1)), batch=True)
 
 
-REGISTRY['Sinh'].defvjps(lambda g, ans, x: multiply(g, cosh(x)))
+REGISTRY['Sinh'].defvjps(lambda g, ans, x: multiply(g, cosh(x)), batch=True)
 
 
-REGISTRY['Cosh'].defvjps(lambda g, ans, x: multiply(g, sinh(x)))
+REGISTRY['Cosh'].defvjps(lambda g, ans, x: multiply(g, sinh(x)), batch=True)
 
 
-REGISTRY['Tanh'].defvjps(lambda g, ans: multiply(g, subtract(1, square(ans))))
+REGISTRY['Tanh'].defvjps(lambda g, ans: multiply(g, subtract(1, square(ans))), batch=True)
 
 
-REGISTRY['Exp'].defvjps(lambda g, ans: multiply(g, ans))
+REGISTRY['Exp'].defvjps(lambda g, ans: multiply(g, ans), batch=True)
 
 
-REGISTRY['Expm1'].defvjps(lambda g, ans, x: multiply(g, add(ans, 1)))
+REGISTRY['Expm1'].defvjps(lambda g, ans, x: multiply(g, add(ans, 1)), batch=True)
 
 
-REGISTRY['Log'].defvjps(lambda g, ans, x: divide(g, x))
+REGISTRY['Log'].defvjps(lambda g, ans, x: divide(g, x), batch=True)
 
 
-REGISTRY['Log1p'].defvjps(lambda g, ans, x: divide(g, add(x, 1)))
+REGISTRY['Log1p'].defvjps(lambda g, ans, x: divide(g, add(x, 1)), batch=True)
 
 
-REGISTRY['Sqrt'].defvjps(lambda g, ans, x: divide(g, multiply(ans, 2)))
+REGISTRY['Sqrt'].defvjps(lambda g, ans, x: divide(g, multiply(ans, 2)), batch=True)
 
 
-REGISTRY['Rsqrt'].defvjps(lambda g, ans, x: multiply(g, multiply(pow(ans, 3), -0.5)))
+REGISTRY['Rsqrt'].defvjps(lambda g, ans, x: multiply(g, multiply(pow(ans, 3), -0.5)), batch=True)
 
 
-REGISTRY['Square'].defvjps(lambda g, ans, x: multiply(g, multiply(x, 2)))
+REGISTRY['Square'].defvjps(lambda g, ans, x: multiply(g, multiply(x, 2)), batch=True)
 
 
-REGISTRY['Reciprocal'].defvjps(lambda g, ans, x: negative(multiply(g, square(ans))))
+REGISTRY['Reciprocal'].defvjps(lambda g, ans, x: negative(multiply(g, square(ans))), batch=True)
 
 
-REGISTRY['Sigmoid'].defvjps(lambda g, ans: multiply(g, multiply(ans, subtract(1, ans))))
+REGISTRY['Sigmoid'].defvjps(lambda g, ans: multiply(g, multiply(ans, subtract(1, ans))), batch=True)
 
 
-REGISTRY['Softplus'].defvjps(lambda g, ans, x: multiply(g, sigmoid(x)))
+REGISTRY['Softplus'].defvjps(lambda g, ans, x: multiply(g, sigmoid(x)), batch=True)
 
 
-REGISTRY['Erf'].defvjps(lambda g, ans, x: multiply(g, multiply(exp(negative(square(x))), 1.1283791670955126)))
+REGISTRY['Erf'].defvjps(lambda g, ans, x: multiply(g, multiply(exp(negative(square(x))), 1.1283791670955126)), batch=True)
+
+
+# The mask's gradient is zeros of the mask's shape (gg may be wider: a batch of seeds
+# recorded by a vectorized Jacobian), in gg's dtype (the mask carries booleans).
+def _zeros_for_mask(gg, mask, lead=()):
+    return zeros(lead + tuple(mask._value.shape), dtype=gg.dtype)
+
+
+def _zeros_for_mask_batch(gg, mask, **params):
+    return _zeros_for_mask(gg, mask, (gg._value.shape[0],))
 
 
 REGISTRY['ReluGrad'].defvjps(lambda gg, mask: apply(_ReluGrad, (gg, mask), {}),
-                             lambda gg, mask: zeros_like(gg))
+                             lambda gg, mask: _zeros_for_mask(gg, mask))
+REGISTRY['ReluGrad'].defbatch(lambda gg, mask: apply(_ReluGrad, (gg, mask), {}),
+                              _zeros_for_mask_batch)
 
 
-REGISTRY['Relu'].defvjps(_relu_vjp)
+REGISTRY['Relu'].defvjps(_relu_vjp, batch=True)
 
 
-REGISTRY['Relu6'].defvjps(_relu_vjp)  # ReluGrad with Relu6's mask (0 < y < 6)
+REGISTRY['Relu6'].defvjps(_relu_vjp, batch=True)  # ReluGrad with Relu6's mask (0 < y < 6)
 
 
 REGISTRY['Elu'].defvjps(
-    lambda g, ans: multiply(g, where(less(ans, 0), add(ans, 1), ones_like(ans))))
+    lambda g, ans: multiply(g, where(less(ans, 0), add(ans, 1), ones_like(ans))), batch=True)
 
 
 REGISTRY['LeakyReluGrad'].defvjps(
     lambda gg, mask, alpha: apply(_LeakyReluGrad, (gg, mask), {"alpha": alpha}),
-    lambda gg, mask, alpha: zeros_like(gg))
+    lambda gg, mask, alpha: _zeros_for_mask(gg, mask))
+REGISTRY['LeakyReluGrad'].defbatch(
+    lambda gg, mask, alpha: apply(_LeakyReluGrad, (gg, mask), {"alpha": alpha}),
+    _zeros_for_mask_batch)
 
 
 REGISTRY['LeakyRelu'].defvjps(
-    lambda g, mask, alpha: apply(_LeakyReluGrad, (g, mask), {"alpha": alpha}))
+    lambda g, mask, alpha: apply(_LeakyReluGrad, (g, mask), {"alpha": alpha}), batch=True)
 
 
-REGISTRY['Identity'].defvjps(lambda g, ans, x: g)
+REGISTRY['Identity'].defvjps(lambda g, ans, x: g, batch=True)
 
 
-REGISTRY['Cast'].defvjps(_cast_vjp)
+REGISTRY['Cast'].defvjps(_cast_vjp, batch=True)

@@ -18,28 +18,40 @@ def _softmax_vjp(g, ans, x, axis):
     return multiply(ans, subtract(g, reduce_sum(multiply(g, ans), axis=axis, keepdims=True)))
 
 
+def _log_softmax_vjp(g, ans, x, axis):
+    return subtract(g, multiply(exp(ans), reduce_sum(g, axis=axis, keepdims=True)))
+
+
+def _shifted(rule):
+    """A rule taking ``axis`` for a gradient with a leading batch axis: a non-negative axis
+    moves by one (a negative one counts from the end and stays)."""
+    return lambda g, ans, x, axis: rule(g, ans, x, axis + 1 if axis >= 0 else axis)
+
+
 def _clip_vjp(g, ans, x, lo, hi):
     inside = logical_and(greater_equal(x, lo), less_equal(x, hi))
     return where(inside, g, zeros_like(g))
 
 
-REGISTRY['Softmax'].defvjps(_softmax_vjp)
+REGISTRY['Softmax'].defvjps(_softmax_vjp).defbatch(_shifted(_softmax_vjp))
 
 
-REGISTRY['LogSoftmax'].defvjps(
-    lambda g, ans, x, axis: subtract(g, multiply(exp(ans), reduce_sum(g, axis=axis, keepdims=True))))
+REGISTRY['LogSoftmax'].defvjps(_log_softmax_vjp).defbatch(_shifted(_log_softmax_vjp))
 
 
-REGISTRY['ClipByValue'].defvjps(_clip_vjp)
+REGISTRY['ClipByValue'].defvjps(_clip_vjp, batch=True)
 
 
-def _xent_dlogits(g, ans, logits, labels, axis):
+def _xent_dlogits(g, ans, logits, labels, axis, lead=0):
     # TF's rule: softmax - labels, whatever labels sum to; its derivative is softmax's
-    return multiply(expand_dims(g, axis), subtract(softmax(logits, axis=axis), labels))
+    # (lead: 1 when g has a batch axis in front; axis is non-negative)
+    return multiply(expand_dims(g, axis + lead), subtract(softmax(logits, axis=axis), labels))
 
 
-def _xent_dlabels(g, ans, logits, labels, axis):
-    return multiply(expand_dims(g, axis), negative(log_softmax(logits, axis=axis)))
+def _xent_dlabels(g, ans, logits, labels, axis, lead=0):
+    return multiply(expand_dims(g, axis + lead), negative(log_softmax(logits, axis=axis)))
 
 
-REGISTRY['SoftmaxCrossEntropyWithLogits'].defvjps(_xent_dlogits, _xent_dlabels)
+REGISTRY['SoftmaxCrossEntropyWithLogits'].defvjps(_xent_dlogits, _xent_dlabels).defbatch(
+    lambda g, ans, logits, labels, axis: _xent_dlogits(g, ans, logits, labels, axis, lead=1),
+    lambda g, ans, logits, labels, axis: _xent_dlabels(g, ans, logits, labels, axis, lead=1))

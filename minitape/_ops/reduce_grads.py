@@ -31,19 +31,28 @@ def _expand_back(g, x, axes, keepdims):
     return broadcast_to(g, shape)
 
 
-def _mean_vjp(g, ans, x, axes, keepdims):
+def _expand_back_batch(g, x, axes, keepdims):
+    """:func:`_expand_back` for a gradient with a leading batch axis (kept in front)."""
+    shape = x._value.shape
+    b = g._value.shape[0]
+    if not keepdims:
+        g = reshape(g, (b,) + _kept_shape(shape, axes))
+    return broadcast_to(g, (b,) + tuple(shape))
+
+
+def _mean_vjp(g, ans, x, axes, keepdims, expand=_expand_back):
     n = x._value.size // max(ans._value.size, 1) if x._value.size else 1
-    return _expand_back(divide(g, _float(n) if g._value.dtype.kind in _FLOATING else n), x, axes, keepdims)
+    return expand(divide(g, _float(n) if g._value.dtype.kind in _FLOATING else n), x, axes, keepdims)
 
 
-def _extreme_vjp(g, ans, x, axes, keepdims):
+def _extreme_vjp(g, ans, x, axes, keepdims, expand=_expand_back):
     a = ans if keepdims else reshape(ans, _kept_shape(x._value.shape, axes))
     ind = cast(equal(x, a), g.dtype)
     count = reduce_sum(ind, axis=axes, keepdims=True)
-    return multiply(divide(ind, count), _expand_back(g, x, axes, keepdims))
+    return multiply(divide(ind, count), expand(g, x, axes, keepdims))
 
 
-def _prod_vjp(g, ans, x, axes, keepdims):
+def _prod_vjp(g, ans, x, axes, keepdims, expand=_expand_back):
     # d prod / d x_i = prod_{j != i} x_j, computed without dividing by x (zeros are fine)
     shape = x._value.shape
     ax = tuple(_brange(len(shape))) if axes is None else axes
@@ -64,40 +73,54 @@ def _prod_vjp(g, ans, x, axes, keepdims):
     for i, p in enumerate(perm):
         inv[p] = i
     others = transpose(others, inv)
-    return multiply(others, _expand_back(g, x, axes, keepdims))
+    return multiply(others, expand(g, x, axes, keepdims))
 
 
-def _lse_vjp(g, ans, x, axes, keepdims):
+def _lse_vjp(g, ans, x, axes, keepdims, expand=_expand_back):
     a = ans if keepdims else reshape(ans, _kept_shape(x._value.shape, axes))
-    return multiply(exp(subtract(x, a)), _expand_back(g, x, axes, keepdims))
+    return multiply(exp(subtract(x, a)), expand(g, x, axes, keepdims))
 
 
-def _cumprod_vjp(g, ans, x, axis, exclusive, reverse):
+def _cumprod_vjp(g, ans, x, axis, exclusive, reverse, shift=0):
     # valid where x has no zeros (the common case); TensorFlow's rule has the same caveat
-    return divide(cumsum(multiply(g, ans), axis=axis, exclusive=exclusive, reverse=not reverse), x)
+    return divide(cumsum(multiply(g, ans), axis=axis + shift, exclusive=exclusive,
+                         reverse=not reverse), x)
+
+
+def _batched(rule):
+    """The batch-aware variant of a reduction's rule: the same rule, expanding with the batch
+    axis kept in front."""
+    return lambda g, ans, x, axes, keepdims: rule(g, ans, x, axes, keepdims,
+                                                  expand=_expand_back_batch)
 
 
 REGISTRY['Sum'].defvjps(lambda g, ans, x, axes, keepdims: _expand_back(g, x, axes, keepdims))
+REGISTRY['Sum'].defbatch(lambda g, ans, x, axes, keepdims: _expand_back_batch(g, x, axes, keepdims))
 
 
-REGISTRY['Mean'].defvjps(_mean_vjp)
+REGISTRY['Mean'].defvjps(_mean_vjp).defbatch(_batched(_mean_vjp))
 
 
-REGISTRY['Max'].defvjps(_extreme_vjp)
+REGISTRY['Max'].defvjps(_extreme_vjp).defbatch(_batched(_extreme_vjp))
 
 
-REGISTRY['Min'].defvjps(_extreme_vjp)
+REGISTRY['Min'].defvjps(_extreme_vjp).defbatch(_batched(_extreme_vjp))
 
 
-REGISTRY['Prod'].defvjps(_prod_vjp)
+REGISTRY['Prod'].defvjps(_prod_vjp).defbatch(_batched(_prod_vjp))
 
 
-REGISTRY['LogSumExp'].defvjps(_lse_vjp)
+REGISTRY['LogSumExp'].defvjps(_lse_vjp).defbatch(_batched(_lse_vjp))
 
 
 REGISTRY['Cumsum'].defvjps(
     lambda g, ans, x, axis, exclusive, reverse:
                      cumsum(g, axis=axis, exclusive=exclusive, reverse=not reverse))
+REGISTRY['Cumsum'].defbatch(  # axis is non-negative: the batch axis shifts it by one
+    lambda g, ans, x, axis, exclusive, reverse:
+                     cumsum(g, axis=axis + 1, exclusive=exclusive, reverse=not reverse))
 
 
-REGISTRY['Cumprod'].defvjps(_cumprod_vjp)
+REGISTRY['Cumprod'].defvjps(_cumprod_vjp).defbatch(
+    lambda g, ans, x, axis, exclusive, reverse: _cumprod_vjp(g, ans, x, axis, exclusive, reverse,
+                                                             shift=1))

@@ -17,15 +17,17 @@ def test_quick_run_prints_every_table_and_the_targets(tmp_path):
     # dependencies); autograd is, and is included when importable
     r = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick", "--skip",
-         "torch,tensorflow", "--json", str(out_json)],
+         "torch,tensorflow,jax", "--json", str(out_json)],
         capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     text = r.stdout
-    for title in ("chain: 50 x", "mlp: loss", "hessian: d2f/dx2", "import: wall time",
+    for title in ("chain: 50 x", "mlp: loss", "hessian: d2f/dx2", "jacobian: J = dy/dx",
+                  "import: wall time",
                   "memory, mlp gradient", "memory, relu/tanh chain", "targets (issue 3)"):
         assert title in text, title
     assert "note: PyTorch skipped (--skip)" in text
     assert "note: TensorFlow skipped (--skip)" in text
+    assert "note: JAX skipped (--skip)" in text
     assert "primitive op" in text
     for row in ("NumPy by hand", "minitape", "strictly needed"):
         assert row in text
@@ -33,6 +35,10 @@ def test_quick_run_prints_every_table_and_the_targets(tmp_path):
     for workload in ("chain", "mlp", "hessian"):
         assert res[workload]["minitape"]["median"] > 0
         assert res[workload]["NumPy by hand"]["median"] > 0
+    assert set(res["jacobian"]) == {"n = 10", "n = 100", "n = 1000",
+                                    "batch_jacobian 32 x 100"}
+    for r in res["jacobian"].values():
+        assert r["minitape"]["median"] > 0 and r["NumPy by hand"]["median"] > 0
     assert res["import"]["minitape"]["median"] > 0
     mem = res["memory"]
     assert mem["chain_strictly_needed"] == mem["chain_n"] * (500 * 1 + 500 * 4 + 2 * 4)

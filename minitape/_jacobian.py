@@ -1,0 +1,188 @@
+"""Jacobians by vectorized backward passes, and by one pass per row (the fallback).
+
+A vectorized pass is the tape's own backward pass (``GradientTape._gradient(...,
+batch=rows)``) whose output gradients carry a leading batch axis of seeds: the rows of the
+identity for ``jacobian``, one position of every example for ``batch_jacobian``.  Each
+primitive's batch rules (``Primitive.batch_vjps``) carry that axis through; a recording with an
+operation without them is refused before anything is computed (:class:`NotBatchable`) and the
+Jacobian is computed row by row instead.  Large passes are split into chunks of rows so that a
+Jacobian needs about twice its own size in memory (``parallel_iterations`` sets the chunk).
+"""
+from __future__ import annotations
+
+from . import _backend as B
+from . import _state
+from . import _ops
+from ._core import Tensor
+
+_UNSPLIT = 2 ** 17  # elements a vectorized Jacobian pass may hold before it is chunked
+
+
+class NotBatchable(Exception):
+    """A vectorized pass met an operation whose gradient rule cannot take a batch axis."""
+
+
+def jacobian(tape, target, flat_sources, unconnected_gradients, parallel_iterations, use_pfor):
+    """One Jacobian (or None) per source, ``target.shape + source.shape``."""
+    n = target._value.size
+    tshape = tuple(target._value.shape)
+    if use_pfor and n:
+        v = target._value
+        m = B.xp(v)
+
+        def seeds(start, stop):  # rows start..stop of the identity, shaped like the target
+            e = m.zeros((stop - start, n), dtype=v.dtype)
+            e[:, start:stop] = m.eye(stop - start, dtype=v.dtype)
+            return Tensor(e.reshape((stop - start,) + tshape))
+        try:
+            js = vectorized(tape, target, flat_sources, seeds, n, unconnected_gradients,
+                            parallel_iterations)
+        except NotBatchable:
+            pass
+        else:
+            return [None if j is None else _ops.reshape(j, tshape + tuple(s._value.shape))
+                    for s, j in zip(flat_sources, js)]
+    return jacobian_rows(tape, target, flat_sources, unconnected_gradients)
+
+
+def jacobian_rows(tape, target, flat_sources, unconnected_gradients):
+    """The Jacobian by one backward pass per row (the fallback, and use_pfor=False)."""
+    n = target._value.size
+    rows = [[] for _ in flat_sources]
+    for i in range(n):  # one pass per row, none of them consuming the recording
+        og = _ops.one_hot_like(target, i)
+        gs = tape._rows_pass(target, flat_sources, og, unconnected_gradients)
+        for k, g in enumerate(gs):
+            rows[k].append(g)
+    out = []
+    for s, r in zip(flat_sources, rows):
+        if any(g is None for g in r):
+            out.append(None)
+            continue
+        if n == 0:
+            j = _ops.zeros(tuple(target.shape) + tuple(s.shape), dtype=s.dtype)
+        else:
+            j = _ops.reshape(_ops.stack(r), tuple(target.shape) + tuple(s.shape))
+        out.append(j)
+    return out
+
+
+def batch_jacobian(tape, target, source_t, unconnected_gradients, parallel_iterations,
+                   experimental_use_pfor):
+    """Per-example Jacobians (batch, *t, *s), or None: seeds 1 at one position of every
+    example (the target's example i depends only on the source's example i)."""
+    batch = target.shape[0]
+    inner = tuple(target.shape[1:])
+    m = 1
+    for d in inner:
+        m *= d
+    rest = tuple(source_t.shape[1:])
+    j = None
+    done = False
+    if experimental_use_pfor and m and batch:
+        v = target._value
+        xm = B.xp(v)
+
+        def seeds(start, stop):  # seed r: 1 at inner position start + r of every example
+            e = xm.zeros((stop - start, batch, m), dtype=v.dtype)
+            e[:, :, start:stop] = xm.eye(stop - start, dtype=v.dtype)[:, None, :]
+            return Tensor(e.reshape((stop - start, batch) + inner))
+        try:
+            js = vectorized(tape, target, [source_t], seeds, m, unconnected_gradients,
+                            parallel_iterations, axis=1)
+            done = True
+        except NotBatchable:
+            pass
+        if done and js[0] is not None:  # (batch, m, *rest)
+            j = _ops.reshape(js[0], (batch,) + inner + rest)
+    if not done:
+        rows = []
+        for k in range(m):  # one pass per row, none of them consuming the recording
+            og = _ops.one_hot_batch_like(target, k)
+            g = tape._rows_pass(target, [source_t], og, unconnected_gradients)[0]
+            if g is None:
+                rows = None
+                break
+            rows.append(g)
+        if rows is not None and m:  # (no rows: the caller's zeros, as for an unconnected target)
+            j = _ops.reshape(_ops.stack(rows, axis=1), (batch,) + inner + rest)
+    return j
+
+
+def vectorized(tape, target, sources, seeds, n, unconnected_gradients, chunk, axis=0):
+    """Vectorized backward passes for ``n`` rows of a Jacobian, a chunk of rows at a time.
+
+    ``seeds(start, stop)`` gives the output gradients of rows start..stop with a leading
+    batch axis; each pass carries that axis through every primitive's batch rule.  The
+    rows of each source are assembled along ``axis`` (0 for jacobian; 1 for
+    batch_jacobian, whose gradients come out (rows, batch, ...)).  Returns one tensor per
+    source (None where unconnected), or raises NotBatchable before anything is computed.
+    With no tape or accumulator recording, chunks are copied into one array as they come
+    (the Jacobian plus one chunk's pass in memory); otherwise they are concatenated by a
+    recorded operation, so that the Jacobian can be differentiated again.
+    """
+    if chunk is None:
+        chunk = auto_chunk(tape, target, sources, n)
+    chunk = max(1, min(int(chunk), n))
+    recorded = chunk < n and bool(_state.tapes or _state.accumulators)
+    parts = [[] for _ in sources]
+    whole = [None] * len(sources)
+    for start in range(0, n, chunk):
+        stop = min(n, start + chunk)
+        gs = tape._gradient(target, sources, [seeds(start, stop)], unconnected_gradients,
+                            consume=False, batch=stop - start)
+        for k, g in enumerate(gs):
+            if g is None:
+                whole[k] = parts[k] = None
+                continue
+            if parts[k] is None:
+                continue
+            if axis:
+                nd = g._value.ndim
+                g = _ops.transpose(g, (1, 0) + tuple(range(2, nd)))
+            if chunk == n or recorded:
+                parts[k].append(g)
+                continue
+            v = g._value
+            if whole[k] is None:
+                shape = list(v.shape)
+                shape[axis] = n
+                whole[k] = B.xp(v).empty(tuple(shape), dtype=v.dtype)
+            whole[k][(slice(None),) * axis + (slice(start, stop),)] = v
+        gs = g = None  # (the chunk's gradients are copied: free them before the next pass)
+    out = []
+    for p, w in zip(parts, whole):
+        if p is None:
+            out.append(None)
+        elif w is not None:
+            out.append(Tensor(w))
+        else:
+            out.append(p[0] if len(p) == 1 else _ops.concat(p, axis=axis))
+    return out
+
+def auto_chunk(tape, target, sources, n):
+    """Rows per vectorized pass so that the pass needs at most the Jacobian's size.
+
+    A pass over ``c`` rows holds, per row, its seed and a few gradients as large as the
+    largest tensor that receives one (a recorded output, or an input computed from a
+    watched tensor): at most about ``c * 8 * largest`` elements (measured: 6 on a tanh(W x)
+    chain, where the pass keeps its seeds, the incoming and produced gradients and the
+    temporaries of a rule);
+    the Jacobian has ``n * sum(source sizes)``.  Passes below 2**17 elements (1 MiB of
+    float64) are not split: chunks would only cost time.
+    """
+    largest = target._value.size
+    watched = tape._watched
+    for e in tape._entries:
+        for t in e[3]:
+            if type(t) is Tensor and t._id in watched:
+                z = t._value.size
+                if z > largest:
+                    largest = z
+    per_row = 8 * largest
+    if n * per_row <= _UNSPLIT:
+        return n
+    total = 0
+    for s in sources:
+        total += s._value.size
+    return max(1, (n * total) // per_row)
