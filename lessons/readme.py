@@ -40,7 +40,7 @@ def lesson_title(lesson: Lesson, lang: str) -> str:
 def course_settings(root: Path) -> tuple[str, str]:
     data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     settings = data.get("tool", {}).get("minitape-course", {})
-    return settings.get("repository", "your-github-user/minitape"), settings.get("branch", "main")
+    return settings.get("repository", "your-github-user/minitape-student"), settings.get("branch", "main")
 
 
 def binder_url(repository: str, branch: str, path: str) -> str:
