@@ -6,9 +6,11 @@ there from the visible cases shipped as data.
 * the student distribution (`python -m lessons student-dist`) is built and audited: by path (also
   inside its wheel) and by content (every function of the exercise definitions, every solution and
   hidden-test region of the lesson sources, whitespace ignored);
-* its environment (Binder's requirements: the wheel, not the checkout) runs a real kernel, through
-  jupyter_client, in a lesson folder of the distribution: it cannot open the instructor files by
-  relative path nor import `grader.course.exercises`; `check()` fails the stub and passes a solution;
+* its `make lab` (`python -m lessons lab --root lessons` with the wheel installed, not the
+  checkout) starts, through its server, a real kernel for a lesson (reached with jupyter_client):
+  it cannot open the instructor files by relative path nor import `grader.course.exercises`;
+  `check()` fails the stub and passes a solution (tests/packaging/test_binder.py does the same
+  with Binder's pinned environment);
 * `make lab` in the checkout (`python -m lessons lab`): a real kernel started through the lab's
   server, in the lesson folder, cannot open the checkout's instructor files by relative or
   absolute path (they are not in its sandbox) nor import them; `check()` works there too.
@@ -22,6 +24,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -29,10 +32,7 @@ import pytest
 
 from test_lab import REPO, TOKEN, _env, _get, _server
 
-sys.path.insert(0, str(REPO / "tests" / "packaging"))
-from packaging_support import clean_env, copy_project  # noqa: E402
-
-from lessons import student  # noqa: E402
+from lessons import student
 
 INSTRUCTOR_FILES = ["grader/course/exercises/l01.py", "grader/course/exercises/__init__.py",
                     "lessons/src/01-gradients.py",
@@ -215,49 +215,44 @@ def test_student_dist_refresh_keeps_git_and_replaces_the_rest(dist: Path, tmp_pa
     assert student.audit(out) == []
 
 
-def _kernel_env(tmp_path: Path, venv: Path) -> dict:
-    home = tmp_path / "home"
-    home.mkdir()
-    return clean_env(venv, HOME=str(home), JUPYTER_CONFIG_DIR=str(home / "config"),
-                     JUPYTER_DATA_DIR=str(home / "data"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-                     IPYTHONDIR=str(home / "ipython"), MPLCONFIGDIR=str(home / "mpl"),
-                     JUPYTER_PLATFORM_DIRS="1")
+@pytest.fixture(scope="module")
+def student_venv(dist: Path, tmp_path_factory) -> Path:
+    """An environment as the distribution's `make lab` (and Binder) makes it: the distribution's
+    wheel installed, not the checkout. Its dependencies (JupyterLab, NumPy, ...) are this test
+    run's, reached through a path entry, whose .pth files -- the checkout's editable install --
+    are not processed; tests/packaging/test_binder.py installs the real pins."""
+    import sysconfig
 
-
-def test_student_dist_kernel_cannot_reach_the_answers(dist: Path, tmp_path: Path) -> None:
-    """The distribution's environment, as Binder and its `make lab` make it (the wheel, not the
-    checkout): a real kernel in lessons/en/ of the distribution."""
-    from jupyter_client import KernelManager
-
-    # a venv with the distribution's wheel (no dependencies: those of this test run's venv are
-    # reached through a path entry, whose .pth files -- the checkout's editable install -- are
-    # not processed)
-    venv = tmp_path / "student-venv"
+    venv = tmp_path_factory.mktemp("student-venv") / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     wheel = dist / json.loads((dist / student.MANIFEST).read_text())["wheel"]
     subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "--python",
                     str(venv / "bin/python"), "install", "--quiet", "--no-deps", str(wheel)],
                    check=True, timeout=300, capture_output=True)
     (site,) = (venv / "lib").glob("python3*/site-packages")
-    import sysconfig
-
     (site / "course-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    env = _kernel_env(tmp_path, venv)
-    folder = dist / "lessons/en"
-    km = KernelManager(kernel_name="python3")
-    km.kernel_spec.argv[0] = str(venv / "bin/python")
-    km.start_kernel(cwd=str(folder), env=env)
-    try:
-        client = km.blocking_client()
-        client.start_channels()
-        client.wait_for_ready(timeout=120)
-        code, paths, folders = _probe_code(dist, 2)
-        report = _report(_run_in_kernel(client, code))
-        client.stop_channels()
-    finally:
-        km.shutdown_kernel(now=True)
-    assert Path(report["cwd"]) == folder
-    assert Path(report["grader"]).is_relative_to(venv), f"the kernel imported {report['grader']}"
+    return venv
+
+
+def test_student_dist_lab_kernel_cannot_reach_the_answers(dist: Path, student_venv: Path,
+                                                          tmp_path: Path) -> None:
+    """The distribution's `make lab` (`python -m lessons lab --root lessons` in its environment):
+    no instructor material is reachable, so the lab starts ordinary kernels; a real one, started
+    through the lab's server for lessons/en/01-gradients.ipynb, finds none of the answers by
+    `../` paths or by import, imports the installed wheel, and check() works from the data."""
+    python = student_venv / "bin/python"
+    where = subprocess.run([python, "-c", "import json, sys; from lessons import lab; "
+                            "print(json.dumps(lab.instructor_material(lab.Path(sys.argv[1]))))",
+                            str(dist / "lessons")], capture_output=True, text=True, timeout=120, check=True,
+                           cwd=dist)  # as make lab there runs it (not this checkout's root)
+    assert json.loads(where.stdout) == []
+    env = _env(tmp_path)
+    env["JUPYTER_RUNTIME_DIR"] = str(tmp_path / "runtime")
+    report, (paths, folders), log = _lab_kernel_report(
+        [python, "-m", "lessons", "lab", "--root", "lessons"], env, dist, dist, dist / "lessons")
+    assert "kernels confined" not in log and "WARNING" not in log.split("\n", 1)[0]
+    assert Path(report["cwd"]) == dist / "lessons/en"
+    assert Path(report["grader"]).is_relative_to(student_venv), f"the kernel imported {report['grader']}"
     # the checkout's absolute paths: a student who has only the distribution has no checkout;
     # this test machine has one, so only the relative ones are asked of this kernel
     relative = [p for p in paths if p.startswith("..")]
@@ -268,7 +263,9 @@ def test_student_dist_kernel_cannot_reach_the_answers(dist: Path, tmp_path: Path
 
 # -- make lab in the checkout ------------------------------------------------------------------
 
-def _lab_kernel_report(argv: list[str], env: dict, cwd: Path, checkout: Path, root: Path) -> tuple[dict, str]:
+def _lab_kernel_report(argv: list, env: dict, cwd: Path, checkout: Path, root: Path):
+    """Start the lab (argv, in cwd), open en/01-gradients.ipynb's session through its REST API,
+    connect to that kernel with jupyter_client and run the probe: (report, (paths, folders), log)."""
     from jupyter_client import BlockingKernelClient
 
     runtime = Path(env["JUPYTER_RUNTIME_DIR"])
@@ -332,18 +329,6 @@ def test_lab_without_bubblewrap_refuses_unless_told(tmp_path: Path) -> None:
     assert proc.returncode == 2, proc.stderr
     assert "instructor material" in proc.stderr and "--no-sandbox" in proc.stderr
     assert "student-dist" in proc.stderr
-
-
-def test_lab_on_the_student_dist_needs_no_sandbox(dist: Path, tmp_path: Path) -> None:
-    """The student distribution's lab (`make lab` there: lessons lab --root lessons) with the wheel
-    installed finds no instructor material and starts ordinary kernels; from the checkout's
-    editable install, the same root is confined (the packages it imports are the checkout)."""
-    from lessons import lab
-
-    assert lab.lesson_folders(dist / "lessons") == ["en", "es", "pt", "ru"]
-    assert lab.instructor_material(dist / "lessons") != []  # this run imports the checkout
-    assert set(lab.instructor_material(dist / "lessons")) == {
-        str(REPO / d) for d in lab.INSTRUCTOR_DIRS}
 
 
 def test_lab_with_no_sandbox_warns_and_the_probe_sees_the_leak(tmp_path: Path) -> None:
