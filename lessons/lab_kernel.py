@@ -7,8 +7,9 @@ the one autograding uses) and sees
 
 * the Python installation and the packages it imports, read-only, with the instructor folders
   (``grader/course/``, ``lessons/src/`` and any other the lab names) replaced by empty ones;
-* the lab's lesson folders (read-write: figures or files a notebook saves), its own scratch
-  folder, a private ``/tmp``; its working directory is the notebook's folder;
+* the lab's lesson folders (read-write: figures or files a notebook saves; run as root, the
+  sandbox runs the kernel as ``nobody``, who may only read them), its own scratch folder, a
+  private ``/tmp``; its working directory is the notebook's folder;
 * not the rest of the checkout (``tests/``, ``.git``, ``build/``), nor the user's home.
 
 It shares the host's network (the server talks to it over TCP on 127.0.0.1), has no memory or

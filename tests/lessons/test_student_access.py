@@ -162,6 +162,17 @@ def test_student_dist_holds_only_student_material(dist: Path) -> None:
     assert os.access(dist / "binder/start", os.X_OK)
     readme = (dist / "README.md").read_text()
     assert "make lab" in readme and "mybinder.org/v2/gh/" in readme and "lessons/src" not in readme
+    # its make lab: Binder's exact requirements into .venv, then the lab on lessons/ with them
+    dry = subprocess.run(["make", "-n", "--no-print-directory", "-C", str(dist), "lab", "PYTHON=python3.11"],
+                         capture_output=True, text=True, timeout=60)
+    assert dry.returncode == 0, dry.stderr
+    assert "python3.11 -m venv --clear .venv" in dry.stdout
+    assert ".venv/bin/python -m pip --disable-pip-version-check install --progress-bar on -r binder/requirements.txt" in dry.stdout
+    assert dry.stdout.rstrip().splitlines()[-1] == ".venv/bin/python -m lessons lab --root lessons"
+    # the checkout's make student-dist runs the same command
+    dry = subprocess.run(["make", "-n", "-C", str(REPO), "student-dist", "STUDENT_DIST=/elsewhere/x",
+                          "VENV=/nonexistent-venv"], capture_output=True, text=True, timeout=60)
+    assert dry.returncode == 0 and "/nonexistent-venv/bin/python -m lessons student-dist /elsewhere/x" in dry.stdout
 
 
 def test_audit_finds_instructor_material(tmp_path: Path) -> None:
