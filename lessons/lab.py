@@ -5,7 +5,8 @@ A JupyterLab server rooted at the lessons, as a student should meet it:
 * the file browser opens on the lesson notebooks only: one folder per language (``en/``,
   ``es/``, ...); the package's tooling beside them (``build.py``, ``src/`` with the solutions,
   ``messages/``, ...) is hidden from the server (``ContentsManager.hide_globs``), computed from
-  the folder itself: whatever is not a folder of notebooks;
+  the folder itself: whatever is not a folder of notebooks; the server refuses those paths
+  too when asked for them by name (:mod:`lessons.lab_contents`);
 * nbgrader's instructor interface is off for this server only (``jupyter_config/``, put first
   on ``JUPYTER_CONFIG_PATH``): no *Create Assignment* sidebar, no *Formgrader*, no *Validate*,
   and no "No nbgrader_config.py file found" warning;
@@ -76,6 +77,8 @@ def command(root: Path = ROOT, extra: list[str] | None = None, confined: bool = 
     globs = list(dict.fromkeys([*FileContentsManager().hide_globs, *hidden_names(root)]))
     argv = [sys.executable, "-m", "jupyterlab", str(root)]
     argv += [f"--ContentsManager.hide_globs={g}" for g in globs]
+    # hidden from listings and refused by path too (lessons/lab_contents.py)
+    argv.append("--ServerApp.contents_manager_class=lessons.lab_contents.StudentContentsManager")
     if confined:  # a terminal would run unconfined, as the user, beside the confined kernels
         argv.append("--ServerApp.terminals_enabled=False")
     if hasattr(os, "geteuid") and os.geteuid() == 0:

@@ -309,6 +309,10 @@ def _lab_kernel_report(argv: list, env: dict, cwd: Path, checkout: Path, root: P
             report = _report(_run_in_kernel(client, code))
         finally:
             client.stop_channels()
+        # the server refuses the hidden names by path too (not only in listings)
+        report["served"] = {url: _get(f"{base}{url}")[0] for url in (
+            "/api/contents/src/01-gradients.py", "/files/src/01-gradients.py", "/api/contents/src",
+            "/api/contents/en/01-gradients.ipynb")}
         terminals = urllib.request.Request(f"{base}/api/terminals", headers={"Authorization": f"token {TOKEN}"})
         try:
             with urllib.request.urlopen(terminals, timeout=30) as resp:
@@ -330,6 +334,8 @@ def test_make_lab_kernel_in_the_checkout_cannot_reach_the_answers(tmp_path: Path
     assert Path(report["cwd"]) == REPO / "lessons/en", report["cwd"]
     _assert_nothing_readable(report, paths, folders)
     assert report["terminals"] == 404, "a terminal would run unconfined beside the confined kernels"
+    assert report["served"] == {"/api/contents/src/01-gradients.py": 404, "/files/src/01-gradients.py": 404,
+                                "/api/contents/src": 404, "/api/contents/en/01-gradients.ipynb": 200}
 
 
 def test_lab_without_bubblewrap_refuses_unless_told(tmp_path: Path) -> None:
