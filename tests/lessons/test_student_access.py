@@ -264,6 +264,7 @@ def test_student_dist_lab_kernel_cannot_reach_the_answers(dist: Path, student_ve
     assert "kernels confined" not in log and "WARNING" not in log.split("\n", 1)[0]
     assert Path(report["cwd"]) == dist / "lessons/en"
     assert Path(report["grader"]).is_relative_to(student_venv), f"the kernel imported {report['grader']}"
+    assert report["interrupt"] == "KeyboardInterrupt"
     # the checkout's absolute paths: a student who has only the distribution has no checkout;
     # this test machine has one, so only the relative ones are asked of this kernel
     relative = [p for p in paths if p.startswith("..")]
@@ -307,6 +308,18 @@ def _lab_kernel_report(argv: list, env: dict, cwd: Path, checkout: Path, root: P
         try:
             code, paths, folders = _probe_code(checkout, len((root / "en").relative_to(checkout).parts))
             report = _report(_run_in_kernel(client, code))
+            # Kernel > Interrupt (the server's REST call) reaches the kernel, in its sandbox too
+            msg_id = client.execute("import time\ntime.sleep(120)")
+            time.sleep(3)
+            req = urllib.request.Request(f"{base}/api/kernels/{kernel_id}/interrupt", data=b"", method="POST",
+                                         headers={"Authorization": f"token {TOKEN}"})
+            urllib.request.urlopen(req, timeout=60).close()
+            deadline = time.monotonic() + 60
+            report["interrupt"] = None
+            while report["interrupt"] is None and time.monotonic() < deadline:
+                msg = client.get_iopub_msg(timeout=60)
+                if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "error":
+                    report["interrupt"] = msg["content"]["ename"]
         finally:
             client.stop_channels()
         # the server refuses the hidden names by path too (not only in listings)
@@ -334,6 +347,7 @@ def test_make_lab_kernel_in_the_checkout_cannot_reach_the_answers(tmp_path: Path
     assert Path(report["cwd"]) == REPO / "lessons/en", report["cwd"]
     _assert_nothing_readable(report, paths, folders)
     assert report["terminals"] == 404, "a terminal would run unconfined beside the confined kernels"
+    assert report["interrupt"] == "KeyboardInterrupt"
     assert report["served"] == {"/api/contents/src/01-gradients.py": 404, "/files/src/01-gradients.py": 404,
                                 "/api/contents/src": 404, "/api/contents/en/01-gradients.ipynb": 200}
 
