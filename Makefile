@@ -1,5 +1,7 @@
 # The README's two commands:
 #   make lab    create .venv if needed, install the course, start the students' JupyterLab
+#               (from this checkout its kernels run in the grader's bubblewrap sandbox: the
+#               checkout holds the answers; students get the student distribution instead)
 #   make test   create/refresh .venv, install course + test tools and Debian's packages, run pytest
 #
 # Nothing has to be activated or be on PATH but $(PYTHON) (python3.11) and, for `make test` on a
@@ -29,12 +31,13 @@ STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
 
 phase = @printf '\n==> %s\n' $(1)
 
-.PHONY: help lab test install install-dev system-packages preflight clean lite test-lite
+.PHONY: help lab test install install-dev system-packages preflight clean lite test-lite student-dist
 
 help:
 	@echo "make lab    start the students' JupyterLab on the lessons (creates .venv on first use)"
 	@echo "make test   run the whole test suite (installs what is missing first)"
 	@echo "make lite   build the course as a static JupyterLite site in build/lite/ (runs in the browser, no server)"
+	@echo "make student-dist STUDENT_DIST=DIR   build what students get (notebooks, wheel, Binder files) into DIR"
 	@echo "make clean  remove .venv and build artefacts"
 
 # Fail at once, and say why, when the interpreter the project needs is missing.
@@ -88,9 +91,19 @@ system-packages:
 	fi
 
 # The students' JupyterLab: the lesson notebooks only, nbgrader's instructor interface off
-# (python -m lessons lab; instructors use python -m grader lab in their course folder).
+# (python -m lessons lab; instructors use python -m grader lab in their course folder). This
+# checkout holds instructor material, so the lab's kernels run confined (bubblewrap); without
+# bubblewrap it refuses unless LAB_ARGS=--no-sandbox (lessons/lab.py says why).
+LAB_ARGS ?=
 lab: $(STAMP_COURSE)
-	$(VPY) -m lessons lab
+	$(VPY) -m lessons lab $(LAB_ARGS)
+
+# What students get, built from this checkout and audited for instructor material
+# (python -m lessons student-dist; README, "Publishing the student distribution").
+STUDENT_DIST ?= build/student
+student-dist: $(STAMP_COURSE)
+	$(call phase,"Building the student distribution in $(STUDENT_DIST) (about 30 s)")
+	$(VPY) -m lessons student-dist $(STUDENT_DIST)
 
 # The engine's tests a second time with every tensor on the strict backend, a CPU array that
 # refuses implicit conversion to NumPy as CuPy's GPU arrays do (tests/minitape/strict_backend.py).

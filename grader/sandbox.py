@@ -144,6 +144,9 @@ class Sandbox:
     python: str = sys.executable
     bwrap: str | None = None
     base: str | None = None  # where scratch areas are made (default: the temporary folder)
+    # the host's network (the students' own JupyterLab: its server talks to kernels over TCP on
+    # 127.0.0.1); grading never shares it
+    share_network: bool = False
 
     def __post_init__(self) -> None:
         self.bwrap = self.bwrap or find_bwrap()
@@ -273,8 +276,10 @@ class Sandbox:
                 binds: dict[str, str] | None = None) -> list[str]:
         """``argv`` run by bwrap with ``writable`` (a scratch folder, shown at the same path)
         the only folder it may write besides its private ``/tmp``."""
-        args = [self.bwrap, "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+        args = [self.bwrap, "--unshare-ipc", "--unshare-pid", "--unshare-uts",
                 "--unshare-cgroup-try", "--die-with-parent", "--hostname", "grader-sandbox"]
+        if not self.share_network:
+            args.insert(3, "--unshare-net")
         if self.uid is None:
             args += ["--unshare-user"]
         else:  # bwrap runs as root (it could not reach the files of a root-only Python), setpriv

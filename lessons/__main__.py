@@ -1,4 +1,4 @@
-"""Command line: ``python -m lessons {lab,build,check,status,stamp,timing}`` (see ``--help``)."""
+"""Command line: ``python -m lessons {lab,student-dist,build,check,status,stamp,timing}`` (see ``--help``)."""
 
 from __future__ import annotations
 
@@ -126,7 +126,13 @@ def cmd_timing(args) -> int:
 def cmd_lab(args) -> int:
     from .lab import main
 
-    return main(args.jupyter_args)
+    return main(args.jupyter_args, root=args.lab_root, no_sandbox=args.no_sandbox)
+
+
+def cmd_student_dist(args) -> int:
+    from .student import main
+
+    return main(args.out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,8 +147,22 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("lab", help="start the students' JupyterLab on the lessons (what `make lab` runs)",
                        description="JupyterLab on the lesson notebooks, one folder per language, with the "
                                    "lesson tooling hidden and nbgrader's instructor interface off for this "
-                                   "server. Other arguments go to JupyterLab (e.g. --port 8890 --no-browser).")
+                                   "server. Where instructor material is reachable (a checkout) the kernels "
+                                   "run in the grader's bubblewrap sandbox. Other arguments go to JupyterLab "
+                                   "(e.g. --port 8890 --no-browser).")
+    p.add_argument("--root", dest="lab_root", type=Path,
+                   help="folder of lesson notebooks to serve (default: this package's lessons)")
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run kernels unconfined even where instructor material is reachable (warns)")
     p.set_defaults(func=cmd_lab)
+
+    p = sub.add_parser("student-dist", help="build what students get (notebooks, the wheel, Binder files) into OUT",
+                       description="The student distribution: the student notebooks, the course's wheel "
+                                   "without instructor material, Binder's files and a Makefile (make lab), "
+                                   "audited for instructor material. Publish OUT as the students' repository; "
+                                   "the Binder badges point to it (pyproject.toml [tool.minitape-course]).")
+    p.add_argument("out", type=Path, help="the folder to build (created; refreshed if it holds an earlier one)")
+    p.set_defaults(func=cmd_student_dist)
 
     p = sub.add_parser("build", parents=[common], help="regenerate student and instructor notebooks")
     p.add_argument("lessons", nargs="*", help="lesson names or numbers (default: all)")

@@ -5,13 +5,25 @@ A JupyterLab server rooted at the lessons, as a student should meet it:
 * the file browser opens on the lesson notebooks only: one folder per language (``en/``,
   ``es/``, ...); the package's tooling beside them (``build.py``, ``src/`` with the solutions,
   ``messages/``, ...) is hidden from the server (``ContentsManager.hide_globs``), computed from
-  the folder itself: whatever is not a folder of notebooks;
+  the folder itself: whatever is not a folder of notebooks; the server refuses those paths
+  too when asked for them by name (:mod:`lessons.lab_contents`);
 * nbgrader's instructor interface is off for this server only (``jupyter_config/``, put first
   on ``JUPYTER_CONFIG_PATH``): no *Create Assignment* sidebar, no *Formgrader*, no *Validate*,
   and no "No nbgrader_config.py file found" warning;
 * it runs this interpreter's JupyterLab (``python -m jupyterlab``), so no virtualenv needs to
   be activated, and passes ``--allow-root`` when run as root (containers, CI machines), which
-  Jupyter otherwise refuses.
+  Jupyter otherwise refuses;
+* ``--root DIR`` serves another folder of lesson notebooks (the student distribution's
+  ``make lab`` serves its ``lessons/``).
+
+**Instructor material.** Where the lab can reach it -- this package is a checkout (or an editable
+install of one: ``lessons/src/``, ``grader/course/exercises/``, ``grader/course/source/`` exist),
+or a folder above the lab's root holds them -- the kernels run confined
+(:mod:`lessons.lab_kernel`: the grader's bubblewrap sandbox, which shows them the Python
+packages with those folders emptied and the lesson folders, not the checkout) and the server
+has no terminals (a terminal would not be confined). Without bubblewrap the lab refuses to start
+there unless ``--no-sandbox`` is given, with a warning saying what that allows. Where nothing can
+be reached (the student distribution, the installed wheel) kernels are ordinary kernels.
 
 Extra arguments go to JupyterLab (``python -m lessons lab --port 8890 --no-browser``).
 Instructors open the course with nbgrader's interface through ``python -m grader lab``.
@@ -19,12 +31,21 @@ Instructors open the course with nbgrader's interface through ``python -m grader
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 CONFIG = ROOT / "jupyter_config"
+KERNELS = ROOT / "jupyter_kernels"  # the confined kernel's spec (lessons.lab_kernel)
+# instructor material, relative to a checkout (lessons.student.INSTRUCTOR_DIRS)
+INSTRUCTOR_DIRS = ("grader/course/exercises", "grader/course/source", "lessons/src")
+NO_SANDBOX_WARNING = (
+    "WARNING: starting the lab without a sandbox (--no-sandbox) although instructor material is "
+    "reachable from it ({}): every notebook's code can read the reference solutions, hidden "
+    "cases and instructor notebooks. Students get the student distribution "
+    "(python -m lessons student-dist), never this checkout.")
 
 
 def lesson_folders(root: Path = ROOT) -> list[str]:
@@ -39,30 +60,85 @@ def hidden_names(root: Path = ROOT) -> list[str]:
     return sorted(p.name for p in root.iterdir() if p.name not in shown and not p.name.startswith("."))
 
 
-def command(root: Path = ROOT, extra: list[str] | None = None) -> list[str]:
+def instructor_material(root: Path = ROOT) -> list[str]:
+    """Instructor folders a lab on ``root`` could reach: those of the packages it imports
+    (a checkout or an editable install) and those of every folder above ``root``."""
+    import grader
+
+    found = [ROOT / "src", *(Path(grader.__file__).resolve().parent / d for d in ("course/exercises", "course/source"))]
+    for above in [Path(root).resolve(), *Path(root).resolve().parents]:
+        found += [above / d for d in INSTRUCTOR_DIRS]
+    return sorted({str(p) for p in found if p.is_dir()})
+
+
+def command(root: Path = ROOT, extra: list[str] | None = None, confined: bool = False) -> list[str]:
     from jupyter_server.services.contents.filemanager import FileContentsManager
 
     globs = list(dict.fromkeys([*FileContentsManager().hide_globs, *hidden_names(root)]))
     argv = [sys.executable, "-m", "jupyterlab", str(root)]
     argv += [f"--ContentsManager.hide_globs={g}" for g in globs]
+    # hidden from listings and refused by path too (lessons/lab_contents.py)
+    argv.append("--ServerApp.contents_manager_class=lessons.lab_contents.StudentContentsManager")
+    if confined:  # a terminal would run unconfined, as the user, beside the confined kernels
+        argv.append("--ServerApp.terminals_enabled=False")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         argv.append("--allow-root")
     return argv + list(extra or [])
 
 
-def environment(base: dict | None = None) -> dict:
+def environment(base: dict | None = None, confine: dict | None = None) -> dict:
+    """The server's environment: the students' Jupyter configuration first; with ``confine``
+    (what :mod:`lessons.lab_kernel` hides and shows) the confined kernel spec first too."""
+    from .lab_kernel import ENV_VAR
+
     env = dict(os.environ if base is None else base)
     env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
         [str(CONFIG)] + [p for p in env.get("JUPYTER_CONFIG_PATH", "").split(os.pathsep) if p])
+    env.pop(ENV_VAR, None)
+    if confine is not None:
+        env["JUPYTER_PATH"] = os.pathsep.join(
+            [str(KERNELS)] + [p for p in env.get("JUPYTER_PATH", "").split(os.pathsep) if p])
+        env[ENV_VAR] = json.dumps(confine)
     return env
 
 
-def main(extra: list[str]) -> int:
-    folders = lesson_folders()
-    if not folders:
-        print(f"error: no lesson notebooks under {ROOT} (run `python -m lessons build`)", file=sys.stderr)
+def confinement(root: Path, material: list[str]) -> dict:
+    """What the lab's kernels hide and show; raises grader.sandbox.SandboxError where bubblewrap
+    cannot confine them here."""
+    from grader.sandbox import Sandbox
+
+    Sandbox(hide=material, share_network=True).check()
+    return {"hide": material, "folders": [str(Path(root).resolve() / f) for f in lesson_folders(root)]}
+
+
+def main(extra: list[str], root: Path | None = None, no_sandbox: bool = False) -> int:
+    root = Path(root or ROOT).resolve()
+    if not root.is_dir():
+        print(f"error: {root} is not a folder", file=sys.stderr)
         return 2
-    argv = command(extra=extra)
-    print(f"Starting JupyterLab on the lessons in {ROOT} ({', '.join(folders)}); "
+    folders = lesson_folders(root)
+    if not folders:
+        hint = " (run `python -m lessons build`)" if root == ROOT else ""
+        print(f"error: no lesson notebooks under {root}{hint}", file=sys.stderr)
+        return 2
+    material = instructor_material(root)
+    confine = None
+    if material and no_sandbox:
+        print(NO_SANDBOX_WARNING.format(", ".join(material)), file=sys.stderr, flush=True)
+    elif material:
+        from grader.sandbox import SandboxError
+
+        try:
+            confine = confinement(root, material)
+        except SandboxError as exc:
+            print(f"error: this lab can reach instructor material ({', '.join(material)}), so its "
+                  f"kernels run in a sandbox, and {exc}. Students get the student distribution "
+                  "(python -m lessons student-dist), never this checkout; to start this lab "
+                  "unconfined anyway: python -m lessons lab --no-sandbox (make lab LAB_ARGS=--no-sandbox)",
+                  file=sys.stderr)
+            return 2
+    argv = command(root, extra=extra, confined=confine is not None)
+    how = " (kernels confined: instructor material is not visible to them)" if confine else ""
+    print(f"Starting JupyterLab on the lessons in {root} ({', '.join(folders)}){how}; "
           "stop it with Ctrl+C.", flush=True)
-    os.execve(argv[0], argv, environment())
+    os.execve(argv[0], argv, environment(confine=confine))

@@ -1,9 +1,13 @@
 """Reproduce what repo2docker (mybinder.org) does with binder/, and use the result.
 
-repo2docker copies the repository, runs `pip install -r binder/requirements.txt` from its root in
-the image's Python 3.11 environment, runs `binder/postBuild` if there is one, and starts JupyterLab
-there. This test does the same in a fresh virtual environment, then imports the packages and
-executes notebooks with a kernel of that environment, from the folder JupyterLab would start it in.
+Students' Binder runs the student distribution (`python -m lessons student-dist`, built here from
+a clean copy of the project): its binder/requirements.txt is this checkout's pins with the course's
+wheel instead of the checkout. repo2docker copies the repository, runs
+`pip install -r binder/requirements.txt` from its root in the image's Python 3.11 environment, runs
+`binder/postBuild` if there is one, and starts JupyterLab there through `binder/start`. This test
+does the same in a fresh virtual environment, then imports the packages and executes notebooks
+with a kernel of that environment, from the folder JupyterLab would start it in: the answers are
+not there, and `check()` works from the visible cases shipped as data.
 """
 
 from __future__ import annotations
@@ -40,6 +44,11 @@ EXECUTE = textwrap.dedent(
 GRADIENT_NOTEBOOK = [
     "import sys\nimport minitape as tf\nimport grader\nimport lessons\nprint(sys.prefix)",
     "x = tf.Variable(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\nprint(float(tape.gradient(y, x).numpy()))",
+    # the answers are not installed: no definitions, no course folder; check() works from data
+    "import importlib.util, grader.exercises\n"
+    "print(importlib.util.find_spec('grader.course.exercises') is None, grader.exercises.definitions_available())",
+    "def derivative_at(x0):\n    x = tf.Variable(x0)\n    with tf.GradientTape() as tape:\n        y = x ** 3 - 2 * x\n"
+    "    return tape.gradient(y, x)\nfrom grader import check\nprint(check('l01_ex1').passed)",
 ]
 
 
@@ -54,6 +63,12 @@ def _stream(cell: dict) -> str:
 
 @pytest.mark.slow
 def test_binder_environment_runs_the_course(project_copy: Path, tmp_path: Path) -> None:
+    from lessons import student
+
+    checkout = project_copy
+    project_copy = tmp_path / "minitape-student"  # what Binder links open: the student distribution
+    student.build(project_copy, root=checkout)
+    assert (project_copy / "binder/requirements.txt").is_file() and not (project_copy / "grader").exists()
     venv = tmp_path / "binder-venv"
     run([sys.executable, "-m", "venv", venv], cwd=tmp_path, env=clean_env(), timeout=300)
     py = venv / "bin" / "python"
@@ -99,6 +114,15 @@ def test_binder_environment_runs_the_course(project_copy: Path, tmp_path: Path) 
     cells = execute(tiny, allow_errors=False)
     assert Path(_stream(cells[0]).strip()).resolve() == venv.resolve(), "kernel ran outside the Binder venv"
     assert _stream(cells[1]).strip() == "6.0"
+    assert _stream(cells[2]).split() == ["True", "False"]
+    assert _stream(cells[3]).strip() == "True"
+
+    # binder/start puts the installed course's students' configuration first and starts the server
+    out = run([project_copy / "binder/start", "sh", "-c", 'printf %s "$JUPYTER_CONFIG_PATH"'],
+              cwd=project_copy, env=dict(env, JUPYTER_CONFIG_PATH="/elsewhere"), timeout=120).stdout
+    first, rest = out.split(":", 1)
+    assert Path(first).is_relative_to(venv) and Path(first).name == "jupyter_config" and rest == "/elsewhere"
+    assert (Path(first) / "labconfig/page_config.json").is_file()
 
     # 4. the first lesson, as a Binder student opens it (lessons/en/01-*.ipynb), when it exists.
     #    The only error a student notebook may show before the student writes anything is an
