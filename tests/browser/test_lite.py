@@ -226,3 +226,19 @@ def test_every_other_lesson_runs_in_jupyterlite(lite_site, offline_page, run_all
         times.append(f"{name} {time.monotonic() - lesson_start:.0f} s")
         screenshot(page, f"lite-{Path(name).stem}")
     print(f"lite lessons 2-6 (en): {time.monotonic() - start:.0f} s in all: {', '.join(times)}")
+
+
+def test_the_site_holds_no_instructor_material():
+    """What the browser downloads (the site's files, the course wheel inside it) passes the
+    student distribution's audit: no instructor path, no exercise registration, reference or
+    hidden case, no solution or hidden-test region of the lesson sources."""
+    from lessons.student import Fingerprints, audit
+
+    problem = _site_is_current()
+    if problem:
+        pytest.fail(problem)
+    prints = Fingerprints.of_checkout(REPO)
+    assert len(prints.blocks) > 50  # the references and solutions it looks for were found
+    wheels = list(SITE.rglob("minitape-*.whl"))
+    assert wheels, "the course wheel is not in the site"
+    assert audit(SITE, prints) == []
