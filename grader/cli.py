@@ -71,6 +71,9 @@ def cmd_autograde_all(args) -> int:
                    for line in r.log.splitlines() if "starting a fresh kernel" in line}
         for reason in sorted(reasons):
             print(f"  {reason}")
+    for result in summary.results:
+        if result.note:
+            print(f"{result.student}: {result.note}", file=sys.stderr)
     for result in summary.failed:
         print(f"\n--- {result.student}: nbgrader autograde failed ---\n{result.log.strip()}",
               file=sys.stderr)

@@ -48,6 +48,7 @@ class StudentResult:
     rows: dict | None = None
     forked: int = 0   # kernels forked from the worker's preloaded process
     fresh: int = 0    # kernels started from scratch
+    note: str = ""    # what the instructor should know beyond the gradebook (worker deaths)
 
 
 @dataclass
@@ -226,8 +227,26 @@ def merge_rows(db_url: str, assignment: str, student: str, rows: dict) -> None:
 _W: dict = {}
 
 
+def _watch_parent(parent: int) -> None:
+    """A worker is in a process group of its own (a kernel that kills its worker's group must
+    not take the parent, the gradebook's writer, with it), so the terminal's Ctrl+C and the
+    parent's death no longer reach it: it ends itself, and its group, when the parent is gone."""
+    import signal
+    import threading
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, name="grader-parent-watch", daemon=True).start()
+
+
 def _worker_init(course_dir: str, template_db: str | None, workdir: str, argv: list[str],
-                 preload: list[str] | None, sandbox=None) -> None:
+                 preload: list[str] | None, sandbox=None, parent: int | None = None) -> None:
+    if parent is not None:
+        os.setpgid(0, 0)
+        _watch_parent(parent)
     _W["course_dir"] = course_dir
     _W["argv"] = argv
     _W["workdir"] = workdir
@@ -267,7 +286,13 @@ def _worker_init(course_dir: str, template_db: str | None, workdir: str, argv: l
             multiprocessing.util.Finalize(None, kernels.stop_zygote, exitpriority=10)
 
 
-def _grade_student(assignment: str, student: str) -> StudentResult:
+def _grade_student(assignment: str, student: str, replay: bool = False) -> StudentResult:
+    """nbgrader's autograde of one student in this worker, and the student's gradebook rows.
+
+    Each executed cell's outputs are recorded as it finishes (``GraderExecute.checkpoint``);
+    with ``replay`` no kernel runs: the submission is graded from the record a worker that died
+    while grading it left (crashed in the cell it died in, with the points of the cells before).
+    """
     from nbgrader.apps.autogradeapp import AutogradeApp
 
     from .kernels import STATS
@@ -279,7 +304,10 @@ def _grade_student(assignment: str, student: str) -> StudentResult:
         fh.write(student)
     before = dict(STATS)
     buffer = io.StringIO()
-    argv = [assignment, f"--student={student}", *(_W["argv"])]
+    argv = [assignment, f"--student={student}", *(_W["argv"]),
+            f"--GraderExecute.checkpoint={os.path.join(_W['workdir'], 'checkpoint-' + student)}"]
+    if replay:
+        argv.append("--GraderExecute.replay=True")
     if _W["db_url"]:
         argv.append(f"--db={_W['db_url']}")
     ok = True
@@ -309,8 +337,13 @@ def _grade_student(assignment: str, student: str) -> StudentResult:
     kernel_log.removeHandler(handler)
     rows = read_rows(_W["db_url"], assignment, student) if _W["db_url"] else None
     os.unlink(marker)
-    return StudentResult(student, ok, time.perf_counter() - start, buffer.getvalue(), rows,
-                         STATS["forked"] - before["forked"], STATS["fresh"] - before["fresh"])
+    result = StudentResult(student, ok, time.perf_counter() - start, buffer.getvalue(), rows,
+                           STATS["forked"] - before["forked"], STATS["fresh"] - before["fresh"])
+    if replay:
+        result.note = ("the grading worker died twice while grading this submission (its code "
+                       "killed the worker, or it ran out of memory): graded up to the cell it "
+                       "died in, recorded as crashed")
+    return result
 
 
 # ----------------------------------------------------------------------------------------------
@@ -351,17 +384,32 @@ class Progress:
 # ----------------------------------------------------------------------------------------------
 # Entry point
 # ----------------------------------------------------------------------------------------------
+def _interruptible(futures, pool):
+    """``futures`` as they finish; on Ctrl+C the workers (each in a process group of its own,
+    out of the terminal's reach) are killed instead of finishing the class first."""
+    import signal
+
+    try:
+        yield from futures
+    except KeyboardInterrupt:
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+
+
 def _run_pool(ctx, jobs: int, initargs: tuple, assignment: str, students: list[str], workdir: str,
-              on_result) -> tuple[list[str], list[str]]:
+              on_result, replay: bool = False) -> tuple[list[str], list[str]]:
     """Grade ``students`` on a pool of ``jobs`` workers, ``on_result(result)`` for each one
     graded. Returns (suspects, not_started) if a worker died: the students being graded when
     the pool broke (one of them killed it, or all were cut short) and those not yet begun."""
     done: set[str] = set()
     try:
         with cf.ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init,
-                                    initargs=initargs) as pool:
-            futures = {pool.submit(_grade_student, assignment, s): s for s in students}
-            for future in cf.as_completed(futures):
+                                    initargs=initargs + (os.getpid(),)) as pool:
+            futures = {pool.submit(_grade_student, assignment, s, replay): s for s in students}
+            for future in _interruptible(cf.as_completed(futures), pool):
                 try:
                     result = future.result()
                 except BrokenProcessPool:
@@ -401,7 +449,9 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
 
     A worker that dies (killed, out of memory) fails no one: the submissions it was grading are
     graded again, each on a fresh worker of its own, and the rest on a fresh pool; one whose
-    grading kills a worker twice is reported as failed.
+    grading kills a worker twice (with ``sandbox=False`` a student's code can) is graded from
+    what that worker recorded before it died: crashed in the cell it died in, with the points
+    of the cells before, as a kernel that dies is (reported as failed only if even that fails).
 
     Raises :class:`CourseError` for a missing course, an unknown assignment or no submissions.
     """
@@ -483,7 +533,15 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
             for student in suspects:  # each alone on a fresh worker: who killed it is then clear
                 forget(student)
                 lone, _ = _run_pool(ctx, 1, initargs, assignment, [student], workdir, record)
-                if lone:
+                if not lone:
+                    continue
+                # it killed its worker again: grade it from what that worker recorded before it
+                # died (no kernel runs), crashed in the cell it died in, as a kernel that dies is
+                forget(student)
+                replay_args = (course_dir, template, workdir, argv, None, None)
+                again, _ = _run_pool(ctx, 1, replay_args, assignment, [student], workdir, record,
+                                     replay=True)
+                if again:
                     record(StudentResult(student, False, 0.0,
                                          "the grading worker died twice while grading this "
                                          "submission (killed, or out of memory); it was not graded"))
