@@ -370,8 +370,9 @@ class Progress:
         filled = int(width * self.done / max(1, self.total))
         bar = "#" * filled + "-" * (width - filled)
         state = "ok" if result.ok else "FAILED"
+        rate = self.done / elapsed if elapsed > 0 else 0.0
         text = (f"[{bar}] {self.done}/{self.total} students, {self.failed} failed, "
-                f"{elapsed:5.1f}s elapsed, eta {eta:5.1f}s")
+                f"{rate:.2f}/s, {elapsed:5.1f}s elapsed, eta {eta:5.1f}s")
         if self.tty:
             self.stream.write("\r" + text + (f"  last: {result.student} {state}" + " " * 10)[:40])
             if self.done == self.total:
@@ -431,6 +432,56 @@ def _run_pool(ctx, jobs: int, initargs: tuple, assignment: str, students: list[s
     return suspects, not_started
 
 
+def prepare(course_dir: str, assignment: str, students: list[str] | None, force: bool,
+            extra_args: list[str] | None, sandbox: bool, limits):
+    """What every way of grading a class starts from (this machine's pool, a Dask cluster):
+    the course, the students to grade, nbgrader's arguments, the sandbox (checked here)."""
+    from . import nbgrader_compat
+
+    nbgrader_compat.install()  # before any Gradebook: no `alembic` needed on PATH
+    coursedir = load_coursedir(course_dir)
+    _check_assignment(coursedir, assignment)
+    found = submitted_students(coursedir, assignment)
+    if students:
+        unknown = sorted(set(students) - set(found))
+        if unknown:
+            raise CourseError(f"no submission of {assignment} for: {', '.join(unknown)}")
+        found = [s for s in found if s in students]
+    if not found:
+        raise CourseError(f"no submissions of {assignment} under "
+                          f"{coursedir.format_path(coursedir.submitted_directory, '*', assignment)}")
+    argv = list(extra_args or [])
+    if force:
+        argv.append("--force")
+    box = None
+    if sandbox:
+        from .sandbox import Sandbox
+
+        # the course is hidden even where it lies inside a folder the sandbox shows
+        box = Sandbox(hide=[coursedir.root], **({} if limits is None else {"limits": limits}))
+        box.check()
+    return coursedir, found, argv, box
+
+
+def grade_alone(ctx, initargs: tuple, assignment: str, student: str, workdir: str, record,
+                forget) -> None:
+    """Grade ``student``, whose grading a worker died in, alone on a fresh worker; if it kills
+    that one too, grade it from what that worker recorded before it died (no kernel runs:
+    crashed in the cell it died in, as a kernel that dies is); failed only if even that fails."""
+    forget(student)
+    lone, _ = _run_pool(ctx, 1, initargs, assignment, [student], workdir, record)
+    if not lone:
+        return
+    forget(student)
+    replay_args = tuple(initargs[:4]) + (None, None)  # no zygote, no sandbox: no kernel runs
+    again, _ = _run_pool(ctx, 1, replay_args, assignment, [student], workdir, record, replay=True)
+    if again:
+        record(StudentResult(student, False, 0.0,
+                             "the grading worker died twice while grading this submission "
+                             "(killed, or out of memory), and grading it from what the worker "
+                             "recorded failed too; it was not graded"))
+
+
 def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, force: bool = False,
                   students: list[str] | None = None, progress: bool = True,
                   extra_args: list[str] | None = None, preload: bool = True,
@@ -455,34 +506,12 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
 
     Raises :class:`CourseError` for a missing course, an unknown assignment or no submissions.
     """
-    from . import nbgrader_compat
-
-    nbgrader_compat.install()  # before any Gradebook: no `alembic` needed on PATH
-    coursedir = load_coursedir(course_dir)
+    coursedir, found, argv, box = prepare(course_dir, assignment, students, force, extra_args,
+                                          sandbox, limits)
     course_dir = coursedir.root
-    _check_assignment(coursedir, assignment)
-    found = submitted_students(coursedir, assignment)
-    if students:
-        unknown = sorted(set(students) - set(found))
-        if unknown:
-            raise CourseError(f"no submission of {assignment} for: {', '.join(unknown)}")
-        found = [s for s in found if s in students]
-    if not found:
-        raise CourseError(f"no submissions of {assignment} under "
-                          f"{coursedir.format_path(coursedir.submitted_directory, '*', assignment)}")
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(found)))
-    argv = list(extra_args or [])
-    if force:
-        argv.append("--force")
     db_url = coursedir.db_url
     sqlite = db_url.startswith("sqlite:///")
-    box = None
-    if sandbox:
-        from .sandbox import Sandbox
-
-        # the course is hidden even where it lies inside a folder the sandbox shows
-        box = Sandbox(hide=[course_dir], **({} if limits is None else {"limits": limits}))
-        box.check()
     summary = AutogradeSummary(assignment, jobs, 0.0)
     bar = Progress(len(found), enabled=progress)
     start = time.perf_counter()
@@ -531,20 +560,7 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
             for student in queue:
                 forget(student)
             for student in suspects:  # each alone on a fresh worker: who killed it is then clear
-                forget(student)
-                lone, _ = _run_pool(ctx, 1, initargs, assignment, [student], workdir, record)
-                if not lone:
-                    continue
-                # it killed its worker again: grade it from what that worker recorded before it
-                # died (no kernel runs), crashed in the cell it died in, as a kernel that dies is
-                forget(student)
-                replay_args = (course_dir, template, workdir, argv, None, None)
-                again, _ = _run_pool(ctx, 1, replay_args, assignment, [student], workdir, record,
-                                     replay=True)
-                if again:
-                    record(StudentResult(student, False, 0.0,
-                                         "the grading worker died twice while grading this "
-                                         "submission (killed, or out of memory); it was not graded"))
+                grade_alone(ctx, initargs, assignment, student, workdir, record, forget)
     summary.seconds = time.perf_counter() - start
     summary.results.sort(key=lambda r: r.student)
     return summary
