@@ -216,6 +216,40 @@ class _Course:
         shutil.rmtree(self.base, ignore_errors=True)
 
 
+_DAEMON_LOCK = threading.Lock()
+_DAEMON_USERS = 0
+
+
+class _may_have_children:
+    """A Dask worker under a nanny (``dask worker``'s default, ``LocalCluster``) is a daemonic
+    process, and multiprocessing refuses to start children from one (they would be orphaned
+    when it is killed). Our grading processes watch their parent and end themselves, and their
+    process groups, when it is gone (``grader.parallel._watch_parent``), so the flag is lifted
+    while they are started."""
+
+    def __enter__(self):
+        import multiprocessing
+
+        global _DAEMON_USERS
+        with _DAEMON_LOCK:
+            config = multiprocessing.current_process()._config
+            if _DAEMON_USERS == 0:
+                self.daemon = config.get("daemon")
+                _may_have_children.saved = self.daemon
+                config["daemon"] = False
+            _DAEMON_USERS += 1
+        return self
+
+    def __exit__(self, *exc):
+        import multiprocessing
+
+        global _DAEMON_USERS
+        with _DAEMON_LOCK:
+            _DAEMON_USERS -= 1
+            if _DAEMON_USERS == 0 and _may_have_children.saved:
+                multiprocessing.current_process()._config["daemon"] = _may_have_children.saved
+
+
 _COURSES: dict[str, _Course] = {}
 _COURSES_LOCK = threading.Lock()
 
@@ -246,7 +280,8 @@ def grade_task(run: str, bundle: bytes, options: dict, assignment: str, student:
     _unpack(submission, submitted)
     grader = course.take()
     try:
-        results = grader.grade(assignment, student)
+        with _may_have_children():
+            results = grader.grade(assignment, student)
     finally:
         course.give_back(grader)
     files = _pack([(autograded, ".")]) if os.path.isdir(autograded) else None

@@ -39,7 +39,8 @@ def _free_port() -> int:
 class Cluster:
     """``dask scheduler`` and ``dask worker`` processes; workers in folders of their own."""
 
-    def __init__(self, root, workers: int = 2):
+    def __init__(self, root, workers: int = 2, nanny: bool = True):
+        self.nanny = nanny
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
         self.port = _free_port()
@@ -59,7 +60,7 @@ class Cluster:
         (home / "tmp").mkdir(parents=True)
         self.workers[name] = subprocess.Popen(
             [sys.executable, "-m", "distributed.cli.dask_worker", self.address, "--nthreads", "1",
-             "--no-nanny", "--no-dashboard", "--host", "127.0.0.1", "--name", name,
+             *([] if self.nanny else ["--no-nanny"]), "--no-dashboard", "--host", "127.0.0.1", "--name", name,
              "--local-directory", str(home)],
             cwd=home, env=dict(self.env, TMPDIR=str(home / "tmp")), stdout=subprocess.DEVNULL,
             stderr=open(home / "worker.log", "wb"))
@@ -83,7 +84,16 @@ class Cluster:
 
 @pytest.fixture
 def cluster(tmp_path):
+    """``dask worker``'s default: each worker process run by a nanny (a daemonic process)."""
     c = Cluster(tmp_path / "cluster")
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def bare_cluster(tmp_path):
+    """Workers without nannies: killing one ends it for good (none restarts it)."""
+    c = Cluster(tmp_path / "cluster", nanny=False)
     yield c
     c.close()
 
@@ -137,7 +147,8 @@ def test_cluster_grades_like_the_local_pool(tmp_path, cluster):
     assert (remote / "feedback" / "a_correct" / EN / f"{LESSON}.html").exists()
 
 
-def test_a_worker_killed_mid_run_loses_no_submission(tmp_path, cluster):
+def test_a_worker_killed_mid_run_loses_no_submission(tmp_path, bare_cluster):
+    cluster = bare_cluster
     slow = "import time\ntime.sleep(10)\n"
     correct = ["a_correct", "b_correct", "c_correct"]
     course, students = _class(tmp_path / "c", lambda sol: {
@@ -180,3 +191,11 @@ def test_unreachable_scheduler_is_one_clear_line(tmp_path):
     assert len(lines) == 1 and lines[0].startswith(f"error: cannot reach the Dask scheduler at {address}")
     assert "Traceback" not in proc.stderr
     assert not (course / "autograded").exists()
+
+
+def test_without_scheduler_dask_is_not_imported():
+    code = ("import sys, grader.cli, grader.parallel; grader.cli.build_parser(); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
+    out = subprocess.run([sys.executable, "-c", code], env=env(), capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
