@@ -13,6 +13,7 @@ from ._state import next_id as _next_id, tapes as _tapes, accumulators as _accum
 from ._state import multi_device as _multi
 from ._tensor import (Tensor, EagerTensor, Variable, TensorShape, constant,  # noqa: F401
                       convert_to_tensor, install_operations, _no_recording)
+from .dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
 
 np = B.numpy
 
@@ -35,9 +36,10 @@ class Primitive:
     Rules are written with minitape operations, so they can be recorded themselves
     (higher-order derivatives).  ``saved`` is ``(ans, *inputs)`` unless ``save(ans, *inputs,
     **params)`` keeps something smaller (relu keeps a mask, not its input).
-    ``unbroadcast`` declares that a rule may return a gradient in the broadcast shape of the
-    output, which the tape then sums back to the input's shape (it needs the inputs, so it
-    requires ``save=None``).  An operation without a rule is *not differentiable* (its result
+    ``unbroadcast=True`` declares that the forward broadcasts its inputs against each other, so
+    a rule may return a gradient in the broadcast shape of the output, which the tape then sums
+    back to the input's shape (it needs the inputs, so it requires ``save=None``).  It is a
+    property each broadcasting primitive states where it is defined; nothing infers it.  An operation without a rule is *not differentiable* (its result
     is never recorded and gradients are None); ``no_gradient = True`` means *no gradient
     registered* (differentiating through it raises LookupError).
     """
@@ -45,13 +47,13 @@ class Primitive:
     __slots__ = ("name", "fwd", "vjps", "vjp", "save", "unbroadcast", "no_gradient",
                  "differentiable")
 
-    def __init__(self, name, fwd, save=None, unbroadcast=None, no_gradient=False):
+    def __init__(self, name, fwd, save=None, unbroadcast=False, no_gradient=False):
         self.name = name
         self.fwd = fwd
         self.vjps = None
         self.vjp = None
         self.save = save
-        self.unbroadcast = (save is None) if unbroadcast is None else bool(unbroadcast)
+        self.unbroadcast = bool(unbroadcast)
         if self.unbroadcast and save is not None:
             raise ValueError(f"primitive {name}: unbroadcasting needs the inputs (save=None)")
         self.no_gradient = no_gradient
@@ -94,7 +96,7 @@ class EachInput:
 REGISTRY: dict[str, Primitive] = {}
 
 
-def primitive(name, fwd, save=None, unbroadcast=None, no_gradient=False) -> Primitive:
+def primitive(name, fwd, save=None, unbroadcast=False, no_gradient=False) -> Primitive:
     """A new primitive, registered by name (the gradient layer attaches its rule later)."""
     p = Primitive(name, fwd, save, unbroadcast, no_gradient)
     REGISTRY[name] = p
@@ -167,7 +169,7 @@ def apply(prim, inputs, params):
 def _record(prim, inputs, params, out):
     if not prim.differentiable and not prim.no_gradient:
         return _trace.note_cut(prim, inputs, out, _tapes)  # not differentiable: path ends
-    if not out._value.dtype.kind in "fc":
+    if not out._value.dtype.kind in _FLOATING:
         return _trace.note_cut(prim, inputs, out, _tapes)  # integer result: path ends
     saved = None
     for tape in _tapes:

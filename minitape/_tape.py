@@ -10,6 +10,7 @@ from ._core import Tensor, Variable, _to_tensor
 from ._state import tapes as _tapes
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
+from .dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
 
 
 class UnconnectedGradients(enum.Enum):
@@ -181,11 +182,11 @@ class GradientTape:
                 raise ValueError(f"Passed in object {s!r} of type {type(s).__name__!r}, not "
                                  "tf.Tensor or tf.Variable or ExtensionType.")
         for t in flat_targets:
-            if t._value.dtype.kind not in "fc":  # floating or complex
+            if t._value.dtype.kind not in _FLOATING:  # floating or complex
                 _warn("The dtype of the target tensor must be floating (e.g. tf.float32) when "
                       f"calling GradientTape.gradient, got {t.dtype!r}")
         for s in flat_sources:
-            if s._value.dtype.kind not in "fc":
+            if s._value.dtype.kind not in _FLOATING:
                 _warn("The dtype of the source tensor must be floating (e.g. tf.float32) when "
                       f"calling GradientTape.gradient, got {s.dtype!r}")
         if output_gradients is not None:
@@ -468,7 +469,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
     # 3. seed with the targets' gradients
     grads = {}
     for k, t in enumerate(targets):
-        if t._value.dtype.kind not in "fc":
+        if t._value.dtype.kind not in _FLOATING:
             continue
         g = output_gradients[k] if output_gradients is not None else None
         if g is None:

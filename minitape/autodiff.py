@@ -5,6 +5,7 @@ from ._core import Tensor, _to_tensor, convert_to_tensor
 from ._state import accumulators as _accumulators
 from ._tape import UnconnectedGradients, GradientTape
 from . import nest as _nest
+from .dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
 
 __all__ = ["ForwardAccumulator"]
 
@@ -54,7 +55,7 @@ class ForwardAccumulator:
         if all(t is None for t in tin):
             return
         outs = out if type(out) is tuple else (out,)
-        if outs[0]._value.dtype.kind not in "fc":
+        if outs[0]._value.dtype.kind not in _FLOATING:
             return
         if not prim.differentiable and not prim.no_gradient:
             return

@@ -6,6 +6,8 @@ import numbers as _numbers
 
 import numpy as _np
 
+from .errors import InvalidArgumentError as _InvalidArgumentError
+
 __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32",
            "int64", "uint8", "bool", "complex64", "complex128", "half", "double"]
 
@@ -119,9 +121,23 @@ def from_numpy(np_dtype) -> DType:
 
 
 # ------------------------------------------------------------------------------------------
-# dtype rules for Python data (the operands' rule, a Python number or NumPy value meeting a
-# tensor, is minitape/_ops/_adapt.py: the tensor's dtype wins)
+# Every dtype rule of minitape lives below: what Python data becomes, what an operand may
+# join, and the dtype of the results that are not their input's.  The operations call these
+# rules; they never decide a dtype themselves.
 # ------------------------------------------------------------------------------------------
+
+# NumPy dtype kinds: floating or complex (differentiable; what a Python float may join), and
+# the integers.
+FLOATING_KINDS = "fc"
+INTEGER_KINDS = "iu"
+
+
+def is_differentiable(np_dtype) -> _builtins.bool:
+    """Gradients flow only through floating and complex tensors, as in TensorFlow."""
+    return np_dtype.kind in FLOATING_KINDS
+
+
+# --- rules for Python data ----------------------------------------------------------------
 
 def _python_kind(value) -> DType:
     """dtype TensorFlow infers for one Python value: float32, int32/int64, bool, complex128."""
@@ -172,3 +188,64 @@ def check_lossless(v, want) -> None:
         raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")
     if want.is_bool and not isinstance(v, (_builtins.bool, _np.bool_)):
         raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")
+
+
+# --- rules for operands: a Python number or NumPy value meeting a tensor --------------------
+# TensorFlow's rule: the tensor's dtype wins; nothing is promoted.  _ops/_adapt.py applies
+# these (and caches the constants they produce).
+
+def mismatch_error(op, expected, got):
+    """The error TensorFlow raises when an operation's inputs have different dtypes."""
+    return _InvalidArgumentError(
+        f"cannot compute {op} as input #1(zero-based) was expected to be a "
+        f"{from_numpy(expected).name} tensor but is a {from_numpy(got).name} tensor [Op:{op}]")
+
+
+def check_python_operand(x, np_dtype) -> None:
+    """TypeError when Python number ``x`` cannot join a tensor of ``np_dtype``: a float joins
+    only floating (or complex) tensors, an int anything but bool, a bool anything."""
+    kind = np_dtype.kind
+    if type(x) is float:
+        if kind not in FLOATING_KINDS:
+            raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype {from_numpy(np_dtype).name}")
+    elif kind == "b" and type(x) is not _builtins.bool:
+        raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype bool")
+
+
+def numpy_operand_casts(x_dtype, np_dtype, op) -> _builtins.bool:
+    """Whether a NumPy operand of ``x_dtype`` is converted to a tensor's ``np_dtype``: float
+    to float, integer (or bool) to integer; any other pair raises TensorFlow's mismatch error."""
+    if x_dtype == np_dtype:
+        return False
+    if (x_dtype.kind in FLOATING_KINDS and np_dtype.kind in FLOATING_KINDS) or (
+            x_dtype.kind in "iub" and np_dtype.kind in INTEGER_KINDS):
+        return True
+    raise mismatch_error(op, np_dtype, x_dtype)
+
+
+# --- rules for results whose dtype is not their input's -------------------------------------
+
+def true_divide_dtype(np_dtype):
+    """dtype in which ``x / y`` is computed: TensorFlow's truediv turns int8/int16 into
+    float32 and int32/int64 into float64; other dtypes divide as they are (None)."""
+    if np_dtype.kind in INTEGER_KINDS:
+        return _np.dtype(_np.float64 if np_dtype.itemsize >= 4 else _np.float32)
+    return None
+
+
+def accumulator_dtype(np_dtype):
+    """dtype a sum or product accumulates in: integers keep theirs (NumPy would widen int32
+    to int64; TensorFlow does not); None lets NumPy choose (floats keep theirs)."""
+    return np_dtype if np_dtype.kind in INTEGER_KINDS else None
+
+
+def linspace_dtype(start_np_dtype):
+    """``linspace`` computes in the start's floating dtype, float32 for anything else."""
+    return start_np_dtype if start_np_dtype.kind == "f" else _np.dtype(_np.float32)
+
+
+def range_dtype(values) -> DType:
+    """``range``'s default dtype: float32 when start, limit or delta is floating, else int32."""
+    floating = any(isinstance(v, float) or (getattr(v, "dtype", None) is not None
+                                             and as_dtype(v.dtype).is_floating) for v in values)
+    return float32 if floating else int32

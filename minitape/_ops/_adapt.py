@@ -1,8 +1,8 @@
 """Operand adaptation: the one path that turns an operation's arguments into Tensors of one dtype.
 
-A Python number or NumPy value meeting a tensor takes the tensor's dtype (TensorFlow's rule;
-every dtype rule of the operations lives here); float constants are cached per dtype and
-device; axis and shape arguments become Python tuples.
+A Python number or NumPy value meeting a tensor takes the tensor's dtype (TensorFlow's rule,
+decided by :mod:`minitape.dtypes`, where every dtype rule lives; this module applies it); float
+constants are cached per dtype and device; axis and shape arguments become Python tuples.
 """
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from .. import _backend as B
 from .. import dtypes as _d
 from .._core import Tensor, Variable, convert_to_tensor, _to_tensor, _SCALAR_KIND
 from .._state import multi_device as _multi  # [True] once a second array module (GPU) exists
-from ..errors import InvalidArgumentError
 
 xp = B.xp
 np = B.numpy  # host-side helpers only (dtype objects, index arithmetic)
 _ARRAY_MODULES = B._MODULES  # type(array) -> module: xp() without the call, on hot paths
 _float = float
 _int = int
+_FLOATING = _d.FLOATING_KINDS
 
 
 def _adapt(x, like, name):
@@ -31,26 +31,15 @@ def _adapt(x, like, name):
     v = like._value
     dt = v.dtype
     tx = type(x)
-    if tx is _float:
-        if dt.kind in "fc":
-            if _MODULES.get(type(v)) is np:
-                return _host_constant(x, dt.type)
-            return Tensor(_device_scalar(v, dt, x))
-        raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype {_d.from_numpy(dt).name}")
-    if tx is _int or tx is builtins.bool:
-        if dt.kind == "b" and tx is not builtins.bool:
-            raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype bool")
+    if tx is _float or tx is _int or tx is builtins.bool:
+        _d.check_python_operand(x, dt)
         if _MODULES.get(type(v)) is np:
-            return Tensor(dt.type(x))
+            return _host_constant(x, dt.type) if tx is _float else Tensor(dt.type(x))
         return Tensor(_device_scalar(v, dt, x))
     if isinstance(x, (np.ndarray, np.generic)):
-        if x.dtype == dt:
-            return convert_to_tensor(x)
-        if (x.dtype.kind in "fc" and dt.kind in "fc") or (x.dtype.kind in "iub" and dt.kind in "iu"):
+        if _d.numpy_operand_casts(x.dtype, dt, name):
             return convert_to_tensor(np.asarray(x, dtype=dt))
-        raise InvalidArgumentError(
-            f"cannot compute {name} as input #1(zero-based) was expected to be a "
-            f"{_d.from_numpy(dt).name} tensor but is a {_d.from_numpy(x.dtype).name} tensor [Op:{name}]")
+        return convert_to_tensor(x)
     return convert_to_tensor(x, dtype=_d.from_numpy(dt))
 
 
@@ -109,7 +98,7 @@ def float_constant(x, v):
         dt = v.dtype
         kind = dt.kind
         st = dt.type
-    if kind in "fc" and (not _multi[0] or _ARRAY_MODULES.get(type(v)) is np):
+    if kind in _FLOATING and (not _multi[0] or _ARRAY_MODULES.get(type(v)) is np):
         by_type = _HOST_CONSTANTS.get(x)
         c = by_type.get(st) if by_type is not None else None
         return c if c is not None else _host_constant(x, st)
@@ -130,10 +119,7 @@ def _pair(a, b, name):
             da = a._value.dtype
             db = b._value.dtype
             if da is not db and da != db:
-                raise InvalidArgumentError(
-                    f"cannot compute {name} as input #1(zero-based) was expected to be a "
-                    f"{_d.from_numpy(da).name} tensor but is a {_d.from_numpy(db).name} tensor "
-                    f"[Op:{name}]")
+                raise _d.mismatch_error(name, da, db)
             return a, b
         if tb is _float:
             c = float_constant(b, a._value)
@@ -165,9 +151,7 @@ def _same_dtype(values, name):
         if not isinstance(t, Tensor):
             t = _adapt(t, first, name)
         elif t._value.dtype != first._value.dtype:
-            raise InvalidArgumentError(
-                f"cannot compute {name} as input #1(zero-based) was expected to be a "
-                f"{first.dtype.name} tensor but is a {t.dtype.name} tensor [Op:{name}]")
+            raise _d.mismatch_error(name, first._value.dtype, t._value.dtype)
         out.append(t)
     return out
 

@@ -336,7 +336,7 @@ def _where_fwd(x, y, cond):
     return xp(x).where(cond, x, y)
 
 
-_SelectV2 = primitive("SelectV2", _where_fwd)
+_SelectV2 = primitive("SelectV2", _where_fwd, unbroadcast=True)
 
 
 def where(condition, x=None, y=None, name=None):

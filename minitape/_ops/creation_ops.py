@@ -78,7 +78,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=Non
 
 def linspace(start, stop, num, name=None, axis=0):
     s = convert_to_tensor(start)
-    dt = s._value.dtype if s._value.dtype.kind == "f" else np.float32
+    dt = _d.linspace_dtype(s._value.dtype)
     return Tensor(_creation_module().linspace(_float(start), _float(stop), _int(num), dtype=dt))
 
 
@@ -87,8 +87,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
         start, limit = 0, start
     vals = [start, limit, delta]
     if dtype is None:
-        dtype = _d.float32 if any(isinstance(v, _float) or (isinstance(v, Tensor) and v.dtype.is_floating)
-                                  for v in vals) else _d.int32
+        dtype = _d.range_dtype(vals)
     dtype = _d.as_dtype(dtype)
     vals = [v.numpy().item() if isinstance(v, Tensor) else v for v in vals]
     return Tensor(_creation_module().arange(vals[0], vals[1], vals[2], dtype=dtype._np))

@@ -28,7 +28,7 @@ def _mT(x):
     return transpose(x, perm)
 
 
-_MatMul = primitive("MatMul", lambda a, b: a @ b)
+_MatMul = primitive("MatMul", lambda a, b: a @ b, unbroadcast=True)  # batch dims broadcast
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
@@ -94,7 +94,8 @@ def _expand_ellipsis(spec, ndims):
     return ",".join(subs) + "->" + out
 
 
-_Einsum = primitive("Einsum", lambda *arrays, spec: xp(arrays[0]).einsum(spec, *arrays))
+_Einsum = primitive("Einsum", lambda *arrays, spec: xp(arrays[0]).einsum(spec, *arrays),
+                    unbroadcast=True)  # "..." dims broadcast
 
 
 def einsum(equation, *inputs, **kwargs):
@@ -121,7 +122,8 @@ def det(input, name=None):  # noqa: A002
     return apply(_MatrixDeterminant, (_to_tensor(input),), {})
 
 
-_MatrixSolve = primitive("MatrixSolve", lambda a, b: xp(a).linalg.solve(a, b))
+_MatrixSolve = primitive("MatrixSolve", lambda a, b: xp(a).linalg.solve(a, b),
+                         unbroadcast=True)  # batch dims broadcast
 
 
 def solve(matrix, rhs, adjoint=False, name=None):

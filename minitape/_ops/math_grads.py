@@ -11,6 +11,7 @@ from .math_ops import (_ReluGrad, add, cast, cos, cosh, divide, exp, floor, grea
                        sqrt, square, subtract)
 from .array_ops import where
 from .creation_ops import fill_like, ones_like, zeros_like
+from ..dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
 
 
 def _pow_dx(g, ans, x, y):
@@ -35,7 +36,7 @@ def _relu_vjp(g, mask):
 
 
 def _cast_vjp(g, ans, x, dtype):
-    if x._value.dtype.kind in "fc":
+    if x._value.dtype.kind in _FLOATING:
         return cast(g, x.dtype)
     return None
 

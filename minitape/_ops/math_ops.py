@@ -21,7 +21,7 @@ _float = float
 
 
 def _mk_binary(name, fwd):
-    prim = primitive(name, fwd)
+    prim = primitive(name, fwd, unbroadcast=True)
     pname = prim.name
 
     def op(x, y, name=None):
@@ -76,14 +76,13 @@ multiply = _mk_binary("Mul", _mul)
 
 
 def _truediv_fwd(a, b):
-    if a.dtype.kind in "iu":
-        # TensorFlow's truediv: int32 -> float64, int8/16 -> float32
-        ft = np.float64 if a.dtype.itemsize >= 4 else np.float32
+    ft = _d.true_divide_dtype(a.dtype)
+    if ft is not None:
         return a.astype(ft) / b.astype(ft)
     return a / b
 
 
-_RealDiv = primitive("RealDiv", _truediv_fwd)
+_RealDiv = primitive("RealDiv", _truediv_fwd, unbroadcast=True)
 
 
 def divide(x, y, name=None):
@@ -110,10 +109,10 @@ def _pow_fwd(a, b):
 pow = _mk_binary("Pow", _pow_fwd)  # noqa: A001
 
 
-_maximum = primitive("Maximum", lambda a, b: xp(a).maximum(a, b))
+_maximum = primitive("Maximum", lambda a, b: xp(a).maximum(a, b), unbroadcast=True)
 
 
-_minimum = primitive("Minimum", lambda a, b: xp(a).minimum(a, b))
+_minimum = primitive("Minimum", lambda a, b: xp(a).minimum(a, b), unbroadcast=True)
 
 
 def maximum(x, y, name=None):

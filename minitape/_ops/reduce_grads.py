@@ -11,6 +11,7 @@ from .._core import REGISTRY
 from .math_ops import cast, divide, equal, exp, multiply, subtract
 from .reduce_ops import cumprod, cumsum, reduce_sum
 from .array_ops import broadcast_to, reshape, transpose
+from ..dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
 
 _float = float
 _brange = builtins.range  # the operations define `range` (tf.range): Python's is this
@@ -32,7 +33,7 @@ def _expand_back(g, x, axes, keepdims):
 
 def _mean_vjp(g, ans, x, axes, keepdims):
     n = x._value.size // max(ans._value.size, 1) if x._value.size else 1
-    return _expand_back(divide(g, _float(n) if g._value.dtype.kind in "fc" else n), x, axes, keepdims)
+    return _expand_back(divide(g, _float(n) if g._value.dtype.kind in _FLOATING else n), x, axes, keepdims)
 
 
 def _extreme_vjp(g, ans, x, axes, keepdims):

@@ -19,9 +19,7 @@ _brange = builtins.range  # the operations define `range` (tf.range): Python's i
 
 
 def _sum_fwd(a, axes, keepdims):
-    if a.dtype.kind in "iu":  # NumPy would widen int32 to int64; TensorFlow keeps the dtype
-        return xp(a).sum(a, axis=axes, keepdims=keepdims, dtype=a.dtype)
-    return xp(a).sum(a, axis=axes, keepdims=keepdims)
+    return xp(a).sum(a, axis=axes, keepdims=keepdims, dtype=_d.accumulator_dtype(a.dtype))
 
 
 _Sum = primitive("Sum", _sum_fwd)
@@ -67,9 +65,7 @@ _Min = primitive("Min", _min_fwd)
 
 
 def _prod_fwd(a, axes, keepdims):
-    if a.dtype.kind in "iu":
-        return xp(a).prod(a, axis=axes, keepdims=keepdims, dtype=a.dtype)
-    return xp(a).prod(a, axis=axes, keepdims=keepdims)
+    return xp(a).prod(a, axis=axes, keepdims=keepdims, dtype=_d.accumulator_dtype(a.dtype))
 
 
 _Prod = primitive("Prod", _prod_fwd)
