@@ -48,6 +48,11 @@ def cmd_autograde_all(args) -> int:
                   extra_preload=[m for v in args.preload or [] for m in v.split(",") if m],
                   sandbox=not args.no_sandbox, limits=limits)
     try:
+        if args.scheduler and args.jobs is not None:
+            print("error: --jobs is for this machine's pool; with --scheduler the cluster's "
+                  "workers grade (start as many as you want: dask worker --nworkers N)",
+                  file=sys.stderr)
+            return 2
         if args.scheduler:
             # only here: without --scheduler, Dask is neither needed nor imported
             from .cluster import ClusterError, autograde_on_cluster

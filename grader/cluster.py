@@ -40,6 +40,7 @@ use.
 
 from __future__ import annotations
 
+import collections
 import io
 import os
 import shutil
@@ -186,6 +187,7 @@ class _Course:
         self.ctx = multiprocessing.get_context("spawn")
         self.idle: list[_Grader] = []
         self.lock = threading.Lock()
+        self.users = 0  # tasks using it now
 
     def forget(self, assignment: str):
         def forget(student: str) -> None:
@@ -255,13 +257,22 @@ _COURSES_LOCK = threading.Lock()
 
 
 def _course(run: str, bundle: bytes, options: dict) -> _Course:
+    """The unpacked course of ``run`` (one per run: each has its own options and gradebook
+    copy), its user count raised; earlier runs' courses that no task uses are removed (two
+    clients may grade on one cluster at once)."""
     with _COURSES_LOCK:
         course = _COURSES.get(run)
         if course is None:
-            for old in list(_COURSES):  # an earlier run's course: its tasks are over
+            for old in [r for r, c in _COURSES.items() if c.users == 0]:
                 _COURSES.pop(old).close()
             course = _COURSES[run] = _Course(bundle, options)
+        course.users += 1
         return course
+
+
+def _release(course: _Course) -> None:
+    with _COURSES_LOCK:
+        course.users -= 1
 
 
 def _identity(data: bytes) -> bytes:
@@ -272,22 +283,25 @@ def grade_task(run: str, bundle: bytes, options: dict, assignment: str, student:
                submission: bytes) -> tuple[list[StudentResult], bytes | None]:
     """A Dask task: grade one shipped submission; (results, the autograded folder archived)."""
     course = _course(run, bundle, options)
-    submitted = course.submitted(student, assignment)
-    autograded = course.autograded(student, assignment)
-    shutil.rmtree(submitted, ignore_errors=True)
-    shutil.rmtree(autograded, ignore_errors=True)
-    os.makedirs(submitted)
-    _unpack(submission, submitted)
-    grader = course.take()
     try:
-        with _may_have_children():
-            results = grader.grade(assignment, student)
+        submitted = course.submitted(student, assignment)
+        autograded = course.autograded(student, assignment)
+        shutil.rmtree(submitted, ignore_errors=True)
+        shutil.rmtree(autograded, ignore_errors=True)
+        os.makedirs(submitted)
+        _unpack(submission, submitted)
+        grader = course.take()
+        try:
+            with _may_have_children():
+                results = grader.grade(assignment, student)
+        finally:
+            course.give_back(grader)
+        files = _pack([(autograded, ".")]) if os.path.isdir(autograded) else None
+        shutil.rmtree(submitted, ignore_errors=True)
+        shutil.rmtree(autograded, ignore_errors=True)
+        return results, files
     finally:
-        course.give_back(grader)
-    files = _pack([(autograded, ".")]) if os.path.isdir(autograded) else None
-    shutil.rmtree(submitted, ignore_errors=True)
-    shutil.rmtree(autograded, ignore_errors=True)
-    return results, files
+        _release(course)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -349,9 +363,6 @@ def autograde_on_cluster(course_dir: str, assignment: str, scheduler, force: boo
 
 def _run(client, coursedir, assignment, found, argv, force, progress, modules, limits, sandboxed,
          seed) -> AutogradeSummary:
-    from distributed import as_completed
-    from distributed.scheduler import KilledWorker
-
     threads = sum(client.nthreads().values())
     if not threads:
         try:
@@ -374,9 +385,28 @@ def _run(client, coursedir, assignment, found, argv, force, progress, modules, l
             os.makedirs(dest)
             _unpack(files, dest)
         if result.rows is not None:
-            merge_rows(db_url, assignment, result.student, result.rows)
+            merge_rows(db_url, assignment, result.student, result.rows, gb=gradebook)
         summary.results.append(result)
         bar.update(result)
+
+    from nbgrader.api import Gradebook
+
+    # the one writer of the gradebook: one session for the run, a commit per student
+    gradebook = Gradebook(db_url)
+    try:
+        _submit_all(client, coursedir, assignment, found, argv, force, modules, limits, sandboxed,
+                    seed, threads, autograded, record)
+    finally:
+        gradebook.close()
+    summary.seconds = time.perf_counter() - start
+    summary.results.sort(key=lambda r: r.student)
+    return summary
+
+
+def _submit_all(client, coursedir, assignment, found, argv, force, modules, limits, sandboxed,
+                seed, threads, autograded, record) -> None:
+    from distributed import as_completed
+    from distributed.scheduler import KilledWorker
 
     todo = []
     for student in found:
@@ -403,11 +433,11 @@ def _run(client, coursedir, assignment, found, argv, force, progress, modules, l
     # a bounded window of submissions in flight: the client holds the archives of a few,
     # not of the whole class
     window = max(16, 4 * threads)
-    queue = list(todo)
+    queue = collections.deque(todo)
     pending = as_completed(loop=client.loop)
     owner = {}
     while queue and len(owner) < window:
-        student = queue.pop(0)
+        student = queue.popleft()
         future = submit(student)
         owner[future.key] = student
         pending.add(future)
@@ -426,10 +456,7 @@ def _run(client, coursedir, assignment, found, argv, force, progress, modules, l
                 record(result, files if result is results[-1] else None)
         future.release()
         if queue:
-            nxt = queue.pop(0)
+            nxt = queue.popleft()
             new = submit(nxt)
             owner[new.key] = nxt
             pending.add(new)
-    summary.seconds = time.perf_counter() - start
-    summary.results.sort(key=lambda r: r.student)
-    return summary
