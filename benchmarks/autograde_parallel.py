@@ -75,6 +75,23 @@ def gradebook_rows(course: Path, students: list[str]) -> dict:
     return {s: read_rows(url, ASSIGNMENT, s) for s in students}
 
 
+def grading_issues(course: Path, students: list[str]) -> dict:
+    """What the autograder noted per student (crashed, timed_out, ...: metadata.grader.issues
+    of the autograded notebook), to say *why* two runs' gradebooks differ."""
+    import nbformat
+
+    found = {}
+    for student in students:
+        path = course / "autograded" / student / ASSIGNMENT / f"{LESSON}.ipynb"
+        try:
+            nb = nbformat.read(path, as_version=4)
+        except (OSError, ValueError):
+            found[student] = "no autograded notebook"
+            continue
+        found[student] = [(i.get("kind"), i.get("cell")) for i in nb.metadata.get("grader", {}).get("issues", [])]
+    return found
+
+
 def copy_subset(base: Path, dest: Path, keep: list[str]) -> Path:
     """A copy of the course with only the submissions of ``keep``."""
     shutil.copytree(base, dest)
@@ -153,14 +170,17 @@ def main() -> int:
             if "--scheduler" in cmd:
                 cpu = None  # the cluster's workers are not the command's children
             rows = gradebook_rows(course, chunk)
+            issues = grading_issues(course, chunk)
             if reference is None:
-                reference = rows
+                reference, reference_name, reference_issues = rows, name, issues
             if rows != reference:
                 same = False
-                for student in chunk:
+                for student in chunk:  # say where and why, not only that
                     if rows[student] != reference[student]:
-                        print(f"  gradebook differs for {student}:\n    {reference[student]}\n    {rows[student]}",
-                              flush=True)
+                        print(f"  gradebook differs for {student}:\n"
+                              f"    {reference_name}: {reference[student]}\n"
+                              f"      noted: {reference_issues[student]}\n"
+                              f"    {name}: {rows[student]}\n      noted: {issues[student]}", flush=True)
             totals[name][0] += wall
             totals[name][1] = None if cpu is None or totals[name][1] is None else totals[name][1] + cpu
             totals[name][2].append(load)
