@@ -24,7 +24,7 @@ import os
 
 from .checks import Tolerance, compare, compare_leaf, finite_difference_check
 from .exercises import all_exercises, get as get_exercise
-from .i18n import current_language, set_language, t
+from .i18n import current_language, set_language, t, tn
 from .runner import CheckResult, ExerciseResult, caller_namespace, run_exercise
 
 __all__ = [
@@ -82,7 +82,7 @@ def check(exercise_id: str, namespace: dict | None = None) -> ExerciseResult:
     result = run_exercise(ex, ns, include_hidden=False)
     if os.environ.get("NBGRADER_EXECUTION") == "validate" and not result.passed:
         failed = len(result.failed)
-        raise AssertionError(t("report.validate_failed", result.lang, exercise=ex.id,
+        raise AssertionError(t("report.validate_failed", result.lang, exercise=ex.display_title(result.lang),
                                failed=failed, total=len(result.checks)) + "\n" + result.text())
     return result
 
@@ -116,6 +116,6 @@ def grade(exercise_id: str, namespace: dict | None = None, seed: int | None = No
     result = run_exercise(ex, ns, include_hidden=True, seed=seed)
     if result.score <= 0:
         _show(result)
-        raise AssertionError(t("report.zero", result.lang, exercise=ex.id,
-                               points=f"{result.points:g}"))
+        raise AssertionError(tn("report.zero.plural", result.points, result.lang,
+                                exercise=ex.display_title(result.lang), points=f"{result.points:g}"))
     return result

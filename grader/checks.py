@@ -31,7 +31,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from .i18n import t
+from .i18n import t, tn
 
 __all__ = [
     "LeafOutcome",
@@ -166,18 +166,31 @@ def format_array(a: np.ndarray, max_items: int = 24) -> str:
 # ----------------------------------------------------------------------------------------------
 # One value
 # ----------------------------------------------------------------------------------------------
+# What an answer (or one component of it) is: the words of the "matches" and "got None"
+# messages (leaf.ok.<kind>, leaf.none.<kind>), so that a loss curve is not called a gradient.
+KINDS = ("gradient", "derivative", "hessian", "jacobian", "hvp", "value", "losses", "parameters")
+
+
+def _check_kind(kind: str) -> str:
+    if kind not in KINDS:
+        raise ValueError(f"unknown answer kind {kind!r}; one of {', '.join(KINDS)}")
+    return kind
+
+
 def compare_leaf(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: str | None = None,
-                 path: str = "", precision: str | None = None) -> LeafOutcome:
+                 path: str = "", precision: str | None = None, kind: str = "gradient") -> LeafOutcome:
     """Compare one answer with one reference array (see the module docstring for the order).
 
     ``precision`` (``"float32"``, ``"float64"``) is the precision the exercise computes in and
     chooses the tolerance; without it, the answer's own dtype does (a float32 result cast to
-    float64 would then be held to the float64 tolerance)."""
+    float64 would then be held to the float64 tolerance). ``kind`` (one of :data:`KINDS`) names
+    what is compared in the messages."""
+    _check_kind(kind)
     exp = np.asarray(expected, dtype=np.float64)
     shape_txt = fmt_shape(exp.shape)
     arr, problem = to_array(got)
     if problem == "none":
-        return LeafOutcome(path, False, "none", t("leaf.none", lang, shape=shape_txt))
+        return LeafOutcome(path, False, "none", t(f"leaf.none.{kind}", lang, shape=shape_txt))
     if problem == "type":
         return LeafOutcome(path, False, "type",
                            t("leaf.type", lang, shape=shape_txt, kind=_kind(got)))
@@ -194,7 +207,7 @@ def compare_leaf(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: st
     if not finite.all():
         bad = np.argwhere(~finite)
         return LeafOutcome(path, False, "not_finite",
-                           t("leaf.not_finite", lang, count=int(bad.shape[0]),
+                           tn("leaf.not_finite.plural", int(bad.shape[0]), lang, count=int(bad.shape[0]),
                              index=fmt_index(bad[0])),
                            {"expected": format_array(exp), "got": format_array(got64)})
     diff = np.abs(got64 - exp)
@@ -206,11 +219,11 @@ def compare_leaf(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: st
     details = {"expected": format_array(exp), "got": format_array(got64),
                "abs_err": abs_err, "rel_err": rel_err, "rtol": rtol, "atol": atol}
     if close.all():
-        return LeafOutcome(path, True, "ok", t("leaf.ok", lang, abs_err=fmt_number(abs_err)),
+        return LeafOutcome(path, True, "ok", t(f"leaf.ok.{kind}", lang, abs_err=fmt_number(abs_err)),
                            details, value=got64)
     first = tuple(int(i) for i in np.argwhere(~close)[0])
     details["index"] = first
-    msg = t("leaf.values", lang, count=int((~close).sum()), size=int(close.size),
+    msg = tn("leaf.values.plural", int(close.size), lang, count=int((~close).sum()), size=int(close.size),
             abs_err=fmt_number(abs_err), rel_err=fmt_number(rel_err), index=fmt_index(first),
             expected=fmt_number(exp[first]), got=fmt_number(got64[first]),
             rtol=fmt_number(rtol), atol=fmt_number(atol))
@@ -239,12 +252,20 @@ def flatten_with_paths(struct: Any, path: str = "") -> list[tuple[str, Any]]:
     return [(path, struct)]
 
 
+def _leaf_at(struct: Any, expected: Any, leaf_path: str, path: str = "") -> Any:
+    """The entry of ``struct`` (shaped like ``expected``, or one value for all) at ``leaf_path``."""
+    if isinstance(struct, str) or struct is None:
+        return struct or "gradient"
+    return dict(flatten_with_paths(struct, path)).get(leaf_path, "gradient")
+
+
 def describe_structure(struct: Any, lang: str | None = None) -> str:
     """A localized phrase for a value's structure: "a dict with keys 'b', 'w'", ..."""
     if isinstance(struct, Mapping):
         return t("struct.dict", lang, keys=", ".join(repr(k) for k in sorted(struct, key=repr)))
     if isinstance(struct, (list, tuple)):
-        return t("struct.sequence", lang, kind=type(struct).__name__, count=len(struct))
+        return tn("struct.sequence.plural", len(struct), lang, kind=type(struct).__name__,
+                  count=len(struct))
     arr, problem = to_array(struct)
     if arr is not None and problem in ("", "dtype"):
         return t("struct.tensor", lang, shape=fmt_shape(arr.shape))
@@ -253,17 +274,31 @@ def describe_structure(struct: Any, lang: str | None = None) -> str:
     return t("struct.other", lang, kind=_kind(struct))
 
 
+def _sub_kind(kind: Any, key: Any) -> Any:
+    """The kind of an answer's part: ``kind`` itself when one kind names the whole answer."""
+    if isinstance(kind, str) or kind is None:
+        return kind
+    try:
+        return kind[key]
+    except (KeyError, IndexError, TypeError):
+        raise ValueError(f"answer kinds {kind!r} do not have the answer's structure "
+                         f"(no entry {key!r})") from None
+
+
 def compare(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: str | None = None,
-            path: str = "", precision: str | None = None) -> list[LeafOutcome]:
+            path: str = "", precision: str | None = None, kind: Any = "gradient") -> list[LeafOutcome]:
     """Compare a nested answer with a nested reference: one :class:`LeafOutcome` per reference
     leaf, so that a partly right answer (right ``dw``, wrong ``db``) earns part of the credit.
 
     Sequences match sequences (list or tuple) of the same length, dicts match dicts with the
     reference's keys (extra keys are ignored); anything else fails every leaf below it with a
-    message naming both structures.
+    message naming both structures. ``kind`` is one of :data:`KINDS` for the whole answer, or a
+    structure like the answer's with a kind per leaf (``["value", "gradient"]``).
     """
+    if kind is None:
+        kind = "gradient"
     if _is_leaf(expected):
-        return [compare_leaf(expected, got, tol, lang, path, precision)]
+        return [compare_leaf(expected, got, tol, lang, path, precision, kind)]
     leaves = flatten_with_paths(expected, path)
     mismatch = None
     if isinstance(expected, Mapping):
@@ -272,9 +307,11 @@ def compare(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: str | N
     elif not isinstance(got, (list, tuple)) or len(got) != len(expected):
         mismatch = "structure"
     if mismatch:
-        if got is None:
-            msg = t("leaf.none", lang, shape=describe_structure(expected, lang))
-            reason = "none"
+        if got is None:  # each part in its own words
+            return [LeafOutcome(p, False, "none",
+                                t(f"leaf.none.{_check_kind(_leaf_at(kind, expected, p, path))}", lang,
+                                  shape=fmt_shape(np.shape(leaf))))
+                    for p, leaf in leaves]
         else:
             msg = t("struct.mismatch", lang, expected=describe_structure(expected, lang),
                     got=describe_structure(got, lang))
@@ -289,10 +326,11 @@ def compare(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: str | N
                 out.extend(LeafOutcome(p, False, "structure", msg)
                            for p, _ in flatten_with_paths(expected[key], sub))
             else:
-                out.extend(compare(expected[key], got[key], tol, lang, sub, precision))
+                out.extend(compare(expected[key], got[key], tol, lang, sub, precision,
+                                   _sub_kind(kind, key)))
     else:
         for i, (e, g) in enumerate(zip(expected, got)):
-            out.extend(compare(e, g, tol, lang, f"{path}[{i}]", precision))
+            out.extend(compare(e, g, tol, lang, f"{path}[{i}]", precision, _sub_kind(kind, i)))
     return out
 
 

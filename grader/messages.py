@@ -11,16 +11,16 @@ from __future__ import annotations
 MESSAGES: dict[str, dict[str, str]] = {
     # ----- report header and summary -------------------------------------------------------
     "report.title": {
-        "en": "Exercise {exercise}",
-        "es": "Ejercicio {exercise}",
-        "pt": "Exercício {exercise}",
-        "ru": "Упражнение {exercise}",
+        "en": "Exercise “{exercise}”",
+        "es": "Ejercicio «{exercise}»",
+        "pt": "Exercício “{exercise}”",
+        "ru": "Упражнение «{exercise}»",
     },
-    "report.score": {
-        "en": "Score: {score} of {points} points",
-        "es": "Puntuación: {score} de {points} puntos",
-        "pt": "Pontuação: {score} de {points} pontos",
-        "ru": "Баллы: {score} из {points}",
+    "report.score.plural": {
+        "en": "Score: {score} of {points} point|Score: {score} of {points} points",
+        "es": "Puntuación: {score} de {points} punto|Puntuación: {score} de {points} puntos",
+        "pt": "Pontuação: {score} de {points} ponto|Pontuação: {score} de {points} pontos",
+        "ru": "Баллы: {score} из {points}|Баллы: {score} из {points}|Баллы: {score} из {points}",
     },
     "report.visible_score": {
         "en": "Visible checks: {passed} of {total} passed",
@@ -41,24 +41,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Все открытые проверки пройдены.",
     },
     "report.some_failed": {
-        "en": "{failed} of {total} checks failed.",
-        "es": "{failed} de {total} comprobaciones fallaron.",
-        "pt": "{failed} de {total} verificações falharam.",
+        "en": "Failed checks: {failed} of {total}.",
+        "es": "Comprobaciones no superadas: {failed} de {total}.",
+        "pt": "Verificações reprovadas: {failed} de {total}.",
         "ru": "Не пройдено проверок: {failed} из {total}.",
     },
-    "report.hidden_pending": {
-        "en": "{count} hidden checks will run when your notebook is graded. They call your "
-              "function at random points, so only a general solution passes them; their code "
-              "and values are not shown.",
-        "es": "Al calificar tu cuaderno se ejecutarán {count} comprobaciones ocultas. Llaman "
-              "a tu función en puntos aleatorios, así que solo una solución general las supera; "
-              "su código y sus valores no se muestran.",
-        "pt": "Quando o seu notebook for avaliado, serão executadas {count} verificações "
-              "ocultas. Elas chamam a sua função em pontos aleatórios, então só uma solução "
-              "geral passa nelas; o código e os valores delas não são mostrados.",
-        "ru": "При оценивании блокнота будут выполнены скрытые проверки ({count}). Они "
-              "вызывают вашу функцию в случайных точках, поэтому пройти их может только общее "
-              "решение; их код и значения не показываются.",
+    "report.hidden_pending.plural": {
+        "en": "{count} hidden check will run when your notebook is graded. It calls your function at a random point, so only a general solution passes it; its code and values are not shown.|{count} hidden checks will run when your notebook is graded. They call your function at random points, so only a general solution passes them; their code and values are not shown.",
+        "es": "Al calificar tu cuaderno se ejecutará {count} comprobación oculta. Llama a tu función en un punto aleatorio, así que solo una solución general la supera; su código y sus valores no se muestran.|Al calificar tu cuaderno se ejecutarán {count} comprobaciones ocultas. Llaman a tu función en puntos aleatorios, así que solo una solución general las supera; su código y sus valores no se muestran.",
+        "pt": "Quando o seu notebook for avaliado, será executada {count} verificação oculta. Ela chama a sua função num ponto aleatório, então só uma solução geral passa nela; o código e os valores dela não são mostrados.|Quando o seu notebook for avaliado, serão executadas {count} verificações ocultas. Elas chamam a sua função em pontos aleatórios, então só uma solução geral passa nelas; o código e os valores delas não são mostrados.",
+        "ru": "При оценивании блокнота будет выполнена {count} скрытая проверка. Скрытые проверки вызывают вашу функцию в случайных точках, поэтому пройти их может только общее решение; их код и значения не показываются.|При оценивании блокнота будут выполнены {count} скрытые проверки. Они вызывают вашу функцию в случайных точках, поэтому пройти их может только общее решение; их код и значения не показываются.|При оценивании блокнота будет выполнено {count} скрытых проверок. Они вызывают вашу функцию в случайных точках, поэтому пройти их может только общее решение; их код и значения не показываются.",
     },
     "report.hidden_note": {
         "en": "Hidden checks use new random points at every grading run.",
@@ -124,21 +116,86 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Во время проверки ваш код вывел следующее (предупреждения и вывод в stderr "
               "баллов не снижают):",
     },
-    "report.zero": {
-        "en": "Exercise {exercise}: no check passed (0 of {points} points). See the report "
-              "above.",
-        "es": "Ejercicio {exercise}: no se superó ninguna comprobación (0 de {points} "
-              "puntos). Mira el informe de arriba.",
-        "pt": "Exercício {exercise}: nenhuma verificação foi aprovada (0 de {points} pontos). "
-              "Veja o relatório acima.",
-        "ru": "Упражнение {exercise}: не пройдена ни одна проверка (0 из {points}). "
-              "Подробности — в отчёте выше.",
+    "report.zero.plural": {
+        "en": "Exercise “{exercise}”: no check passed (0 of {points} point). See the report above.|Exercise “{exercise}”: no check passed (0 of {points} points). See the report above.",
+        "es": "Ejercicio «{exercise}»: no se superó ninguna comprobación (0 de {points} punto). Mira el informe de arriba.|Ejercicio «{exercise}»: no se superó ninguna comprobación (0 de {points} puntos). Mira el informe de arriba.",
+        "pt": "Exercício “{exercise}”: nenhuma verificação foi aprovada (0 de {points} ponto). Veja o relatório acima.|Exercício “{exercise}”: nenhuma verificação foi aprovada (0 de {points} pontos). Veja o relatório acima.",
+        "ru": "Упражнение «{exercise}»: не пройдена ни одна проверка (0 из {points}). Подробности — в отчёте выше.|Упражнение «{exercise}»: не пройдена ни одна проверка (0 из {points}). Подробности — в отчёте выше.|Упражнение «{exercise}»: не пройдена ни одна проверка (0 из {points}). Подробности — в отчёте выше.",
     },
     "report.validate_failed": {
-        "en": "Exercise {exercise}: {failed} of {total} visible checks failed.",
-        "es": "Ejercicio {exercise}: fallaron {failed} de {total} comprobaciones visibles.",
-        "pt": "Exercício {exercise}: {failed} de {total} verificações visíveis falharam.",
-        "ru": "Упражнение {exercise}: не пройдено открытых проверок: {failed} из {total}.",
+        "en": "Exercise “{exercise}”: failed visible checks: {failed} of {total}.",
+        "es": "Ejercicio «{exercise}»: comprobaciones visibles no superadas: {failed} de {total}.",
+        "pt": "Exercício “{exercise}”: verificações visíveis reprovadas: {failed} de {total}.",
+        "ru": "Упражнение «{exercise}»: не пройдено открытых проверок: {failed} из {total}.",
+    },
+    # ----- the stub nbgrader puts in place of a solution (ClearSolutions.code_stub) --------
+    # (the line after the comment is code and stays Python; see LocalizedClearSolutions)
+    "stub.code": {
+        "en": "# YOUR CODE HERE\nraise NotImplementedError()",
+        "es": "# ESCRIBE AQUÍ TU CÓDIGO\nraise NotImplementedError()",
+        "pt": "# ESCREVA AQUI O SEU CÓDIGO\nraise NotImplementedError()",
+        "ru": "# ВАШ КОД ЗДЕСЬ\nraise NotImplementedError()",
+    },
+    # ----- the frame of nbgrader's feedback page (grader/templates/minitape_feedback) -------
+    "feedback.score": {
+        "en": "Score",
+        "es": "Puntuación",
+        "pt": "Pontuação",
+        "ru": "Баллы",
+    },
+    "feedback.answer": {
+        "en": "Your answer",
+        "es": "Tu respuesta",
+        "pt": "A sua resposta",
+        "ru": "Ваш ответ",
+    },
+    "feedback.test_cell": {
+        "en": "Test cell",
+        "es": "Celda de comprobación",
+        "pt": "Célula de verificação",
+        "ru": "Проверочная ячейка",
+    },
+    "feedback.code_answer": {
+        "en": "Answer in code",
+        "es": "Respuesta en código",
+        "pt": "Resposta em código",
+        "ru": "Ответ кодом",
+    },
+    "feedback.written_answer": {
+        "en": "Written answer",
+        "es": "Respuesta escrita",
+        "pt": "Resposta escrita",
+        "ru": "Письменный ответ",
+    },
+    "feedback.task": {
+        "en": "Task",
+        "es": "Tarea",
+        "pt": "Tarefa",
+        "ru": "Задание",
+    },
+    "feedback.comment": {
+        "en": "Comment",
+        "es": "Comentario",
+        "pt": "Comentário",
+        "ru": "Комментарий",
+    },
+    "feedback.comments": {
+        "en": "Comments",
+        "es": "Comentarios",
+        "pt": "Comentários",
+        "ru": "Комментарии",
+    },
+    "feedback.late_penalty": {
+        "en": "Late submission penalty",
+        "es": "Penalización por entrega tardía",
+        "pt": "Penalidade por entrega atrasada",
+        "ru": "Штраф за сдачу после срока",
+    },
+    "feedback.top": {
+        "en": "Top",
+        "es": "Arriba",
+        "pt": "Topo",
+        "ru": "Наверх",
     },
     # ----- names of checks -----------------------------------------------------------------
     "check.random_point": {
@@ -237,18 +294,62 @@ MESSAGES: dict[str, dict[str, str]] = {
               "ошибка в упражнении, а не в вашем коде: сообщите преподавателю.",
     },
     # ----- comparing one value ---------------------------------------------------------------
-    "leaf.none": {
+    # what is compared decides the words: an exercise declares it (Exercise.compares, one of
+    # grader.checks.KINDS), so a loss curve is never called a gradient
+    "leaf.none.gradient": {
         "en": "Expected a gradient of shape {shape}, got None.",
         "es": "Se esperaba un gradiente de forma {shape}, pero se obtuvo None.",
-        "pt": "Esperava-se um gradiente de forma {shape}, mas veio None.",
+        "pt": "Esperava-se um gradiente de formato {shape}, mas veio None.",
         "ru": "Ожидался градиент формы {shape}, а получено None.",
+    },
+    "leaf.none.derivative": {
+        "en": "Expected a derivative of shape {shape}, got None.",
+        "es": "Se esperaba una derivada de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperava-se uma derivada de formato {shape}, mas veio None.",
+        "ru": "Ожидалась производная формы {shape}, а получено None.",
+    },
+    "leaf.none.hessian": {
+        "en": "Expected a Hessian of shape {shape}, got None.",
+        "es": "Se esperaba un hessiano de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperava-se uma hessiana de formato {shape}, mas veio None.",
+        "ru": "Ожидался гессиан формы {shape}, а получено None.",
+    },
+    "leaf.none.jacobian": {
+        "en": "Expected a Jacobian of shape {shape}, got None.",
+        "es": "Se esperaba un jacobiano de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperava-se uma jacobiana de formato {shape}, mas veio None.",
+        "ru": "Ожидался якобиан формы {shape}, а получено None.",
+    },
+    "leaf.none.hvp": {
+        "en": "Expected a Hessian-vector product of shape {shape}, got None.",
+        "es": "Se esperaba un producto hessiano-vector de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperava-se um produto hessiana-vetor de formato {shape}, mas veio None.",
+        "ru": "Ожидалось произведение гессиана на вектор формы {shape}, а получено None.",
+    },
+    "leaf.none.value": {
+        "en": "Expected a value of shape {shape}, got None.",
+        "es": "Se esperaba un valor de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperava-se um valor de formato {shape}, mas veio None.",
+        "ru": "Ожидалось значение формы {shape}, а получено None.",
+    },
+    "leaf.none.losses": {
+        "en": "Expected the losses, of shape {shape}, got None.",
+        "es": "Se esperaban las pérdidas, de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperavam-se as perdas, de formato {shape}, mas veio None.",
+        "ru": "Ожидались значения функции потерь формы {shape}, а получено None.",
+    },
+    "leaf.none.parameters": {
+        "en": "Expected the parameters, of shape {shape}, got None.",
+        "es": "Se esperaban los parámetros, de forma {shape}, pero se obtuvo None.",
+        "pt": "Esperavam-se os parâmetros, de formato {shape}, mas veio None.",
+        "ru": "Ожидались параметры формы {shape}, а получено None.",
     },
     "leaf.type": {
         "en": "Expected a tensor of shape {shape} (a minitape Tensor or a NumPy array), got "
               "a value of type {kind}.",
         "es": "Se esperaba un tensor de forma {shape} (un Tensor de minitape o un array de "
               "NumPy), pero se obtuvo un valor de tipo {kind}.",
-        "pt": "Esperava-se um tensor de forma {shape} (um Tensor do minitape ou um array do "
+        "pt": "Esperava-se um tensor de formato {shape} (um Tensor do minitape ou um array do "
               "NumPy), mas veio um valor do tipo {kind}.",
         "ru": "Ожидался тензор формы {shape} (Tensor из minitape или массив NumPy), а "
               "получено значение типа {kind}.",
@@ -264,41 +365,70 @@ MESSAGES: dict[str, dict[str, str]] = {
               "broadcasting does not count.",
         "es": "Forma incorrecta: se esperaba {expected} y se obtuvo {got}. Las formas deben "
               "coincidir exactamente; el broadcasting no vale.",
-        "pt": "Forma errada: esperava-se {expected}, veio {got}. As formas devem coincidir "
+        "pt": "Formato errado: esperava-se {expected}, veio {got}. Os formatos devem coincidir "
               "exatamente; broadcasting não conta.",
         "ru": "Неверная форма: ожидалась {expected}, получена {got}. Формы должны совпадать "
               "точно; broadcasting не засчитывается.",
     },
-    "leaf.not_finite": {
-        "en": "The result contains {count} non-finite value(s) (NaN or infinity), the first "
-              "at index {index}.",
-        "es": "El resultado contiene {count} valor(es) no finito(s) (NaN o infinito); el "
-              "primero, en el índice {index}.",
-        "pt": "O resultado contém {count} valor(es) não finito(s) (NaN ou infinito); o "
-              "primeiro, no índice {index}.",
-        "ru": "Результат содержит нечисловые или бесконечные значения (NaN или inf), всего "
-              "{count}; первое — по индексу {index}.",
+    "leaf.not_finite.plural": {
+        "en": "The result contains {count} non-finite value (NaN or infinity), at index {index}.|The result contains {count} non-finite values (NaN or infinity), the first at index {index}.",
+        "es": "El resultado contiene {count} valor no finito (NaN o infinito), en el índice {index}.|El resultado contiene {count} valores no finitos (NaN o infinito); el primero, en el índice {index}.",
+        "pt": "O resultado contém {count} valor não finito (NaN ou infinito), no índice {index}.|O resultado contém {count} valores não finitos (NaN ou infinito); o primeiro, no índice {index}.",
+        "ru": "Результат содержит {count} нечисловое или бесконечное значение (NaN или inf), первое — по индексу {index}.|Результат содержит {count} нечисловых или бесконечных значения (NaN или inf), первое — по индексу {index}.|Результат содержит {count} нечисловых или бесконечных значений (NaN или inf), первое — по индексу {index}.",
     },
-    "leaf.values": {
-        "en": "Wrong values: {count} of {size} entries differ. Largest absolute error "
-              "{abs_err}, largest relative error {rel_err}; first differing index {index}: "
-              "expected {expected}, got {got} (rtol={rtol}, atol={atol}).",
-        "es": "Valores incorrectos: difieren {count} de {size} elementos. Mayor error "
-              "absoluto {abs_err}, mayor error relativo {rel_err}; primer índice distinto "
-              "{index}: se esperaba {expected} y se obtuvo {got} (rtol={rtol}, atol={atol}).",
-        "pt": "Valores errados: {count} de {size} elementos diferem. Maior erro absoluto "
-              "{abs_err}, maior erro relativo {rel_err}; primeiro índice diferente {index}: "
-              "esperava-se {expected}, veio {got} (rtol={rtol}, atol={atol}).",
-        "ru": "Неверные значения: отличаются {count} из {size} элементов. Наибольшая "
-              "абсолютная ошибка {abs_err}, наибольшая относительная {rel_err}; первый "
-              "отличающийся индекс {index}: ожидалось {expected}, получено {got} "
-              "(rtol={rtol}, atol={atol}).",
+    "leaf.values.plural": {
+        "en": "Wrong values in {count} of {size} entry. Largest absolute error {abs_err}, largest relative error {rel_err}; first differing index {index}: expected {expected}, got {got} (rtol={rtol}, atol={atol}).|Wrong values in {count} of {size} entries. Largest absolute error {abs_err}, largest relative error {rel_err}; first differing index {index}: expected {expected}, got {got} (rtol={rtol}, atol={atol}).",
+        "es": "Valores incorrectos en {count} de {size} elemento. Mayor error absoluto {abs_err}, mayor error relativo {rel_err}; primer índice distinto {index}: se esperaba {expected} y se obtuvo {got} (rtol={rtol}, atol={atol}).|Valores incorrectos en {count} de {size} elementos. Mayor error absoluto {abs_err}, mayor error relativo {rel_err}; primer índice distinto {index}: se esperaba {expected} y se obtuvo {got} (rtol={rtol}, atol={atol}).",
+        "pt": "Valores errados em {count} de {size} elemento. Maior erro absoluto {abs_err}, maior erro relativo {rel_err}; primeiro índice diferente {index}: esperava-se {expected}, veio {got} (rtol={rtol}, atol={atol}).|Valores errados em {count} de {size} elementos. Maior erro absoluto {abs_err}, maior erro relativo {rel_err}; primeiro índice diferente {index}: esperava-se {expected}, veio {got} (rtol={rtol}, atol={atol}).",
+        "ru": "Неверные значения в {count} из {size} элемента. Наибольшая абсолютная ошибка {abs_err}, наибольшая относительная {rel_err}; первый отличающийся индекс {index}: ожидалось {expected}, получено {got} (rtol={rtol}, atol={atol}).|Неверные значения в {count} из {size} элементов. Наибольшая абсолютная ошибка {abs_err}, наибольшая относительная {rel_err}; первый отличающийся индекс {index}: ожидалось {expected}, получено {got} (rtol={rtol}, atol={atol}).|Неверные значения в {count} из {size} элементов. Наибольшая абсолютная ошибка {abs_err}, наибольшая относительная {rel_err}; первый отличающийся индекс {index}: ожидалось {expected}, получено {got} (rtol={rtol}, atol={atol}).",
     },
-    "leaf.ok": {
+    "leaf.ok.gradient": {
         "en": "Matches the reference gradient (largest absolute error {abs_err}).",
         "es": "Coincide con el gradiente de referencia (mayor error absoluto {abs_err}).",
         "pt": "Coincide com o gradiente de referência (maior erro absoluto {abs_err}).",
         "ru": "Совпадает с эталонным градиентом (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.derivative": {
+        "en": "Matches the reference derivative (largest absolute error {abs_err}).",
+        "es": "Coincide con la derivada de referencia (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com a derivada de referência (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонной производной (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.hessian": {
+        "en": "Matches the reference Hessian (largest absolute error {abs_err}).",
+        "es": "Coincide con el hessiano de referencia (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com a hessiana de referência (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонным гессианом (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.jacobian": {
+        "en": "Matches the reference Jacobian (largest absolute error {abs_err}).",
+        "es": "Coincide con el jacobiano de referencia (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com a jacobiana de referência (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонным якобианом (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.hvp": {
+        "en": "Matches the reference Hessian-vector product (largest absolute error {abs_err}).",
+        "es": "Coincide con el producto hessiano-vector de referencia (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com o produto hessiana-vetor de referência (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонным произведением гессиана на вектор (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.value": {
+        "en": "Matches the reference value (largest absolute error {abs_err}).",
+        "es": "Coincide con el valor de referencia (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com o valor de referência (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонным значением (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.losses": {
+        "en": "Matches the reference losses, step by step (largest absolute error {abs_err}).",
+        "es": "Coincide con las pérdidas de referencia, paso a paso (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com as perdas de referência, passo a passo (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонными значениями функции потерь на каждом шаге (наибольшая абсолютная ошибка {abs_err}).",
+    },
+    "leaf.ok.parameters": {
+        "en": "Matches the reference parameters after the update (largest absolute error {abs_err}).",
+        "es": "Coincide con los parámetros de referencia tras la actualización (mayor error absoluto {abs_err}).",
+        "pt": "Coincide com os parâmetros de referência após a atualização (maior erro absoluto {abs_err}).",
+        "ru": "Совпадает с эталонными параметрами после обновления (наибольшая абсолютная ошибка {abs_err}).",
     },
     # ----- structure (lists, dicts of gradients) ---------------------------------------------
     "struct.mismatch": {
@@ -313,16 +443,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "um dict com as chaves {keys}",
         "ru": "словарь (dict) с ключами {keys}",
     },
-    "struct.sequence": {
-        "en": "a {kind} of {count} gradients",
-        "es": "un {kind} de {count} gradientes",
-        "pt": "um {kind} de {count} gradientes",
-        "ru": "{kind} из {count} градиентов",
+    "struct.sequence.plural": {
+        "en": "a {kind} of {count} gradient|a {kind} of {count} gradients",
+        "es": "un {kind} de {count} gradiente|un {kind} de {count} gradientes",
+        "pt": "um {kind} de {count} gradiente|um {kind} de {count} gradientes",
+        "ru": "{kind} из {count} градиента|{kind} из {count} градиентов|{kind} из {count} градиентов",
     },
     "struct.tensor": {
         "en": "one tensor of shape {shape}",
         "es": "un tensor de forma {shape}",
-        "pt": "um tensor de forma {shape}",
+        "pt": "um tensor de formato {shape}",
         "ru": "один тензор формы {shape}",
     },
     "struct.other": {

@@ -18,6 +18,15 @@ Configured in ``grader/course/nbgrader_config.py``:
   test cell without an error is turned into stdout (kept, visible) before grades are saved.
 * :class:`FlagIssues` (after ``SaveAutoGrades``): flags the submitted notebook in the gradebook
   (formgrader shows the flag) when it crashed, timed out or had test cells restored.
+* :class:`LocalizedClearSolutions` (``generate_assignment``, and ``python -m lessons build`` for
+  the student notebooks): nbgrader's ``ClearSolutions`` with the stub comment
+  (``# YOUR CODE HERE``) in the notebook's language (``metadata.minitape.lang``, else the
+  assignment id's ``-<lang>``); both release the same stub, so nbgrader's "unanswered" check
+  (the checksum of the released cell) holds for notebooks from either.
+* :class:`LocalizeFeedback` (``generate_feedback``): the words of nbgrader's feedback frame
+  ("Score", "Your answer", "Comments", ...) in the assignment's language, for the course's
+  feedback template ``grader/templates/minitape_feedback`` (nbgrader's page, its frame
+  localized).
 * :class:`HideHiddenTestsInFeedback` (``generate_feedback``): removes ``### BEGIN/END HIDDEN
   TESTS`` regions from test cells and reduces error tracebacks of test cells to their last
   line, which otherwise quote the hidden test source (nbgrader #917, #1156). Outputs (the
@@ -36,7 +45,7 @@ from traitlets import Bool, Float, Integer, Unicode
 
 from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
-from nbgrader.preprocessors import ClearHiddenTests, Execute, NbGraderPreprocessor
+from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions, Execute, NbGraderPreprocessor
 
 from . import nbgrader_compat
 
@@ -49,6 +58,8 @@ __all__ = [
     "FlagIssues",
     "GraderExecute",
     "HideHiddenTestsInFeedback",
+    "LocalizeFeedback",
+    "LocalizedClearSolutions",
     "NeutralizeStderr",
     "RecordSubmissionIssues",
     "issues_of",
@@ -621,6 +632,67 @@ class FlagIssues(NbGraderPreprocessor):
                 return nb, resources
             submitted.flagged = True
             gb.db.commit()
+        return nb, resources
+
+
+def notebook_language(nb: NotebookNode, resources: dict | None = None) -> str:
+    """The course language of a lesson notebook: its ``metadata.minitape.lang``, else the
+    ``-<lang>`` of the nbgrader assignment it belongs to, else English."""
+    from .i18n import LANGS
+
+    lang = nb.get("metadata", {}).get("minitape", {}).get("lang")
+    if lang in LANGS:
+        return lang
+    assignment = ((resources or {}).get("nbgrader") or {}).get("assignment") or ""
+    return _lang_of(assignment)
+
+
+class LocalizedClearSolutions(ClearSolutions):
+    """nbgrader's ``ClearSolutions`` whose Python stub speaks the notebook's language.
+
+    nbgrader keys ``code_stub`` by the kernel's language only; the course releases one
+    notebook per human language, so the stub is chosen per notebook (message ``stub.code``).
+    The stub's code line (``raise NotImplementedError()``) is the same in every language."""
+
+    def preprocess(self, nb, resources):
+        from .i18n import t
+
+        kernel_language = nb.metadata.get("kernelspec", {}).get("language", "python")
+        if kernel_language == "python":
+            self.code_stub = {**self.code_stub, "python": t("stub.code", notebook_language(nb, resources))}
+        return super().preprocess(nb, resources)
+
+
+FEEDBACK_TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
+FEEDBACK_TEMPLATE = "minitape_feedback"
+FEEDBACK_WORDS = ("score", "answer", "test_cell", "code_answer", "written_answer", "task",
+                  "comment", "comments", "late_penalty", "top")
+
+
+def feedback_template_dirs() -> list[str]:
+    """Template folders for ``HTMLExporter.extra_template_basedirs``: this package's (the
+    localized feedback page) and nbgrader's own (its ``feedback`` template stays available:
+    formgrader's "generate feedback" button asks for it by name)."""
+    import nbgrader
+
+    nbgrader_templates = os.path.join(os.path.dirname(os.path.abspath(nbgrader.__file__)),
+                                      "server_extensions", "formgrader", "templates")
+    return [FEEDBACK_TEMPLATES, nbgrader_templates]
+
+
+class LocalizeFeedback(NbGraderPreprocessor):
+    """Give the feedback template the words of its frame in the assignment's language.
+
+    The autograded notebook has lost its ``metadata.minitape`` (nbconvert's
+    ``ClearMetadataPreprocessor``), so the language comes from the assignment id
+    (``01-gradients-es``)."""
+
+    def preprocess(self, nb, resources):
+        from .i18n import t
+
+        lang = notebook_language(nb, resources)
+        resources["grader_words"] = {key: t(f"feedback.{key}", lang) for key in FEEDBACK_WORDS}
+        resources["grader_lang"] = lang
         return nb, resources
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 
-from .i18n import t
+from .i18n import t, tn
 
 __all__ = ["render_html", "render_text"]
 
@@ -33,7 +33,8 @@ def _summary(result) -> tuple[str, str]:
     lang = result.lang
     n, failed = len(result.checks), len(result.failed)
     if result.mode == "grade":
-        head = t("report.score", lang, score=_points(result.score), points=_points(result.points))
+        head = tn("report.score.plural", result.points, lang, score=_points(result.score),
+                  points=_points(result.points))
     else:
         head = t("report.visible_score", lang, passed=n - failed, total=n)
     if failed == 0:
@@ -68,7 +69,7 @@ def _details_text(check, lang: str) -> list[str]:
 def render_html(result) -> str:
     lang = result.lang
     head, colour = _summary(result)
-    title = t("report.title", lang, exercise=result.exercise.id)
+    title = t("report.title", lang, exercise=result.exercise.display_title(lang))
     rows = []
     for check in result.checks:
         mark = "✔" if check.passed else "✘"
@@ -83,28 +84,32 @@ def render_html(result) -> str:
                     f"{html.escape(chr(10).join(extra))}</pre></details>")
         rows.append(
             "<tr style='border-top:1px solid #ddd;vertical-align:top'>"
-            f"<td style='padding:3px 8px 3px 0;white-space:nowrap'>{html.escape(check.label)}"
+            f"<td style='padding:3px 8px 3px 0;white-space:nowrap;text-align:left'>{html.escape(check.label)}"
             f" <span style='color:#666;font-size:85%'>({html.escape(tag)})</span></td>"
-            f"<td style='padding:3px 8px;white-space:nowrap;color:{_GREEN if check.passed else _RED}'>"
+            f"<td style='padding:3px 8px;white-space:nowrap;text-align:left;color:{_GREEN if check.passed else _RED}'>"
             f"{mark} {html.escape(word)}</td>"
-            f"<td style='padding:3px 0'>{_inline(check.message)}{more}</td></tr>")
+            f"<td style='padding:3px 0;text-align:left;width:100%;white-space:normal'>{_inline(check.message)}{more}</td></tr>")
     parts = [
         f"<div class='grader-report' data-exercise='{html.escape(result.exercise.id)}' "
         f"data-score='{result.score}' "
         f"style='font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:14px;"
         f"border:1px solid #d0d7de;border-left:6px solid {colour};border-radius:4px;"
         f"padding:8px 12px;margin:4px 0;max-width:1000px'>",
-        f"<div style='font-weight:600'>{html.escape(title)} — {html.escape(head)}</div>",
+        f"<div style='font-weight:600'>{html.escape(title)}"
+        f" <span style='color:#666;font-weight:400;font-size:85%'>({html.escape(result.exercise.id)})</span>"
+        f" — {html.escape(head)}</div>",
         f"<div style='color:{colour}'>{html.escape(_status_line(result))}</div>",
-        "<table style='border-collapse:collapse;margin-top:6px;width:100%'>"
-        f"<tr style='text-align:left'><th style='padding:3px 8px 3px 0'>{html.escape(t('report.col_check', lang))}</th>"
-        f"<th style='padding:3px 8px'>{html.escape(t('report.col_result', lang))}</th><th></th></tr>",
+        # JupyterLab's stylesheet right-aligns table cells and fixes the layout (equal columns):
+        # inline styles keep the explanation column left-aligned and as wide as the rest allows
+        "<table style='border-collapse:collapse;margin:6px 0 0 0;width:100%;table-layout:auto'>"
+        f"<tr style='text-align:left'><th style='padding:3px 8px 3px 0;text-align:left'>{html.escape(t('report.col_check', lang))}</th>"
+        f"<th style='padding:3px 8px;text-align:left'>{html.escape(t('report.col_result', lang))}</th><th></th></tr>",
         *rows,
         "</table>",
     ]
     if result.hidden_pending:
         parts.append(f"<p style='margin:6px 0 0 0;color:#444'>"
-                     f"{_inline(t('report.hidden_pending', lang, count=result.hidden_pending))}</p>")
+                     f"{_inline(tn('report.hidden_pending.plural', result.hidden_pending, lang, count=result.hidden_pending))}</p>")
     elif result.mode == "grade" and any(c.hidden for c in result.checks):
         parts.append(f"<p style='margin:6px 0 0 0;color:#444'>{_inline(t('report.hidden_note', lang))}</p>")
     if result.captured:
@@ -119,7 +124,8 @@ def render_html(result) -> str:
 def render_text(result) -> str:
     lang = result.lang
     head, _ = _summary(result)
-    lines = [f"{t('report.title', lang, exercise=result.exercise.id)} — {head}", _status_line(result)]
+    title = t("report.title", lang, exercise=result.exercise.display_title(lang))
+    lines = [f"{title} ({result.exercise.id}) — {head}", _status_line(result)]
     for check in result.checks:
         mark = "✔" if check.passed else "✘"
         tag = t("report.hidden" if check.hidden else "report.visible", lang)
@@ -127,7 +133,7 @@ def render_text(result) -> str:
         for extra in _details_text(check, lang):
             lines.extend("      " + line for line in extra.splitlines())
     if result.hidden_pending:
-        lines.append(t("report.hidden_pending", lang, count=result.hidden_pending))
+        lines.append(tn("report.hidden_pending.plural", result.hidden_pending, lang, count=result.hidden_pending))
     if result.captured:
         lines.append(t("report.captured", lang))
         lines.extend("  | " + line for line in result.captured.rstrip().splitlines())

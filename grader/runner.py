@@ -232,7 +232,7 @@ def judge_case(ex: Exercise, case: Case, label: str, hidden: bool, seed: int, la
             fails.append(CheckResult(t("check.finite_difference", lang), True, ex.fd_weight,
                                      False, "unusable", t("fd.unusable", lang)))
         return fails
-    outcomes = compare(expected, answer, ex.tolerance, lang, precision=ex.precision)
+    outcomes = compare(expected, answer, ex.tolerance, lang, precision=ex.precision, kind=ex.compares)
     weight = case.weight / max(1, len(outcomes))
     for outcome in outcomes:
         message, details = outcome.message, dict(outcome.details)
@@ -241,7 +241,7 @@ def judge_case(ex: Exercise, case: Case, label: str, hidden: bool, seed: int, la
             if why:
                 details["why_none"] = why
                 message = f"{message} {t('none.why', lang)} {why}"
-        results.append(CheckResult(_leaf_label(label, outcome.path), hidden, weight,
+        results.append(CheckResult(_leaf_label(label, ex.component_label(outcome.path)), hidden, weight,
                                    outcome.passed, outcome.reason, message, details))
     # finite differences, independent of the reference
     if with_fd:

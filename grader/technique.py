@@ -52,7 +52,7 @@ def _parse(source: str) -> ast.Module | None:
 
 
 def names_used(cell_sources: list[str], function: str) -> set[str] | None:
-    """Names and attribute names used by ``function`` (its last top-level definition in the
+    """Names, attribute names and keyword-argument names used by ``function`` (its last top-level definition in the
     cells) and by the top-level functions it refers to; None when it is not defined."""
     defs: dict[str, ast.AST] = {}
     for source in cell_sources:
@@ -79,6 +79,8 @@ def names_used(cell_sources: list[str], function: str) -> set[str] | None:
                 names.add(node.attr)
                 if node.attr in defs:
                     todo.append(node.attr)
+            elif isinstance(node, ast.keyword) and node.arg:  # gradient(..., output_gradients=u)
+                names.add(node.arg)
     return names
 
 

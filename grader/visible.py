@@ -50,6 +50,7 @@ def build_data(exercises: dict[str, Exercise]) -> dict:
         tol = ex.tolerance
         out[ex_id] = {"function": ex.function, "signature": ex.signature, "points": ex.points,
                       "precision": ex.precision, "title": ex.title,
+                      "compares": ex.compares, "components": ex.components,
                       "tolerance": [tol.rtol, tol.atol, tol.rtol_low, tol.atol_low],
                       "hidden_checks": ex.hidden_check_count, "visible": cases}
     return {"format": 1, "exercises": out}
@@ -87,6 +88,7 @@ def visible_exercise(exercise_id: str) -> Exercise:
                     visible=[_case(c) for c in entry["visible"]], hidden=[],
                     tolerance=Tolerance(rtol, atol, rtol_low, atol_low),
                     precision=entry["precision"], title=entry["title"],
+                    compares=entry.get("compares", "gradient"), components=entry.get("components"),
                     hidden_checks=int(entry["hidden_checks"]))
 
 

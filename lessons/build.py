@@ -5,7 +5,7 @@ For each lesson ``lessons/src/NN-name.py`` and each language ``<lang>``:
 * ``grader/course/source/NN-name-<lang>/NN-name.ipynb`` -- the instructor's nbgrader source
   notebook: solutions and hidden tests in place, ``metadata.nbgrader`` on exercise cells;
 * ``lessons/<lang>/NN-name.ipynb`` -- the student notebook: the instructor notebook passed
-  through nbgrader's own release preprocessors (LockCells, ClearSolutions, ClearOutput,
+  through nbgrader's own release preprocessors (LockCells, ClearSolutions -- localized stub --, ClearOutput,
   ClearHiddenTests, ClearMarkScheme, ComputeChecksums, CheckCellMetadata), so it is what
   ``nbgrader generate_assignment`` would release, and can be submitted and autograded.
 
@@ -129,13 +129,17 @@ def instructor_notebook(lesson: Lesson, lang: str):
 
 
 def student_notebook(instructor_nb):
-    """Release version of an instructor notebook, made by nbgrader's own preprocessors."""
+    """Release version of an instructor notebook, made by nbgrader's own preprocessors (with
+    the course's ``LocalizedClearSolutions``: the stub comment in the notebook's language, as
+    the course's ``nbgrader generate_assignment`` releases it)."""
     from nbgrader.preprocessors import (CheckCellMetadata, ClearHiddenTests, ClearMarkScheme,
-                                        ClearOutput, ClearSolutions, ComputeChecksums, LockCells)
+                                        ClearOutput, ComputeChecksums, LockCells)
+
+    from grader.nbgrader_ext import LocalizedClearSolutions
 
     nb = copy.deepcopy(instructor_nb)
     resources: dict = {}
-    for preprocessor in (LockCells(), ClearSolutions(), ClearOutput(), CheckCellMetadata(),
+    for preprocessor in (LockCells(), LocalizedClearSolutions(), ClearOutput(), CheckCellMetadata(),
                          ClearHiddenTests(), ClearMarkScheme(), ComputeChecksums(), CheckCellMetadata()):
         nb, resources = preprocessor.preprocess(nb, resources)
     nb.metadata["minitape"]["variant"] = "student"

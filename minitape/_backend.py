@@ -6,11 +6,22 @@ same forward and gradient code runs on NumPy arrays (CPU) and, when installed, C
 """
 from __future__ import annotations
 
+import warnings as _warnings
+
 import numpy as _np
 
 from ._state import multi_device as _multi
 
 numpy = _np
+
+# TensorFlow computes 1/0, log(0) or exp(1000) silently (inf, nan); NumPy warns
+# ("RuntimeWarning: divide by zero encountered in divide").  A warning raised inside an array
+# library call is attributed to the Python frame that made the call, so one filter on
+# minitape's modules silences exactly the warnings minitape's own operations cause, at no cost
+# per operation (np.errstate around each forward would double an operation's overhead), and
+# leaves the student's own NumPy code warning as usual.  A student who asks for every warning
+# (warnings.simplefilter("always")) sees them again.
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minitape(\.|$)")
 
 # type(array) -> array module.  NumPy's own types are registered eagerly; other backends
 # (CuPy, the strict test backend) register themselves when they are first used.

@@ -129,13 +129,19 @@ def apply(prim, inputs, params):
         inputs, params = _place(prim, inputs, params)
     fwd = prim.fwd
     n = len(inputs)
-    if n == 2:  # binary and unary operations: no argument list built per call
-        a, b = inputs
-        v = fwd(a._value, b._value, **params) if params else fwd(a._value, b._value)
-    elif n == 1:
-        v = fwd(inputs[0]._value, **params) if params else fwd(inputs[0]._value)
-    else:
-        v = fwd(*[t._value for t in inputs], **params)
+    try:  # (free unless it raises)
+        if n == 2:  # binary and unary operations: no argument list built per call
+            a, b = inputs
+            v = fwd(a._value, b._value, **params) if params else fwd(a._value, b._value)
+        elif n == 1:
+            v = fwd(inputs[0]._value, **params) if params else fwd(inputs[0]._value)
+        else:
+            v = fwd(*[t._value for t in inputs], **params)
+    except ValueError as e:
+        err = broadcast_error(prim.name, [t._value for t in inputs], e)
+        if err is None:
+            raise
+        raise err from None
     out = _new(Tensor)  # Tensor(v) without a Python-level __init__ call
     out._value = v
     out._id = oid = _next_id()
@@ -164,6 +170,30 @@ def apply(prim, inputs, params):
     if _accumulators:
         _forward_tangents(prim, inputs, params, out)
     return out
+
+
+def _shape_text(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def broadcast_error(op_name, arrays, e):
+    """TensorFlow's error for operands whose shapes do not broadcast (None for other errors).
+
+    ``InvalidArgumentError: Incompatible shapes: [2] vs. [3] [Op:AddV2]``, naming the first two
+    shapes that do not broadcast together.
+    """
+    if "broadcast" not in str(e):
+        return None
+    from .errors import InvalidArgumentError
+    shapes = [tuple(getattr(a, "shape", ())) for a in arrays]
+    for i in range(len(shapes)):
+        for j in range(i + 1, len(shapes)):
+            try:
+                np.broadcast_shapes(shapes[i], shapes[j])
+            except ValueError:
+                return InvalidArgumentError(f"Incompatible shapes: {_shape_text(shapes[i])} vs. "
+                                            f"{_shape_text(shapes[j])} [Op:{op_name}]")
+    return None
 
 
 def _record(prim, inputs, params, out):

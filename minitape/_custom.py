@@ -109,11 +109,34 @@ class _OpView:
             raise ValueError(f"Operation {self.type!r} has no attr named {name!r}.") from None
 
 
-class RegisterGradient:
-    """Decorator that (re)defines the gradient of an operation type by name.
+def _registrable(op_type):
+    """The primitive named ``op_type``, if the gradient registry may take an entry for it.
 
-    ``@RegisterGradient("Sin")`` applied to ``fn(op, grad)`` makes every later gradient
-    through ``Sin`` call ``fn``; it returns one gradient per input of the operation.
+    As in TensorFlow, the registry holds one entry per operation type: registering a second
+    one (over a built-in rule, an earlier ``RegisterGradient`` or ``no_gradient``) raises
+    ``KeyError``.  Only operation types without a gradient (``AdjustContrastv2``) can be given
+    one; :func:`restore_gradient` removes an entry of yours.
+    """
+    prim = REGISTRY.get(op_type)
+    if prim is None:  # TensorFlow would accept any name; minitape cannot define new op types
+        raise KeyError(f"minitape has no operation named {op_type!r}; known operations: "
+                       + ", ".join(sorted(REGISTRY)))
+    if op_type in _OVERRIDDEN or (prim.differentiable and not prim.no_gradient):
+        where = ("an earlier RegisterGradient or no_gradient of yours (undo it with "
+                 f"minitape._custom.restore_gradient({op_type!r}))" if op_type in _OVERRIDDEN
+                 else "minitape's built-in gradient rules (minitape/_ops/*_grads.py)")
+        raise KeyError(f"Registering two gradient with name {op_type!r}! (Previous registration "
+                       f"was in {where}.) To change the gradient of one function of yours, "
+                       "use tf.custom_gradient.")
+    return prim
+
+
+class RegisterGradient:
+    """Decorator that registers the gradient of an operation type by name (TensorFlow's).
+
+    ``@RegisterGradient("AdjustContrastv2")`` applied to ``fn(op, grad)`` makes every later
+    gradient through that operation call ``fn`` once per operation; it returns one gradient
+    per input.  A type that already has a gradient raises ``KeyError``, as in TensorFlow.
     """
 
     def __init__(self, op_type):
@@ -122,11 +145,8 @@ class RegisterGradient:
         self._op_type = op_type
 
     def __call__(self, fn):
-        prim = REGISTRY.get(self._op_type)
-        if prim is None:
-            raise KeyError(f"minitape has no operation named {self._op_type!r}; known operations: "
-                           + ", ".join(sorted(REGISTRY)))
-        _OVERRIDDEN.setdefault(self._op_type, _rule_of(prim))
+        prim = _registrable(self._op_type)
+        _OVERRIDDEN[self._op_type] = _rule_of(prim)
 
         def rule(g, ans, *inputs, **params):  # the whole op: fn is called once per op
             r = fn(_OpView(prim, inputs, [ans], params), g)
@@ -149,7 +169,8 @@ _OVERRIDDEN: dict = {}
 
 
 def restore_gradient(op_type):
-    """Undo ``RegisterGradient(op_type)``: the built-in rule is used again."""
+    """Undo ``RegisterGradient(op_type)`` or ``no_gradient(op_type)`` (minitape only: in
+    TensorFlow a registration lasts as long as the process)."""
     if op_type in _OVERRIDDEN:
         prim = REGISTRY[op_type]
         (prim.vjps, prim.vjp, prim.save, prim.unbroadcast, prim.no_gradient,
@@ -157,12 +178,17 @@ def restore_gradient(op_type):
 
 
 def no_gradient(op_type):
-    """Declare that ``op_type`` has no gradient: differentiating through it raises LookupError."""
-    prim = REGISTRY.get(op_type)
-    if prim is None:
-        raise KeyError(f"minitape has no operation named {op_type!r}")
-    _OVERRIDDEN.setdefault(op_type, _rule_of(prim))
-    prim.no_gradient = True
+    """Declare ``op_type`` not differentiable: tapes give None through it, as for ``tf.round``.
+
+    A registry entry like ``RegisterGradient``'s, so a type that already has a gradient raises
+    ``KeyError`` (TensorFlow's rule); without the declaration, differentiating through an
+    operation without a gradient raises ``LookupError``.
+    """
+    prim = _registrable(op_type)
+    _OVERRIDDEN[op_type] = _rule_of(prim)
+    prim.vjps = prim.vjp = None
+    prim.no_gradient = False
+    prim.differentiable = False  # never recorded: the path ends there, gradients are None
 
 
 NoGradient = NotDifferentiable = no_gradient

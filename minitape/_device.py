@@ -90,6 +90,9 @@ def parse(spec: str):
     return kind, idx
 
 
+_soft_placement = [True]  # tf.config.set_soft_device_placement
+
+
 class device:
     """Context manager placing work on a device, like ``tf.device``: ``"/CPU:0"``, ``"/GPU:0"``.
 
@@ -97,7 +100,9 @@ class device:
     there: inputs living elsewhere (CPU tensors, NumPy arrays, Python numbers, or GPU tensors in
     a ``"/CPU:0"`` block) are copied to it by a recorded ``Copy`` operation, so gradients flow
     back to where the inputs came from.  Outside any block an operation runs where its tensor
-    inputs live, on the GPU when they are mixed.  ``"/GPU:0"`` raises ``RuntimeError`` saying
+    inputs live, on the GPU when they are mixed.  Without a usable GPU, ``"/GPU:0"`` runs the
+    block on the CPU (TensorFlow's soft device placement); after
+    ``tf.config.set_soft_device_placement(False)`` it raises ``InvalidArgumentError`` saying
     what is missing (CuPy, or a GPU) and how to install it.
     """
 
@@ -107,14 +112,28 @@ class device:
     def __enter__(self):
         if self._kind == "CPU":
             B._default.append(np)
-        else:
+            return self
+        try:
             cp = _load_cupy()
             n = cp.cuda.runtime.getDeviceCount()
             if self._index >= n:
-                raise RuntimeError(f"minitape cannot use '/GPU:{self._index}': only {n} GPU(s) visible.")
-            self._ctx = cp.cuda.Device(self._index)
-            self._ctx.__enter__()
-            B._default.append(cp)
+                raise RuntimeError(f"minitape cannot use '/GPU:{self._index}': only {n} GPU(s) "
+                                   "visible.")
+        except RuntimeError as e:
+            if _soft_placement[0]:
+                # TensorFlow's soft device placement (on by default): the block runs on the
+                # CPU, silently; tensors' .device says where they are
+                B._default.append(np)
+                return self
+            from .errors import InvalidArgumentError
+            raise InvalidArgumentError(
+                f"Could not satisfy device specification '/job:localhost/replica:0/task:0/"
+                f"device:GPU:{self._index}'. enable_soft_placement=0. Supported device types "
+                f"[CPU]. All available devices [/job:localhost/replica:0/task:0/device:CPU:0]. "
+                f"{e}") from None
+        self._ctx = cp.cuda.Device(self._index)
+        self._ctx.__enter__()
+        B._default.append(cp)
         return self
 
     def __exit__(self, *exc):

@@ -108,6 +108,8 @@ class GradientTape:
             if explicit:
                 _warn("The dtype of the watched tensor must be floating (e.g. tf.float32), "
                       f"got {v.dtype!r}")
+            # TF lists it in watched_variables(); no gradient flows to it (not in _watched)
+            self._variables[v._id] = v
             return
         self._variables[v._id] = v
         self._watched.add(v._id)
@@ -168,11 +170,17 @@ class GradientTape:
                       "CPU and memory usage). Only call GradientTape.gradient inside the context "
                       "if you actually want to trace the gradient in order to compute higher "
                       "order derivatives.")
+        if target is None:
+            raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
+                            "Variables or CompositeTensors to be differentiated, but received "
+                            "None.")
         unconnected = UnconnectedGradients(unconnected_gradients)
         flat_targets = _nest.flatten(target)
         for t in flat_targets:
             if not isinstance(t, Tensor):
-                raise ValueError(f"gradient target must be a Tensor or Variable, got {t!r}")
+                # TF fails reading the target's tensor id: AttributeError, with its text first
+                raise AttributeError(f"{type(t).__name__!r} object has no attribute '_id': the "
+                                     f"gradient target must be a Tensor or Variable, got {t!r}")
         flat_sources = _nest.flatten(sources, keep_none=True)
         if any(t is None for t in flat_sources):
             raise ValueError("Can't differentiate w.r.t. None: a source passed to "
@@ -181,14 +189,8 @@ class GradientTape:
             if not isinstance(s, Tensor):
                 raise ValueError(f"Passed in object {s!r} of type {type(s).__name__!r}, not "
                                  "tf.Tensor or tf.Variable or ExtensionType.")
-        for t in flat_targets:
-            if t._value.dtype.kind not in _FLOATING:  # floating or complex
-                _warn("The dtype of the target tensor must be floating (e.g. tf.float32) when "
-                      f"calling GradientTape.gradient, got {t.dtype!r}")
-        for s in flat_sources:
-            if s._value.dtype.kind not in _FLOATING:
-                _warn("The dtype of the source tensor must be floating (e.g. tf.float32) when "
-                      f"calling GradientTape.gradient, got {s.dtype!r}")
+        # TensorFlow logs integer targets and sources at verbosity 1 only (logging.vlog): the
+        # student sees no warning; the gradient is None (why_none says why).
         if output_gradients is not None:
             flat_og = _nest.flatten(output_gradients, keep_none=True)
             if len(flat_og) != len(flat_targets):
@@ -271,10 +273,11 @@ class GradientTape:
             rows.append(g)
         if not self._persistent:
             self._release()
-        if rows is None:
-            return None
-        if m == 0:
-            return _ops.zeros((batch,) + inner + tuple(source_t.shape[1:]), dtype=source_t.dtype)
+        if rows is None or m == 0:
+            # TF returns zeros, not None, for an unconnected target (whatever
+            # unconnected_gradients says), shaped (batch, *target[1:], *source[1:]), with the
+            # target's dtype
+            return _ops.zeros((batch,) + inner + tuple(source_t.shape[1:]), dtype=target.dtype)
         j = _ops.stack(rows, axis=1)  # (batch, m, *source.shape[1:])
         return _ops.reshape(j, (batch,) + inner + tuple(source_t.shape[1:]))
 
@@ -392,7 +395,7 @@ class _StopRecording:
 
     def __enter__(self):
         if not self._tape._recording:
-            raise ValueError("Trying to stop recording a tape which is not recording.")
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._tape._pop()
         return self
 

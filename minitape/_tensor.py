@@ -51,13 +51,73 @@ class TensorShape(tuple):
         r = tuple.__getitem__(self, key)
         return TensorShape(r) if isinstance(key, slice) else r
 
+    def __new__(cls, dims=()):
+        if dims is None:
+            return _UNKNOWN_SHAPE
+        return tuple.__new__(cls, dims)
+
+    # TF compares a shape with any list or tuple of dimensions: shape == [2, 3]
+    def __eq__(self, other):
+        if isinstance(other, (list, tuple)):
+            return type(other) is not _UnknownShape and tuple.__eq__(self, tuple(other))
+        return NotImplemented
+
+    def __ne__(self, other):
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    __hash__ = tuple.__hash__
+
+
+class _UnknownShape(TensorShape):
+    """``tf.TensorShape(None)``: a shape of unknown rank (a variable whose shape may change)."""
+
+    __slots__ = ()
+
+    @property
+    def rank(self):
+        return None
+
+    ndims = rank
+
+    def as_list(self):
+        raise ValueError("as_list() is not defined on an unknown TensorShape.")
+
+    def num_elements(self):
+        return None
+
+    def is_compatible_with(self, other):
+        return True
+
+    def __eq__(self, other):
+        return other is self
+
+    def __ne__(self, other):
+        return other is not self
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        return "TensorShape(None)"
+
+    def __str__(self):
+        return "<unknown>"
+
+
+_UNKNOWN_SHAPE = tuple.__new__(_UnknownShape, ())
+
 
 def _fmt_numpy(v, is_repr=False):
-    """Text of a value as TensorFlow prints it: ``str`` of the array, ``repr`` in reprs."""
-    a = B.to_host(v)
-    if np.ndim(a) == 0:
-        return str(np.asarray(a)[()])
-    return repr(np.asarray(a)) if is_repr else str(np.asarray(a))
+    """Text of a value as TensorFlow prints it (``numpy_text``): ``str`` of the NumPy value,
+    in a repr ``repr`` of the array or of the scalar as a Python number (``.item()``, so no
+    ``np.float32(...)``); text of several lines starts on a new line."""
+    a = np.asarray(B.to_host(v))
+    if a.ndim == 0:
+        s = a[()]
+        text = repr(s.item()) if is_repr else str(s)
+    else:
+        text = repr(a) if is_repr else str(a)
+    return "\n" + text if "\n" in text else text
 
 
 class Tensor:
@@ -97,7 +157,9 @@ class Tensor:
             _trace.note_escape(self, _tapes)
         v = self._value
         if B.xp(v) is np:
-            return v.copy() if type(v) is np.ndarray else v
+            if type(v) is np.ndarray:
+                return v[()] if v.ndim == 0 else v.copy()  # a 0-d value is a NumPy scalar
+            return v
         a = B.to_host(v)  # the explicit device-to-host copy
         return a[()] if a.ndim == 0 else a
 
@@ -157,9 +219,9 @@ class Tensor:
         return f"tf.Tensor({_fmt_numpy(self._value)}, shape={self.shape}, dtype={self.dtype.name})"
 
     def __format__(self, spec):
-        if spec and self._value.ndim == 0:
-            return format(self._scalar(), spec)
-        return format(str(self), spec)
+        # TensorFlow formats the NumPy value: f"{t}" is "[1 2 3]", f"{t:.2f}" needs a scalar
+        a = np.asarray(B.to_host(self._value))
+        return format(a[()] if a.ndim == 0 else a, spec)
 
     def __reduce__(self):
         return constant, (self.numpy(),)
@@ -187,6 +249,10 @@ class _Ref:
         return type(other) is _Ref and other._t is self._t
 
 
+# What ``type(t).__name__`` shows, as in TensorFlow (whose eager values are EagerTensor, a
+# subclass of tf.Tensor).  minitape has one class for both: ``tf.Tensor`` and
+# ``tf.EagerTensor`` are the same object (the README's table of differences says why).
+Tensor.__name__ = Tensor.__qualname__ = "EagerTensor"
 EagerTensor = Tensor
 
 
@@ -198,7 +264,7 @@ class Variable(Tensor):
     replaces it by a plain Tensor, which tapes no longer watch.
     """
 
-    __slots__ = ("_trainable", "_name", "_snap")
+    __slots__ = ("_trainable", "_name", "_snap", "_path", "_declared")
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
                  **ignored):
@@ -214,6 +280,23 @@ class Variable(Tensor):
         base = name if name is not None else "Variable"
         self._name = base if ":" in base else base + ":0"
         self._snap = None
+        self._path = None
+        self._declared = None
+        if shape is not None:  # a declared shape may leave dimensions (or the rank) open
+            declared = shape if isinstance(shape, TensorShape) else TensorShape(
+                None if shape is None else tuple(shape))
+            if not declared.is_compatible_with(self._value.shape):
+                raise ValueError(f"The initial value's shape ({TensorShape(self._value.shape)}) is "
+                                 f"not compatible with the explicitly supplied `shape` argument "
+                                 f"({declared}).")
+            self._declared = declared
+
+    @property
+    def path(self):
+        """A Keras weight's path (``"dense/kernel"``); plain variables have none, as in TF."""
+        if self._path is None:
+            raise AttributeError("'ResourceVariable' object has no attribute 'path'")
+        return self._path
 
     @property
     def name(self):
@@ -249,7 +332,9 @@ class Variable(Tensor):
         with _no_recording():
             t = convert_to_tensor(new, dtype=self.dtype)
         v = t._value
-        if tuple(v.shape) != tuple(self._value.shape):
+        d = self._declared
+        if (tuple(v.shape) != tuple(self._value.shape) if d is None
+                else not d.is_compatible_with(v.shape)):
             raise ValueError(
                 f"Cannot {op} to variable '{self._name}': Shape mismatch. The variable shape "
                 f"{self.shape}, and the assigned value shape {TensorShape(v.shape)} are incompatible.")
@@ -271,6 +356,7 @@ class Variable(Tensor):
             d = convert_to_tensor(delta, dtype=self.dtype)
         if _tapes:
             _trace.note_assign(self, d, "assign_add", _tapes)
+        self._check_update_shape(d, "AssignAddVariableOp")
         return self._assign_value(Tensor(self._value + self._on_my_device(d)), "assign_add")
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
@@ -278,7 +364,35 @@ class Variable(Tensor):
             d = convert_to_tensor(delta, dtype=self.dtype)
         if _tapes:
             _trace.note_assign(self, d, "assign_sub", _tapes)
+        self._check_update_shape(d, "AssignSubVariableOp")
         return self._assign_value(Tensor(self._value - self._on_my_device(d)), "assign_sub")
+
+    def _check_update_shape(self, d, op):
+        """TF's kernel: an update must have the variable's shape exactly (no broadcasting)."""
+        if tuple(d._value.shape) != tuple(self._value.shape):
+            from .errors import InvalidArgumentError
+            text = lambda s: "[" + ",".join(str(x) for x in s) + "]"  # noqa: E731
+            raise InvalidArgumentError(
+                f"Cannot update variable with shape {text(self._value.shape)} using a Tensor with "
+                f"shape {text(d._value.shape)}, shapes must be equal. [Op:{op}]")
+
+    @property
+    def shape(self) -> TensorShape:
+        d = self._declared
+        if d is not None and d.rank is None:
+            return d  # TensorShape(None): the variable's shape is unknown, as in TF
+        return TensorShape(self._value.shape)
+
+    def __getitem__(self, key):
+        """``v[0]``: a tensor that can also be assigned: ``v[0].assign(...)`` (TF's sliced
+        assignment)."""
+        r = Tensor.__getitem__(self, key)  # installed by the operations layer
+        s = _new_slice(_VariableSlice)
+        s._value = r._value
+        s._id = r._id
+        s._var = self
+        s._key = key
+        return s
 
     def _on_my_device(self, t):
         """The array of ``t`` on this variable's device (a variable never changes device)."""
@@ -301,6 +415,65 @@ class Variable(Tensor):
 
     def __deepcopy__(self, memo):
         return Variable(self.numpy(), self._trainable, self._name)
+
+
+_new_slice = object.__new__
+
+
+class _VariableSlice(Tensor):
+    """A slice of a Variable (``v[0]``, ``v[:, 1]``): a tensor with ``assign``, ``assign_add``
+    and ``assign_sub`` that change that part of the variable (TF's strided-slice assign).
+    Operations read it as the plain tensor it is (same value, same identity on tapes)."""
+
+    __slots__ = ("_var", "_key")
+
+    def _update(self, value, how):
+        var = self._var
+        with _no_recording():
+            t = convert_to_tensor(value, dtype=var.dtype)
+        part = self._value
+        new = t._value
+        if how != "assign":
+            new = part + new if how == "assign_add" else part - new
+        if tuple(new.shape) != tuple(part.shape):
+            try:
+                new = B.xp(part).broadcast_to(new, part.shape)
+            except ValueError:
+                from .errors import InvalidArgumentError
+                raise InvalidArgumentError(
+                    f"{how} of a slice: shape {list(t._value.shape)} does not match the "
+                    f"slice's shape {list(part.shape)} [Op:ResourceStridedSliceAssign]") from None
+        whole = var._value.copy()
+        whole[_slice_key(self._key)] = new
+        var._assign_value(Tensor(whole), "assign")
+        return var
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        return self._update(value, "assign")
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._update(delta, "assign_add")
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._update(delta, "assign_sub")
+
+
+def _slice_key(key):
+    """An index key with tensors replaced by their arrays."""
+    if type(key) is tuple:
+        return tuple(_slice_key(k) for k in key)
+    if isinstance(key, Tensor):
+        return key._value
+    return key
+
+
+_VariableSlice.__name__ = _VariableSlice.__qualname__ = "EagerTensor"
+
+
+# TensorFlow's eager variables are ResourceVariable; ``tf.Variable`` is this class (an alias
+# under that name keeps pickling by qualified name working).
+Variable.__name__ = Variable.__qualname__ = "ResourceVariable"
+ResourceVariable = Variable
 
 
 class _no_recording:
@@ -379,8 +552,11 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
             raise ValueError(f"Tensor conversion requested dtype {_d.as_dtype(dtype).name} for "
                              f"Tensor with dtype {t.dtype.name}: {value!r}")
         return t
-    if isinstance(value, Tensor):
-        return value
+    if isinstance(value, Tensor):  # a tensor subclass (a variable's slice): the plain tensor
+        t = _new_slice(Tensor)
+        t._value = value._value
+        t._id = value._id
+        return convert_to_tensor(t, dtype=dtype)
     if hasattr(value, "_as_tensor") and not isinstance(value, type):
         return convert_to_tensor(value._as_tensor(), dtype=dtype)
     want = _d.as_dtype(dtype) if dtype is not None else None
@@ -399,11 +575,22 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return Tensor(arr)
     # Python data
     flat = _flat_python(value, [])
+    if want is None and flat and isinstance(flat[0], (np.ndarray, np.generic)):
+        # a list of NumPy arrays (or starting with NumPy values): NumPy's dtype, as TF's
+        # converter takes the first value's
+        try:
+            arr = np.array(value)
+        except ValueError as e:
+            raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {e}") from None
+        _d.from_numpy(arr.dtype)
+        return Tensor(mod.asarray(arr) if mod is not np else arr)
     if want is None:
+        _d.check_sequence(flat)
         want = _d.infer_python(flat, dtype_hint)
     else:
         for v in flat:
             _d.check_lossless(v, want)
+    _d.check_range(flat, want)
     try:
         arr = np.array(value, dtype=want._np)
     except ValueError as e:
@@ -423,6 +610,11 @@ def _is_array_like(v):
 
 def constant(value, dtype=None, shape=None, name=None):
     """Create a Tensor from Python data or a NumPy array (TensorFlow's ``tf.constant``)."""
+    if isinstance(value, (list, tuple)) and _contains_tensor(value):
+        # TF's tf.constant converts Python data only (tf.convert_to_tensor stacks tensors)
+        raise ValueError("tf.constant cannot convert a list that holds tensors or Variables "
+                         "(TensorFlow refuses it too): use tf.stack([...]) or "
+                         "tf.convert_to_tensor([...])")
     if isinstance(value, Tensor):
         t = convert_to_tensor(value)
         if dtype is not None and t.dtype != _d.as_dtype(dtype):

@@ -107,11 +107,27 @@ def _jvp_by_double_vjp(prim, inputs, params, outs, tin):
         in_grads = entry_grads(prim, g, saved, params, [t._id for t in inputs], needed)
     pairs = [(g, tt) for g, tt in zip(in_grads, tin) if g is not None and tt is not None]
     result = []
-    for u in us:
+    others = None
+    for u, o in zip(us, outs):
         r_u = None
         for g, tt in pairs:
             r = tape.gradient(g, u, output_gradients=tt)
             if r is not None:
                 r_u = r if r_u is None else add(r_u, r)
+        if r_u is None:
+            # TensorFlow transposes the rule of every input, a zero tangent for those without
+            # one: the tangent is zeros, not None, when any input's rule depends on u
+            # (ReluGrad's tangent along its activation: TF's rule there is zeros_like).
+            if others is None:
+                rest = {t._id for t, tt in zip(inputs, tin)
+                        if tt is None and t._value.dtype.kind in "fc"}
+                others = []
+                if rest:
+                    with tape:
+                        others = [g for g in entry_grads(prim, us[0] if len(us) == 1 else tuple(us),
+                                                         saved, params, [t._id for t in inputs], rest)
+                                  if g is not None]
+            if any(tape.gradient(g, u) is not None for g in others):
+                r_u = zeros_like(o)
         result.append(r_u)
     return result

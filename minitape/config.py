@@ -27,3 +27,13 @@ def list_logical_devices(device_type=None):
 def run_functions_eagerly(run_eagerly):
     """minitape is always eager; accepted for compatibility."""
     return None
+
+
+def set_soft_device_placement(enabled):
+    """On (the default, as in TensorFlow): ``tf.device("/GPU:0")`` without a usable GPU runs
+    on the CPU.  Off: entering such a block raises ``InvalidArgumentError``."""
+    _device._soft_placement[0] = bool(enabled)
+
+
+def get_soft_device_placement():
+    return _device._soft_placement[0]

@@ -57,6 +57,9 @@ class DType:
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 
+    def __str__(self) -> str:  # print(t.dtype), as TensorFlow
+        return f"<dtype: {self.name!r}>"
+
     def __eq__(self, other) -> bool:
         if other is self:
             return True
@@ -152,6 +155,48 @@ def _python_kind(value) -> DType:
     raise TypeError(f"Cannot convert {value!r} (type {type(value).__name__}) to a Tensor.")
 
 
+_MIXED = "Can't convert Python sequence with mixed types to Tensor."
+_OUT_OF_RANGE_DOUBLE = ("Can't convert Python sequence with a value out of range for a "
+                        "double-precision float.")
+
+
+def _unsupported(v):
+    return ValueError(f"Attempt to convert a value ({v!r}) with an unsupported type "
+                      f"({type(v)!r}) to a Tensor.")
+
+
+def check_sequence(flat) -> None:
+    """TensorFlow's converter: the first value picks the kind, every other must convert to it.
+
+    An int or float first accepts ints, floats and bools (a bool is a Python int); a bool
+    first accepts only bools; a complex first only complex numbers; anything else (None, a
+    string, a complex after a number) raises TF's ValueError.
+    """
+    if not flat:
+        return
+    first = flat[0]
+    if isinstance(first, (_builtins.bool, _np.bool_)):
+        ok = (_builtins.bool, _np.bool_)
+    elif isinstance(first, _numbers.Real):
+        ok = _numbers.Real
+    elif isinstance(first, _numbers.Complex):
+        ok = _numbers.Complex
+    else:
+        raise _unsupported(first)
+    for v in flat:
+        if not isinstance(v, ok) or (ok is _numbers.Complex and isinstance(v, _numbers.Real)):
+            raise ValueError(_MIXED)
+
+
+def check_range(flat, want) -> None:
+    """A finite Python float too large for float32 (1e40) raises, as TF's converter does."""
+    if want is float32 or want is float16:
+        lim = float(_np.finfo(want._np).max)
+        for v in flat:
+            if type(v) is float and (v > lim or v < -lim) and v not in (float("inf"), float("-inf")):
+                raise ValueError(_OUT_OF_RANGE_DOUBLE)
+
+
 def infer_python(flat, dtype_hint=None) -> DType:
     """dtype of (flattened) Python data: all bool -> bool; all integers -> int32, or int64 when
     one needs it; any complex -> complex128; else float32.  ``dtype_hint`` wins when every
@@ -194,19 +239,52 @@ def check_lossless(v, want) -> None:
 # TensorFlow's rule: the tensor's dtype wins; nothing is promoted.  _ops/_adapt.py applies
 # these (and caches the constants they produce).
 
+# TensorFlow's names of dtypes in kernel messages (DataTypeString): "float", not "float32"
+_TF_TYPE_TEXT = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def type_text(np_dtype) -> str:
+    """A dtype as TensorFlow's kernel messages name it (``float``, ``double``, ``int32``)."""
+    n = from_numpy(np_dtype).name
+    return _TF_TYPE_TEXT.get(n, n)
+
+
 def mismatch_error(op, expected, got):
     """The error TensorFlow raises when an operation's inputs have different dtypes."""
     return _InvalidArgumentError(
         f"cannot compute {op} as input #1(zero-based) was expected to be a "
-        f"{from_numpy(expected).name} tensor but is a {from_numpy(got).name} tensor [Op:{op}]")
+        f"{type_text(expected)} tensor but is a {type_text(got)} tensor [Op:{op}]")
 
 
-def check_python_operand(x, np_dtype) -> None:
+# The dtypes a kernel accepts, as TensorFlow's message lists them
+ALLOWED_FLOAT = "half, bfloat16, float, double"
+ALLOWED_ARITHMETIC = ("bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, "
+                      "int16, int32, int64, complex64, complex128")
+ALLOWED_REDUCTION = ("float, double, int32, uint8, int16, int8, complex64, int64, qint8, "
+                     "quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, "
+                     "uint32, uint64")
+
+
+def not_allowed(op, np_dtype, allowed):
+    """TF's error for an operation given a dtype its kernel does not accept."""
+    return _InvalidArgumentError(
+        f"Value for attr 'T' of {type_text(np_dtype)} is not in the list of allowed values: "
+        f"{allowed}\n\t; NodeDef: {{{{node {op}}}}} [Op:{op}]")
+
+
+def check_python_operand(x, np_dtype, op=None, first=False) -> None:
     """TypeError when Python number ``x`` cannot join a tensor of ``np_dtype``: a float joins
-    only floating (or complex) tensors, an int anything but bool, a bool anything."""
+    only floating (or complex) tensors, an int anything but bool, a bool anything.
+
+    ``tf.add`` and ``+`` convert the number with the tensor's dtype only as a hint: a float
+    becomes float32 and AddV2 refuses the mix (TF's mismatch error; ``first``: the number
+    came first, ``0.5 + t``)."""
     kind = np_dtype.kind
     if type(x) is float:
         if kind not in FLOATING_KINDS:
+            if op == "AddV2":
+                f32 = _np.dtype(_np.float32)
+                raise mismatch_error(op, f32, np_dtype) if first else mismatch_error(op, np_dtype, f32)
             raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype {from_numpy(np_dtype).name}")
     elif kind == "b" and type(x) is not _builtins.bool:
         raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype bool")
@@ -240,8 +318,12 @@ def accumulator_dtype(np_dtype):
 
 
 def linspace_dtype(start_np_dtype):
-    """``linspace`` computes in the start's floating dtype, float32 for anything else."""
-    return start_np_dtype if start_np_dtype.kind == "f" else _np.dtype(_np.float32)
+    """``linspace`` computes in the start's floating dtype; from an integer start TF's
+    ``linspace`` divides ``(stop - start) / (num - 1)`` and keeps that quotient's dtype
+    (truediv: int32 and int64 give float64, int8 and int16 float32)."""
+    if start_np_dtype.kind == "f":
+        return start_np_dtype
+    return true_divide_dtype(start_np_dtype) or _np.dtype(_np.float32)
 
 
 def range_dtype(values) -> DType:

@@ -13,8 +13,11 @@ class OpError(Exception):
         self.node_def = node_def
 
 
-class InvalidArgumentError(OpError, ValueError):
-    """An operation received an argument it cannot work with (e.g. mixed dtypes)."""
+class InvalidArgumentError(OpError):
+    """An operation received an argument it cannot work with (e.g. mixed dtypes).
+
+    Not a ValueError, as in TensorFlow: ``except ValueError`` does not catch it.
+    """
 
 
 class UnimplementedError(OpError):

@@ -8,8 +8,7 @@ from ._ops import minimum as _minimum, maximum as _maximum, multiply as _multipl
     cast as _cast, _to_tensor
 
 
-def relu6(features, name=None):
-    return _minimum(_maximum(features, 0), 6)
+from ._ops.math_ops import relu6  # noqa: E402,F401  (a primitive: TF's Relu6Grad at the kinks)
 
 
 def silu(features, beta=1.0):
@@ -19,11 +18,7 @@ def silu(features, beta=1.0):
 swish = silu
 
 
-def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
-    """Cross-entropy between ``labels`` (probabilities) and ``softmax(logits)``, per example."""
-    logits = _to_tensor(logits)
-    labels = _cast(_to_tensor(labels), logits.dtype)
-    return -_reduce_sum(_multiply(labels, log_softmax(logits, axis=axis)), axis=axis)
+from ._ops.nn_ops import softmax_cross_entropy_with_logits  # noqa: E402,F401
 
 
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):

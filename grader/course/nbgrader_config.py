@@ -8,14 +8,17 @@ source in feedback, deleted/edited test cells recorded for the export.
 """
 
 from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
-from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearOutput,
-                                    DeduplicateIds, GetGrades, IgnorePattern, LimitOutput,
-                                    OverwriteCells, OverwriteKernelspec, SaveAutoGrades)
+from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, ClearHiddenTests,
+                                    ClearMarkScheme, ClearOutput, ComputeChecksums,
+                                    DeduplicateIds, GetGrades, IgnorePattern, IncludeHeaderFooter,
+                                    InstantiateTests, LimitOutput, LockCells, OverwriteCells,
+                                    OverwriteKernelspec, SaveAutoGrades, SaveCells)
 
 from grader.export import GraderExportPlugin
-from grader.nbgrader_ext import (FlagIssues, GraderExecute, HideHiddenTestsInFeedback,
-                                 InjectProbes, NeutralizeStderr, RecordSubmissionIssues,
-                                 ScoreProbes)
+from grader.nbgrader_ext import (FEEDBACK_TEMPLATE, FlagIssues, GraderExecute,
+                                 HideHiddenTestsInFeedback, InjectProbes, LocalizedClearSolutions,
+                                 LocalizeFeedback, NeutralizeStderr, RecordSubmissionIssues,
+                                 ScoreProbes, feedback_template_dirs)
 
 c = get_config()  # noqa: F821 (provided by traitlets when nbgrader loads this file)
 
@@ -31,6 +34,24 @@ if os.path.isdir(os.path.join(_here, "exercises")):
 
 c.CourseDirectory.course_id = "minitape-autodiff"
 # The gradebook is sqlite:///<this folder>/gradebook.db (nbgrader's default); never committed.
+
+# --- releasing: nbgrader's generate_assignment steps, with the stub in the notebook's language --
+# ("# ESCRIBE AQUÍ TU CÓDIGO" in 01-gradients-es); the student notebooks in lessons/<lang>/ are
+# made with the same stub, so a notebook from either place is one nbgrader knows as released.
+c.GenerateAssignment.preprocessors = [
+    IncludeHeaderFooter,
+    InstantiateTests,
+    LockCells,
+    LocalizedClearSolutions,
+    ClearOutput,
+    CheckCellMetadata,
+    ComputeChecksums,
+    SaveCells,
+    ClearHiddenTests,
+    ClearMarkScheme,
+    ComputeChecksums,
+    CheckCellMetadata,
+]
 
 # --- executing submissions -----------------------------------------------------------------
 # Seconds a single cell may run (an infinite loop is interrupted, the cell gets 0, the export
@@ -70,7 +91,12 @@ c.Autograde.autograde_preprocessors = [
 ]
 
 # --- feedback: messages yes, hidden test source no ------------------------------------------
-c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTestsInFeedback, CSSHTMLHeaderPreprocessor]
+c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTestsInFeedback, LocalizeFeedback,
+                                   CSSHTMLHeaderPreprocessor]
+# nbgrader's feedback page with its frame ("Score", "Your answer", "Comments") in the student's
+# language: grader/templates/minitape_feedback extends nbgrader's own "feedback" template.
+c.HTMLExporter.template_name = FEEDBACK_TEMPLATE
+c.HTMLExporter.extra_template_basedirs = feedback_template_dirs()
 
 # --- zip_collect: submissions downloaded from an LMS as <student_id>_<notebook>.ipynb ----------
 # (e.g. downloaded/01-gradients-es/archive/ana_01-gradients.ipynb); adapt to your LMS's names.

@@ -12,7 +12,15 @@ An :class:`Exercise` (``grade_id`` such as ``l01_ex1``, identical in every langu
   ``inputs``: the case's :class:`Inputs` for the rest), for an independent central
   finite-difference check along a random direction; ``gradient_names`` has the structure of
   the answer with names of ``values`` as leaves;
-* ``points`` (the nbgrader points of the tests cell) and ``tolerance``.
+* ``points`` (the nbgrader points of the tests cell) and ``tolerance``;
+* ``title``: the exercise's name in every language, the header of the student's report;
+* ``compares`` (one of :data:`grader.checks.KINDS`, or a structure like the answer's with one
+  per part): what the answer is -- gradients, a Hessian, a loss curve, parameters after a
+  step -- so that the report says what matched ("Matches the reference losses"), never
+  "gradient" for something else;
+* ``components`` (a structure like the answer's, with a label as each leaf): the names the
+  report gives the parts of a nested answer (``dL/dw`` rather than ``[0]``); written in math
+  or code (``dL/dw``, ``log1pexp(x)``), the same in every language.
 
 A case's ``make(rng)`` builds *fresh* inputs (new Variables each call), so the reference and
 the student's function never share mutable state; both get inputs built from the same seed.
@@ -38,7 +46,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..checks import Tolerance
+from ..checks import KINDS, Tolerance, flatten_with_paths
 
 __all__ = ["Case", "Exercise", "Inputs", "all_exercises", "get", "register"]
 
@@ -88,6 +96,8 @@ class Exercise:
     hidden_checks: int | None = None
     signature: str = ""
     title: dict[str, str] = field(default_factory=dict)
+    compares: Any = "gradient"
+    components: Any = None
 
     def __post_init__(self):
         if not self.id.isascii() or not self.id.replace("_", "").isalnum() or not self.id[0].isalpha():
@@ -99,6 +109,14 @@ class Exercise:
             raise ValueError(f"exercise {self.id}: needs at least one visible case")
         if self.precision not in ("float16", "float32", "float64"):
             raise ValueError(f"exercise {self.id}: precision must be float16, float32 or float64")
+        kinds = [self.compares] if isinstance(self.compares, str) else \
+            [k for _, k in flatten_with_paths(self.compares)]
+        if not kinds or any(k not in KINDS for k in kinds):
+            raise ValueError(f"exercise {self.id}: compares must be one of {', '.join(KINDS)} "
+                             f"(or a structure of them like the answer's), got {self.compares!r}")
+        if self.components is not None and isinstance(self.components, str):
+            raise ValueError(f"exercise {self.id}: components names the parts of a nested answer "
+                             "(a list or dict like the answer); a single answer needs none")
         if self.objective is not None and self.gradient_names is None:
             raise ValueError(f"exercise {self.id}: a finite-difference objective needs "
                              "gradient_names")
@@ -127,6 +145,17 @@ class Exercise:
     @property
     def has_fd(self) -> bool:
         return self.objective is not None
+
+    def display_title(self, lang: str) -> str:
+        """The exercise's name in ``lang`` (English, else its id, where it has none)."""
+        return self.title.get(lang) or self.title.get("en") or self.id
+
+    def component_label(self, path: str) -> str:
+        """The name of the answer's part at ``path`` (``"[0]"`` -> ``"dL/dw"``), or ``path``."""
+        if not path or self.components is None:
+            return path
+        label = dict(flatten_with_paths(self.components)).get(path)
+        return label if isinstance(label, str) and label else path
 
 
 _REGISTRY: dict[str, Exercise] = {}

@@ -551,29 +551,29 @@ print(why_none(tape, y, x, lang=lang).message)
 # ### 3. An integer dtype
 #
 # Integers are not differentiable. A Variable created from `[[2, 2], [2, 2]]` holds integers
-# (`int32`), because no number in it has a decimal point. The tape says so with two warnings,
-# and the gradient is `None`:
+# (`int32`), because no number in it has a decimal point. The gradient is `None`, and
+# nothing warns you (TensorFlow stays silent too): `why_none` is how you find out:
 
-# %% [markdown] key="case-int" lang="es" src="44d4f56e"
+# %% [markdown] key="case-int" lang="es" src="483253c8"
 # ### 3. Un tipo de dato entero
 #
 # Los enteros no son derivables. Una Variable creada a partir de `[[2, 2], [2, 2]]` contiene
-# enteros (`int32`), porque ninguno de sus números lleva punto decimal. La cinta lo avisa con
-# dos advertencias, y el gradiente es `None`:
+# enteros (`int32`), porque ninguno de sus números lleva punto decimal. El gradiente es
+# `None` y nada te avisa (TensorFlow tampoco avisa): `why_none` es la forma de averiguarlo:
 
-# %% [markdown] key="case-int" lang="pt" src="44d4f56e"
+# %% [markdown] key="case-int" lang="pt" src="483253c8"
 # ### 3. Um tipo de dado inteiro
 #
 # Inteiros não são deriváveis. Uma Variable criada a partir de `[[2, 2], [2, 2]]` guarda
-# inteiros (`int32`), porque nenhum dos seus números tem ponto decimal. A fita avisa com dois
-# alertas, e o gradiente é `None`:
+# inteiros (`int32`), porque nenhum dos seus números tem ponto decimal. O gradiente é `None`
+# e nada avisa você (o TensorFlow também não avisa): `why_none` é como você descobre:
 
-# %% [markdown] key="case-int" lang="ru" src="44d4f56e"
+# %% [markdown] key="case-int" lang="ru" src="483253c8"
 # ### 3. Целочисленный тип данных
 #
 # Целые числа не дифференцируемы. Переменная, созданная из `[[2, 2], [2, 2]]`, хранит целые
-# числа (`int32`), потому что ни в одном из них нет десятичной точки. Лента сообщает об этом
-# двумя предупреждениями, а градиент равен `None`:
+# числа (`int32`), потому что ни в одном из них нет десятичной точки. Градиент равен `None`,
+# и никаких предупреждений нет (TensorFlow тоже молчит): узнать причину помогает `why_none`:
 
 # %% key="case-int-code"
 x = tf.Variable([[2, 2], [2, 2]])
@@ -1351,6 +1351,104 @@ check("l03_ex4")
 ### BEGIN HIDDEN TESTS
 from grader import grade
 grade("l03_ex4")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex5" lang="en"
+# ### Exercise 5 · Which of these give None? (2 points)
+#
+# Each of the six snippets in the next cell ends with `tape.gradient(y, x)`. Before you run any
+# of them, decide for each one whether that gradient is `None` or a tensor, and why. Then
+# write `gives_none(snippet)`: for a snippet's letter (`"A"` to `"F"`) it returns `1.0` when
+# the gradient is `None` and `0.0` when it is a tensor, even a tensor of zeros. The visible
+# check asks about A and B, the hidden checks about the other four. Once you have settled on
+# your answers, run the snippets (`snippet_c()`) and compare.
+
+# %% [markdown] key="ex5" lang="es" src="c26dd2be"
+# ### Ejercicio 5 · ¿Cuáles de estos dan None? (2 puntos)
+#
+# Cada uno de los seis fragmentos de la celda siguiente termina con `tape.gradient(y, x)`.
+# Antes de ejecutar ninguno, decide para cada uno si ese gradiente es `None` o un tensor, y por
+# qué. Después escribe `gives_none(snippet)`: para la letra de un fragmento (de `"A"` a `"F"`)
+# devuelve `1.0` si el gradiente es `None` y `0.0` si es un tensor, aunque sea un tensor de
+# ceros. La comprobación visible pregunta por A y B; las ocultas, por los otros cuatro. Cuando
+# tengas tus respuestas, ejecuta los fragmentos (`snippet_c()`) y compara.
+
+# %% [markdown] key="ex5" lang="pt" src="c26dd2be"
+# ### Exercício 5 · Quais destes dão None? (2 pontos)
+#
+# Cada um dos seis trechos da próxima célula termina com `tape.gradient(y, x)`. Antes de
+# executar qualquer um deles, decida para cada um se esse gradiente é `None` ou um tensor, e
+# por quê. Depois escreva `gives_none(snippet)`: para a letra de um trecho (de `"A"` a `"F"`),
+# ela devolve `1.0` quando o gradiente é `None` e `0.0` quando é um tensor, mesmo que seja um
+# tensor de zeros. A verificação visível pergunta sobre A e B; as ocultas, sobre os outros
+# quatro. Depois de fechar as suas respostas, execute os trechos (`snippet_c()`) e compare.
+
+# %% [markdown] key="ex5" lang="ru" src="c26dd2be"
+# ### Упражнение 5 · Какие из них дают None? (2 балла)
+#
+# Каждый из шести фрагментов в следующей ячейке заканчивается вызовом `tape.gradient(y, x)`.
+# Прежде чем запускать их, решите для каждого, будет ли этот градиент `None` или тензором, и
+# почему. Затем напишите функцию `gives_none(snippet)`: для буквы фрагмента (от `"A"` до `"F"`)
+# она возвращает `1.0`, если градиент равен `None`, и `0.0`, если это тензор, пусть даже
+# тензор из нулей. Открытая проверка спрашивает про A и B, скрытые — про остальные четыре.
+# Когда ответы готовы, запустите фрагменты (`snippet_c()`) и сравните.
+
+# %% key="ex5-snippets"
+def snippet_a():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        y = x**2
+    return tape.gradient(y, x)
+
+
+def snippet_b():
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = x * 0.0
+    return tape.gradient(y, x)
+
+
+def snippet_c():
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = tf.constant(np.square(x.numpy()))
+    return tape.gradient(y, x)
+
+
+def snippet_d():
+    x = tf.Variable(3)
+    with tf.GradientTape() as tape:
+        y = x * x
+    return tape.gradient(y, x)
+
+
+def snippet_e():
+    x = tf.Variable(3.0)
+    y0 = x**2
+    with tf.GradientTape() as tape:
+        y = y0 + 1.0
+    return tape.gradient(y, x)
+
+
+def snippet_f():
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = tf.maximum(x, 5.0)
+    return tape.gradient(y, x)
+
+# %% nbgrader="solution" grade_id="l03_ex5_solution"
+def gives_none(snippet):
+    ### BEGIN SOLUTION
+    answers = {"A": 1.0, "B": 0.0, "C": 1.0, "D": 1.0, "E": 1.0, "F": 0.0}
+    return answers[snippet]
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l03_ex5" points=2
+from grader import check
+check("l03_ex5")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l03_ex5")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="summary" lang="en"

@@ -494,6 +494,143 @@ with tf.GradientTape() as tape:
 check_image, check_factor = tape.gradient(loss, [image, factor])
 print(np.allclose(check_image.numpy(), d_image.numpy()), np.allclose(check_factor.numpy(), d_factor.numpy()))
 
+# %% [markdown] key="custom-variables" lang="en"
+# ### A custom gradient that reads a Variable
+#
+# A function decorated with `@tf.custom_gradient` may read trainable `tf.Variable`s that are not
+# among its arguments, as a layer reads its weights. The tape must then get their gradients
+# from you too: `backward` takes a keyword argument `variables` (the Variables the function
+# read) and returns a pair, the gradients for the inputs and a list with one gradient per
+# Variable, in the order of `variables`. Without the `variables` argument the call raises
+# `TypeError`.
+
+# %% [markdown] key="custom-variables" lang="es" src="31b5afb9"
+# ### Un gradiente personalizado que lee una Variable
+#
+# Una función decorada con `@tf.custom_gradient` puede leer `tf.Variable` entrenables que no
+# están entre sus argumentos, como una capa lee sus pesos. Entonces la cinta también necesita que
+# le des sus gradientes: `backward` recibe un argumento con nombre `variables` (las Variables
+# que la función leyó) y devuelve un par: los gradientes de las entradas y una lista con un
+# gradiente por Variable, en el orden de `variables`. Sin el argumento `variables`, la llamada
+# lanza `TypeError`.
+
+# %% [markdown] key="custom-variables" lang="pt" src="31b5afb9"
+# ### Um gradiente personalizado que lê uma Variable
+#
+# Uma função decorada com `@tf.custom_gradient` pode ler `tf.Variable` treináveis que não estão
+# entre os seus argumentos, como uma camada lê os seus pesos. Então a fita também precisa
+# receber de você os gradientes delas: `backward` recebe um argumento nomeado `variables` (as
+# Variables que a função leu) e devolve um par: os gradientes das entradas e uma lista com um
+# gradiente por Variable, na ordem de `variables`. Sem o argumento `variables`, a chamada lança
+# `TypeError`.
+
+# %% [markdown] key="custom-variables" lang="ru" src="31b5afb9"
+# ### Собственный градиент для функции, которая читает Variable
+#
+# Функция с декоратором `@tf.custom_gradient` может читать обучаемые `tf.Variable`, которых нет
+# среди её аргументов, — так слой читает свои веса. Тогда и их градиенты ленте должны дать вы:
+# `backward` принимает именованный аргумент `variables` (переменные, которые прочитала функция)
+# и возвращает пару: градиенты по входам и список с одним градиентом на каждую переменную в
+# порядке `variables`. Без аргумента `variables` вызов завершается ошибкой `TypeError`.
+
+# %% key="custom-variables-code"
+scale = tf.Variable(2.0)
+
+
+@tf.custom_gradient
+def scaled(x):
+    def backward(upstream, variables=None):
+        d_x = upstream * scale
+        d_scale = tf.reduce_sum(upstream * x)
+        return d_x, [d_scale]
+
+    return scale * x, backward
+
+
+x = tf.constant([1.0, 3.0])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    loss = tf.reduce_sum(scaled(x) ** 2)
+
+d_x, d_scale = tape.gradient(loss, [x, scale])
+print(d_x.numpy(), d_scale.numpy())
+
+# %% [markdown] key="register-gradient" lang="en"
+# ### Gradients registered by operation type
+#
+# TensorFlow has a second, global way to give gradients: `@tf.RegisterGradient("OpType")` on a
+# function `grad(op, upstream)` that returns one gradient per input of the operation, and
+# `tf.no_gradient("OpType")`, which declares an operation type not differentiable (the tape
+# then gives `None` through it, as for `tf.round`). Both act on a registry shared by the whole
+# process and keyed by the operation's type name, so they are meant for *new* operation types,
+# such as an operation written in C++ and loaded with `tf.load_op_library`; TensorFlow refuses
+# (`KeyError`) to register a second gradient for a type that has one. To change the gradient of
+# one function of your own, use `tf.custom_gradient`: it changes that function and nothing
+# else. minitape's registry behaves the same way: `tf.RegisterGradient("Sin")` raises
+# `KeyError`, because `Sin` already has a gradient. Its one operation type without a gradient is
+# `AdjustContrastv2` (lesson 3 met its `LookupError` in `tf.image.adjust_contrast`), so that is
+# where you can try both:
+# register a function for it, or declare it with `tf.no_gradient` and get `None`.
+# `minitape._custom.restore_gradient("AdjustContrastv2")` removes your entry again; TensorFlow
+# has no such undo, and there a registration lasts as long as the Python process.
+
+# %% [markdown] key="register-gradient" lang="es" src="7cd90706"
+# ### Gradientes registrados por tipo de operación
+#
+# TensorFlow tiene una segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
+# sobre una función `grad(op, upstream)` que devuelve un gradiente por cada entrada de la
+# operación, y `tf.no_gradient("OpType")`, que declara un tipo de operación no diferenciable (la
+# cinta da entonces `None` a través de ella, como con `tf.round`). Las dos actúan sobre un
+# registro compartido por todo el proceso e indexado por el nombre del tipo de operación, así
+# que están pensadas para tipos de operación *nuevos*, como una operación escrita en C++ y
+# cargada con `tf.load_op_library`; TensorFlow se niega (`KeyError`) a registrar un segundo
+# gradiente para un tipo que ya tiene uno. Para cambiar el gradiente de una función tuya, usa
+# `tf.custom_gradient`: cambia esa función y nada más. El registro de minitape se comporta igual:
+# `tf.RegisterGradient("Sin")` lanza `KeyError`, porque `Sin` ya tiene gradiente. Su único tipo
+# de operación sin gradiente es `AdjustContrastv2` (su `LookupError` apareció en la lección 3),
+# así que ahí puedes probar las dos cosas: registrar una función para él, o declararlo con
+# `tf.no_gradient` y obtener `None`. `minitape._custom.restore_gradient("AdjustContrastv2")`
+# vuelve a quitar tu entrada; TensorFlow no tiene nada parecido, y en él un registro dura lo
+# que dure el proceso de Python.
+
+# %% [markdown] key="register-gradient" lang="pt" src="7cd90706"
+# ### Gradientes registrados por tipo de operação
+#
+# O TensorFlow tem uma segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
+# sobre uma função `grad(op, upstream)` que devolve um gradiente por entrada da operação, e
+# `tf.no_gradient("OpType")`, que declara um tipo de operação não diferenciável (a fita então dá
+# `None` através dela, como com `tf.round`). As duas agem sobre um registro compartilhado por
+# todo o processo e indexado pelo nome do tipo de operação, então foram feitas para tipos de
+# operação *novos*, como uma operação escrita em C++ e carregada com `tf.load_op_library`; o
+# TensorFlow se recusa (`KeyError`) a registrar um segundo gradiente para um tipo que já tem
+# um. Para mudar o gradiente de uma função sua, use `tf.custom_gradient`: ele muda essa função e
+# mais nada. O registro do minitape se comporta da mesma forma: `tf.RegisterGradient("Sin")`
+# lança `KeyError`, porque `Sin` já tem gradiente. O único tipo de operação dele sem gradiente é
+# `AdjustContrastv2` (o `LookupError` dele apareceu na lição 3), então é ali que você pode
+# experimentar as duas coisas: registrar uma função para ele, ou declará-lo com
+# `tf.no_gradient` e obter `None`. `minitape._custom.restore_gradient("AdjustContrastv2")` remove
+# a sua entrada de novo; o TensorFlow não tem nada parecido, e nele um registro dura enquanto
+# durar o processo Python.
+
+# %% [markdown] key="register-gradient" lang="ru" src="7cd90706"
+# ### Градиенты, зарегистрированные по типу операции
+#
+# В TensorFlow есть второй, глобальный способ задать градиент: `@tf.RegisterGradient("OpType")`
+# над функцией `grad(op, upstream)`, которая возвращает по одному градиенту на каждый вход
+# операции, и `tf.no_gradient("OpType")`, который объявляет тип операции недифференцируемым
+# (лента тогда даёт через неё `None`, как для `tf.round`). Оба действуют на реестр, общий для
+# всего процесса и индексированный по имени типа операции, поэтому они предназначены для
+# *новых* типов операций, например операции на C++, загруженной через `tf.load_op_library`;
+# зарегистрировать второй градиент для типа, у которого он уже есть, TensorFlow не даёт
+# (`KeyError`). Чтобы изменить градиент одной своей функции, используйте `tf.custom_gradient`:
+# он меняет эту функцию и больше ничего. Реестр minitape ведёт себя так же:
+# `tf.RegisterGradient("Sin")` вызывает `KeyError`, потому что у `Sin` градиент уже есть.
+# Единственный тип операции без градиента в minitape — `AdjustContrastv2` (его `LookupError`
+# встречался в уроке 3), поэтому пробовать обе функции можно на нём: зарегистрировать для него
+# свою функцию или объявить его через `tf.no_gradient` и получить `None`.
+# `minitape._custom.restore_gradient("AdjustContrastv2")` снова убирает вашу запись; в
+# TensorFlow такой отмены нет, и регистрация действует, пока жив процесс Python.
+
 # %% [markdown] key="custom-clip" lang="en"
 # ### Clipping a gradient
 #
@@ -1154,6 +1291,58 @@ print("y:", y.shape, "   kernel:", layer.kernel.shape, "   jacobian:", j.shape)
 j_sum = tf.reduce_sum(j, axis=[0, 1])
 print("max |j_sum - gradient| =", tf.reduce_max(tf.abs(g - j_sum)).numpy())
 
+# %% [markdown] key="output-gradients" lang="en"
+# ### One row combination at the price of one pass: `output_gradients`
+#
+# `tape.gradient(y, x)` starts the backward pass with ones for every element of `y`, which is
+# why it returns the Jacobian's rows added up. `output_gradients=u` starts it with `u` instead
+# (a tensor of the shape of `y`) and returns $u^\top J$, the rows weighted by `u`: a
+# vector-Jacobian product for the price of one backward pass, without building $J$. This is
+# what a layer asks of the next one during backpropagation, and what the backward pass of the
+# tape you build in lesson 6 computes:
+
+# %% [markdown] key="output-gradients" lang="es" src="6c931e56"
+# ### Una combinación de filas al precio de una pasada: `output_gradients`
+#
+# `tape.gradient(y, x)` empieza la pasada hacia atrás con unos en cada elemento de `y`; por eso
+# devuelve las filas del jacobiano sumadas. `output_gradients=u` la empieza con `u` (un tensor
+# de la forma de `y`) y devuelve $u^\top J$, las filas ponderadas por `u`: un producto
+# vector-jacobiano al precio de una pasada hacia atrás, sin construir $J$. Es lo que una capa
+# pide a la siguiente durante la retropropagación, y lo que calcula la pasada hacia atrás de la
+# cinta que construirás en la lección 6:
+
+# %% [markdown] key="output-gradients" lang="pt" src="6c931e56"
+# ### Uma combinação de linhas pelo preço de uma passagem: `output_gradients`
+#
+# `tape.gradient(y, x)` começa a passagem para trás com uns em cada elemento de `y`; por isso
+# devolve as linhas da jacobiana somadas. `output_gradients=u` a começa com `u` (um tensor com
+# o formato de `y`) e devolve $u^\top J$, as linhas ponderadas por `u`: um produto
+# vetor-jacobiana pelo preço de uma passagem para trás, sem construir $J$. É o que uma camada
+# pede à seguinte durante a retropropagação, e o que calcula a passagem para trás da fita que
+# você vai construir na lição 6:
+
+# %% [markdown] key="output-gradients" lang="ru" src="6c931e56"
+# ### Комбинация строк по цене одного прохода: `output_gradients`
+#
+# `tape.gradient(y, x)` начинает обратный проход с единиц во всех элементах `y`, поэтому и
+# возвращает сумму строк якобиана. `output_gradients=u` начинает его с `u` (тензора формы `y`)
+# и возвращает $u^\top J$ — строки, взвешенные по `u`: произведение вектора на якобиан по цене
+# одного обратного прохода, без построения $J$. Именно это один слой запрашивает у следующего
+# при обратном распространении, и именно это вычисляет обратный проход ленты, которую вы
+# построите в уроке 6:
+
+# %% key="output-gradients-code"
+x = tf.Variable([1.0, 2.0, 3.0])
+u = tf.constant([1.0, 0.0, -2.0])
+with tf.GradientTape(persistent=True) as tape:
+    y = tf.math.sin(x) * x
+
+vjp = tape.gradient(y, x, output_gradients=u)
+jac = tape.jacobian(y, x)
+del tape
+print(vjp.numpy())
+print(u.numpy() @ jac.numpy())
+
 # %% [markdown] key="hessian" lang="en"
 # ## The Hessian
 #
@@ -1803,6 +1992,42 @@ with tf.GradientTape() as outer:
 h = outer.jacobian(g, x)
 print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 
+# %% [markdown] key="scope" lang="en"
+# ### What minitape leaves out
+#
+# Some of TensorFlow is outside minitape's scope, because it differentiates numeric arrays in
+# eager mode: string tensors (`tf.strings`), `tf.data` pipelines with their stateful iterators,
+# and saving models as SavedModel. None of them changes what a tape does: strings and integers
+# are never differentiable (their gradient is `None`), and a `tf.data` iterator only hands each
+# training step the batch it computes on.
+
+# %% [markdown] key="scope" lang="es" src="2a68a2ee"
+# ### Lo que minitape deja fuera
+#
+# Una parte de TensorFlow queda fuera del alcance de minitape, que deriva arrays numéricos en
+# modo eager: los tensores de cadenas (`tf.strings`), las canalizaciones de `tf.data` con sus
+# iteradores con estado y el guardado de modelos como SavedModel. Ninguno cambia lo que hace una
+# cinta: las cadenas y los enteros nunca son diferenciables (su gradiente es `None`), y un
+# iterador de `tf.data` solo entrega a cada paso de entrenamiento el lote con el que calcula.
+
+# %% [markdown] key="scope" lang="pt" src="2a68a2ee"
+# ### O que o minitape deixa de fora
+#
+# Uma parte do TensorFlow fica fora do escopo do minitape, que deriva arrays numéricos no modo
+# eager: os tensores de strings (`tf.strings`), os pipelines de `tf.data` com os seus
+# iteradores com estado e o salvamento de modelos como SavedModel. Nenhum deles muda o que uma
+# fita faz: strings e inteiros nunca são diferenciáveis (o gradiente deles é `None`), e um
+# iterador de `tf.data` só entrega a cada passo de treinamento o lote com que ele calcula.
+
+# %% [markdown] key="scope" lang="ru" src="2a68a2ee"
+# ### Что осталось за пределами minitape
+#
+# Часть TensorFlow выходит за рамки minitape, который дифференцирует числовые массивы в режиме
+# eager: строковые тензоры (`tf.strings`), конвейеры `tf.data` с их итераторами, хранящими
+# состояние, и сохранение моделей в формате SavedModel. Ни одна из этих частей не меняет того,
+# что делает лента: строки и целые числа никогда не дифференцируемы (их градиент — `None`), а
+# итератор `tf.data` лишь передаёт каждому шагу обучения батч, на котором тот считает.
+
 # %% [markdown] key="exercises" lang="en"
 # ## Exercises
 #
@@ -2163,6 +2388,169 @@ from grader import grade
 grade("l04_ex5")
 ### END HIDDEN TESTS
 
+# %% [markdown] key="ex6" lang="en"
+# ### Exercise 6 · Rounding that lets the gradient through (2 points)
+#
+# Write `straight_through_gradient(x, t)`. `x` is a `tf.Variable` of shape (n,) and `t` a
+# tensor of the same shape. With the straight-through rounding of this lesson,
+# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, and
+# $L = \sum_i (q_i - t_i)^2$, return $\frac{dL}{dx}$. Use `tf.stop_gradient`: with
+# `tf.round(x)` alone the tape gives `None`. For example, for $x = [0.3, 1.7, -2.2]$ and
+# $t = [1, 1, -1]$ the answer is $2(\text{round}(x) - t) = [-2, 2, -2]$.
+
+# %% [markdown] key="ex6" lang="es" src="0f8c5d4d"
+# ### Ejercicio 6 · Un redondeo que deja pasar el gradiente (2 puntos)
+#
+# Escribe `straight_through_gradient(x, t)`. `x` es una `tf.Variable` de forma (n,) y `t` un
+# tensor de la misma forma. Con el redondeo *straight-through* de esta lección,
+# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, y
+# $L = \sum_i (q_i - t_i)^2$, devuelve $\frac{dL}{dx}$. Usa `tf.stop_gradient`: con
+# `tf.round(x)` solo, la cinta da `None`. Por ejemplo, para $x = [0.3, 1.7, -2.2]$ y
+# $t = [1, 1, -1]$ la respuesta es $2(\text{round}(x) - t) = [-2, 2, -2]$.
+
+# %% [markdown] key="ex6" lang="pt" src="0f8c5d4d"
+# ### Exercício 6 · Um arredondamento que deixa o gradiente passar (2 pontos)
+#
+# Escreva `straight_through_gradient(x, t)`. `x` é uma `tf.Variable` de formato (n,) e `t` um
+# tensor do mesmo formato. Com o arredondamento *straight-through* desta lição,
+# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, e
+# $L = \sum_i (q_i - t_i)^2$, devolva $\frac{dL}{dx}$. Use `tf.stop_gradient`: só com
+# `tf.round(x)`, a fita dá `None`. Por exemplo, para $x = [0.3, 1.7, -2.2]$ e
+# $t = [1, 1, -1]$ a resposta é $2(\text{round}(x) - t) = [-2, 2, -2]$.
+
+# %% [markdown] key="ex6" lang="ru" src="0f8c5d4d"
+# ### Упражнение 6 · Округление, которое пропускает градиент (2 балла)
+#
+# Напишите функцию `straight_through_gradient(x, t)`. `x` — `tf.Variable` формы (n,), `t` —
+# тензор той же формы. Для «сквозного» (straight-through) округления из этого урока,
+# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, и
+# $L = \sum_i (q_i - t_i)^2$ верните $\frac{dL}{dx}$. Используйте `tf.stop_gradient`: с одним
+# `tf.round(x)` лента даёт `None`. Например, для $x = [0.3, 1.7, -2.2]$ и $t = [1, 1, -1]$
+# ответ равен $2(\text{round}(x) - t) = [-2, 2, -2]$.
+
+# %% nbgrader="solution" grade_id="l04_ex6_solution"
+def straight_through_gradient(x, t):
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        q = x + tf.stop_gradient(tf.round(x) - x)
+        loss = tf.reduce_sum((q - t) ** 2)
+    return tape.gradient(loss, x)
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex6" points=2
+from grader import check
+check("l04_ex6")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex6")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex7" lang="en"
+# ### Exercise 7 · Per-example Jacobians (2 points)
+#
+# Write `per_example_jacobians(w, x)`. `w` is a `tf.Variable` of shape (n, m) and `x` a tensor
+# of shape (b, n) holding b independent examples. For $y = \tanh(x w)$, of shape (b, m), return
+# the Jacobian of each example's output with respect to its own input,
+# $\frac{\partial y_i}{\partial x_i}$, as one tensor of shape (b, m, n), computed with
+# `tape.batch_jacobian`. `x` is a tensor: the tape has to be told to watch it.
+
+# %% [markdown] key="ex7" lang="es" src="a72baab9"
+# ### Ejercicio 7 · Jacobianos por ejemplo (2 puntos)
+#
+# Escribe `per_example_jacobians(w, x)`. `w` es una `tf.Variable` de forma (n, m) y `x` un
+# tensor de forma (b, n) con b ejemplos independientes. Para $y = \tanh(x w)$, de forma (b, m),
+# devuelve el jacobiano de la salida de cada ejemplo respecto de su propia entrada,
+# $\frac{\partial y_i}{\partial x_i}$, como un solo tensor de forma (b, m, n), calculado con
+# `tape.batch_jacobian`. `x` es un tensor: hay que decirle a la cinta que lo observe.
+
+# %% [markdown] key="ex7" lang="pt" src="a72baab9"
+# ### Exercício 7 · Jacobianas por exemplo (2 pontos)
+#
+# Escreva `per_example_jacobians(w, x)`. `w` é uma `tf.Variable` de formato (n, m) e `x` um
+# tensor de formato (b, n) com b exemplos independentes. Para $y = \tanh(x w)$, de formato
+# (b, m), devolva a jacobiana da saída de cada exemplo em relação à sua própria entrada,
+# $\frac{\partial y_i}{\partial x_i}$, como um único tensor de formato (b, m, n), calculado
+# com `tape.batch_jacobian`. `x` é um tensor: é preciso dizer à fita que o observe.
+
+# %% [markdown] key="ex7" lang="ru" src="a72baab9"
+# ### Упражнение 7 · Якобианы отдельных примеров (2 балла)
+#
+# Напишите функцию `per_example_jacobians(w, x)`. `w` — `tf.Variable` формы (n, m), `x` —
+# тензор формы (b, n) из b независимых примеров. Для $y = \tanh(x w)$ формы (b, m) верните
+# якобиан выхода каждого примера по его собственному входу,
+# $\frac{\partial y_i}{\partial x_i}$, одним тензором формы (b, m, n), вычисленным с помощью
+# `tape.batch_jacobian`. `x` — тензор: ленте нужно указать, что его надо отслеживать.
+
+# %% nbgrader="solution" grade_id="l04_ex7_solution"
+def per_example_jacobians(w, x):
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.tanh(tf.matmul(x, w))
+    return tape.batch_jacobian(y, x)
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex7" points=2
+from grader import check
+check("l04_ex7")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex7")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex8" lang="en"
+# ### Exercise 8 · A vector-Jacobian product (2 points)
+#
+# Write `layer_vjp(w, x, u)`. `w` is a `tf.Variable` of shape (n, m), `x` a tensor of shape
+# (b, n) and `u` a tensor of shape (b, m). For $y = \tanh(x w)$, return the list
+# $[u^\top \frac{\partial y}{\partial x}, u^\top \frac{\partial y}{\partial w}]$, of shapes
+# (b, n) and (n, m), from one `gradient` call with `output_gradients=u`, without computing a
+# Jacobian.
+
+# %% [markdown] key="ex8" lang="es" src="1f39c98c"
+# ### Ejercicio 8 · Un producto vector-jacobiano (2 puntos)
+#
+# Escribe `layer_vjp(w, x, u)`. `w` es una `tf.Variable` de forma (n, m), `x` un tensor de forma
+# (b, n) y `u` un tensor de forma (b, m). Para $y = \tanh(x w)$, devuelve la lista
+# $[u^\top \frac{\partial y}{\partial x}, u^\top \frac{\partial y}{\partial w}]$, de formas
+# (b, n) y (n, m), con una sola llamada a `gradient` con `output_gradients=u`, sin calcular
+# ningún jacobiano.
+
+# %% [markdown] key="ex8" lang="pt" src="1f39c98c"
+# ### Exercício 8 · Um produto vetor-jacobiana (2 pontos)
+#
+# Escreva `layer_vjp(w, x, u)`. `w` é uma `tf.Variable` de formato (n, m), `x` um tensor de
+# formato (b, n) e `u` um tensor de formato (b, m). Para $y = \tanh(x w)$, devolva a lista
+# $[u^\top \frac{\partial y}{\partial x}, u^\top \frac{\partial y}{\partial w}]$, de formatos
+# (b, n) e (n, m), com uma única chamada a `gradient` com `output_gradients=u`, sem calcular
+# nenhuma jacobiana.
+
+# %% [markdown] key="ex8" lang="ru" src="1f39c98c"
+# ### Упражнение 8 · Произведение вектора на якобиан (2 балла)
+#
+# Напишите функцию `layer_vjp(w, x, u)`. `w` — `tf.Variable` формы (n, m), `x` — тензор формы
+# (b, n), `u` — тензор формы (b, m). Для $y = \tanh(x w)$ верните список
+# $[u^\top \frac{\partial y}{\partial x}, u^\top \frac{\partial y}{\partial w}]$ форм (b, n)
+# и (n, m), вычисленный одним вызовом `gradient` с `output_gradients=u`, без вычисления
+# якобиана.
+
+# %% nbgrader="solution" grade_id="l04_ex8_solution"
+def layer_vjp(w, x, u):
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.tanh(tf.matmul(x, w))
+    return tape.gradient(y, [x, w], output_gradients=u)
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex8" points=2
+from grader import check
+check("l04_ex8")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex8")
+### END HIDDEN TESTS
+
 # %% [markdown] key="summary" lang="en"
 # ## Summary
 #
@@ -2171,12 +2559,14 @@ grade("l04_ex5")
 # - `@tf.custom_gradient` returns a value and a `backward(upstream)` that returns
 #   `upstream` times the local derivative, for each input. Use it to give an operation a
 #   gradient, to clip or otherwise change a gradient, or to compute it stably; a stable value
-#   needs a stable formula too.
+#   needs a stable formula too. A function that reads Variables gives their gradients too, from
+#   `backward(upstream, variables=...)`; `tf.RegisterGradient` and `tf.no_gradient` act on a
+#   global registry by operation type, for new operation types.
 # - Tapes record independently; a `gradient` computed under an outer tape is recorded by it, so
 #   nested tapes give second derivatives, and gradients can be part of a loss.
 # - `jacobian(target, source)` has shape `target.shape + source.shape`, at one backward pass per
-#   target element. The Hessian is the Jacobian of the gradient; a Newton step solves
-#   $H \Delta = g$.
+#   target element; `gradient(y, x, output_gradients=u)` gives $u^\top J$ in one pass. The
+#   Hessian is the Jacobian of the gradient; a Newton step solves $H \Delta = g$.
 # - For independent examples, `batch_jacobian` gives the per-example Jacobians at one pass per
 #   output feature.
 # - `tf.autodiff.ForwardAccumulator` computes Jacobian-vector products in forward mode, one pass
@@ -2185,7 +2575,7 @@ grade("l04_ex5")
 # Next lesson: all of this at work, training a linear regression and a small neural network by
 # gradient descent.
 
-# %% [markdown] key="summary" lang="es" src="7270ce4e"
+# %% [markdown] key="summary" lang="es" src="ba608c98"
 # ## Resumen
 #
 # - `tape.stop_recording()` pausa una cinta; `tape.reset()` le hace olvidar lo grabado;
@@ -2193,13 +2583,16 @@ grade("l04_ex5")
 # - `@tf.custom_gradient` devuelve un valor y un `backward(upstream)` que devuelve, para cada
 #   entrada, `upstream` por la derivada local. Sirve para dar gradiente a una operación, para
 #   recortar o modificar un gradiente, o para calcularlo de forma estable; un valor estable
-#   necesita también una fórmula estable.
+#   necesita también una fórmula estable. Una función que lee Variables da también sus
+#   gradientes, desde `backward(upstream, variables=...)`; `tf.RegisterGradient` y
+#   `tf.no_gradient` actúan sobre un registro global por tipo de operación, para tipos nuevos.
 # - Las cintas graban de forma independiente; un `gradient` calculado bajo una cinta exterior
 #   queda grabado en ella, así que las cintas anidadas dan segundas derivadas y los gradientes
 #   pueden formar parte de una pérdida.
 # - `jacobian(target, source)` tiene forma `target.shape + source.shape`, a razón de una pasada
-#   hacia atrás por elemento del objetivo. El hessiano es el jacobiano del gradiente; un paso de
-#   Newton resuelve $H \Delta = g$.
+#   hacia atrás por elemento del objetivo; `gradient(y, x, output_gradients=u)` da $u^\top J$ en
+#   una pasada. El hessiano es el jacobiano del gradiente; un paso de Newton resuelve
+#   $H \Delta = g$.
 # - Con ejemplos independientes, `batch_jacobian` da los jacobianos de cada ejemplo con una
 #   pasada por característica de salida.
 # - `tf.autodiff.ForwardAccumulator` calcula productos jacobiano-vector en modo directo, una
@@ -2208,7 +2601,7 @@ grade("l04_ex5")
 # En la próxima lección: todo esto en acción, entrenando por descenso del gradiente una regresión
 # lineal y una pequeña red neuronal.
 
-# %% [markdown] key="summary" lang="pt" src="7270ce4e"
+# %% [markdown] key="summary" lang="pt" src="ba608c98"
 # ## Resumo
 #
 # - `tape.stop_recording()` pausa uma fita; `tape.reset()` a faz esquecer o que gravou;
@@ -2216,13 +2609,16 @@ grade("l04_ex5")
 # - `@tf.custom_gradient` devolve um valor e um `backward(upstream)` que devolve, para cada
 #   entrada, `upstream` vezes a derivada local. Serve para dar gradiente a uma operação, para
 #   recortar ou modificar um gradiente, ou para calculá-lo de forma estável; um valor estável
-#   também precisa de uma fórmula estável.
+#   também precisa de uma fórmula estável. Uma função que lê Variables dá também os gradientes
+#   delas, a partir de `backward(upstream, variables=...)`; `tf.RegisterGradient` e
+#   `tf.no_gradient` agem sobre um registro global por tipo de operação, para tipos novos.
 # - As fitas gravam de forma independente; um `gradient` calculado sob uma fita externa é gravado
 #   por ela, então fitas aninhadas dão segundas derivadas e gradientes podem fazer parte de uma
 #   perda.
 # - `jacobian(target, source)` tem formato `target.shape + source.shape`, ao custo de uma
-#   passagem para trás por elemento do alvo. A hessiana é a jacobiana do gradiente; um passo de
-#   Newton resolve $H \Delta = g$.
+#   passagem para trás por elemento do alvo; `gradient(y, x, output_gradients=u)` dá $u^\top J$
+#   numa passagem. A hessiana é a jacobiana do gradiente; um passo de Newton resolve
+#   $H \Delta = g$.
 # - Com exemplos independentes, `batch_jacobian` dá as jacobianas de cada exemplo com uma
 #   passagem por atributo de saída.
 # - `tf.autodiff.ForwardAccumulator` calcula produtos jacobiana-vetor no modo direto, uma
@@ -2231,7 +2627,7 @@ grade("l04_ex5")
 # Na próxima lição: tudo isso em ação, treinando por descida do gradiente uma regressão linear e
 # uma pequena rede neural.
 
-# %% [markdown] key="summary" lang="ru" src="7270ce4e"
+# %% [markdown] key="summary" lang="ru" src="ba608c98"
 # ## Итоги
 #
 # - `tape.stop_recording()` приостанавливает одну ленту; `tape.reset()` заставляет её забыть
@@ -2239,13 +2635,15 @@ grade("l04_ex5")
 # - `@tf.custom_gradient` возвращает значение и `backward(upstream)`, который для каждого входа
 #   возвращает `upstream`, умноженный на локальную производную. Так можно дать операции
 #   градиент, обрезать или иначе изменить градиент или вычислить его устойчиво; для устойчивого
-#   значения нужна ещё и устойчивая формула.
+#   значения нужна ещё и устойчивая формула. Функция, которая читает переменные, отдаёт и их
+#   градиенты — из `backward(upstream, variables=...)`; `tf.RegisterGradient` и
+#   `tf.no_gradient` действуют на глобальный реестр по типу операции, для новых типов операций.
 # - Ленты записывают независимо друг от друга; `gradient`, вычисленный под внешней лентой,
 #   записывается на неё, поэтому вложенные ленты дают вторые производные, а градиенты могут
 #   входить в функцию потерь.
 # - `jacobian(target, source)` имеет форму `target.shape + source.shape` и стоит одного обратного
-#   прохода на каждый элемент цели. Гессиан — это якобиан градиента; шаг метода Ньютона решает
-#   $H \Delta = g$.
+#   прохода на каждый элемент цели; `gradient(y, x, output_gradients=u)` даёт $u^\top J$ за один
+#   проход. Гессиан — это якобиан градиента; шаг метода Ньютона решает $H \Delta = g$.
 # - Для независимых примеров `batch_jacobian` даёт якобианы отдельных примеров за один проход на
 #   каждый выходной признак.
 # - `tf.autodiff.ForwardAccumulator` вычисляет произведения якобиана на вектор в прямом режиме,

@@ -976,61 +976,71 @@ print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 # Same seed, same code: the losses are those of the first 100 steps above, on either device (on
 # a GPU, up to rounding).
 #
-# Here minitape and TensorFlow part ways. In minitape, entering `with tf.device("/GPU:0"):` on a
-# machine without a usable GPU raises a `RuntimeError` that says what is missing (CuPy, or a
-# visible NVIDIA GPU) and how to install it; nothing runs on the CPU behind your back.
-# TensorFlow in eager mode uses *soft device placement* (`tf.config.set_soft_device_placement`,
-# on by default): the same block quietly runs on the CPU, and only the tensors' `.device` tells
-# you so. Either way, ask `list_physical_devices` first, as the cell above does, instead of
-# writing `"/GPU:0"` blindly. The cell below shows what minitape does on this machine:
+# What if you write `with tf.device("/GPU:0"):` on a machine without a usable GPU? minitape
+# does what TensorFlow does in eager mode: *soft device placement* (on by default) quietly runs
+# the block on the CPU, and only the tensors' `.device` tells you so. To get an error instead,
+# call `tf.config.set_soft_device_placement(False)`: entering the block then raises
+# `tf.errors.InvalidArgumentError`, which in minitape also says what is missing (CuPy, or a
+# visible NVIDIA GPU) and how to install it. Either way, ask `list_physical_devices` first, as
+# the cell above does, instead of writing `"/GPU:0"` blindly. The cell below shows both
+# behaviours on this machine:
 
-# %% [markdown] key="device-same" lang="es" src="3aa45149"
+# %% [markdown] key="device-same" lang="es" src="681682b9"
 # Misma semilla, mismo código: las pérdidas son las de los 100 primeros pasos de antes, en
 # cualquiera de los dos dispositivos (en una GPU, salvo redondeo).
 #
-# Aquí minitape y TensorFlow se comportan distinto. En minitape, entrar en
-# `with tf.device("/GPU:0"):` en una máquina sin una GPU utilizable lanza un `RuntimeError` que
-# dice qué falta (CuPy o una GPU de NVIDIA visible) y cómo instalarlo; nada se ejecuta en la CPU
-# a tus espaldas. TensorFlow, en modo *eager*, usa la *colocación flexible de dispositivos*
-# (*soft device placement*, `tf.config.set_soft_device_placement`, activada por defecto): el
-# mismo bloque se ejecuta en la CPU sin avisar, y solo el `.device` de los tensores te lo dice.
-# En los dos casos, consulta primero `list_physical_devices`, como hace la celda de arriba, en
-# lugar de escribir `"/GPU:0"` a ciegas. La celda de abajo muestra qué hace minitape en esta
-# máquina:
+# ¿Y si escribes `with tf.device("/GPU:0"):` en una máquina sin una GPU utilizable? minitape
+# hace lo mismo que TensorFlow en modo *eager*: la *colocación flexible de dispositivos*
+# (*soft device placement*, activada por defecto) ejecuta el bloque en la CPU sin avisar, y solo
+# el `.device` de los tensores te lo dice. Si prefieres un error, llama a
+# `tf.config.set_soft_device_placement(False)`: entonces, al entrar en el bloque se lanza
+# `tf.errors.InvalidArgumentError`, que en minitape dice además qué falta (CuPy o una GPU de
+# NVIDIA visible) y cómo instalarlo. En los dos casos, consulta primero
+# `list_physical_devices`, como hace la celda de arriba, en lugar de escribir `"/GPU:0"` a
+# ciegas. La celda de abajo muestra los dos comportamientos en esta máquina:
 
-# %% [markdown] key="device-same" lang="pt" src="3aa45149"
+# %% [markdown] key="device-same" lang="pt" src="681682b9"
 # Mesma semente, mesmo código: as perdas são as dos 100 primeiros passos de antes, em qualquer
 # um dos dois dispositivos (numa GPU, a menos de arredondamento).
 #
-# Aqui o minitape e o TensorFlow se comportam de forma diferente. No minitape, entrar em
-# `with tf.device("/GPU:0"):` numa máquina sem uma GPU utilizável lança um `RuntimeError` que
-# diz o que falta (o CuPy ou uma GPU da NVIDIA visível) e como instalar; nada roda na CPU sem
-# você saber. O TensorFlow, no modo *eager*, usa o *posicionamento flexível de dispositivos*
-# (*soft device placement*, `tf.config.set_soft_device_placement`, ligado por padrão): o mesmo
-# bloco roda na CPU sem aviso, e só o `.device` dos tensores revela isso. Nos dois casos,
-# consulte primeiro `list_physical_devices`, como faz a célula acima, em vez de escrever
-# `"/GPU:0"` às cegas. A célula abaixo mostra o que o minitape faz nesta máquina:
+# E se você escrever `with tf.device("/GPU:0"):` numa máquina sem uma GPU utilizável? O
+# minitape faz o mesmo que o TensorFlow no modo *eager*: o *posicionamento flexível de
+# dispositivos* (*soft device placement*, ligado por padrão) roda o bloco na CPU sem aviso, e
+# só o `.device` dos tensores revela isso. Para receber um erro, chame
+# `tf.config.set_soft_device_placement(False)`: aí, entrar no bloco lança
+# `tf.errors.InvalidArgumentError`, que no minitape também diz o que falta (o CuPy ou uma GPU
+# da NVIDIA visível) e como instalar. Nos dois casos, consulte primeiro
+# `list_physical_devices`, como faz a célula acima, em vez de escrever `"/GPU:0"` às cegas. A
+# célula abaixo mostra os dois comportamentos nesta máquina:
 
-# %% [markdown] key="device-same" lang="ru" src="3aa45149"
+# %% [markdown] key="device-same" lang="ru" src="681682b9"
 # То же начальное значение генератора случайных чисел (seed), тот же код: потери совпадают с
 # потерями первых 100 шагов выше на любом из устройств (на GPU — с точностью до округления).
 #
-# Здесь minitape и TensorFlow ведут себя по-разному. В minitape вход в блок
-# `with tf.device("/GPU:0"):` на машине без доступного GPU вызывает `RuntimeError`, в котором
-# сказано, чего не хватает (CuPy или видимого GPU NVIDIA) и как это установить; тайком на CPU
-# ничего не выполняется. TensorFlow в режиме eager использует *мягкое размещение на устройствах*
-# (*soft device placement*, `tf.config.set_soft_device_placement`, по умолчанию включено): тот же
-# блок молча выполняется на CPU, и узнать об этом можно только по `.device` тензоров. В обоих
-# случаях сначала спросите `list_physical_devices`, как это делает ячейка выше, а не пишите
-# `"/GPU:0"` вслепую. Ячейка ниже показывает, что делает minitape на этой машине:
+# А что, если написать `with tf.device("/GPU:0"):` на машине без доступного GPU? minitape
+# поступает так же, как TensorFlow в режиме eager: *мягкое размещение на устройствах*
+# (*soft device placement*, по умолчанию включено) молча выполняет блок на CPU, и узнать об
+# этом можно только по `.device` тензоров. Чтобы вместо этого получить ошибку, вызовите
+# `tf.config.set_soft_device_placement(False)`: тогда вход в блок вызывает
+# `tf.errors.InvalidArgumentError`, где minitape к тому же сообщает, чего не хватает (CuPy или
+# видимого GPU NVIDIA) и как это установить. В обоих случаях сначала спросите
+# `list_physical_devices`, как это делает ячейка выше, а не пишите `"/GPU:0"` вслепую. Ячейка
+# ниже показывает оба поведения на этой машине:
 
 # %% key="device-same-code"
+with tf.device("/GPU:0"):
+    probe = tf.constant([1.0, 2.0])
+print(probe.device)
+
+tf.config.set_soft_device_placement(False)
 try:
     with tf.device("/GPU:0"):
         probe = tf.constant([1.0, 2.0])
     print(probe.device)
-except RuntimeError as error:
-    print("RuntimeError:", error)
+except tf.errors.InvalidArgumentError as error:
+    print("InvalidArgumentError:", error)
+finally:
+    tf.config.set_soft_device_placement(True)
 
 # %% [markdown] key="device-speed" lang="en"
 # Do not expect this small model to train faster on a GPU. Each of its operations works on a

@@ -202,8 +202,6 @@ from minitape.debugging import draw, stepper
 
 # %% key="value-code"
 class Value:
-    """A number that a tape can track. It holds its value, and nothing else."""
-
     __slots__ = ("value",)
 
     def __init__(self, value):
@@ -214,7 +212,6 @@ class Value:
 
 
 def constant(x):
-    """A plain number becomes an untracked Value; a Value is returned as it is."""
     return x if isinstance(x, Value) else Value(x)
 
 
@@ -320,7 +317,6 @@ class Tape:
 
 # %% key="record-code"
 def record(op, output, inputs, vjp):
-    """Write one operation on every active tape that tracks one of its inputs."""
     for tape in ACTIVE_TAPES:
         if any(id(x) in tape.tracked for x in inputs):
             tape.records.append(Record(op, output, inputs, vjp))
@@ -469,7 +465,6 @@ def exp(x):
 
 
 def power(x, n):
-    """x ** n for a plain number n: only x is differentiated."""
     x = constant(x)
     if isinstance(n, Value):
         raise TypeError(t("l06.pow.exponent"))
@@ -510,7 +505,6 @@ Value.__pow__ = power
 
 # %% key="first-tape-code"
 def labels(tape, **names):
-    """A name for every value on the tape: yours (x=x, y=y), then t1, t2, ... in order."""
     label = {id(v): name for name, v in names.items()}
     for i, rec in enumerate(tape.records, start=1):
         for v in rec.inputs:
@@ -649,7 +643,6 @@ print(tn("l06.recorded.plural", len(tape2.records), ops=[rec.op for rec in tape2
 
 # %% key="backward-code"
 def gradient(self, target, sources):
-    """d target / d source for each source (None where the target does not depend on it)."""
     grads = {id(target): 1.0}
     for rec in reversed(self.records):
         g = grads.get(id(rec.output))
@@ -734,7 +727,6 @@ print(tape.gradient(f, Value(7.0)))
 
 # %% key="local-dict-code"
 def gradient_kept_on_nodes(tape, target, sources, grads):
-    """Like micrograd: `grads` outlives the call, as .grad fields on the nodes do."""
     grads[id(target)] = 1.0
     for rec in reversed(tape.records):
         g = grads.get(id(rec.output))
@@ -845,7 +837,6 @@ for n in (1, 2):
 
 # %% key="no-recursion-code"
 def build_order_recursively(value, producer, order, seen):
-    """micrograd's build_topo: place the inputs first (recursively), then the value."""
     if id(value) in seen:
         return
     seen.add(id(value))
@@ -1046,7 +1037,6 @@ stepper(tf_tape, f_tf, [x_tf, y_tf], names=tf_names)
 
 # %% key="our-stepper-code"
 def our_backward_steps(tape, target):
-    """Our backward pass, one record at a time: (record, gradient of its output, grads so far)."""
     grads = {id(target): 1.0}
     yield None, 1.0, dict(grads)
     for rec in reversed(tape.records):
@@ -1377,7 +1367,6 @@ FORWARD = {"add": lambda a, b: a + b, "mul": lambda a, b: a * b, "sin": math.sin
 
 
 def run_forward(tape, leaves):
-    """The forward pass of a bare tape: the value of every name."""
     values = dict(leaves)
     for out, op, inputs in tape:
         values[out] = FORWARD[op](*(values[name] for name in inputs))

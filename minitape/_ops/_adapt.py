@@ -13,6 +13,7 @@ from .. import _backend as B
 from .. import dtypes as _d
 from .._core import Tensor, Variable, convert_to_tensor, _to_tensor, _SCALAR_KIND
 from .._state import multi_device as _multi  # [True] once a second array module (GPU) exists
+from ..errors import InvalidArgumentError
 
 xp = B.xp
 np = B.numpy  # host-side helpers only (dtype objects, index arithmetic)
@@ -22,17 +23,18 @@ _int = int
 _FLOATING = _d.FLOATING_KINDS
 
 
-def _adapt(x, like, name):
+def _adapt(x, like, name, first=False):
     """Convert a non-tensor operand to the dtype of the tensor it meets (TensorFlow's rule).
 
     A Python number meeting a tensor on a device becomes a constant on that device (cached,
     so ``y * 2.0`` in a loop copies ``2.0`` to the GPU once, not at every step).
+    ``first``: the operand comes first (``0.5 + t``), for the order of TF's messages.
     """
     v = like._value
     dt = v.dtype
     tx = type(x)
     if tx is _float or tx is _int or tx is builtins.bool:
-        _d.check_python_operand(x, dt)
+        _d.check_python_operand(x, dt, name, first)
         if _MODULES.get(type(v)) is np:
             return _host_constant(x, dt.type) if tx is _float else Tensor(dt.type(x))
         return Tensor(_device_scalar(v, dt, x))
@@ -110,9 +112,15 @@ def _pair(a, b, name):
     if ta is Variable:
         a = a._read()
         ta = Tensor
+    elif ta is not Tensor and isinstance(a, Tensor):  # a variable's slice: a plain tensor
+        a = convert_to_tensor(a)
+        ta = Tensor
     tb = type(b)
     if tb is Variable:
         b = b._read()
+        tb = Tensor
+    elif tb is not Tensor and tb is not _float and isinstance(b, Tensor):
+        b = convert_to_tensor(b)
         tb = Tensor
     if ta is Tensor:
         if tb is Tensor:
@@ -131,7 +139,7 @@ def _pair(a, b, name):
             c = float_constant(a, b._value)
             if c is not None:
                 return c, b
-        return _adapt(a, b, name), b
+        return _adapt(a, b, name, first=True), b
     if isinstance(a, Tensor) or isinstance(b, Tensor):
         return _pair(_to_tensor(a) if isinstance(a, Tensor) else a,
                      _to_tensor(b) if isinstance(b, Tensor) else b, name)
@@ -156,16 +164,24 @@ def _same_dtype(values, name):
     return out
 
 
-def _axis_tuple(axis, ndim):
+def _axis_tuple(axis, ndim, op=None):
+    """Axes as a tuple of non-negative ints; an axis outside [-ndim, ndim) raises
+    InvalidArgumentError as TF does (``op``: the reduction's name for TF's message)."""
     if axis is None:
         return None
     if isinstance(axis, Tensor):
         axis = B.to_host(axis._value).tolist()
-    if isinstance(axis, (list, tuple)):
-        ax = tuple(_int(a) % ndim if ndim else 0 for a in axis)
-    else:
-        ax = (_int(axis) % ndim if ndim else 0,)
-    return ax
+    raw = axis if isinstance(axis, (list, tuple)) else (axis,)
+    ax = []
+    for a in raw:
+        a = _int(a)
+        if not -ndim <= a < ndim:
+            if op is None:
+                raise InvalidArgumentError(f"axis {a} is out of range for a tensor of rank {ndim}")
+            raise InvalidArgumentError(f"Invalid reduction dimension {a} for input with {ndim} "
+                                       f"dimensions. [Op:{op}]")
+        ax.append(a % ndim)
+    return tuple(ax)
 
 
 def _shape_tuple(shape):

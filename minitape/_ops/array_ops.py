@@ -6,6 +6,7 @@ Gradient rules live in :mod:`.array_grads`.
 from __future__ import annotations
 
 import builtins
+import re
 
 from .. import _backend as B
 from .. import dtypes as _d
@@ -16,6 +17,7 @@ from ._adapt import _adapt, _axis_tuple, _pair, _same_dtype, _shape_tuple
 xp = B.xp
 np = B.numpy  # host-side helpers only (dtype objects, index arithmetic)
 _int = int
+_float = float
 _brange = builtins.range  # the operations define `range` (tf.range): Python's is this
 
 
@@ -163,10 +165,31 @@ _GetItem = primitive("StridedSlice", _getitem_fwd)
 _ScatterTo = primitive("ScatterTo", _scatter_fwd)
 
 
+_SLICE_TYPE_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
+                     "scalar tf.int32/tf.int64 tensors are valid indices")
+_OUT_OF_BOUNDS = re.compile(r"index (-?\d+) is out of bounds for axis (\d+)")
+
+
+def _check_index(k):
+    """TF's TypeError for a float index (t[1.0], t[tf.constant(1.0)])."""
+    if isinstance(k, (_float, np.floating)) or (
+            isinstance(k, Tensor) and k._value.dtype.kind in "fc"):
+        raise TypeError(f"{_SLICE_TYPE_ERROR}, got {k!r}")
+
+
 def getitem(x, key):
     x = _to_tensor(x)
+    for k in (key if type(key) is tuple else (key,)):
+        _check_index(k)
     key = _key_to_arrays(key)
-    return apply(_GetItem, (x,), {"key": key})
+    try:
+        return apply(_GetItem, (x,), {"key": key})
+    except IndexError as e:
+        m = _OUT_OF_BOUNDS.search(str(e))
+        if m is None:
+            raise
+        raise InvalidArgumentError(f"slice index {m.group(1)} of dimension {m.group(2)} out of "
+                                   "bounds. [Op:StridedSlice] name: strided_slice/") from None
 
 
 _EachInput = EachInput

@@ -12,8 +12,8 @@ from .. import dtypes as _d
 from .._core import Tensor, apply, primitive, _to_tensor
 from ..errors import InvalidArgumentError
 from ._adapt import _pair
-from .math_ops import (_f, _mk_unary, abs, add, cast, divide, equal, erf, expm1, greater, log,
-                       minimum, multiply, negative, not_equal, pow, softplus, tanh)
+from .math_ops import (_f, _mk_unary, abs, add, cast, divide, equal, erf, expm1, greater,
+                       greater_equal, log, minimum, multiply, negative, not_equal, pow, softplus, tanh)
 from .reduce_ops import reduce_sum
 from .array_ops import expand_dims, gather, getitem, reshape, transpose, where
 from .creation_ops import eye, ones_like, zeros_like
@@ -94,7 +94,8 @@ def selu(features, name=None):
     x = _to_tensor(features)
     alpha, scale = 1.6732632423543772, 1.0507009873554805
     neg = multiply(expm1(minimum(x, 0)), alpha)
-    return multiply(where(greater(x, 0), x, neg), scale)
+    # x >= 0 takes the linear side: selu'(0) = scale and selu''(0) = 0, as TF's SeluGrad
+    return multiply(where(greater_equal(x, 0), x, neg), scale)
 
 
 def count_nonzero(input, axis=None, keepdims=False, dtype=_d.int64, name=None):  # noqa: A002

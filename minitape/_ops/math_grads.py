@@ -6,7 +6,7 @@ written with minitape operations, so they can be differentiated again).
 from __future__ import annotations
 
 from .._core import apply, REGISTRY
-from .math_ops import (_ReluGrad, add, cast, cos, cosh, divide, exp, floor, greater, greater_equal,
+from .math_ops import (_LeakyReluGrad, _ReluGrad, add, cast, cos, cosh, divide, exp, floor, greater, greater_equal,
                        less, less_equal, log, multiply, negative, pow, sigmoid, sign, sin, sinh,
                        sqrt, square, subtract)
 from .array_ops import where
@@ -32,7 +32,7 @@ def _atan2_dx(g, ans, y, x):
 
 
 def _relu_vjp(g, mask):
-    return apply(_ReluGrad, (g,), {"mask": mask._value})
+    return apply(_ReluGrad, (g, mask), {})
 
 
 def _cast_vjp(g, ans, x, dtype):
@@ -152,18 +152,27 @@ REGISTRY['Softplus'].defvjps(lambda g, ans, x: multiply(g, sigmoid(x)))
 REGISTRY['Erf'].defvjps(lambda g, ans, x: multiply(g, multiply(exp(negative(square(x))), 1.1283791670955126)))
 
 
-REGISTRY['ReluGrad'].defvjps(lambda gg, mask: apply(_ReluGrad, (gg,), {"mask": mask}))
+REGISTRY['ReluGrad'].defvjps(lambda gg, mask: apply(_ReluGrad, (gg, mask), {}),
+                             lambda gg, mask: zeros_like(gg))
 
 
 REGISTRY['Relu'].defvjps(_relu_vjp)
 
 
+REGISTRY['Relu6'].defvjps(_relu_vjp)  # ReluGrad with Relu6's mask (0 < y < 6)
+
+
 REGISTRY['Elu'].defvjps(
-    lambda g, ans, x: multiply(g, where(greater(x, 0), ones_like(x), add(ans, 1))))
+    lambda g, ans: multiply(g, where(less(ans, 0), add(ans, 1), ones_like(ans))))
+
+
+REGISTRY['LeakyReluGrad'].defvjps(
+    lambda gg, mask, alpha: apply(_LeakyReluGrad, (gg, mask), {"alpha": alpha}),
+    lambda gg, mask, alpha: zeros_like(gg))
 
 
 REGISTRY['LeakyRelu'].defvjps(
-    lambda g, ans, x, alpha: multiply(g, where(greater(x, 0), ones_like(x), fill_like(x, alpha))))
+    lambda g, mask, alpha: apply(_LeakyReluGrad, (g, mask), {"alpha": alpha}))
 
 
 REGISTRY['Identity'].defvjps(lambda g, ans, x: g)

@@ -8,11 +8,12 @@ import operator
 
 from .. import _backend as B
 from .. import dtypes as _d
-from .._core import Tensor, apply, primitive, _to_tensor, _new, _SCALAR_KIND
+from .._core import Tensor, apply, primitive, _to_tensor, _new, _SCALAR_KIND, broadcast_error
 from .._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
 from .._state import multi_device as _multi  # [True] once a second array module (GPU) exists
 from ..errors import InvalidArgumentError
 from ._adapt import _pair, float_constant
+from ..dtypes import not_allowed, ALLOWED_ARITHMETIC
 
 xp = B.xp
 np = B.numpy  # host-side helpers only (dtype objects, index arithmetic)
@@ -32,12 +33,20 @@ def _mk_binary(name, fwd):
                 vx = x._value
                 vy = y._value
                 t = type(vx)
-                # one dtype? (a NumPy scalar's type fixes its dtype: no .dtype read for scalars)
-                if t is type(vy) and (t in _SCALAR_KIND or vx.dtype is vy.dtype):
+                # one dtype? (a NumPy scalar's type fixes its dtype: no .dtype read for
+                # scalars); bool goes the long way, to TF's error
+                if t is type(vy) and (t in _NUM_SCALAR or (vx.dtype is vy.dtype
+                                                           and vy.dtype is not _BOOL)):
                     if not _tapes and not _accumulators and not _multi[0]:
                         # nothing records and there is one array module: all apply() would do
                         out = _new(Tensor)
-                        out._value = prim.fwd(vx, vy)
+                        try:
+                            out._value = prim.fwd(vx, vy)
+                        except ValueError as e:  # shapes that do not broadcast: TF's error
+                            err = broadcast_error(pname, (vx, vy), e)
+                            if err is None:
+                                raise
+                            raise err from None
                         out._id = _next_id()
                         return out
                     return apply(prim, (x, y), {})
@@ -47,10 +56,16 @@ def _mk_binary(name, fwd):
                 if c is not None:
                     return apply(prim, (x, c), {})
         a, b = _pair(x, y, pname)
+        if (_SCALAR_KIND.get(type(a._value)) or a._value.dtype.kind) == "b":
+            raise not_allowed(pname, a._value.dtype, ALLOWED_ARITHMETIC)
         return apply(prim, (a, b), {})
 
     op.prim = prim
     return op
+
+
+_NUM_SCALAR = frozenset(t for t in _SCALAR_KIND if t is not np.bool_)
+_BOOL = np.dtype(np.bool_)
 
 
 # a + b, a - b, a * b, a / b on arrays of any backend; operator's C functions, no Python frame
@@ -87,6 +102,8 @@ _RealDiv = primitive("RealDiv", _truediv_fwd, unbroadcast=True)
 
 def divide(x, y, name=None):
     a, b = _pair(x, y, "RealDiv")
+    if a._value.dtype.kind == "b":
+        raise not_allowed("RealDiv", a._value.dtype, ALLOWED_ARITHMETIC)
     return apply(_RealDiv, (a, b), {})
 
 
@@ -258,9 +275,21 @@ softplus = _mk_unary("Softplus", _softplus_fwd)
 erf = _mk_unary("Erf", B.erf)
 
 
-# Relu keeps a boolean mask, not its input or output: the smallest thing its gradient needs.
+# The rectifiers' gradients are TensorFlow's *Grad operations, g * mask (ReluGrad, Relu6Grad,
+# LeakyReluGrad): their second input is the activation they read, so a tape that records the
+# gradient stays connected to it and higher derivatives are zeros, not None, as in TF.  What
+# is kept is only a boolean mask, carried by a Tensor that shares the identity (id) of the
+# tensor it was computed from: the tape connects through the id, the rule reads the mask, and
+# neither the input nor the output is kept alive.
+def _mask_of(t, mask):
+    m = _new(Tensor)
+    m._value = mask
+    m._id = t._id
+    return m
+
+
 def _relu_save(ans, x):
-    return (Tensor(ans._value > 0),)
+    return (_mask_of(ans, ans._value > 0),)
 
 
 def _relu_grad_fwd(g, mask):
@@ -268,12 +297,32 @@ def _relu_grad_fwd(g, mask):
 
 
 # g * mask with the boolean mask cast inside the multiplication (no float copy of the mask, as
-# TensorFlow's ReluGrad). Linear in g with a constant mask, so its own gradient is itself.
-_ReluGrad = primitive("ReluGrad", _relu_grad_fwd,
-                      save=lambda ans, g, mask: ())
+# TensorFlow's ReluGrad). Its rule: itself for g, zeros for the activation (TF's ReluGradGrad).
+_ReluGrad = primitive("ReluGrad", _relu_grad_fwd, save=lambda ans, g, mask: (mask,))
+
+
+def _leaky_relu_grad_fwd(g, mask, alpha):
+    return (g * mask + (g * alpha) * ~mask).astype(g.dtype, copy=False)
+
+
+_LeakyReluGrad = primitive("LeakyReluGrad", _leaky_relu_grad_fwd,
+                           save=lambda ans, g, mask, alpha: (mask,))
 
 
 relu = _mk_unary("Relu", lambda a: xp(a).maximum(a, 0), save=_relu_save)
+
+
+def _relu6_fwd(a):
+    m = xp(a)
+    return m.minimum(m.maximum(a, 0), 6).astype(a.dtype, copy=False)
+
+
+def _relu6_save(ans, x):
+    v = ans._value
+    return (_mask_of(ans, (v > 0) & (v < 6)),)  # TF's Relu6Grad: 0 at both kinks
+
+
+relu6 = _mk_unary("Relu6", _relu6_fwd, save=_relu6_save)
 
 
 def elu(features, name=None):
@@ -281,7 +330,13 @@ def elu(features, name=None):
     return apply(_Elu, (x,), {})
 
 
-_Elu = primitive("Elu", lambda a: xp(a).where(a > 0, a, xp(a).expm1(xp(a).minimum(a, 0))).astype(a.dtype))
+def _elu_save(ans, x):
+    return (ans,)
+
+
+# Elu's rule reads its output only (TF's EluGrad(g, y) = g * (y < 0 ? y + 1 : 1))
+_Elu = primitive("Elu", lambda a: xp(a).where(a > 0, a, xp(a).expm1(xp(a).minimum(a, 0))).astype(a.dtype),
+                 save=_elu_save)
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -289,8 +344,13 @@ def leaky_relu(features, alpha=0.2, name=None):
     return apply(_LeakyRelu, (x,), {"alpha": _float(alpha)})
 
 
+def _leaky_relu_save(ans, x, alpha):
+    return (_mask_of(x, x._value > 0),)  # TF's LeakyReluGrad reads the input: alpha at 0
+
+
 _LeakyRelu = primitive(
-    "LeakyRelu", lambda a, alpha: xp(a).where(a > 0, a, a * alpha).astype(a.dtype))
+    "LeakyRelu", lambda a, alpha: xp(a).where(a > 0, a, a * alpha).astype(a.dtype),
+    save=_leaky_relu_save)
 
 
 # Non-differentiable element-wise operations (gradient None, as in TensorFlow)

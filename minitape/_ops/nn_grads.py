@@ -8,7 +8,9 @@ from __future__ import annotations
 from .._core import REGISTRY
 from .math_ops import exp, greater_equal, less_equal, logical_and, multiply, subtract
 from .reduce_ops import reduce_sum
-from .array_ops import where
+from .array_ops import expand_dims, where
+from .nn_ops import log_softmax, softmax
+from .math_ops import negative
 from .creation_ops import zeros_like
 
 
@@ -29,3 +31,15 @@ REGISTRY['LogSoftmax'].defvjps(
 
 
 REGISTRY['ClipByValue'].defvjps(_clip_vjp)
+
+
+def _xent_dlogits(g, ans, logits, labels, axis):
+    # TF's rule: softmax - labels, whatever labels sum to; its derivative is softmax's
+    return multiply(expand_dims(g, axis), subtract(softmax(logits, axis=axis), labels))
+
+
+def _xent_dlabels(g, ans, logits, labels, axis):
+    return multiply(expand_dims(g, axis), negative(log_softmax(logits, axis=axis)))
+
+
+REGISTRY['SoftmaxCrossEntropyWithLogits'].defvjps(_xent_dlogits, _xent_dlabels)

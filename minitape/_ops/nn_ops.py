@@ -8,6 +8,7 @@ from .. import _backend as B
 from .._core import Tensor, apply, primitive, _to_tensor
 from ..errors import InvalidArgumentError
 from ._adapt import _adapt, _pair
+from ..dtypes import not_allowed, ALLOWED_FLOAT
 from .math_ops import add, divide, greater, maximum, minimum, multiply, sqrt
 from .reduce_ops import reduce_sum
 from .array_ops import _shape_str, where
@@ -38,12 +39,43 @@ _LogSoftmax = primitive(
 
 def softmax(logits, axis=None, name=None):
     x = _to_tensor(logits)
+    if x._value.dtype.kind != "f":
+        raise not_allowed("Softmax", x._value.dtype, ALLOWED_FLOAT)
     return apply(_Softmax, (x,), {"axis": -1 if axis is None else _int(axis)})
 
 
 def log_softmax(logits, axis=None, name=None):
     x = _to_tensor(logits)
+    if x._value.dtype.kind != "f":
+        raise not_allowed("LogSoftmax", x._value.dtype, ALLOWED_FLOAT)
     return apply(_LogSoftmax, (x,), {"axis": -1 if axis is None else _int(axis)})
+
+
+def _xent_fwd(logits, labels, axis):
+    m = xp(logits)
+    s = logits - m.max(logits, axis=axis, keepdims=True)
+    log_sm = s - m.log(m.sum(m.exp(s), axis=axis, keepdims=True))
+    return (-m.sum(labels * log_sm, axis=axis)).astype(logits.dtype, copy=False)
+
+
+# One operation, as TensorFlow's SoftmaxCrossEntropyWithLogits: its gradient for the logits is
+# softmax(logits) - labels (nn_grads), which is the derivative of the loss only when each
+# row of labels sums to 1; TF gives that value for any labels, and so does minitape.
+_SoftmaxXent = primitive("SoftmaxCrossEntropyWithLogits", _xent_fwd, unbroadcast=True)
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    """Cross-entropy between ``labels`` (probabilities) and ``softmax(logits)``, per example."""
+    from .math_ops import cast
+    x = _to_tensor(logits)
+    z = _to_tensor(labels)
+    if z.dtype != x.dtype:
+        z = cast(z, x.dtype)
+    nd = max(x._value.ndim, z._value.ndim)
+    ax = _int(axis)
+    if not -nd <= ax < nd:
+        raise InvalidArgumentError(f"Expected axis in the range [{-nd}, {nd}), but got {ax}")
+    return apply(_SoftmaxXent, (x, z), {"axis": ax % nd})
 
 
 _ClipByValue = primitive("ClipByValue", lambda a, lo, hi: xp(a).clip(a, lo, hi).astype(a.dtype, copy=False))

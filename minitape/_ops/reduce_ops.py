@@ -4,12 +4,15 @@ Gradient rules live in :mod:`.reduce_grads`.
 """
 from __future__ import annotations
 
+import warnings as _warnings
+
 import builtins
 
 from .. import _backend as B
 from .. import dtypes as _d
 from .._core import apply, primitive, _to_tensor
 from ._adapt import _axis_tuple
+from ..dtypes import not_allowed, ALLOWED_REDUCTION
 from .math_ops import sqrt, square, subtract
 
 xp = B.xp
@@ -26,7 +29,12 @@ _Sum = primitive("Sum", _sum_fwd)
 
 
 def _mean_fwd(a, axes, keepdims):
-    return xp(a).mean(a, axis=axes, keepdims=keepdims).astype(a.dtype, copy=False)
+    m = xp(a)
+    if a.size == 0:  # NaN, silently as in TensorFlow (NumPy warns "Mean of empty slice")
+        with m.errstate(all="ignore"), _warnings.catch_warnings():
+            _warnings.simplefilter("ignore", RuntimeWarning)
+            return m.mean(a, axis=axes, keepdims=keepdims).astype(a.dtype, copy=False)
+    return m.mean(a, axis=axes, keepdims=keepdims).astype(a.dtype, copy=False)
 
 
 _Mean = primitive("Mean", _mean_fwd)
@@ -89,7 +97,10 @@ _LogSumExp = primitive("LogSumExp", _lse_fwd)
 def _mk_reduce(prim, float_result=False):
     def op(input_tensor, axis=None, keepdims=False, name=None):
         x = _to_tensor(input_tensor)
-        return apply(prim, (x,), {"axes": _axis_tuple(axis, x._value.ndim), "keepdims": builtins.bool(keepdims)})
+        if x._value.dtype.kind == "b":  # TF's numeric reductions refuse bool (reduce_any/all)
+            raise not_allowed(prim.name, x._value.dtype, ALLOWED_REDUCTION)
+        return apply(prim, (x,), {"axes": _axis_tuple(axis, x._value.ndim, prim.name),
+                                  "keepdims": builtins.bool(keepdims)})
 
     op.prim = prim
     return op
@@ -115,7 +126,7 @@ _reduce_lse = _mk_reduce(_LogSumExp)
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     x = _to_tensor(input_tensor)
-    axes = _axis_tuple(axis, x._value.ndim)
+    axes = _axis_tuple(axis, x._value.ndim, "Max")
     if axes is None:
         axes = tuple(_brange(x._value.ndim))
     return apply(_LogSumExp, (x,), {"axes": axes, "keepdims": builtins.bool(keepdims)})
@@ -136,7 +147,8 @@ def _bool_reduce(name, fn):
 
     def op(input_tensor, axis=None, keepdims=False, name=None):
         x = _to_tensor(input_tensor)
-        return apply(prim, (x,), {"axes": _axis_tuple(axis, x._value.ndim), "keepdims": builtins.bool(keepdims)})
+        return apply(prim, (x,), {"axes": _axis_tuple(axis, x._value.ndim, prim.name),
+                                  "keepdims": builtins.bool(keepdims)})
 
     return op
 

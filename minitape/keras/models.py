@@ -8,6 +8,9 @@ class Model(Layer):
     """Subclass and implement ``call``; variables of layer attributes are collected."""
 
     def __call__(self, inputs, *args, **kwargs):
+        from .layers import _takes_training
+        if "training" in kwargs and not _takes_training(type(self)):
+            del kwargs["training"]  # Keras passes `training` only to a call() that takes it
         return self.call(inputs, *args, **kwargs)
 
 
@@ -19,10 +22,10 @@ class Sequential(Model):
     def add(self, layer):
         self.layers.append(layer)
 
-    def call(self, inputs):
+    def call(self, inputs, training=None):
         x = inputs
         for layer in self.layers:
-            x = layer(x)
+            x = layer(x, training=training) if training is not None else layer(x)
         return x
 
     @property

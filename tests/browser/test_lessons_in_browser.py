@@ -164,10 +164,19 @@ def work_through_lesson_01(page, lang: str, *, run_all_cells, notebook_state, sc
     # --- check(...): the unfilled stub fails, in the lesson's language ----------------------------
     report = cells.nth(check_cell).locator(".grader-report")
     assert report.count() == 1, f"no grader report under cell #{check_cell}"
-    title = grader_t("report.title", lang, exercise=EXERCISE)
+    from grader.visible import visible_exercise
+
+    # the header names the exercise by its title in the notebook's language, then its id
+    title = f"{grader_t('report.title', lang, exercise=visible_exercise(EXERCISE).display_title(lang))} ({EXERCISE})"
     text = report.inner_text()
     assert title in text, text
     assert _template(grader_t("report.some_failed", lang)).search(text), text
+    # the explanation column is left-aligned and takes the room the table has (JupyterLab's own
+    # stylesheet right-aligns table cells and lays columns out at equal widths)
+    align, share = report.locator("td").nth(2).evaluate(
+        "td => [getComputedStyle(td).textAlign, td.getBoundingClientRect().width / "
+        "td.closest('table').getBoundingClientRect().width]")
+    assert align in ("left", "start") and share > 0.4, (align, share)
 
     # --- the student types the solution and runs the two cells: the check passes ------------------
     editor = cells.nth(solution_cell).locator(".cm-content")

@@ -115,8 +115,8 @@ def offline_page(lite_site, page):
     assert lite_site.blocked == [], f"the site tried to reach other hosts: {lite_site.blocked}"
 
 
-# minitape's TapeWarning that a lesson shows on purpose (lesson 3: an int32 Variable gets a
-# None gradient "and the tape warns twice"): Python's warning line and its source-line echo.
+# minitape's TapeWarning that a lesson may show on purpose (TensorFlow's one warning, for
+# watching an integer tensor): Python's warning line and its source-line echo.
 _TAUGHT_WARNING = re.compile(r"^(\S.*:\d+: TapeWarning: .*|\s+\S.*)$")
 
 

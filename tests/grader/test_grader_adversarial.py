@@ -248,11 +248,11 @@ def test_feedback_shows_the_trusted_report_and_no_hidden_or_probe_code(course):
     # the student's own marker text is kept, the real hidden tests are not shown
     marker = _feedback(course, "h03_marker_in_solution")
     assert "BEGIN HIDDEN TESTS -- my own note" in marker
-    assert "Score: 1 of 1 points" in marker
-    assert "Score: 0 of 1 points" in _feedback(course, "c01_patch_grade")
+    assert "Score: 1 of 1 point" in marker
+    assert "Score: 0 of 1 point" in _feedback(course, "c01_patch_grade")
     assert "Wrong values" in _feedback(course, "c08_patch_tape")
-    assert "Score: 1 of 1 points" in _feedback(course, "h02_slow")
-    assert "Score: 0.3333 of 1 points" in _feedback(course, "c04_clear_registry")
+    assert "Score: 1 of 1 point" in _feedback(course, "h02_slow")
+    assert "Score: 0.3333 of 1 point" in _feedback(course, "c04_clear_registry")
 
 
 def test_slow_solution_got_a_time_limit_per_call(course):

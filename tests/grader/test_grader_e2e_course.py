@@ -169,6 +169,11 @@ def test_feedback_keeps_messages_but_no_hidden_test_source(course):
                               encoding="utf-8").read())
     assert "Баллы: 0 из 1" in russian and "Почему None?" in russian
     assert "tape.gradient вычислил градиент, но ваша функция вернула None" in russian
+    # nbgrader's frame in the student's language too (grader/templates/minitape_feedback)
+    assert "Ваш ответ" in russian and "Проверочная ячейка" in russian and "Баллы:" in russian
+    for english in ("Student's answer", "Test cell", "Score:"):
+        assert english not in russian, english
+    assert "Your answer" in partly and "Student's answer" not in partly
     shape = strip_html(open(course / "feedback" / "s10_wrong_shape" / EN / f"{LESSON}.html",
                             encoding="utf-8").read())
     assert "Wrong shape: expected (), got (1,)" in shape

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -63,4 +64,31 @@ def test_unknown_language_and_key_are_errors():
         gi18n.t("report.passed", "fr")
     with pytest.raises(KeyError, match="no grader message"):
         gi18n.t("report.nope", "en")
-    assert gi18n.t("report.score", "pt_BR", score="1", points="2") == "Pontuação: 1 de 2 pontos"
+    assert gi18n.tn("report.score.plural", 2, "pt_BR", score="1", points="2") == "Pontuação: 1 de 2 pontos"
+
+
+def test_counts_take_the_plural_form_of_their_language():
+    """The grader's counted messages use the CLDR plural rule (no "value(s)", no "1 из 1 элементов")."""
+    assert gi18n.tn("report.score.plural", 1, "en", score="0", points="1") == "Score: 0 of 1 point"
+    assert gi18n.tn("report.score.plural", 1.5, "es", score="1", points="1.5") == "Puntuación: 1 de 1.5 puntos"
+    values = lambda n, lang: gi18n.tn("leaf.values.plural", n, lang, count=1, size=n, abs_err=1,  # noqa: E731
+                                      rel_err=1, index=0, expected=1, got=2, rtol=0, atol=0)
+    assert values(1, "ru").startswith("Неверные значения в 1 из 1 элемента.")
+    assert values(3, "ru").startswith("Неверные значения в 1 из 3 элементов.")
+    assert values(21, "ru").startswith("Неверные значения в 1 из 21 элемента.")
+    assert values(1, "es").startswith("Valores incorrectos en 1 de 1 elemento.")
+    assert "скрытые проверки" in gi18n.tn("report.hidden_pending.plural", 3, "ru", count=3)
+    assert "5 скрытых проверок" in gi18n.tn("report.hidden_pending.plural", 5, "ru", count=5)
+    assert "1 hidden check will run" in gi18n.tn("report.hidden_pending.plural", 1, "en", count=1)
+    from lessons.plural import PLURAL_FORMS, plural_rule
+
+    assert gi18n.PLURAL_FORMS == PLURAL_FORMS  # the grader's copy of the rules (it sits below lessons)
+    for key, texts in MESSAGES.items():
+        for lang, text in texts.items():
+            assert not re.search(r"\w\((?:s|es|as|os)\)", text), (key, lang, "write plural forms, not (s)")
+            if key.endswith(".plural"):
+                assert len(text.split("|")) == plural_rule(lang)[0], (key, lang)
+            else:
+                assert "|" not in text, (key, lang)
+    with pytest.raises(KeyError, match="not a plural"):
+        gi18n.tn("report.passed", 2, "en")

@@ -86,3 +86,38 @@ def test_a_kernel_that_ignores_the_interrupt_stops_execution_instead_of_failing_
     assert determine_grade(nb.cells[0]) == (0, 2.0)
     assert [c.outputs[0].ename for c in nb.cells[1:]] == ["NotRun", "NotRun"]
     assert [i["kind"] for i in issues_of(nb)] == ["timed_out", "not_run", "not_run"]
+
+
+def _solution_notebook(lang: str | None):
+    cell = new_code_cell("def f(x):\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION")
+    cell.metadata["nbgrader"] = {"solution": True, "grade": False, "locked": False,
+                                 "grade_id": "f_solution", "schema_version": 3}
+    nb = new_notebook(cells=[cell])
+    nb.metadata["kernelspec"] = {"language": "python", "name": "python3", "display_name": "Python 3"}
+    if lang:
+        nb.metadata["minitape"] = {"lang": lang}
+    return nb
+
+
+def test_the_stub_speaks_the_notebooks_language():
+    from grader.nbgrader_ext import LocalizedClearSolutions
+
+    released = {}
+    for lang, resources in (("ru", {}), (None, {"nbgrader": {"assignment": "01-gradients-pt"}}),
+                            (None, {}), ("es", {"nbgrader": {"assignment": "01-gradients-ru"}})):
+        nb, _ = LocalizedClearSolutions().preprocess(_solution_notebook(lang), dict(resources))
+        released[lang, resources.get("nbgrader", {}).get("assignment")] = nb.cells[0].source
+    assert released["ru", None] == "def f(x):\n    # ВАШ КОД ЗДЕСЬ\n    raise NotImplementedError()"
+    assert "# ESCREVA AQUI O SEU CÓDIGO" in released[None, "01-gradients-pt"]  # from the assignment id
+    assert "# YOUR CODE HERE" in released[None, None]
+    assert "# ESCRIBE AQUÍ TU CÓDIGO" in released["es", "01-gradients-ru"]  # the notebook's own language wins
+    assert all("return 2 * x" not in s for s in released.values())
+
+
+def test_feedback_words_follow_the_assignments_language():
+    from grader.nbgrader_ext import FEEDBACK_WORDS, LocalizeFeedback
+
+    _, resources = LocalizeFeedback().preprocess(new_notebook(), {"nbgrader": {"assignment": "03-none-gradients-es"}})
+    assert resources["grader_lang"] == "es"
+    assert set(resources["grader_words"]) == set(FEEDBACK_WORDS)
+    assert (resources["grader_words"]["answer"], resources["grader_words"]["score"]) == ("Tu respuesta", "Puntuación")

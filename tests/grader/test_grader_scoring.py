@@ -192,6 +192,27 @@ BACKWARD_WITH_MINITAPE = (
     "    g = gt.gradient(env[target], [env[n] for n in names],\n"
     "                    unconnected_gradients=tf.UnconnectedGradients.ZERO)\n"
     "    return {n: float(x.numpy()) for n, x in zip(names, g)}\n")
+ROUNDING_BY_FORMULA = (
+    "def straight_through_gradient(x, t):\n"
+    "    return 2.0 * (tf.round(x) - t)\n")
+JACOBIAN_THEN_DIAGONAL = (
+    "def per_example_jacobians(w, x):\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        tape.watch(x)\n"
+    "        y = tf.math.tanh(tf.matmul(x, w))\n"
+    "    full = tape.jacobian(y, x).numpy()\n"
+    "    b = full.shape[0]\n"
+    "    return tf.constant(np.stack([full[i, :, i, :] for i in range(b)]))\n")
+
+VJP_BY_JACOBIANS = (
+    "def layer_vjp(w, x, u):\n"
+    "    with tf.GradientTape(persistent=True) as tape:\n"
+    "        tape.watch(x)\n"
+    "        y = tf.math.tanh(tf.matmul(x, w))\n"
+    "    jx, jw = tape.jacobian(y, x).numpy(), tape.jacobian(y, w).numpy()\n"
+    "    un = u.numpy()\n"
+    "    return [tf.constant(np.einsum('bm,bmcn->cn', un, jx)),\n"
+    "            tf.constant(np.einsum('bm,bmnk->nk', un, jw))]\n")
 
 
 @pytest.mark.parametrize("exercise_id, code, score, words", [
@@ -199,6 +220,10 @@ BACKWARD_WITH_MINITAPE = (
                                           "asks you not to use a Jacobian or Hessian"]),
     ("l04_ex2", STABLE_WITHOUT_CUSTOM_GRADIENT, 1.3333, ["asks for tf.custom_gradient"]),
     ("l06_ex2", BACKWARD_WITH_MINITAPE, 2.0, ["not to use minitape's GradientTape"]),
+    ("l04_ex6", ROUNDING_BY_FORMULA, 1.3333, ["asks for tf.stop_gradient"]),
+    ("l04_ex7", JACOBIAN_THEN_DIAGONAL, 1.3333, ["asks for tape.batch_jacobian"]),
+    ("l04_ex8", VJP_BY_JACOBIANS, 1.3333, ["asks for gradient(..., output_gradients=u)",
+                                           "asks you not to use a Jacobian"]),
 ])
 def test_right_values_computed_the_wrong_way_lose_the_technique_share(exercise_id, code, score,
                                                                       words):

@@ -86,3 +86,60 @@ def test_grade_in_a_course_folder_finds_the_courses_definitions(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path / "source" / "a",
                           capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode == 0 and proc.stdout.strip() == "1.0", proc.stderr
+
+
+@pytest.mark.parametrize("exercise_id", sorted(all_exercises()))
+def test_the_report_names_the_exercise_its_parts_and_what_was_compared(exercise_id):
+    """Every exercise has a title in every language; its ``components`` and ``compares`` have
+    the structure of its reference answer, so a part is called ``dL/dw`` (not ``[0]``) and a
+    loss curve is never said to match "the reference gradient"."""
+    from grader.checks import KINDS, flatten_with_paths
+    from grader.i18n import LANGS
+
+    ex = all_exercises()[exercise_id]
+    assert set(ex.title) == set(LANGS) and all(ex.title.values()), ex.title
+    shipped = visible_exercise(exercise_id)
+    answer = shipped.visible[0].expected  # the reference answer, as data
+    paths = [p for p, _ in flatten_with_paths(answer)]
+    assert (shipped.compares, shipped.components) == (ex.compares, ex.components)
+    if not isinstance(ex.compares, str):
+        assert [p for p, _ in flatten_with_paths(ex.compares)] == paths
+        assert all(k in KINDS for _, k in flatten_with_paths(ex.compares))
+    if ex.components is not None:
+        labels = dict(flatten_with_paths(ex.components))
+        assert list(labels) == paths, f"{exercise_id}: components {ex.components!r} vs answer paths {paths}"
+        assert all(isinstance(v, str) and v and not v.startswith("[") for v in labels.values())
+    elif len(paths) > 1 and exercise_id != "l06_ex2":  # l06_ex2: random names, shown as keys
+        raise AssertionError(f"{exercise_id}: a nested answer needs components (names for {paths})")
+
+
+def test_report_wording_follows_what_is_compared():
+    def train_linear(w, b, x, y, lr, steps):
+        import minitape as tf
+
+        losses = []
+        for _ in range(steps):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((tf.matmul(x, w) + b - y) ** 2)
+            gw, gb = tape.gradient(loss, [w, b])
+            w.assign_sub(lr * gw)
+            b.assign_sub(lr * gb)
+            losses.append(loss)
+        return tf.stack(losses)
+
+    def mse_gradients(w, b, x, y_true):
+        return None
+
+    curve = run_exercise(visible_exercise("l05_ex2"), {"train_linear": train_linear},
+                         include_hidden=False, lang="es")
+    assert curve.passed
+    text = curve.text()
+    assert "pérdidas de referencia" in text and "gradiente" not in text
+    assert text.startswith("Ejercicio «Un bucle de entrenamiento y su curva de pérdida» (l05_ex2)")
+    html = curve._repr_html_()
+    assert "Un bucle de entrenamiento" in html and "data-exercise='l05_ex2'" in html
+    none = run_exercise(visible_exercise("l01_ex2"), {"mse_gradients": mse_gradients},
+                        include_hidden=False, lang="en")
+    labels = [c.label for c in none.checks]
+    assert all(" · dL/d" in label for label in labels) and not any("[0]" in lb for lb in labels), labels
+    assert all("Expected a gradient of shape" in c.message for c in none.checks)

@@ -7,6 +7,7 @@ import os
 import re
 from pathlib import Path
 
+from grader.i18n import t as grader_t
 from lessons import LANGS
 from lessons import build as lesson_build
 from lessons.source import lesson_paths
@@ -56,7 +57,10 @@ def test_code_cells_identical_across_languages(lessons):
         for lang in LANGS[1:]:
             inst, stud = both(lesson, lang)
             assert code_cells(inst) == code_cells(inst_en), f"{lesson.name} [{lang}] instructor code differs"
-            assert code_cells(stud) == code_cells(stud_en), f"{lesson.name} [{lang}] student code differs"
+            # the student's code is the same but for the stub's comment, which speaks the language
+            stub, stub_en = grader_t("stub.code", lang), grader_t("stub.code", "en")
+            unstubbed = [(i, src.replace(stub.splitlines()[0], stub_en.splitlines()[0])) for i, src in code_cells(stud)]
+            assert unstubbed == code_cells(stud_en), f"{lesson.name} [{lang}] student code differs"
             # and the cell sequence (ids, types) is the same, only prose differs
             assert [(c["id"], c["cell_type"]) for c in inst["cells"]] == \
                    [(c["id"], c["cell_type"]) for c in inst_en["cells"]]
@@ -183,6 +187,11 @@ def test_student_notebooks_hide_solutions_and_hidden_tests(lessons):
                         assert line not in got, f"{lesson.name} [{lang}] {cell['id']}: {line!r} leaked"
                 if meta.get("solution"):
                     assert "raise NotImplementedError()" in got
+                    # the stub's comment speaks the notebook's language
+                    comment = grader_t("stub.code", lang).splitlines()[0]
+                    assert comment in got, f"{lesson.name} [{lang}] {cell['id']}: no {comment!r}"
+                    if lang != "en":
+                        assert "YOUR CODE HERE" not in got
                     assert stud["cells"][[c["id"] for c in stud["cells"]].index(cell["id"])]["metadata"]["nbgrader"]["solution"]
             assert "grade(" not in text
 

@@ -118,14 +118,19 @@ def test_gpu_without_cupy_is_a_clear_error_and_the_rest_still_works():
         import minitape as tf
         assert tf.config.list_physical_devices("GPU") == []
         assert [d.device_type for d in tf.config.list_physical_devices()] == ["CPU"]
+        with tf.device("/GPU:0"):  # soft device placement (TF's default): the CPU, silently
+            assert tf.constant(1.0).device.endswith("CPU:0")
+        assert tf.config.get_soft_device_placement()
+        tf.config.set_soft_device_placement(False)
         for attempt in range(2):  # the error is the same every time it is asked for
             try:
                 with tf.device("/GPU:0"):
                     tf.constant(1.0)
-            except RuntimeError as e:
+            except tf.errors.InvalidArgumentError as e:
                 print(e)
             else:
                 raise SystemExit("no error")
+        tf.config.set_soft_device_placement(True)
         x = tf.Variable(3.0)
         with tf.GradientTape() as t:
             y = x * x
@@ -136,6 +141,8 @@ def test_gpu_without_cupy_is_a_clear_error_and_the_rest_still_works():
     assert r.returncode == 0, r.stderr
     first, second = r.stdout.strip().splitlines()
     assert first == second
+    assert first.startswith("Could not satisfy device specification "
+                            "'/job:localhost/replica:0/task:0/device:GPU:0'. enable_soft_placement=0.")
     assert "CuPy is not installed" in first
     assert "pip install cupy-cuda12x" in first
     assert "NVIDIA GPU" in first and "'/CPU:0'" in first
@@ -163,10 +170,14 @@ def test_cupy_without_a_gpu_is_a_clear_error():
         sys.modules["cupy"] = cupy
         import minitape as tf
         assert tf.config.list_physical_devices("GPU") == []
+        with tf.device("/GPU:0"):
+            assert tf.constant([1.0]).device.endswith("CPU:0")  # soft placement
+        tf.config.set_soft_device_placement(False)
         try:
             tf.device("/GPU:0").__enter__()
-        except RuntimeError as e:
+        except tf.errors.InvalidArgumentError as e:
             print(e)
+        tf.config.set_soft_device_placement(True)
         assert tf.constant([1.0]).device.endswith("CPU:0")
     """)
     assert r.returncode == 0, r.stderr

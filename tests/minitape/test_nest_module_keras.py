@@ -173,8 +173,8 @@ def test_dense_shapes_names_and_values():
     y = layer(x)
     assert y.shape == (4, 3) and y.dtype == tf.float32
     assert layer.kernel.shape == (2, 3) and layer.bias.shape == (3,)
-    assert layer.kernel.name.endswith("kernel:0") and layer.bias.name.endswith("bias:0")
-    assert layer.kernel.name.split("/")[0] == layer.name and layer.name.startswith("dense")
+    assert layer.kernel.name == "kernel" and layer.bias.name == "bias"  # Keras 3
+    assert layer.kernel.path == layer.name + "/kernel" and layer.name.startswith("dense")
     np.testing.assert_array_equal(layer.bias.numpy(), np.zeros(3, np.float32))  # zeros initializer
     limit = np.sqrt(6.0 / (2 + 3))                                              # glorot_uniform
     assert np.all(np.abs(layer.kernel.numpy()) <= limit)

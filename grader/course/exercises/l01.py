@@ -69,6 +69,7 @@ register(Exercise(
     gradient_names="x0",
     title={"en": "A derivative at a point", "es": "Una derivada en un punto",
            "pt": "Uma derivada em um ponto", "ru": "Производная в точке"},
+    compares="derivative",
 ))
 
 
@@ -116,6 +117,7 @@ register(Exercise(
     gradient_names=["w", "b"],
     title={"en": "A loss and tensor sources", "es": "Una pérdida y fuentes tensoriales",
            "pt": "Uma perda e fontes tensoriais", "ru": "Функция потерь и тензорные источники"},
+    components=["dL/dw", "dL/db"],
 ))
 
 
@@ -160,6 +162,7 @@ register(Exercise(
     gradient_names={"a": "a", "c": "c"},
     title={"en": "Parameters by name", "es": "Parámetros con nombre",
            "pt": "Parâmetros com nome", "ru": "Именованные параметры"},
+    components={"a": "df/da", "c": "df/dc"},
 ))
 
 
@@ -212,4 +215,5 @@ register(Exercise(
     gradient_names=["kernel", "bias"],
     title={"en": "A model's variables", "es": "Las variables de un modelo",
            "pt": "As variáveis de um modelo", "ru": "Переменные модели"},
+    components=["dL/dkernel", "dL/dbias"],
 ))

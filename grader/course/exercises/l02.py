@@ -135,6 +135,7 @@ register(Exercise(
     gradient_names=["h", "w"],
     title={"en": "An intermediate result", "es": "Un resultado intermedio",
            "pt": "Um resultado intermediário", "ru": "Промежуточный результат"},
+    components=["dL/dh", "dL/dw"],
 ))
 
 
@@ -181,4 +182,5 @@ register(Exercise(
            "es": "Tres preguntas a una sola cinta persistente",
            "pt": "Três perguntas para uma única fita persistente",
            "ru": "Три вопроса к одной персистентной ленте"},
+    components={"data": "d data/dw", "penalty": "d penalty/dw", "total": "d total/dw"},
 ))

@@ -1,5 +1,5 @@
 """Lesson 3, "Non-scalar targets, control flow, and None" (``lessons/src/03-none-gradients.py``):
-four exercises.
+five exercises.
 
 The contracts are the ones the lesson states to students:
 
@@ -21,6 +21,12 @@ broken version computes the norms with NumPy and gets None.
 (n, m), "b": Variable (n, m)}``, ``x`` (k, n) tensor, ``deep`` a Python bool; with
 ``y = tanh(x @ a)`` when ``deep`` else ``y = x @ b`` and ``L = mean(y**2)``, return the dict
 of gradients for both keys, zeros (not None) for the branch not taken.
+
+``l03_ex5`` (2 points) -- ``gives_none(snippet)``: the lesson shows six snippets, ``"A"`` to
+``"F"``, each ending in ``tape.gradient(y, x)``; return ``1.0`` for a snippet whose gradient is
+None and ``0.0`` for one whose gradient is a tensor (a conceptual item: predict, then check by
+running the snippet). The visible checks ask about ``A`` and ``B``, the hidden ones about the
+other four; the reference runs the same snippets with minitape.
 
 Tensors and Variables given to students are float64, except ``l03_ex2``, whose Python float
 ``x0`` makes a float32 Variable (compared with the float32 tolerance); references are computed
@@ -86,6 +92,7 @@ register(Exercise(
            "es": "Todas las derivadas con una sola pasada hacia atrás",
            "pt": "Todas as derivadas com uma única passagem para trás",
            "ru": "Все производные за один обратный проход"},
+    compares="derivative",
 ))
 
 
@@ -223,4 +230,85 @@ register(Exercise(
            "es": "Flujo de control, y ceros en lugar de None",
            "pt": "Fluxo de controle, e zeros em vez de None",
            "ru": "Поток управления и нули вместо None"},
+    components={"a": "dL/da", "b": "dL/db"},
+))
+
+
+# ----- l03_ex5: which of these give None? (a conceptual item) ---------------------------------
+# The same snippets as the lesson's cell `none-quiz-code`: the reference runs them, so the
+# answers are what minitape (and TensorFlow) does, not a hand-written key.
+def _snippet_a(tf):
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        y = x**2
+    return tape.gradient(y, x)
+
+
+def _snippet_b(tf):
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = x * 0.0
+    return tape.gradient(y, x)
+
+
+def _snippet_c(tf):
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = tf.constant(np.square(x.numpy()))
+    return tape.gradient(y, x)
+
+
+def _snippet_d(tf):
+    x = tf.Variable(3)
+    with tf.GradientTape() as tape:
+        y = x * x
+    return tape.gradient(y, x)
+
+
+def _snippet_e(tf):
+    x = tf.Variable(3.0)
+    y0 = x**2
+    with tf.GradientTape() as tape:
+        y = y0 + 1.0
+    return tape.gradient(y, x)
+
+
+def _snippet_f(tf):
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = tf.maximum(x, 5.0)
+    return tape.gradient(y, x)
+
+
+_SNIPPETS = {"A": _snippet_a, "B": _snippet_b, "C": _snippet_c, "D": _snippet_d,
+             "E": _snippet_e, "F": _snippet_f}
+
+
+def _gives_none_reference(snippet):
+    import warnings
+
+    tf = _tf()
+    with warnings.catch_warnings():  # minitape warns about the integer Variable of D
+        warnings.simplefilter("ignore")
+        grad = _SNIPPETS[snippet](tf)
+    return tf.constant(1.0 if grad is None else 0.0, dtype=tf.float64)
+
+
+def _snippet(name: str) -> Case:
+    return Case(lambda rng: Inputs(args=(name,)), name)
+
+
+register(Exercise(
+    id="l03_ex5",
+    function="gives_none",
+    signature="gives_none(snippet)",
+    points=2,
+    reference=_gives_none_reference,
+    visible=[_snippet("A"), _snippet("B")],
+    hidden=[_snippet(name) for name in "CDEF"],
+    title={"en": "Which of these give None?",
+           "es": "¿Cuáles de estos dan None?",
+           "pt": "Quais destes dão None?",
+           "ru": "Какие из них дают None?"},
+    compares="value",
 ))

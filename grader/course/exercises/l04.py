@@ -1,5 +1,5 @@
 """Lesson 4, "Custom gradients, higher orders and Jacobians" (``lessons/src/04-advanced.py``):
-five exercises.
+eight exercises.
 
 The contracts are the ones the lesson states to students:
 
@@ -26,6 +26,21 @@ after the step.
 Hessian-vector product ``H v`` (shape (n,)) by forward-over-backward: a
 ``tf.autodiff.ForwardAccumulator`` with tangent ``v`` around the tape that computes the
 gradient.
+
+``l04_ex6`` (2 points) -- ``straight_through_gradient(x, t)``: ``x`` (n,) Variable, ``t`` (n,)
+tensor; with the straight-through rounding ``q = x + tf.stop_gradient(tf.round(x) - x)`` (its
+value is ``round(x)``, its gradient that of the identity) and ``L = sum((q - t)**2)``, return
+``dL/dx`` (``2 (round(x) - t)``). ``tf.round`` alone has no gradient (None); the exercise asks
+for ``tf.stop_gradient``.
+
+``l04_ex7`` (2 points) -- ``per_example_jacobians(w, x)``: ``w`` (n, m) Variable, ``x`` (b, n)
+tensor of ``b`` independent examples; for ``y = tanh(x @ w)`` (b, m) return the per-example
+Jacobians ``dy_i/dx_i`` of shape (b, m, n) with ``tape.batch_jacobian``.
+
+``l04_ex8`` (2 points) -- ``layer_vjp(w, x, u)``: ``w`` (n, m) Variable, ``x`` (b, n) and
+``u`` (b, m) tensors; for ``y = tanh(x @ w)`` return ``[u^T dy/dx, u^T dy/dw]`` (shapes (b, n)
+and (n, m)) from one ``gradient`` call with ``output_gradients=u``, without a Jacobian. Its
+finite-difference check differentiates ``<u, tanh(x @ w)>``, whose gradient is that product.
 
 Finite-difference checks (independent of the references, see ``grader.exercises``): the
 objective of ``l04_ex1`` is the first derivative ``2x sin x + x**2 cos x`` written in NumPy,
@@ -108,6 +123,8 @@ register(Exercise(
            "es": "Una segunda derivada con cintas anidadas",
            "pt": "Uma segunda derivada com fitas aninhadas",
            "ru": "Вторая производная с помощью вложенных лент"},
+    compares="derivative",
+    components=["dy/dx", "d²y/dx²"],
 ))
 
 
@@ -163,6 +180,8 @@ register(Exercise(
            "es": "Un gradiente personalizado que se mantiene finito",
            "pt": "Um gradiente personalizado que continua finito",
            "ru": "Собственный градиент, который остаётся конечным"},
+    compares=["value", "gradient"],
+    components=["log1pexp(x)", "dy/dx"],
 ))
 
 
@@ -250,6 +269,7 @@ register(Exercise(
            "es": "El hessiano de una pérdida logística",
            "pt": "A hessiana de uma perda logística",
            "ru": "Гессиан логистической функции потерь"},
+    compares="hessian",
 ))
 
 register(Exercise(
@@ -262,6 +282,7 @@ register(Exercise(
     hidden=[Case(_logistic_random) for _ in range(3)],
     title={"en": "One Newton step", "es": "Un paso de Newton", "pt": "Um passo de Newton",
            "ru": "Один шаг метода Ньютона"},
+    compares="parameters",
 ))
 
 
@@ -278,8 +299,8 @@ register(Exercise(
     techniques=(
         Technique("ForwardAccumulator", ("ForwardAccumulator",), "ForwardAccumulator", description={
             "en": "tf.autodiff.ForwardAccumulator (forward over backward)",
-            "es": "tf.autodiff.ForwardAccumulator (hacia adelante sobre hacia atrás)",
-            "pt": "tf.autodiff.ForwardAccumulator (para a frente sobre para trás)",
+            "es": "tf.autodiff.ForwardAccumulator (modo directo sobre una pasada hacia atrás)",
+            "pt": "tf.autodiff.ForwardAccumulator (modo direto sobre uma passagem para trás)",
             "ru": "tf.autodiff.ForwardAccumulator (прямой режим поверх обратного)"}),
         Technique("jacobian", ("jacobian", "batch_jacobian", "hessians"), "GradientTape.jacobian",
                   must=False, description={
@@ -295,8 +316,137 @@ register(Exercise(
     hidden=[Case(lambda rng: _logistic_random(rng, with_v=True)) for _ in range(3)],
     objective=_ex5_objective,
     gradient_names="w",
-    title={"en": "A Hessian-vector product, forward over backward",
-           "es": "Un producto hessiano-vector, hacia adelante sobre hacia atrás",
-           "pt": "Um produto hessiana-vetor, para a frente sobre para trás",
+    title={"en": "A Hessian-vector product: forward mode over a backward pass",
+           "es": "Un producto hessiano-vector: modo directo sobre una pasada hacia atrás",
+           "pt": "Um produto hessiana-vetor: modo direto sobre uma passagem para trás",
            "ru": "Произведение гессиана на вектор: прямой режим поверх обратного"},
+    compares="hvp",
+))
+
+
+# ----- l04_ex6: straight-through rounding with tf.stop_gradient --------------------------------
+def _straight_through_reference(x, t):
+    tf = _tf()
+    with tf.GradientTape() as tape:
+        q = x + tf.stop_gradient(tf.round(x) - x)
+        loss = tf.reduce_sum((q - t) ** 2)
+    return tape.gradient(loss, x)
+
+
+def _ex6(x, t) -> Inputs:
+    tf = _tf()
+    x, t = _f64(x), _f64(t)
+    return Inputs(args=(tf.Variable(x.copy()), tf.constant(t.copy())))
+
+
+def _ex6_random(rng):
+    n = int(rng.integers(2, 12))
+    # away from the .5 boundaries, where rounding (and so the answer) is a matter of ulps
+    x = rng.integers(-4, 5, size=n) + rng.uniform(-0.4, 0.4, size=n)
+    return _ex6(x, rng.normal(scale=2.0, size=n))
+
+
+register(Exercise(
+    id="l04_ex6",
+    function="straight_through_gradient",
+    signature="straight_through_gradient(x, t)",
+    techniques=(Technique("stop_gradient", ("stop_gradient",), None, description={
+        "en": "tf.stop_gradient", "es": "tf.stop_gradient", "pt": "tf.stop_gradient",
+        "ru": "tf.stop_gradient"}),),
+    points=2,
+    reference=_straight_through_reference,
+    visible=[Case(lambda rng: _ex6([0.3, 1.7, -2.2], [1.0, 1.0, -1.0]),
+                  "x = [0.3, 1.7, -2.2], t = [1, 1, -1]")],
+    hidden=[Case(_ex6_random) for _ in range(3)],
+    title={"en": "Rounding that lets the gradient through",
+           "es": "Un redondeo que deja pasar el gradiente",
+           "pt": "Um arredondamento que deixa o gradiente passar",
+           "ru": "Округление, которое пропускает градиент"},
+))
+
+
+# ----- l04_ex7: per-example Jacobians with batch_jacobian ----------------------------------------
+def _per_example_jacobians_reference(w, x):
+    tf = _tf()
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.tanh(tf.matmul(x, w))
+    return tape.batch_jacobian(y, x)
+
+
+def _ex7(w, x) -> Inputs:
+    tf = _tf()
+    return Inputs(args=(tf.Variable(_f64(w).copy()), tf.constant(_f64(x).copy())))
+
+
+def _ex7_random(rng):
+    b, n, m = (int(v) for v in rng.integers(1, 6, size=3))
+    return _ex7(rng.normal(scale=0.7, size=(n, m)), rng.normal(size=(b, n)))
+
+
+register(Exercise(
+    id="l04_ex7",
+    function="per_example_jacobians",
+    signature="per_example_jacobians(w, x)",
+    techniques=(Technique("batch_jacobian", ("batch_jacobian",), "GradientTape.batch_jacobian",
+                          description={"en": "tape.batch_jacobian", "es": "tape.batch_jacobian",
+                                       "pt": "tape.batch_jacobian", "ru": "tape.batch_jacobian"}),),
+    points=2,
+    reference=_per_example_jacobians_reference,
+    visible=[Case(lambda rng: _ex7([[0.5, -1.0, 0.25], [1.0, 0.5, -0.5]],
+                                   [[1.0, 2.0], [-1.0, 0.5], [0.0, 0.0], [2.0, -1.0]]),
+                  "w (2, 3), x (4, 2)")],
+    hidden=[Case(_ex7_random) for _ in range(3)],
+    title={"en": "Per-example Jacobians", "es": "Jacobianos por ejemplo",
+           "pt": "Jacobianas por exemplo", "ru": "Якобианы отдельных примеров"},
+    compares="jacobian",
+))
+
+
+# ----- l04_ex8: a vector-Jacobian product with output_gradients ---------------------------------
+def _layer_vjp_reference(w, x, u):
+    tf = _tf()
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.tanh(tf.matmul(x, w))
+    return tape.gradient(y, [x, w], output_gradients=u)
+
+
+def _ex8(w, x, u) -> Inputs:
+    tf = _tf()
+    w, x, u = _f64(w), _f64(x), _f64(u)
+    return Inputs(args=(tf.Variable(w.copy()), tf.constant(x.copy()), tf.constant(u.copy())),
+                  values={"x": x, "w": w}, extra={"u": u})
+
+
+def _ex8_random(rng):
+    b, n, m = (int(v) for v in rng.integers(1, 6, size=3))
+    return _ex8(rng.normal(scale=0.7, size=(n, m)), rng.normal(size=(b, n)), rng.normal(size=(b, m)))
+
+
+register(Exercise(
+    id="l04_ex8",
+    function="layer_vjp",
+    signature="layer_vjp(w, x, u)",
+    techniques=(
+        Technique("output_gradients", ("output_gradients",), "GradientTape.gradient", description={
+            "en": "gradient(..., output_gradients=u)", "es": "gradient(..., output_gradients=u)",
+            "pt": "gradient(..., output_gradients=u)", "ru": "gradient(..., output_gradients=u)"}),
+        Technique("jacobian", ("jacobian", "batch_jacobian"), "GradientTape.jacobian", must=False,
+                  description={"en": "a Jacobian (the product is computed without building it)",
+                               "es": "un jacobiano (el producto se calcula sin construirlo)",
+                               "pt": "uma jacobiana (o produto é calculado sem construí-la)",
+                               "ru": "якобиан (произведение вычисляется без его построения)"}),
+    ),
+    points=2,
+    reference=_layer_vjp_reference,
+    visible=[Case(lambda rng: _ex8([[0.5, -1.0], [1.0, 0.25]], [[1.0, 2.0], [-1.0, 0.5], [0.0, 1.0]],
+                                   [[1.0, 0.0], [0.0, 1.0], [1.0, -1.0]]),
+                  "w (2, 2), x (3, 2), u (3, 2)")],
+    hidden=[Case(_ex8_random) for _ in range(3)],
+    objective=lambda v, inputs: float(np.sum(inputs.extra["u"] * np.tanh(v["x"] @ v["w"]))),
+    gradient_names=["x", "w"],
+    title={"en": "A vector-Jacobian product", "es": "Un producto vector-jacobiano",
+           "pt": "Um produto vetor-jacobiana", "ru": "Произведение вектора на якобиан"},
+    components=["u^T dy/dx", "u^T dy/dw"],
 ))

@@ -111,6 +111,8 @@ register(Exercise(
     hidden=[Case(_ex1_random) for _ in range(3)],
     title={"en": "One step of gradient descent", "es": "Un paso de descenso del gradiente",
            "pt": "Um passo de descida do gradiente", "ru": "Один шаг градиентного спуска"},
+    compares="parameters",
+    components=["w", "b"],
 ))
 
 
@@ -149,6 +151,7 @@ register(Exercise(
            "es": "Un bucle de entrenamiento y su curva de pérdida",
            "pt": "Um laço de treinamento e sua curva de perda",
            "ru": "Цикл обучения и его кривая потерь"},
+    compares="losses",
 ))
 
 
@@ -219,6 +222,7 @@ register(Exercise(
     gradient_names=["k1", "b1", "k2", "b2"],
     title={"en": "The gradients of an MLP's loss", "es": "Los gradientes de la pérdida de un MLP",
            "pt": "Os gradientes da perda de um MLP", "ru": "Градиенты функции потерь MLP"},
+    components=["dL/dkernel1", "dL/dbias1", "dL/dkernel2", "dL/dbias2"],
 ))
 
 
@@ -273,4 +277,5 @@ register(Exercise(
     hidden=[Case(_ex4_random) for _ in range(3)],
     title={"en": "Mini-batches and an optimizer", "es": "Minilotes y un optimizador",
            "pt": "Minilotes e um otimizador", "ru": "Мини-батчи и оптимизатор"},
+    compares="losses",
 ))

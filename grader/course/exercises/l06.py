@@ -100,6 +100,7 @@ register(Exercise(
     gradient_names=["a", "b"],
     title={"en": "Division and cosine for your tape", "es": "División y coseno para tu cinta",
            "pt": "Divisão e cosseno para a sua fita", "ru": "Деление и косинус для вашей ленты"},
+    components=["df/da", "df/db"],
 ))
 
 
@@ -258,4 +259,5 @@ register(Exercise(
     gradient_names=["w1", "w2", "b"],
     title={"en": "tanh and one neuron", "es": "tanh y una neurona", "pt": "tanh e um neurônio",
            "ru": "tanh и один нейрон"},
+    components=["dL/dw1", "dL/dw2", "dL/db"],
 ))
