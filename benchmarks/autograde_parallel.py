@@ -8,7 +8,10 @@ of correct, wrong, partly right, hard-coded, noisy and untouched answers, and on
 kernel). The class is graded in rounds (a slice of the students each); in every round each
 contender grades its own copy of the slice -- serial `nbgrader autograde` without the sandbox
 (the baseline: nbgrader as it comes) and with it, `python -m grader autograde-all --jobs J`
-with `--no-sandbox` and sandboxed (the default) -- in an order that rotates from round to round, so
+with `--no-sandbox` and sandboxed (the default), and `autograde-all --scheduler` on a Dask
+`LocalCluster` of J single-threaded worker processes (the cluster path: course and submissions
+shipped to the workers; skipped without the `cluster` extra or with `--no-dask`; the cluster is
+started once, before the rounds, as a standing cluster would be) -- in an order that rotates from round to round, so
 that load from other processes on a shared machine falls on all of them alike. It checks that
 the gradebooks agree row for row and prints wall time, students per second, speedup (overall
 and the range over rounds), and the CPU time the graders and their kernels used, as a share of
@@ -18,6 +21,7 @@ what the cores could give.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import resource
 import shutil
@@ -71,6 +75,23 @@ def gradebook_rows(course: Path, students: list[str]) -> dict:
     return {s: read_rows(url, ASSIGNMENT, s) for s in students}
 
 
+def grading_issues(course: Path, students: list[str]) -> dict:
+    """What the autograder noted per student (crashed, timed_out, ...: metadata.grader.issues
+    of the autograded notebook), to say *why* two runs' gradebooks differ."""
+    import nbformat
+
+    found = {}
+    for student in students:
+        path = course / "autograded" / student / ASSIGNMENT / f"{LESSON}.ipynb"
+        try:
+            nb = nbformat.read(path, as_version=4)
+        except (OSError, ValueError):
+            found[student] = "no autograded notebook"
+            continue
+        found[student] = [(i.get("kind"), i.get("cell")) for i in nb.metadata.get("grader", {}).get("issues", [])]
+    return found
+
+
 def copy_subset(base: Path, dest: Path, keep: list[str]) -> Path:
     """A copy of the course with only the submissions of ``keep``."""
     shutil.copytree(base, dest)
@@ -93,7 +114,12 @@ def main() -> int:
     parser.add_argument("--keep", metavar="DIR", help="build the courses here and keep them")
     parser.add_argument("--no-sandbox-runs", dest="sandbox", action="store_false",
                         help="only the runs without the bubblewrap sandbox (where it is missing)")
+    parser.add_argument("--no-dask", dest="dask", action="store_false",
+                        help="skip the runs on a Dask LocalCluster (autograde-all --scheduler)")
     args = parser.parse_args()
+    if args.dask and importlib.util.find_spec("distributed") is None:
+        print("note: Dask is not installed (pip install -e '.[course,cluster]'): no cluster runs")
+        args.dask = False
 
     work = Path(args.keep or tempfile.mkdtemp(prefix="autograde-bench-"))
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
@@ -118,6 +144,18 @@ def main() -> int:
             runs.append((f"grader autograde-all -j {jobs} (sandboxed)", jobs, cmd, {}))
         else:
             runs.append((f"grader autograde-all -j {jobs} --no-sandbox", jobs, cmd + ["--no-sandbox"], {}))
+    clusters = []
+    if args.dask:
+        from distributed import LocalCluster
+
+        os.environ.update(env())  # the workers and their kernels import this checkout
+        for jobs in args.jobs:
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address=None)
+            clusters.append(cluster)
+            cmd = [sys.executable, "-m", "grader", "autograde-all", ASSIGNMENT, "--quiet",
+                   "--scheduler", cluster.scheduler_address] + ([] if args.sandbox else ["--no-sandbox"])
+            runs.append((f"grader autograde-all --scheduler (Dask, {jobs} workers)", jobs, cmd, {}))
     totals = {name: [0.0, 0.0, []] for name, _, _, _ in runs}  # wall, cpu, loads
     per_round = {name: [] for name, _, _, _ in runs}
     same = True
@@ -129,12 +167,22 @@ def main() -> int:
             load = os.getloadavg()[0]
             print(f"round {r + 1}/{rounds}: {name} on {len(chunk)} students ...", flush=True)
             wall, cpu = timed(cmd, course, extra_env)
+            if "--scheduler" in cmd:
+                cpu = None  # the cluster's workers are not the command's children
             rows = gradebook_rows(course, chunk)
+            issues = grading_issues(course, chunk)
             if reference is None:
-                reference = rows
-            same = same and rows == reference
+                reference, reference_name, reference_issues = rows, name, issues
+            if rows != reference:
+                same = False
+                for student in chunk:  # say where and why, not only that
+                    if rows[student] != reference[student]:
+                        print(f"  gradebook differs for {student}:\n"
+                              f"    {reference_name}: {reference[student]}\n"
+                              f"      noted: {reference_issues[student]}\n"
+                              f"    {name}: {rows[student]}\n      noted: {issues[student]}", flush=True)
             totals[name][0] += wall
-            totals[name][1] += cpu
+            totals[name][1] = None if cpu is None or totals[name][1] is None else totals[name][1] + cpu
             totals[name][2].append(load)
             per_round[name].append(wall)
             shutil.rmtree(course, ignore_errors=True)
@@ -151,7 +199,8 @@ def main() -> int:
         usable = min(cores, jobs)
         lines.append((name, f"{wall:.1f}", f"{len(students) / wall:.2f}",
                       f"{totals[serial][0] / wall:.2f}x", f"{min(ratios):.2f}-{max(ratios):.2f}x",
-                      f"{cpu:.0f}", f"{100 * cpu / (wall * usable):.0f}% of {usable}",
+                      "n/a" if cpu is None else f"{cpu:.0f}",
+                      "n/a" if cpu is None else f"{100 * cpu / (wall * usable):.0f}% of {usable}",
                       f"{sum(loads) / len(loads):.1f}"))
     widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
     for line in lines:
@@ -166,6 +215,13 @@ def main() -> int:
           "from a process that has imported the kernel machinery and the lesson's modules once, "
           "which removes most of the per-submission CPU. Sandboxed runs confine every kernel with "
           "bubblewrap (grader/README.md, 'Sandbox'); speedups are over the serial run without it.")
+    if clusters:
+        print("Dask runs: `autograde-all --scheduler` on a LocalCluster of single-threaded worker "
+              "processes on this machine (started before the rounds, not timed); each run ships "
+              "the course and every submission to the workers and merges the results here. "
+              "CPU is n/a: the workers are not children of the command.")
+    for cluster in clusters:
+        cluster.close()
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
     return 0 if same else 1

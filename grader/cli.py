@@ -43,12 +43,30 @@ def cmd_autograde_all(args) -> int:
                     processes=args.process_limit or None)
     if args.seed is not None:  # read by grader.nbgrader_ext.InjectProbes in every worker
         os.environ["GRADER_SEED"] = str(args.seed)
+    common = dict(force=args.force, students=args.student or None, progress=not args.quiet,
+                  preload=not args.fresh_kernels,
+                  extra_preload=[m for v in args.preload or [] for m in v.split(",") if m],
+                  sandbox=not args.no_sandbox, limits=limits)
     try:
-        summary = autograde_all(_course(args), args.assignment, jobs=args.jobs, force=args.force,
-                                students=args.student or None, progress=not args.quiet,
-                                preload=not args.fresh_kernels,
-                                extra_preload=[m for v in args.preload or [] for m in v.split(",") if m],
-                                sandbox=not args.no_sandbox, limits=limits)
+        if args.scheduler and args.jobs is not None:
+            print("error: --jobs is for this machine's pool; with --scheduler the cluster's "
+                  "workers grade (start as many as you want: dask worker --nworkers N)",
+                  file=sys.stderr)
+            return 2
+        if args.scheduler:
+            # only here: without --scheduler, Dask is neither needed nor imported
+            from .cluster import ClusterError, autograde_on_cluster
+
+            try:
+                summary = autograde_on_cluster(_course(args), args.assignment, args.scheduler,
+                                               seed=args.seed, **common)
+            except ClusterError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
+            where = f"{summary.jobs} worker thread(s) of the Dask cluster at {args.scheduler}"
+        else:
+            summary = autograde_all(_course(args), args.assignment, jobs=args.jobs, **common)
+            where = f"{summary.jobs} worker(s)"
     except CourseError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -59,7 +77,7 @@ def cmd_autograde_all(args) -> int:
     rate = n / summary.seconds if summary.seconds else 0.0
     print(f"{summary.assignment}: {n} submission(s): {len(summary.graded)} graded "
           f"({len(summary.flagged)} flagged for review), {len(summary.failed)} failed; "
-          f"{summary.jobs} worker(s), {summary.seconds:.1f}s ({rate:.2f}/s)")
+          f"{where}, {summary.seconds:.1f}s ({rate:.2f}/s)")
     if summary.flagged:
         print(f"flagged (see the export's status and notes): "
               f"{', '.join(r.student for r in summary.flagged)}")
@@ -71,6 +89,9 @@ def cmd_autograde_all(args) -> int:
                    for line in r.log.splitlines() if "starting a fresh kernel" in line}
         for reason in sorted(reasons):
             print(f"  {reason}")
+    for result in summary.results:
+        if result.note:
+            print(f"{result.student}: {result.note}", file=sys.stderr)
     for result in summary.failed:
         print(f"\n--- {result.student}: nbgrader autograde failed ---\n{result.log.strip()}",
               file=sys.stderr)
@@ -219,6 +240,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("assignment", metavar="ASSIGNMENT", help="assignment id, e.g. 01-gradients-es")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="parallel workers (default: number of CPUs)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="grade on the Dask cluster whose scheduler is at ADDRESS (e.g. "
+                        "tcp://10.0.0.5:8786; needs pip install -e '.[course,cluster]'): the "
+                        "course and each submission are shipped to the workers, the gradebook is "
+                        "written here; --jobs is then the cluster's (see grader/README.md)")
     p.add_argument("--force", "-f", action="store_true",
                    help="regrade submissions that were already autograded")
     p.add_argument("--student", action="append", metavar="ID",

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import NotebookNode
@@ -90,6 +91,25 @@ def _add_issue(nb: NotebookNode, kind: str, cell: str | None = None, detail: str
 def _cell_name(cell: NotebookNode, index: int) -> str:
     grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
     return grade_id or f"cell {index + 1}"
+
+
+def _probe_nonces(resources) -> dict[str, str]:
+    return {gid: entry["plan"].nonce
+            for gid, entry in ((resources or {}).get("grader_probes") or {}).items()}
+
+
+def _cells_digest(nb: NotebookNode, nonces: dict[str, str]) -> str:
+    """What identifies the notebook a grading worker ran: its cells' types and sources (the
+    probes' nonces, drawn afresh at every run, left out)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for cell in nb.cells:
+        source = cell.get("source", "")
+        for nonce in nonces.values():
+            source = source.replace(nonce, "")
+        h.update(cell.cell_type.encode() + b"\0" + source.encode() + b"\0")
+    return h.hexdigest()
 
 
 def _error(ename: str, evalue: str) -> NotebookNode:
@@ -380,6 +400,23 @@ class GraderExecute(Execute):
         help="Error text put in cells that could not run after the kernel died or hung."
     ).tag(config=True)
 
+    checkpoint = Unicode(
+        "", help="Record each cell's outputs, as it finishes, in <checkpoint>.<notebook>.jsonl "
+                 "(autograde-all sets it: if the student's code kills the grading worker, the "
+                 "notebook is graded up to the cell that killed it)").tag(config=True)
+
+    replay = Bool(
+        False, help="Run no kernel: take the outputs from the checkpoint a grading worker wrote "
+                    "before it died, record the cell it died in as crashed and the later cells "
+                    "as not run (autograde-all, for a submission that killed its worker twice)"
+    ).tag(config=True)
+
+    worker_died_message = Unicode(
+        "The grading worker died while this cell ran (the submission's code killed it, or it "
+        "ran out of memory); the notebook was graded up to this cell.",
+        help="Error text put in the cell a grading worker died in (see `replay`)."
+    ).tag(config=True)
+
     def __init__(self, *args, **kwargs):
         from .kernels import kernel_manager_class
 
@@ -392,7 +429,102 @@ class GraderExecute(Execute):
         self._stopped: tuple[str, str] | None = None
         self._last_timed_out = False
         self._assignment = (resources or {}).get("nbgrader", {}).get("assignment", "")
-        return super().preprocess(nb, resources, km)
+        self._record, self._language_recorded = None, False
+        path = self._checkpoint_path(resources)
+        if self.replay:
+            return self._replay(nb, resources, path)
+        if path:
+            self._record = open(path, "w", encoding="utf-8")
+            nonces = _probe_nonces(resources)
+            self._write_record({"cells": len(nb.cells), "digest": _cells_digest(nb, nonces),
+                                "nonces": nonces})
+        try:
+            return super().preprocess(nb, resources, km)
+        finally:
+            if self._record is not None:
+                self._record.close()
+                self._record = None
+
+    def _checkpoint_path(self, resources) -> str | None:
+        if not self.checkpoint:
+            return None
+        notebook = (resources or {}).get("nbgrader", {}).get("notebook", "notebook")
+        return f"{self.checkpoint}.{notebook}.jsonl"
+
+    def _write_record(self, entry: dict) -> None:
+        import json
+
+        # one line per event, flushed: a worker killed the next instant leaves it on disk
+        self._record.write(json.dumps(entry) + "\n")
+        self._record.flush()
+
+    def _replay(self, nb, resources, path):
+        """The notebook as far as the dead worker ran it: outputs of the cells it finished, the
+        cell it was running crashed, every later cell not run. Scores are then computed from
+        these outputs exactly as for a kernel that died (``ScoreProbes``)."""
+        import json
+
+        self.nb, self.resources = nb, resources
+        if not path or not os.path.exists(path):
+            raise RuntimeError("no record of the dead grading worker's progress to grade from")
+        done, started, header = {}, None, None
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                try:
+                    entry = json.loads(line)
+                except ValueError:  # a line cut short by the kill
+                    break
+                if header is None:
+                    header = entry
+                elif "done" in entry:
+                    done[entry["done"]] = entry
+                    started = None
+                elif "start" in entry:
+                    started = entry["start"]
+                elif "language_info" in entry:
+                    nb.metadata["language_info"] = entry["language_info"]
+        nonces = _probe_nonces(resources)
+        if (header is None or header.get("cells") != len(nb.cells)
+                or header.get("digest") != _cells_digest(nb, nonces)
+                or set(header.get("nonces", {})) != set(nonces)):
+            raise RuntimeError("the dead grading worker's record is of another notebook")
+        for gid, entry in resources["grader_probes"].items():
+            # the outputs recorded answer the probes that worker ran
+            entry["plan"].nonce = header["nonces"][gid]
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            if self._stopped is not None:
+                self.preprocess_cell(cell, resources, index)  # "not run"
+            elif index in done:
+                cell.outputs = [NotebookNode(o) for o in done[index]["outputs"]]
+                cell.execution_count = done[index]["execution_count"]
+                for kind, name, detail in done[index].get("issues", []):
+                    _add_issue(nb, kind, name, detail)
+                if done[index].get("stopped"):
+                    self._stop(*done[index]["stopped"])
+            elif cell.source.strip():
+                name = _cell_name(cell, index)
+                cell.outputs = [_error("DeadKernelError", self.worker_died_message)]
+                cell.execution_count = None
+                _add_issue(nb, "crashed", name, "the grading worker died")
+                self._stop("grading worker died", name)
+        return nb, resources
+
+    def _run_cell_recorded(self, cell, resources, index):
+        if self._record is None or cell.cell_type != "code":
+            return self._run_cell(cell, resources, index)
+        if "language_info" in self.nb.metadata and not getattr(self, "_language_recorded", False):
+            self._write_record({"language_info": self.nb.metadata["language_info"]})
+            self._language_recorded = True
+        issues_before = len(issues_of(self.nb))
+        self._write_record({"start": index})
+        cell, resources = self._run_cell(cell, resources, index)
+        issues = [[i["kind"], i["cell"], i["detail"]] for i in issues_of(self.nb)[issues_before:]]
+        self._write_record({"done": index, "outputs": cell.get("outputs", []),
+                            "execution_count": cell.get("execution_count"), "issues": issues,
+                            "stopped": list(self._stopped) if self._stopped else None})
+        return cell, resources
 
     @contextlib.contextmanager
     def setup_kernel(self, **kwargs):
@@ -429,7 +561,7 @@ class GraderExecute(Execute):
             # a probe calls the function once per case, each call with its own time limit
             self.timeout = max(self.timeout, probes[probe_id]["timeout"])
         try:
-            return self._run_cell(cell, resources, index)
+            return self._run_cell_recorded(cell, resources, index)
         finally:
             self.timeout = saved_timeout
 

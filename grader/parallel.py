@@ -48,6 +48,7 @@ class StudentResult:
     rows: dict | None = None
     forked: int = 0   # kernels forked from the worker's preloaded process
     fresh: int = 0    # kernels started from scratch
+    note: str = ""    # what the instructor should know beyond the gradebook (worker deaths)
 
 
 @dataclass
@@ -185,13 +186,18 @@ def read_rows(db_url: str, assignment: str, student: str) -> dict | None:
         return rows
 
 
-def merge_rows(db_url: str, assignment: str, student: str, rows: dict) -> None:
+def merge_rows(db_url: str, assignment: str, student: str, rows: dict, gb=None) -> None:
+    """Write ``student``'s rows (from :func:`read_rows` in a worker) into the gradebook; into
+    the open Gradebook ``gb`` if given (opening one costs ~40 ms: a client merging thousands of
+    results keeps one open)."""
     import warnings
 
     from nbgrader.api import Gradebook, MissingEntry
     from sqlalchemy.exc import SAWarning
 
-    with Gradebook(db_url) as gb, warnings.catch_warnings():
+    with contextlib.ExitStack() as stack, warnings.catch_warnings():
+        if gb is None:
+            gb = stack.enter_context(Gradebook(db_url))
         # nbgrader's add_submission autoflushes half-built rows; serial autograde warns alike
         warnings.simplefilter("ignore", SAWarning)
         try:
@@ -226,8 +232,26 @@ def merge_rows(db_url: str, assignment: str, student: str, rows: dict) -> None:
 _W: dict = {}
 
 
+def _watch_parent(parent: int) -> None:
+    """A worker is in a process group of its own (a kernel that kills its worker's group must
+    not take the parent, the gradebook's writer, with it), so the terminal's Ctrl+C and the
+    parent's death no longer reach it: it ends itself, and its group, when the parent is gone."""
+    import signal
+    import threading
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, name="grader-parent-watch", daemon=True).start()
+
+
 def _worker_init(course_dir: str, template_db: str | None, workdir: str, argv: list[str],
-                 preload: list[str] | None, sandbox=None) -> None:
+                 preload: list[str] | None, sandbox=None, parent: int | None = None) -> None:
+    if parent is not None:
+        os.setpgid(0, 0)
+        _watch_parent(parent)
     _W["course_dir"] = course_dir
     _W["argv"] = argv
     _W["workdir"] = workdir
@@ -267,7 +291,13 @@ def _worker_init(course_dir: str, template_db: str | None, workdir: str, argv: l
             multiprocessing.util.Finalize(None, kernels.stop_zygote, exitpriority=10)
 
 
-def _grade_student(assignment: str, student: str) -> StudentResult:
+def _grade_student(assignment: str, student: str, replay: bool = False) -> StudentResult:
+    """nbgrader's autograde of one student in this worker, and the student's gradebook rows.
+
+    Each executed cell's outputs are recorded as it finishes (``GraderExecute.checkpoint``);
+    with ``replay`` no kernel runs: the submission is graded from the record a worker that died
+    while grading it left (crashed in the cell it died in, with the points of the cells before).
+    """
     from nbgrader.apps.autogradeapp import AutogradeApp
 
     from .kernels import STATS
@@ -279,7 +309,10 @@ def _grade_student(assignment: str, student: str) -> StudentResult:
         fh.write(student)
     before = dict(STATS)
     buffer = io.StringIO()
-    argv = [assignment, f"--student={student}", *(_W["argv"])]
+    argv = [assignment, f"--student={student}", *(_W["argv"]),
+            f"--GraderExecute.checkpoint={os.path.join(_W['workdir'], 'checkpoint-' + student)}"]
+    if replay:
+        argv.append("--GraderExecute.replay=True")
     if _W["db_url"]:
         argv.append(f"--db={_W['db_url']}")
     ok = True
@@ -309,8 +342,13 @@ def _grade_student(assignment: str, student: str) -> StudentResult:
     kernel_log.removeHandler(handler)
     rows = read_rows(_W["db_url"], assignment, student) if _W["db_url"] else None
     os.unlink(marker)
-    return StudentResult(student, ok, time.perf_counter() - start, buffer.getvalue(), rows,
-                         STATS["forked"] - before["forked"], STATS["fresh"] - before["fresh"])
+    result = StudentResult(student, ok, time.perf_counter() - start, buffer.getvalue(), rows,
+                           STATS["forked"] - before["forked"], STATS["fresh"] - before["fresh"])
+    if replay:
+        result.note = ("the grading worker died twice while grading this submission (its code "
+                       "killed the worker, or it ran out of memory): graded up to the cell it "
+                       "died in, recorded as crashed")
+    return result
 
 
 # ----------------------------------------------------------------------------------------------
@@ -337,8 +375,9 @@ class Progress:
         filled = int(width * self.done / max(1, self.total))
         bar = "#" * filled + "-" * (width - filled)
         state = "ok" if result.ok else "FAILED"
+        rate = self.done / elapsed if elapsed > 0 else 0.0
         text = (f"[{bar}] {self.done}/{self.total} students, {self.failed} failed, "
-                f"{elapsed:5.1f}s elapsed, eta {eta:5.1f}s")
+                f"{rate:.2f}/s, {elapsed:5.1f}s elapsed, eta {eta:5.1f}s")
         if self.tty:
             self.stream.write("\r" + text + (f"  last: {result.student} {state}" + " " * 10)[:40])
             if self.done == self.total:
@@ -351,25 +390,40 @@ class Progress:
 # ----------------------------------------------------------------------------------------------
 # Entry point
 # ----------------------------------------------------------------------------------------------
+def _kill_workers(pool) -> None:
+    """On Ctrl+C: the workers (each in a process group of its own, out of the terminal's reach)
+    are killed, with their kernels, instead of finishing the class first."""
+    import signal
+
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 def _run_pool(ctx, jobs: int, initargs: tuple, assignment: str, students: list[str], workdir: str,
-              on_result) -> tuple[list[str], list[str]]:
+              on_result, replay: bool = False) -> tuple[list[str], list[str]]:
     """Grade ``students`` on a pool of ``jobs`` workers, ``on_result(result)`` for each one
     graded. Returns (suspects, not_started) if a worker died: the students being graded when
     the pool broke (one of them killed it, or all were cut short) and those not yet begun."""
     done: set[str] = set()
     try:
         with cf.ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init,
-                                    initargs=initargs) as pool:
-            futures = {pool.submit(_grade_student, assignment, s): s for s in students}
-            for future in cf.as_completed(futures):
-                try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    continue  # the rest are sorted out below
-                except Exception as exc:  # noqa: BLE001 - e.g. a result that could not be sent
-                    result = StudentResult(futures[future], False, 0.0, f"worker failed: {exc!r}")
-                done.add(result.student)
-                on_result(result)
+                                    initargs=initargs + (os.getpid(),)) as pool:
+            try:
+                futures = {pool.submit(_grade_student, assignment, s, replay): s for s in students}
+                for future in cf.as_completed(futures):
+                    try:
+                        result = future.result()
+                    except BrokenProcessPool:
+                        continue  # the rest are sorted out below
+                    except Exception as exc:  # noqa: BLE001 - e.g. a result that could not be sent
+                        result = StudentResult(futures[future], False, 0.0, f"worker failed: {exc!r}")
+                    done.add(result.student)
+                    on_result(result)
+            except KeyboardInterrupt:
+                _kill_workers(pool)
+                raise
     except BrokenProcessPool:
         pass
     markers = glob.glob(os.path.join(workdir, "running-*"))
@@ -381,6 +435,56 @@ def _run_pool(ctx, jobs: int, initargs: tuple, assignment: str, students: list[s
     suspects = [s for s in students if s in suspects and s not in done]
     not_started = [s for s in students if s not in done and s not in suspects]
     return suspects, not_started
+
+
+def prepare(course_dir: str, assignment: str, students: list[str] | None, force: bool,
+            extra_args: list[str] | None, sandbox: bool, limits):
+    """What every way of grading a class starts from (this machine's pool, a Dask cluster):
+    the course, the students to grade, nbgrader's arguments, the sandbox (checked here)."""
+    from . import nbgrader_compat
+
+    nbgrader_compat.install()  # before any Gradebook: no `alembic` needed on PATH
+    coursedir = load_coursedir(course_dir)
+    _check_assignment(coursedir, assignment)
+    found = submitted_students(coursedir, assignment)
+    if students:
+        unknown = sorted(set(students) - set(found))
+        if unknown:
+            raise CourseError(f"no submission of {assignment} for: {', '.join(unknown)}")
+        found = [s for s in found if s in students]
+    if not found:
+        raise CourseError(f"no submissions of {assignment} under "
+                          f"{coursedir.format_path(coursedir.submitted_directory, '*', assignment)}")
+    argv = list(extra_args or [])
+    if force:
+        argv.append("--force")
+    box = None
+    if sandbox:
+        from .sandbox import Sandbox
+
+        # the course is hidden even where it lies inside a folder the sandbox shows
+        box = Sandbox(hide=[coursedir.root], **({} if limits is None else {"limits": limits}))
+        box.check()
+    return coursedir, found, argv, box
+
+
+def grade_alone(ctx, initargs: tuple, assignment: str, student: str, workdir: str, record,
+                forget) -> None:
+    """Grade ``student``, whose grading a worker died in, alone on a fresh worker; if it kills
+    that one too, grade it from what that worker recorded before it died (no kernel runs:
+    crashed in the cell it died in, as a kernel that dies is); failed only if even that fails."""
+    forget(student)
+    lone, _ = _run_pool(ctx, 1, initargs, assignment, [student], workdir, record)
+    if not lone:
+        return
+    forget(student)
+    replay_args = tuple(initargs[:4]) + (None, None)  # no zygote, no sandbox: no kernel runs
+    again, _ = _run_pool(ctx, 1, replay_args, assignment, [student], workdir, record, replay=True)
+    if again:
+        record(StudentResult(student, False, 0.0,
+                             "the grading worker died twice while grading this submission "
+                             "(killed, or out of memory), and grading it from what the worker "
+                             "recorded failed too; it was not graded"))
 
 
 def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, force: bool = False,
@@ -401,38 +505,18 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
 
     A worker that dies (killed, out of memory) fails no one: the submissions it was grading are
     graded again, each on a fresh worker of its own, and the rest on a fresh pool; one whose
-    grading kills a worker twice is reported as failed.
+    grading kills a worker twice (with ``sandbox=False`` a student's code can) is graded from
+    what that worker recorded before it died: crashed in the cell it died in, with the points
+    of the cells before, as a kernel that dies is (reported as failed only if even that fails).
 
     Raises :class:`CourseError` for a missing course, an unknown assignment or no submissions.
     """
-    from . import nbgrader_compat
-
-    nbgrader_compat.install()  # before any Gradebook: no `alembic` needed on PATH
-    coursedir = load_coursedir(course_dir)
+    coursedir, found, argv, box = prepare(course_dir, assignment, students, force, extra_args,
+                                          sandbox, limits)
     course_dir = coursedir.root
-    _check_assignment(coursedir, assignment)
-    found = submitted_students(coursedir, assignment)
-    if students:
-        unknown = sorted(set(students) - set(found))
-        if unknown:
-            raise CourseError(f"no submission of {assignment} for: {', '.join(unknown)}")
-        found = [s for s in found if s in students]
-    if not found:
-        raise CourseError(f"no submissions of {assignment} under "
-                          f"{coursedir.format_path(coursedir.submitted_directory, '*', assignment)}")
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(found)))
-    argv = list(extra_args or [])
-    if force:
-        argv.append("--force")
     db_url = coursedir.db_url
     sqlite = db_url.startswith("sqlite:///")
-    box = None
-    if sandbox:
-        from .sandbox import Sandbox
-
-        # the course is hidden even where it lies inside a folder the sandbox shows
-        box = Sandbox(hide=[course_dir], **({} if limits is None else {"limits": limits}))
-        box.check()
     summary = AutogradeSummary(assignment, jobs, 0.0)
     bar = Progress(len(found), enabled=progress)
     start = time.perf_counter()
@@ -481,12 +565,7 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
             for student in queue:
                 forget(student)
             for student in suspects:  # each alone on a fresh worker: who killed it is then clear
-                forget(student)
-                lone, _ = _run_pool(ctx, 1, initargs, assignment, [student], workdir, record)
-                if lone:
-                    record(StudentResult(student, False, 0.0,
-                                         "the grading worker died twice while grading this "
-                                         "submission (killed, or out of memory); it was not graded"))
+                grade_alone(ctx, initargs, assignment, student, workdir, record, forget)
     summary.seconds = time.perf_counter() - start
     summary.results.sort(key=lambda r: r.student)
     return summary

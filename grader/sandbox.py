@@ -171,6 +171,15 @@ class Sandbox:
         self._counter = 0
         self._lock = threading.Lock()
 
+    def __getstate__(self) -> dict:  # sent to a spawned grading process (a Dask worker's)
+        state = dict(self.__dict__)
+        state["_lock"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
     def for_this_process(self, base: str | None = None) -> "Sandbox":
         """A copy for a forked worker: same settings, a scratch area of its own (in ``base``)."""
         import copy

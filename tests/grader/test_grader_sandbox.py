@@ -332,18 +332,36 @@ def test_a_worker_killed_mid_grading_costs_no_one_anything(tmp_path):
     assert set(_export_status(course, tmp_path).values()) == {"ok"}
 
 
-def test_without_sandbox_a_student_killing_its_worker_fails_alone(tmp_path):
-    """With --no-sandbox a kernel can kill its grading worker (JPY_PARENT_PID): that submission
-    is graded again alone, kills its worker again and is reported as failed, never `missing`;
-    the others are graded normally."""
-    kills = {"l01_ex3": "import os, signal\n\ndef gradients_by_name(params, x):\n"
-                        "    os.kill(int(os.environ['JPY_PARENT_PID']), signal.SIGKILL)\n"}
-    course = _class(tmp_path / "c", lambda sol: {"a_correct": sol, "k_kills_worker": {**sol, **kills},
+def test_without_sandbox_a_student_killing_its_worker_is_graded_as_crashed(tmp_path):
+    """With --no-sandbox a kernel can kill its grading worker (JPY_PARENT_PID) or the worker's
+    whole process group: that submission is graded again alone, kills its worker again, and is
+    then graded from what that worker recorded before it died -- crashed in the cell that killed
+    it, with the points of the cells before, exactly as the sandboxed path records a kernel that
+    kills itself; the others are graded normally and the parent (the gradebook's only writer,
+    not in the workers' process groups) survives."""
+    head = "import os, signal\n\ndef gradients_by_name(params, x):\n"
+    kills_parent = {"l01_ex3": head + "    os.kill(int(os.environ['JPY_PARENT_PID']), signal.SIGKILL)\n"}
+    kills_group = {"l01_ex3": head + "    os.killpg(os.getpgid(int(os.environ['JPY_PARENT_PID'])), "
+                                     "signal.SIGKILL)\n"}
+    course = _class(tmp_path / "c", lambda sol: {"a_correct": sol, "k_kills_worker": {**sol, **kills_parent},
+                                                 "p_kills_group": {**sol, **kills_group},
                                                  "z_correct": sol})
     proc = grader_cli(course, "autograde-all", EN, "--jobs", "2", "--quiet", "--no-sandbox", check=False)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert f"{EN}: 3 submission(s): 2 graded (0 flagged for review), 1 failed;" in proc.stdout
-    assert "the grading worker died twice while grading this submission" in proc.stderr
-    assert _scores(course, ["a_correct", "z_correct"]) == {"a_correct": FULL, "z_correct": FULL}
-    assert _export_status(course, tmp_path) == {"a_correct": "ok", "k_kills_worker": "not_autograded",
-                                                "z_correct": "ok"}
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"{EN}: 4 submission(s): 4 graded (2 flagged for review), 0 failed;" in proc.stdout
+    assert "flagged (see the export's status and notes): k_kills_worker, p_kills_group" in proc.stdout
+    for student in ("k_kills_worker", "p_kills_group"):
+        assert f"{student}: the grading worker died twice while grading this submission" in proc.stderr
+    crashed = {**FULL, "l01_ex3": 0.0, "l01_ex4": 0.0}
+    assert _scores(course, ["a_correct", "k_kills_worker", "p_kills_group", "z_correct"]) == {
+        "a_correct": FULL, "k_kills_worker": crashed, "p_kills_group": crashed, "z_correct": FULL}
+    assert _export_status(course, tmp_path) == {"a_correct": "ok", "k_kills_worker": "crashed;not_run",
+                                                "p_kills_group": "crashed;not_run", "z_correct": "ok"}
+    # the feedback-facing notebook says where the worker died, and the later test cell did not run
+    nb = nbformat.read(course / "autograded" / "k_kills_worker" / EN / f"{LESSON}.ipynb", as_version=4)
+    errors = {c.metadata.get("nbgrader", {}).get("grade_id"): [o.get("ename") for o in c.get("outputs", [])
+                                                               if o.get("output_type") == "error"]
+              for c in nb.cells if c.cell_type == "code"}
+    assert errors["l01_ex3"] == ["DeadKernelError"] and errors["l01_ex4"] == ["NotRun"]
+    issues = nb.metadata["grader"]["issues"]
+    assert {"kind": "crashed", "cell": "l01_ex3", "detail": "the grading worker died"} in issues

@@ -1,0 +1,201 @@
+"""autograde-all --scheduler: a real Dask scheduler and two workers, separate processes on
+127.0.0.1, grade a class to the gradebook the local pool writes; a worker killed mid-run loses
+no submission. The course and the submissions are shipped with the tasks: the workers run in a
+folder of their own and never see the course folder."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+import nbformat
+import pytest
+
+from course_fixture import (KILLS_KERNEL, LESSON, PARTLY_RIGHT, WRONG, env, grader_cli, make_course,
+                            nbgrader, released, reference_solutions, set_duedate, submit,
+                            with_answers)
+from grader.parallel import read_rows
+from test_grader_parallel import _outputs
+
+pytest.importorskip("distributed", reason="Dask is not installed (pip install -e '.[cluster]')")
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
+
+EN = f"{LESSON}-en"
+FULL = {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    """``dask scheduler`` and ``dask worker`` processes; workers in folders of their own."""
+
+    def __init__(self, root, workers: int = 2, nanny: bool = True):
+        self.nanny = nanny
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+        self.port = _free_port()
+        self.address = f"tcp://127.0.0.1:{self.port}"
+        self.env = env()
+        self.scheduler = subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+             "--port", str(self.port), "--no-dashboard"],
+            cwd=root, env=self.env, stdout=subprocess.DEVNULL, stderr=open(root / "scheduler.log", "wb"))
+        self.workers: dict[str, subprocess.Popen] = {}
+        for i in range(workers):
+            self.add_worker(f"w{i}")
+        self.wait(workers)
+
+    def add_worker(self, name: str) -> None:
+        home = self.root / name
+        (home / "tmp").mkdir(parents=True)
+        self.workers[name] = subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", self.address, "--nthreads", "1",
+             *([] if self.nanny else ["--no-nanny"]), "--no-dashboard", "--host", "127.0.0.1", "--name", name,
+             "--local-directory", str(home)],
+            cwd=home, env=dict(self.env, TMPDIR=str(home / "tmp")), stdout=subprocess.DEVNULL,
+            stderr=open(home / "worker.log", "wb"))
+
+    def wait(self, workers: int) -> None:
+        from distributed import Client
+
+        with Client(self.address, timeout=60) as client:
+            client.wait_for_workers(workers, timeout=120)
+
+    def close(self) -> None:
+        for proc in [*self.workers.values(), self.scheduler]:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in [*self.workers.values(), self.scheduler]:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    """``dask worker``'s default: each worker process run by a nanny (a daemonic process)."""
+    c = Cluster(tmp_path / "cluster")
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def bare_cluster(tmp_path):
+    """Workers without nannies: killing one ends it for good (none restarts it)."""
+    c = Cluster(tmp_path / "cluster", nanny=False)
+    yield c
+    c.close()
+
+
+def _class(root, answers):
+    course = make_course(root, langs=("en",), timeout=30)
+    nbgrader(course, "generate_assignment", EN)
+    set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
+    sol, rel = reference_solutions(course, EN), released(course, EN)
+    answers = answers(sol)
+    for i, (student, code) in enumerate(answers.items()):
+        stamp = "2030-01-02 10:00:00 UTC" if i == 1 else "2030-01-01 10:00:00 UTC"  # one is late
+        submit(course, student, EN, with_answers(rel, code), stamp)
+    return course, sorted(answers)
+
+
+def _rows(course, student):
+    return read_rows(f"sqlite:///{course / 'gradebook.db'}", EN, student)
+
+
+def _cells(course, student):
+    """What feedback is made of: every cell's source and outputs, without what differs between
+    any two runs (how prints are split into messages, timings, addresses: the same comparison
+    as serial nbgrader against the local pool in test_grader_parallel), and the issues noted."""
+    nb = nbformat.read(course / "autograded" / student / EN / f"{LESSON}.ipynb", as_version=4)
+    return ([(cell.cell_type, cell.source, _outputs(cell)) for cell in nb.cells],
+            nb.metadata.get("grader", {}).get("issues"))
+
+
+def test_cluster_grades_like_the_local_pool(tmp_path, cluster):
+    answers = lambda sol: {"a_correct": sol, "b_wrong": WRONG, "c_partly": {**sol, **PARTLY_RIGHT},  # noqa: E731
+                           "d_killed": {**sol, **KILLS_KERNEL}, "e_untouched": {}}
+    local, students = _class(tmp_path / "local", answers)
+    remote, _ = _class(tmp_path / "remote", answers)
+    grader_cli(local, "autograde-all", EN, "--jobs", "2", "--quiet")
+    out = grader_cli(remote, "autograde-all", EN, "--scheduler", cluster.address, "--quiet").stdout
+    assert (f"{EN}: 5 submission(s): 5 graded (1 flagged for review), 0 failed; 2 worker thread(s) "
+            f"of the Dask cluster at {cluster.address}") in out
+    assert "kernels: 5 forked from preloaded processes, 0 started fresh" in out
+    for student in students:
+        assert _rows(remote, student) == _rows(local, student), student
+        assert _cells(remote, student) == _cells(local, student), student
+    grades = _rows(remote, "d_killed")["notebooks"][LESSON]["grades"]
+    assert {g: v["auto_score"] for g, v in grades.items()} == {**FULL, "l01_ex3": 0.0, "l01_ex4": 0.0}
+    # the workers never saw the course folder: they graded shipped copies in their own folders
+    for name in cluster.workers:
+        log = (cluster.root / name / "worker.log").read_text(encoding="utf-8", errors="replace")
+        assert str(remote) not in log
+    # the feedback of the cluster's run is nbgrader's
+    nbgrader(remote, "generate_feedback", EN)
+    assert (remote / "feedback" / "a_correct" / EN / f"{LESSON}.html").exists()
+
+
+def test_a_worker_killed_mid_run_loses_no_submission(tmp_path, bare_cluster):
+    cluster = bare_cluster
+    slow = "import time\ntime.sleep(10)\n"
+    correct = ["a_correct", "b_correct", "c_correct"]
+    course, students = _class(tmp_path / "c", lambda sol: {
+        **{s: sol for s in correct}, "s_slow": {**sol, "l01_ex1": slow + sol["l01_ex1"]}})
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "autograde-all", EN, "--scheduler",
+                             cluster.address, "--course", str(course)], cwd=course, env=env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    killed = None
+    deadline = time.time() + 400
+    while killed is None and time.time() < deadline and proc.poll() is None:
+        for name in cluster.workers:  # a worker's grading process names the student it grades
+            for marker in (cluster.root / name / "tmp").glob("grader-worker-*/grader-task-*/running-*"):
+                try:
+                    if marker.read_text(encoding="utf-8").strip() == "s_slow":
+                        time.sleep(3)  # well inside its 10 s sleep
+                        cluster.workers[name].kill()
+                        killed = name
+                        break
+                except OSError:
+                    pass
+            if killed:
+                break
+        time.sleep(0.2)
+    out, err = proc.communicate(timeout=600)
+    assert killed is not None, out + err
+    assert proc.returncode == 0, out + err
+    assert f"{EN}: 4 submission(s): 4 graded (0 flagged for review), 0 failed;" in out
+    # progress: done / failed / per second, one line per student (not a terminal)
+    assert "4/4 students, 0 failed," in err and "/s," in err
+    assert {s: {g: v["auto_score"] for g, v in _rows(course, s)["notebooks"][LESSON]["grades"].items()}
+            for s in students} == {s: FULL for s in students}
+
+
+def test_unreachable_scheduler_is_one_clear_line(tmp_path):
+    course, _ = _class(tmp_path / "c", lambda sol: {"a_correct": sol})
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    proc = grader_cli(course, "autograde-all", EN, "--scheduler", address, "--quiet", check=False)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: cannot reach the Dask scheduler at {address}")
+    assert "Traceback" not in proc.stderr
+    assert not (course / "autograded").exists()
+
+
+def test_without_scheduler_dask_is_not_imported():
+    code = ("import sys, grader.cli, grader.parallel; grader.cli.build_parser(); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
+    out = subprocess.run([sys.executable, "-c", code], env=env(), capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
