@@ -587,12 +587,13 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     if want is None:
         _d.check_sequence(flat)
         want = _d.infer_python(flat, dtype_hint)
+        _d.check_range(flat, want)  # inferred float32 refuses 1e40; an explicit dtype rounds to inf
     else:
         for v in flat:
             _d.check_lossless(v, want)
-    _d.check_range(flat, want)
     try:
-        arr = np.array(value, dtype=want._np)
+        with np.errstate(over="ignore"):
+            arr = np.array(value, dtype=want._np)
     except ValueError as e:
         raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {e}") from None
     if mod is not np:

@@ -189,7 +189,8 @@ def check_sequence(flat) -> None:
 
 
 def check_range(flat, want) -> None:
-    """A finite Python float too large for float32 (1e40) raises, as TF's converter does."""
+    """A finite Python float too large for an inferred float32 (``tf.constant(1e40)``) raises, as
+    TF's converter does; with ``dtype=tf.float32`` asked for, TF rounds it to inf instead."""
     if want is float32 or want is float16:
         lim = float(_np.finfo(want._np).max)
         for v in flat:

@@ -178,8 +178,8 @@ def _axis_tuple(axis, ndim, op=None):
         if not -ndim <= a < ndim:
             if op is None:
                 raise InvalidArgumentError(f"axis {a} is out of range for a tensor of rank {ndim}")
-            raise InvalidArgumentError(f"Invalid reduction dimension {a} for input with {ndim} "
-                                       f"dimensions. [Op:{op}]")
+            raise InvalidArgumentError(f"Invalid reduction dimension ({a} for input with {ndim} "
+                                       f"dimension(s) [Op:{op}]")  # TF's text, its parenthesis too
         ax.append(a % ndim)
     return tuple(ax)
 

@@ -45,9 +45,10 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     if transpose_b or adjoint_b:
         y = _mT(y)
     if x._value.shape[-1] != y._value.shape[-2]:
+        op = "MatMul" if x._value.ndim == 2 and y._value.ndim == 2 else "BatchMatMulV2"
         raise InvalidArgumentError(
-            f"Matrix size-incompatible: In[0]: {list(x._value.shape)}, In[1]: "
-            f"{list(y._value.shape)} [Op:MatMul]")
+            f"Matrix size-incompatible: In[0]: [{','.join(map(str, x._value.shape))}], In[1]: "
+            f"[{','.join(map(str, y._value.shape))}] [Op:{op}]")
     return apply(_MatMul, (x, y), {})
 
 

@@ -121,7 +121,7 @@ def test_output_gradients_structure_must_match():
 
 
 def test_shape_errors_are_clear():
-    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Matrix size-incompatible: In\[0\]: \[2, 3\], In\[1\]: \[2, 3\]"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Matrix size-incompatible: In\[0\]: \[2,3\], In\[1\]: \[2,3\] \[Op:MatMul\]"):
         tf.matmul(tf.ones((2, 3)), tf.ones((2, 3)))
     with pytest.raises(tf.errors.InvalidArgumentError, match="Input to reshape is a tensor with 6 values"):
         tf.reshape(tf.ones((2, 3)), [4, 2])
