@@ -63,7 +63,8 @@ def function(func=None, **kwargs):
 
 
 def print(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001
-    """``tf.print``: the values of tensors (NumPy's text) and other objects.
+    """``tf.print``: the values of tensors, in TensorFlow's text (``[1.5 2]``; see
+    :mod:`minitape._tfprint`), and other objects.
 
     ``output_stream``: ``sys.stdout``, ``sys.stderr`` or any object with ``write``;
     ``"file://path"`` appends to a file.  minitape writes to ``sys.stdout`` by default, where
@@ -73,12 +74,13 @@ def print(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None
     """
     import builtins
     import sys
-    import numpy as _np
+    from ._tfprint import structure_text
+    from ._backend import to_host
     stream = sys.stdout if output_stream is None else output_stream
-    opts = {} if summarize is None or summarize < 0 else {"threshold": 2 * summarize,
-                                                          "edgeitems": summarize}
-    with _np.printoptions(**opts):
-        text = sep.join(str(a.numpy()) if isinstance(a, Tensor) else str(a) for a in inputs)
+    text = sep.join(structure_text(a, summarize, lambda t: isinstance(t, Tensor),
+                                   lambda t: to_host(t.value()._value if isinstance(t, Variable)
+                                                     else t._value))
+                    for a in inputs)
     if isinstance(stream, str):
         if not stream.startswith("file://"):
             raise ValueError(f"output_stream must be a stream or 'file://<path>', got {stream!r}")

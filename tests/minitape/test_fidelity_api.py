@@ -49,6 +49,47 @@ def test_tf_print_output_stream(capsys, tmp_path):
     assert path.read_text() == "a,1\n"
 
 
+# tf.print's text as TensorFlow 2.21 (CPU) writes it, recorded from TF: each case's expected
+# line(s) are TF's output for the same call.
+TF_PRINT_CASES = [
+    (lambda: tf.constant([1.5, 2.]), {}, "[1.5 2]"),
+    (lambda: tf.constant(2.), {}, "2"),
+    (lambda: tf.constant(0.1), {}, "0.1"),
+    (lambda: tf.constant(0.123456789), {}, "0.123456791"),
+    (lambda: tf.constant(1.0, dtype=tf.float64) / 3, {}, "0.33333333333333331"),
+    (lambda: tf.constant(3.14159, dtype=tf.float16), {}, "3.140625"),
+    (lambda: tf.constant([[1., 2.], [3., 4.5]]), {}, "[[1 2]\n [3 4.5]]"),
+    (lambda: tf.constant([1e-8, 1e8]), {}, "[1e-08 1e+08]"),
+    (lambda: tf.constant([True, False]), {}, "[1 0]"),
+    (lambda: tf.Variable([1., 2.]), {}, "[1 2]"),
+    (lambda: tf.constant([np.nan, np.inf, -0.0]), {}, "[nan inf -0]"),
+    (lambda: tf.range(20), {}, "[0 1 2 ... 17 18 19]"),
+    (lambda: tf.constant([1.5, 2., 3.]), {"summarize": 1}, "[1.5 ... 3]"),
+    (lambda: tf.constant([1.5, 2.]), {"summarize": 1}, "[1.5 2]"),
+    (lambda: tf.reshape(tf.range(8.), (2, 2, 2)), {}, "[[[0 1]\n  [2 3]]\n\n [[4 5]\n  [6 7]]]"),
+    (lambda: tf.reshape(tf.range(100), (10, 10)), {},
+     "[[0 1 2 ... 7 8 9]\n [10 11 12 ... 17 18 19]\n [20 21 22 ... 27 28 29]\n ...\n"
+     " [70 71 72 ... 77 78 79]\n [80 81 82 ... 87 88 89]\n [90 91 92 ... 97 98 99]]"),
+    (lambda: [tf.constant(1.), 2.5], {}, "[1, 2.5]"),
+    (lambda: {"a": tf.constant(1.)}, {}, "{'a': 1}"),
+]
+
+
+@pytest.mark.parametrize("make, kwargs, expected", TF_PRINT_CASES)
+def test_tf_print_writes_tensorflows_text(make, kwargs, expected):
+    buf = io.StringIO()
+    tf.print(make(), output_stream=buf, **kwargs)
+    assert buf.getvalue() == expected + "\n"
+
+
+def test_tf_print_of_several_values():
+    buf = io.StringIO()
+    tf.print("loss:", tf.constant(0.123456789), "step", 3, output_stream=buf)
+    assert buf.getvalue() == "loss: 0.123456791 step 3\n"
+    tf.print(tf.reshape(tf.range(100), (10, 10)), summarize=-1, output_stream=buf)
+    assert "[40 41 42 43 44 45 46 47 48 49]" in buf.getvalue()
+
+
 def test_sequential_call_with_training():
     model = tf.keras.Sequential([tf.keras.layers.Dense(2), tf.keras.layers.Dense(1)])
     x = tf.ones((3, 4))
