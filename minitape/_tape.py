@@ -482,7 +482,6 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                  if (multi.get(i) == 0 if i in multi else entries[i][0] not in usage)]
     add = _ops.add
     unbroadcast = _ops.unbroadcast_batch if batched else _ops.unbroadcast
-    nb = 1 if batched else 0  # the batch axis in front of every gradient
     if on_step is not None:  # debugging's stepper watches the same pass, step by step
         on_step(None, None, None, grads)
     get = grads.get
@@ -511,7 +510,8 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                         if r is not None:
                             if prim.unbroadcast:
                                 shape = saved[k + 1]._value.shape
-                                if r._value.shape[nb:] != shape:
+                                if (r._value.shape[1:] != shape if batched  # (no slice
+                                        else r._value.shape != shape):    # when not batched)
                                     r = unbroadcast(r, shape)
                             prev = get(tid)
                             grads[tid] = r if prev is None else add(prev, r)
