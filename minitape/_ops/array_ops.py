@@ -68,9 +68,14 @@ def reshape(tensor, shape, name=None):
         for s in shape:
             if s != -1:
                 known *= s
-        if shape.count(-1) > 1 or (known and x._value.size % known) or (not known and x._value.size):
+        if shape.count(-1) > 1:
+            first = shape.index(-1)
+            raise InvalidArgumentError(f"Only one input size may be -1, not both {first} and "
+                                       f"{shape.index(-1, first + 1)} [Op:Reshape]")
+        if (known and x._value.size % known) or (not known and x._value.size):
+            wanted = f"requires a multiple of {known}" if known else "has 0"
             raise InvalidArgumentError(f"Input to reshape is a tensor with {x._value.size} values, "
-                                       f"but the requested shape is {list(shape)} [Op:Reshape]")
+                                       f"but the requested shape {wanted} [Op:Reshape]")
         shape = tuple((x._value.size // known if known else 0) if s == -1 else s for s in shape)
     if _prod(shape) != x._value.size:
         raise InvalidArgumentError(f"Input to reshape is a tensor with {x._value.size} values, but "
@@ -211,6 +216,9 @@ def concat(values, axis, name="concat"):
                                    f"[{-nd}, {nd}), but got {_int(axis)} [Op:ConcatV2] name: {name}")
     ax = _int(axis) % nd if nd else 0
     s0 = ts[0]._value.shape
+    if any(t._value.ndim == 0 for t in ts):
+        raise InvalidArgumentError("ConcatOp : Can't concatenate scalars (use tf.stack instead) "
+                                   f"[Op:ConcatV2] name: {name}")
     for i, t in enumerate(ts[1:], 1):
         s = t._value.shape
         if len(s) != len(s0):

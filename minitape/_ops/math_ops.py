@@ -341,7 +341,9 @@ _Elu = primitive("Elu", lambda a: xp(a).where(a > 0, a, xp(a).expm1(xp(a).minimu
 
 def leaky_relu(features, alpha=0.2, name=None):
     x = _to_tensor(features)
-    return apply(_LeakyRelu, (x,), {"alpha": _float(alpha)})
+    # TF's alpha is a float32 attribute: a float64 tensor is scaled by float32(alpha) (0.2 is
+    # 0.20000000298...), so the float64 values agree with TF's to the last digit
+    return apply(_LeakyRelu, (x,), {"alpha": _float(B.numpy.float32(alpha))})
 
 
 def _leaky_relu_save(ans, x, alpha):

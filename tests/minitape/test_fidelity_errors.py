@@ -161,3 +161,21 @@ def test_float32_overflow():
     assert np.isinf(tf.constant(1e40, dtype=tf.float32).numpy())
     assert tf.constant([-1e40], dtype=tf.float32).numpy().tolist() == [-np.inf]
     assert np.isinf(tf.constant(float("inf")).numpy())
+
+
+def test_concat_of_scalars_and_reshape_with_a_free_dimension():
+    # TF 2.21's ConcatV2 and Reshape kernels (found by the random differential programs)
+    for values in ([tf.constant(1.), tf.ones([1, 1])], [tf.ones([2]), tf.constant(2.)]):
+        with pytest.raises(InvalidArgumentError) as e:
+            tf.concat(values, 0)
+        assert str(e.value) == ("ConcatOp : Can't concatenate scalars (use tf.stack instead) "
+                                "[Op:ConcatV2] name: concat")
+    with pytest.raises(InvalidArgumentError) as e:
+        tf.reshape(tf.ones([6]), [4, -1])
+    assert str(e.value) == ("Input to reshape is a tensor with 6 values, but the requested "
+                            "shape requires a multiple of 4 [Op:Reshape]")
+    with pytest.raises(InvalidArgumentError) as e:
+        tf.reshape(tf.ones([6]), [-1, -1])
+    assert str(e.value) == "Only one input size may be -1, not both 0 and 1 [Op:Reshape]"
+    with pytest.raises(InvalidArgumentError, match="but the requested shape has 0"):
+        tf.reshape(tf.ones([6]), [0, -1])
