@@ -246,9 +246,9 @@ class GradientTape:
         """
         target = _to_tensor(target)
         source_t = _to_tensor(source)
-        if target.shape.rank < 1 or source_t.shape.rank < 1:
-            raise ValueError("batch_jacobian needs target and source of rank >= 1, got "
-                             f"{target.shape} and {source_t.shape}")
+        for t in (target, source_t):  # TF: TensorShape.with_rank_at_least(2)
+            if t.shape.rank < 2:
+                raise ValueError(f"Shape {t.shape} must have rank at least 2")
         if target.shape[0] != source_t.shape[0]:
             raise ValueError("Need first dimension of target shape "
                              f"({target.shape}) and source shape ({source_t.shape}) to match.")
@@ -379,6 +379,8 @@ class _StopRecording:
 
     def __enter__(self):
         if not self._tape._recording:
+            if self._tape._entered:  # TF: a tape whose context has exited
+                raise ValueError("Tape is not recording.")
             raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._tape._pop()
         return self

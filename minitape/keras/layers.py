@@ -106,6 +106,11 @@ class Dense(Layer):
     def call(self, inputs):
         x = _to_tensor(inputs)
         self._check_input_shape(x.shape)
+        if x.shape[-1] != self.kernel.shape[0]:  # Keras 3's InputSpec check, in its words
+            raise ValueError(f"Input 0 with name 'None' of layer '{self.name}' is incompatible "
+                             f"with the layer: expected axis -1 of input shape to have value "
+                             f"{self.kernel.shape[0]}, but received input with shape "
+                             f"{tuple(x.shape)}")
         if x.dtype != self.kernel.dtype:
             x = _ops.cast(x, self.kernel.dtype)
         y = _ops.matmul(x, self.kernel)

@@ -179,3 +179,51 @@ def test_concat_of_scalars_and_reshape_with_a_free_dimension():
     assert str(e.value) == "Only one input size may be -1, not both 0 and 1 [Op:Reshape]"
     with pytest.raises(InvalidArgumentError, match="but the requested shape has 0"):
         tf.reshape(tf.ones([6]), [0, -1])
+
+
+def test_batch_jacobian_needs_rank_2_as_tf():
+    x = tf.Variable([[1.0, 2.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        y = tf.reduce_sum(x, axis=1)
+        v = tf.reduce_sum(x)
+    with pytest.raises(ValueError) as e:
+        tape.batch_jacobian(y, x)  # one number per example: TF wants (batch, 1)
+    assert str(e.value) == "Shape (1,) must have rank at least 2"
+    with pytest.raises(ValueError, match=r"^Shape \(\) must have rank at least 2$"):
+        tape.batch_jacobian(v, x)
+    assert tape.batch_jacobian(y[:, None], x).shape == (1, 1, 2)
+
+
+def test_stop_recording_after_the_context_exited():
+    x = tf.Variable(1.0)
+    with tf.GradientTape() as tape:
+        x * x
+    with pytest.raises(ValueError) as e:  # TF: a tape that has been used, not the idle one's text
+        with tape.stop_recording():
+            pass
+    assert str(e.value) == "Tape is not recording."
+
+
+def test_variable_assign_messages_as_tf():
+    v = tf.Variable([1.0, 2.0], name="w")
+    with pytest.raises(ValueError) as e:
+        v.assign([1.0, 2.0, 3.0])
+    assert str(e.value) == ("Cannot assign value to variable ' w:0': Shape mismatch.The variable "
+                            "shape (2,), and the assigned value shape (3,) are incompatible.")
+    with pytest.raises(TypeError) as e:
+        tf.Variable(3.0).assign("x")
+    assert str(e.value) == "Cannot convert 'x' to EagerTensor of dtype float"
+    with pytest.raises(TypeError, match="of dtype double$"):
+        tf.constant("a", dtype=tf.float64)
+    with pytest.raises(TypeError, match="Cannot convert 1.5 to EagerTensor of dtype int32$"):
+        tf.constant(1.5, dtype=tf.int32)
+
+
+def test_dense_input_size_mismatch_is_keras_3s_value_error():
+    layer = tf.keras.layers.Dense(2, kernel_initializer="zeros", name="dense")
+    layer(tf.ones([1, 3]))
+    with pytest.raises(ValueError) as e:
+        layer(tf.ones([1, 4]))
+    assert str(e.value) == ("Input 0 with name 'None' of layer 'dense' is incompatible with the "
+                            "layer: expected axis -1 of input shape to have value 3, but received "
+                            "input with shape (1, 4)")

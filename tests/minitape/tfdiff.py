@@ -181,3 +181,138 @@ def compare_runs(expected: list, got: list) -> list[str]:
 
 def load(name: str) -> dict:
     return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+# ---- guide cells: a notebook's cells in one namespace, as Jupyter runs them -------------------
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _display(value):
+    """What Jupyter shows for a cell's last expression (None shows nothing)."""
+    return None if value is None else _ADDRESS.sub(" at 0x…", repr(value))
+
+
+class _LogCapture:
+    """TensorFlow's ``WARNING:tensorflow:`` lines go through Python's ``logging`` (logger
+    ``tensorflow``); minitape warns with Python warnings. Both are collected as messages."""
+
+    def __init__(self):
+        import logging
+        self.records = []
+        capture = self
+
+        class _H(logging.Handler):
+            def emit(self, record):
+                if record.levelno >= logging.WARNING:
+                    capture.records.append(record.getMessage())
+
+        self.handler = _H()
+        self.logger = logging.getLogger("tensorflow")
+
+    def __enter__(self):
+        self.logger.addHandler(self.handler)
+        return self
+
+    def __exit__(self, *exc):
+        self.logger.removeHandler(self.handler)
+
+
+def run_cell(env: dict, src: str) -> dict:
+    """Run one cell in ``env``: its printed text, warnings, exception and displayed value."""
+    import ast
+    tree = ast.parse(src)
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    stdout = io.StringIO()
+    result = {"stdout": "", "warnings": [], "error": None, "display": None}
+    with warnings.catch_warnings(record=True) as caught, _LogCapture() as logs, \
+            contextlib.redirect_stdout(stdout):
+        warnings.simplefilter("always")
+        try:
+            exec(compile(tree, "<cell>", "exec"), env)
+            if last is not None:
+                result["display"] = _display(eval(compile(last, "<cell>", "eval"), env))
+        except Exception as e:  # noqa: BLE001 - what the student sees is compared
+            result["error"] = {"type": type(e).__name__, "msg": normalize_message(e)}
+    result["stdout"] = _ADDRESS.sub(" at 0x…", stdout.getvalue())
+    # DeprecationWarnings from third-party code are not what a student sees in a notebook
+    result["warnings"] = [str(w.message) for w in caught
+                          if not issubclass(w.category, (DeprecationWarning,
+                                                         PendingDeprecationWarning))]
+    result["warnings"] += logs.records
+    return result
+
+
+def run_notebook(tf, cells: list[str]) -> list[dict]:
+    env = {"tf": tf, "np": np, "__name__": "__main__"}
+    return [run_cell(env, c) for c in cells]
+
+
+_NUMBER = re.compile(r"-?\d+\.\d*(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")
+
+
+def _skeleton(text):
+    # numbers out, and the padding NumPy puts between them (it depends on the digits)
+    return re.sub(r"[ ]+", " ", _NUMBER.sub("#", text)).replace("[ ", "[").replace(" ]", "]")
+
+
+# TensorFlow's own tf.function machinery warns about retracing (its jacobian runs through
+# tf.function); minitape has no tracing, so these lines are not compared (README).
+_TF_ONLY_WARNINGS = re.compile(r"triggered tf\.function retracing")
+
+
+def _text_agrees(expected, got) -> bool:
+    """Equal texts, or texts that differ only in the last digits of their decimal numbers."""
+    if expected == got:
+        return True
+    if expected is None or got is None:
+        return False
+    if _skeleton(expected) != _skeleton(got):
+        return False
+    e, g = _NUMBER.findall(expected), _NUMBER.findall(got)
+    return len(e) == len(g) and all(math.isclose(float(a), float(b), rel_tol=2e-6, abs_tol=1e-6)
+                                    for a, b in zip(e, g))
+
+
+def compare_cell(expected: dict, got: dict) -> list[str]:
+    diffs = []
+    for key in ("stdout", "display"):
+        if not _text_agrees(expected[key], got[key]):
+            diffs.append(f"{key}: TF {expected[key]!r}\n      minitape {got[key]!r}")
+    tf_warnings = [w for w in expected["warnings"] if not _TF_ONLY_WARNINGS.search(w)]
+    if tf_warnings != got["warnings"]:
+        diffs.append(f"warnings: TF {expected['warnings']!r}, minitape {got['warnings']!r}")
+    e, g = expected["error"], got["error"]
+    if (e is None) != (g is None):
+        diffs.append(f"error: TF {e!r}, minitape {g!r}")
+    elif e is not None:
+        if e["type"] != g["type"]:
+            diffs.append(f"error: TF raises {e['type']}, minitape {g['type']}: {g['msg']!r}")
+        elif e["msg"] != g["msg"]:
+            diffs.append(f"error message: TF {e['msg']!r}\n      minitape {g['msg']!r}")
+    return diffs
+
+
+def run_notebook_in_subprocess(module: str, cells: list[str], python=None) -> list[dict]:
+    """Run a notebook in a fresh interpreter (fresh layer-name counters, as a new kernel)."""
+    import subprocess
+    import sys
+    proc = subprocess.run([python or sys.executable, __file__, module],
+                          input=json.dumps(cells), capture_output=True, text=True, check=False,
+                          env={**__import__("os").environ, "TF_CPP_MIN_LOG_LEVEL": "3",
+                               "PYTHONPATH": str(FIXTURES.parents[2])})
+    if proc.returncode != 0:
+        raise RuntimeError(f"the notebook runner failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+if __name__ == "__main__":
+    import importlib
+    import sys
+    _cells = json.loads(sys.stdin.read())
+    _tf = importlib.import_module(sys.argv[1])
+    _real_stdout = sys.stdout
+    _results = run_notebook(_tf, _cells)
+    _real_stdout.write("\n" + json.dumps(_results) + "\n")
