@@ -61,9 +61,15 @@ class _Builder:
         else:
             a = r.choice(self.vals[-3:])
         choices = ["unary"] * 6 + ["binary"] * 4 + ["scalar"] * 2 + ["shape"] * 2 + \
-                  ["reduce"] * 2 + ["matmul", "softmax", "where", "minmax", "concat", "misc"]
+                  ["reduce"] * 2 + ["matmul", "softmax", "where", "minmax", "concat", "misc"] + \
+                  ["extra"] * 4
         kind = r.choice(choices)
         s, b = a.shape, a.bound
+        if kind == "extra":
+            v = self.extra(a, batch)
+            if v is not None:
+                return v
+            kind = "unary"
         if kind == "unary":
             ops = ["tf.sin", "tf.cos", "tf.tanh", "tf.sigmoid", "tf.nn.relu", "tf.nn.softplus",
                    "tf.math.sigmoid", "tf.nn.elu", "tf.nn.leaky_relu", "tf.abs", "tf.nn.relu6",
@@ -223,6 +229,125 @@ class _Builder:
         return self.new(f"tf.sin({a.name}) * {a.name}", s, b * b, None, a.rowwise)
 
 
+def _extra(self, a, batch):
+    """Second-round operations: more functions, shape ops with accumulation (gather with
+    repeated indices, tile), norms, small linear algebra, losses."""
+    r = self.rng
+    s, b = a.shape, a.bound
+    rw = a.rowwise
+    forms = ["log_sigmoid", "selu", "gelu", "silu", "asinh", "negative", "sqdiff", "nonan"]
+    if b <= 3:
+        forms += ["expm1", "sinh", "cosh"]
+    if b <= 1.2:
+        forms += ["tan"]
+    if a.low and a.low >= 0.1:
+        forms += ["rsqrt", "log1p", "xlogy"]
+    if len(s) >= 1 and not batch:
+        forms += ["cumsum", "reverse", "gather", "tile", "pad", "expand", "l2n", "clipnorm",
+                  "std", "var", "norm_axis", "xent", "sxent", "einsum_dot"]
+        if b < 2:
+            forms += ["cumprod"]
+    if len(s) == 2 and not batch:
+        forms += ["einsum_w"]
+        if s[0] == s[1] or s[0] <= 3:
+            forms += ["det", "inv", "trace"]
+    if batch and len(s) == 2:
+        forms += ["l2n", "xent", "std", "cumsum_row"]
+    form = r.choice(forms)
+    n = a.name
+    simple = {"log_sigmoid": ("tf.math.log_sigmoid({})", b + 1), "selu": ("tf.nn.selu({})", 2 * b),
+              "gelu": ("tf.nn.gelu({})", b + 1), "silu": ("tf.nn.silu({})", b + 1),
+              "asinh": ("tf.math.asinh({})", b), "negative": ("tf.math.negative({})", b),
+              "expm1": ("tf.math.expm1({})", np.exp(b)), "sinh": ("tf.math.sinh({})", np.exp(b)),
+              "cosh": ("tf.math.cosh({})", np.exp(b)), "tan": ("tf.math.tan({})", 3),
+              "rsqrt": ("tf.math.rsqrt({})", 1 / np.sqrt(a.low or 1) + 1),
+              "log1p": ("tf.math.log1p({})", np.log1p(b) + 1)}
+    if form in simple:
+        code, bound = simple[form]
+        low = {"cosh": 1.0, "rsqrt": 1 / np.sqrt(b) if a.low else None}.get(form)
+        return self.new(code.format(n), s, bound, low, rw)
+    others = [v for v in self.vals if v.shape == s and v is not a]
+    c = r.choice(others) if others else a
+    if form == "sqdiff":
+        return self.new(f"tf.math.squared_difference({n}, {c.name})", s, (b + c.bound) ** 2,
+                        None, rw and c.rowwise)
+    if form == "nonan":
+        fn = r.choice(["tf.math.divide_no_nan", "tf.math.multiply_no_nan"])
+        if fn == "tf.math.divide_no_nan" and not (c.low and c.low >= 0.1):
+            return self.new(f"tf.math.divide_no_nan({n}, tf.zeros_like({n}))", s, 1, None, rw)
+        bound = b / (c.low or 1) if "divide" in fn else b * c.bound
+        return self.new(f"{fn}({n}, {c.name})", s, bound, None, rw and c.rowwise)
+    if form == "xlogy":
+        return self.new(f"tf.math.xlogy({c.name}, {n})", s, c.bound * (abs(np.log(a.low)) +
+                                                                     np.log(b + 1)), None,
+                        rw and c.rowwise)
+    if form == "cumsum":
+        rev = r.choice(["", ", reverse=True", ", exclusive=True"])
+        return self.new(f"tf.math.cumsum({n}, axis=0{rev})", s, b * s[0], None, False)
+    if form == "cumsum_row":
+        return self.new(f"tf.math.cumsum({n}, axis=1)", s, b * s[1], None, rw)
+    if form == "cumprod":
+        return self.new(f"tf.math.cumprod({n}, axis=0)", s, 2, None, False)
+    if form == "reverse":
+        return self.new(f"tf.reverse({n}, [0])", s, b, a.low, False)
+    if form == "gather":
+        idx = [r.randrange(s[0]) for _ in range(r.choice([2, 3, 4]))]
+        return self.new(f"tf.gather({n}, {idx})", (len(idx),) + s[1:], b, a.low, False)
+    if form == "tile":
+        reps = [2] + [1] * (len(s) - 1)
+        return self.new(f"tf.tile({n}, {reps})", (2 * s[0],) + s[1:], b, a.low, False)
+    if form == "pad":
+        pads = [[1, 0]] + [[0, 1]] * (len(s) - 1)
+        shape = tuple(d + 1 for d in s)
+        return self.new(f"tf.pad({n}, {pads})", shape, b, None, False)
+    if form == "expand":
+        return self.new(f"tf.squeeze(tf.expand_dims({n}, 0) * 2.0, axis=0)", s, 2 * b, None,
+                        False)
+    if form == "l2n":
+        return self.new(f"tf.nn.l2_normalize({n}, axis=-1)", s, 1, None, rw)
+    if form == "clipnorm":
+        return self.new(f"tf.clip_by_norm({n}, 1.0)", s, min(b, 1.0), None, False)
+    if form in ("std", "var"):
+        fn = "tf.math.reduce_std" if form == "std" else "tf.math.reduce_variance"
+        if batch:
+            return self.new(f"{fn}({n}, axis=-1, keepdims=True)", (s[0], 1), b * b + 1, None,
+                            rw)
+        return self.new(f"{fn}({n}, axis=0)", s[1:], b * b + 1, None, False)
+    if form == "norm_axis":
+        return self.new(f"tf.norm({n}, axis=-1)", s[:-1], b * s[-1], None, False)
+    if form == "xent":
+        labels = self.nrng.dirichlet(np.ones(s[-1]), size=s[:-1]).round(3)
+        self.emit(f"L = tf.constant({labels.tolist()!r}, dtype=DT)")
+        return self.new(f"tf.nn.softmax_cross_entropy_with_logits(labels=L, logits={n})",
+                        s[:-1] + ((1,) if batch else ()) if False else s[:-1], 2 * b + 3, None,
+                        False)
+    if form == "sxent":
+        labels = self.nrng.uniform(0.05, 0.95, size=s).round(3)
+        self.emit(f"L = tf.constant({labels.tolist()!r}, dtype=DT)")
+        return self.new(f"tf.nn.sigmoid_cross_entropy_with_logits(labels=L, logits={n})", s,
+                        b + 1, None, rw)
+    if form == "einsum_dot":
+        spec = "i,i->" if len(s) == 1 else "ij,ij->i"
+        return self.new(f"tf.einsum('{spec}', {n}, {c.name})", s[:1] if len(s) == 2 else (),
+                        b * c.bound * int(np.prod(s)), None, False)
+    if form == "einsum_w":
+        w = _literal(self.nrng, (s[1], 2))
+        self.emit(f"W = tf.constant({w}, dtype=DT)")
+        return self.new(f"tf.einsum('ij,jk->ik', {n}, W)", (s[0], 2), b * 1.5 * s[1], None,
+                        False)
+    # square matrices from a (m, k) value: m m^T + I is well conditioned
+    m = s[0]
+    sq = f"(tf.matmul({n}, {n}, transpose_b=True) + tf.eye({m}, dtype=DT))"
+    if form == "det":
+        return self.new(f"tf.linalg.det({sq})", (), (b * b * s[1] + 1) ** m, None, False)
+    if form == "inv":
+        return self.new(f"tf.linalg.inv({sq})", (m, m), 1.0, None, False)
+    return self.new(f"tf.linalg.trace({sq})", (), m * (b * b * s[1] + 1), None, False)
+
+
+_Builder.extra = _extra
+
+
 def _broadcastable(s1, s2):
     try:
         np.broadcast_shapes(s1, s2)
@@ -249,7 +374,8 @@ def generate(seed: int) -> str:
     dtype = r.choice(["float32", "float64"])
     other = "float64" if dtype == "float32" else "float32"
     mode = r.choice(["grad", "grad", "grad2", "grad2", "grad2", "grad3", "jacobian",
-                     "batch_jacobian", "output_gradients", "hessian", "persistent", "error"])
+                     "batch_jacobian", "output_gradients", "hessian", "persistent", "error",
+                     "forward", "hvp", "targets"])
     batch = mode == "batch_jacobian"
     if batch:
         xs = (r.choice([2, 3]), r.choice([2, 3]))
@@ -382,6 +508,40 @@ def generate(seed: int) -> str:
                 emit(f"out.append(tape.jacobian({f}, x{unconnected}))")
             if persistent:
                 emit(f"out.append(tape.jacobian({f}, [y, z]{unconnected}))")
+    elif mode == "forward":
+        # forward mode: the JVP of every value along a tangent of x
+        tangent = _literal(b.nrng, xs)
+        emit(f"with tf.autodiff.ForwardAccumulator(x, tf.constant({tangent}, dtype=DT)) as acc:")
+        for line in body:
+            emit("    " + line)
+        emit(f"out.append({f})")
+        emit(f"out.append(acc.jvp({f}{unconnected}))")
+    elif mode == "hvp":
+        # forward-over-backward: a Hessian-vector product
+        tangent = _literal(b.nrng, xs)
+        emit(f"with tf.autodiff.ForwardAccumulator(x, tf.constant({tangent}, dtype=DT)) as acc:")
+        emit("    with tf.GradientTape() as tape:")
+        if not variables:
+            emit("        tape.watch(x)")
+        for line in body:
+            emit("        " + line)
+        emit(f"        loss = {scalar}")
+        emit("    g = tape.gradient(loss, x, unconnected_gradients='zero')")
+        emit("out.append(g)")
+        emit("out.append(acc.jvp(g, unconnected_gradients='zero'))")
+    elif mode == "targets":
+        # several targets at once, a gradient w.r.t. an intermediate value, watched variables
+        mid = b.vals[min(len(b.vals) - 1, 2 + r.randrange(2))].name
+        emit("with tf.GradientTape(persistent=True) as tape:")
+        for w in watch:
+            emit(f"    tape.watch({w})")
+        for line in body:
+            emit("    " + line)
+        emit(f"out.append(tape.gradient([{f}, {mid}], [x, y]{unconnected}))")
+        emit(f"out.append(tape.gradient({{'a': {f}, 'b': [{mid}]}}, x))")
+        if mid != "x":
+            emit(f"out.append(tape.gradient({f}, {mid}))")
+        emit("out.append(len(tape.watched_variables()))")
     elif mode == "output_gradients":
         emit("with tf.GradientTape() as tape:")
         for w in watch:

@@ -273,6 +273,7 @@ softplus = _mk_unary("Softplus", _softplus_fwd)
 
 
 erf = _mk_unary("Erf", B.erf)
+erfc = _mk_unary("Erfc", B.erfc)
 
 
 # The rectifiers' gradients are TensorFlow's *Grad operations, g * mask (ReluGrad, Relu6Grad,
