@@ -185,13 +185,9 @@ class GradientTape:
                 raise AttributeError(f"{type(t).__name__!r} object has no attribute '_id': the "
                                      f"gradient target must be a Tensor or Variable, got {t!r}")
         flat_sources = _nest.flatten(sources, keep_none=True)
-        if any(t is None for t in flat_sources):
-            raise ValueError("Can't differentiate w.r.t. None: a source passed to "
-                             "GradientTape.gradient is None.")
         for s in flat_sources:
             if not isinstance(s, Tensor):
-                raise ValueError(f"Passed in object {s!r} of type {type(s).__name__!r}, not "
-                                 "tf.Tensor or tf.Variable or ExtensionType.")
+                _bad_source(s)
         # TensorFlow logs integer targets and sources at verbosity 1 only (logging.vlog): the
         # student sees no warning; the gradient is None (why_none says why).
         if output_gradients is not None:
@@ -369,6 +365,17 @@ def observe_backward(tape, targets, sources, output_gradients, on_step):
     each entry between the targets and the sources (``index``: its position on the tape).
     """
     return tape._pass(targets, sources, output_gradients, consume=False, on_step=on_step)
+
+
+def _bad_source(s):
+    """TF's exception class and text for a source that is not a tensor (its text depends on
+    where TF trips: the dtype lookup or the tensor id), then what the source must be."""
+    why = f" (each source must be a Tensor or Variable, got {s!r})"
+    if s is None or isinstance(s, str):
+        raise TypeError(f"Cannot convert the argument `type_value`: {s!r} to a TensorFlow DType."
+                        + why)
+    attr = "dtype" if isinstance(s, float) else "_id"
+    raise AttributeError(f"{type(s).__name__!r} object has no attribute '{attr}'" + why)
 
 
 class _StopRecording:

@@ -43,8 +43,7 @@ class Optimizer:
                                 "`x.assign_sub(...)`?")
         if missing:
             if not pairs:
-                raise ValueError("No gradients provided for any variable: "
-                                 + ", ".join(v.name for v in missing))
+                raise ValueError("No gradients provided for any variable.")
             warnings.warn("Gradients do not exist for variables "
                           f"{[v.name for v in missing]} when minimizing the loss. If using "
                           "`model.compile()`, did you forget to provide a `loss` argument?",

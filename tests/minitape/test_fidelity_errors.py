@@ -227,3 +227,53 @@ def test_dense_input_size_mismatch_is_keras_3s_value_error():
     assert str(e.value) == ("Input 0 with name 'None' of layer 'dense' is incompatible with the "
                             "layer: expected axis -1 of input shape to have value 3, but received "
                             "input with shape (1, 4)")
+
+
+def test_fill_matmul_and_transpose_messages_as_tf():
+    # recorded from TF 2.21 (benchmarks/tfdiff)
+    for make in (lambda: tf.zeros([2, -1]), lambda: tf.ones([-1]), lambda: tf.fill([2, -1], 1.0)):
+        with pytest.raises(InvalidArgumentError, match=r"^Dimension -1 must be >= 0 \[Op:Fill\]$"):
+            make()
+    cases = [((tf.ones([2, 2]), tf.ones([3])),
+              "In[0] and In[1] has different ndims: [2,2] vs. [3] [Op:MatMul]"),
+             ((tf.ones([3]), tf.ones([3])), "In[0] and In[1] ndims must be == 2: 1 [Op:MatMul]"),
+             ((tf.ones([2, 3, 3]), tf.ones([3])), "In[1] ndims must be >= 2: 1 [Op:BatchMatMulV2]")]
+    for (a, b), text in cases:
+        with pytest.raises(InvalidArgumentError) as e:
+            tf.matmul(a, b)
+        assert str(e.value) == text
+    for perm, text in (([0, 1, 2], "transpose expects a vector of size 2. But input(1) is a "
+                                   "vector of size 3 [Op:Transpose]"),
+                       ([0, 0], "1 is missing from {0,0}. [Op:Transpose]"),
+                       ([0, 2], "2 is out of range [0 .. 2) [Op:Transpose]")):
+        with pytest.raises(InvalidArgumentError) as e:
+            tf.transpose(tf.ones([2, 3]), perm=perm)
+        assert str(e.value) == text
+    assert tf.transpose(tf.ones([2, 3]), perm=[-1, 0]).shape == (3, 2)
+
+
+def test_sources_that_are_not_tensors_raise_tfs_class():
+    x = tf.Variable(1.0)
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * 2
+    with pytest.raises(TypeError, match=r"^Cannot convert the argument `type_value`: None to a "
+                                        r"TensorFlow DType\. \(each source must be"):
+        tape.gradient(y, [x, None])
+    with pytest.raises(AttributeError, match=r"^'float' object has no attribute 'dtype'"):
+        tape.gradient(y, 3.0)
+    with pytest.raises(AttributeError, match=r"^'int' object has no attribute '_id'"):
+        tape.gradient(y, [x, 2])
+
+
+def test_keras_messages_as_keras_3():
+    with pytest.raises(ValueError, match="Received: units=0"):
+        tf.keras.layers.Dense(0)
+    layer = tf.keras.layers.Dense(2)  # the refused layer took no name, as in Keras 3
+    with pytest.raises(ValueError) as e:
+        layer(tf.ones([3]))
+    assert str(e.value) == (f"Input 0 with name 'None' of layer '{layer.name}' is incompatible "
+                            "with the layer: expected min_ndim=2, found ndim=1. Full shape "
+                            "received: (3,)")
+    with pytest.raises(ValueError) as e:
+        tf.keras.optimizers.SGD(0.1).apply_gradients([(None, tf.Variable(1.0))])
+    assert str(e.value) == "No gradients provided for any variable."

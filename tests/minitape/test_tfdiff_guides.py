@@ -1,5 +1,5 @@
 """Cells in the style of TensorFlow's guides (tensors, variables, modules and Keras layers, basic
-training loops, custom training, both autodiff guides), replayed under minitape and compared
+training loops, custom training, both autodiff guides; printing and errors), replayed under minitape and compared
 with what TensorFlow 2.21 (Keras 3) printed, warned, raised and displayed for the same cells.
 
 The cells are ``benchmarks/tfdiff/guide_cells.py``; TF's output is recorded in
@@ -26,6 +26,15 @@ DELIBERATE = {
     ("basic_training", 5): "a tf.Variable attribute of a keras.Model is tracked (Keras 3 drops it)",
     ("basic_training", 6): "... so apply_gradients has variables to train (Keras 3: none)",
     ("basic_training", 7): "... and the model trained by the cell before has a smaller loss",
+    ("printing_and_errors", 23): "dtype refusals end after NodeDef (TF appends the op's signature)",
+    ("printing_and_errors", 24): "dtype refusals end after NodeDef (TF appends the op's signature)",
+    ("printing_and_errors", 25): "dtype refusals end after NodeDef (TF appends the op's signature)",
+    ("printing_and_errors", 31): "no tf.string",
+    ("printing_and_errors", 60): "a non-tensor source: TF's class and text, then what is expected",
+    ("printing_and_errors", 61): "a None source: TF's class and text, then what is expected",
+    ("printing_and_errors", 72): "tf.constant of a list of tensors: a ValueError naming tf.stack",
+    ("printing_and_errors", 80): "optimizer options minitape does not implement are refused",
+    ("printing_and_errors", 82): "apply_gradients of a non-Variable: a TypeError saying why",
 }
 
 
@@ -38,8 +47,9 @@ def replayed():
 def test_the_recording_covers_the_guides():
     assert DATA["tensorflow"].startswith("2.")
     assert set(DATA["notebooks"]) == {"tensors", "variables", "modules", "basic_training",
-                                      "custom_training", "autodiff", "advanced_autodiff"}
-    assert sum(len(c) for c in DATA["notebooks"].values()) >= 150
+                                      "custom_training", "autodiff", "advanced_autodiff",
+                                      "printing_and_errors"}
+    assert sum(len(c) for c in DATA["notebooks"].values()) >= 250
     for key in DELIBERATE:
         assert key[1] < len(DATA["notebooks"][key[0]])
 
