@@ -319,8 +319,7 @@ def _extra(self, a, batch):
         labels = self.nrng.dirichlet(np.ones(s[-1]), size=s[:-1]).round(3)
         self.emit(f"L = tf.constant({labels.tolist()!r}, dtype=DT)")
         return self.new(f"tf.nn.softmax_cross_entropy_with_logits(labels=L, logits={n})",
-                        s[:-1] + ((1,) if batch else ()) if False else s[:-1], 2 * b + 3, None,
-                        False)
+                        s[:-1], 2 * b + 3, None, False)
     if form == "sxent":
         labels = self.nrng.uniform(0.05, 0.95, size=s).round(3)
         self.emit(f"L = tf.constant({labels.tolist()!r}, dtype=DT)")
@@ -406,7 +405,7 @@ def generate(seed: int) -> str:
     depth = r.randint(2, 5)
     body_start = len(b.lines)
     b.vals.append(_Val("x", xs, 1.5))
-    b.vals.append(_Val("y", ys, 1.5, rowwise=len(ys) < 2 or True))
+    b.vals.append(_Val("y", ys, 1.5))  # y is not x: any row of it is fine for batch_jacobian
     with np.errstate(over="ignore"):
         for _ in range(depth):
             b.step(batch)
@@ -422,11 +421,6 @@ def generate(seed: int) -> str:
     else:
         watch = ["x", "y", "z"] if r.random() < 0.8 else ["x"]
     emit = b.emit
-
-    def tape_block(names, indent, persistent=False):
-        pad = "    " * indent
-        args = "persistent=True" if persistent else ""
-        return pad, args
 
     f = last.name
     scalar = f"tf.reduce_sum({f})" if last.shape else f
