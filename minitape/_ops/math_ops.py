@@ -344,7 +344,15 @@ def leaky_relu(features, alpha=0.2, name=None):
     x = _to_tensor(features)
     # TF's alpha is a float32 attribute: a float64 tensor is scaled by float32(alpha) (0.2 is
     # 0.20000000298...), so the float64 values agree with TF's to the last digit
-    return apply(_LeakyRelu, (x,), {"alpha": _float(B.numpy.float32(alpha))})
+    a = _F32_ALPHAS.get(alpha) if type(alpha) is _float else None
+    if a is None:
+        a = _float(B.numpy.float32(alpha))
+        if type(alpha) is _float and len(_F32_ALPHAS) < 64:
+            _F32_ALPHAS[alpha] = a
+    return apply(_LeakyRelu, (x,), {"alpha": a})
+
+
+_F32_ALPHAS: dict = {}  # alpha -> float32(alpha), so the usual call costs a dict lookup
 
 
 def _leaky_relu_save(ans, x, alpha):
