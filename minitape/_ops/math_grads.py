@@ -150,6 +150,7 @@ REGISTRY['Softplus'].defvjps(lambda g, ans, x: multiply(g, sigmoid(x)), batch=Tr
 
 
 REGISTRY['Erf'].defvjps(lambda g, ans, x: multiply(g, multiply(exp(negative(square(x))), 1.1283791670955126)), batch=True)
+REGISTRY['Erfc'].defvjps(lambda g, ans, x: multiply(g, multiply(exp(negative(square(x))), -1.1283791670955126)), batch=True)
 
 
 # The mask's gradient is zeros of the mask's shape (gg may be wider: a batch of seeds
