@@ -91,20 +91,27 @@ _Transpose = primitive("Transpose", lambda a, perm: xp(a).transpose(a, perm))
 def transpose(a, perm=None, conjugate=False, name=None):
     x = _to_tensor(a)
     nd = x._value.ndim
-    if perm is not None:
-        perm = tuple(_int(p) for p in perm)
-        if len(perm) != nd:
-            raise InvalidArgumentError(f"transpose expects a vector of size {nd}. But input(1) "
-                                       f"is a vector of size {len(perm)} [Op:Transpose]")
-        for p in perm:
-            if not -nd <= p < nd:
-                raise InvalidArgumentError(f"{p} is out of range [0 .. {nd}) [Op:Transpose]")
-        if len({p % nd for p in perm}) != nd:
-            missing = min(set(range(nd)) - {p % nd for p in perm})
-            raise InvalidArgumentError(f"{missing} is missing from {{{','.join(map(str, perm))}}}. "
-                                       "[Op:Transpose]")
-    perm = tuple(_brange(nd - 1, -1, -1)) if perm is None else tuple(p % nd for p in perm)
+    if perm is None:
+        perm = tuple(_brange(nd - 1, -1, -1))
+    else:
+        given = [_int(p) for p in perm]
+        perm = tuple([p + nd if p < 0 else p for p in given])
+        if sorted(perm) != list(_brange(nd)):  # (one check on the common path)
+            _bad_perm(given, nd)
     return apply(_Transpose, (x,), {"perm": perm})
+
+
+def _bad_perm(perm, nd):
+    """TF's error for a permutation of the wrong size, out of range or with a repeat."""
+    if len(perm) != nd:
+        raise InvalidArgumentError(f"transpose expects a vector of size {nd}. But input(1) "
+                                   f"is a vector of size {len(perm)} [Op:Transpose]")
+    for p in perm:
+        if not -nd <= p < nd:
+            raise InvalidArgumentError(f"{p} is out of range [0 .. {nd}) [Op:Transpose]")
+    missing = min(set(range(nd)) - {p % nd for p in perm})
+    raise InvalidArgumentError(f"{missing} is missing from {{{','.join(map(str, perm))}}}. "
+                               "[Op:Transpose]")
 
 
 def expand_dims(input, axis, name=None):  # noqa: A002
