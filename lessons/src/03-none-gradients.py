@@ -987,7 +987,8 @@ for fixed in [False, True]:
 # %% key="detective-widget-code"
 case_menu = widgets.Dropdown(options=[(t(f"l03.case.{name}"), name) for name in CASES],
                              description=t("l03.detective.case"),
-                             style={"description_width": "initial"})
+                             style={"description_width": "initial"},
+                             layout=widgets.Layout(width="max-content"))  # the longest case shows whole
 fix_box = widgets.Checkbox(value=False, description=t("l03.detective.fix"))
 report = widgets.HTML()
 

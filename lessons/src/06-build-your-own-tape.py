@@ -1051,8 +1051,7 @@ def our_backward_steps(tape, target):
 def our_stepper(tape, target, **names):
     label = labels(tape, **names)
     history = list(our_backward_steps(tape, target))
-    slider = widgets.IntSlider(value=0, min=0, max=len(history) - 1, description=t("l06.steps.slider"),
-                               style={"description_width": "initial"})
+    slider = widgets.IntSlider(value=0, min=0, max=len(history) - 1, layout=widgets.Layout(width="320px"))
     view = widgets.HTML()
 
     def show_step(change=None):
@@ -1072,7 +1071,8 @@ def our_stepper(tape, target, **names):
 
     slider.observe(show_step, names="value")
     show_step()
-    return widgets.VBox([slider, view])
+    caption = widgets.Label(t("l06.steps.slider"))  # beside the slider, as long as its language needs
+    return widgets.VBox([widgets.HBox([caption, slider], layout=widgets.Layout(flex_flow="row wrap")), view])
 
 
 our_stepper(tape, f, x=x, y=y, f=f)
