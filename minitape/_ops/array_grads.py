@@ -20,6 +20,8 @@ def unbroadcast_batch(g, shape):
     """:func:`unbroadcast` for a gradient with a leading batch axis: ``g`` of shape
     ``(b, *broadcast shape)`` summed to ``(b, *shape)``, the batch axis kept."""
     gs = g._value.shape
+    if gs[1:] == shape:  # only the batch axis differs: nothing to undo
+        return g
     nd = len(gs) - 1 - len(shape)
     axes = tuple(_brange(1, 1 + nd)) + tuple(i + 1 + nd for i, s in enumerate(shape)
                                               if s == 1 and gs[i + 1 + nd] != 1)
