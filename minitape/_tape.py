@@ -186,13 +186,9 @@ class GradientTape:
                 raise AttributeError(f"{type(t).__name__!r} object has no attribute '_id': the "
                                      f"gradient target must be a Tensor or Variable, got {t!r}")
         flat_sources = _nest.flatten(sources, keep_none=True)
-        if any(t is None for t in flat_sources):
-            raise ValueError("Can't differentiate w.r.t. None: a source passed to "
-                             "GradientTape.gradient is None.")
         for s in flat_sources:
             if not isinstance(s, Tensor):
-                raise ValueError(f"Passed in object {s!r} of type {type(s).__name__!r}, not "
-                                 "tf.Tensor or tf.Variable or ExtensionType.")
+                _bad_source(s)
         # TensorFlow logs integer targets and sources at verbosity 1 only (logging.vlog): the
         # student sees no warning; the gradient is None (why_none says why).
         if output_gradients is not None:
@@ -247,9 +243,9 @@ class GradientTape:
         """
         target = _to_tensor(target)
         source_t = _to_tensor(source)
-        if target.shape.rank < 1 or source_t.shape.rank < 1:
-            raise ValueError("batch_jacobian needs target and source of rank >= 1, got "
-                             f"{target.shape} and {source_t.shape}")
+        for t in (target, source_t):  # TF: TensorShape.with_rank_at_least(2)
+            if t.shape.rank < 2:
+                raise ValueError(f"Shape {t.shape} must have rank at least 2")
         if target.shape[0] != source_t.shape[0]:
             raise ValueError("Need first dimension of target shape "
                              f"({target.shape}) and source shape ({source_t.shape}) to match.")
@@ -375,6 +371,17 @@ def observe_backward(tape, targets, sources, output_gradients, on_step):
     return tape._pass(targets, sources, output_gradients, consume=False, on_step=on_step)
 
 
+def _bad_source(s):
+    """TF's exception class and text for a source that is not a tensor (its text depends on
+    where TF trips: the dtype lookup or the tensor id), then what the source must be."""
+    why = f" (each source must be a Tensor or Variable, got {s!r})"
+    if s is None or isinstance(s, str):
+        raise TypeError(f"Cannot convert the argument `type_value`: {s!r} to a TensorFlow DType."
+                        + why)
+    attr = "dtype" if isinstance(s, float) else "_id"
+    raise AttributeError(f"{type(s).__name__!r} object has no attribute '{attr}'" + why)
+
+
 class _StopRecording:
     __slots__ = ("_tape",)
 
@@ -383,6 +390,8 @@ class _StopRecording:
 
     def __enter__(self):
         if not self._tape._recording:
+            if self._tape._entered:  # TF: a tape whose context has exited
+                raise ValueError("Tape is not recording.")
             raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._tape._pop()
         return self

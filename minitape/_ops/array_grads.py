@@ -170,7 +170,7 @@ REGISTRY['ScatterAxis'].defbatch(
 
 REGISTRY['SelectV2'].defvjps(
     lambda g, ans, x, y, cond: where(Tensor(cond), g, zeros_like(g)),
-                       lambda g, ans, x, y, cond: where(Tensor(cond), zeros_like(g), g), batch=True)
+    lambda g, ans, x, y, cond: where(Tensor(cond), zeros_like(g), g), batch=True)
 
 
 REGISTRY['Tile'].defvjps(_tile_vjp).defbatch(

@@ -278,6 +278,7 @@ softplus = _mk_unary("Softplus", _softplus_fwd)
 
 
 erf = _mk_unary("Erf", B.erf)
+erfc = _mk_unary("Erfc", B.erfc)
 
 
 # The rectifiers' gradients are TensorFlow's *Grad operations, g * mask (ReluGrad, Relu6Grad,
@@ -346,7 +347,17 @@ _Elu = primitive("Elu", lambda a: xp(a).where(a > 0, a, xp(a).expm1(xp(a).minimu
 
 def leaky_relu(features, alpha=0.2, name=None):
     x = _to_tensor(features)
-    return apply(_LeakyRelu, (x,), {"alpha": _float(alpha)})
+    # TF's alpha is a float32 attribute: a float64 tensor is scaled by float32(alpha) (0.2 is
+    # 0.20000000298...), so the float64 values agree with TF's to the last digit
+    a = _F32_ALPHAS.get(alpha) if type(alpha) is _float else None
+    if a is None:
+        a = _float(B.numpy.float32(alpha))
+        if type(alpha) is _float and len(_F32_ALPHAS) < 64:
+            _F32_ALPHAS[alpha] = a
+    return apply(_LeakyRelu, (x,), {"alpha": a})
+
+
+_F32_ALPHAS: dict = {}  # alpha -> float32(alpha), so the usual call costs a dict lookup
 
 
 def _leaky_relu_save(ans, x, alpha):
