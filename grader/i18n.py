@@ -9,11 +9,8 @@ every language side by side) and are looked up with :func:`t`.
 
 from __future__ import annotations
 
-import functools
-import gettext
-
-from minitape._lang import (LANGS, SOURCE_LANG, current_language, normalize_language,
-                            set_language, split_variant)
+from minitape._lang import (LANGS, PLURAL_FORMS, SOURCE_LANG, current_language,
+                            normalize_language, plural_rule, set_language, split_variant)
 
 from .messages import MESSAGES
 
@@ -21,18 +18,6 @@ __all__ = ["LANGS", "current_language", "normalize_language", "set_language", "s
            "tn"]
 
 PLURAL_SUFFIX, SEPARATOR = ".plural", "|"
-
-#: CLDR plural rules as gettext ``Plural-Forms`` expressions: (number of forms, expression).
-#: The same as ``lessons.plural.PLURAL_FORMS`` (tests/grader/test_grader_i18n.py compares them,
-#: tests/lessons/test_plural.py compares those with Babel's); the grader keeps its own copy
-#: because it sits below ``lessons`` (tests/test_layout.py). Their common home would be
-#: ``minitape._lang``, the owner of the course's languages.
-PLURAL_FORMS: dict[str, tuple[int, str]] = {
-    "en": (2, "(n != 1)"),
-    "es": (2, "(n != 1)"),
-    "pt": (2, "(n != 1)"),
-    "ru": (3, "(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2)"),
-}
 
 
 def t(key: str, lang: str | None = None, /, **kwargs: object) -> str:
@@ -58,7 +43,7 @@ def _plural_count(count: object) -> int:
 
 def tn(key: str, count: object, lang: str | None = None, /, **kwargs: object) -> str:
     """The plural message ``key`` (its forms separated by ``|``, in gettext's order) in the
-    form ``count`` takes in ``lang`` -- the CLDR rule (:data:`PLURAL_FORMS`: one for 1 in
+    form ``count`` takes in ``lang`` -- the CLDR rule (``minitape._lang.PLURAL_FORMS``: one for 1 in
     en/es/pt; 1, 21 / 2-4, 22 / 5-20 in Russian) --, formatted with ``kwargs``."""
     if not key.endswith(PLURAL_SUFFIX):
         raise KeyError(f"{key!r} is not a plural grader message (plural keys end in {PLURAL_SUFFIX!r})")
@@ -69,14 +54,10 @@ def tn(key: str, count: object, lang: str | None = None, /, **kwargs: object) ->
         raise KeyError(f"no grader message {key!r} (grader/messages.py)") from None
     text = texts.get(code) or texts[SOURCE_LANG]
     forms = text.split(SEPARATOR)
-    n_forms, rule = _plural_rule(code)
+    n_forms, rule = plural_rule(code)
     if len(forms) != n_forms:
         raise ValueError(f"grader message {key!r} [{code}] has {len(forms)} plural form(s); "
                          f"{code} needs {n_forms}")
     return forms[rule(abs(_plural_count(count)))].format(**kwargs)
 
 
-@functools.lru_cache(maxsize=None)
-def _plural_rule(lang: str):
-    count, expr = PLURAL_FORMS[lang]
-    return count, gettext.c2py(expr)

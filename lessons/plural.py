@@ -9,11 +9,12 @@ and whose text holds the language's plural forms separated by ``|``, in gettext'
     }
 
 Which form a count takes comes from the CLDR plural rules written as gettext ``Plural-Forms``
-expressions (:data:`PLURAL_FORMS`: two forms for English, Spanish and Portuguese, three for
-Russian: 1, 21 -> form 0; 2-4, 22 -> form 1; 5-20, 11-14 -> form 2), evaluated by the standard
-library's ``gettext.c2py``. They are the expressions Babel ships
-(``babel.messages.plurals.get_plural``; ``tests/lessons/test_plural.py`` compares them), kept here
-so that lessons need no Babel at run time: the in-browser course (JupyterLite) has none.
+expressions (``minitape._lang.PLURAL_FORMS``, the one home of the course's languages: two forms
+for English, Spanish and Portuguese, three for Russian: 1, 21 -> form 0; 2-4, 22 -> form 1;
+5-20, 11-14 -> form 2), evaluated by the standard library's ``gettext.c2py``. They are the
+expressions Babel ships (``babel.messages.plurals.get_plural``; ``tests/lessons/test_plural.py``
+compares them), so that lessons need no Babel at run time: the in-browser course (JupyterLite)
+has none.
 Nothing here writes endings by hand::
 
     >>> from lessons.plural import tn
@@ -23,31 +24,14 @@ Nothing here writes endings by hand::
 
 from __future__ import annotations
 
-import functools
-import gettext
-from typing import Callable
+from minitape._lang import PLURAL_FORMS, plural_rule
 
 from .i18n import current_language, normalize_language, t
 
 __all__ = ["PLURAL_FORMS", "PLURAL_SUFFIX", "SEPARATOR", "plural_rule", "plural_index", "forms", "tn"]
 
-#: gettext plural expressions (CLDR), per language: (number of forms, expression in ``n``).
-PLURAL_FORMS: dict[str, tuple[int, str]] = {
-    "en": (2, "(n != 1)"),
-    "es": (2, "(n != 1)"),
-    "pt": (2, "(n != 1)"),
-    "ru": (3, "(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2)"),
-}
-
 PLURAL_SUFFIX = ".plural"
 SEPARATOR = "|"
-
-
-@functools.lru_cache(maxsize=None)
-def plural_rule(lang: str) -> tuple[int, Callable[[int], int]]:
-    """``(number of forms, n -> form index)`` for ``lang``, from :data:`PLURAL_FORMS`."""
-    count, expr = PLURAL_FORMS[normalize_language(lang)]
-    return count, gettext.c2py(expr)
 
 
 def plural_index(count: int, lang: str) -> int:

@@ -100,18 +100,28 @@ def add_at(z, key, values):
     importlib.import_module("cupyx").scatter_add(z, key, values)
 
 
-def erf(a):
-    """The error function, element-wise, on the array's own device."""
+def _special(a, name):
     mod = xp(a)
     if mod is _np:
         import math
-        f = _np.vectorize(math.erf, otypes=[a.dtype])
-        return f(a) if _np.ndim(a) else a.dtype.type(math.erf(a))
+        fn = getattr(math, name)
+        f = _np.vectorize(fn, otypes=[a.dtype])
+        return f(a) if _np.ndim(a) else a.dtype.type(fn(a))
     special = getattr(mod, "special", None)
     if special is None:  # CuPy keeps SciPy's special functions in cupyx
         import importlib
         special = importlib.import_module("cupyx.scipy.special")
-    return special.erf(a)
+    return getattr(special, name)(a)
+
+
+def erf(a):
+    """The error function, element-wise, on the array's own device."""
+    return _special(a, "erf")
+
+
+def erfc(a):
+    """1 - erf(a), without the cancellation for large a (TF's gelu is written with it)."""
+    return _special(a, "erfc")
 
 
 def to_host(a):

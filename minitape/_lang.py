@@ -15,10 +15,14 @@ here (the lowest layer of the project, so that minitape needs nothing above it):
   For 3 and 4 a path names a language when one of its folders is ``lessons/<lang>`` or ends
   in ``-<lang>`` (an nbgrader assignment such as ``01-gradients-es``); the deepest wins;
 * :func:`variant_name` and :func:`split_variant` are the ``<lesson>-<lang>`` naming rule of
-  assignments and exported notebooks.
+  assignments and exported notebooks;
+* :data:`PLURAL_FORMS` and :func:`plural_rule`: each language's CLDR plural rule, for the
+  lessons' and the grader's messages with a count.
 """
 from __future__ import annotations
 
+import functools
+import gettext
 import os
 import warnings
 from pathlib import PurePath
@@ -33,6 +37,18 @@ LANGUAGES = {
 LANGS = tuple(LANGUAGES)
 SOURCE_LANG = "en"
 
+# code -> CLDR's plural rule as a gettext ``Plural-Forms`` expression: (number of forms,
+# expression in n).  Two forms for English, Spanish and Portuguese; three for Russian (1, 21 ->
+# form 0; 2-4, 22 -> form 1; 5-20, 11-14 -> form 2).  They are the expressions Babel ships
+# (tests/lessons/test_plural.py compares them), written here so that nothing needs Babel at
+# run time (the in-browser course has none).  A new language adds its line here too.
+PLURAL_FORMS: dict[str, tuple[int, str]] = {
+    "en": (2, "(n != 1)"),
+    "es": (2, "(n != 1)"),
+    "pt": (2, "(n != 1)"),
+    "ru": (3, "(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2)"),
+}
+
 _explicit: list = [None]  # set_language()'s choice, None for automatic detection
 
 
@@ -44,6 +60,13 @@ def normalize_language(lang: str) -> str:
     if code not in LANGUAGES:
         raise ValueError(f"unsupported language {lang!r}; choose one of {', '.join(LANGS)}")
     return code
+
+
+@functools.lru_cache(maxsize=None)
+def plural_rule(lang: str):
+    """``(number of forms, n -> form index)`` for ``lang``, from :data:`PLURAL_FORMS`."""
+    count, expr = PLURAL_FORMS[normalize_language(lang)]
+    return count, gettext.c2py(expr)
 
 
 def set_language(lang: str | None) -> None:

@@ -57,7 +57,7 @@ class GradientTape:
         self._used = False
         self._entered = False
         self._notes = None           # debugging notes (NumPy escapes, assignments, cut paths)
-        self._spent = None           # what a non-persistent gradient keeps for why_none
+        self._spent = None           # what a consumed pass keeps for why_none (_Spent's fields)
 
     # --- context ------------------------------------------------------------------------
     def __enter__(self):
@@ -177,7 +177,8 @@ class GradientTape:
             raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
                             "Variables or CompositeTensors to be differentiated, but received "
                             "None.")
-        unconnected = UnconnectedGradients(unconnected_gradients)
+        unconnected = (unconnected_gradients if type(unconnected_gradients) is UnconnectedGradients
+                       else UnconnectedGradients(unconnected_gradients))  # (no Enum call)
         flat_targets = _nest.flatten(target)
         for t in flat_targets:
             if not isinstance(t, Tensor):
@@ -185,13 +186,9 @@ class GradientTape:
                 raise AttributeError(f"{type(t).__name__!r} object has no attribute '_id': the "
                                      f"gradient target must be a Tensor or Variable, got {t!r}")
         flat_sources = _nest.flatten(sources, keep_none=True)
-        if any(t is None for t in flat_sources):
-            raise ValueError("Can't differentiate w.r.t. None: a source passed to "
-                             "GradientTape.gradient is None.")
         for s in flat_sources:
             if not isinstance(s, Tensor):
-                raise ValueError(f"Passed in object {s!r} of type {type(s).__name__!r}, not "
-                                 "tf.Tensor or tf.Variable or ExtensionType.")
+                _bad_source(s)
         # TensorFlow logs integer targets and sources at verbosity 1 only (logging.vlog): the
         # student sees no warning; the gradient is None (why_none says why).
         if output_gradients is not None:
@@ -204,15 +201,15 @@ class GradientTape:
 
         grads = self._pass(flat_targets, flat_sources, flat_og, consume=consume,
                            batched=batch is not None)
-        lead = () if batch is None else (batch,)  # a vectorized pass's batch axis
         results = []
         for s, g in zip(flat_sources, grads):
+            shape = s._value.shape if batch is None else (batch,) + s._value.shape
             if g is None:
                 if unconnected is UnconnectedGradients.ZERO:
                     g = (_ops.zeros_like(s) if batch is None else
-                         _ops.zeros(lead + s._value.shape, dtype=s.dtype))
-            elif g._value.shape != lead + s._value.shape:
-                g = _ops.reshape(g, lead + s._value.shape)
+                         _ops.zeros(shape, dtype=s.dtype))
+            elif g._value.shape != shape:  # (a vectorized pass: the batch axis in front)
+                g = _ops.reshape(g, shape)
             results.append(g)
         return _nest.pack_sequence_as(sources, results)
 
@@ -246,9 +243,9 @@ class GradientTape:
         """
         target = _to_tensor(target)
         source_t = _to_tensor(source)
-        if target.shape.rank < 1 or source_t.shape.rank < 1:
-            raise ValueError("batch_jacobian needs target and source of rank >= 1, got "
-                             f"{target.shape} and {source_t.shape}")
+        for t in (target, source_t):  # TF: TensorShape.with_rank_at_least(2)
+            if t.shape.rank < 2:
+                raise ValueError(f"Shape {t.shape} must have rank at least 2")
         if target.shape[0] != source_t.shape[0]:
             raise ValueError("Need first dimension of target shape "
                              f"({target.shape}) and source shape ({source_t.shape}) to match.")
@@ -285,8 +282,9 @@ class GradientTape:
         grads = backward(entries, self._watched, targets, sources, output_gradients,
                          consume=consume, on_step=on_step, batched=batched)
         if consume:
-            self._release(_Spent(skeleton, self._watched, [t._id for t in targets],
-                                 {s._id: g is not None for s, g in zip(sources, grads)}))
+            # (a plain tuple here, on every gradient call; recording() names its fields)
+            self._release((skeleton, self._watched, [t._id for t in targets],
+                           {s._id: g is not None for s, g in zip(sources, grads)}))
         return grads
 
     def _rows_pass(self, target, sources, output_gradients, unconnected_gradients):
@@ -350,6 +348,8 @@ def recording(tape) -> Recording:
     """The one read-only view of ``tape``'s recording (what debugging draws and explains)."""
     entries = tape._entries
     spent = tape._spent
+    if spent is not None:
+        spent = _Spent(*spent)
     if entries is not None:
         view = _entries_view(entries)
     elif spent is not None and spent.skeleton is not None:
@@ -371,6 +371,17 @@ def observe_backward(tape, targets, sources, output_gradients, on_step):
     return tape._pass(targets, sources, output_gradients, consume=False, on_step=on_step)
 
 
+def _bad_source(s):
+    """TF's exception class and text for a source that is not a tensor (its text depends on
+    where TF trips: the dtype lookup or the tensor id), then what the source must be."""
+    why = f" (each source must be a Tensor or Variable, got {s!r})"
+    if s is None or isinstance(s, str):
+        raise TypeError(f"Cannot convert the argument `type_value`: {s!r} to a TensorFlow DType."
+                        + why)
+    attr = "dtype" if isinstance(s, float) else "_id"
+    raise AttributeError(f"{type(s).__name__!r} object has no attribute '{attr}'" + why)
+
+
 class _StopRecording:
     __slots__ = ("_tape",)
 
@@ -379,6 +390,8 @@ class _StopRecording:
 
     def __enter__(self):
         if not self._tape._recording:
+            if self._tape._entered:  # TF: a tape whose context has exited
+                raise ValueError("Tape is not recording.")
             raise RuntimeError("Trying to stop recording a tape which is not recording.")
         self._tape._pop()
         return self
@@ -435,7 +448,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
             if tid in producer:
                 usage[tid] = usage.get(tid, 0) + 1
         o = e[0]
-        if type(o) is tuple:  # several outputs (custom gradients): ready when all are done
+        if o.__class__ is tuple:  # several outputs (custom gradients): ready when all are done
             if multi is None:
                 multi = {}
             multi[i] = o
@@ -488,13 +501,12 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
     while ready:
         i = ready.pop()
         out_id, in_ids, prim, saved, params = entries[i]
-        if type(out_id) is tuple:
+        if multi is not None and i in multi:  # several outputs: a tuple of their gradients
             g = tuple([get(o) if o in source_ids else grads.pop(o, None) for o in out_id])
             if all(x is None for x in g):
                 g = None
         else:
             g = get(out_id) if out_id in source_ids else grads.pop(out_id, None)
-        in_grads = None
         if g is not None:
             if prim.no_gradient:
                 raise LookupError(f"gradient registry has no entry for: {prim.name}")
@@ -510,9 +522,8 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                         if r is not None:
                             if prim.unbroadcast:
                                 shape = saved[k + 1]._value.shape
-                                if (r._value.shape[1:] != shape if batched  # (no slice
-                                        else r._value.shape != shape):    # when not batched)
-                                    r = unbroadcast(r, shape)
+                                if r._value.shape != shape:  # (always in a batched pass:
+                                    r = unbroadcast(r, shape)  # unbroadcast_batch checks)
                             prev = get(tid)
                             grads[tid] = r if prev is None else add(prev, r)
                         c = usage.get(tid)  # (only tensors made by needed entries have one)
@@ -532,6 +543,8 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                     continue
                 prev = get(tid)
                 grads[tid] = ig if prev is None else add(prev, ig)
+        else:
+            in_grads = None
         if on_step is not None and i in reach:
             on_step(i, g, in_grads, grads)
         for tid in in_ids:

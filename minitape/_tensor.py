@@ -336,8 +336,10 @@ class Variable(Tensor):
         if (tuple(v.shape) != tuple(self._value.shape) if d is None
                 else not d.is_compatible_with(v.shape)):
             raise ValueError(
-                f"Cannot {op} to variable '{self._name}': Shape mismatch. The variable shape "
-                f"{self.shape}, and the assigned value shape {TensorShape(v.shape)} are incompatible.")
+                # TF 2.21's text, its missing and extra spaces included
+                f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable "
+                f"shape {self.shape}, and the assigned value shape {TensorShape(v.shape)} are "
+                "incompatible.")
         if B.xp(v) is not B.xp(self._value):
             from . import _device
             v = _device.move_like(v, self._value)
@@ -405,6 +407,9 @@ class Variable(Tensor):
         return Tensor.numpy(self)
 
     def __repr__(self):
+        if self._path is not None:  # a Keras weight shows as Keras 3 shows its Variables
+            return (f"<Variable path={self._path}, shape={self.shape}, dtype={self.dtype.name}, "
+                    f"value={B.to_host(self._value)}>")
         return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}, "
                 f"numpy={_fmt_numpy(self._value, True)}>")
 

@@ -228,12 +228,15 @@ def check_lossless(v, want) -> None:
         return
     if isinstance(v, _builtins.bool) or not isinstance(v, _numbers.Number):
         if not isinstance(v, (_builtins.bool, _np.bool_)):
-            raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")
+            raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype "
+                                f"{_TF_TYPE_TEXT.get(want.name, want.name)}")
         return
     if want.is_integer and not isinstance(v, _numbers.Integral):
-        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")
+        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype "
+                            f"{_TF_TYPE_TEXT.get(want.name, want.name)}")
     if want.is_bool and not isinstance(v, (_builtins.bool, _np.bool_)):
-        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype {want.name}")
+        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype "
+                            f"{_TF_TYPE_TEXT.get(want.name, want.name)}")
 
 
 # --- rules for operands: a Python number or NumPy value meeting a tensor --------------------

@@ -1,7 +1,7 @@
 """``tf.math``: element-wise math and reductions."""
 from ._ops import (  # noqa: F401
     abs, acos, add, add_n, argmax, argmin, asin, atan, atan2, ceil, cos, cosh, cumprod, cumsum,
-    divide, equal, erf, exp, expm1, floor, floordiv, floormod, greater, greater_equal, is_finite,
+    divide, equal, erf, erfc, exp, expm1, floor, floordiv, floormod, greater, greater_equal, is_finite,
     is_inf, is_nan, less, less_equal, log, log1p, log_softmax, logical_and, logical_not,
     logical_or, logical_xor, maximum, minimum, mod, multiply, negative, not_equal, pow,
     reciprocal, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min,

@@ -23,7 +23,7 @@ from .math_ops import (_add, add, subtract, multiply, divide, truediv, floordiv,
                        pow, _maximum, _minimum, maximum, minimum, squared_difference, atan2,
                        negative, neg, abs, sign, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh,
                        exp, expm1, log, log1p, sqrt, rsqrt, square, reciprocal, inv_op, sigmoid,
-                       softplus, erf, relu, elu, leaky_relu, floor, ceil, round, is_nan, is_finite,
+                       softplus, erf, erfc, relu, elu, leaky_relu, floor, ceil, round, is_nan, is_finite,
                        is_inf, logical_not, equal, not_equal, less, less_equal, greater,
                        greater_equal, logical_and, logical_or, logical_xor, identity,
                        stop_gradient, cast)

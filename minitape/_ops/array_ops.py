@@ -68,9 +68,14 @@ def reshape(tensor, shape, name=None):
         for s in shape:
             if s != -1:
                 known *= s
-        if shape.count(-1) > 1 or (known and x._value.size % known) or (not known and x._value.size):
+        if shape.count(-1) > 1:
+            first = shape.index(-1)
+            raise InvalidArgumentError(f"Only one input size may be -1, not both {first} and "
+                                       f"{shape.index(-1, first + 1)} [Op:Reshape]")
+        if (known and x._value.size % known) or (not known and x._value.size):
+            wanted = f"requires a multiple of {known}" if known else "has 0"
             raise InvalidArgumentError(f"Input to reshape is a tensor with {x._value.size} values, "
-                                       f"but the requested shape is {list(shape)} [Op:Reshape]")
+                                       f"but the requested shape {wanted} [Op:Reshape]")
         shape = tuple((x._value.size // known if known else 0) if s == -1 else s for s in shape)
     if _prod(shape) != x._value.size:
         raise InvalidArgumentError(f"Input to reshape is a tensor with {x._value.size} values, but "
@@ -86,7 +91,19 @@ _Transpose = primitive("Transpose", lambda a, perm: xp(a).transpose(a, perm))
 def transpose(a, perm=None, conjugate=False, name=None):
     x = _to_tensor(a)
     nd = x._value.ndim
-    perm = tuple(_brange(nd - 1, -1, -1)) if perm is None else tuple(_int(p) % nd for p in perm)
+    if perm is not None:
+        perm = tuple(_int(p) for p in perm)
+        if len(perm) != nd:
+            raise InvalidArgumentError(f"transpose expects a vector of size {nd}. But input(1) "
+                                       f"is a vector of size {len(perm)} [Op:Transpose]")
+        for p in perm:
+            if not -nd <= p < nd:
+                raise InvalidArgumentError(f"{p} is out of range [0 .. {nd}) [Op:Transpose]")
+        if len({p % nd for p in perm}) != nd:
+            missing = min(set(range(nd)) - {p % nd for p in perm})
+            raise InvalidArgumentError(f"{missing} is missing from {{{','.join(map(str, perm))}}}. "
+                                       "[Op:Transpose]")
+    perm = tuple(_brange(nd - 1, -1, -1)) if perm is None else tuple(p % nd for p in perm)
     return apply(_Transpose, (x,), {"perm": perm})
 
 
@@ -211,6 +228,9 @@ def concat(values, axis, name="concat"):
                                    f"[{-nd}, {nd}), but got {_int(axis)} [Op:ConcatV2] name: {name}")
     ax = _int(axis) % nd if nd else 0
     s0 = ts[0]._value.shape
+    if any(t._value.ndim == 0 for t in ts):
+        raise InvalidArgumentError("ConcatOp : Can't concatenate scalars (use tf.stack instead) "
+                                   f"[Op:ConcatV2] name: {name}")
     for i, t in enumerate(ts[1:], 1):
         s = t._value.shape
         if len(s) != len(s0):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import _backend as B
 from .. import dtypes as _d
 from .._core import Tensor, convert_to_tensor, _to_tensor
+from ..errors import InvalidArgumentError
 from ._adapt import _shape_tuple
 
 xp = B.xp
@@ -17,18 +18,26 @@ def _creation_module():
     return B.default_module()
 
 
+def _dims(shape):
+    shape = _shape_tuple(shape)
+    for d in shape:
+        if d < 0:  # TF's Fill kernel makes zeros, ones and fill
+            raise InvalidArgumentError(f"Dimension {d} must be >= 0 [Op:Fill]")
+    return shape
+
+
 def zeros(shape, dtype=_d.float32, name=None):
-    return Tensor(_creation_module().zeros(_shape_tuple(shape), dtype=_d.as_dtype(dtype)._np))
+    return Tensor(_creation_module().zeros(_dims(shape), dtype=_d.as_dtype(dtype)._np))
 
 
 def ones(shape, dtype=_d.float32, name=None):
-    return Tensor(_creation_module().ones(_shape_tuple(shape), dtype=_d.as_dtype(dtype)._np))
+    return Tensor(_creation_module().ones(_dims(shape), dtype=_d.as_dtype(dtype)._np))
 
 
 def fill(dims, value, name=None):
     v = convert_to_tensor(value)
     mod = _creation_module()
-    return Tensor(mod.full(_shape_tuple(dims), B.move(v._value, mod), dtype=v._value.dtype))
+    return Tensor(mod.full(_dims(dims), B.move(v._value, mod), dtype=v._value.dtype))
 
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002

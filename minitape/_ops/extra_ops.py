@@ -12,7 +12,7 @@ from .. import dtypes as _d
 from .._core import Tensor, apply, primitive, _to_tensor
 from ..errors import InvalidArgumentError
 from ._adapt import _pair
-from .math_ops import (_f, _mk_unary, abs, add, cast, divide, equal, erf, expm1, greater,
+from .math_ops import (_f, _mk_unary, abs, add, cast, divide, equal, erf, erfc, expm1, greater,
                        greater_equal, log, minimum, multiply, negative, not_equal, pow, softplus, tanh)
 from .reduce_ops import reduce_sum
 from .array_ops import expand_dims, gather, getitem, reshape, transpose, where
@@ -83,10 +83,17 @@ def softsign(features, name=None):
 def gelu(features, approximate=False, name=None):
     """Gaussian error linear unit: ``x * Phi(x)`` (``approximate=True``: the tanh form)."""
     x = _to_tensor(features)
+    # Written as TF 2.21 writes it, so that the digits agree: erfc (no cancellation for x << 0)
+    # and the constants TF casts from float32 (0.044715 and 1/sqrt(2) rounded to float32, also
+    # in float64)
     if approximate:
-        inner = multiply(add(x, multiply(pow(x, 3), 0.044715)), 0.7978845608028654)
+        inner = multiply(add(x, multiply(pow(x, 3), _GELU_COEFF)), 0.7978845608028654)
         return multiply(multiply(x, 0.5), add(tanh(inner), 1))
-    return multiply(multiply(x, 0.5), add(erf(multiply(x, 0.7071067811865476)), 1))
+    return multiply(multiply(x, 0.5), erfc(multiply(negative(x), _GELU_SQRT_HALF)))
+
+
+_GELU_COEFF = float(B.numpy.float32(0.044715))
+_GELU_SQRT_HALF = float(B.numpy.float32(0.7071067811865476))
 
 
 def selu(features, name=None):

@@ -31,15 +31,29 @@ def _mT(x):
 _MatMul = primitive("MatMul", lambda a, b: a @ b, unbroadcast=True)  # batch dims broadcast
 
 
+def _rank_error(nx, ny, sx, sy):
+    """TF 2.21's texts: tf.matmul runs BatchMatMulV2 when an operand has more than two axes,
+    else MatMul, whose kernel compares the ranks first."""
+    if max(nx, ny) > 2:
+        i = 0 if nx < 2 else 1
+        raise InvalidArgumentError(f"In[{i}] ndims must be >= 2: {min(nx, ny)} "
+                                   "[Op:BatchMatMulV2]")
+    if nx != ny:
+        def show(s):
+            return "[" + ",".join(str(d) for d in s) + "]"
+        raise InvalidArgumentError(f"In[0] and In[1] has different ndims: {show(sx)} vs. "
+                                   f"{show(sy)} [Op:MatMul]")
+    if nx == 1:
+        raise InvalidArgumentError("In[0] and In[1] ndims must be == 2: 1 [Op:MatMul]")
+    raise InvalidArgumentError("In[0] is not a matrix. Instead it has shape [] [Op:MatMul]")
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     """Matrix product of the last two axes (batched over leading axes)."""
     x, y = _pair(a, b, "MatMul")
-    for i, t in enumerate((x, y)):
-        if t._value.ndim < 2:
-            raise InvalidArgumentError(f"In[{i}] ndims must be >= 2: {t._value.ndim} [Op:MatMul]"
-                                       if t._value.ndim else
-                                       f"In[{i}] is not a matrix. Instead it has shape [] [Op:MatMul]")
+    if x._value.ndim < 2 or y._value.ndim < 2:
+        _rank_error(x._value.ndim, y._value.ndim, x._value.shape, y._value.shape)
     if transpose_a or adjoint_a:
         x = _mT(x)
     if transpose_b or adjoint_b:

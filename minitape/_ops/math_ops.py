@@ -12,7 +12,7 @@ from .._core import Tensor, apply, primitive, _to_tensor, _new, _SCALAR_KIND, br
 from .._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
 from .._state import multi_device as _multi  # [True] once a second array module (GPU) exists
 from ..errors import InvalidArgumentError
-from ._adapt import _pair, float_constant
+from ._adapt import _pair, float_constant, _HOST_CONSTANTS
 from ..dtypes import not_allowed, ALLOWED_ARITHMETIC
 
 xp = B.xp
@@ -51,8 +51,13 @@ def _mk_binary(name, fwd):
                         return out
                     return apply(prim, (x, y), {})
             elif ty is _float:
-                # a tensor and a Python float (y * 0.9): the one float-constant shortcut
-                c = float_constant(y, x._value)
+                # a tensor and a Python float (y * 0.9): the one float-constant shortcut.
+                # Its cache is probed here first: a NumPy scalar's type is its cache key, so
+                # a hit needs no call (the cache holds only host floating types)
+                by_type = _HOST_CONSTANTS.get(y)
+                c = by_type.get(type(x._value)) if by_type is not None else None
+                if c is None:
+                    c = float_constant(y, x._value)
                 if c is not None:
                     return apply(prim, (x, c), {})
         a, b = _pair(x, y, pname)
@@ -273,6 +278,7 @@ softplus = _mk_unary("Softplus", _softplus_fwd)
 
 
 erf = _mk_unary("Erf", B.erf)
+erfc = _mk_unary("Erfc", B.erfc)
 
 
 # The rectifiers' gradients are TensorFlow's *Grad operations, g * mask (ReluGrad, Relu6Grad,
@@ -341,7 +347,17 @@ _Elu = primitive("Elu", lambda a: xp(a).where(a > 0, a, xp(a).expm1(xp(a).minimu
 
 def leaky_relu(features, alpha=0.2, name=None):
     x = _to_tensor(features)
-    return apply(_LeakyRelu, (x,), {"alpha": _float(alpha)})
+    # TF's alpha is a float32 attribute: a float64 tensor is scaled by float32(alpha) (0.2 is
+    # 0.20000000298...), so the float64 values agree with TF's to the last digit
+    a = _F32_ALPHAS.get(alpha) if type(alpha) is _float else None
+    if a is None:
+        a = _float(B.numpy.float32(alpha))
+        if type(alpha) is _float and len(_F32_ALPHAS) < 64:
+            _F32_ALPHAS[alpha] = a
+    return apply(_LeakyRelu, (x,), {"alpha": a})
+
+
+_F32_ALPHAS: dict = {}  # alpha -> float32(alpha), so the usual call costs a dict lookup
 
 
 def _leaky_relu_save(ans, x, alpha):

@@ -68,10 +68,10 @@ class Dense(Layer):
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", name=None, dtype=None, **kwargs):
-        super().__init__(name=name, dtype=dtype)
-        if int(units) <= 0:
+        if int(units) <= 0:  # checked before the layer takes a name, as in Keras 3
             raise ValueError(f"Received an invalid value for `units`, expected a positive integer. "
                              f"Received: units={units}")
+        super().__init__(name=name, dtype=dtype)
         self.units = int(units)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -80,7 +80,8 @@ class Dense(Layer):
 
     def _check_input_shape(self, shape):
         if len(shape) < 2:
-            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
+            raise ValueError(f"Input 0 with name 'None' of layer '{self.name}' is incompatible "
+                             "with the layer: "
                              f"expected min_ndim=2, found ndim={len(shape)}. Full shape received: "
                              f"{tuple(shape)}")
 
@@ -106,6 +107,11 @@ class Dense(Layer):
     def call(self, inputs):
         x = _to_tensor(inputs)
         self._check_input_shape(x.shape)
+        if x.shape[-1] != self.kernel.shape[0]:  # Keras 3's InputSpec check, in its words
+            raise ValueError(f"Input 0 with name 'None' of layer '{self.name}' is incompatible "
+                             f"with the layer: expected axis -1 of input shape to have value "
+                             f"{self.kernel.shape[0]}, but received input with shape "
+                             f"{tuple(x.shape)}")
         if x.dtype != self.kernel.dtype:
             x = _ops.cast(x, self.kernel.dtype)
         y = _ops.matmul(x, self.kernel)

@@ -1,8 +1,9 @@
 """Optimizers: ``SGD`` (with momentum) and ``Adam``; ``apply_gradients(zip(grads, vars))``."""
 from __future__ import annotations
 
-import math
 import warnings
+
+import numpy as _np
 
 from .._core import Variable, _no_recording
 from .. import _ops
@@ -42,10 +43,11 @@ class Optimizer:
                                 "`x.assign_sub(...)`?")
         if missing:
             if not pairs:
-                raise ValueError("No gradients provided for any variable: "
-                                 + ", ".join(v.name for v in missing))
+                raise ValueError("No gradients provided for any variable.")
             warnings.warn("Gradients do not exist for variables "
-                          f"{[v.name for v in missing]} when minimizing the loss.", stacklevel=2)
+                          f"{[v.name for v in missing]} when minimizing the loss. If using "
+                          "`model.compile()`, did you forget to provide a `loss` argument?",
+                          stacklevel=2)
         self.iterations += 1
         with _no_recording():
             for g, v in pairs:
@@ -97,10 +99,17 @@ class Adam(Optimizer):
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
 
     def _update(self, v, g):
-        t = self.iterations
-        m = self._slot(v, "m") * self.beta_1 + g * (1 - self.beta_1)
-        s = self._slot(v, "v") * self.beta_2 + _ops.square(g) * (1 - self.beta_2)
+        # Keras 3's arithmetic, in the variable's dtype: the step size from float32 powers of
+        # the betas (1 - 0.999**t loses digits in float32, and Keras' results show it), the
+        # moments updated as m += (g - m) * (1 - beta_1)
+        dt = v.dtype._np.type
+        t = dt(self.iterations)
+        alpha = (dt(self.learning_rate) * _np.sqrt(dt(1) - dt(self.beta_2) ** t)
+                 / (dt(1) - dt(self.beta_1) ** t))
+        m = self._slot(v, "m")
+        m = m + (g - m) * (1 - self.beta_1)
+        s = self._slot(v, "v")
+        s = s + (_ops.square(g) - s) * (1 - self.beta_2)
         self._slots[(id(v), "m")] = m
         self._slots[(id(v), "v")] = s
-        lr = self.learning_rate * math.sqrt(1 - self.beta_2 ** t) / (1 - self.beta_1 ** t)
-        v.assign_sub(m * lr / (_ops.sqrt(s) + self.epsilon))
+        v.assign_sub(m * float(alpha) / (_ops.sqrt(s) + self.epsilon))

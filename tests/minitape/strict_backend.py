@@ -323,7 +323,15 @@ def _erf_impl(a):
 strict.asarray = asarray
 strict.array = asarray
 strict.asnumpy = asnumpy
-strict.special = _StrictModule("strict.special", types.SimpleNamespace(erf=_erf_impl))
+_erfc = np.vectorize(math.erfc, otypes=[np.float64])
+
+
+def _erfc_impl(a):
+    return np.asarray(_erfc(a)).astype(a.dtype)
+
+
+strict.special = _StrictModule("strict.special", types.SimpleNamespace(erf=_erf_impl,
+                                                                       erfc=_erfc_impl))
 
 # The name minitape uses in device strings and error messages for this backend.
 strict.minitape_device_type = "STRICT"

@@ -102,7 +102,7 @@ def test_gradient_rejects_none_sources_and_bad_targets():
     x = tf.Variable(1.0)
     with tf.GradientTape(persistent=True) as tape:
         y = x * 2
-    with pytest.raises(ValueError, match="None"):
+    with pytest.raises(TypeError, match="None"):  # TF's class
         tape.gradient(y, [x, None])
     with pytest.raises(AttributeError, match="'str' object has no attribute '_id'"):
         tape.gradient("loss", x)  # TF's error reading the target's id

@@ -161,3 +161,119 @@ def test_float32_overflow():
     assert np.isinf(tf.constant(1e40, dtype=tf.float32).numpy())
     assert tf.constant([-1e40], dtype=tf.float32).numpy().tolist() == [-np.inf]
     assert np.isinf(tf.constant(float("inf")).numpy())
+
+
+def test_concat_of_scalars_and_reshape_with_a_free_dimension():
+    # TF 2.21's ConcatV2 and Reshape kernels (found by the random differential programs)
+    for values in ([tf.constant(1.), tf.ones([1, 1])], [tf.ones([2]), tf.constant(2.)]):
+        with pytest.raises(InvalidArgumentError) as e:
+            tf.concat(values, 0)
+        assert str(e.value) == ("ConcatOp : Can't concatenate scalars (use tf.stack instead) "
+                                "[Op:ConcatV2] name: concat")
+    with pytest.raises(InvalidArgumentError) as e:
+        tf.reshape(tf.ones([6]), [4, -1])
+    assert str(e.value) == ("Input to reshape is a tensor with 6 values, but the requested "
+                            "shape requires a multiple of 4 [Op:Reshape]")
+    with pytest.raises(InvalidArgumentError) as e:
+        tf.reshape(tf.ones([6]), [-1, -1])
+    assert str(e.value) == "Only one input size may be -1, not both 0 and 1 [Op:Reshape]"
+    with pytest.raises(InvalidArgumentError, match="but the requested shape has 0"):
+        tf.reshape(tf.ones([6]), [0, -1])
+
+
+def test_batch_jacobian_needs_rank_2_as_tf():
+    x = tf.Variable([[1.0, 2.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        y = tf.reduce_sum(x, axis=1)
+        v = tf.reduce_sum(x)
+    with pytest.raises(ValueError) as e:
+        tape.batch_jacobian(y, x)  # one number per example: TF wants (batch, 1)
+    assert str(e.value) == "Shape (1,) must have rank at least 2"
+    with pytest.raises(ValueError, match=r"^Shape \(\) must have rank at least 2$"):
+        tape.batch_jacobian(v, x)
+    assert tape.batch_jacobian(y[:, None], x).shape == (1, 1, 2)
+
+
+def test_stop_recording_after_the_context_exited():
+    x = tf.Variable(1.0)
+    with tf.GradientTape() as tape:
+        x * x
+    with pytest.raises(ValueError) as e:  # TF: a tape that has been used, not the idle one's text
+        with tape.stop_recording():
+            pass
+    assert str(e.value) == "Tape is not recording."
+
+
+def test_variable_assign_messages_as_tf():
+    v = tf.Variable([1.0, 2.0], name="w")
+    with pytest.raises(ValueError) as e:
+        v.assign([1.0, 2.0, 3.0])
+    assert str(e.value) == ("Cannot assign value to variable ' w:0': Shape mismatch.The variable "
+                            "shape (2,), and the assigned value shape (3,) are incompatible.")
+    with pytest.raises(TypeError) as e:
+        tf.Variable(3.0).assign("x")
+    assert str(e.value) == "Cannot convert 'x' to EagerTensor of dtype float"
+    with pytest.raises(TypeError, match="of dtype double$"):
+        tf.constant("a", dtype=tf.float64)
+    with pytest.raises(TypeError, match="Cannot convert 1.5 to EagerTensor of dtype int32$"):
+        tf.constant(1.5, dtype=tf.int32)
+
+
+def test_dense_input_size_mismatch_is_keras_3s_value_error():
+    layer = tf.keras.layers.Dense(2, kernel_initializer="zeros", name="dense")
+    layer(tf.ones([1, 3]))
+    with pytest.raises(ValueError) as e:
+        layer(tf.ones([1, 4]))
+    assert str(e.value) == ("Input 0 with name 'None' of layer 'dense' is incompatible with the "
+                            "layer: expected axis -1 of input shape to have value 3, but received "
+                            "input with shape (1, 4)")
+
+
+def test_fill_matmul_and_transpose_messages_as_tf():
+    # recorded from TF 2.21 (benchmarks/tfdiff)
+    for make in (lambda: tf.zeros([2, -1]), lambda: tf.ones([-1]), lambda: tf.fill([2, -1], 1.0)):
+        with pytest.raises(InvalidArgumentError, match=r"^Dimension -1 must be >= 0 \[Op:Fill\]$"):
+            make()
+    cases = [((tf.ones([2, 2]), tf.ones([3])),
+              "In[0] and In[1] has different ndims: [2,2] vs. [3] [Op:MatMul]"),
+             ((tf.ones([3]), tf.ones([3])), "In[0] and In[1] ndims must be == 2: 1 [Op:MatMul]"),
+             ((tf.ones([2, 3, 3]), tf.ones([3])), "In[1] ndims must be >= 2: 1 [Op:BatchMatMulV2]")]
+    for (a, b), text in cases:
+        with pytest.raises(InvalidArgumentError) as e:
+            tf.matmul(a, b)
+        assert str(e.value) == text
+    for perm, text in (([0, 1, 2], "transpose expects a vector of size 2. But input(1) is a "
+                                   "vector of size 3 [Op:Transpose]"),
+                       ([0, 0], "1 is missing from {0,0}. [Op:Transpose]"),
+                       ([0, 2], "2 is out of range [0 .. 2) [Op:Transpose]")):
+        with pytest.raises(InvalidArgumentError) as e:
+            tf.transpose(tf.ones([2, 3]), perm=perm)
+        assert str(e.value) == text
+    assert tf.transpose(tf.ones([2, 3]), perm=[-1, 0]).shape == (3, 2)
+
+
+def test_sources_that_are_not_tensors_raise_tfs_class():
+    x = tf.Variable(1.0)
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * 2
+    with pytest.raises(TypeError, match=r"^Cannot convert the argument `type_value`: None to a "
+                                        r"TensorFlow DType\. \(each source must be"):
+        tape.gradient(y, [x, None])
+    with pytest.raises(AttributeError, match=r"^'float' object has no attribute 'dtype'"):
+        tape.gradient(y, 3.0)
+    with pytest.raises(AttributeError, match=r"^'int' object has no attribute '_id'"):
+        tape.gradient(y, [x, 2])
+
+
+def test_keras_messages_as_keras_3():
+    with pytest.raises(ValueError, match="Received: units=0"):
+        tf.keras.layers.Dense(0)
+    layer = tf.keras.layers.Dense(2)  # the refused layer took no name, as in Keras 3
+    with pytest.raises(ValueError) as e:
+        layer(tf.ones([3]))
+    assert str(e.value) == (f"Input 0 with name 'None' of layer '{layer.name}' is incompatible "
+                            "with the layer: expected min_ndim=2, found ndim=1. Full shape "
+                            "received: (3,)")
+    with pytest.raises(ValueError) as e:
+        tf.keras.optimizers.SGD(0.1).apply_gradients([(None, tf.Variable(1.0))])
+    assert str(e.value) == "No gradients provided for any variable."

@@ -168,3 +168,27 @@ def test_softmax_cross_entropy_axis_and_second_derivative():
     np.testing.assert_allclose(gg.numpy()[:, 0], s[0] * ((np.arange(3) == 0) - s), rtol=1e-5,
                                atol=1e-7)
     assert not gg.numpy()[:, 1].any()
+
+
+def test_leaky_relu_alpha_is_a_float32_attribute_as_in_tf():
+    # TF scales a float64 tensor by float32(alpha): leaky_relu(-1.0) is -0.20000000298023224
+    x = tf.Variable([-1.0, 2.0], dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        y = tf.nn.leaky_relu(x)
+    assert y.numpy()[0] == -float(np.float32(0.2))
+    assert tape.gradient(y, x).numpy()[0] == float(np.float32(0.2))
+    assert tf.nn.leaky_relu(tf.constant(-1.0, tf.float64), alpha=0.3).numpy() == -float(np.float32(0.3))
+
+
+def test_gelu_digits_as_tf_in_float64():
+    # TF 2.21 writes gelu with erfc and casts 1/sqrt(2) from float32: its float64 gradient at
+    # -0.417 is 0.1858333231466363 (recorded), 1.7e-8 from the exact 0.18583331838043715
+    x = tf.constant([1.425, -0.417, -0.786, 0.229], dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.gelu(x)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(),
+                               [1.1288801811660554, 0.1858333231466363, -0.01430579420858646,
+                                0.6795590066656845], rtol=1e-14)
+    # erfc keeps its digits where 1 + erf cancels
+    assert tf.nn.gelu(tf.constant(-6.0)).numpy() < 0

@@ -178,7 +178,9 @@ def _per_example_functions(W, v):
         "slice_concat": lambda x: tf.concat([x[:, 1:] * 3.0, tf.exp(x[:, :2])], axis=1),
         "einsum_outer": lambda x: tf.reshape(tf.einsum("bi,bj->bij", x, tf.sin(x)),
                                              (x.shape[0], -1)),
-        "broadcast_scalar": lambda x: tf.reduce_logsumexp(x, axis=1) * tf.reduce_mean(x, 1),
+        # a target of rank 2 (TF's batch_jacobian refuses rank 1): one number per example
+        "broadcast_scalar": lambda x: (tf.reduce_logsumexp(x, axis=1)
+                                       * tf.reduce_mean(x, 1))[:, None],
     }
 
 

@@ -418,3 +418,32 @@ def test_random_values_are_constants_for_the_tape():
         noise = tf.random.normal(())
         y = w * noise
     assert float(tape.gradient(y, w)) == pytest.approx(float(noise))
+
+
+def test_adam_matches_keras_3_to_the_last_digit():
+    # Keras 3 computes the step size from float32 powers of the betas; recorded from TF 2.21
+    opt = tf.keras.optimizers.Adam(learning_rate=0.5)
+    v = tf.Variable(1.0)
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            loss = (v - 4.0) ** 2
+        opt.apply_gradients([(tape.gradient(loss, v), v)])
+    assert v.numpy() == np.float32(2.4822814)
+
+
+def test_keras_weights_repr_as_keras_3():
+    layer = tf.keras.layers.Dense(2, kernel_initializer="zeros", name="dense")
+    layer(tf.ones([1, 1]))
+    assert repr(layer.bias) == "<Variable path=dense/bias, shape=(2,), dtype=float32, value=[0. 0.]>"
+    assert repr(layer.kernel) == ("<Variable path=dense/kernel, shape=(1, 2), dtype=float32, "
+                                  "value=[[0. 0.]]>")
+
+
+def test_missing_gradients_warning_in_keras_3s_words():
+    opt = tf.keras.optimizers.SGD(0.1)
+    w, b = tf.Variable(1.0), tf.Variable(2.0, name="b")
+    with pytest.warns(UserWarning) as rec:
+        opt.apply_gradients([(tf.constant(1.0), w), (None, b)])
+    assert str(rec[0].message) == ("Gradients do not exist for variables ['b:0'] when minimizing "
+                                   "the loss. If using `model.compile()`, did you forget to provide "
+                                   "a `loss` argument?")

@@ -1,0 +1,68 @@
+"""Cells in the style of TensorFlow's guides (tensors, variables, modules and Keras layers, basic
+training loops, custom training, both autodiff guides; printing and errors), replayed under minitape and compared
+with what TensorFlow 2.21 (Keras 3) printed, warned, raised and displayed for the same cells.
+
+The cells are ``benchmarks/tfdiff/guide_cells.py``; TF's output is recorded in
+``fixtures/tfdiff_guides.json``. Re-record (with TensorFlow installed)::
+
+    python benchmarks/tfdiff/record_guides.py
+
+Each notebook runs in a fresh interpreter, as in a new Jupyter kernel (Keras' layer names start
+again at ``dense``). TensorFlow is not imported here.
+"""
+import pytest
+
+from tfdiff import compare_cell, load, run_notebook_in_subprocess
+
+DATA = load("tfdiff_guides.json")
+
+# Differences kept on purpose (README, "minitape API vs TensorFlow"); the test fails when one of
+# them starts agreeing, so that the table stays true.
+DELIBERATE = {
+    ("tensors", 31): "string tensors: minitape's tensors hold numbers and booleans",
+    ("variables", 6): "assign returns the Variable itself; TF's repr says 'UnreadVariable'",
+    ("variables", 16): "assign returns the Variable itself; TF's repr says 'UnreadVariable'",
+    ("modules", 15): "a tf.Variable attribute of a Keras Layer is tracked (Keras 3 drops it)",
+    ("basic_training", 5): "a tf.Variable attribute of a keras.Model is tracked (Keras 3 drops it)",
+    ("basic_training", 6): "... so apply_gradients has variables to train (Keras 3: none)",
+    ("basic_training", 7): "... and the model trained by the cell before has a smaller loss",
+    ("printing_and_errors", 23): "dtype refusals end after NodeDef (TF appends the op's signature)",
+    ("printing_and_errors", 24): "dtype refusals end after NodeDef (TF appends the op's signature)",
+    ("printing_and_errors", 25): "dtype refusals end after NodeDef (TF appends the op's signature)",
+    ("printing_and_errors", 31): "no tf.string",
+    ("printing_and_errors", 60): "a non-tensor source: TF's class and text, then what is expected",
+    ("printing_and_errors", 61): "a None source: TF's class and text, then what is expected",
+    ("printing_and_errors", 72): "tf.constant of a list of tensors: a ValueError naming tf.stack",
+    ("printing_and_errors", 80): "optimizer options minitape does not implement are refused",
+    ("printing_and_errors", 82): "apply_gradients of a non-Variable: a TypeError saying why",
+}
+
+
+@pytest.fixture(scope="module")
+def replayed():
+    return {name: run_notebook_in_subprocess("minitape", [c["src"] for c in cells])
+            for name, cells in DATA["notebooks"].items()}
+
+
+def test_the_recording_covers_the_guides():
+    assert DATA["tensorflow"].startswith("2.")
+    assert set(DATA["notebooks"]) == {"tensors", "variables", "modules", "basic_training",
+                                      "custom_training", "autodiff", "advanced_autodiff",
+                                      "printing_and_errors"}
+    assert sum(len(c) for c in DATA["notebooks"].values()) >= 250
+    for key in DELIBERATE:
+        assert key[1] < len(DATA["notebooks"][key[0]])
+
+
+CELLS = [(name, i) for name, cells in DATA["notebooks"].items() for i in range(len(cells))]
+
+
+@pytest.mark.parametrize("name, index", CELLS, ids=[f"{n}-{i}" for n, i in CELLS])
+def test_cell_agrees_with_tensorflow(replayed, name, index):
+    cell = DATA["notebooks"][name][index]
+    diffs = compare_cell(cell["tf"], replayed[name][index])
+    if (name, index) in DELIBERATE:
+        assert diffs, f"{name}[{index}] now agrees with TF: drop it from DELIBERATE and the README"
+        return
+    assert not diffs, ("minitape differs from TensorFlow:\n" + "\n".join(diffs)
+                       + "\n\ncell:\n" + cell["src"])
