@@ -1,6 +1,6 @@
 """The visible checks as data: what students install instead of the exercise definitions.
 
-``grader/visible_cases.json`` (generated: ``python -m grader visible-data``; a test fails when
+``grader/visible_cases.json`` (generated: ``python -m grader.visible``; a test fails when
 it is stale) holds, for every exercise, what ``check`` needs and nothing more: the function's
 name, points, tolerance and precision, titles, how many hidden checks grading adds, and per
 visible case its label, weight, inputs (the plain-data form of :mod:`grader.wire`) and the
