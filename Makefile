@@ -31,12 +31,13 @@ STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
 
 phase = @printf '\n==> %s\n' $(1)
 
-.PHONY: help lab test install install-dev system-packages preflight clean lite test-lite student-dist
+.PHONY: help lab test install install-dev system-packages preflight clean lite test-lite student-dist site
 
 help:
 	@echo "make lab    start the students' JupyterLab on the lessons (creates .venv on first use)"
 	@echo "make test   run the whole test suite (installs what is missing first)"
 	@echo "make lite   build the course as a static JupyterLite site in build/lite/ (runs in the browser, no server)"
+	@echo "make site   execute every lesson in every language into a static HTML site in build/site/ (read-only pages)"
 	@echo "make student-dist STUDENT_DIST=DIR   build what students get (notebooks, wheel, Binder files) into DIR"
 	@echo "make clean  remove .venv and build artefacts"
 
@@ -105,6 +106,15 @@ STUDENT_DIST ?= build/student
 student-dist: $(STAMP_COURSE)
 	$(call phase,"Building the student distribution in $(STUDENT_DIST) (about 30 s)")
 	$(VPY) -m lessons student-dist $(STUDENT_DIST)
+
+# The executed lessons as a static HTML site (python -m lessons site; README, "Read the lessons
+# online"): every lesson in every language run top to bottom and exported with nbconvert, figures
+# and widget states embedded, into build/site/ (replaced only when every lesson ran cleanly).
+# SITE_ARGS passes options, e.g. make site SITE_ARGS="01 --lang es".
+SITE_ARGS ?=
+site: $(STAMP_COURSE)
+	$(call phase,"Executing every lesson in every language into build/site/ (about 2-3 min)")
+	$(VPY) -m lessons site $(SITE_ARGS)
 
 # The engine's tests a second time with every tensor on the strict backend, a CPU array that
 # refuses implicit conversion to NumPy as CuPy's GPU arrays do (tests/minitape/strict_backend.py).

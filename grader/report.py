@@ -84,8 +84,11 @@ def render_html(result) -> str:
                     f"{html.escape(chr(10).join(extra))}</pre></details>")
         rows.append(
             "<tr style='border-top:1px solid #ddd;vertical-align:top'>"
-            f"<td style='padding:3px 8px 3px 0;white-space:nowrap;text-align:left'>{html.escape(check.label)}"
-            f" <span style='color:#666;font-size:85%'>({html.escape(tag)})</span></td>"
+            # a long check name (they are longer in es, pt and ru) wraps past 18em rather than
+            # squeezing the explanation: the column is as wide as the name up to that
+            f"<td style='padding:3px 8px 3px 0;text-align:left'><div style='width:max-content;max-width:18em'>"
+            f"{html.escape(check.label)} <span style='color:#666;font-size:85%;white-space:nowrap'>"
+            f"({html.escape(tag)})</span></div></td>"
             f"<td style='padding:3px 8px;white-space:nowrap;text-align:left;color:{_GREEN if check.passed else _RED}'>"
             f"{mark} {html.escape(word)}</td>"
             f"<td style='padding:3px 0;text-align:left;width:100%;white-space:normal'>{_inline(check.message)}{more}</td></tr>")

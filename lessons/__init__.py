@@ -2,6 +2,7 @@
 
 * ``python -m lessons lab``     the students' JupyterLab on the lessons (``make lab``)
 * ``python -m lessons student-dist OUT``  what students get: notebooks, wheel, Binder files
+* ``python -m lessons site``    execute every lesson in every language into a static HTML site
 * ``python -m lessons build``   regenerate every notebook from ``lessons/src/*.py``
 * ``python -m lessons check``   exit 1 if a committed notebook is stale
 * ``python -m lessons status``  per-language translation status (ok / stale / missing)

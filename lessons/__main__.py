@@ -1,4 +1,4 @@
-"""Command line: ``python -m lessons {lab,student-dist,build,check,status,stamp,timing}`` (see ``--help``)."""
+"""Command line: ``python -m lessons {lab,student-dist,site,build,check,status,stamp,timing}`` (see ``--help``)."""
 
 from __future__ import annotations
 
@@ -135,6 +135,14 @@ def cmd_student_dist(args) -> int:
     return main(args.out)
 
 
+def cmd_site(args) -> int:
+    from .build import ROOT
+    from .site import SITE_DIR, build_site
+
+    return build_site(_load(args.lessons, args.src), out=args.out or SITE_DIR, langs=args.lang,
+                      root=args.root or ROOT, timeout=args.timeout)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lessons", description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
@@ -163,6 +171,19 @@ def main(argv: list[str] | None = None) -> int:
                                    "the Binder badges point to it (pyproject.toml [tool.minitape-course]).")
     p.add_argument("out", type=Path, help="the folder to build (created; refreshed if it holds an earlier one)")
     p.set_defaults(func=cmd_student_dist)
+
+    p = sub.add_parser("site", parents=[common],
+                       help="execute every lesson in every language and export a static HTML site (make site)",
+                       description="Builds each lesson's student notebook from its source, runs it top to bottom "
+                                   "(exercise cells left unrun) and exports it with nbconvert, figures and "
+                                   "widget states embedded, into OUT/<lang>/NN-name.html, with an index per "
+                                   "language and links between languages. OUT is replaced only when every "
+                                   "lesson ran without an error; a failing cell is named and the exit status is 1.")
+    p.add_argument("lessons", nargs="*", help="lesson names or numbers (default: all)")
+    p.add_argument("--lang", action="append", help="language (repeatable; default: all)")
+    p.add_argument("--out", type=Path, help="the site's folder (default: build/site)")
+    p.add_argument("--timeout", type=int, default=120, help="per-cell timeout in seconds (default: 120)")
+    p.set_defaults(func=cmd_site)
 
     p = sub.add_parser("build", parents=[common], help="regenerate student and instructor notebooks")
     p.add_argument("lessons", nargs="*", help="lesson names or numbers (default: all)")

@@ -48,12 +48,20 @@ def _parse(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
+SKIP_TAG = "skip-execution"  # nbclient's NotebookClient.skip_cells_with_tag
+
+
 def execute(path: Path, timeout: int = 120, allow_errors: bool = True, root: Path = ROOT,
-            cwd: Path | None = None) -> Execution:
+            cwd: Path | None = None, nb=None, skip_roles: tuple[str, ...] = ()) -> Execution:
     """Run a notebook top to bottom in a fresh python3 kernel whose cwd is the notebook's folder.
 
     The language is not forced: the kernel finds it from its working directory, exactly as a
     student's kernel does (``lessons/<lang>/`` or ``...-<lang>/``).
+
+    ``nb``: run this notebook (an nbformat node, e.g. one just built from its source) instead of
+    reading ``path``, which then only names it and gives its folder. ``skip_roles``: exercise
+    cells of these nbgrader roles ("solution", "tests") are left unrun, without outputs (the
+    static site shows a student notebook's stubs that way, not the stub's NotImplementedError).
     """
     import tempfile
     import time
@@ -61,7 +69,17 @@ def execute(path: Path, timeout: int = 120, allow_errors: bool = True, root: Pat
     import nbformat
     from nbclient import NotebookClient
 
-    nb = nbformat.read(str(path), as_version=4)
+    if nb is None:
+        nb = nbformat.read(str(path), as_version=4)
+    skipped = []
+    for cell in nb.cells:
+        grading = cell.metadata.get("nbgrader", {})
+        role = "solution" if grading.get("solution") else "tests" if grading.get("grade") else None
+        if cell.cell_type == "code" and role in skip_roles:
+            tags = cell.metadata.setdefault("tags", [])
+            if SKIP_TAG not in tags:
+                tags.append(SKIP_TAG)
+                skipped.append(cell)
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=allow_errors,
                             record_timing=True, resources={"metadata": {"path": str(cwd or path.parent)}})
     start = time.perf_counter()
@@ -73,6 +91,10 @@ def execute(path: Path, timeout: int = 120, allow_errors: bool = True, root: Pat
         finally:
             log.seek(0)
             kernel_stderr = log.read()[-4000:]
+            for cell in skipped:   # the tag was ours: leave the notebook's metadata as it was
+                cell.metadata["tags"].remove(SKIP_TAG)
+                if not cell.metadata["tags"]:
+                    del cell.metadata["tags"]
     wall = time.perf_counter() - start
     errors, per_cell, total = [], {}, 0.0
     for index, cell in enumerate(nb.cells):

@@ -255,9 +255,13 @@ class Stepper:
         b_back = W.Button(description=ui["back"], icon="arrow-left", layout=W.Layout(width="auto"))
         b_next = W.Button(description=ui["next"], icon="arrow-right", button_style="primary",
                           layout=W.Layout(width="auto"))
+        # ipywidgets' default 300 px, less the label and the readout, left a 124 px track: the
+        # slider keeps 320 px of its own, and the row wraps in a narrow output rather than
+        # squeezing it beside the (translated, longer) button labels.
         slider = W.IntSlider(value=self.position, min=0, max=max(n, 0), step=1,
                              description=ui["step"], continuous_update=True,
-                             readout=True)
+                             readout=True, style={"description_width": "initial"},
+                             layout=W.Layout(width="320px", flex="0 0 auto"))
         label = W.HTML()
         picture = W.HTML()
         table = W.HTML()
@@ -267,7 +271,9 @@ class Stepper:
         b_next.on_click(lambda _: self.next())
         slider.observe(lambda ch: self.goto(ch["new"]) if ch["new"] != self.position else None,
                        names="value")
-        self._widget = W.VBox([W.HBox([b_reset, b_back, b_next, slider]), label, picture, table])
+        row = W.HBox([b_reset, b_back, b_next, slider],
+                     layout=W.Layout(flex_flow="row wrap", align_items="center"))
+        self._widget = W.VBox([row, label, picture, table])
         self._refresh()
         return self._widget
 

@@ -58,7 +58,7 @@ def run_probe(exercise_id, code, *, seed=1, call_timeout=None, lang="en", extra_
     return score_probe(ex, plan, outputs, lang, [code])
 
 
-@pytest.mark.parametrize("exercise_id", [e for e in sorted(all_exercises()) if not e.startswith("l06")])
+@pytest.mark.parametrize("exercise_id", [e for e in sorted(all_exercises()) if not e.startswith("l07")])
 def test_every_reference_solution_earns_every_point_through_the_probe(exercise_id):
     result, issues, facts = run_probe(exercise_id, SOLUTIONS[exercise_id], seed=11)
     assert (result.score, issues) == (result.points, []), result.text()
@@ -215,14 +215,37 @@ VJP_BY_JACOBIANS = (
     "            tf.constant(np.einsum('bm,bmnk->nk', un, jw))]\n")
 
 
+VARIABLE_AS_AN_ARGUMENT = (  # a custom gradient, but `a` is an input, not a Variable it reads
+    "def scaled_tanh_gradients(a, x):\n"
+    "    @tf.custom_gradient\n"
+    "    def scaled_tanh(z, s):\n"
+    "        y = tf.tanh(s * z)\n"
+    "        def backward(upstream):\n"
+    "            local = 1.0 - y**2\n"
+    "            return upstream * s * local, tf.reduce_sum(upstream * z * local)\n"
+    "        return y, backward\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        tape.watch(x)\n"
+    "        loss = tf.reduce_sum(scaled_tanh(x, a) ** 2)\n"
+    "    return tape.gradient(loss, [x, a])\n")
+SCALED_TANH_WITHOUT_CUSTOM_GRADIENT = (
+    "def scaled_tanh_gradients(a, x):\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        tape.watch(x)\n"
+    "        loss = tf.reduce_sum(tf.tanh(a * x) ** 2)\n"
+    "    return tape.gradient(loss, [x, a])\n")
+
+
 @pytest.mark.parametrize("exercise_id, code, score, words", [
-    ("l04_ex5", HVP_BY_HESSIAN, 1.3333, ["asks for tf.autodiff.ForwardAccumulator",
+    ("l05_ex4", HVP_BY_HESSIAN, 1.3333, ["asks for tf.autodiff.ForwardAccumulator",
                                           "asks you not to use a Jacobian or Hessian"]),
     ("l04_ex2", STABLE_WITHOUT_CUSTOM_GRADIENT, 1.3333, ["asks for tf.custom_gradient"]),
-    ("l06_ex2", BACKWARD_WITH_MINITAPE, 2.0, ["not to use minitape's GradientTape"]),
-    ("l04_ex6", ROUNDING_BY_FORMULA, 1.3333, ["asks for tf.stop_gradient"]),
-    ("l04_ex7", JACOBIAN_THEN_DIAGONAL, 1.3333, ["asks for tape.batch_jacobian"]),
-    ("l04_ex8", VJP_BY_JACOBIANS, 1.3333, ["asks for gradient(..., output_gradients=u)",
+    ("l07_ex2", BACKWARD_WITH_MINITAPE, 2.0, ["not to use minitape's GradientTape"]),
+    ("l04_ex1", ROUNDING_BY_FORMULA, 1.3333, ["asks for tf.stop_gradient"]),
+    ("l04_ex3", VARIABLE_AS_AN_ARGUMENT, 1.3333, ["variables=...)), but it did not run"]),
+    ("l04_ex3", SCALED_TANH_WITHOUT_CUSTOM_GRADIENT, 1.3333, ["asks for tf.custom_gradient (with"]),
+    ("l05_ex5", JACOBIAN_THEN_DIAGONAL, 1.3333, ["asks for tape.batch_jacobian"]),
+    ("l05_ex6", VJP_BY_JACOBIANS, 1.3333, ["asks for gradient(..., output_gradients=u)",
                                            "asks you not to use a Jacobian"]),
 ])
 def test_right_values_computed_the_wrong_way_lose_the_technique_share(exercise_id, code, score,
@@ -244,9 +267,9 @@ def test_the_technique_is_read_from_the_function_and_the_functions_it_calls():
     assert names_used(cells, "missing") is None
 
 
-def _lesson6_namespace() -> dict:
-    """Lesson 6's notebook run up to its exercises: the lesson's own Value, Tape, record."""
-    path = next((REPO / "grader" / "course" / "source").glob("06-*-en/*.ipynb"))
+def _lesson7_namespace() -> dict:
+    """Lesson 7's notebook run up to its exercises: the lesson's own Value, Tape, record."""
+    path = next((REPO / "grader" / "course" / "source").glob("07-*-en/*.ipynb"))
     ns = {"__name__": "__main__"}
     with mock.patch("IPython.display.display", lambda *a, **k: None):
         for cell in nbformat.read(str(path), as_version=4).cells:
@@ -268,14 +291,94 @@ QUOTIENT_WITH_MINITAPE = (
     "    return [float(g) for g in tape.gradient(f, [a, b])]\n")
 
 
-def test_lesson6_answers_must_come_from_the_students_own_tape():
-    ns = _lesson6_namespace()
-    for exercise_id in ("l06_ex1", "l06_ex3"):
+def test_lesson7_answers_must_come_from_the_students_own_tape():
+    ns = _lesson7_namespace()
+    for exercise_id in ("l07_ex1", "l07_ex3"):
         result, issues, facts = run_probe(exercise_id, SOLUTIONS[exercise_id], namespace=dict(ns))
         assert (result.score, issues) == (result.points, []), result.text()
         assert "own_tape" in facts["tools"] and "GradientTape.gradient" not in facts["tools"]
-    result, issues, facts = run_probe("l06_ex1", QUOTIENT_WITH_MINITAPE, namespace=dict(ns))
+    result, issues, facts = run_probe("l07_ex1", QUOTIENT_WITH_MINITAPE, namespace=dict(ns))
     assert all(c.passed for c in result.checks if c.reason != "technique"), result.text()
     assert result.score == 1.3333  # both techniques failed: together a third of 2 points
     assert "asks for your own Tape from this lesson" in result.text()
     assert "not to use minitape's GradientTape" in result.text()
+
+
+CONTRAST_GRAD = (
+    "    @tf.RegisterGradient('AdjustContrastv2')\n"
+    "    def contrast_grad(op, upstream):\n"
+    "        x, f = op.inputs\n"
+    "        mean = tf.reduce_mean(x, axis=[-3, -2], keepdims=True)\n"
+    "        upstream_mean = tf.reduce_mean(upstream, axis=[-3, -2], keepdims=True)\n"
+    "        return f * upstream + (1 - f) * upstream_mean, tf.reduce_sum(upstream * (x - mean))\n")
+REGISTERED_AND_UNDONE = (
+    "def registered_contrast_gradients(images, factor):\n"
+    "    import minitape._custom\n" + CONTRAST_GRAD +
+    "    try:\n"
+    "        with tf.GradientTape() as tape:\n"
+    "            loss = tf.reduce_sum(tf.image.adjust_contrast(images, factor) ** 2)\n"
+    "        return tape.gradient(loss, [images, factor])\n"
+    "    finally:\n"
+    "        minitape._custom.restore_gradient('AdjustContrastv2')\n")
+REGISTERED_AND_LEFT_BEHIND = (
+    "def registered_contrast_gradients(images, factor):\n" + CONTRAST_GRAD +
+    "    with tf.GradientTape() as tape:\n"
+    "        loss = tf.reduce_sum(tf.image.adjust_contrast(images, factor) ** 2)\n"
+    "    return tape.gradient(loss, [images, factor])\n")
+CONTRAST_BY_FORMULA = (
+    "def registered_contrast_gradients(images, factor):\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        mean = tf.reduce_mean(images, axis=[-3, -2], keepdims=True)\n"
+    "        loss = tf.reduce_sum(((images - mean) * factor + mean) ** 2)\n"
+    "    return tape.gradient(loss, [images, factor])\n")
+CUT_BY_STOP_GRADIENT = (
+    "def gradient_without_contrast(images, factor):\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        loss = tf.reduce_sum(tf.stop_gradient(tf.image.adjust_contrast(images, factor)) * images)\n"
+    "    return tape.gradient(loss, images)\n")
+
+
+@pytest.fixture
+def gradient_registry_restored():
+    """The gradient registry is global per process: leave AdjustContrastv2 as it was found."""
+    import minitape._custom
+
+    yield
+    minitape._custom.restore_gradient("AdjustContrastv2")
+
+
+def test_a_registration_undone_in_finally_can_be_graded_again_in_the_same_process(
+        gradient_registry_restored):
+    # every case calls the function (visible and hidden: five calls), and a second grading
+    # in the same process (a student's re-run of the check cell) still finds the registry free
+    for _ in range(2):
+        result, issues, _ = run_probe("l04_ex4", REGISTERED_AND_UNDONE)
+        assert result.score == 2, result.text()
+    import minitape as tf
+
+    with pytest.raises(LookupError):  # the registry is as it was: no gradient for the type
+        with tf.GradientTape() as tape:
+            image = tf.Variable([[[0.5, 0.0], [0.25, 1.0]]])
+            loss = tf.reduce_sum(tf.image.adjust_contrast(image, 2.0))
+        tape.gradient(loss, image)
+
+
+def test_a_registration_left_behind_fails_every_later_call(gradient_registry_restored):
+    result, _, _ = run_probe("l04_ex4", REGISTERED_AND_LEFT_BEHIND)
+    value_checks = [c for c in result.checks if c.reason != "technique"]
+    assert value_checks[0].passed and not all(c.passed for c in value_checks), result.text()
+    assert "KeyError" in result.text()
+    assert result.score < 1
+
+
+@pytest.mark.parametrize("exercise_id, code, words", [
+    ("l04_ex4", CONTRAST_BY_FORMULA, ["asks for tf.RegisterGradient"]),
+    ("l04_ex5", CUT_BY_STOP_GRADIENT, ["asks for tf.no_gradient"]),
+])
+def test_the_registry_exercises_ask_for_the_registry(exercise_id, code, words,
+                                                      gradient_registry_restored):
+    result, issues, _ = run_probe(exercise_id, code)
+    assert all(c.passed for c in result.checks if c.reason != "technique"), result.text()
+    assert result.score == 1.3333
+    for word in words:
+        assert word in result.text()

@@ -1,43 +1,53 @@
-"""Lesson 5, "Training with gradients" (``lessons/src/05-training.py``): four exercises.
+"""Lesson 5, "Higher-order derivatives and Jacobians" (``lessons/src/05-higher-order.py``):
+six exercises.
 
-The contracts are the ones the lesson states to students. The linear model of ``l05_ex1`` and
-``l05_ex2`` is ``pred = x @ w + b`` with ``x`` (k, n), ``w`` (n, 1), ``b`` (1,), ``y`` (k, 1),
-and its loss is ``L = mean((pred - y)**2)``.
+The contracts are the ones the lesson states to students:
 
-``l05_ex1`` (2 points) -- ``gradient_descent_step(w, b, x, y, lr)``: ``w`` and ``b`` are
-Variables, ``lr`` a Python float; take one step ``v <- v - lr * dL/dv`` for both, in place
-(``assign_sub``), and return ``[w, b]`` (their values after the step).
+``l05_ex1`` (2 points) -- ``first_and_second_derivative(x0)``: ``x0`` is a Python float; for
+``y = x**2 * sin(x)`` return ``[dy/dx, d2y/dx2]`` at ``x0`` (two scalar tensors), from two
+nested tapes.
 
-``l05_ex2`` (3 points) -- ``train_linear(w, b, x, y, lr, steps)``: ``steps`` such steps, each
-with a new tape; return ``tf.stack`` of the ``steps`` losses, each computed before its
-step's update (shape (steps,)). Rebinding ``w = w - lr * g`` turns ``w`` into a Tensor that
-the next tape does not watch, so the second step gets None and fails.
+``l05_ex2`` (2 points) -- ``logistic_hessian(w, x, y)``: ``w`` (n,) Variable, ``x`` (k, n) and
+``y`` (k,) tensors, ``y`` in {-1, +1}; for the logistic loss
+``L = mean(log(1 + exp(-y * (x @ w))))`` return the Hessian ``d2L/dw2`` of shape (n, n), from
+a nested tape and ``jacobian``.
 
-``l05_ex3`` (2 points) -- ``mlp_gradients(model, x, y)``: ``model`` is a built two-layer
-perceptron (``tf.keras.Sequential([Dense(h, "tanh"), Dense(1)])``), ``x`` (k, 1) and ``y``
-(k, 1) tensors; return the gradients of ``L = mean((model(x) - y)**2)`` with respect to
-``model.trainable_variables`` (a list ``[d kernel1, d bias1, d kernel2, d bias2]``).
+``l05_ex3`` (2 points) -- ``newton_step(w, x, y)``: same loss; one Newton step
+``w <- w - H^-1 g`` with ``tf.linalg.solve`` and ``w.assign_sub``; return ``w`` (shape (n,))
+after the step.
 
-``l05_ex4`` (3 points) -- ``train_minibatches(model, optimizer, x, y, batch_size, epochs)``:
-``epochs`` passes over the data in order, without shuffling; each pass cuts ``x`` and ``y``
-into consecutive mini-batches of ``batch_size`` rows (the last one may be shorter) and takes
-one step ``optimizer.apply_gradients(zip(grads, model.trainable_variables))`` per mini-batch,
-for that mini-batch's loss ``mean((model(x_batch) - y_batch)**2)``. Return ``tf.stack`` of
-the mini-batch losses, each computed before its update (shape (epochs * ceil(k /
-batch_size),)). The optimizer is a fresh ``tf.keras.optimizers.Adam`` or ``SGD`` (with
-momentum in some hidden cases).
+``l05_ex4`` (2 points) -- ``logistic_hvp(w, x, y, v)``: same loss; return the
+Hessian-vector product ``H v`` (shape (n,)) by forward-over-backward: a
+``tf.autodiff.ForwardAccumulator`` with tangent ``v`` around the tape that computes the
+gradient.
 
-Tensors and Variables given to students are float64 (compared with the float64 tolerance);
-references are computed in float64 with the same, deterministic updates, so a correct answer
-matches them to rounding. ``l05_ex3`` is also checked by central finite differences of a NumPy
-re-implementation of the MLP's loss. Hidden cases draw data, shapes, learning rates, step
-counts and the optimizer at random; the learning rates stay in the stable range.
+``l05_ex5`` (2 points) -- ``per_example_jacobians(w, x)``: ``w`` (n, m) Variable, ``x`` (b, n)
+tensor of ``b`` independent examples; for ``y = tanh(x @ w)`` (b, m) return the per-example
+Jacobians ``dy_i/dx_i`` of shape (b, m, n) with ``tape.batch_jacobian``.
+
+``l05_ex6`` (2 points) -- ``layer_vjp(w, x, u)``: ``w`` (n, m) Variable, ``x`` (b, n) and
+``u`` (b, m) tensors; for ``y = tanh(x @ w)`` return ``[u^T dy/dx, u^T dy/dw]`` (shapes (b, n)
+and (n, m)) from one ``gradient`` call with ``output_gradients=u``, without a Jacobian. Its
+finite-difference check differentiates ``<u, tanh(x @ w)>``, whose gradient is that product.
+
+Finite-difference checks (independent of the references, see ``grader.exercises``): the
+objective of ``l05_ex1`` is the first derivative ``2x sin x + x**2 cos x`` written in NumPy,
+so the check differentiates it numerically and compares with the *second* answer (the first
+answer's leaf is named ``"dy"``, which is not a checked input); ``l05_ex4`` checks ``H v`` as
+the gradient of ``phi(w) = <dL/dw (w), v>`` with the logistic gradient written in NumPy.
+``l05_ex2`` and ``l05_ex3`` return a matrix and a new point, which are not gradients of a
+scalar: they are compared with the references only.
+
+Tensors and Variables given to students are float64, except in ``l05_ex1`` (a Python float
+makes a float32 Variable), whose answers are compared with the float32 tolerance. References
+are computed in float64. Hidden cases draw shapes and values at random.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..technique import Technique
 from . import Case, Exercise, Inputs, register
 
 
@@ -50,232 +60,280 @@ def _tf():
 def _f64(x) -> np.ndarray:
     return np.array(x, dtype=np.float64)
 
-
-def _linear_loss(tf, w, b, x, y):
-    return tf.reduce_mean((tf.matmul(x, w) + b - y) ** 2)
-
-
-def _linear(w, b, x, y, *extra) -> Inputs:
-    """Fresh Variables ``w`` (n, 1), ``b`` (1,) and constants ``x`` (k, n), ``y`` (k, 1)."""
-    tf = _tf()
-    w, b, x, y = _f64(w), _f64(b), _f64(x), _f64(y)
-    return Inputs(args=(tf.Variable(w.copy()), tf.Variable(b.copy()), tf.constant(x.copy()),
-                        tf.constant(y.copy()), *extra),
-                  values={"w": w, "b": b}, extra={"x": x, "y": y})
-
-
-def _linear_data(rng, k, n):
-    """Points around a random plane, plus a start for ``w`` and ``b`` away from it."""
-    x = rng.normal(size=(k, n))
-    true_w = rng.uniform(-3.0, 3.0, size=(n, 1))
-    true_b = rng.uniform(-2.0, 2.0, size=(1,))
-    y = x @ true_w + true_b + rng.normal(scale=0.3, size=(k, 1))
-    return rng.normal(scale=0.5, size=(n, 1)), rng.normal(scale=0.5, size=(1,)), x, y
-
-
-# Visible data: 6 points near y = 2 x - 1, one feature
-_X = [[-1.0], [-0.5], [0.0], [0.5], [1.0], [1.5]]
-_Y = [[-3.1], [-1.9], [-1.2], [0.1], [0.9], [2.1]]
+def _sigmoid(z):
+    return 0.5 * (1.0 + np.tanh(0.5 * z))  # no overflow for large |z|
 
 
 # ------------------------------------------------------------------------------------------------
-# l05_ex1: one step of gradient descent, in place
+# l05_ex1: first and second derivative from nested tapes
 # ------------------------------------------------------------------------------------------------
-def _gradient_descent_step_reference(w, b, x, y, lr):
+def _first_and_second_reference(x0):
     tf = _tf()
-    with tf.GradientTape() as tape:
-        loss = _linear_loss(tf, w, b, x, y)
-    dw, db = tape.gradient(loss, [w, b])
-    w.assign_sub(lr * dw)
-    b.assign_sub(lr * db)
-    return [w, b]
+    x = tf.Variable(np.float64(x0))
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            y = x ** 2 * tf.sin(x)
+        dy_dx = inner.gradient(y, x)
+    d2y_dx2 = outer.gradient(dy_dx, x)
+    return [dy_dx, d2y_dx2]
 
 
-def _ex1_random(rng):
-    k, n = int(rng.integers(3, 9)), int(rng.integers(1, 4))
-    return _linear(*_linear_data(rng, k, n), float(rng.uniform(0.01, 0.3)))
+def _ex1(x0: float) -> Inputs:
+    return Inputs(args=(float(x0),), values={"x0": _f64(x0)})
+
+
+def _ex1_first_derivative(v, inputs):
+    x = v["x0"]
+    return float(2 * x * np.sin(x) + x ** 2 * np.cos(x))
 
 
 register(Exercise(
     id="l05_ex1",
-    function="gradient_descent_step",
-    signature="gradient_descent_step(w, b, x, y, lr)",
+    function="first_and_second_derivative",
+    signature="first_and_second_derivative(x0)",
+    precision="float32",
+    techniques=(Technique("GradientTape", ("GradientTape",), "GradientTape.gradient", description={
+        "en": "a GradientTape (not a hand-derived formula)",
+        "es": "una GradientTape (no una fórmula derivada a mano)",
+        "pt": "uma GradientTape (não uma fórmula derivada à mão)",
+        "ru": "GradientTape (а не выведенную вручную формулу)"}),),
     points=2,
-    reference=_gradient_descent_step_reference,
-    visible=[Case(lambda rng: _linear([[0.0]], [0.0], _X, _Y, 0.1),
-                  "w = [[0]], b = [0], x: (6, 1), lr = 0.1"),
-             Case(lambda rng: _linear([[1.0], [-0.5]], [0.5],
-                                      [[1.0, 2.0], [0.0, -1.0], [2.0, 0.5]],
-                                      [[1.0], [0.0], [3.0]], 0.05),
-                  "w: (2, 1), b: (1,), x: (3, 2), lr = 0.05")],
-    hidden=[Case(_ex1_random) for _ in range(3)],
-    title={"en": "One step of gradient descent", "es": "Un paso de descenso del gradiente",
-           "pt": "Um passo de descida do gradiente", "ru": "Один шаг градиентного спуска"},
-    compares="parameters",
-    components=["w", "b"],
+    reference=_first_and_second_reference,
+    visible=[Case(lambda rng: _ex1(1.0), "x0 = 1.0"),
+             Case(lambda rng: _ex1(-2.0), "x0 = -2.0")],
+    hidden=[Case(lambda rng: _ex1(rng.uniform(-3.0, 3.0))) for _ in range(3)],
+    objective=_ex1_first_derivative,
+    gradient_names=["dy", "x0"],
+    title={"en": "A second derivative from nested tapes",
+           "es": "Una segunda derivada con cintas anidadas",
+           "pt": "Uma segunda derivada com fitas aninhadas",
+           "ru": "Вторая производная с помощью вложенных лент"},
+    compares="derivative",
+    components=["dy/dx", "d²y/dx²"],
 ))
 
 
 # ------------------------------------------------------------------------------------------------
-# l05_ex2: a training loop and its loss curve
+# l05_ex2 .. l05_ex4: the logistic loss, its Hessian, one Newton step, a Hessian-vector product
 # ------------------------------------------------------------------------------------------------
-def _train_linear_reference(w, b, x, y, lr, steps):
+def _logistic_loss(tf, w, x, y):
+    z = tf.linalg.matvec(x, w)
+    return tf.reduce_mean(tf.math.softplus(-y * z))
+
+
+def _logistic_grad_np(w, x, y):
+    """dL/dw of L = mean(log(1 + exp(-y * x @ w))), in NumPy (for finite differences)."""
+    z = x @ w
+    return x.T @ (-y * _sigmoid(-y * z)) / x.shape[0]
+
+
+def _logistic_hessian_reference(w, x, y):
     tf = _tf()
-    losses = []
-    for _ in range(steps):
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            loss = _logistic_loss(tf, w, x, y)
+        g = inner.gradient(loss, w)
+    return outer.jacobian(g, w)
+
+
+def _newton_step_reference(w, x, y):
+    tf = _tf()
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            loss = _logistic_loss(tf, w, x, y)
+        g = inner.gradient(loss, w)
+    h = outer.jacobian(g, w)
+    step = tf.linalg.solve(h, tf.reshape(g, [-1, 1]))
+    w.assign_sub(tf.reshape(step, w.shape))
+    return w
+
+
+def _logistic_hvp_reference(w, x, y, v):
+    tf = _tf()
+    with tf.autodiff.ForwardAccumulator(w, v) as acc:
         with tf.GradientTape() as tape:
-            loss = _linear_loss(tf, w, b, x, y)
-        dw, db = tape.gradient(loss, [w, b])
-        w.assign_sub(lr * dw)
-        b.assign_sub(lr * db)
-        losses.append(loss)
-    return tf.stack(losses)
+            loss = _logistic_loss(tf, w, x, y)
+        g = tape.gradient(loss, w)
+    return acc.jvp(g)
 
 
-def _ex2_random(rng):
-    k, n = int(rng.integers(8, 21)), int(rng.integers(1, 4))
-    return _linear(*_linear_data(rng, k, n), float(rng.uniform(0.02, 0.1)),
-                   int(rng.integers(5, 31)))
+def _logistic(w, x, y, v=None) -> Inputs:
+    tf = _tf()
+    w, x, y = _f64(w), _f64(x), _f64(y)
+    args = (tf.Variable(w.copy()), tf.constant(x.copy()), tf.constant(y.copy()))
+    extra = {"x": x, "y": y}
+    if v is not None:
+        v = _f64(v)
+        args += (tf.constant(v.copy()),)
+        extra["v"] = v
+    return Inputs(args=args, values={"w": w}, extra=extra)
 
+
+def _logistic_random(rng, with_v=False):
+    n = int(rng.integers(2, 5))
+    k = int(rng.integers(n + 2, 13))
+    x = rng.normal(size=(k, n))
+    y = np.where(rng.random(k) < 0.5, -1.0, 1.0)
+    y[0], y[1] = 1.0, -1.0  # both classes: the Hessian is well conditioned
+    w = rng.normal(scale=0.5, size=n)
+    return _logistic(w, x, y, rng.normal(size=n) if with_v else None)
+
+
+_W = [0.5, -0.25]
+_X = [[1.0, 2.0], [-1.0, 0.5], [0.5, -1.0], [2.0, 1.0]]
+_Y = [1.0, -1.0, 1.0, -1.0]
 
 register(Exercise(
     id="l05_ex2",
-    function="train_linear",
-    signature="train_linear(w, b, x, y, lr, steps)",
-    points=3,
-    reference=_train_linear_reference,
-    visible=[Case(lambda rng: _linear([[0.0]], [0.0], _X, _Y, 0.1, 60),
-                  "w = [[0]], b = [0], x: (6, 1), lr = 0.1, steps = 60")],
-    hidden=[Case(_ex2_random) for _ in range(3)],
-    title={"en": "A training loop and its loss curve",
-           "es": "Un bucle de entrenamiento y su curva de pérdida",
-           "pt": "Um laço de treinamento e sua curva de perda",
-           "ru": "Цикл обучения и его кривая потерь"},
-    compares="losses",
+    function="logistic_hessian",
+    signature="logistic_hessian(w, x, y)",
+    techniques=(Technique("jacobian", ("jacobian",), "GradientTape.jacobian", description={
+        "en": "tape.jacobian", "es": "tape.jacobian", "pt": "tape.jacobian", "ru": "tape.jacobian"}),),
+    points=2,
+    reference=_logistic_hessian_reference,
+    visible=[Case(lambda rng: _logistic(_W, _X, _Y), "w (2,), x (4, 2), y (4,)")],
+    hidden=[Case(_logistic_random) for _ in range(3)],
+    title={"en": "The Hessian of a logistic loss",
+           "es": "El hessiano de una pérdida logística",
+           "pt": "A hessiana de uma perda logística",
+           "ru": "Гессиан логистической функции потерь"},
+    compares="hessian",
 ))
-
-
-# ------------------------------------------------------------------------------------------------
-# l05_ex3: the gradients of an MLP's loss
-# ------------------------------------------------------------------------------------------------
-def _mlp_loss(tf, model, x, y):
-    return tf.reduce_mean((model(x) - y) ** 2)
-
-
-def _mlp_gradients_reference(model, x, y):
-    tf = _tf()
-    with tf.GradientTape() as tape:
-        loss = _mlp_loss(tf, model, x, y)
-    return tape.gradient(loss, model.trainable_variables)
-
-
-def _mlp(k1, b1, k2, b2, x, y):
-    """A built float64 ``Sequential([Dense(h, tanh), Dense(1)])`` with the given weights."""
-    tf = _tf()
-    k1, b1, k2, b2, x, y = (_f64(a) for a in (k1, b1, k2, b2, x, y))
-    model = tf.keras.Sequential([tf.keras.layers.Dense(k1.shape[1], activation="tanh",
-                                                       dtype="float64"),
-                                 tf.keras.layers.Dense(1, dtype="float64")])
-    model(tf.constant(x.copy()))  # built by a first call
-    for variable, value in zip(model.trainable_variables, (k1, b1, k2, b2)):
-        variable.assign(value)
-    values = {"k1": k1, "b1": b1, "k2": k2, "b2": b2}
-    return model, tf.constant(x.copy()), tf.constant(y.copy()), values
-
-
-def _ex3(k1, b1, k2, b2, x, y) -> Inputs:
-    model, x_t, y_t, values = _mlp(k1, b1, k2, b2, x, y)
-    return Inputs(args=(model, x_t, y_t), values=values, extra={"x": _f64(x), "y": _f64(y)})
-
-
-def _ex3_objective(v, inputs):
-    hidden = np.tanh(inputs.extra["x"] @ v["k1"] + v["b1"])
-    return float(np.mean((hidden @ v["k2"] + v["b2"] - inputs.extra["y"]) ** 2))
-
-
-def _random_mlp(rng):
-    k, h = int(rng.integers(4, 13)), int(rng.integers(2, 9))
-    x = rng.uniform(-3.0, 3.0, size=(k, 1))
-    return (rng.normal(scale=1.0, size=(1, h)), rng.normal(scale=0.5, size=(h,)),
-            rng.normal(scale=0.7, size=(h, 1)), rng.normal(scale=0.2, size=(1,)),
-            x, np.sin(x) + rng.normal(scale=0.05, size=(k, 1)))
-
-
-# Visible MLP: 3 hidden units, 4 points of sin
-_K1 = [[1.0, -0.5, 0.25]]
-_B1 = [0.0, 0.5, -0.5]
-_K2 = [[0.5], [-1.0], [0.75]]
-_B2 = [0.1]
-_XS = [[-2.0], [-0.5], [1.0], [2.5]]
-_YS = [[float(np.sin(v[0]))] for v in _XS]
 
 register(Exercise(
     id="l05_ex3",
-    function="mlp_gradients",
-    signature="mlp_gradients(model, x, y)",
+    function="newton_step",
+    signature="newton_step(w, x, y)",
     points=2,
-    reference=_mlp_gradients_reference,
-    visible=[Case(lambda rng: _ex3(_K1, _B1, _K2, _B2, _XS, _YS),
-                  "Dense(3, tanh) + Dense(1), x: (4, 1)")],
-    hidden=[Case(lambda rng: _ex3(*_random_mlp(rng))) for _ in range(2)],
-    objective=_ex3_objective,
-    gradient_names=["k1", "b1", "k2", "b2"],
-    title={"en": "The gradients of an MLP's loss", "es": "Los gradientes de la pérdida de un MLP",
-           "pt": "Os gradientes da perda de um MLP", "ru": "Градиенты функции потерь MLP"},
-    components=["dL/dkernel1", "dL/dbias1", "dL/dkernel2", "dL/dbias2"],
+    reference=_newton_step_reference,
+    visible=[Case(lambda rng: _logistic(_W, _X, _Y), "w (2,), x (4, 2), y (4,)")],
+    hidden=[Case(_logistic_random) for _ in range(3)],
+    title={"en": "One Newton step", "es": "Un paso de Newton", "pt": "Um passo de Newton",
+           "ru": "Один шаг метода Ньютона"},
+    compares="parameters",
 ))
 
 
-# ------------------------------------------------------------------------------------------------
-# l05_ex4: mini-batches and a Keras optimizer
-# ------------------------------------------------------------------------------------------------
-def _train_minibatches_reference(model, optimizer, x, y, batch_size, epochs):
-    tf = _tf()
-    losses = []
-    n = x.shape[0]
-    for _ in range(epochs):
-        for start in range(0, n, batch_size):
-            x_batch, y_batch = x[start:start + batch_size], y[start:start + batch_size]
-            with tf.GradientTape() as tape:
-                loss = _mlp_loss(tf, model, x_batch, y_batch)
-            grads = tape.gradient(loss, model.trainable_variables)
-            optimizer.apply_gradients(zip(grads, model.trainable_variables))
-            losses.append(loss)
-    return tf.stack(losses)
-
-
-def _ex4(weights, optimizer, batch_size, epochs) -> Inputs:
-    """``optimizer``: ("adam", lr) or ("sgd", lr, momentum); a new optimizer per call."""
-    tf = _tf()
-    model, x, y, values = _mlp(*weights)
-    if optimizer[0] == "adam":
-        opt = tf.keras.optimizers.Adam(learning_rate=optimizer[1])
-    else:
-        opt = tf.keras.optimizers.SGD(learning_rate=optimizer[1], momentum=optimizer[2])
-    return Inputs(args=(model, opt, x, y, int(batch_size), int(epochs)), values=values)
-
-
-def _ex4_random(rng):
-    if rng.random() < 0.5:
-        optimizer = ("adam", float(rng.uniform(0.005, 0.05)))
-    else:
-        optimizer = ("sgd", float(rng.uniform(0.01, 0.1)), float(rng.choice([0.0, 0.9])))
-    # k from 4 to 12 points: the last batch is often smaller than batch_size
-    return _ex4(_random_mlp(rng), optimizer, int(rng.integers(2, 6)), int(rng.integers(1, 4)))
+def _ex4_objective(v, inputs):
+    # H v is the gradient of phi(w) = <dL/dw (w), v>
+    extra = inputs.extra
+    return float(_logistic_grad_np(v["w"], extra["x"], extra["y"]) @ extra["v"])
 
 
 register(Exercise(
     id="l05_ex4",
-    function="train_minibatches",
-    signature="train_minibatches(model, optimizer, x, y, batch_size, epochs)",
-    points=3,
-    reference=_train_minibatches_reference,
-    visible=[Case(lambda rng: _ex4((_K1, _B1, _K2, _B2, _XS, _YS), ("adam", 0.05), 2, 3),
-                  "Adam(learning_rate=0.05), x: (4, 1), batch_size = 2, epochs = 3"),
-             Case(lambda rng: _ex4((_K1, _B1, _K2, _B2, _XS, _YS), ("sgd", 0.1, 0.0), 3, 2),
-                  "SGD(learning_rate=0.1), x: (4, 1), batch_size = 3, epochs = 2")],
-    hidden=[Case(_ex4_random) for _ in range(3)],
-    title={"en": "Mini-batches and an optimizer", "es": "Minilotes y un optimizador",
-           "pt": "Minilotes e um otimizador", "ru": "Мини-батчи и оптимизатор"},
-    compares="losses",
+    function="logistic_hvp",
+    signature="logistic_hvp(w, x, y, v)",
+    techniques=(
+        Technique("ForwardAccumulator", ("ForwardAccumulator",), "ForwardAccumulator", description={
+            "en": "tf.autodiff.ForwardAccumulator (forward over backward)",
+            "es": "tf.autodiff.ForwardAccumulator (modo directo sobre una pasada hacia atrás)",
+            "pt": "tf.autodiff.ForwardAccumulator (modo direto sobre uma passagem para trás)",
+            "ru": "tf.autodiff.ForwardAccumulator (прямой режим поверх обратного)"}),
+        Technique("jacobian", ("jacobian", "batch_jacobian", "hessians"), "GradientTape.jacobian",
+                  must=False, description={
+                      "en": "a Jacobian or Hessian (the product is computed without building H)",
+                      "es": "un jacobiano o hessiano (el producto se calcula sin construir H)",
+                      "pt": "um jacobiano ou hessiana (o produto é calculado sem construir H)",
+                      "ru": "якобиан или гессиан (произведение вычисляется без построения H)"}),
+    ),
+    points=2,
+    reference=_logistic_hvp_reference,
+    visible=[Case(lambda rng: _logistic(_W, _X, _Y, [1.0, 0.0]), "v = [1, 0]"),
+             Case(lambda rng: _logistic(_W, _X, _Y, [0.5, -2.0]), "v = [0.5, -2]")],
+    hidden=[Case(lambda rng: _logistic_random(rng, with_v=True)) for _ in range(3)],
+    objective=_ex4_objective,
+    gradient_names="w",
+    title={"en": "A Hessian-vector product: forward mode over a backward pass",
+           "es": "Un producto hessiano-vector: modo directo sobre una pasada hacia atrás",
+           "pt": "Um produto hessiana-vetor: modo direto sobre uma passagem para trás",
+           "ru": "Произведение гессиана на вектор: прямой режим поверх обратного"},
+    compares="hvp",
+))
+
+
+# ----- l05_ex5: per-example Jacobians with batch_jacobian ----------------------------------------
+def _per_example_jacobians_reference(w, x):
+    tf = _tf()
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.tanh(tf.matmul(x, w))
+    return tape.batch_jacobian(y, x)
+
+
+def _ex5(w, x) -> Inputs:
+    tf = _tf()
+    return Inputs(args=(tf.Variable(_f64(w).copy()), tf.constant(_f64(x).copy())))
+
+
+def _ex5_random(rng):
+    b, n, m = (int(v) for v in rng.integers(1, 6, size=3))
+    return _ex5(rng.normal(scale=0.7, size=(n, m)), rng.normal(size=(b, n)))
+
+
+register(Exercise(
+    id="l05_ex5",
+    function="per_example_jacobians",
+    signature="per_example_jacobians(w, x)",
+    techniques=(Technique("batch_jacobian", ("batch_jacobian",), "GradientTape.batch_jacobian",
+                          description={"en": "tape.batch_jacobian", "es": "tape.batch_jacobian",
+                                       "pt": "tape.batch_jacobian", "ru": "tape.batch_jacobian"}),),
+    points=2,
+    reference=_per_example_jacobians_reference,
+    visible=[Case(lambda rng: _ex5([[0.5, -1.0, 0.25], [1.0, 0.5, -0.5]],
+                                   [[1.0, 2.0], [-1.0, 0.5], [0.0, 0.0], [2.0, -1.0]]),
+                  "w (2, 3), x (4, 2)")],
+    hidden=[Case(_ex5_random) for _ in range(3)],
+    title={"en": "Per-example Jacobians", "es": "Jacobianos por ejemplo",
+           "pt": "Jacobianas por exemplo", "ru": "Якобианы отдельных примеров"},
+    compares="jacobian",
+))
+
+
+# ----- l05_ex6: a vector-Jacobian product with output_gradients ---------------------------------
+def _layer_vjp_reference(w, x, u):
+    tf = _tf()
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.tanh(tf.matmul(x, w))
+    return tape.gradient(y, [x, w], output_gradients=u)
+
+
+def _ex6(w, x, u) -> Inputs:
+    tf = _tf()
+    w, x, u = _f64(w), _f64(x), _f64(u)
+    return Inputs(args=(tf.Variable(w.copy()), tf.constant(x.copy()), tf.constant(u.copy())),
+                  values={"x": x, "w": w}, extra={"u": u})
+
+
+def _ex6_random(rng):
+    b, n, m = (int(v) for v in rng.integers(1, 6, size=3))
+    return _ex6(rng.normal(scale=0.7, size=(n, m)), rng.normal(size=(b, n)), rng.normal(size=(b, m)))
+
+
+register(Exercise(
+    id="l05_ex6",
+    function="layer_vjp",
+    signature="layer_vjp(w, x, u)",
+    techniques=(
+        Technique("output_gradients", ("output_gradients",), "GradientTape.gradient", description={
+            "en": "gradient(..., output_gradients=u)", "es": "gradient(..., output_gradients=u)",
+            "pt": "gradient(..., output_gradients=u)", "ru": "gradient(..., output_gradients=u)"}),
+        Technique("jacobian", ("jacobian", "batch_jacobian"), "GradientTape.jacobian", must=False,
+                  description={"en": "a Jacobian (the product is computed without building it)",
+                               "es": "un jacobiano (el producto se calcula sin construirlo)",
+                               "pt": "uma jacobiana (o produto é calculado sem construí-la)",
+                               "ru": "якобиан (произведение вычисляется без его построения)"}),
+    ),
+    points=2,
+    reference=_layer_vjp_reference,
+    visible=[Case(lambda rng: _ex6([[0.5, -1.0], [1.0, 0.25]], [[1.0, 2.0], [-1.0, 0.5], [0.0, 1.0]],
+                                   [[1.0, 0.0], [0.0, 1.0], [1.0, -1.0]]),
+                  "w (2, 2), x (3, 2), u (3, 2)")],
+    hidden=[Case(_ex6_random) for _ in range(3)],
+    objective=lambda v, inputs: float(np.sum(inputs.extra["u"] * np.tanh(v["x"] @ v["w"]))),
+    gradient_names=["x", "w"],
+    title={"en": "A vector-Jacobian product", "es": "Un producto vector-jacobiano",
+           "pt": "Um produto vetor-jacobiana", "ru": "Произведение вектора на якобиан"},
+    components=["u^T dy/dx", "u^T dy/dw"],
 ))

@@ -1,0 +1,1523 @@
+# ---
+# jupyter:
+#   minitape:
+#     lesson: 04-custom-gradients
+# ---
+
+# %% [markdown] key="title" lang="en"
+# # Lesson 4 · Controlling the tape and custom gradients
+#
+# Until now a tape has recorded every operation it could and used each operation's built-in
+# gradient. This lesson puts you in charge of both: you decide what a tape records, cut one path
+# out of the backward pass, and replace the gradient of any function with your own, to give an
+# operation a gradient it lacks, to clip a gradient, or to keep it finite where the textbook
+# formula overflows.
+#
+# In this lesson you will learn:
+#
+# - how to pause or restart a recording (`stop_recording`, `reset`) and how to cut one path
+#   (`tf.stop_gradient`), for example to round a value and still let the gradient through;
+# - how to write your own gradient with `tf.custom_gradient`, also for a function that reads
+#   Variables, and how `tf.RegisterGradient` and `tf.no_gradient` set the gradient of a whole
+#   operation type;
+# - how to clip a gradient inside the backward pass;
+# - how to make a gradient numerically stable, and why a stable value needs a stable formula
+#   too.
+
+# %% [markdown] key="title" lang="es" src="1a1b1414"
+# # Lección 4 · Controlar la cinta y gradientes personalizados
+#
+# Hasta ahora una cinta grababa todas las operaciones que podía y usaba el gradiente que cada
+# operación trae de serie. En esta lección tomas el control de ambas cosas: decides qué graba
+# una cinta, cortas un camino concreto de la pasada hacia atrás y sustituyes el gradiente de
+# cualquier función por uno tuyo, para darle gradiente a una operación que no lo tiene, para
+# recortar un gradiente o para que siga siendo finito donde la fórmula de manual se desborda.
+#
+# En esta lección aprenderás:
+#
+# - cómo pausar o reiniciar una grabación (`stop_recording`, `reset`) y cómo cortar un camino
+#   concreto (`tf.stop_gradient`), por ejemplo para redondear un valor y dejar pasar igualmente
+#   el gradiente;
+# - cómo escribir tu propio gradiente con `tf.custom_gradient`, también para una función que lee
+#   Variables, y cómo `tf.RegisterGradient` y `tf.no_gradient` fijan el gradiente de todo un
+#   tipo de operación;
+# - cómo recortar un gradiente dentro de la pasada hacia atrás;
+# - cómo hacer que un gradiente sea numéricamente estable, y por qué un valor estable necesita
+#   también una fórmula estable.
+
+# %% [markdown] key="title" lang="pt" src="1a1b1414"
+# # Lição 4 · Controlando a fita e gradientes personalizados
+#
+# Até agora uma fita gravava todas as operações que podia e usava o gradiente que cada operação
+# já traz. Nesta lição você assume o controle das duas coisas: decide o que uma fita grava, corta
+# um caminho específico da passagem para trás e troca o gradiente de qualquer função por um seu,
+# para dar gradiente a uma operação que não tem, para recortar um gradiente ou para mantê-lo
+# finito onde a fórmula dos livros estoura.
+#
+# Nesta lição você vai aprender:
+#
+# - como pausar ou reiniciar uma gravação (`stop_recording`, `reset`) e como cortar um caminho
+#   específico (`tf.stop_gradient`), por exemplo para arredondar um valor e ainda assim deixar o
+#   gradiente passar;
+# - como escrever o seu próprio gradiente com `tf.custom_gradient`, também para uma função que
+#   lê Variables, e como `tf.RegisterGradient` e `tf.no_gradient` definem o gradiente de todo um
+#   tipo de operação;
+# - como recortar um gradiente dentro da passagem para trás;
+# - como tornar um gradiente numericamente estável, e por que um valor estável também precisa de
+#   uma fórmula estável.
+
+# %% [markdown] key="title" lang="ru" src="1a1b1414"
+# # Урок 4 · Управление лентой и собственные градиенты
+#
+# До сих пор лента записывала все операции, какие могла, и брала для каждой операции её
+# встроенный градиент. В этом уроке и то и другое переходит под ваше управление: вы решаете, что
+# лента записывает, вырезаете один путь из обратного прохода и заменяете градиент любой функции
+# своим — чтобы дать градиент операции, у которой его нет, обрезать градиент или сохранить его
+# конечным там, где формула из учебника даёт переполнение.
+#
+# В этом уроке вы узнаете:
+#
+# - как приостановить или начать заново запись (`stop_recording`, `reset`) и как перерезать
+#   один конкретный путь (`tf.stop_gradient`) — например, чтобы округлить значение и всё же
+#   пропустить градиент;
+# - как написать собственный градиент с `tf.custom_gradient`, в том числе для функции, которая
+#   читает переменные, и как `tf.RegisterGradient` и `tf.no_gradient` задают градиент целого
+#   типа операций;
+# - как обрезать градиент внутри обратного прохода;
+# - как сделать градиент численно устойчивым и почему для устойчивого значения нужна ещё и
+#   устойчивая формула.
+
+# %% key="setup-code"
+import io
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle
+
+import minitape as tf
+from lessons.i18n import t
+
+tf.random.set_seed(4)
+
+# %% [markdown] key="stop-recording" lang="en"
+# ## Pausing the recording
+#
+# Inside `with tape.stop_recording():` the tape records nothing; it starts again when the block
+# ends. An operation that is not recorded leaves no path back to its inputs, so here $z$
+# depends on $y$ only through an unrecorded step: $\frac{\partial z}{\partial x} = 2x = 4$ and
+# the gradient for $y$ is `None`.
+
+# %% [markdown] key="stop-recording" lang="es" src="7664d8f3"
+# ## Pausar la grabación
+#
+# Dentro de `with tape.stop_recording():` la cinta no graba nada; vuelve a grabar cuando termina
+# el bloque. Una operación que no se grabó no deja ningún camino de vuelta hasta sus entradas:
+# aquí $z$ depende de $y$ solo a través de un paso sin grabar, así que
+# $\frac{\partial z}{\partial x} = 2x = 4$ y el gradiente para $y$ es `None`.
+
+# %% [markdown] key="stop-recording" lang="pt" src="7664d8f3"
+# ## Pausar a gravação
+#
+# Dentro de `with tape.stop_recording():` a fita não grava nada; ela volta a gravar quando o
+# bloco termina. Uma operação que não foi gravada não deixa nenhum caminho de volta até as suas
+# entradas: aqui $z$ depende de $y$ só por meio de um passo não gravado, então
+# $\frac{\partial z}{\partial x} = 2x = 4$ e o gradiente para $y$ é `None`.
+
+# %% [markdown] key="stop-recording" lang="ru" src="7664d8f3"
+# ## Пауза в записи
+#
+# Внутри `with tape.stop_recording():` лента ничего не записывает; запись возобновляется, когда
+# блок заканчивается. Незаписанная операция не оставляет пути назад к своим входам: здесь $z$
+# зависит от $y$ только через незаписанный шаг, поэтому $\frac{\partial z}{\partial x} = 2x = 4$,
+# а градиент по $y$ равен `None`.
+
+# %% key="stop-recording-code"
+x = tf.Variable(2.0)
+y = tf.Variable(3.0)
+
+with tf.GradientTape() as tape:
+    x_sq = x * x
+    with tape.stop_recording():
+        y_sq = y * y
+    z = x_sq + y_sq
+
+print(tape.gradient(z, {"x": x, "y": y}))
+
+# %% [markdown] key="stop-recording-use" lang="en"
+# What is it for? To compute something in the middle of a recording that you do not want to
+# differentiate later, and not pay for recording it: a value to log, or a gradient you only want
+# to look at. A persistent tape can even answer a question while it is still recording; inside
+# `stop_recording` that gradient computation is not recorded on the tape itself. At $y = 3$,
+# $\frac{d(y^2)}{dy} = 6$:
+
+# %% [markdown] key="stop-recording-use" lang="es" src="fe157663"
+# ¿Para qué sirve? Para calcular algo en mitad de una grabación que no vas a derivar después,
+# sin pagar el coste de grabarlo: un valor que quieres registrar o un gradiente que solo quieres
+# mirar. Una cinta persistente puede incluso responder a una pregunta mientras todavía está
+# grabando; dentro de `stop_recording`, ese cálculo del gradiente no queda grabado en la propia
+# cinta. En $y = 3$, $\frac{d(y^2)}{dy} = 6$:
+
+# %% [markdown] key="stop-recording-use" lang="pt" src="fe157663"
+# Para que serve? Para calcular algo no meio de uma gravação que você não vai derivar depois,
+# sem pagar o custo de gravá-lo: um valor para registrar em log ou um gradiente que você só quer
+# olhar. Uma fita persistente pode até responder a uma pergunta enquanto ainda está gravando;
+# dentro de `stop_recording`, esse cálculo do gradiente não fica gravado na própria fita. Em
+# $y = 3$, $\frac{d(y^2)}{dy} = 6$:
+
+# %% [markdown] key="stop-recording-use" lang="ru" src="fe157663"
+# Зачем это нужно? Чтобы посреди записи вычислить что-то, что вы не собираетесь потом
+# дифференцировать, и не платить за его запись: значение для журнала или градиент, на который
+# хочется просто посмотреть. Персистентная лента может даже ответить на вопрос, пока она ещё
+# записывает; внутри `stop_recording` само вычисление этого градиента на ленту не попадает. При
+# $y = 3$ имеем $\frac{d(y^2)}{dy} = 6$:
+
+# %% key="stop-recording-use-code"
+with tf.GradientTape(persistent=True) as tape:
+    y_sq = y * y
+    with tape.stop_recording():
+        print("d(y_sq)/dy =", tape.gradient(y_sq, y).numpy())
+    z = x + y_sq
+
+print("dz/dx =", tape.gradient(z, x).numpy())
+del tape
+
+# %% [markdown] key="reset" lang="en"
+# ## Starting over: `reset`
+#
+# `tape.reset()` forgets everything the tape recorded so far and goes on recording from that
+# point. Leaving the `with` block and opening a new tape is usually easier to read; `reset` is
+# for when leaving the block is awkward, for instance in the middle of a loop. Here `y_sq` was
+# computed before the reset, so the tape no longer knows where it came from:
+
+# %% [markdown] key="reset" lang="es" src="12595935"
+# ## Empezar de nuevo: `reset`
+#
+# `tape.reset()` olvida todo lo que la cinta grabó hasta ese momento y sigue grabando a partir de
+# ahí. Salir del bloque `with` y abrir una cinta nueva suele leerse mejor; `reset` es para cuando
+# salir del bloque resulta incómodo, por ejemplo en mitad de un bucle. Aquí `y_sq` se calculó
+# antes del reinicio, así que la cinta ya no sabe de dónde salió:
+
+# %% [markdown] key="reset" lang="pt" src="12595935"
+# ## Começar de novo: `reset`
+#
+# `tape.reset()` esquece tudo o que a fita gravou até ali e continua gravando a partir desse
+# ponto. Sair do bloco `with` e abrir uma fita nova costuma ser mais fácil de ler; `reset` é para
+# quando sair do bloco é complicado, por exemplo no meio de um laço. Aqui `y_sq` foi calculado
+# antes do reinício, então a fita já não sabe de onde ele veio:
+
+# %% [markdown] key="reset" lang="ru" src="12595935"
+# ## Начать заново: `reset`
+#
+# `tape.reset()` забывает всё, что лента записала к этому моменту, и продолжает запись с этого
+# места. Обычно понятнее выйти из блока `with` и открыть новую ленту; `reset` нужен, когда выйти
+# из блока неудобно, например посреди цикла. Здесь `y_sq` вычислен до сброса, поэтому лента уже
+# не знает, откуда он взялся:
+
+# %% key="reset-code"
+reset = True
+
+with tf.GradientTape() as tape:
+    y_sq = y * y
+    if reset:
+        tape.reset()
+    z = x * x + y_sq
+
+print(tape.gradient(z, {"x": x, "y": y}))
+
+# %% [markdown] key="stop-gradient" lang="en"
+# ## Cutting one path: `tf.stop_gradient`
+#
+# `tf.stop_gradient(value)` returns the same value, but as far as gradients are concerned it is
+# a constant: nothing flows back through it. It is much narrower than `stop_recording`: it cuts
+# one path, every other operation is still recorded, and you do not even need access to the tape.
+
+# %% [markdown] key="stop-gradient" lang="es" src="5fae2406"
+# ## Cortar un solo camino: `tf.stop_gradient`
+#
+# `tf.stop_gradient(value)` devuelve el mismo valor, pero, a efectos de gradientes, es una
+# constante: nada fluye hacia atrás a través de él. Es mucho más preciso que `stop_recording`:
+# corta un solo camino, todas las demás operaciones se siguen grabando y ni siquiera necesitas
+# acceso a la cinta.
+
+# %% [markdown] key="stop-gradient" lang="pt" src="5fae2406"
+# ## Cortar um único caminho: `tf.stop_gradient`
+#
+# `tf.stop_gradient(value)` devolve o mesmo valor, mas, para efeito de gradientes, ele é uma
+# constante: nada volta através dele. É muito mais pontual que `stop_recording`: corta um único
+# caminho, todas as outras operações continuam sendo gravadas e você nem precisa ter acesso à
+# fita.
+
+# %% [markdown] key="stop-gradient" lang="ru" src="5fae2406"
+# ## Перерезать один путь: `tf.stop_gradient`
+#
+# `tf.stop_gradient(value)` возвращает то же значение, но для градиентов оно становится
+# константой: обратно через него ничего не проходит. Это гораздо более точечный инструмент,
+# чем `stop_recording`: он перерезает один путь, все остальные операции по-прежнему
+# записываются, и доступ к ленте даже не нужен.
+
+# %% key="stop-gradient-code"
+with tf.GradientTape() as tape:
+    y_sq = y**2
+    z = x**2 + tf.stop_gradient(y_sq)
+
+print(tape.gradient(z, {"x": x, "y": y}))
+
+# %% [markdown] key="straight-through" lang="en"
+# A classic use: forward one value, backward the gradient of another. `tf.round` has no useful
+# gradient (the tape gives `None`), but the expression `x + tf.stop_gradient(tf.round(x) - x)`
+# *equals* `round(x)` while its gradient is that of `x`, that is $1$. This "straight-through"
+# trick is how networks with rounded (quantized) weights are trained.
+
+# %% [markdown] key="straight-through" lang="es" src="1671348a"
+# Un uso clásico: hacia adelante, un valor; hacia atrás, el gradiente de otro. `tf.round` no
+# tiene un gradiente útil (la cinta da `None`), pero la expresión
+# `x + tf.stop_gradient(tf.round(x) - x)` *vale* `round(x)` y, sin embargo, su gradiente es el de
+# `x`, es decir, $1$. Este truco, llamado *straight-through*, es el que permite entrenar redes con
+# pesos redondeados (cuantizados).
+
+# %% [markdown] key="straight-through" lang="pt" src="1671348a"
+# Um uso clássico: para a frente, um valor; para trás, o gradiente de outro. `tf.round` não tem
+# um gradiente útil (a fita dá `None`), mas a expressão `x + tf.stop_gradient(tf.round(x) - x)`
+# *vale* `round(x)` e, ainda assim, o seu gradiente é o de `x`, ou seja, $1$. Esse truque,
+# chamado *straight-through*, é o que permite treinar redes com pesos arredondados
+# (quantizados).
+
+# %% [markdown] key="straight-through" lang="ru" src="1671348a"
+# Классический пример: на прямом проходе одно значение, на обратном — градиент другого. У
+# `tf.round` нет полезного градиента (лента даёт `None`), но выражение
+# `x + tf.stop_gradient(tf.round(x) - x)` *равно* `round(x)`, а его градиент — это градиент `x`,
+# то есть $1$. Этот приём, *straight-through* («насквозь»), позволяет обучать сети с округлёнными
+# (квантованными) весами.
+
+# %% key="straight-through-code"
+x = tf.Variable(2.7)
+
+with tf.GradientTape(persistent=True) as tape:
+    rounded = tf.round(x)
+    straight_through = x + tf.stop_gradient(tf.round(x) - x)
+
+print(t("l04.value_gradient", name="rounded", value=rounded.numpy(), grad=tape.gradient(rounded, x)))
+print(t("l04.value_gradient", name="straight_through", value=straight_through.numpy(),
+        grad=tape.gradient(straight_through, x).numpy()))
+del tape
+
+# %% [markdown] key="custom-why" lang="en"
+# ## Custom gradients
+#
+# Sometimes you want to decide yourself how the gradient of a function is computed:
+#
+# - the operation has no registered gradient (lesson 3 met one);
+# - the default gradient is numerically unstable;
+# - you want to reuse an expensive result of the forward pass in the backward pass;
+# - you want to change the gradient without changing the value (for example, clip it).
+#
+# The decorator `@tf.custom_gradient` does this. The decorated function returns two things:
+# its value, and a function `backward(upstream)`. During the backward pass the tape calls
+# `backward` with `upstream`, the gradient of the target with respect to this function's output,
+# and `backward` returns the gradient with respect to each input: by the chain rule, `upstream`
+# times the local derivative.
+
+# %% [markdown] key="custom-why" lang="es" src="02759f55"
+# ## Gradientes personalizados
+#
+# A veces quieres decidir tú cómo se calcula el gradiente de una función:
+#
+# - la operación no tiene gradiente registrado (en la lección 3 vimos una);
+# - el gradiente por defecto es numéricamente inestable;
+# - quieres aprovechar en la pasada hacia atrás un resultado costoso de la pasada hacia
+#   adelante;
+# - quieres cambiar el gradiente sin cambiar el valor (por ejemplo, recortarlo).
+#
+# Para eso está el decorador `@tf.custom_gradient`. La función decorada devuelve dos cosas: su
+# valor y una función `backward(upstream)`. Durante la pasada hacia atrás, la cinta llama a
+# `backward` con `upstream`, el gradiente del objetivo respecto de la salida de esta función, y
+# `backward` devuelve el gradiente respecto de cada entrada: por la regla de la cadena,
+# `upstream` multiplicado por la derivada local.
+
+# %% [markdown] key="custom-why" lang="pt" src="02759f55"
+# ## Gradientes personalizados
+#
+# Às vezes você quer decidir como o gradiente de uma função é calculado:
+#
+# - a operação não tem gradiente registrado (a lição 3 mostrou uma);
+# - o gradiente padrão é numericamente instável;
+# - você quer reaproveitar na passagem para trás um resultado caro da passagem para a frente;
+# - você quer mudar o gradiente sem mudar o valor (por exemplo, recortá-lo).
+#
+# Para isso existe o decorador `@tf.custom_gradient`. A função decorada devolve duas coisas: o
+# seu valor e uma função `backward(upstream)`. Durante a passagem para trás, a fita chama
+# `backward` com `upstream`, o gradiente do alvo em relação à saída desta função, e `backward`
+# devolve o gradiente em relação a cada entrada: pela regra da cadeia, `upstream` vezes a
+# derivada local.
+
+# %% [markdown] key="custom-why" lang="ru" src="02759f55"
+# ## Собственные градиенты
+#
+# Иногда хочется самому решать, как вычисляется градиент функции:
+#
+# - у операции нет зарегистрированного градиента (такую мы встретили в уроке 3);
+# - стандартный градиент численно неустойчив;
+# - в обратном проходе хочется повторно использовать дорогой результат прямого прохода;
+# - нужно изменить градиент, не меняя значения (например, обрезать его).
+#
+# Для этого есть декоратор `@tf.custom_gradient`. Декорированная функция возвращает две вещи:
+# своё значение и функцию `backward(upstream)`. Во время обратного прохода лента вызывает
+# `backward`, передавая `upstream` — градиент цели по выходу этой функции, а `backward`
+# возвращает градиент по каждому входу: по цепному правилу это `upstream`, умноженный на
+# локальную производную.
+
+# %% [markdown] key="custom-square" lang="en"
+# A square with a hand-written gradient shows the contract. The target is $10 \cdot x^2$, so the
+# upstream gradient that reaches `square` is $10$, and `backward` returns
+# $10 \cdot 2x = 60$ at $x = 3$:
+
+# %% [markdown] key="custom-square" lang="es" src="2d1ad4eb"
+# Un cuadrado con su gradiente escrito a mano muestra el contrato. El objetivo es $10 \cdot x^2$,
+# así que el gradiente que llega a `square` desde arriba (`upstream`) es $10$, y `backward`
+# devuelve $10 \cdot 2x = 60$ en $x = 3$:
+
+# %% [markdown] key="custom-square" lang="pt" src="2d1ad4eb"
+# Um quadrado com o gradiente escrito à mão mostra o contrato. O alvo é $10 \cdot x^2$, então o
+# gradiente que chega a `square` vindo de cima (`upstream`) é $10$, e `backward` devolve
+# $10 \cdot 2x = 60$ em $x = 3$:
+
+# %% [markdown] key="custom-square" lang="ru" src="2d1ad4eb"
+# Контракт хорошо виден на квадрате с вручную написанным градиентом. Цель равна $10 \cdot x^2$,
+# поэтому градиент, приходящий к `square` сверху (`upstream`), равен $10$, и `backward`
+# возвращает $10 \cdot 2x = 60$ при $x = 3$:
+
+# %% key="custom-square-code"
+@tf.custom_gradient
+def square(x):
+    def backward(upstream):
+        print("upstream =", upstream.numpy())
+        return upstream * 2 * x
+
+    return x**2, backward
+
+
+x = tf.Variable(3.0)
+with tf.GradientTape() as tape:
+    target = 10 * square(x)
+
+print("d(target)/dx =", tape.gradient(target, x).numpy())
+
+# %% [markdown] key="custom-no-gradient" lang="en"
+# ### Giving a gradient to an operation that has none
+#
+# In lesson 3, `tf.image.adjust_contrast` raised `LookupError`: it has no registered gradient.
+# With $\text{out} = (x - \bar{x}) \cdot f + \bar{x}$, where $\bar{x}$ is each channel's mean
+# over the image and $f$ the factor, the chain rule gives
+# $\frac{\partial L}{\partial x} = f \cdot u + (1 - f) \cdot \bar{u}$ and
+# $\frac{\partial L}{\partial f} = \sum u \cdot (x - \bar{x})$, where $u$ is the upstream
+# gradient and $\bar{u}$ its channel mean. We wrap the operation and hand it that gradient. With
+# two inputs, `backward` returns two gradients, in the order of the inputs:
+
+# %% [markdown] key="custom-no-gradient" lang="es" src="0e2a9e36"
+# ### Dar un gradiente a una operación que no lo tiene
+#
+# En la lección 3, `tf.image.adjust_contrast` lanzó `LookupError`: no tiene gradiente
+# registrado. Con $\text{out} = (x - \bar{x}) \cdot f + \bar{x}$, donde $\bar{x}$ es la media de
+# cada canal en la imagen y $f$ el factor, la regla de la cadena da
+# $\frac{\partial L}{\partial x} = f \cdot u + (1 - f) \cdot \bar{u}$ y
+# $\frac{\partial L}{\partial f} = \sum u \cdot (x - \bar{x})$, donde $u$ es el gradiente que llega
+# desde arriba y $\bar{u}$ su media por canal. Envolvemos la operación y le damos ese gradiente.
+# Con dos entradas, `backward` devuelve dos gradientes, en el orden de las entradas:
+
+# %% [markdown] key="custom-no-gradient" lang="pt" src="0e2a9e36"
+# ### Dar um gradiente a uma operação que não tem
+#
+# Na lição 3, `tf.image.adjust_contrast` lançou `LookupError`: ela não tem gradiente registrado.
+# Com $\text{out} = (x - \bar{x}) \cdot f + \bar{x}$, em que $\bar{x}$ é a média de cada canal na
+# imagem e $f$ o fator, a regra da cadeia dá
+# $\frac{\partial L}{\partial x} = f \cdot u + (1 - f) \cdot \bar{u}$ e
+# $\frac{\partial L}{\partial f} = \sum u \cdot (x - \bar{x})$, em que $u$ é o gradiente que chega
+# de cima e $\bar{u}$ a sua média por canal. Envolvemos a operação e entregamos a ela esse
+# gradiente. Com duas entradas, `backward` devolve dois gradientes, na ordem das entradas:
+
+# %% [markdown] key="custom-no-gradient" lang="ru" src="0e2a9e36"
+# ### Градиент для операции, у которой его нет
+#
+# В уроке 3 `tf.image.adjust_contrast` вызвала `LookupError`: у неё нет зарегистрированного
+# градиента. Для $\text{out} = (x - \bar{x}) \cdot f + \bar{x}$, где $\bar{x}$ — среднее каждого
+# канала по изображению, а $f$ — коэффициент, цепное правило даёт
+# $\frac{\partial L}{\partial x} = f \cdot u + (1 - f) \cdot \bar{u}$ и
+# $\frac{\partial L}{\partial f} = \sum u \cdot (x - \bar{x})$, где $u$ — градиент, пришедший
+# сверху, а $\bar{u}$ — его среднее по каналу. Обернём операцию и передадим ей этот градиент.
+# Входов два, поэтому `backward` возвращает два градиента в порядке входов:
+
+# %% key="custom-no-gradient-code"
+@tf.custom_gradient
+def adjust_contrast(images, factor):
+    mean = tf.reduce_mean(images, axis=[-3, -2], keepdims=True)
+
+    def backward(upstream):
+        upstream_mean = tf.reduce_mean(upstream, axis=[-3, -2], keepdims=True)
+        d_images = factor * upstream + (1 - factor) * upstream_mean
+        d_factor = tf.reduce_sum(upstream * (images - mean))
+        return d_images, d_factor
+
+    return tf.image.adjust_contrast(images, factor), backward
+
+
+image = tf.Variable([[[0.5, 0.0, 0.0], [0.1, 0.9, 0.3]]])
+factor = tf.Variable(2.0)
+
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(adjust_contrast(image, factor) ** 2)
+
+d_image, d_factor = tape.gradient(loss, [image, factor])
+print(d_image.numpy())
+print(d_factor.numpy())
+
+# %% [markdown] key="custom-check" lang="en"
+# A hand-written gradient deserves a check. The formula of lesson 3, written with operations the
+# tape knows, must give the same numbers:
+
+# %% [markdown] key="custom-check" lang="es" src="06559f16"
+# Un gradiente escrito a mano merece una comprobación. La fórmula de la lección 3, escrita con
+# operaciones que la cinta conoce, tiene que dar los mismos números:
+
+# %% [markdown] key="custom-check" lang="pt" src="06559f16"
+# Um gradiente escrito à mão merece uma verificação. A fórmula da lição 3, escrita com operações
+# que a fita conhece, precisa dar os mesmos números:
+
+# %% [markdown] key="custom-check" lang="ru" src="06559f16"
+# Градиент, написанный вручную, стоит проверить. Формула из урока 3, записанная операциями,
+# которые лента знает, должна дать те же числа:
+
+# %% key="custom-check-code"
+with tf.GradientTape() as tape:
+    mean = tf.reduce_mean(image, axis=[-3, -2], keepdims=True)
+    loss = tf.reduce_sum(((image - mean) * factor + mean) ** 2)
+
+check_image, check_factor = tape.gradient(loss, [image, factor])
+print(np.allclose(check_image.numpy(), d_image.numpy()), np.allclose(check_factor.numpy(), d_factor.numpy()))
+
+# %% [markdown] key="custom-variables" lang="en"
+# ### A custom gradient that reads a Variable
+#
+# A function decorated with `@tf.custom_gradient` may read trainable `tf.Variable`s that are not
+# among its arguments, as a layer reads its weights. The tape must then get their gradients
+# from you too: `backward` takes a keyword argument `variables` (the Variables the function
+# read) and returns a pair, the gradients for the inputs and a list with one gradient per
+# Variable, in the order of `variables`. Without the `variables` argument the call raises
+# `TypeError`.
+
+# %% [markdown] key="custom-variables" lang="es" src="31b5afb9"
+# ### Un gradiente personalizado que lee una Variable
+#
+# Una función decorada con `@tf.custom_gradient` puede leer `tf.Variable` entrenables que no
+# están entre sus argumentos, como una capa lee sus pesos. Entonces la cinta también necesita que
+# le des sus gradientes: `backward` recibe un argumento con nombre `variables` (las Variables
+# que la función leyó) y devuelve un par: los gradientes de las entradas y una lista con un
+# gradiente por Variable, en el orden de `variables`. Sin el argumento `variables`, la llamada
+# lanza `TypeError`.
+
+# %% [markdown] key="custom-variables" lang="pt" src="31b5afb9"
+# ### Um gradiente personalizado que lê uma Variable
+#
+# Uma função decorada com `@tf.custom_gradient` pode ler `tf.Variable` treináveis que não estão
+# entre os seus argumentos, como uma camada lê os seus pesos. Então a fita também precisa
+# receber de você os gradientes delas: `backward` recebe um argumento nomeado `variables` (as
+# Variables que a função leu) e devolve um par: os gradientes das entradas e uma lista com um
+# gradiente por Variable, na ordem de `variables`. Sem o argumento `variables`, a chamada lança
+# `TypeError`.
+
+# %% [markdown] key="custom-variables" lang="ru" src="31b5afb9"
+# ### Собственный градиент для функции, которая читает Variable
+#
+# Функция с декоратором `@tf.custom_gradient` может читать обучаемые `tf.Variable`, которых нет
+# среди её аргументов, — так слой читает свои веса. Тогда и их градиенты ленте должны дать вы:
+# `backward` принимает именованный аргумент `variables` (переменные, которые прочитала функция)
+# и возвращает пару: градиенты по входам и список с одним градиентом на каждую переменную в
+# порядке `variables`. Без аргумента `variables` вызов завершается ошибкой `TypeError`.
+
+# %% key="custom-variables-code"
+scale = tf.Variable(2.0)
+
+
+@tf.custom_gradient
+def scaled(x):
+    def backward(upstream, variables=None):
+        d_x = upstream * scale
+        d_scale = tf.reduce_sum(upstream * x)
+        return d_x, [d_scale]
+
+    return scale * x, backward
+
+
+x = tf.constant([1.0, 3.0])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    loss = tf.reduce_sum(scaled(x) ** 2)
+
+d_x, d_scale = tape.gradient(loss, [x, scale])
+print(d_x.numpy(), d_scale.numpy())
+
+# %% [markdown] key="register-gradient" lang="en"
+# ### Gradients registered by operation type
+#
+# TensorFlow has a second, global way to give gradients: `@tf.RegisterGradient("OpType")` on a
+# function `grad(op, upstream)` that returns one gradient per input of the operation, and
+# `tf.no_gradient("OpType")`, which declares an operation type not differentiable (the tape
+# then gives `None` through it, as for `tf.round`). Both act on a registry shared by the whole
+# process and keyed by the operation's type name, so they are meant for *new* operation types,
+# such as an operation written in C++ and loaded with `tf.load_op_library`; TensorFlow refuses
+# (`KeyError`) to register a second gradient for a type that has one. To change the gradient of
+# one function of your own, use `tf.custom_gradient`: it changes that function and nothing
+# else. minitape's registry behaves the same way: `tf.RegisterGradient("Sin")` raises
+# `KeyError`, because `Sin` already has a gradient. Its one operation type without a gradient is
+# `AdjustContrastv2` (lesson 3 met its `LookupError` in `tf.image.adjust_contrast`), so that is
+# where you can try both:
+# register a function for it, or declare it with `tf.no_gradient` and get `None`.
+# `minitape._custom.restore_gradient("AdjustContrastv2")` removes your entry again; TensorFlow
+# has no such undo, and there a registration lasts as long as the Python process.
+
+# %% [markdown] key="register-gradient" lang="es" src="7cd90706"
+# ### Gradientes registrados por tipo de operación
+#
+# TensorFlow tiene una segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
+# sobre una función `grad(op, upstream)` que devuelve un gradiente por cada entrada de la
+# operación, y `tf.no_gradient("OpType")`, que declara un tipo de operación no diferenciable (la
+# cinta da entonces `None` a través de ella, como con `tf.round`). Las dos actúan sobre un
+# registro compartido por todo el proceso e indexado por el nombre del tipo de operación, así
+# que están pensadas para tipos de operación *nuevos*, como una operación escrita en C++ y
+# cargada con `tf.load_op_library`; TensorFlow se niega (`KeyError`) a registrar un segundo
+# gradiente para un tipo que ya tiene uno. Para cambiar el gradiente de una función tuya, usa
+# `tf.custom_gradient`: cambia esa función y nada más. El registro de minitape se comporta igual:
+# `tf.RegisterGradient("Sin")` lanza `KeyError`, porque `Sin` ya tiene gradiente. Su único tipo
+# de operación sin gradiente es `AdjustContrastv2` (su `LookupError` apareció en la lección 3),
+# así que ahí puedes probar las dos cosas: registrar una función para él, o declararlo con
+# `tf.no_gradient` y obtener `None`. `minitape._custom.restore_gradient("AdjustContrastv2")`
+# vuelve a quitar tu entrada; TensorFlow no tiene nada parecido, y en él un registro dura lo
+# que dure el proceso de Python.
+
+# %% [markdown] key="register-gradient" lang="pt" src="7cd90706"
+# ### Gradientes registrados por tipo de operação
+#
+# O TensorFlow tem uma segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
+# sobre uma função `grad(op, upstream)` que devolve um gradiente por entrada da operação, e
+# `tf.no_gradient("OpType")`, que declara um tipo de operação não diferenciável (a fita então dá
+# `None` através dela, como com `tf.round`). As duas agem sobre um registro compartilhado por
+# todo o processo e indexado pelo nome do tipo de operação, então foram feitas para tipos de
+# operação *novos*, como uma operação escrita em C++ e carregada com `tf.load_op_library`; o
+# TensorFlow se recusa (`KeyError`) a registrar um segundo gradiente para um tipo que já tem
+# um. Para mudar o gradiente de uma função sua, use `tf.custom_gradient`: ele muda essa função e
+# mais nada. O registro do minitape se comporta da mesma forma: `tf.RegisterGradient("Sin")`
+# lança `KeyError`, porque `Sin` já tem gradiente. O único tipo de operação dele sem gradiente é
+# `AdjustContrastv2` (o `LookupError` dele apareceu na lição 3), então é ali que você pode
+# experimentar as duas coisas: registrar uma função para ele, ou declará-lo com
+# `tf.no_gradient` e obter `None`. `minitape._custom.restore_gradient("AdjustContrastv2")` remove
+# a sua entrada de novo; o TensorFlow não tem nada parecido, e nele um registro dura enquanto
+# durar o processo Python.
+
+# %% [markdown] key="register-gradient" lang="ru" src="7cd90706"
+# ### Градиенты, зарегистрированные по типу операции
+#
+# В TensorFlow есть второй, глобальный способ задать градиент: `@tf.RegisterGradient("OpType")`
+# над функцией `grad(op, upstream)`, которая возвращает по одному градиенту на каждый вход
+# операции, и `tf.no_gradient("OpType")`, который объявляет тип операции недифференцируемым
+# (лента тогда даёт через неё `None`, как для `tf.round`). Оба действуют на реестр, общий для
+# всего процесса и индексированный по имени типа операции, поэтому они предназначены для
+# *новых* типов операций, например операции на C++, загруженной через `tf.load_op_library`;
+# зарегистрировать второй градиент для типа, у которого он уже есть, TensorFlow не даёт
+# (`KeyError`). Чтобы изменить градиент одной своей функции, используйте `tf.custom_gradient`:
+# он меняет эту функцию и больше ничего. Реестр minitape ведёт себя так же:
+# `tf.RegisterGradient("Sin")` вызывает `KeyError`, потому что у `Sin` градиент уже есть.
+# Единственный тип операции без градиента в minitape — `AdjustContrastv2` (его `LookupError`
+# встречался в уроке 3), поэтому пробовать обе функции можно на нём: зарегистрировать для него
+# свою функцию или объявить его через `tf.no_gradient` и получить `None`.
+# `minitape._custom.restore_gradient("AdjustContrastv2")` снова убирает вашу запись; в
+# TensorFlow такой отмены нет, и регистрация действует, пока жив процесс Python.
+
+# %% key="register-gradient-code"
+import minitape._custom
+
+
+@tf.RegisterGradient("AdjustContrastv2")
+def adjust_contrast_grad(op, upstream):
+    images, factor = op.inputs
+    mean = tf.reduce_mean(images, axis=[-3, -2], keepdims=True)
+    upstream_mean = tf.reduce_mean(upstream, axis=[-3, -2], keepdims=True)
+    return factor * upstream + (1 - factor) * upstream_mean, tf.reduce_sum(upstream * (images - mean))
+
+
+try:
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.image.adjust_contrast(image, factor) ** 2)
+    registered_image, registered_factor = tape.gradient(loss, [image, factor])
+    print(np.allclose(registered_image.numpy(), d_image.numpy()),
+          np.allclose(registered_factor.numpy(), d_factor.numpy()))
+    try:
+        tf.RegisterGradient("AdjustContrastv2")(adjust_contrast_grad)
+    except KeyError as error:
+        print(type(error).__name__)
+finally:
+    minitape._custom.restore_gradient("AdjustContrastv2")
+
+# %% [markdown] key="no-gradient" lang="en"
+# The registered function gives the same gradients as the `custom_gradient` above (`True True`),
+# and a second registration for the same type raises `KeyError`. The `finally` clause undoes the
+# registration whatever happens, so the cell can run again: the registry outlives the cell, and
+# without the undo a second run would fail at the decorator.
+#
+# `tf.no_gradient` goes the other way: the operation's result becomes a constant for every tape,
+# as if each call were wrapped in `tf.stop_gradient`. Below, `loss` multiplies the adjusted image
+# by `image`, so `image` still gets a gradient, through the second factor of the product only
+# (it equals the adjusted image), while `factor`, reached only through the operation, gets
+# `None`:
+
+# %% [markdown] key="no-gradient" lang="es" src="ba2612c9"
+# La función registrada da los mismos gradientes que el `custom_gradient` de arriba
+# (`True True`), y un segundo registro para el mismo tipo lanza `KeyError`. La cláusula `finally`
+# deshace el registro pase lo que pase, así que la celda puede volver a ejecutarse: el registro
+# sobrevive a la celda, y sin deshacerlo una segunda ejecución fallaría en el decorador.
+#
+# `tf.no_gradient` va en sentido contrario: el resultado de la operación pasa a ser una constante
+# para todas las cintas, como si cada llamada estuviera envuelta en `tf.stop_gradient`. Abajo,
+# `loss` multiplica la imagen ajustada por `image`, así que `image` sigue recibiendo un
+# gradiente, solo a través del segundo factor del producto (es igual a la imagen ajustada),
+# mientras que `factor`, al que solo se llega a través de la operación, recibe `None`:
+
+# %% [markdown] key="no-gradient" lang="pt" src="ba2612c9"
+# A função registrada dá os mesmos gradientes que o `custom_gradient` acima (`True True`), e um
+# segundo registro para o mesmo tipo lança `KeyError`. A cláusula `finally` desfaz o registro
+# aconteça o que acontecer, então a célula pode rodar de novo: o registro sobrevive à célula, e
+# sem desfazê-lo uma segunda execução falharia no decorador.
+#
+# `tf.no_gradient` vai no sentido oposto: o resultado da operação passa a ser uma constante para
+# todas as fitas, como se cada chamada estivesse envolvida em `tf.stop_gradient`. Abaixo, `loss`
+# multiplica a imagem ajustada por `image`, então `image` ainda recebe um gradiente, só pelo
+# segundo fator do produto (ele é igual à imagem ajustada), enquanto `factor`, que só é
+# alcançado através da operação, recebe `None`:
+
+# %% [markdown] key="no-gradient" lang="ru" src="ba2612c9"
+# Зарегистрированная функция даёт те же градиенты, что и `custom_gradient` выше (`True True`), а
+# повторная регистрация для того же типа вызывает `KeyError`. Блок `finally` отменяет
+# регистрацию при любом исходе, поэтому ячейку можно выполнить снова: реестр живёт дольше
+# ячейки, и без отмены повторный запуск упал бы на декораторе.
+#
+# `tf.no_gradient` действует наоборот: результат операции становится константой для всех лент,
+# как будто каждый её вызов обёрнут в `tf.stop_gradient`. Ниже `loss` умножает обработанное
+# изображение на `image`, поэтому `image` всё равно получает градиент — только через второй
+# множитель произведения (он равен обработанному изображению), а `factor`, до которого можно
+# добраться только через операцию, получает `None`:
+
+# %% key="no-gradient-code"
+tf.no_gradient("AdjustContrastv2")
+try:
+    with tf.GradientTape() as tape:
+        contrast = tf.image.adjust_contrast(image, factor)
+        loss = tf.reduce_sum(contrast * image)
+    d_image_cut, d_factor_cut = tape.gradient(loss, [image, factor])
+    print(np.allclose(d_image_cut.numpy(), contrast.numpy()), d_factor_cut)
+finally:
+    minitape._custom.restore_gradient("AdjustContrastv2")
+
+# %% [markdown] key="custom-clip" lang="en"
+# ### Clipping a gradient
+#
+# This function is the identity on the way forward, but on the way back it shortens the
+# upstream gradient to a norm of at most $0.5$ with `tf.clip_by_norm`. Follow the numbers: the
+# target is the function's output, so `upstream` is $1$ and is clipped to $0.5$; the chain rule
+# then multiplies by $\frac{d(v^2)}{dv} = 2v = 4$. Instead of $4$, the gradient is
+# $0.5 \cdot 4 = 2$.
+
+# %% [markdown] key="custom-clip" lang="es" src="a75fccaf"
+# ### Recortar un gradiente
+#
+# Esta función es la identidad en la pasada hacia adelante, pero en la pasada hacia atrás acorta
+# el gradiente que le llega hasta una norma de, como mucho, $0.5$ con `tf.clip_by_norm`. Sigue
+# los números: el objetivo es la salida de la función, así que `upstream` vale $1$ y se recorta a
+# $0.5$; después, la regla de la cadena multiplica por $\frac{d(v^2)}{dv} = 2v = 4$. En lugar de
+# $4$, el gradiente es $0.5 \cdot 4 = 2$.
+
+# %% [markdown] key="custom-clip" lang="pt" src="a75fccaf"
+# ### Recortar um gradiente
+#
+# Esta função é a identidade na passagem para a frente, mas na passagem para trás encurta o
+# gradiente que chega até uma norma de no máximo $0.5$ com `tf.clip_by_norm`. Acompanhe os
+# números: o alvo é a saída da função, então `upstream` vale $1$ e é recortado para $0.5$;
+# depois, a regra da cadeia multiplica por $\frac{d(v^2)}{dv} = 2v = 4$. Em vez de $4$, o
+# gradiente é $0.5 \cdot 4 = 2$.
+
+# %% [markdown] key="custom-clip" lang="ru" src="a75fccaf"
+# ### Обрезка градиента
+#
+# На прямом проходе эта функция возвращает свой вход без изменений, а на обратном укорачивает
+# пришедший градиент с
+# помощью `tf.clip_by_norm` так, чтобы его норма была не больше $0.5$. Проследим за числами:
+# цель — это выход функции, поэтому `upstream` равен $1$ и обрезается до $0.5$; затем цепное
+# правило умножает его на $\frac{d(v^2)}{dv} = 2v = 4$. Вместо $4$ получается градиент
+# $0.5 \cdot 4 = 2$.
+
+# %% key="custom-clip-code"
+@tf.custom_gradient
+def clip_gradients(y):
+    def backward(upstream):
+        return tf.clip_by_norm(upstream, 0.5)
+
+    return y, backward
+
+
+v = tf.Variable(2.0)
+with tf.GradientTape() as tape:
+    output = clip_gradients(v * v)
+
+print(tape.gradient(output, v))
+
+# %% [markdown] key="clip-widget" lang="en"
+# ### Explore: clipping keeps the direction
+#
+# For a vector, `tf.clip_by_norm` keeps the direction of the gradient and only shortens it, so
+# that its length is at most the clip norm. Below, the loss is
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ at $w = (1, 0.5)$: the grey arrow is its ordinary gradient,
+# the red arrow what the tape returns when $w$ first goes through a gradient-clipping identity.
+# Move the slider: whenever the ordinary gradient is longer than the clip norm (the radius of the
+# dotted circle), the red arrow stops at the circle, always along the same line.
+#
+# That holds because `tf.clip_by_norm` scales one whole tensor by one factor. Other clipping can
+# turn the gradient: `tf.clip_by_value` clips each component on its own (the long component is cut,
+# the short one is not), and clipping each variable of a model with its own `clip_by_norm` changes
+# the direction of the gradient of all the variables together. `tf.clip_by_global_norm` scales
+# every tensor by one common factor, so it keeps that overall direction.
+
+# %% [markdown] key="clip-widget" lang="es" src="df593492"
+# ### Explora: recortar conserva la dirección
+#
+# Para un vector, `tf.clip_by_norm` conserva la dirección del gradiente y solo lo acorta, de modo
+# que su longitud no pase de la norma de recorte. Abajo, la pérdida es
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ en $w = (1, 0.5)$: la flecha gris es su gradiente de
+# siempre, y la roja, lo que devuelve la cinta cuando $w$ pasa antes por una identidad que recorta
+# el gradiente. Mueve el deslizador: siempre que el gradiente normal sea más largo que la norma de
+# recorte (el radio del círculo punteado), la flecha roja se detiene en el círculo, siempre sobre
+# la misma recta.
+#
+# Esto se cumple porque `tf.clip_by_norm` escala un tensor entero por un único factor. Otros
+# recortes sí pueden girar el gradiente: `tf.clip_by_value` recorta cada componente por separado
+# (la componente larga se corta y la corta no), y recortar cada variable de un modelo con su
+# propio `clip_by_norm` cambia la dirección del gradiente de todas las variables en conjunto.
+# `tf.clip_by_global_norm` escala todos los tensores por un mismo factor, así que conserva esa
+# dirección global.
+
+# %% [markdown] key="clip-widget" lang="pt" src="df593492"
+# ### Explore: recortar preserva a direção
+#
+# Para um vetor, `tf.clip_by_norm` preserva a direção do gradiente e apenas o encurta, de modo que
+# o seu comprimento não passe da norma de recorte. Abaixo, a perda é
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ em $w = (1, 0.5)$: a seta cinza é o seu gradiente comum, e
+# a vermelha, o que a fita devolve quando $w$ passa antes por uma identidade que recorta o
+# gradiente. Mova o controle deslizante: sempre que o gradiente comum for mais comprido que a
+# norma de recorte (o raio do círculo pontilhado), a seta vermelha para no círculo, sempre sobre
+# a mesma reta.
+#
+# Isso vale porque `tf.clip_by_norm` escala um tensor inteiro por um único fator. Outros recortes
+# podem, sim, girar o gradiente: `tf.clip_by_value` recorta cada componente separadamente (a
+# componente longa é cortada, a curta não), e recortar cada variável de um modelo com o seu
+# próprio `clip_by_norm` muda a direção do gradiente de todas as variáveis juntas.
+# `tf.clip_by_global_norm` escala todos os tensores por um mesmo fator, e assim preserva essa
+# direção global.
+
+# %% [markdown] key="clip-widget" lang="ru" src="df593492"
+# ### Исследуйте: обрезка сохраняет направление
+#
+# Для вектора `tf.clip_by_norm` сохраняет направление градиента и только укорачивает его так,
+# чтобы длина не превышала порог нормы. Ниже функция потерь равна
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ в точке $w = (1, 0.5)$: серая стрелка — её обычный
+# градиент, красная — то, что возвращает лента, когда $w$ сначала проходит через тождественную
+# функцию с обрезкой градиента. Двигайте ползунок: когда обычный градиент длиннее порога (радиуса
+# пунктирной окружности), красная стрелка останавливается на окружности, всегда на той же
+# прямой.
+#
+# Так получается потому, что `tf.clip_by_norm` умножает весь тензор на один общий множитель.
+# Другие способы обрезки могут и повернуть градиент: `tf.clip_by_value` обрезает каждую
+# компоненту по отдельности (длинную компоненту режет, короткую — нет), а если обрезать каждую
+# переменную модели своим `clip_by_norm`, меняется направление градиента по всем переменным
+# вместе. `tf.clip_by_global_norm` умножает все тензоры на один общий множитель и потому это
+# общее направление сохраняет.
+
+# %% key="clip-widget-code"
+def gradient_clipper(max_norm):
+    @tf.custom_gradient
+    def clip(w):
+        def backward(upstream):
+            return tf.clip_by_norm(upstream, max_norm)
+
+        return tf.identity(w), backward
+
+    return clip
+
+
+def bowl(w):
+    return 0.5 * tf.reduce_sum(tf.constant([1.0, 4.0]) * w**2)
+
+
+def bowl_gradients(w0, max_norm):
+    w = tf.Variable(w0)
+    with tf.GradientTape(persistent=True) as tape:
+        plain = bowl(w)
+        clipped = bowl(gradient_clipper(max_norm)(w))
+    return tape.gradient(plain, w).numpy(), tape.gradient(clipped, w).numpy()
+
+
+def draw_clipping(max_norm, w0=(1.0, 0.5)):
+    plain, clipped = bowl_gradients(list(w0), max_norm)
+    fig = Figure(figsize=(5.0, 4.6), dpi=90)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    grid = np.linspace(-1.5, 3.5, 101)
+    a, b = np.meshgrid(grid, grid)
+    ax.contour(a, b, 0.5 * (a**2 + 4 * b**2), levels=12, colors="0.85", linewidths=0.8)
+    ax.add_patch(Circle(w0, max_norm, fill=False, linestyle=":", color="tab:red"))
+    ax.arrow(*w0, *plain, width=0.09, color="0.75", length_includes_head=True, label=t("l04.clip.plain"))
+    ax.arrow(*w0, *clipped, width=0.04, color="tab:red", length_includes_head=True, label=t("l04.clip.clipped"))
+    ax.set(xlim=(-1.5, 3.5), ylim=(-1.5, 3.5), aspect="equal", xlabel="w₀", ylabel="w₁")
+    ax.set_title(t("l04.clip.title"), fontsize=10)
+    ax.legend(loc="upper left", fontsize=8)
+    return fig, plain, clipped
+
+
+clip_slider = widgets.FloatSlider(value=1.0, min=0.25, max=3.0, step=0.25, description=t("l04.clip.slider"),
+                                  continuous_update=False, style={"description_width": "initial"})
+clip_readout = widgets.HTML()
+clip_image = widgets.Image(format="png")
+
+
+def show_clipping(change=None):
+    fig, plain, clipped = draw_clipping(clip_slider.value)
+    clip_readout.value = t("l04.clip.readout", plain=f"{np.linalg.norm(plain):.3f}",
+                           clipped=f"{np.linalg.norm(clipped):.3f}")
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    clip_image.value = buffer.getvalue()
+
+
+clip_slider.observe(show_clipping, names="value")
+show_clipping()
+widgets.VBox([clip_slider, clip_readout, clip_image])
+
+# %% [markdown] key="log1pexp" lang="en"
+# ### A numerically stable gradient
+#
+# The function $\log(1 + e^x)$ (called *softplus*) is everywhere in machine learning. Written
+# naively, its gradient breaks down for large $x$. In float32, $e^{100}$ overflows to infinity
+# (NumPy warns about it), and the backward pass multiplies the derivative of the logarithm,
+# $\frac{1}{1 + e^x} = 0$, by the derivative of the exponential, $e^x = \infty$: $0 \cdot \infty$
+# is NaN (*not a number*):
+
+# %% [markdown] key="log1pexp" lang="es" src="ac00c6ee"
+# ### Un gradiente numéricamente estable
+#
+# La función $\log(1 + e^x)$ (llamada *softplus*) aparece por todas partes en aprendizaje
+# automático. Escrita de forma ingenua, su gradiente se rompe para $x$ grande. En float32,
+# $e^{100}$ se desborda a infinito (NumPy avisa de ello), y la pasada hacia atrás multiplica la
+# derivada del logaritmo, $\frac{1}{1 + e^x} = 0$, por la derivada de la exponencial,
+# $e^x = \infty$: $0 \cdot \infty$ es NaN (*not a number*, «no es un número»):
+
+# %% [markdown] key="log1pexp" lang="pt" src="ac00c6ee"
+# ### Um gradiente numericamente estável
+#
+# A função $\log(1 + e^x)$ (chamada *softplus*) aparece em toda parte em aprendizado de máquina.
+# Escrita de forma ingênua, o seu gradiente quebra para $x$ grande. Em float32, $e^{100}$ estoura
+# para infinito (o NumPy avisa), e a passagem para trás multiplica a derivada do logaritmo,
+# $\frac{1}{1 + e^x} = 0$, pela derivada da exponencial, $e^x = \infty$: $0 \cdot \infty$ é NaN
+# (*not a number*, "não é um número"):
+
+# %% [markdown] key="log1pexp" lang="ru" src="ac00c6ee"
+# ### Численно устойчивый градиент
+#
+# Функция $\log(1 + e^x)$ (её называют *softplus*) встречается в машинном обучении повсюду. Если
+# записать её в лоб, градиент ломается при больших $x$. В float32 $e^{100}$ переполняется до
+# бесконечности (NumPy об этом предупреждает), и обратный проход умножает производную логарифма
+# $\frac{1}{1 + e^x} = 0$ на производную экспоненты $e^x = \infty$: $0 \cdot \infty$ — это NaN
+# (*not a number*, «не число»):
+
+# %% key="log1pexp-code"
+def log1pexp(x):
+    return tf.math.log(1 + tf.exp(x))
+
+
+x = tf.constant(100.0)
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = log1pexp(x)
+
+print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
+
+# %% [markdown] key="log1pexp-stable" lang="en"
+# Mathematically the gradient is $\frac{e^x}{1 + e^x} = 1 - \frac{1}{1 + e^x}$, and the second
+# form has no problem with $e^x = \infty$: it gives $1 - 0 = 1$. A custom gradient computes it
+# that way, reusing the $e^x$ of the forward pass:
+
+# %% [markdown] key="log1pexp-stable" lang="es" src="f7ebe6ef"
+# Matemáticamente, el gradiente es $\frac{e^x}{1 + e^x} = 1 - \frac{1}{1 + e^x}$, y la segunda
+# forma no tiene ningún problema con $e^x = \infty$: da $1 - 0 = 1$. Un gradiente personalizado
+# lo calcula así, reutilizando el $e^x$ de la pasada hacia adelante:
+
+# %% [markdown] key="log1pexp-stable" lang="pt" src="f7ebe6ef"
+# Matematicamente, o gradiente é $\frac{e^x}{1 + e^x} = 1 - \frac{1}{1 + e^x}$, e a segunda forma
+# não tem problema nenhum com $e^x = \infty$: ela dá $1 - 0 = 1$. Um gradiente personalizado o
+# calcula assim, reaproveitando o $e^x$ da passagem para a frente:
+
+# %% [markdown] key="log1pexp-stable" lang="ru" src="f7ebe6ef"
+# Математически градиент равен $\frac{e^x}{1 + e^x} = 1 - \frac{1}{1 + e^x}$, и второй форме
+# $e^x = \infty$ нисколько не мешает: она даёт $1 - 0 = 1$. Собственный градиент вычисляет его
+# именно так, повторно используя $e^x$ из прямого прохода:
+
+# %% key="log1pexp-stable-code"
+@tf.custom_gradient
+def log1pexp(x):
+    e = tf.exp(x)
+
+    def backward(upstream):
+        return upstream * (1 - 1 / (1 + e))
+
+    return tf.math.log(1 + e), backward
+
+
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = log1pexp(x)
+
+print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
+
+# %% [markdown] key="log1pexp-value" lang="en"
+# The gradient is right now, but look at the value: still $\infty$, because the forward pass
+# still computes $e^{100}$. A custom gradient only changes the backward pass; a stable *value*
+# needs a stable formula too. You will write one in exercise 2.
+
+# %% [markdown] key="log1pexp-value" lang="es" src="16046ecc"
+# Ahora el gradiente es correcto, pero fíjate en el valor: sigue siendo $\infty$, porque la
+# pasada hacia adelante sigue calculando $e^{100}$. Un gradiente personalizado solo cambia la
+# pasada hacia atrás; un *valor* estable necesita también una fórmula estable. La escribirás en
+# el ejercicio 2.
+
+# %% [markdown] key="log1pexp-value" lang="pt" src="16046ecc"
+# Agora o gradiente está certo, mas repare no valor: continua $\infty$, porque a passagem para a
+# frente continua calculando $e^{100}$. Um gradiente personalizado só muda a passagem para trás;
+# um *valor* estável também precisa de uma fórmula estável. Você vai escrevê-la no exercício 2.
+
+# %% [markdown] key="log1pexp-value" lang="ru" src="16046ecc"
+# Теперь градиент правильный, но посмотрите на значение: по-прежнему $\infty$, потому что прямой
+# проход всё так же вычисляет $e^{100}$. Собственный градиент меняет только обратный проход;
+# для устойчивого *значения* нужна ещё и устойчивая формула. Вы напишете её в упражнении 2.
+
+# %% [markdown] key="exercises" lang="en"
+# ## Exercises
+#
+# As before: complete each function, run its cell and then the `check` cell below it. The
+# hidden checks call your functions at random points (and compare some answers with finite
+# differences), so your code has to work in general, not only for the examples.
+
+# %% [markdown] key="exercises" lang="es" src="7882db23"
+# ## Ejercicios
+#
+# Como antes: completa cada función, ejecuta su celda y después la celda de `check` que hay
+# debajo. Las comprobaciones ocultas llaman a tus funciones en puntos aleatorios (y comparan
+# algunas respuestas con diferencias finitas), así que tu código tiene que funcionar en general,
+# no solo para los ejemplos.
+
+# %% [markdown] key="exercises" lang="pt" src="7882db23"
+# ## Exercícios
+#
+# Como antes: complete cada função, execute a célula dela e depois a célula de `check` logo
+# abaixo. As verificações ocultas chamam as suas funções em pontos aleatórios (e comparam algumas
+# respostas com diferenças finitas), então o seu código precisa funcionar em geral, não só nos
+# exemplos.
+
+# %% [markdown] key="exercises" lang="ru" src="7882db23"
+# ## Упражнения
+#
+# Как и раньше: допишите каждую функцию, выполните её ячейку, а затем ячейку с `check` под ней.
+# Скрытые проверки вызывают ваши функции в случайных точках (и сравнивают некоторые ответы с
+# конечными разностями), поэтому код должен работать в общем случае, а не только на примерах.
+
+# %% [markdown] key="ex1" lang="en"
+# ### Exercise 1 · Rounding that lets the gradient through (2 points)
+#
+# Write `straight_through_gradient(x, t)`. `x` is a `tf.Variable` of shape (n,) and `t` a
+# tensor of the same shape. With the straight-through rounding of this lesson,
+# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, and
+# $L = \sum_i (q_i - t_i)^2$, return $\frac{dL}{dx}$. Use `tf.stop_gradient`: with
+# `tf.round(x)` alone the tape gives `None`. For example, for $x = [0.3, 1.7, -2.2]$ and
+# $t = [1, 1, -1]$ the answer is $2(\text{round}(x) - t) = [-2, 2, -2]$.
+
+# %% [markdown] key="ex1" lang="es" src="09551893"
+# ### Ejercicio 1 · Un redondeo que deja pasar el gradiente (2 puntos)
+#
+# Escribe `straight_through_gradient(x, t)`. `x` es una `tf.Variable` de forma (n,) y `t` un
+# tensor de la misma forma. Con el redondeo *straight-through* de esta lección,
+# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, y
+# $L = \sum_i (q_i - t_i)^2$, devuelve $\frac{dL}{dx}$. Usa `tf.stop_gradient`: con
+# `tf.round(x)` solo, la cinta da `None`. Por ejemplo, para $x = [0.3, 1.7, -2.2]$ y
+# $t = [1, 1, -1]$ la respuesta es $2(\text{round}(x) - t) = [-2, 2, -2]$.
+
+# %% [markdown] key="ex1" lang="pt" src="09551893"
+# ### Exercício 1 · Um arredondamento que deixa o gradiente passar (2 pontos)
+#
+# Escreva `straight_through_gradient(x, t)`. `x` é uma `tf.Variable` de formato (n,) e `t` um
+# tensor do mesmo formato. Com o arredondamento *straight-through* desta lição,
+# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, e
+# $L = \sum_i (q_i - t_i)^2$, devolva $\frac{dL}{dx}$. Use `tf.stop_gradient`: só com
+# `tf.round(x)`, a fita dá `None`. Por exemplo, para $x = [0.3, 1.7, -2.2]$ e
+# $t = [1, 1, -1]$ a resposta é $2(\text{round}(x) - t) = [-2, 2, -2]$.
+
+# %% [markdown] key="ex1" lang="ru" src="09551893"
+# ### Упражнение 1 · Округление, которое пропускает градиент (2 балла)
+#
+# Напишите функцию `straight_through_gradient(x, t)`. `x` — `tf.Variable` формы (n,), `t` —
+# тензор той же формы. Для «сквозного» (straight-through) округления из этого урока,
+# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, и
+# $L = \sum_i (q_i - t_i)^2$ верните $\frac{dL}{dx}$. Используйте `tf.stop_gradient`: с одним
+# `tf.round(x)` лента даёт `None`. Например, для $x = [0.3, 1.7, -2.2]$ и $t = [1, 1, -1]$
+# ответ равен $2(\text{round}(x) - t) = [-2, 2, -2]$.
+
+# %% nbgrader="solution" grade_id="l04_ex1_solution"
+def straight_through_gradient(x, t):
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        q = x + tf.stop_gradient(tf.round(x) - x)
+        loss = tf.reduce_sum((q - t) ** 2)
+    return tape.gradient(loss, x)
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex1" points=2
+from grader import check
+check("l04_ex1")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex1")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex2" lang="en"
+# ### Exercise 2 · A custom gradient that stays finite (2 points)
+#
+# Write `log1pexp_and_gradient(x)`. The argument `x` is a 1-D float32 tensor whose values can
+# be far larger than 88, where $e^x$ overflows in float32. Inside it, define with
+# `@tf.custom_gradient` a function `log1pexp(x)` whose value and gradient are both finite
+# everywhere:
+#
+# - value: $\log(1 + e^x) = \max(x, 0) + \log\left(1 + e^{-|x|}\right)$ (check it for $x > 0$ by
+#   factoring $e^x$ out of $1 + e^x$); use `tf.maximum`, `tf.abs` and `tf.math.log1p`, which
+#   computes $\log(1 + u)$ accurately for small $u$;
+# - gradient: `upstream` times $\sigma(x) = \frac{1}{1 + e^{-x}}$ (`tf.nn.sigmoid`).
+#
+# Then, with a tape that watches `x`, return the list `[y, dy_dx]` where `y = log1pexp(x)` and
+# `dy_dx = tape.gradient(y, x)`.
+
+# %% [markdown] key="ex2" lang="es" src="a1c76e6d"
+# ### Ejercicio 2 · Un gradiente personalizado que se mantiene finito (2 puntos)
+#
+# Escribe `log1pexp_and_gradient(x)`. El argumento `x` es un tensor float32 de una dimensión cuyos
+# valores pueden ser mucho mayores que 88, donde $e^x$ se desborda en float32. Dentro de la
+# función, define con `@tf.custom_gradient` una función `log1pexp(x)` cuyo valor y cuyo gradiente
+# sean finitos en todas partes:
+#
+# - valor: $\log(1 + e^x) = \max(x, 0) + \log\left(1 + e^{-|x|}\right)$ (compruébalo para $x > 0$
+#   sacando $e^x$ factor común en $1 + e^x$); usa `tf.maximum`, `tf.abs` y `tf.math.log1p`, que
+#   calcula $\log(1 + u)$ con precisión para $u$ pequeño;
+# - gradiente: `upstream` multiplicado por $\sigma(x) = \frac{1}{1 + e^{-x}}$ (`tf.nn.sigmoid`).
+#
+# Después, con una cinta que observe `x`, devuelve la lista `[y, dy_dx]`, donde
+# `y = log1pexp(x)` y `dy_dx = tape.gradient(y, x)`.
+
+# %% [markdown] key="ex2" lang="pt" src="a1c76e6d"
+# ### Exercício 2 · Um gradiente personalizado que continua finito (2 pontos)
+#
+# Escreva `log1pexp_and_gradient(x)`. O argumento `x` é um tensor float32 de uma dimensão cujos
+# valores podem ser muito maiores que 88, onde $e^x$ estoura em float32. Dentro da função, defina
+# com `@tf.custom_gradient` uma função `log1pexp(x)` cujo valor e cujo gradiente sejam finitos em
+# toda parte:
+#
+# - valor: $\log(1 + e^x) = \max(x, 0) + \log\left(1 + e^{-|x|}\right)$ (confira para $x > 0$
+#   colocando $e^x$ em evidência em $1 + e^x$); use `tf.maximum`, `tf.abs` e `tf.math.log1p`, que
+#   calcula $\log(1 + u)$ com precisão para $u$ pequeno;
+# - gradiente: `upstream` vezes $\sigma(x) = \frac{1}{1 + e^{-x}}$ (`tf.nn.sigmoid`).
+#
+# Depois, com uma fita que observe `x`, devolva a lista `[y, dy_dx]`, em que `y = log1pexp(x)` e
+# `dy_dx = tape.gradient(y, x)`.
+
+# %% [markdown] key="ex2" lang="ru" src="a1c76e6d"
+# ### Упражнение 2 · Собственный градиент, который остаётся конечным (2 балла)
+#
+# Напишите функцию `log1pexp_and_gradient(x)`. Аргумент `x` — одномерный тензор float32, значения
+# которого могут быть намного больше 88, где $e^x$ в float32 переполняется. Внутри неё определите
+# с помощью `@tf.custom_gradient` функцию `log1pexp(x)`, у которой и значение, и градиент везде
+# конечны:
+#
+# - значение: $\log(1 + e^x) = \max(x, 0) + \log\left(1 + e^{-|x|}\right)$ (проверьте это для
+#   $x > 0$, вынеся $e^x$ за скобки в $1 + e^x$); используйте `tf.maximum`, `tf.abs` и
+#   `tf.math.log1p`, которая точно вычисляет $\log(1 + u)$ при малых $u$;
+# - градиент: `upstream`, умноженный на $\sigma(x) = \frac{1}{1 + e^{-x}}$ (`tf.nn.sigmoid`).
+#
+# Затем с помощью ленты, которая отслеживает `x`, верните список `[y, dy_dx]`, где
+# `y = log1pexp(x)` и `dy_dx = tape.gradient(y, x)`.
+
+# %% nbgrader="solution" grade_id="l04_ex2_solution"
+def log1pexp_and_gradient(x):
+    ### BEGIN SOLUTION
+    @tf.custom_gradient
+    def log1pexp(x):
+        def backward(upstream):
+            return upstream * tf.nn.sigmoid(x)
+
+        return tf.maximum(x, 0.0) + tf.math.log1p(tf.exp(-tf.abs(x))), backward
+
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = log1pexp(x)
+    return [y, tape.gradient(y, x)]
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex2" points=2
+from grader import check
+check("l04_ex2")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex2")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex3" lang="en"
+# ### Exercise 3 · A custom gradient that reads a Variable (2 points)
+#
+# Write `scaled_tanh_gradients(a, x)`. `a` is a trainable `tf.Variable` of shape () and `x` a
+# tensor of shape (n,). Inside it, define with `@tf.custom_gradient` a function `scaled_tanh(z)`
+# of **one** argument that reads `a` (as a layer reads its weights: `a` is not an argument) and
+# returns $y = \tanh(a z)$. Its `backward(upstream, variables=None)` returns the gradient for
+# `z`, $\text{upstream} \cdot a\,(1 - y^2)$, and a list with the gradient for `a`,
+# $\sum \text{upstream} \cdot z\,(1 - y^2)$. For $L = \sum_i \text{scaled\_tanh}(x)_i^2$ return
+# the list $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ from one `gradient` call. For example,
+# for $a = 0.5$ and $x = [1, -2]$: $\frac{dL}{dx} \approx [0.3634, -0.3199]$ and
+# $\frac{dL}{da} \approx 2.0063$.
+
+# %% [markdown] key="ex3" lang="es" src="d92e0c28"
+# ### Ejercicio 3 · Un gradiente personalizado que lee una Variable (2 puntos)
+#
+# Escribe `scaled_tanh_gradients(a, x)`. `a` es una `tf.Variable` entrenable de forma () y `x`,
+# un tensor de forma (n,). Dentro, define con `@tf.custom_gradient` una función
+# `scaled_tanh(z)` de **un solo** argumento que lee `a` (como una capa lee sus pesos: `a` no es
+# un argumento) y devuelve $y = \tanh(a z)$. Su `backward(upstream, variables=None)` devuelve el
+# gradiente para `z`, $\text{upstream} \cdot a\,(1 - y^2)$, y una lista con el gradiente para
+# `a`, $\sum \text{upstream} \cdot z\,(1 - y^2)$. Para $L = \sum_i \text{scaled\_tanh}(x)_i^2$,
+# devuelve la lista $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ con una sola llamada a
+# `gradient`. Por ejemplo, para $a = 0.5$ y $x = [1, -2]$:
+# $\frac{dL}{dx} \approx [0.3634, -0.3199]$ y $\frac{dL}{da} \approx 2.0063$.
+
+# %% [markdown] key="ex3" lang="pt" src="d92e0c28"
+# ### Exercício 3 · Um gradiente personalizado que lê uma Variable (2 pontos)
+#
+# Escreva `scaled_tanh_gradients(a, x)`. `a` é uma `tf.Variable` treinável de formato () e `x`,
+# um tensor de formato (n,). Dentro dela, defina com `@tf.custom_gradient` uma função
+# `scaled_tanh(z)` de **um só** argumento que lê `a` (como uma camada lê os seus pesos: `a` não
+# é um argumento) e devolve $y = \tanh(a z)$. O `backward(upstream, variables=None)` dela
+# devolve o gradiente para `z`, $\text{upstream} \cdot a\,(1 - y^2)$, e uma lista com o
+# gradiente para `a`, $\sum \text{upstream} \cdot z\,(1 - y^2)$. Para
+# $L = \sum_i \text{scaled\_tanh}(x)_i^2$, devolva a lista
+# $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ com uma única chamada a `gradient`. Por exemplo,
+# para $a = 0.5$ e $x = [1, -2]$: $\frac{dL}{dx} \approx [0.3634, -0.3199]$ e
+# $\frac{dL}{da} \approx 2.0063$.
+
+# %% [markdown] key="ex3" lang="ru" src="d92e0c28"
+# ### Упражнение 3 · Собственный градиент функции, которая читает переменную (2 балла)
+#
+# Напишите `scaled_tanh_gradients(a, x)`. `a` — обучаемая `tf.Variable` формы (), `x` — тензор
+# формы (n,). Внутри определите с `@tf.custom_gradient` функцию `scaled_tanh(z)` **одного**
+# аргумента, которая читает `a` (как слой читает свои веса: `a` не аргумент) и возвращает
+# $y = \tanh(a z)$. Её `backward(upstream, variables=None)` возвращает градиент по `z`,
+# $\text{upstream} \cdot a\,(1 - y^2)$, и список с градиентом по `a`,
+# $\sum \text{upstream} \cdot z\,(1 - y^2)$. Для $L = \sum_i \text{scaled\_tanh}(x)_i^2$ верните
+# список $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$, полученный одним вызовом `gradient`.
+# Например, при $a = 0.5$ и $x = [1, -2]$: $\frac{dL}{dx} \approx [0.3634, -0.3199]$ и
+# $\frac{dL}{da} \approx 2.0063$.
+
+# %% nbgrader="solution" grade_id="l04_ex3_solution"
+def scaled_tanh_gradients(a, x):
+    ### BEGIN SOLUTION
+    @tf.custom_gradient
+    def scaled_tanh(z):
+        y = tf.tanh(a * z)
+
+        def backward(upstream, variables=None):
+            local = 1.0 - y**2
+            return upstream * a * local, [tf.reduce_sum(upstream * z * local)]
+
+        return y, backward
+
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(scaled_tanh(x) ** 2)
+    return tape.gradient(loss, [x, a])
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex3" points=2
+from grader import check
+check("l04_ex3")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex3")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex4" lang="en"
+# ### Exercise 4 · A gradient registered by operation type (2 points)
+#
+# Write `registered_contrast_gradients(images, factor)`. `images` is a `tf.Variable` of shape
+# (h, w, c) and `factor` a `tf.Variable` of shape (). Inside the function, register with
+# `@tf.RegisterGradient("AdjustContrastv2")` the gradient of `tf.image.adjust_contrast` from this
+# lesson (a function of `op` and `upstream` that reads the inputs from `op.inputs` and returns
+# one gradient per input); for
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor})^2$ return the list
+# $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$ from one `gradient`
+# call; and undo the registration in a `finally:` clause with
+# `minitape._custom.restore_gradient("AdjustContrastv2")`. The checks call your function several
+# times in the same kernel, so a registration left behind makes the next call raise `KeyError`.
+# For the `image` and `factor` of this lesson the answer is the `d_image` and `d_factor` printed
+# above.
+
+# %% [markdown] key="ex4" lang="es" src="cf476e83"
+# ### Ejercicio 4 · Un gradiente registrado por tipo de operación (2 puntos)
+#
+# Escribe `registered_contrast_gradients(images, factor)`. `images` es una `tf.Variable` de forma
+# (h, w, c) y `factor`, una `tf.Variable` de forma (). Dentro de la función, registra con
+# `@tf.RegisterGradient("AdjustContrastv2")` el gradiente de `tf.image.adjust_contrast` de esta
+# lección (una función de `op` y `upstream` que lee las entradas de `op.inputs` y devuelve un
+# gradiente por entrada); para
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor})^2$, devuelve la lista
+# $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$ con una sola llamada a
+# `gradient`; y deshaz el registro en una cláusula `finally:` con
+# `minitape._custom.restore_gradient("AdjustContrastv2")`. Las comprobaciones llaman a tu función
+# varias veces en el mismo kernel, así que un registro que se quede puesto hace que la siguiente
+# llamada lance `KeyError`. Para la `image` y el `factor` de esta lección, la respuesta son los
+# `d_image` y `d_factor` que se imprimieron más arriba.
+
+# %% [markdown] key="ex4" lang="pt" src="cf476e83"
+# ### Exercício 4 · Um gradiente registrado por tipo de operação (2 pontos)
+#
+# Escreva `registered_contrast_gradients(images, factor)`. `images` é uma `tf.Variable` de
+# formato (h, w, c) e `factor`, uma `tf.Variable` de formato (). Dentro da função, registre com
+# `@tf.RegisterGradient("AdjustContrastv2")` o gradiente de `tf.image.adjust_contrast` desta
+# lição (uma função de `op` e `upstream` que lê as entradas em `op.inputs` e devolve um
+# gradiente por entrada); para
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor})^2$, devolva a lista
+# $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$ com uma única chamada a
+# `gradient`; e desfaça o registro numa cláusula `finally:` com
+# `minitape._custom.restore_gradient("AdjustContrastv2")`. As verificações chamam a sua função
+# várias vezes no mesmo kernel, então um registro esquecido faz a chamada seguinte lançar
+# `KeyError`. Para a `image` e o `factor` desta lição, a resposta são os `d_image` e `d_factor`
+# impressos acima.
+
+# %% [markdown] key="ex4" lang="ru" src="cf476e83"
+# ### Упражнение 4 · Градиент, зарегистрированный по типу операции (2 балла)
+#
+# Напишите `registered_contrast_gradients(images, factor)`. `images` — `tf.Variable` формы
+# (h, w, c), `factor` — `tf.Variable` формы (). Внутри функции зарегистрируйте с
+# `@tf.RegisterGradient("AdjustContrastv2")` градиент `tf.image.adjust_contrast` из этого урока
+# (функцию от `op` и `upstream`, которая берёт входы из `op.inputs` и возвращает по градиенту на
+# каждый вход); для $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor})^2$ верните
+# список $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$, полученный
+# одним вызовом `gradient`; и отмените регистрацию в блоке `finally:` вызовом
+# `minitape._custom.restore_gradient("AdjustContrastv2")`. Проверки вызывают вашу функцию
+# несколько раз в одном и том же ядре, так что неотменённая регистрация приведёт к `KeyError` при
+# следующем вызове. Для `image` и `factor` из этого урока ответ — это `d_image` и `d_factor`,
+# напечатанные выше.
+
+# %% nbgrader="solution" grade_id="l04_ex4_solution"
+def registered_contrast_gradients(images, factor):
+    ### BEGIN SOLUTION
+    import minitape._custom
+
+    @tf.RegisterGradient("AdjustContrastv2")
+    def contrast_grad(op, upstream):
+        x, f = op.inputs
+        mean = tf.reduce_mean(x, axis=[-3, -2], keepdims=True)
+        upstream_mean = tf.reduce_mean(upstream, axis=[-3, -2], keepdims=True)
+        return f * upstream + (1 - f) * upstream_mean, tf.reduce_sum(upstream * (x - mean))
+
+    try:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.image.adjust_contrast(images, factor) ** 2)
+        return tape.gradient(loss, [images, factor])
+    finally:
+        minitape._custom.restore_gradient("AdjustContrastv2")
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex4" points=2
+from grader import check
+check("l04_ex4")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex4")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex5" lang="en"
+# ### Exercise 5 · An operation type without a gradient (2 points)
+#
+# Write `gradient_without_contrast(images, factor)`, with `images` and `factor` as in exercise 4.
+# Inside the function, declare with `tf.no_gradient("AdjustContrastv2")` that contrast
+# adjustment has no gradient, compute
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor}) \cdot \text{images}$ and return
+# $\frac{dL}{d\,\text{images}}$; undo the declaration in a `finally:` clause, as in exercise 4.
+# Before you run it, predict the answer: through which factor of the product does the tape still
+# reach `images`?
+
+# %% [markdown] key="ex5" lang="es" src="4cbd77cb"
+# ### Ejercicio 5 · Un tipo de operación sin gradiente (2 puntos)
+#
+# Escribe `gradient_without_contrast(images, factor)`, con `images` y `factor` como en el
+# ejercicio 4. Dentro de la función, declara con `tf.no_gradient("AdjustContrastv2")` que el
+# ajuste de contraste no tiene gradiente, calcula
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor}) \cdot \text{images}$ y devuelve
+# $\frac{dL}{d\,\text{images}}$; deshaz la declaración en una cláusula `finally:`, como en el
+# ejercicio 4. Antes de ejecutarla, predice la respuesta: ¿a través de qué factor del producto
+# sigue llegando la cinta a `images`?
+
+# %% [markdown] key="ex5" lang="pt" src="4cbd77cb"
+# ### Exercício 5 · Um tipo de operação sem gradiente (2 pontos)
+#
+# Escreva `gradient_without_contrast(images, factor)`, com `images` e `factor` como no
+# exercício 4. Dentro da função, declare com `tf.no_gradient("AdjustContrastv2")` que o ajuste
+# de contraste não tem gradiente, calcule
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor}) \cdot \text{images}$ e devolva
+# $\frac{dL}{d\,\text{images}}$; desfaça a declaração numa cláusula `finally:`, como no
+# exercício 4. Antes de rodar, preveja a resposta: por qual fator do produto a fita ainda chega
+# a `images`?
+
+# %% [markdown] key="ex5" lang="ru" src="4cbd77cb"
+# ### Упражнение 5 · Тип операции без градиента (2 балла)
+#
+# Напишите `gradient_without_contrast(images, factor)`; `images` и `factor` — как в
+# упражнении 4. Внутри функции объявите с `tf.no_gradient("AdjustContrastv2")`, что у изменения
+# контраста нет градиента, вычислите
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor}) \cdot \text{images}$ и верните
+# $\frac{dL}{d\,\text{images}}$; отмените объявление в блоке `finally:`, как в упражнении 4.
+# Прежде чем запускать, предскажите ответ: через какой множитель произведения лента всё ещё
+# доходит до `images`?
+
+# %% nbgrader="solution" grade_id="l04_ex5_solution"
+def gradient_without_contrast(images, factor):
+    ### BEGIN SOLUTION
+    import minitape._custom
+
+    tf.no_gradient("AdjustContrastv2")
+    try:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.image.adjust_contrast(images, factor) * images)
+        return tape.gradient(loss, images)
+    finally:
+        minitape._custom.restore_gradient("AdjustContrastv2")
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex5" points=2
+from grader import check
+check("l04_ex5")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex5")
+### END HIDDEN TESTS
+
+# %% [markdown] key="summary" lang="en"
+# ## Summary
+#
+# - `tape.stop_recording()` pauses one tape; `tape.reset()` makes it forget what it recorded;
+#   `tf.stop_gradient(x)` turns one value into a constant for every tape.
+# - `@tf.custom_gradient` returns a value and a `backward(upstream)` that returns
+#   `upstream` times the local derivative, for each input. Use it to give an operation a
+#   gradient, to clip or otherwise change a gradient, or to compute it stably; a stable value
+#   needs a stable formula too. A function that reads Variables gives their gradients too, from
+#   `backward(upstream, variables=...)`; `tf.RegisterGradient` and `tf.no_gradient` act on a
+#   global registry by operation type, for new operation types.
+#
+# Next lesson: a gradient is itself computed with operations that a tape can record, so tapes
+# inside tapes give second derivatives; and Jacobians keep the derivatives of every output
+# apart, up to a Hessian and a step of Newton's method.
+
+# %% [markdown] key="summary" lang="es" src="e67b2ec0"
+# ## Resumen
+#
+# - `tape.stop_recording()` pausa una cinta; `tape.reset()` le hace olvidar lo grabado;
+#   `tf.stop_gradient(x)` convierte un valor en constante para todas las cintas.
+# - `@tf.custom_gradient` devuelve un valor y un `backward(upstream)` que devuelve, para cada
+#   entrada, `upstream` por la derivada local. Sirve para dar gradiente a una operación, para
+#   recortar o modificar un gradiente, o para calcularlo de forma estable; un valor estable
+#   necesita también una fórmula estable. Una función que lee Variables da también sus
+#   gradientes, desde `backward(upstream, variables=...)`; `tf.RegisterGradient` y
+#   `tf.no_gradient` actúan sobre un registro global por tipo de operación, para tipos nuevos.
+#
+# En la próxima lección: un gradiente también se calcula con operaciones que una cinta puede
+# grabar, así que las cintas dentro de cintas dan segundas derivadas; y los jacobianos mantienen
+# separadas las derivadas de cada salida, hasta llegar a un hessiano y a un paso del método de
+# Newton.
+
+# %% [markdown] key="summary" lang="pt" src="e67b2ec0"
+# ## Resumo
+#
+# - `tape.stop_recording()` pausa uma fita; `tape.reset()` a faz esquecer o que gravou;
+#   `tf.stop_gradient(x)` transforma um valor em constante para todas as fitas.
+# - `@tf.custom_gradient` devolve um valor e um `backward(upstream)` que devolve, para cada
+#   entrada, `upstream` vezes a derivada local. Serve para dar gradiente a uma operação, para
+#   recortar ou modificar um gradiente, ou para calculá-lo de forma estável; um valor estável
+#   também precisa de uma fórmula estável. Uma função que lê Variables dá também os gradientes
+#   delas, a partir de `backward(upstream, variables=...)`; `tf.RegisterGradient` e
+#   `tf.no_gradient` agem sobre um registro global por tipo de operação, para tipos novos.
+#
+# Na próxima lição: um gradiente também é calculado com operações que uma fita pode gravar, então
+# fitas dentro de fitas dão segundas derivadas; e as jacobianas mantêm separadas as derivadas de
+# cada saída, até chegar a uma hessiana e a um passo do método de Newton.
+
+# %% [markdown] key="summary" lang="ru" src="e67b2ec0"
+# ## Итоги
+#
+# - `tape.stop_recording()` приостанавливает одну ленту; `tape.reset()` заставляет её забыть
+#   записанное; `tf.stop_gradient(x)` превращает одно значение в константу для всех лент.
+# - `@tf.custom_gradient` возвращает значение и `backward(upstream)`, который для каждого входа
+#   возвращает `upstream`, умноженный на локальную производную. Так можно дать операции
+#   градиент, обрезать или иначе изменить градиент или вычислить его устойчиво; для устойчивого
+#   значения нужна ещё и устойчивая формула. Функция, которая читает переменные, отдаёт и их
+#   градиенты — из `backward(upstream, variables=...)`; `tf.RegisterGradient` и
+#   `tf.no_gradient` действуют на глобальный реестр по типу операции, для новых типов операций.
+#
+# В следующем уроке: градиент тоже вычисляется операциями, которые лента может записать, поэтому
+# ленты внутри лент дают вторые производные; а якобианы держат производные каждого выхода по
+# отдельности — вплоть до гессиана и шага метода Ньютона.
+
+# %% [markdown] key="reflect" lang="en"
+# ## Questions to think about
+#
+# These questions have no single right answer and are not graded. Write a few sentences for
+# yourself, or talk them over with a classmate.
+#
+# 1. With `@tf.custom_gradient` you can return any gradient you like, even a wrong one. When is a
+#    deliberately "wrong" gradient useful (the straight-through estimator is one case), and how
+#    would you test that a custom gradient you meant to be exact really is?
+
+# %% [markdown] key="reflect" lang="es" src="390f496d"
+# ## Preguntas para pensar
+#
+# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
+# para ti, o coméntalas con un compañero o una compañera.
+#
+# 1. Con `@tf.custom_gradient` puedes devolver el gradiente que quieras, incluso uno incorrecto.
+#    ¿Cuándo es útil un gradiente «incorrecto» a propósito (el estimador *straight-through* es un
+#    caso), y cómo comprobarías que un gradiente personalizado que querías exacto de verdad lo es?
+
+# %% [markdown] key="reflect" lang="pt" src="390f496d"
+# ## Perguntas para pensar
+#
+# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
+# você mesmo, ou converse sobre elas com um colega.
+#
+# 1. Com `@tf.custom_gradient` você pode devolver o gradiente que quiser, até um errado. Quando um
+#    gradiente "errado" de propósito é útil (o estimador *straight-through* é um caso), e como
+#    você testaria que um gradiente personalizado que deveria ser exato realmente é?
+
+# %% [markdown] key="reflect" lang="ru" src="390f496d"
+# ## Вопросы для размышления
+#
+# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
+# несколько предложений или обсудите их с однокурсником.
+#
+# 1. С `@tf.custom_gradient` можно вернуть какой угодно градиент, даже неверный. Когда намеренно
+#    «неверный» градиент полезен (один такой случай — оценка *straight-through*) и как проверить,
+#    что собственный градиент, задуманный точным, действительно точен?
