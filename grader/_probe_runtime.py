@@ -292,7 +292,7 @@ def _student_traceback(exc):
 
 
 class _TapeWatcher:
-    """The records of the lesson's own ``Tape`` s (lesson 6) entered during a call: their
+    """The records of the lesson's own ``Tape`` s (lesson 7) entered during a call: their
     operations are reported as ``tape:<op>`` tools."""
 
     def __init__(self, namespace):

@@ -2,14 +2,14 @@
 
 Some prompts ask for a technique, not only for values: a ``custom_gradient``, a
 ``ForwardAccumulator``, a tape rather than a hand-derived formula, no ``jacobian`` where the
-task says "without building H", the student's own tape in lesson 6. An exercise declares
+task says "without building H", the student's own tape in lesson 7. An exercise declares
 these as :class:`Technique` s. The trusted autograder checks each one from two sources:
 
 * the submitted source, with :mod:`ast`: the names and attributes used in the student's
   function and in the notebook's top-level functions it calls (transitively);
 * what the kernel reported while the function ran (the probe records which autodiff tools
   were entered: ``custom_gradient`` functions, ``ForwardAccumulator``, ``GradientTape.gradient``,
-  ``jacobian``; and, in lesson 6, ``own_tape`` when the lesson's own ``Tape`` recorded
+  ``jacobian``; and, in lesson 7, ``own_tape`` when the lesson's own ``Tape`` recorded
   operations, with each as ``tape:<op>``).
 
 A required technique must show in the source *and*, where the probe can see it, in the run; a

@@ -3,7 +3,7 @@
 A plural message is a catalog entry (``lessons/messages/*.json``) whose key ends in ``.plural``
 and whose text holds the language's plural forms separated by ``|``, in gettext's order::
 
-    "l06.recorded.plural": {
+    "l07.recorded.plural": {
       "en": "{count} operation recorded|{count} operations recorded",
       "ru": "записана {count} операция|записаны {count} операции|записано {count} операций"
     }
@@ -17,7 +17,7 @@ so that lessons need no Babel at run time: the in-browser course (JupyterLite) h
 Nothing here writes endings by hand::
 
     >>> from lessons.plural import tn
-    >>> tn("l06.recorded.plural", 3, "ru", ops="mul, sin, add")
+    >>> tn("l07.recorded.plural", 3, "ru", ops="mul, sin, add")
     'записаны 3 операции: mul, sin, add'
 """
 

@@ -58,7 +58,7 @@ def run_probe(exercise_id, code, *, seed=1, call_timeout=None, lang="en", extra_
     return score_probe(ex, plan, outputs, lang, [code])
 
 
-@pytest.mark.parametrize("exercise_id", [e for e in sorted(all_exercises()) if not e.startswith("l06")])
+@pytest.mark.parametrize("exercise_id", [e for e in sorted(all_exercises()) if not e.startswith("l07")])
 def test_every_reference_solution_earns_every_point_through_the_probe(exercise_id):
     result, issues, facts = run_probe(exercise_id, SOLUTIONS[exercise_id], seed=11)
     assert (result.score, issues) == (result.points, []), result.text()
@@ -219,7 +219,7 @@ VJP_BY_JACOBIANS = (
     ("l04_ex5", HVP_BY_HESSIAN, 1.3333, ["asks for tf.autodiff.ForwardAccumulator",
                                           "asks you not to use a Jacobian or Hessian"]),
     ("l04_ex2", STABLE_WITHOUT_CUSTOM_GRADIENT, 1.3333, ["asks for tf.custom_gradient"]),
-    ("l06_ex2", BACKWARD_WITH_MINITAPE, 2.0, ["not to use minitape's GradientTape"]),
+    ("l07_ex2", BACKWARD_WITH_MINITAPE, 2.0, ["not to use minitape's GradientTape"]),
     ("l04_ex6", ROUNDING_BY_FORMULA, 1.3333, ["asks for tf.stop_gradient"]),
     ("l04_ex7", JACOBIAN_THEN_DIAGONAL, 1.3333, ["asks for tape.batch_jacobian"]),
     ("l04_ex8", VJP_BY_JACOBIANS, 1.3333, ["asks for gradient(..., output_gradients=u)",
@@ -244,9 +244,9 @@ def test_the_technique_is_read_from_the_function_and_the_functions_it_calls():
     assert names_used(cells, "missing") is None
 
 
-def _lesson6_namespace() -> dict:
-    """Lesson 6's notebook run up to its exercises: the lesson's own Value, Tape, record."""
-    path = next((REPO / "grader" / "course" / "source").glob("06-*-en/*.ipynb"))
+def _lesson7_namespace() -> dict:
+    """Lesson 7's notebook run up to its exercises: the lesson's own Value, Tape, record."""
+    path = next((REPO / "grader" / "course" / "source").glob("07-*-en/*.ipynb"))
     ns = {"__name__": "__main__"}
     with mock.patch("IPython.display.display", lambda *a, **k: None):
         for cell in nbformat.read(str(path), as_version=4).cells:
@@ -268,13 +268,13 @@ QUOTIENT_WITH_MINITAPE = (
     "    return [float(g) for g in tape.gradient(f, [a, b])]\n")
 
 
-def test_lesson6_answers_must_come_from_the_students_own_tape():
-    ns = _lesson6_namespace()
-    for exercise_id in ("l06_ex1", "l06_ex3"):
+def test_lesson7_answers_must_come_from_the_students_own_tape():
+    ns = _lesson7_namespace()
+    for exercise_id in ("l07_ex1", "l07_ex3"):
         result, issues, facts = run_probe(exercise_id, SOLUTIONS[exercise_id], namespace=dict(ns))
         assert (result.score, issues) == (result.points, []), result.text()
         assert "own_tape" in facts["tools"] and "GradientTape.gradient" not in facts["tools"]
-    result, issues, facts = run_probe("l06_ex1", QUOTIENT_WITH_MINITAPE, namespace=dict(ns))
+    result, issues, facts = run_probe("l07_ex1", QUOTIENT_WITH_MINITAPE, namespace=dict(ns))
     assert all(c.passed for c in result.checks if c.reason != "technique"), result.text()
     assert result.score == 1.3333  # both techniques failed: together a third of 2 points
     assert "asks for your own Tape from this lesson" in result.text()

@@ -15,7 +15,7 @@ def _plural_keys():
 
 
 def test_there_are_plural_messages_and_no_hand_written_endings():
-    assert "l06.recorded.plural" in _plural_keys()
+    assert "l07.recorded.plural" in _plural_keys()
     for key, texts in i18n.catalog().items():
         for lang, text in texts.items():
             # "(s)", "(es)", "(ões)": a count needs a real plural message, not a guessed ending
@@ -44,26 +44,26 @@ def test_plural_rules_are_cldr(lang, counts):
 
 
 def test_russian_counts_agree():
-    assert tn("l06.recorded.plural", 1, "ru", ops="[mul]") == "записана 1 операция: [mul]"
-    assert tn("l06.recorded.plural", 3, "ru", ops="[]") == "записаны 3 операции: []"
-    assert tn("l06.recorded.plural", 5, "ru", ops="[]") == "записано 5 операций: []"
-    assert tn("l06.recorded.plural", 11, "ru", ops="[]") == "записано 11 операций: []"
-    assert tn("l06.recorded.plural", 1, "es", ops="[mul]") == "1 operación grabada: [mul]"
-    assert tn("l06.recorded.plural", 2, "pt", ops="[]") == "2 operações gravadas: []"
+    assert tn("l07.recorded.plural", 1, "ru", ops="[mul]") == "записана 1 операция: [mul]"
+    assert tn("l07.recorded.plural", 3, "ru", ops="[]") == "записаны 3 операции: []"
+    assert tn("l07.recorded.plural", 5, "ru", ops="[]") == "записано 5 операций: []"
+    assert tn("l07.recorded.plural", 11, "ru", ops="[]") == "записано 11 операций: []"
+    assert tn("l07.recorded.plural", 1, "es", ops="[mul]") == "1 operación grabada: [mul]"
+    assert tn("l07.recorded.plural", 2, "pt", ops="[]") == "2 operações gravadas: []"
 
 
 def test_language_follows_the_notebook(monkeypatch, tmp_path):
     monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
     monkeypatch.setenv("MINITAPE_LANG", "ru")
     i18n.set_language(None)
-    assert tn("l05.lr.readout.plural", 50, loss="1", w="2", b="3").startswith("После 50 шагов")
+    assert tn("l06.lr.readout.plural", 50, loss="1", w="2", b="3").startswith("После 50 шагов")
 
 
 def test_bad_use_fails_clearly(monkeypatch):
     with pytest.raises(KeyError, match="not a plural message"):
         tn("plot.x", 2, "es")
     with pytest.raises(TypeError, match="must be an int"):
-        tn("l06.recorded.plural", 2.5, "es", ops="")
+        tn("l07.recorded.plural", 2.5, "es", ops="")
     monkeypatch.setitem(i18n.MESSAGES, "test.broken.plural", {"en": "one|many", "ru": f"одна{SEPARATOR}много"})
     with pytest.raises(ValueError, match="has 2 plural form"):
         tn("test.broken.plural", 5, "ru")

@@ -1,4 +1,4 @@
-"""Lesson 4, "Custom gradients, higher orders and Jacobians" (``lessons/src/04-advanced.py``):
+"""Lesson 4, "Custom gradients, higher orders and Jacobians" (``lessons/src/04-custom-gradients.py``):
 eight exercises.
 
 The contracts are the ones the lesson states to students:

@@ -1,48 +1,43 @@
-"""Lesson 6, "Build your own tape" (``lessons/src/06-build-your-own-tape.py``): three exercises.
+"""Lesson 6, "Training with gradients" (``lessons/src/06-training.py``): four exercises.
 
-In this lesson students write a small reverse-mode tape for Python floats (``Value``, ``Tape``,
-``record``, ``Tape.gradient``). Every graded function takes and returns plain Python numbers
-(or plain data), so the grader never needs the student's classes; the references compute the
-same gradients with minitape's ``tf.GradientTape`` in float64.
+The contracts are the ones the lesson states to students. The linear model of ``l06_ex1`` and
+``l06_ex2`` is ``pred = x @ w + b`` with ``x`` (k, n), ``w`` (n, 1), ``b`` (1,), ``y`` (k, 1),
+and its loss is ``L = mean((pred - y)**2)``.
 
-The contracts are the ones the lesson states to students:
+``l06_ex1`` (2 points) -- ``gradient_descent_step(w, b, x, y, lr)``: ``w`` and ``b`` are
+Variables, ``lr`` a Python float; take one step ``v <- v - lr * dL/dv`` for both, in place
+(``assign_sub``), and return ``[w, b]`` (their values after the step).
 
-``l06_ex1`` (2 points) -- ``quotient_gradients(a0, b0)``: after adding ``cos`` and division
-(``div``, ``Value.__truediv__``) with their VJP rules to the lesson's tape, return
-``[df/da, df/db]`` for ``f = cos(a * b) / b`` at ``a0``, ``b0`` (floats; ``b0`` is never near
-0), computed by that tape.
+``l06_ex2`` (3 points) -- ``train_linear(w, b, x, y, lr, steps)``: ``steps`` such steps, each
+with a new tape; return ``tf.stack`` of the ``steps`` losses, each computed before its
+step's update (shape (steps,)). Rebinding ``w = w - lr * g`` turns ``w`` into a Tensor that
+the next tape does not watch, so the second step gets None and fails.
 
-``l06_ex2`` (3 points) -- ``backward(tape, values, target)``: the reverse sweep on a tape
-written as plain data. ``tape`` is a list of records ``(output_name, op, input_names)`` in the
-order they ran, ``op`` one of ``"add"``, ``"mul"``, ``"sin"``, ``"exp"``; ``values`` maps every
-name (leaves and outputs) to its float value after the forward pass; ``target`` is a name.
-Return a dict ``{name: d target / d name}`` with an entry for **every** name in ``values``:
-``1.0`` for the target, ``0.0`` for a name the target does not depend on (records after the
-target, unused leaves). Names may be used several times (``("t1", "mul", ("x", "x"))``), so
-contributions must be summed. The reference asks minitape for the gradient with respect to
-every tensor of the replayed program with ``unconnected_gradients="zero"``.
+``l06_ex3`` (2 points) -- ``mlp_gradients(model, x, y)``: ``model`` is a built two-layer
+perceptron (``tf.keras.Sequential([Dense(h, "tanh"), Dense(1)])``), ``x`` (k, 1) and ``y``
+(k, 1) tensors; return the gradients of ``L = mean((model(x) - y)**2)`` with respect to
+``model.trainable_variables`` (a list ``[d kernel1, d bias1, d kernel2, d bias2]``).
 
-``l06_ex3`` (2 points) -- ``neuron_gradients(w1, w2, b, x1, x2, y)``: after adding ``tanh`` to
-the tape, return ``[dL/dw1, dL/dw2, dL/db]`` for
-``L = (tanh(w1 * x1 + w2 * x2 + b) - y) ** 2``; ``x1``, ``x2`` and ``y`` are data (not
-watched).
+``l06_ex4`` (3 points) -- ``train_minibatches(model, optimizer, x, y, batch_size, epochs)``:
+``epochs`` passes over the data in order, without shuffling; each pass cuts ``x`` and ``y``
+into consecutive mini-batches of ``batch_size`` rows (the last one may be shorter) and takes
+one step ``optimizer.apply_gradients(zip(grads, model.trainable_variables))`` per mini-batch,
+for that mini-batch's loss ``mean((model(x_batch) - y_batch)**2)``. Return ``tf.stack`` of
+the mini-batch losses, each computed before its update (shape (epochs * ceil(k /
+batch_size),)). The optimizer is a fresh ``tf.keras.optimizers.Adam`` or ``SGD`` (with
+momentum in some hidden cases).
 
-Finite-difference checks (independent of the references): ``l06_ex1`` and ``l06_ex3`` have
-their objective in NumPy. ``l06_ex2`` has none: its answer's names change from case to case
-(random programs), and the grader's finite-difference check needs fixed names; its hidden cases
-are compared with minitape only.
-
-Students compute in Python floats (float64), so answers are compared with the float64
-tolerance. Hidden cases draw points (and, for ``l06_ex2``, whole programs) at random.
+Tensors and Variables given to students are float64 (compared with the float64 tolerance);
+references are computed in float64 with the same, deterministic updates, so a correct answer
+matches them to rounding. ``l06_ex3`` is also checked by central finite differences of a NumPy
+re-implementation of the MLP's loss. Hidden cases draw data, shapes, learning rates, step
+counts and the optimizer at random; the learning rates stay in the stable range.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from ..technique import Technique
 from . import Case, Exercise, Inputs, register
 
 
@@ -56,208 +51,231 @@ def _f64(x) -> np.ndarray:
     return np.array(x, dtype=np.float64)
 
 
-# ------------------------------------------------------------------------------------------------
-# l06_ex1: division and cosine for the mini tape
-# ------------------------------------------------------------------------------------------------
-def _quotient_reference(a0, b0):
+def _linear_loss(tf, w, b, x, y):
+    return tf.reduce_mean((tf.matmul(x, w) + b - y) ** 2)
+
+
+def _linear(w, b, x, y, *extra) -> Inputs:
+    """Fresh Variables ``w`` (n, 1), ``b`` (1,) and constants ``x`` (k, n), ``y`` (k, 1)."""
     tf = _tf()
-    a = tf.Variable(np.float64(a0))
-    b = tf.Variable(np.float64(b0))
+    w, b, x, y = _f64(w), _f64(b), _f64(x), _f64(y)
+    return Inputs(args=(tf.Variable(w.copy()), tf.Variable(b.copy()), tf.constant(x.copy()),
+                        tf.constant(y.copy()), *extra),
+                  values={"w": w, "b": b}, extra={"x": x, "y": y})
+
+
+def _linear_data(rng, k, n):
+    """Points around a random plane, plus a start for ``w`` and ``b`` away from it."""
+    x = rng.normal(size=(k, n))
+    true_w = rng.uniform(-3.0, 3.0, size=(n, 1))
+    true_b = rng.uniform(-2.0, 2.0, size=(1,))
+    y = x @ true_w + true_b + rng.normal(scale=0.3, size=(k, 1))
+    return rng.normal(scale=0.5, size=(n, 1)), rng.normal(scale=0.5, size=(1,)), x, y
+
+
+# Visible data: 6 points near y = 2 x - 1, one feature
+_X = [[-1.0], [-0.5], [0.0], [0.5], [1.0], [1.5]]
+_Y = [[-3.1], [-1.9], [-1.2], [0.1], [0.9], [2.1]]
+
+
+# ------------------------------------------------------------------------------------------------
+# l06_ex1: one step of gradient descent, in place
+# ------------------------------------------------------------------------------------------------
+def _gradient_descent_step_reference(w, b, x, y, lr):
+    tf = _tf()
     with tf.GradientTape() as tape:
-        f = tf.cos(a * b) / b
-    return tape.gradient(f, [a, b])
-
-
-def _ex1(a0: float, b0: float) -> Inputs:
-    return Inputs(args=(float(a0), float(b0)), values={"a": _f64(a0), "b": _f64(b0)})
+        loss = _linear_loss(tf, w, b, x, y)
+    dw, db = tape.gradient(loss, [w, b])
+    w.assign_sub(lr * dw)
+    b.assign_sub(lr * db)
+    return [w, b]
 
 
 def _ex1_random(rng):
-    b0 = rng.uniform(0.5, 2.5) * (1.0 if rng.random() < 0.5 else -1.0)
-    return _ex1(rng.uniform(-2.5, 2.5), b0)
+    k, n = int(rng.integers(3, 9)), int(rng.integers(1, 4))
+    return _linear(*_linear_data(rng, k, n), float(rng.uniform(0.01, 0.3)))
 
 
 register(Exercise(
     id="l06_ex1",
-    function="quotient_gradients",
-    signature="quotient_gradients(a0, b0)",
-    techniques=(
-        Technique("own tape", ("Tape", "record"), "own_tape", description={
-            "en": "your own Tape from this lesson, which records the operations", "es": "tu propia Tape de esta lección, que registra las operaciones",
-            "pt": "a sua própria Tape desta lição, que registra as operações", "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
-        Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
-                  description={"en": "minitape's GradientTape (the lesson builds its own tape)",
-                               "es": "la GradientTape de minitape (la lección construye su propia cinta)",
-                               "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
-                               "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
-    ),
+    function="gradient_descent_step",
+    signature="gradient_descent_step(w, b, x, y, lr)",
     points=2,
-    reference=_quotient_reference,
-    visible=[Case(lambda rng: _ex1(0.5, 2.0), "a0 = 0.5, b0 = 2.0"),
-             Case(lambda rng: _ex1(-1.0, 0.75), "a0 = -1.0, b0 = 0.75")],
+    reference=_gradient_descent_step_reference,
+    visible=[Case(lambda rng: _linear([[0.0]], [0.0], _X, _Y, 0.1),
+                  "w = [[0]], b = [0], x: (6, 1), lr = 0.1"),
+             Case(lambda rng: _linear([[1.0], [-0.5]], [0.5],
+                                      [[1.0, 2.0], [0.0, -1.0], [2.0, 0.5]],
+                                      [[1.0], [0.0], [3.0]], 0.05),
+                  "w: (2, 1), b: (1,), x: (3, 2), lr = 0.05")],
     hidden=[Case(_ex1_random) for _ in range(3)],
-    objective=lambda v, inputs: float(np.cos(v["a"] * v["b"]) / v["b"]),
-    gradient_names=["a", "b"],
-    title={"en": "Division and cosine for your tape", "es": "División y coseno para tu cinta",
-           "pt": "Divisão e cosseno para a sua fita", "ru": "Деление и косинус для вашей ленты"},
-    components=["df/da", "df/db"],
+    title={"en": "One step of gradient descent", "es": "Un paso de descenso del gradiente",
+           "pt": "Um passo de descida do gradiente", "ru": "Один шаг градиентного спуска"},
+    compares="parameters",
+    components=["w", "b"],
 ))
 
 
 # ------------------------------------------------------------------------------------------------
-# l06_ex2: the reverse sweep on a tape written as plain data
+# l06_ex2: a training loop and its loss curve
 # ------------------------------------------------------------------------------------------------
-_FORWARD = {"add": lambda a, b: a + b, "mul": lambda a, b: a * b, "sin": math.sin, "exp": math.exp}
-_ARITY = {"add": 2, "mul": 2, "sin": 1, "exp": 1}
-
-
-def _run_forward(tape, leaves: dict) -> dict:
-    values = dict(leaves)
-    for out, op, ins in tape:
-        values[out] = float(_FORWARD[op](*(values[name] for name in ins)))
-    return values
-
-
-def _backward_reference(tape, values, target):
+def _train_linear_reference(w, b, x, y, lr, steps):
     tf = _tf()
-    ops = {"add": lambda a, b: a + b, "mul": lambda a, b: a * b, "sin": tf.sin, "exp": tf.exp}
-    outputs = {out for out, _, _ in tape}
-    env = {}
-    with tf.GradientTape() as gt:
-        for name, value in values.items():
-            if name not in outputs:
-                env[name] = tf.constant(np.float64(value))
-                gt.watch(env[name])
-        for out, op, ins in tape:
-            env[out] = ops[op](*(env[name] for name in ins))
-    names = list(values)
-    grads = gt.gradient(env[target], [env[name] for name in names],
-                        unconnected_gradients=tf.UnconnectedGradients.ZERO)
-    return dict(zip(names, grads))
-
-
-def _ex2(tape, leaves: dict, target: str) -> Inputs:
-    tape = [(out, op, tuple(ins)) for out, op, ins in tape]
-    values = _run_forward(tape, {k: float(v) for k, v in leaves.items()})
-    return Inputs(args=(tape, values, target), values={k: _f64(v) for k, v in leaves.items()},
-                  extra={"tape": tape, "target": target})
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = _linear_loss(tf, w, b, x, y)
+        dw, db = tape.gradient(loss, [w, b])
+        w.assign_sub(lr * dw)
+        b.assign_sub(lr * db)
+        losses.append(loss)
+    return tf.stack(losses)
 
 
 def _ex2_random(rng):
-    """A random straight-line program: 2-3 leaves, 4-8 operations, names reused, and a target
-    that is not always the last result (so some records do not lead to it)."""
-    leaves = {name: float(rng.uniform(-1.5, 1.5))
-              for name in ["x", "y", "z"][:int(rng.integers(2, 4))]}
-    values = dict(leaves)
-    names = list(leaves)
-    tape = []
-    for k in range(int(rng.integers(4, 9))):
-        op = str(rng.choice(["add", "mul", "sin", "exp"], p=[0.3, 0.35, 0.2, 0.15]))
-        # inputs drawn with replacement, favouring recent names: reuse and long paths both occur
-        weights = np.arange(1, len(names) + 1, dtype=float)
-        ins = tuple(str(n) for n in rng.choice(names, size=_ARITY[op], p=weights / weights.sum()))
-        value = _FORWARD[op](*(values[n] for n in ins))
-        if abs(value) > 20.0:  # keep values (and gradients) moderate
-            op, ins = "sin", ins[:1]
-            value = math.sin(values[ins[0]])
-        out = f"t{k + 1}"
-        tape.append((out, op, ins))
-        values[out] = float(value)
-        names.append(out)
-    outputs = [out for out, _, _ in tape]
-    target = str(rng.choice(outputs[-3:]))
-    return _ex2(tape, leaves, target)
+    k, n = int(rng.integers(8, 21)), int(rng.integers(1, 4))
+    return _linear(*_linear_data(rng, k, n), float(rng.uniform(0.02, 0.1)),
+                   int(rng.integers(5, 31)))
 
-
-_EX2_TAPE = [("u", "mul", ("x", "y")),
-             ("v", "sin", ("u",)),
-             ("w", "mul", ("v", "x")),
-             ("f", "add", ("w", "u")),
-             ("z", "exp", ("y",))]
 
 register(Exercise(
     id="l06_ex2",
-    function="backward",
-    signature="backward(tape, values, target)",
-    techniques=(
-        Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
-                  description={"en": "minitape's GradientTape (the lesson builds its own tape)",
-                               "es": "la GradientTape de minitape (la lección construye su propia cinta)",
-                               "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
-                               "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
-    ),
+    function="train_linear",
+    signature="train_linear(w, b, x, y, lr, steps)",
     points=3,
-    reference=_backward_reference,
-    visible=[Case(lambda rng: _ex2(_EX2_TAPE, {"x": 0.5, "y": 2.0}, "f"),
-                  {"en": "the lesson's example tape, target f",
-                   "es": "la cinta de ejemplo de la lección, objetivo f",
-                   "pt": "a fita de exemplo da lição, alvo f",
-                   "ru": "лента из примера урока, цель f"}),
-             Case(lambda rng: _ex2([("a", "mul", ("x", "x")), ("b", "exp", ("a",)),
-                                    ("c", "mul", ("b", "a")), ("d", "sin", ("c",))],
-                                   {"x": -0.75}, "c"),
-                  {"en": "x used twice, target c (d comes after it)",
-                   "es": "x usada dos veces, objetivo c (d va después)",
-                   "pt": "x usado duas vezes, alvo c (d vem depois)",
-                   "ru": "x используется дважды, цель c (d идёт после неё)"})],
-    hidden=[Case(_ex2_random) for _ in range(4)],
-    title={"en": "The reverse sweep on a bare tape", "es": "La pasada hacia atrás sobre una cinta desnuda",
-           "pt": "A passagem para trás sobre uma fita crua", "ru": "Обратный проход по «голой» ленте"},
+    reference=_train_linear_reference,
+    visible=[Case(lambda rng: _linear([[0.0]], [0.0], _X, _Y, 0.1, 60),
+                  "w = [[0]], b = [0], x: (6, 1), lr = 0.1, steps = 60")],
+    hidden=[Case(_ex2_random) for _ in range(3)],
+    title={"en": "A training loop and its loss curve",
+           "es": "Un bucle de entrenamiento y su curva de pérdida",
+           "pt": "Um laço de treinamento e sua curva de perda",
+           "ru": "Цикл обучения и его кривая потерь"},
+    compares="losses",
 ))
 
 
 # ------------------------------------------------------------------------------------------------
-# l06_ex3: tanh and one neuron
+# l06_ex3: the gradients of an MLP's loss
 # ------------------------------------------------------------------------------------------------
-def _neuron_reference(w1, w2, b, x1, x2, y):
+def _mlp_loss(tf, model, x, y):
+    return tf.reduce_mean((model(x) - y) ** 2)
+
+
+def _mlp_gradients_reference(model, x, y):
     tf = _tf()
-    w1, w2, b = (tf.Variable(np.float64(v)) for v in (w1, w2, b))
     with tf.GradientTape() as tape:
-        loss = (tf.tanh(w1 * np.float64(x1) + w2 * np.float64(x2) + b) - np.float64(y)) ** 2
-    return tape.gradient(loss, [w1, w2, b])
+        loss = _mlp_loss(tf, model, x, y)
+    return tape.gradient(loss, model.trainable_variables)
 
 
-def _ex3(w1, w2, b, x1, x2, y) -> Inputs:
-    return Inputs(args=tuple(float(v) for v in (w1, w2, b, x1, x2, y)),
-                  values={"w1": _f64(w1), "w2": _f64(w2), "b": _f64(b)},
-                  extra={"x1": float(x1), "x2": float(x2), "y": float(y)})
+def _mlp(k1, b1, k2, b2, x, y):
+    """A built float64 ``Sequential([Dense(h, tanh), Dense(1)])`` with the given weights."""
+    tf = _tf()
+    k1, b1, k2, b2, x, y = (_f64(a) for a in (k1, b1, k2, b2, x, y))
+    model = tf.keras.Sequential([tf.keras.layers.Dense(k1.shape[1], activation="tanh",
+                                                       dtype="float64"),
+                                 tf.keras.layers.Dense(1, dtype="float64")])
+    model(tf.constant(x.copy()))  # built by a first call
+    for variable, value in zip(model.trainable_variables, (k1, b1, k2, b2)):
+        variable.assign(value)
+    values = {"k1": k1, "b1": b1, "k2": k2, "b2": b2}
+    return model, tf.constant(x.copy()), tf.constant(y.copy()), values
+
+
+def _ex3(k1, b1, k2, b2, x, y) -> Inputs:
+    model, x_t, y_t, values = _mlp(k1, b1, k2, b2, x, y)
+    return Inputs(args=(model, x_t, y_t), values=values, extra={"x": _f64(x), "y": _f64(y)})
 
 
 def _ex3_objective(v, inputs):
-    e = inputs.extra
-    return float((np.tanh(v["w1"] * e["x1"] + v["w2"] * e["x2"] + v["b"]) - e["y"]) ** 2)
+    hidden = np.tanh(inputs.extra["x"] @ v["k1"] + v["b1"])
+    return float(np.mean((hidden @ v["k2"] + v["b2"] - inputs.extra["y"]) ** 2))
 
 
-def _ex3_random(rng):
-    w1, w2, b = rng.normal(scale=0.8, size=3)
-    x1, x2 = rng.uniform(-2.0, 2.0, size=2)
-    return _ex3(w1, w2, b, x1, x2, rng.uniform(-1.0, 1.0))
+def _random_mlp(rng):
+    k, h = int(rng.integers(4, 13)), int(rng.integers(2, 9))
+    x = rng.uniform(-3.0, 3.0, size=(k, 1))
+    return (rng.normal(scale=1.0, size=(1, h)), rng.normal(scale=0.5, size=(h,)),
+            rng.normal(scale=0.7, size=(h, 1)), rng.normal(scale=0.2, size=(1,)),
+            x, np.sin(x) + rng.normal(scale=0.05, size=(k, 1)))
 
+
+# Visible MLP: 3 hidden units, 4 points of sin
+_K1 = [[1.0, -0.5, 0.25]]
+_B1 = [0.0, 0.5, -0.5]
+_K2 = [[0.5], [-1.0], [0.75]]
+_B2 = [0.1]
+_XS = [[-2.0], [-0.5], [1.0], [2.5]]
+_YS = [[float(np.sin(v[0]))] for v in _XS]
 
 register(Exercise(
     id="l06_ex3",
-    function="neuron_gradients",
-    signature="neuron_gradients(w1, w2, b, x1, x2, y)",
-    techniques=(
-        Technique("own tape", ("Tape", "record"), "own_tape", description={
-            "en": "your own Tape from this lesson, which records the operations", "es": "tu propia Tape de esta lección, que registra las operaciones",
-            "pt": "a sua própria Tape desta lição, que registra as operações", "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
-        Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
-                  description={"en": "minitape's GradientTape (the lesson builds its own tape)",
-                               "es": "la GradientTape de minitape (la lección construye su propia cinta)",
-                               "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
-                               "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
-    ),
+    function="mlp_gradients",
+    signature="mlp_gradients(model, x, y)",
     points=2,
-    reference=_neuron_reference,
-    visible=[Case(lambda rng: _ex3(0.5, -1.0, 0.1, 1.0, 2.0, 0.5),
-                  "w = (0.5, -1.0), b = 0.1, x = (1.0, 2.0), y = 0.5"),
-             Case(lambda rng: _ex3(-0.3, 0.8, -0.2, -1.5, 0.5, -1.0),
-                  "w = (-0.3, 0.8), b = -0.2, x = (-1.5, 0.5), y = -1.0")],
-    hidden=[Case(_ex3_random) for _ in range(3)],
+    reference=_mlp_gradients_reference,
+    visible=[Case(lambda rng: _ex3(_K1, _B1, _K2, _B2, _XS, _YS),
+                  "Dense(3, tanh) + Dense(1), x: (4, 1)")],
+    hidden=[Case(lambda rng: _ex3(*_random_mlp(rng))) for _ in range(2)],
     objective=_ex3_objective,
-    gradient_names=["w1", "w2", "b"],
-    title={"en": "tanh and one neuron", "es": "tanh y una neurona", "pt": "tanh e um neurônio",
-           "ru": "tanh и один нейрон"},
-    components=["dL/dw1", "dL/dw2", "dL/db"],
+    gradient_names=["k1", "b1", "k2", "b2"],
+    title={"en": "The gradients of an MLP's loss", "es": "Los gradientes de la pérdida de un MLP",
+           "pt": "Os gradientes da perda de um MLP", "ru": "Градиенты функции потерь MLP"},
+    components=["dL/dkernel1", "dL/dbias1", "dL/dkernel2", "dL/dbias2"],
+))
+
+
+# ------------------------------------------------------------------------------------------------
+# l06_ex4: mini-batches and a Keras optimizer
+# ------------------------------------------------------------------------------------------------
+def _train_minibatches_reference(model, optimizer, x, y, batch_size, epochs):
+    tf = _tf()
+    losses = []
+    n = x.shape[0]
+    for _ in range(epochs):
+        for start in range(0, n, batch_size):
+            x_batch, y_batch = x[start:start + batch_size], y[start:start + batch_size]
+            with tf.GradientTape() as tape:
+                loss = _mlp_loss(tf, model, x_batch, y_batch)
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            losses.append(loss)
+    return tf.stack(losses)
+
+
+def _ex4(weights, optimizer, batch_size, epochs) -> Inputs:
+    """``optimizer``: ("adam", lr) or ("sgd", lr, momentum); a new optimizer per call."""
+    tf = _tf()
+    model, x, y, values = _mlp(*weights)
+    if optimizer[0] == "adam":
+        opt = tf.keras.optimizers.Adam(learning_rate=optimizer[1])
+    else:
+        opt = tf.keras.optimizers.SGD(learning_rate=optimizer[1], momentum=optimizer[2])
+    return Inputs(args=(model, opt, x, y, int(batch_size), int(epochs)), values=values)
+
+
+def _ex4_random(rng):
+    if rng.random() < 0.5:
+        optimizer = ("adam", float(rng.uniform(0.005, 0.05)))
+    else:
+        optimizer = ("sgd", float(rng.uniform(0.01, 0.1)), float(rng.choice([0.0, 0.9])))
+    # k from 4 to 12 points: the last batch is often smaller than batch_size
+    return _ex4(_random_mlp(rng), optimizer, int(rng.integers(2, 6)), int(rng.integers(1, 4)))
+
+
+register(Exercise(
+    id="l06_ex4",
+    function="train_minibatches",
+    signature="train_minibatches(model, optimizer, x, y, batch_size, epochs)",
+    points=3,
+    reference=_train_minibatches_reference,
+    visible=[Case(lambda rng: _ex4((_K1, _B1, _K2, _B2, _XS, _YS), ("adam", 0.05), 2, 3),
+                  "Adam(learning_rate=0.05), x: (4, 1), batch_size = 2, epochs = 3"),
+             Case(lambda rng: _ex4((_K1, _B1, _K2, _B2, _XS, _YS), ("sgd", 0.1, 0.0), 3, 2),
+                  "SGD(learning_rate=0.1), x: (4, 1), batch_size = 3, epochs = 2")],
+    hidden=[Case(_ex4_random) for _ in range(3)],
+    title={"en": "Mini-batches and an optimizer", "es": "Minilotes y un optimizador",
+           "pt": "Minilotes e um otimizador", "ru": "Мини-батчи и оптимизатор"},
+    compares="losses",
 ))

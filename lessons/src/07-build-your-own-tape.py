@@ -1,0 +1,1651 @@
+# ---
+# jupyter:
+#   minitape:
+#     lesson: 07-build-your-own-tape
+# ---
+
+# %% [markdown] key="title" lang="en"
+# # Lesson 7 · Build your own tape
+#
+# For five lessons you have used `tf.GradientTape` from the outside. In this one you build a
+# tape yourself: a small reverse-mode automatic differentiation engine for plain Python
+# numbers, in fewer than a hundred lines. Nothing about a tape is magic, and once you have written one,
+# every rule of the earlier lessons (what gets recorded, why a gradient is None, why a tape
+# answers once) becomes something you can explain.
+#
+# In this lesson you will:
+#
+# - write a `Value` that a tape can track, and a `Tape` that records each operation with its
+#   inputs and its local gradient rule (a *VJP*);
+# - give `Value` the operators `+`, `*`, `**` and the functions `sin` and `exp`;
+# - write the backward pass: a loop over the tape in reverse order that adds up gradients in a
+#   dictionary, and see why it must not keep them on the nodes and why it must not recurse;
+# - check your tape against minitape's `tf.GradientTape` on several functions, and walk
+#   minitape's own backward pass one operation at a time next to yours.
+
+# %% [markdown] key="title" lang="es" src="9f77512d"
+# # Lección 7 · Construye tu propia cinta
+#
+# Durante cinco lecciones has usado `tf.GradientTape` desde fuera. En esta vas a construir una
+# cinta tú mismo: un pequeño motor de diferenciación automática en modo inverso para números
+# corrientes de Python, en menos de cien líneas. Una cinta no tiene nada de mágico, y en cuanto
+# hayas escrito una, cada regla de las lecciones anteriores (qué se graba, por qué un gradiente
+# sale `None`, por qué una cinta responde una sola vez) pasa a ser algo que sabes explicar.
+#
+# En esta lección vas a:
+#
+# - escribir un `Value` que una cinta pueda seguir y una `Tape` que grabe cada operación con
+#   sus entradas y su regla de gradiente local (una *VJP*);
+# - dotar a `Value` de los operadores `+`, `*`, `**` y de las funciones `sin` y `exp`;
+# - escribir la pasada hacia atrás: un bucle que recorre la cinta en orden inverso y suma los
+#   gradientes en un diccionario, y ver por qué no debe guardarlos en los nodos y por qué no
+#   debe usar recursión;
+# - comprobar tu cinta frente a `tf.GradientTape` de minitape con varias funciones y recorrer
+#   la propia pasada hacia atrás de minitape operación a operación, junto a la tuya.
+
+# %% [markdown] key="title" lang="pt" src="9f77512d"
+# # Lição 7 · Construa a sua própria fita
+#
+# Ao longo de cinco lições você usou `tf.GradientTape` por fora. Nesta você vai construir uma
+# fita com as próprias mãos: um pequeno motor de diferenciação automática em modo reverso para
+# números comuns do Python, em menos de cem linhas. Uma fita não tem nada de mágico, e depois
+# de escrever uma, cada regra das lições anteriores (o que é gravado, por que um gradiente sai
+# `None`, por que uma fita responde uma vez só) vira algo que você sabe explicar.
+#
+# Nesta lição você vai:
+#
+# - escrever um `Value` que uma fita consiga acompanhar e uma `Tape` que grave cada operação
+#   com suas entradas e sua regra de gradiente local (uma *VJP*);
+# - dar a `Value` os operadores `+`, `*`, `**` e as funções `sin` e `exp`;
+# - escrever a passagem para trás: um laço que percorre a fita na ordem inversa e soma os
+#   gradientes em um dicionário, e ver por que ela não deve guardá-los nos nós nem usar
+#   recursão;
+# - conferir a sua fita com a `tf.GradientTape` do minitape em várias funções e percorrer a
+#   própria passagem para trás do minitape operação por operação, ao lado da sua.
+
+# %% [markdown] key="title" lang="ru" src="9f77512d"
+# # Урок 7 · Своя лента
+#
+# Пять уроков подряд вы пользовались `tf.GradientTape` снаружи. В этом уроке вы соберёте ленту
+# сами: маленький движок автоматического дифференцирования в обратном режиме для обычных чисел
+# Python, меньше сотни строк кода. Ничего волшебного в ленте нет, и как только вы напишете
+# свою, каждое правило из прошлых уроков (что записывается, почему градиент равен `None`,
+# почему лента отвечает только один раз) станет тем, что вы можете объяснить сами.
+#
+# В этом уроке вы:
+#
+# - напишете класс `Value`, за которым может следить лента, и класс `Tape`, который записывает
+#   каждую операцию вместе с её входами и правилом локального градиента (*VJP*);
+# - научите `Value` операторам `+`, `*`, `**` и функциям `sin` и `exp`;
+# - напишете обратный проход: цикл, который идёт по ленте в обратном порядке и складывает
+#   градиенты в словаре, — и увидите, почему их нельзя хранить в узлах и почему здесь не нужна
+#   рекурсия;
+# - сверите свою ленту с `tf.GradientTape` из minitape на нескольких функциях и пройдёте
+#   обратный проход самого minitape по одной операции рядом со своим.
+
+# %% [markdown] key="setup" lang="en"
+# Our tape works on Python floats and needs only the `math` module. minitape (`import minitape
+# as tf`) is there to compare with, and its `debugging` module gives us two instruments:
+# `draw` (the graph a tape recorded) and `stepper` (its backward pass, one step at a time).
+
+# %% [markdown] key="setup" lang="es" src="7e3c3007"
+# Nuestra cinta trabaja con `float` de Python y solo necesita el módulo `math`. minitape
+# (`import minitape as tf`) está para comparar, y su módulo `debugging` nos da dos
+# instrumentos: `draw` (el grafo que grabó una cinta) y `stepper` (su pasada hacia atrás, paso
+# a paso).
+
+# %% [markdown] key="setup" lang="pt" src="7e3c3007"
+# A nossa fita trabalha com `float` do Python e só precisa do módulo `math`. O minitape
+# (`import minitape as tf`) serve para comparar, e o seu módulo `debugging` nos dá dois
+# instrumentos: `draw` (o grafo que uma fita gravou) e `stepper` (a passagem para trás dela,
+# passo a passo).
+
+# %% [markdown] key="setup" lang="ru" src="7e3c3007"
+# Наша лента работает с числами `float` в Python, и ей нужен только модуль `math`. minitape
+# (`import minitape as tf`) нужен для сравнения, а его модуль `debugging` даёт нам два
+# инструмента: `draw` (граф, который записала лента) и `stepper` (её обратный проход по шагам).
+
+# %% key="setup-code"
+import math
+import sys
+from collections import namedtuple
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+import numpy as np
+
+import minitape as tf
+from lessons.i18n import t
+from lessons.plural import tn
+from minitape.debugging import draw, stepper
+
+# %% [markdown] key="plan" lang="en"
+# ## The plan
+#
+# A tape needs three things, and we write them in this order:
+#
+# 1. **values that can be tracked**: a small `Value` class that holds a number;
+# 2. **a record of the forward pass**: each operation, while it computes its result, appends
+#    to the tape its name, its output, its inputs and a function that turns the gradient of
+#    the output into gradients of the inputs;
+# 3. **the backward pass**: start from the target with gradient 1 and walk the records from
+#    the last to the first, applying those functions (the chain rule, one step at a time).
+
+# %% [markdown] key="plan" lang="es" src="c9663616"
+# ## El plan
+#
+# Una cinta necesita tres cosas, y las escribiremos en este orden:
+#
+# 1. **valores que se puedan seguir**: una pequeña clase `Value` que guarda un número;
+# 2. **un registro de la pasada hacia adelante**: cada operación, mientras calcula su
+#    resultado, añade a la cinta su nombre, su salida, sus entradas y una función que convierte
+#    el gradiente de la salida en gradientes de las entradas;
+# 3. **la pasada hacia atrás**: empezar por el objetivo con gradiente 1 y recorrer los
+#    registros del último al primero aplicando esas funciones (la regla de la cadena, paso a
+#    paso).
+
+# %% [markdown] key="plan" lang="pt" src="c9663616"
+# ## O plano
+#
+# Uma fita precisa de três coisas, e vamos escrevê-las nesta ordem:
+#
+# 1. **valores que podem ser acompanhados**: uma pequena classe `Value` que guarda um número;
+# 2. **um registro da passagem para a frente**: cada operação, enquanto calcula o seu
+#    resultado, acrescenta à fita o seu nome, a sua saída, as suas entradas e uma função que
+#    transforma o gradiente da saída em gradientes das entradas;
+# 3. **a passagem para trás**: começar pelo alvo com gradiente 1 e percorrer os registros do
+#    último ao primeiro aplicando essas funções (a regra da cadeia, um passo de cada vez).
+
+# %% [markdown] key="plan" lang="ru" src="c9663616"
+# ## План
+#
+# Ленте нужны три вещи, и мы напишем их в таком порядке:
+#
+# 1. **значения, за которыми можно следить**: небольшой класс `Value`, хранящий число;
+# 2. **запись прямого прохода**: каждая операция, вычисляя результат, добавляет на ленту своё
+#    имя, свой выход, свои входы и функцию, которая превращает градиент выхода в градиенты
+#    входов;
+# 3. **обратный проход**: начать с цели, у которой градиент равен 1, и пройти записи от
+#    последней к первой, применяя эти функции (цепное правило, шаг за шагом).
+
+# %% [markdown] key="value" lang="en"
+# ## Step 1 · A value
+#
+# A `Value` holds a float and nothing else: no gradient, no pointer to the values it was
+# computed from. micrograd's `Value` keeps both on the node; ours keeps everything the
+# backward pass needs on the tape, as TensorFlow does. `constant` turns a plain number into a
+# `Value`, so that `x * 2` will work as well as `x * y`.
+
+# %% [markdown] key="value" lang="es" src="3afc0723"
+# ## Paso 1 · Un valor
+#
+# Un `Value` guarda un `float` y nada más: ni gradiente ni referencias a los valores de los
+# que se calculó. El `Value` de micrograd guarda las dos cosas en el nodo; el nuestro deja en la
+# cinta todo lo que necesita la pasada hacia atrás, como hace TensorFlow. `constant` convierte
+# un número corriente en un `Value`, para que `x * 2` funcione igual que `x * y`.
+
+# %% [markdown] key="value" lang="pt" src="3afc0723"
+# ## Passo 1 · Um valor
+#
+# Um `Value` guarda um `float` e mais nada: nem gradiente, nem referências aos valores a partir
+# dos quais foi calculado. O `Value` do micrograd guarda as duas coisas no nó; o nosso deixa na
+# fita tudo o que a passagem para trás precisa, como faz o TensorFlow. `constant` transforma um
+# número comum em um `Value`, para que `x * 2` funcione tão bem quanto `x * y`.
+
+# %% [markdown] key="value" lang="ru" src="3afc0723"
+# ## Шаг 1 · Значение
+#
+# `Value` хранит `float` и больше ничего: ни градиента, ни ссылок на значения, из которых оно
+# вычислено. В micrograd класс `Value` хранит и то и другое прямо в узле; наш же оставляет всё,
+# что нужно обратному проходу, на ленте — так делает и TensorFlow. Функция `constant`
+# превращает обычное число в `Value`, чтобы `x * 2` работало так же, как `x * y`.
+
+# %% key="value-code"
+class Value:
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = float(value)
+
+    def __repr__(self):
+        return f"Value({self.value:.6g})"
+
+
+def constant(x):
+    return x if isinstance(x, Value) else Value(x)
+
+
+Value(1.5), constant(2)
+
+# %% [markdown] key="tape" lang="en"
+# ## Step 2 · A tape that watches
+#
+# The tape is a list of records, `Record(op, output, inputs, vjp)`, plus the set of values it
+# *tracks*: the ones you `watch`, and every value computed from one of them. This is
+# TensorFlow's rule, "record only if watched": an operation whose inputs are all untracked is
+# not written down, so constants and data cost nothing. Like `tf.GradientTape`, our tape is a
+# context manager; `ACTIVE_TAPES` lists the tapes whose `with` block is running.
+#
+# The tape keeps the tracked values alive (it holds them in `tracked` and in its records): that
+# is the memory a tape costs, which lesson 2 measured, and the reason `id(value)` can serve as a
+# key while the tape exists.
+
+# %% [markdown] key="tape" lang="es" src="5bc49d4d"
+# ## Paso 2 · Una cinta que observa
+#
+# La cinta es una lista de registros, `Record(op, output, inputs, vjp)`, más el conjunto de
+# valores que *sigue*: los que observas con `watch` y todo valor calculado a partir de alguno
+# de ellos. Es la regla de TensorFlow, «grabar solo si se observa»: una operación cuyas
+# entradas no se siguen no se apunta, así que las constantes y los datos no cuestan nada. Como
+# `tf.GradientTape`, nuestra cinta es un gestor de contexto; `ACTIVE_TAPES` lista las cintas
+# cuyo bloque `with` se está ejecutando.
+#
+# La cinta mantiene vivos los valores que sigue (los guarda en `tracked` y en sus registros):
+# esa es la memoria que cuesta una cinta, la que medimos en la lección 2, y la razón de que
+# `id(value)` pueda servir de clave mientras la cinta exista.
+
+# %% [markdown] key="tape" lang="pt" src="5bc49d4d"
+# ## Passo 2 · Uma fita que observa
+#
+# A fita é uma lista de registros, `Record(op, output, inputs, vjp)`, mais o conjunto de
+# valores que ela *acompanha*: os que você observa com `watch` e todo valor calculado a partir
+# de algum deles. É a regra do TensorFlow, "gravar só o que é observado": uma operação cujas
+# entradas não são acompanhadas não é anotada, então constantes e dados não custam nada. Como a
+# `tf.GradientTape`, a nossa fita é um gerenciador de contexto; `ACTIVE_TAPES` lista as fitas
+# cujo bloco `with` está em execução.
+#
+# A fita mantém vivos os valores que acompanha (guarda-os em `tracked` e nos seus registros):
+# essa é a memória que uma fita custa, medida na lição 2, e o motivo pelo qual `id(value)` pode
+# servir de chave enquanto a fita existir.
+
+# %% [markdown] key="tape" lang="ru" src="5bc49d4d"
+# ## Шаг 2 · Лента, которая следит
+#
+# Лента — это список записей `Record(op, output, inputs, vjp)` и набор значений, за которыми
+# она *следит*: тех, что вы передали в `watch`, и всех значений, вычисленных из них. Это
+# правило TensorFlow «записывать, только если отслеживается» (*watched*): операция, ни один
+# вход которой не отслеживается, на ленту не попадает, поэтому константы и данные ничего не
+# стоят. Как и `tf.GradientTape`, наша лента — контекстный менеджер; в `ACTIVE_TAPES` лежат
+# ленты, чей блок `with` сейчас выполняется.
+#
+# Лента удерживает в памяти отслеживаемые значения (в `tracked` и в своих записях): это и есть
+# память, которую стоит лента и которую мы измеряли в уроке 2, и поэтому `id(value)` может
+# служить ключом, пока лента существует.
+
+# %% key="tape-code"
+Record = namedtuple("Record", ["op", "output", "inputs", "vjp"])
+
+ACTIVE_TAPES = []
+
+
+class Tape:
+    def __init__(self):
+        self.records = []
+        self.tracked = {}
+
+    def watch(self, value):
+        if not isinstance(value, Value):
+            raise TypeError(t("l07.watch.type", kind=type(value).__name__))
+        self.tracked[id(value)] = value
+
+    def __enter__(self):
+        ACTIVE_TAPES.append(self)
+        return self
+
+    def __exit__(self, *exc_info):
+        ACTIVE_TAPES.remove(self)
+        return False
+
+# %% [markdown] key="record" lang="en"
+# Every operation ends with the same call: `record` writes it on each active tape that tracks
+# at least one of its inputs, and from then on that tape tracks the output too.
+
+# %% [markdown] key="record" lang="es" src="f23c60f0"
+# Todas las operaciones terminan con la misma llamada: `record` la apunta en cada cinta activa
+# que sigue al menos una de sus entradas y, desde ese momento, esa cinta sigue también la
+# salida.
+
+# %% [markdown] key="record" lang="pt" src="f23c60f0"
+# Toda operação termina com a mesma chamada: `record` a anota em cada fita ativa que acompanha
+# pelo menos uma das suas entradas e, a partir daí, essa fita passa a acompanhar também a
+# saída.
+
+# %% [markdown] key="record" lang="ru" src="f23c60f0"
+# Каждая операция заканчивается одним и тем же вызовом: `record` записывает её на каждую
+# активную ленту, которая следит хотя бы за одним из её входов, и с этого момента лента следит
+# и за выходом.
+
+# %% key="record-code"
+def record(op, output, inputs, vjp):
+    for tape in ACTIVE_TAPES:
+        if any(id(x) in tape.tracked for x in inputs):
+            tape.records.append(Record(op, output, inputs, vjp))
+            tape.tracked[id(output)] = output
+    return output
+
+# %% [markdown] key="ops" lang="en"
+# ## Step 3 · Operations and their VJP rules
+#
+# If $z = \text{op}(a, b)$ and the backward pass already knows $g = \frac{\partial L}{\partial z}$
+# for the final target $L$, the chain rule gives the gradients of the inputs:
+# $\frac{\partial L}{\partial a} = g \cdot \frac{\partial z}{\partial a}$ and
+# $\frac{\partial L}{\partial b} = g \cdot \frac{\partial z}{\partial b}$. The function that
+# maps $g$ to these gradients is the operation's **VJP** (*vector-Jacobian product*: for
+# tensors, $g$ is a vector multiplied by the operation's Jacobian; for our scalars, it is a
+# plain product). TensorFlow calls it the operation's *gradient function*.
+#
+# - `add`: $z = a + b$, so the VJP is $g \mapsto (g, g)$;
+# - `mul`: $z = a b$, so the VJP is $g \mapsto (g\,b, g\,a)$ — it needs the input values, so the
+#   `lambda` keeps `a` and `b` (the tape keeps them alive).
+#
+# Operator overloading (`__add__`, `__radd__` for `2 + x`, …) makes ordinary Python
+# expressions go through our functions.
+
+# %% [markdown] key="ops" lang="es" src="30e1483e"
+# ## Paso 3 · Operaciones y sus reglas VJP
+#
+# Si $z = \text{op}(a, b)$ y la pasada hacia atrás ya conoce
+# $g = \frac{\partial L}{\partial z}$ para el objetivo final $L$, la regla de la cadena da los
+# gradientes de las entradas: $\frac{\partial L}{\partial a} = g \cdot \frac{\partial z}{\partial a}$
+# y $\frac{\partial L}{\partial b} = g \cdot \frac{\partial z}{\partial b}$. La función que
+# lleva $g$ a esos gradientes es la **VJP** de la operación (*vector-Jacobian product*,
+# producto vector-jacobiano: con tensores, $g$ es un vector que se multiplica por el jacobiano
+# de la operación; con nuestros escalares, es un simple producto). TensorFlow la llama la
+# *función de gradiente* de la operación.
+#
+# - `add`: $z = a + b$, así que la VJP es $g \mapsto (g, g)$;
+# - `mul`: $z = a b$, así que la VJP es $g \mapsto (g\,b, g\,a)$; necesita los valores de las
+#   entradas, por eso la `lambda` se queda con `a` y `b` (y la cinta los mantiene vivos).
+#
+# La sobrecarga de operadores (`__add__`, `__radd__` para `2 + x`, …) hace que las expresiones
+# normales de Python pasen por nuestras funciones.
+
+# %% [markdown] key="ops" lang="pt" src="30e1483e"
+# ## Passo 3 · Operações e suas regras VJP
+#
+# Se $z = \text{op}(a, b)$ e a passagem para trás já conhece
+# $g = \frac{\partial L}{\partial z}$ para o alvo final $L$, a regra da cadeia dá os gradientes
+# das entradas: $\frac{\partial L}{\partial a} = g \cdot \frac{\partial z}{\partial a}$ e
+# $\frac{\partial L}{\partial b} = g \cdot \frac{\partial z}{\partial b}$. A função que leva $g$
+# a esses gradientes é a **VJP** da operação (*vector-Jacobian product*, produto
+# vetor-jacobiana: com tensores, $g$ é um vetor multiplicado pela jacobiana da operação; com os
+# nossos escalares, é um produto simples). O TensorFlow a chama de *função de gradiente* da
+# operação.
+#
+# - `add`: $z = a + b$, então a VJP é $g \mapsto (g, g)$;
+# - `mul`: $z = a b$, então a VJP é $g \mapsto (g\,b, g\,a)$; ela precisa dos valores das
+#   entradas, por isso a `lambda` guarda `a` e `b` (e a fita os mantém vivos).
+#
+# A sobrecarga de operadores (`__add__`, `__radd__` para `2 + x`, …) faz as expressões comuns
+# do Python passarem pelas nossas funções.
+
+# %% [markdown] key="ops" lang="ru" src="30e1483e"
+# ## Шаг 3 · Операции и их правила VJP
+#
+# Пусть $z = \text{op}(a, b)$, и обратный проход уже знает $g = \frac{\partial L}{\partial z}$
+# для итоговой цели $L$. Тогда цепное правило даёт градиенты входов:
+# $\frac{\partial L}{\partial a} = g \cdot \frac{\partial z}{\partial a}$ и
+# $\frac{\partial L}{\partial b} = g \cdot \frac{\partial z}{\partial b}$. Функция, которая
+# переводит $g$ в эти градиенты, — это **VJP** операции (*vector-Jacobian product*,
+# произведение вектора на якобиан: для тензоров $g$ — вектор, умножаемый на якобиан операции;
+# для наших скаляров это просто произведение). В TensorFlow её называют *функцией градиента*
+# операции.
+#
+# - `add`: $z = a + b$, поэтому VJP — это $g \mapsto (g, g)$;
+# - `mul`: $z = a b$, поэтому VJP — это $g \mapsto (g\,b, g\,a)$; ей нужны значения входов,
+#   поэтому `lambda` запоминает `a` и `b` (а лента не даёт им исчезнуть).
+#
+# Перегрузка операторов (`__add__`, `__radd__` для `2 + x`, …) пропускает обычные выражения
+# Python через наши функции.
+
+# %% key="ops-code"
+def add(a, b):
+    a, b = constant(a), constant(b)
+    out = Value(a.value + b.value)
+    return record("add", out, (a, b), lambda g: (g, g))
+
+
+def mul(a, b):
+    a, b = constant(a), constant(b)
+    out = Value(a.value * b.value)
+    return record("mul", out, (a, b), lambda g: (g * b.value, g * a.value))
+
+
+Value.__add__ = add
+Value.__radd__ = lambda self, other: add(other, self)
+Value.__mul__ = mul
+Value.__rmul__ = lambda self, other: mul(other, self)
+Value.__neg__ = lambda self: mul(self, -1.0)
+Value.__sub__ = lambda self, other: add(self, -constant(other))
+Value.__rsub__ = lambda self, other: add(other, -self)
+
+# %% [markdown] key="ops-more" lang="en"
+# Three more operations, each with its derivative:
+#
+# - `sin`: $\frac{d}{da}\sin a = \cos a$, so the VJP is $g \mapsto g \cos a$;
+# - `exp`: $\frac{d}{da} e^a = e^a$ — the VJP reuses the *output*, $g \mapsto g\, e^a$;
+# - `pow` with a plain number $n$: $\frac{d}{da} a^n = n\, a^{n-1}$. The exponent is not
+#   differentiated, so it is not an input of the record.
+
+# %% [markdown] key="ops-more" lang="es" src="f0e964f4"
+# Tres operaciones más, cada una con su derivada:
+#
+# - `sin`: $\frac{d}{da}\sin a = \cos a$, así que la VJP es $g \mapsto g \cos a$;
+# - `exp`: $\frac{d}{da} e^a = e^a$; la VJP reutiliza la *salida*, $g \mapsto g\, e^a$;
+# - `pow` con un número corriente $n$: $\frac{d}{da} a^n = n\, a^{n-1}$. El exponente no se
+#   deriva, así que no es una entrada del registro.
+
+# %% [markdown] key="ops-more" lang="pt" src="f0e964f4"
+# Mais três operações, cada uma com a sua derivada:
+#
+# - `sin`: $\frac{d}{da}\sin a = \cos a$, então a VJP é $g \mapsto g \cos a$;
+# - `exp`: $\frac{d}{da} e^a = e^a$; a VJP reaproveita a *saída*, $g \mapsto g\, e^a$;
+# - `pow` com um número comum $n$: $\frac{d}{da} a^n = n\, a^{n-1}$. O expoente não é
+#   derivado, então não é uma entrada do registro.
+
+# %% [markdown] key="ops-more" lang="ru" src="f0e964f4"
+# Ещё три операции, каждая со своей производной:
+#
+# - `sin`: $\frac{d}{da}\sin a = \cos a$, поэтому VJP — это $g \mapsto g \cos a$;
+# - `exp`: $\frac{d}{da} e^a = e^a$ — VJP повторно использует *выход*, $g \mapsto g\, e^a$;
+# - `pow` с обычным числом $n$: $\frac{d}{da} a^n = n\, a^{n-1}$. По показателю степени мы не
+#   дифференцируем, поэтому он не входит в запись как вход.
+
+# %% key="ops-more-code"
+def sin(x):
+    x = constant(x)
+    out = Value(math.sin(x.value))
+    return record("sin", out, (x,), lambda g: (g * math.cos(x.value),))
+
+
+def exp(x):
+    x = constant(x)
+    out = Value(math.exp(x.value))
+    return record("exp", out, (x,), lambda g: (g * out.value,))
+
+
+def power(x, n):
+    x = constant(x)
+    if isinstance(n, Value):
+        raise TypeError(t("l07.pow.exponent"))
+    out = Value(x.value**n)
+    return record("pow", out, (x,), lambda g: (g * n * x.value ** (n - 1),))
+
+
+Value.__pow__ = power
+
+# %% [markdown] key="first-tape" lang="en"
+# ## Recording a first function
+#
+# Let us record $f(x, y) = x y + \sin x$ at $x = 1.5$, $y = 0.5$, exactly as we would with
+# `tf.GradientTape`. The small helper `show` prints the tape: each line is one record, with
+# the names you pass for the values you know and `t1`, `t2`, … for the others.
+
+# %% [markdown] key="first-tape" lang="es" src="5216c58d"
+# ## Grabar una primera función
+#
+# Grabemos $f(x, y) = x y + \sin x$ en $x = 1.5$, $y = 0.5$, tal como lo haríamos con
+# `tf.GradientTape`. La pequeña función auxiliar `show` imprime la cinta: cada línea es un
+# registro, con los nombres que le pases para los valores que conoces y `t1`, `t2`, … para los
+# demás.
+
+# %% [markdown] key="first-tape" lang="pt" src="5216c58d"
+# ## Gravando uma primeira função
+#
+# Vamos gravar $f(x, y) = x y + \sin x$ em $x = 1.5$, $y = 0.5$, exatamente como faríamos com a
+# `tf.GradientTape`. A pequena função auxiliar `show` imprime a fita: cada linha é um registro,
+# com os nomes que você passar para os valores que conhece e `t1`, `t2`, … para os demais.
+
+# %% [markdown] key="first-tape" lang="ru" src="5216c58d"
+# ## Запишем первую функцию
+#
+# Запишем $f(x, y) = x y + \sin x$ при $x = 1.5$, $y = 0.5$ — точно так же, как сделали бы с
+# `tf.GradientTape`. Небольшая вспомогательная функция `show` печатает ленту: каждая строка —
+# одна запись; известные вам значения подписаны переданными именами, остальные — `t1`, `t2`, …
+
+# %% key="first-tape-code"
+def labels(tape, **names):
+    label = {id(v): name for name, v in names.items()}
+    for i, rec in enumerate(tape.records, start=1):
+        for v in rec.inputs:
+            label.setdefault(id(v), f"{v.value:g}")
+        label.setdefault(id(rec.output), f"t{i}")
+    return label
+
+
+def show(tape, **names):
+    label = labels(tape, **names)
+    for rec in tape.records:
+        args = ", ".join(label[id(v)] for v in rec.inputs)
+        print(f"{label[id(rec.output)]} = {rec.op}({args}) -> {rec.output.value:.6g}")
+
+
+x = Value(1.5)
+y = Value(0.5)
+with Tape() as tape:
+    tape.watch(x)
+    tape.watch(y)
+    f = x * y + sin(x)
+
+show(tape, x=x, y=y, f=f)
+
+# %% [markdown] key="watch" lang="en"
+# "Record only if watched" in action: the first product below runs before `a` is watched and is
+# not recorded; after `watch(a)` the second product is recorded, and so is the sum that uses it
+# (`c` enters that sum as an untracked input, like a constant).
+
+# %% [markdown] key="watch" lang="es" src="fff26331"
+# «Grabar solo si se observa», en acción: el primer producto de abajo se ejecuta antes de
+# observar `a` y no se graba; después de `watch(a)` se graba el segundo producto, y también la
+# suma que lo usa (`c` entra en esa suma como una entrada no seguida, igual que una constante).
+
+# %% [markdown] key="watch" lang="pt" src="fff26331"
+# "Gravar só o que é observado", na prática: o primeiro produto abaixo roda antes de `a` ser
+# observado e não é gravado; depois de `watch(a)` o segundo produto é gravado, e a soma que o
+# usa também (`c` entra nessa soma como uma entrada não acompanhada, como uma constante).
+
+# %% [markdown] key="watch" lang="ru" src="fff26331"
+# Правило «записывать, только если отслеживается» в действии: первое произведение ниже
+# вычисляется до того, как мы начали следить за `a`, и не записывается; после `watch(a)`
+# записывается второе произведение, а также сумма, в которую оно входит (`c` попадает в эту
+# сумму как неотслеживаемый вход, как константа).
+
+# %% key="watch-code"
+a = Value(2.0)
+b = Value(3.0)
+with Tape() as tape2:
+    c = a * b
+    tape2.watch(a)
+    d = a * b
+    e = d + c
+
+print(tn("l07.recorded.plural", len(tape2.records), ops=[rec.op for rec in tape2.records]))
+
+# %% [markdown] key="backward" lang="en"
+# ## Step 4 · The backward pass
+#
+# Now the heart of it. `gradient(target, sources)`:
+#
+# 1. starts a dictionary `grads` with $\frac{\partial\,\text{target}}{\partial\,\text{target}} = 1$;
+# 2. walks the records **in reverse order**. A record whose output has no gradient does not
+#    lead to the target and is skipped; otherwise its VJP turns the output's gradient into one
+#    contribution per input;
+# 3. **adds** each contribution to what that input already has: a value used by two operations
+#    receives two contributions, and the chain rule says their sum is its gradient;
+# 4. returns the gradient of each source — `None` for a source the target does not depend on,
+#    exactly like `tf.GradientTape` (lesson 3).
+#
+# Why is the reverse order of recording a valid order? Each record was appended after the
+# records that produced its inputs. So, walking backwards, every record that *uses* a value
+# comes before the record that *produced* it: by the time we reach a record, the gradient of
+# its output is complete. No sorting is needed — the tape is already in order.
+
+# %% [markdown] key="backward" lang="es" src="c14f9aca"
+# ## Paso 4 · La pasada hacia atrás
+#
+# Llegamos al corazón del asunto. `gradient(target, sources)`:
+#
+# 1. empieza un diccionario `grads` con $\frac{\partial\,\text{target}}{\partial\,\text{target}} = 1$;
+# 2. recorre los registros **en orden inverso**. Un registro cuya salida no tiene gradiente no
+#    conduce al objetivo y se salta; si no, su VJP convierte el gradiente de la salida en una
+#    contribución por cada entrada;
+# 3. **suma** cada contribución a lo que esa entrada ya tenía: un valor que usan dos
+#    operaciones recibe dos contribuciones, y la regla de la cadena dice que su gradiente es la
+#    suma;
+# 4. devuelve el gradiente de cada fuente: `None` para una fuente de la que el objetivo no
+#    depende, exactamente como `tf.GradientTape` (lección 3).
+#
+# ¿Por qué el orden inverso de grabación es un orden válido? Cada registro se añadió después
+# de los registros que produjeron sus entradas. Así que, al recorrer hacia atrás, todo registro
+# que *usa* un valor aparece antes que el registro que lo *produjo*: cuando llegamos a un
+# registro, el gradiente de su salida ya está completo. No hace falta ordenar nada: la cinta ya
+# está en orden.
+
+# %% [markdown] key="backward" lang="pt" src="c14f9aca"
+# ## Passo 4 · A passagem para trás
+#
+# Chegamos à parte principal. `gradient(target, sources)`:
+#
+# 1. começa um dicionário `grads` com $\frac{\partial\,\text{target}}{\partial\,\text{target}} = 1$;
+# 2. percorre os registros **na ordem inversa**. Um registro cuja saída não tem gradiente não
+#    leva ao alvo e é pulado; caso contrário, a sua VJP transforma o gradiente da saída em uma
+#    contribuição para cada entrada;
+# 3. **soma** cada contribuição ao que essa entrada já tinha: um valor usado por duas operações
+#    recebe duas contribuições, e a regra da cadeia diz que o seu gradiente é a soma;
+# 4. devolve o gradiente de cada fonte: `None` para uma fonte da qual o alvo não depende,
+#    exatamente como a `tf.GradientTape` (lição 3).
+#
+# Por que a ordem inversa da gravação é uma ordem válida? Cada registro foi acrescentado depois
+# dos registros que produziram as suas entradas. Então, percorrendo de trás para a frente, todo
+# registro que *usa* um valor aparece antes do registro que o *produziu*: quando chegamos a um
+# registro, o gradiente da sua saída já está completo. Não é preciso ordenar nada: a fita já
+# está em ordem.
+
+# %% [markdown] key="backward" lang="ru" src="c14f9aca"
+# ## Шаг 4 · Обратный проход
+#
+# Теперь самое главное. `gradient(target, sources)`:
+#
+# 1. заводит словарь `grads` с $\frac{\partial\,\text{target}}{\partial\,\text{target}} = 1$;
+# 2. идёт по записям **в обратном порядке**. Запись, у выхода которой нет градиента, к цели не
+#    ведёт и пропускается; иначе её VJP превращает градиент выхода во вклад для каждого входа;
+# 3. **прибавляет** каждый вклад к тому, что у этого входа уже накоплено: значение, которое
+#    используют две операции, получает два вклада, и по цепному правилу его градиент равен их
+#    сумме;
+# 4. возвращает градиент по каждому источнику — `None` для источника, от которого цель не
+#    зависит, в точности как `tf.GradientTape` (урок 3).
+#
+# Почему обратный порядок записи — правильный порядок? Каждая запись добавлена после записей,
+# которые вычислили её входы. Значит, при движении назад любая запись, которая *использует*
+# значение, встречается раньше записи, которая его *вычислила*: когда мы доходим до записи,
+# градиент её выхода уже полностью накоплен. Ничего сортировать не нужно — лента уже
+# упорядочена.
+
+# %% key="backward-code"
+def gradient(self, target, sources):
+    grads = {id(target): 1.0}
+    for rec in reversed(self.records):
+        g = grads.get(id(rec.output))
+        if g is None:
+            continue
+        for v, gv in zip(rec.inputs, rec.vjp(g)):
+            grads[id(v)] = grads.get(id(v), 0.0) + gv
+    if isinstance(sources, Value):
+        return grads.get(id(sources))
+    return [grads.get(id(s)) for s in sources]
+
+
+Tape.gradient = gradient
+
+# %% [markdown] key="backward-check" lang="en"
+# For $f = x y + \sin x$ we expect $\frac{\partial f}{\partial x} = y + \cos x$ and
+# $\frac{\partial f}{\partial y} = x$. And a value the target never saw gets `None`:
+
+# %% [markdown] key="backward-check" lang="es" src="77a68959"
+# Para $f = x y + \sin x$ esperamos $\frac{\partial f}{\partial x} = y + \cos x$ y
+# $\frac{\partial f}{\partial y} = x$. Y un valor que el objetivo nunca vio recibe `None`:
+
+# %% [markdown] key="backward-check" lang="pt" src="77a68959"
+# Para $f = x y + \sin x$ esperamos $\frac{\partial f}{\partial x} = y + \cos x$ e
+# $\frac{\partial f}{\partial y} = x$. E um valor que o alvo nunca viu recebe `None`:
+
+# %% [markdown] key="backward-check" lang="ru" src="77a68959"
+# Для $f = x y + \sin x$ мы ожидаем $\frac{\partial f}{\partial x} = y + \cos x$ и
+# $\frac{\partial f}{\partial y} = x$. А значение, которого цель никогда не видела, получает
+# `None`:
+
+# %% key="backward-check-code"
+print(t("l07.our_tape", grads=tape.gradient(f, [x, y])))
+print(t("l07.by_hand", grads=[y.value + math.cos(x.value), x.value]))
+print(tape.gradient(f, Value(7.0)))
+
+# %% [markdown] key="local-dict" lang="en"
+# ## Why a dictionary local to the call?
+#
+# micrograd keeps each gradient on its node, in `node.grad`, and its `backward()` adds into
+# those fields. Call it twice — for a second target, or by mistake in a loop — and the second
+# call adds onto what the first one left: the gradients are silently wrong unless you remember
+# to zero them (PyTorch's `zero_grad()` exists for the same reason). The cell below imitates
+# that design with a dictionary that outlives the call; then it calls our `gradient` twice.
+# Because our `grads` is created inside the call, asking twice gives the same answer — the
+# reason TensorFlow returns gradients instead of storing them on variables.
+
+# %% [markdown] key="local-dict" lang="es" src="602defc9"
+# ## ¿Por qué un diccionario local a la llamada?
+#
+# micrograd guarda cada gradiente en su nodo, en `node.grad`, y su `backward()` va sumando en
+# esos campos. Llámalo dos veces (para un segundo objetivo, o por error dentro de un bucle) y
+# la segunda llamada suma sobre lo que dejó la primera: los gradientes salen mal sin ningún
+# aviso, a menos que te acuerdes de ponerlos a cero (el `zero_grad()` de PyTorch existe por lo
+# mismo). La celda de abajo imita ese diseño con un diccionario que sobrevive a la llamada;
+# después llama dos veces a nuestro `gradient`. Como nuestro `grads` se crea dentro de la
+# llamada, preguntar dos veces da la misma respuesta: por eso TensorFlow devuelve los
+# gradientes en lugar de guardarlos en las variables.
+
+# %% [markdown] key="local-dict" lang="pt" src="602defc9"
+# ## Por que um dicionário local à chamada?
+#
+# O micrograd guarda cada gradiente no seu nó, em `node.grad`, e o seu `backward()` vai somando
+# nesses campos. Chame-o duas vezes (para um segundo alvo, ou sem querer dentro de um laço) e a
+# segunda chamada soma em cima do que a primeira deixou: os gradientes saem errados sem nenhum
+# aviso, a menos que você se lembre de zerá-los (o `zero_grad()` do PyTorch existe pelo mesmo
+# motivo). A célula abaixo imita esse projeto com um dicionário que sobrevive à chamada; depois
+# chama duas vezes o nosso `gradient`. Como o nosso `grads` é criado dentro da chamada,
+# perguntar duas vezes dá a mesma resposta: é por isso que o TensorFlow devolve os gradientes
+# em vez de guardá-los nas variáveis.
+
+# %% [markdown] key="local-dict" lang="ru" src="602defc9"
+# ## Почему словарь локален для вызова?
+#
+# micrograd хранит каждый градиент в его узле, в поле `node.grad`, и его `backward()`
+# прибавляет к этим полям. Вызовите его дважды (для второй цели или по ошибке в цикле), и
+# второй вызов прибавит своё к тому, что оставил первый: градиенты молча окажутся неверными,
+# если не обнулить их вручную (`zero_grad()` в PyTorch существует ровно поэтому). Ячейка ниже
+# имитирует такой подход со словарём, который переживает вызов, а затем дважды вызывает наш
+# `gradient`. Поскольку наш `grads` создаётся внутри вызова, повторный вопрос даёт тот же
+# ответ — поэтому TensorFlow возвращает градиенты, а не хранит их в переменных.
+
+# %% key="local-dict-code"
+def gradient_kept_on_nodes(tape, target, sources, grads):
+    grads[id(target)] = 1.0
+    for rec in reversed(tape.records):
+        g = grads.get(id(rec.output))
+        if g is not None:
+            for v, gv in zip(rec.inputs, rec.vjp(g)):
+                grads[id(v)] = grads.get(id(v), 0.0) + gv
+    return [grads.get(id(s)) for s in sources]
+
+
+kept = {}
+for n in (1, 2):
+    print(t("l07.kept.call", n=n, grads=gradient_kept_on_nodes(tape, f, [x, y], kept)))
+for n in (1, 2):
+    print(t("l07.local.call", n=n, grads=tape.gradient(f, [x, y])))
+
+# %% [markdown] key="local-dict-three" lang="en"
+# The second call does not give twice the right gradients but three times. It resets only the
+# target's entry to $1$. The intermediate values $a = x y$ and $b = \sin x$ still hold the $1$ the
+# first call gave them, so each now holds $2$ and passes $2$ back instead of $1$: the new
+# contributions to $x$ and $y$ are twice the right ones, and they land on the right ones the first
+# call left there, $1 + 2 = 3$. A stale gradient does not just add once: every intermediate
+# value carries it further down the graph. (A third call would give six times.)
+
+# %% [markdown] key="local-dict-three" lang="es" src="e4171800"
+# La segunda llamada no da el doble de los gradientes correctos, sino el triple. Solo vuelve a
+# poner a $1$ la entrada del objetivo. Los valores intermedios $a = x y$ y $b = \sin x$ conservan
+# el $1$ que les dio la primera llamada, así que ahora cada uno tiene $2$ y devuelve $2$ en lugar
+# de $1$: las nuevas contribuciones a $x$ e $y$ son el doble de las correctas, y se suman a las
+# correctas que dejó la primera llamada, $1 + 2 = 3$. Un gradiente viejo no se suma una sola vez:
+# cada valor intermedio lo arrastra más abajo en el grafo. (Una tercera llamada daría seis
+# veces el valor correcto.)
+
+# %% [markdown] key="local-dict-three" lang="pt" src="e4171800"
+# A segunda chamada não dá o dobro dos gradientes certos, e sim o triplo. Ela só volta a pôr em
+# $1$ a entrada do alvo. Os valores intermediários $a = x y$ e $b = \sin x$ ainda guardam o $1$
+# que a primeira chamada lhes deu; agora cada um fica com $2$ e devolve $2$ em vez de $1$: as
+# novas contribuições para $x$ e $y$ são o dobro das certas e caem em cima das certas que a
+# primeira chamada deixou, $1 + 2 = 3$. Um gradiente velho não é somado uma vez só: cada valor
+# intermediário o leva adiante, grafo abaixo. (Uma terceira chamada daria seis vezes o valor
+# certo.)
+
+# %% [markdown] key="local-dict-three" lang="ru" src="e4171800"
+# Второй вызов даёт не удвоенные, а утроенные градиенты. Он заново ставит $1$ только для самой
+# цели. Промежуточные значения $a = x y$ и $b = \sin x$ всё ещё хранят $1$, полученную при первом
+# вызове, поэтому теперь у каждого из них $2$, и назад они передают $2$ вместо $1$: новые вклады в
+# $x$ и $y$ вдвое больше правильных и ложатся поверх правильных, оставшихся от первого вызова:
+# $1 + 2 = 3$. Устаревший градиент прибавляется не один раз: каждое промежуточное значение
+# несёт его дальше вниз по графу. (Третий вызов дал бы шестикратное значение.)
+
+# %% [markdown] key="no-recursion" lang="en"
+# ## Why a loop and not recursion?
+#
+# micrograd finds its order with a recursive depth-first search (`build_topo`): to place a
+# value, it first places its inputs, recursively. Each level of the graph is one level of
+# Python recursion, and Python stops at a fixed depth (`sys.getrecursionlimit()`, about a
+# thousand to a few thousand). A recurrent network unrolled over many time steps, or any long
+# chain of operations, is deeper than that. Our backward pass is a plain loop over a list: its
+# depth does not matter. TensorFlow (and minitape) do the same, scheduling the backward pass
+# with a counter of pending uses per tensor, without recursion.
+#
+# Below, 5000 sines in a row: our loop differentiates the chain, a recursive search over the
+# same records gives up.
+
+# %% [markdown] key="no-recursion" lang="es" src="900f0fc9"
+# ## ¿Por qué un bucle y no recursión?
+#
+# micrograd encuentra su orden con una búsqueda en profundidad recursiva (`build_topo`): para
+# colocar un valor, primero coloca sus entradas, recursivamente. Cada nivel del grafo es un
+# nivel de recursión de Python, y Python se detiene a una profundidad fija
+# (`sys.getrecursionlimit()`, entre unos mil y unos pocos miles). Una red recurrente desplegada
+# sobre muchos pasos de tiempo, o cualquier cadena larga de operaciones, es más profunda que
+# eso. Nuestra pasada hacia atrás es un bucle simple sobre una lista: la profundidad le da
+# igual. TensorFlow (y minitape) hacen lo mismo: planifican la pasada hacia atrás con un
+# contador de usos pendientes por tensor, sin recursión.
+#
+# Abajo, 5000 senos seguidos: nuestro bucle deriva la cadena, y una búsqueda recursiva sobre
+# los mismos registros se rinde.
+
+# %% [markdown] key="no-recursion" lang="pt" src="900f0fc9"
+# ## Por que um laço e não recursão?
+#
+# O micrograd encontra a sua ordem com uma busca em profundidade recursiva (`build_topo`): para
+# posicionar um valor, primeiro posiciona as entradas dele, recursivamente. Cada nível do grafo
+# é um nível de recursão do Python, e o Python para em uma profundidade fixa
+# (`sys.getrecursionlimit()`, de umas mil a alguns milhares). Uma rede recorrente desdobrada ao
+# longo de muitos passos de tempo, ou qualquer cadeia longa de operações, é mais profunda que
+# isso. A nossa passagem para trás é um laço simples sobre uma lista: a profundidade não faz
+# diferença. O TensorFlow (e o minitape) fazem o mesmo: agendam a passagem para trás com um
+# contador de usos pendentes por tensor, sem recursão.
+#
+# Abaixo, 5000 senos em sequência: o nosso laço deriva a cadeia, e uma busca recursiva sobre os
+# mesmos registros desiste.
+
+# %% [markdown] key="no-recursion" lang="ru" src="900f0fc9"
+# ## Почему цикл, а не рекурсия?
+#
+# micrograd находит порядок рекурсивным поиском в глубину (`build_topo`): чтобы поставить
+# значение на место, он сначала рекурсивно расставляет его входы. Каждый уровень графа — это
+# уровень рекурсии Python, а Python останавливается на фиксированной глубине
+# (`sys.getrecursionlimit()`, от тысячи до нескольких тысяч). Рекуррентная сеть, развёрнутая
+# на много шагов по времени, или любая длинная цепочка операций глубже этого предела. Наш
+# обратный проход — простой цикл по списку, глубина ему безразлична. TensorFlow (и minitape)
+# поступают так же: планируют обратный проход счётчиком ещё не учтённых использований каждого
+# тензора, без рекурсии.
+#
+# Ниже — 5000 синусов подряд: наш цикл дифференцирует цепочку, а рекурсивный поиск по тем же
+# записям сдаётся.
+
+# %% key="no-recursion-code"
+def build_order_recursively(value, producer, order, seen):
+    if id(value) in seen:
+        return
+    seen.add(id(value))
+    if id(value) in producer:
+        for v in producer[id(value)].inputs:
+            build_order_recursively(v, producer, order, seen)
+    order.append(value)
+
+
+z = Value(0.5)
+with Tape() as deep:
+    deep.watch(z)
+    w = z
+    for _ in range(5000):
+        w = sin(w)
+
+print(tn("l07.deep.plural", len(deep.records), limit=sys.getrecursionlimit()))
+print(tn("l07.deep.gradient.plural", len(deep.records), grad=f"{deep.gradient(w, z):.6g}"))
+
+producer = {id(rec.output): rec for rec in deep.records}
+try:
+    build_order_recursively(w, producer, [], set())
+except RecursionError as error:
+    print("RecursionError:", error)
+
+# %% [markdown] key="compare" lang="en"
+# ## Step 5 · Check against `tf.GradientTape`
+#
+# Time to compare with the real thing. Each function below is written once and receives its
+# `sin` and `exp` from an argument `m`: our operations or minitape's. The minitape side uses
+# `tf.Variable(..., dtype=tf.float64)`: a Python float becomes float32 in minitape (as in
+# TensorFlow), while our tape computes in Python floats, which are float64. With the same
+# precision on both sides the two tapes agree to the last digit or nearly so.
+
+# %% [markdown] key="compare" lang="es" src="d5ff991a"
+# ## Paso 5 · Comparar con `tf.GradientTape`
+#
+# Es hora de comparar con la de verdad. Cada función de abajo se escribe una sola vez y recibe
+# sus `sin` y `exp` en un argumento `m`: nuestras operaciones o las de minitape. Del lado de
+# minitape usamos `tf.Variable(..., dtype=tf.float64)`: en minitape (como en TensorFlow) un
+# `float` de Python se convierte en float32, mientras que nuestra cinta calcula con `float` de
+# Python, que son float64. Con la misma precisión en los dos lados, las dos cintas coinciden
+# hasta la última cifra o casi.
+
+# %% [markdown] key="compare" lang="pt" src="d5ff991a"
+# ## Passo 5 · Conferindo com a `tf.GradientTape`
+#
+# Hora de comparar com a de verdade. Cada função abaixo é escrita uma vez só e recebe o seu
+# `sin` e o seu `exp` em um argumento `m`: as nossas operações ou as do minitape. Do lado do
+# minitape usamos `tf.Variable(..., dtype=tf.float64)`: no minitape (como no TensorFlow) um
+# `float` do Python vira float32, enquanto a nossa fita calcula com `float` do Python, que são
+# float64. Com a mesma precisão dos dois lados, as duas fitas concordam até o último dígito, ou
+# quase.
+
+# %% [markdown] key="compare" lang="ru" src="d5ff991a"
+# ## Шаг 5 · Сверка с `tf.GradientTape`
+#
+# Пора сравнить с настоящей лентой. Каждая функция ниже написана один раз и получает `sin` и
+# `exp` через аргумент `m`: наши операции или операции minitape. На стороне minitape мы
+# используем `tf.Variable(..., dtype=tf.float64)`: число `float` из Python minitape (как и
+# TensorFlow) превращает в float32, а наша лента считает в `float` Python, то есть в float64.
+# При одинаковой точности с обеих сторон две ленты совпадают до последнего знака или почти до
+# него.
+
+# %% key="compare-code"
+Ops = namedtuple("Ops", ["sin", "exp"])
+ours = Ops(sin, exp)
+theirs = Ops(tf.sin, tf.exp)
+
+FUNCTIONS = {
+    "x*y + sin(x)": lambda x, y, m: x * y + m.sin(x),
+    "sin(x*y) + x**3": lambda x, y, m: m.sin(x * y) + x**3,
+    "exp(-(x**2)) * y": lambda x, y, m: m.exp(-(x**2)) * y,
+    "x*x*x - 2*x*y + y": lambda x, y, m: x * x * x - 2 * x * y + y,
+    "exp(sin(x) * y) - y**2": lambda x, y, m: m.exp(m.sin(x) * y) - y**2,
+}
+
+
+def our_gradients(fn, x0, y0):
+    x, y = Value(x0), Value(y0)
+    with Tape() as tape:
+        tape.watch(x)
+        tape.watch(y)
+        out = fn(x, y, ours)
+    return tape.gradient(out, [x, y])
+
+
+def minitape_gradients(fn, x0, y0):
+    x = tf.Variable(x0, dtype=tf.float64)
+    y = tf.Variable(y0, dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        out = fn(x, y, theirs)
+    return [g.numpy() for g in tape.gradient(out, [x, y])]
+
+
+rng = np.random.default_rng(6)
+worst = 0.0
+print(t("l07.compare.header"))
+for name, fn in FUNCTIONS.items():
+    x0, y0 = rng.uniform(-2, 2, size=2)
+    mine, reference = our_gradients(fn, x0, y0), minitape_gradients(fn, x0, y0)
+    diff = max(abs(mine[0] - reference[0]), abs(mine[1] - reference[1]))
+    worst = max(worst, diff)
+    print(f"{name:25} {mine[0]: .6f} {mine[1]: .6f}      {reference[0]: .6f} {reference[1]: .6f}      {diff:.1e}")
+print(t("l07.compare.worst", worst=f"{worst:.1e}"))
+
+# %% [markdown] key="draw" lang="en"
+# ## Two tapes, one graph
+#
+# minitape can draw what its tape recorded. Here is $f = x y + \sin x$ again, recorded by
+# `tf.GradientTape`; compare it with what `show` printed for our tape above: the same three
+# operations (TensorFlow names them `Mul`, `Sin`, `AddV2`), on the same values.
+
+# %% [markdown] key="draw" lang="es" src="dfd78003"
+# ## Dos cintas, un mismo grafo
+#
+# minitape sabe dibujar lo que grabó su cinta. Aquí está de nuevo $f = x y + \sin x$, grabada
+# por `tf.GradientTape`; compárala con lo que `show` imprimió para nuestra cinta más arriba: las
+# mismas tres operaciones (TensorFlow las llama `Mul`, `Sin`, `AddV2`), sobre los mismos valores.
+
+# %% [markdown] key="draw" lang="pt" src="dfd78003"
+# ## Duas fitas, o mesmo grafo
+#
+# O minitape sabe desenhar o que a sua fita gravou. Aqui está de novo $f = x y + \sin x$,
+# gravada pela `tf.GradientTape`; compare com o que `show` imprimiu para a nossa fita lá em
+# cima: as mesmas três operações (o TensorFlow as chama de `Mul`, `Sin`, `AddV2`), sobre os
+# mesmos valores.
+
+# %% [markdown] key="draw" lang="ru" src="dfd78003"
+# ## Две ленты — один граф
+#
+# minitape умеет рисовать то, что записала его лента. Вот снова $f = x y + \sin x$, на этот
+# раз записанная `tf.GradientTape`; сравните с тем, что `show` напечатала для нашей ленты выше:
+# те же три операции (в TensorFlow они называются `Mul`, `Sin`, `AddV2`) над теми же
+# значениями.
+
+# %% key="draw-code"
+x_tf = tf.Variable(1.5, dtype=tf.float64)
+y_tf = tf.Variable(0.5, dtype=tf.float64)
+with tf.GradientTape(persistent=True) as tf_tape:
+    f_tf = x_tf * y_tf + tf.sin(x_tf)
+
+tf_names = {"x": x_tf, "y": y_tf, "f": f_tf}
+draw(tf_tape, names=tf_names)
+
+# %% [markdown] key="stepper" lang="en"
+# ## Step through both backward passes
+#
+# `stepper(tape, target, sources)` runs minitape's own backward pass one operation at a time:
+# press *Next* and watch which operation's gradient rule runs and what each tensor has
+# accumulated so far. Below it, the slider does the same for **our** tape: each step is one
+# record of our reverse loop, with the contents of `grads` after it. Step through both and
+# compare. The order can differ — minitape schedules an operation as soon as all the users of
+# its output have contributed, we simply walk the records backwards — but both are valid orders
+# and both end with $\frac{\partial f}{\partial x} = y + \cos x \approx 0.5707$ and
+# $\frac{\partial f}{\partial y} = 1.5$.
+
+# %% [markdown] key="stepper" lang="es" src="b135d39c"
+# ## Paso a paso por las dos pasadas hacia atrás
+#
+# `stepper(tape, target, sources)` ejecuta la propia pasada hacia atrás de minitape operación
+# a operación: pulsa *Siguiente* y observa qué regla de gradiente se aplica y cuánto ha acumulado
+# cada tensor hasta ese momento. Debajo, el deslizador hace lo mismo con **nuestra** cinta:
+# cada paso es un registro de nuestro bucle inverso, con el contenido de `grads` después de
+# él. Avanza por las dos y compáralas. El orden puede ser distinto (minitape planifica una
+# operación en cuanto todos los usuarios de su salida han contribuido; nosotros solo
+# recorremos los registros hacia atrás), pero ambos órdenes son válidos y los dos terminan en
+# $\frac{\partial f}{\partial x} = y + \cos x \approx 0.5707$ y
+# $\frac{\partial f}{\partial y} = 1.5$.
+
+# %% [markdown] key="stepper" lang="pt" src="b135d39c"
+# ## Passo a passo pelas duas passagens para trás
+#
+# `stepper(tape, target, sources)` executa a própria passagem para trás do minitape operação
+# por operação: clique em *Próximo* e veja qual regra de gradiente é aplicada e quanto cada tensor
+# já acumulou. Logo abaixo, o controle deslizante faz o mesmo com a **nossa** fita: cada passo
+# é um registro do nosso laço invertido, com o conteúdo de `grads` depois dele. Avance pelas
+# duas e compare. A ordem pode ser diferente (o minitape agenda uma operação assim que todos os
+# usuários da sua saída contribuíram; nós só percorremos os registros de trás para a frente),
+# mas as duas ordens são válidas e ambas terminam em
+# $\frac{\partial f}{\partial x} = y + \cos x \approx 0.5707$ e
+# $\frac{\partial f}{\partial y} = 1.5$.
+
+# %% [markdown] key="stepper" lang="ru" src="b135d39c"
+# ## Оба обратных прохода по шагам
+#
+# `stepper(tape, target, sources)` выполняет собственный обратный проход minitape по одной
+# операции: нажимайте *Далее* и смотрите, какое правило градиента применяется и что каждый
+# тензор уже накопил. Ниже ползунок делает то же самое для **нашей** ленты: каждый шаг — одна
+# запись нашего обратного цикла и содержимое `grads` после неё. Пройдите оба и сравните.
+# Порядок может отличаться (minitape берёт операцию, как только все потребители её выхода
+# внесли свой вклад, а мы просто идём по записям назад), но оба порядка правильные, и оба
+# заканчиваются на $\frac{\partial f}{\partial x} = y + \cos x \approx 0.5707$ и
+# $\frac{\partial f}{\partial y} = 1.5$.
+
+# %% key="stepper-code"
+stepper(tf_tape, f_tf, [x_tf, y_tf], names=tf_names)
+
+# %% key="our-stepper-code"
+def our_backward_steps(tape, target):
+    grads = {id(target): 1.0}
+    yield None, 1.0, dict(grads)
+    for rec in reversed(tape.records):
+        g = grads.get(id(rec.output))
+        if g is None:
+            continue
+        for v, gv in zip(rec.inputs, rec.vjp(g)):
+            grads[id(v)] = grads.get(id(v), 0.0) + gv
+        yield rec, g, dict(grads)
+
+
+def our_stepper(tape, target, **names):
+    label = labels(tape, **names)
+    history = list(our_backward_steps(tape, target))
+    slider = widgets.IntSlider(value=0, min=0, max=len(history) - 1, description=t("l07.steps.slider"),
+                               style={"description_width": "initial"})
+    view = widgets.HTML()
+
+    def show_step(change=None):
+        rec, g, grads = history[slider.value]
+        if rec is None:
+            head = t("l07.steps.seed", target=label[id(target)])
+        else:
+            args = ", ".join(label[id(v)] for v in rec.inputs)
+            head = t("l07.steps.record", step=slider.value, out=label[id(rec.output)], op=rec.op,
+                     args=args, grad=f"{g:.6g}")
+        values = {id(rec.output): rec.output.value for rec in tape.records}
+        values.update({id(v): v.value for rec in tape.records for v in rec.inputs})
+        rows = "".join(f"<tr><td><code>{label[key]}</code></td><td>{values[key]:.6g}</td>"
+                       f"<td><b>{grad:.6g}</b></td></tr>" for key, grad in grads.items())
+        view.value = (f"<p>{head}</p><table><tr><th></th><th>{t('l07.steps.value')}</th>"
+                      f"<th>{t('l07.steps.grad')}</th></tr>{rows}</table>")
+
+    slider.observe(show_step, names="value")
+    show_step()
+    return widgets.VBox([slider, view])
+
+
+our_stepper(tape, f, x=x, y=y, f=f)
+
+# %% [markdown] key="figure" lang="en"
+# ## Exact, not approximate
+#
+# A last comparison, on a whole curve: $g(x) = \sin(2x)\, e^{-x^2/4}$ and its derivative from
+# both tapes (left). On the right, what you would get *without* a tape: finite differences
+# $\frac{g(x+h) - g(x)}{h}$ and $\frac{g(x+h) - g(x-h)}{2h}$ at $x = 1$, compared with the
+# tape's derivative as $h$ shrinks (read the axis from left to right). The error first falls —
+# the formula approaches the derivative — then rises again, because $g(x+h) - g(x)$ subtracts
+# two nearly equal numbers and loses digits to rounding. The best one can do is about $10^{-8}$
+# (forward) or $10^{-11}$ (central). A tape has no $h$: it applies exact derivative rules, so
+# its only error is float64 rounding (dashed line), and both tapes agree.
+
+# %% [markdown] key="figure" lang="es" src="bdb1d315"
+# ## Exacto, no aproximado
+#
+# Una última comparación, sobre una curva entera: $g(x) = \sin(2x)\, e^{-x^2/4}$ y su derivada
+# según las dos cintas (izquierda). A la derecha, lo que obtendrías *sin* una cinta:
+# diferencias finitas $\frac{g(x+h) - g(x)}{h}$ y $\frac{g(x+h) - g(x-h)}{2h}$ en $x = 1$,
+# comparadas con la derivada de la cinta a medida que $h$ se achica (lee el eje de izquierda a
+# derecha). El error primero baja (la fórmula se acerca a la derivada) y luego vuelve a subir,
+# porque $g(x+h) - g(x)$ resta dos números casi iguales y pierde cifras por el redondeo. Lo
+# mejor que se consigue es del orden de $10^{-8}$ (hacia adelante) o $10^{-11}$ (central). Una
+# cinta no tiene $h$: aplica reglas de derivación exactas, así que su único error es el
+# redondeo de float64 (línea discontinua), y las dos cintas coinciden.
+
+# %% [markdown] key="figure" lang="pt" src="bdb1d315"
+# ## Exato, não aproximado
+#
+# Uma última comparação, sobre uma curva inteira: $g(x) = \sin(2x)\, e^{-x^2/4}$ e a sua
+# derivada pelas duas fitas (à esquerda). À direita, o que você obteria *sem* uma fita:
+# diferenças finitas $\frac{g(x+h) - g(x)}{h}$ e $\frac{g(x+h) - g(x-h)}{2h}$ em $x = 1$,
+# comparadas com a derivada da fita à medida que $h$ diminui (leia o eixo da esquerda para a
+# direita). O erro primeiro cai (a fórmula se aproxima da derivada) e depois volta a subir,
+# porque $g(x+h) - g(x)$ subtrai dois números quase iguais e perde dígitos no arredondamento.
+# O melhor que se consegue fica na casa de $10^{-8}$ (progressiva) ou $10^{-11}$ (central). Uma
+# fita não tem $h$: ela aplica regras de derivação exatas, então o seu único erro é o
+# arredondamento de float64 (linha tracejada), e as duas fitas concordam.
+
+# %% [markdown] key="figure" lang="ru" src="bdb1d315"
+# ## Точно, а не приближённо
+#
+# Последнее сравнение — на целой кривой: $g(x) = \sin(2x)\, e^{-x^2/4}$ и её производная по
+# обеим лентам (слева). Справа — то, что получилось бы *без* ленты: конечные разности
+# $\frac{g(x+h) - g(x)}{h}$ и $\frac{g(x+h) - g(x-h)}{2h}$ в точке $x = 1$ в сравнении с
+# производной, найденной лентой, по мере уменьшения $h$ (ось читается слева направо). Ошибка
+# сначала падает (формула приближается к производной), а потом снова растёт: в
+# $g(x+h) - g(x)$ вычитаются два почти равных числа, и округление съедает значащие цифры.
+# Лучшее, чего можно добиться, — около $10^{-8}$ (правая разность) или $10^{-11}$
+# (центральная). У ленты нет никакого $h$: она применяет точные правила дифференцирования,
+# поэтому её единственная ошибка — округление float64 (пунктир), и две ленты совпадают.
+
+# %% key="figure-code"
+def g_fn(x, m):
+    return m.sin(2 * x) * m.exp(-0.25 * x**2)
+
+
+def our_derivative(x0):
+    x = Value(x0)
+    with Tape() as tape:
+        tape.watch(x)
+        out = g_fn(x, ours)
+    return tape.gradient(out, x)
+
+
+def minitape_derivative(x0):
+    x = tf.Variable(x0, dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        out = g_fn(x, theirs)
+    return tape.gradient(out, x).numpy()
+
+
+xs = np.linspace(-4, 4, 161)
+g_values = [g_fn(Value(x0), ours).value for x0 in xs]
+ours_d = np.array([our_derivative(x0) for x0 in xs])
+theirs_d = np.array([minitape_derivative(x0) for x0 in xs[::8]])
+
+x0 = 1.0
+exact = our_derivative(x0)
+hs = np.logspace(-1, -13, 49)
+forward_err = [abs((g_fn(Value(x0 + h), ours).value - g_fn(Value(x0), ours).value) / h - exact) for h in hs]
+central_err = [abs((g_fn(Value(x0 + h), ours).value - g_fn(Value(x0 - h), ours).value) / (2 * h) - exact)
+               for h in hs]
+
+fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+left.plot(xs, g_values, color="0.6", label=t("l07.fig.function"))
+left.plot(xs, ours_d, color="tab:blue", label=t("l07.fig.ours"))
+left.plot(xs[::8], theirs_d, "o", color="tab:orange", markersize=4, label=t("l07.fig.minitape"))
+left.set(xlabel="x", title=t("l07.fig.left_title"))
+left.legend(fontsize=8)
+right.loglog(hs, np.maximum(forward_err, 1e-18), label=t("l07.fig.forward"))
+right.loglog(hs, np.maximum(central_err, 1e-18), label=t("l07.fig.central"))
+right.axhline(np.finfo(float).eps * abs(exact), color="tab:blue", linestyle="--", label=t("l07.fig.eps"))
+right.invert_xaxis()
+right.set(xlabel="h", ylabel=t("l07.fig.error"), title=t("l07.fig.right_title"))
+right.legend(fontsize=8)
+fig.tight_layout()
+plt.show()
+print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
+
+# %% [markdown] key="exercises" lang="en"
+# ## Exercises
+#
+# Now it is your turn to extend the tape. As before: complete each function, run its cell and
+# then the `check` cell below it. Your functions take and return plain Python numbers, and the
+# grader compares them with the gradients of minitape's `tf.GradientTape` — at the examples
+# first, and at random points when your work is graded, so the tape has to be right in
+# general. Compute everything with **your** tape: that is the point of the exercise.
+
+# %% [markdown] key="exercises" lang="es" src="3a3bf2bc"
+# ## Ejercicios
+#
+# Ahora te toca ampliar la cinta. Como antes: completa cada función, ejecuta su celda y después
+# la celda de `check` que hay debajo. Tus funciones reciben y devuelven números corrientes de
+# Python, y el corrector los compara con los gradientes de `tf.GradientTape` de minitape:
+# primero en los ejemplos y, al calificar, en puntos aleatorios, así que la cinta tiene que
+# estar bien en general. Calcula todo con **tu** cinta: de eso se trata el ejercicio.
+
+# %% [markdown] key="exercises" lang="pt" src="3a3bf2bc"
+# ## Exercícios
+#
+# Agora é a sua vez de ampliar a fita. Como antes: complete cada função, execute a célula dela
+# e depois a célula de `check` logo abaixo. As suas funções recebem e devolvem números comuns
+# do Python, e o corretor os compara com os gradientes da `tf.GradientTape` do minitape:
+# primeiro nos exemplos e, na correção, em pontos aleatórios, então a fita precisa estar certa
+# em geral. Calcule tudo com a **sua** fita: é esse o objetivo do exercício.
+
+# %% [markdown] key="exercises" lang="ru" src="3a3bf2bc"
+# ## Упражнения
+#
+# Теперь ваша очередь расширить ленту. Как и раньше: допишите каждую функцию, выполните её
+# ячейку, а затем ячейку с `check` под ней. Ваши функции принимают и возвращают обычные числа
+# Python, а проверяющая система сравнивает их с градиентами `tf.GradientTape` из minitape —
+# сначала на примерах, а при оценивании в случайных точках, так что лента должна быть верной в
+# общем случае. Всё вычисляйте **своей** лентой: в этом и смысл упражнения.
+
+# %% [markdown] key="ex1" lang="en"
+# ### Exercise 1 · Division and cosine (2 points)
+#
+# Teach the tape two new operations, following `mul` and `sin` above:
+#
+# - `cos(x)`: the forward value $\cos x$ and the VJP $g \mapsto -g \sin x$;
+# - `div(a, b)`: the forward value $a / b$ and the VJP
+#   $g \mapsto \left(\frac{g}{b},\ -\frac{g\,a}{b^2}\right)$.
+#
+# Each must compute its output `Value` and return `record(...)` with its name, output, inputs
+# and VJP. The cell then makes `/` use `div`, and `quotient_gradients(a0, b0)` (already
+# written) records $f = \cos(a b) / b$ and returns
+# $\left[\frac{\partial f}{\partial a}, \frac{\partial f}{\partial b}\right]$ from your tape.
+# At $a_0 = 0.5$, $b_0 = 2$ the answer is $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1]
+# \approx [-0.8415, -0.3454]$.
+
+# %% [markdown] key="ex1" lang="es" src="61740b9c"
+# ### Ejercicio 1 · División y coseno (2 puntos)
+#
+# Enseña a la cinta dos operaciones nuevas, siguiendo el modelo de `mul` y `sin`:
+#
+# - `cos(x)`: el valor hacia adelante $\cos x$ y la VJP $g \mapsto -g \sin x$;
+# - `div(a, b)`: el valor hacia adelante $a / b$ y la VJP
+#   $g \mapsto \left(\frac{g}{b},\ -\frac{g\,a}{b^2}\right)$.
+#
+# Cada una tiene que calcular su `Value` de salida y devolver `record(...)` con su nombre, su
+# salida, sus entradas y su VJP. Después, la celda hace que `/` use `div`, y
+# `quotient_gradients(a0, b0)` (ya escrita) graba $f = \cos(a b) / b$ y devuelve
+# $\left[\frac{\partial f}{\partial a}, \frac{\partial f}{\partial b}\right]$ calculados con tu
+# cinta. En $a_0 = 0.5$, $b_0 = 2$ la respuesta es
+# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0.8415, -0.3454]$.
+
+# %% [markdown] key="ex1" lang="pt" src="61740b9c"
+# ### Exercício 1 · Divisão e cosseno (2 pontos)
+#
+# Ensine duas operações novas à fita, seguindo o modelo de `mul` e `sin`:
+#
+# - `cos(x)`: o valor para a frente $\cos x$ e a VJP $g \mapsto -g \sin x$;
+# - `div(a, b)`: o valor para a frente $a / b$ e a VJP
+#   $g \mapsto \left(\frac{g}{b},\ -\frac{g\,a}{b^2}\right)$.
+#
+# Cada uma precisa calcular o seu `Value` de saída e devolver `record(...)` com o seu nome, a
+# sua saída, as suas entradas e a sua VJP. Em seguida, a célula faz `/` usar `div`, e
+# `quotient_gradients(a0, b0)` (já escrita) grava $f = \cos(a b) / b$ e devolve
+# $\left[\frac{\partial f}{\partial a}, \frac{\partial f}{\partial b}\right]$ calculados pela
+# sua fita. Em $a_0 = 0.5$, $b_0 = 2$ a resposta é
+# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0.8415, -0.3454]$.
+
+# %% [markdown] key="ex1" lang="ru" src="61740b9c"
+# ### Упражнение 1 · Деление и косинус (2 балла)
+#
+# Научите ленту двум новым операциям по образцу `mul` и `sin`:
+#
+# - `cos(x)`: значение при прямом проходе $\cos x$ и VJP $g \mapsto -g \sin x$;
+# - `div(a, b)`: значение при прямом проходе $a / b$ и VJP
+#   $g \mapsto \left(\frac{g}{b},\ -\frac{g\,a}{b^2}\right)$.
+#
+# Каждая должна вычислить выходное `Value` и вернуть `record(...)` со своим именем, выходом,
+# входами и VJP. Затем ячейка подключает `div` к оператору `/`, а уже написанная функция
+# `quotient_gradients(a0, b0)` записывает $f = \cos(a b) / b$ и возвращает
+# $\left[\frac{\partial f}{\partial a}, \frac{\partial f}{\partial b}\right]$, вычисленные
+# вашей лентой. При $a_0 = 0.5$, $b_0 = 2$ ответ равен
+# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0.8415, -0.3454]$.
+
+# %% nbgrader="solution" grade_id="l07_ex1_solution"
+def cos(x):
+    x = constant(x)
+    ### BEGIN SOLUTION
+    out = Value(math.cos(x.value))
+    return record("cos", out, (x,), lambda g: (-g * math.sin(x.value),))
+    ### END SOLUTION
+
+
+def div(a, b):
+    a, b = constant(a), constant(b)
+    ### BEGIN SOLUTION
+    out = Value(a.value / b.value)
+    return record("div", out, (a, b), lambda g: (g / b.value, -g * a.value / b.value**2))
+    ### END SOLUTION
+
+
+Value.__truediv__ = div
+Value.__rtruediv__ = lambda self, other: div(other, self)
+
+
+def quotient_gradients(a0, b0):
+    a, b = Value(a0), Value(b0)
+    with Tape() as tape:
+        tape.watch(a)
+        tape.watch(b)
+        f = cos(a * b) / b
+    return tape.gradient(f, [a, b])
+
+# %% nbgrader="tests" grade_id="l07_ex1" points=2
+from grader import check
+check("l07_ex1")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l07_ex1")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex2" lang="en"
+# ### Exercise 2 · The reverse sweep on a bare tape (3 points)
+#
+# Real engines do not store a Python closure per operation. TensorFlow's tape stores the
+# operation's *name* and the ids of its tensors, and at backward time it looks the gradient
+# function up in a registry (`tf.RegisterGradient("Mul")`). Here is such a tape, written as
+# plain data: a list of records `(output, op, inputs)` naming the values, a dictionary `values`
+# with the value of every name after the forward pass, and a registry `RULES` with one VJP per
+# operation: `RULES[op](g, *input_values)` returns the tuple of the inputs' gradients.
+
+# %% [markdown] key="ex2" lang="es" src="d6559529"
+# ### Ejercicio 2 · La pasada hacia atrás sobre una cinta desnuda (3 puntos)
+#
+# Los motores de verdad no guardan una clausura de Python por operación. La cinta de
+# TensorFlow guarda el *nombre* de la operación y los identificadores de sus tensores, y en la
+# pasada hacia atrás busca la función de gradiente en un registro
+# (`tf.RegisterGradient("Mul")`). Aquí tienes una cinta así, escrita como datos simples: una
+# lista de registros `(output, op, inputs)` que nombran los valores, un diccionario `values`
+# con el valor de cada nombre después de la pasada hacia adelante y un registro `RULES` con una
+# VJP por operación: `RULES[op](g, *input_values)` devuelve la tupla de gradientes de las
+# entradas.
+
+# %% [markdown] key="ex2" lang="pt" src="d6559529"
+# ### Exercício 2 · A passagem para trás sobre uma fita crua (3 pontos)
+#
+# Motores de verdade não guardam uma closure do Python por operação. A fita do TensorFlow
+# guarda o *nome* da operação e os identificadores dos seus tensores e, na passagem para trás,
+# procura a função de gradiente em um registro (`tf.RegisterGradient("Mul")`). Aqui está uma
+# fita assim, escrita como dados simples: uma lista de registros `(output, op, inputs)` que dão
+# nome aos valores, um dicionário `values` com o valor de cada nome depois da passagem para a
+# frente e um registro `RULES` com uma VJP por operação: `RULES[op](g, *input_values)` devolve
+# a tupla de gradientes das entradas.
+
+# %% [markdown] key="ex2" lang="ru" src="d6559529"
+# ### Упражнение 2 · Обратный проход по «голой» ленте (3 балла)
+#
+# Настоящие движки не хранят замыкание Python для каждой операции. Лента TensorFlow хранит
+# *имя* операции и идентификаторы её тензоров, а во время обратного прохода ищет функцию
+# градиента в реестре (`tf.RegisterGradient("Mul")`). Вот такая лента, записанная простыми
+# данными: список записей `(output, op, inputs)`, где значения названы по именам, словарь
+# `values` со значением каждого имени после прямого прохода и реестр `RULES` с одним VJP на
+# операцию: `RULES[op](g, *input_values)` возвращает кортеж градиентов входов.
+
+# %% key="ex2-code"
+RULES = {
+    "add": lambda g, a, b: (g, g),
+    "mul": lambda g, a, b: (g * b, g * a),
+    "sin": lambda g, a: (g * math.cos(a),),
+    "exp": lambda g, a: (g * math.exp(a),),
+}
+FORWARD = {"add": lambda a, b: a + b, "mul": lambda a, b: a * b, "sin": math.sin, "exp": math.exp}
+
+
+def run_forward(tape, leaves):
+    values = dict(leaves)
+    for out, op, inputs in tape:
+        values[out] = FORWARD[op](*(values[name] for name in inputs))
+    return values
+
+
+example_tape = [
+    ("u", "mul", ("x", "y")),  # u = x * y
+    ("v", "sin", ("u",)),  # v = sin(u)
+    ("w", "mul", ("v", "x")),  # w = v * x
+    ("f", "add", ("w", "u")),  # f = w + u
+    ("z", "exp", ("y",)),  # z = exp(y)
+]
+example_values = run_forward(example_tape, {"x": 0.5, "y": 2.0})
+example_values
+
+# %% [markdown] key="ex2-task" lang="en"
+# Write `backward(tape, values, target)`: the reverse sweep over such a tape. Return a
+# dictionary with an entry for **every** name in `values`: the gradient
+# $\frac{\partial\,\text{target}}{\partial\,\text{name}}$, which is `1.0` for the target
+# itself and `0.0` for a name the target does not depend on (such as `z` above, or anything
+# recorded after the target). A name can be an input several times (`("t", "mul", ("x", "x"))`),
+# so add the contributions up. For the example and target `"f"`,
+# $\frac{\partial f}{\partial x} = \sin(xy) + x y \cos(xy) + y$ — check it
+# against your result.
+
+# %% [markdown] key="ex2-task" lang="es" src="94934146"
+# Escribe `backward(tape, values, target)`: la pasada hacia atrás sobre una cinta así. Devuelve
+# un diccionario con una entrada para **cada** nombre de `values`: el gradiente
+# $\frac{\partial\,\text{target}}{\partial\,\text{name}}$, que vale `1.0` para el propio
+# objetivo y `0.0` para un nombre del que el objetivo no depende (como `z` arriba, o cualquier
+# cosa grabada después del objetivo). Un nombre puede ser entrada varias veces
+# (`("t", "mul", ("x", "x"))`), así que suma las contribuciones. Para el ejemplo y el objetivo
+# `"f"`, $\frac{\partial f}{\partial x} = \sin(xy) + x y \cos(xy) + y$:
+# compruébalo con tu resultado.
+
+# %% [markdown] key="ex2-task" lang="pt" src="94934146"
+# Escreva `backward(tape, values, target)`: a passagem para trás sobre uma fita assim. Devolva
+# um dicionário com uma entrada para **cada** nome de `values`: o gradiente
+# $\frac{\partial\,\text{target}}{\partial\,\text{name}}$, que vale `1.0` para o próprio alvo e
+# `0.0` para um nome do qual o alvo não depende (como `z` acima, ou qualquer coisa gravada
+# depois do alvo). Um nome pode ser entrada várias vezes (`("t", "mul", ("x", "x"))`), então
+# some as contribuições. Para o exemplo e o alvo `"f"`,
+# $\frac{\partial f}{\partial x} = \sin(xy) + x y \cos(xy) + y$: confira com o
+# seu resultado.
+
+# %% [markdown] key="ex2-task" lang="ru" src="94934146"
+# Напишите `backward(tape, values, target)` — обратный проход по такой ленте. Верните словарь,
+# в котором есть запись для **каждого** имени из `values`: градиент
+# $\frac{\partial\,\text{target}}{\partial\,\text{name}}$; для самой цели он равен `1.0`, а для
+# имени, от которого цель не зависит (как `z` выше или всё, что записано после цели), — `0.0`.
+# Одно имя может быть входом несколько раз (`("t", "mul", ("x", "x"))`), поэтому вклады надо
+# складывать. Для примера и цели `"f"`
+# $\frac{\partial f}{\partial x} = \sin(xy) + x y \cos(xy) + y$ — сверьте с
+# вашим результатом.
+
+# %% nbgrader="solution" grade_id="l07_ex2_solution"
+def backward(tape, values, target):
+    ### BEGIN SOLUTION
+    grads = {name: 0.0 for name in values}
+    grads[target] = 1.0
+    for out, op, inputs in reversed(tape):
+        g = grads[out]
+        if g == 0.0:  # does not lead to the target (or contributes nothing)
+            continue
+        for name, contribution in zip(inputs, RULES[op](g, *(values[n] for n in inputs))):
+            grads[name] += contribution
+    return grads
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l07_ex2" points=3
+from grader import check
+check("l07_ex2")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l07_ex2")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex3" lang="en"
+# ### Exercise 3 · tanh and one neuron (2 points)
+#
+# A neuron computes $\tanh(w_1 x_1 + w_2 x_2 + b)$. Add `tanh(x)` to the tape: its forward
+# value is `math.tanh(x.value)` and, since $\frac{d}{da}\tanh a = 1 - \tanh^2 a$, its VJP can
+# reuse the output, like `exp`. Then write `neuron_gradients(w1, w2, b, x1, x2, y)`: with your
+# tape, record the squared error
+#
+# $$L = \big(\tanh(w_1 x_1 + w_2 x_2 + b) - y\big)^2$$
+#
+# and return $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. All six arguments are Python floats; only the
+# parameters $w_1, w_2, b$ are sources — the data $x_1, x_2, y$ need not be watched.
+
+# %% [markdown] key="ex3" lang="es" src="dafd1638"
+# ### Ejercicio 3 · tanh y una neurona (2 puntos)
+#
+# Una neurona calcula $\tanh(w_1 x_1 + w_2 x_2 + b)$. Añade `tanh(x)` a la cinta: su valor
+# hacia adelante es `math.tanh(x.value)` y, como $\frac{d}{da}\tanh a = 1 - \tanh^2 a$, su VJP
+# puede reutilizar la salida, igual que `exp`. Después escribe
+# `neuron_gradients(w1, w2, b, x1, x2, y)`: con tu cinta, graba el error cuadrático
+#
+# $$L = \big(\tanh(w_1 x_1 + w_2 x_2 + b) - y\big)^2$$
+#
+# y devuelve $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. Los seis argumentos son `float` de Python; solo los
+# parámetros $w_1, w_2, b$ son fuentes: no hace falta observar los datos $x_1, x_2, y$.
+
+# %% [markdown] key="ex3" lang="pt" src="dafd1638"
+# ### Exercício 3 · tanh e um neurônio (2 pontos)
+#
+# Um neurônio calcula $\tanh(w_1 x_1 + w_2 x_2 + b)$. Acrescente `tanh(x)` à fita: o seu valor
+# para a frente é `math.tanh(x.value)` e, como $\frac{d}{da}\tanh a = 1 - \tanh^2 a$, a sua VJP
+# pode reaproveitar a saída, como `exp`. Depois escreva
+# `neuron_gradients(w1, w2, b, x1, x2, y)`: com a sua fita, grave o erro quadrático
+#
+# $$L = \big(\tanh(w_1 x_1 + w_2 x_2 + b) - y\big)^2$$
+#
+# e devolva $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. Os seis argumentos são `float` do Python; só os
+# parâmetros $w_1, w_2, b$ são fontes: os dados $x_1, x_2, y$ não precisam ser observados.
+
+# %% [markdown] key="ex3" lang="ru" src="dafd1638"
+# ### Упражнение 3 · tanh и один нейрон (2 балла)
+#
+# Нейрон вычисляет $\tanh(w_1 x_1 + w_2 x_2 + b)$. Добавьте на ленту `tanh(x)`: значение при
+# прямом проходе — `math.tanh(x.value)`, а поскольку $\frac{d}{da}\tanh a = 1 - \tanh^2 a$,
+# VJP может повторно использовать выход, как `exp`. Затем напишите
+# `neuron_gradients(w1, w2, b, x1, x2, y)`: запишите своей лентой квадратичную ошибку
+#
+# $$L = \big(\tanh(w_1 x_1 + w_2 x_2 + b) - y\big)^2$$
+#
+# и верните $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. Все шесть аргументов — числа `float` Python;
+# источники — только параметры $w_1, w_2, b$, а за данными $x_1, x_2, y$ следить не нужно.
+
+# %% nbgrader="solution" grade_id="l07_ex3_solution"
+def tanh(x):
+    x = constant(x)
+    ### BEGIN SOLUTION
+    out = Value(math.tanh(x.value))
+    return record("tanh", out, (x,), lambda g: (g * (1.0 - out.value**2),))
+    ### END SOLUTION
+
+
+def neuron_gradients(w1, w2, b, x1, x2, y):
+    ### BEGIN SOLUTION
+    w1, w2, b = Value(w1), Value(w2), Value(b)
+    with Tape() as tape:
+        for p in (w1, w2, b):
+            tape.watch(p)
+        loss = (tanh(w1 * x1 + w2 * x2 + b) - y) ** 2
+    return tape.gradient(loss, [w1, w2, b])
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l07_ex3" points=2
+from grader import check
+check("l07_ex3")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l07_ex3")
+### END HIDDEN TESTS
+
+# %% [markdown] key="summary" lang="en"
+# ## Summary
+#
+# - A tape is a list of records `(op, output, inputs, vjp)`, written during the forward pass,
+#   only for operations that touch a watched value ("record only if watched").
+# - A VJP maps the gradient of an operation's output to the gradients of its inputs; it may use
+#   the inputs or the output, which is why a tape keeps them alive.
+# - The backward pass walks the records in reverse order — already a valid order, no sorting
+#   and no recursion — and **adds** contributions, because a value used twice has two.
+# - Gradients live in a dictionary local to one call, so asking twice gives the same answer;
+#   gradients stored on the nodes (micrograd) pile up.
+# - Your tape computes the same numbers as `tf.GradientTape`; what minitape and
+#   TensorFlow add is tensors, broadcasting, many more operations and careful memory
+#   management — not a different idea.
+
+# %% [markdown] key="summary" lang="es" src="073d380c"
+# ## Resumen
+#
+# - Una cinta es una lista de registros `(op, output, inputs, vjp)` que se escribe durante la
+#   pasada hacia adelante, solo para las operaciones que tocan un valor observado («grabar
+#   solo si se observa»).
+# - Una VJP lleva el gradiente de la salida de una operación a los gradientes de sus entradas;
+#   puede usar las entradas o la salida, y por eso la cinta las mantiene vivas.
+# - La pasada hacia atrás recorre los registros en orden inverso (que ya es un orden válido:
+#   sin ordenar y sin recursión) y **suma** las contribuciones, porque un valor usado dos
+#   veces recibe dos.
+# - Los gradientes viven en un diccionario local a cada llamada, así que preguntar dos veces da
+#   la misma respuesta; los gradientes guardados en los nodos (micrograd) se acumulan.
+# - Tu cinta calcula los mismos números que `tf.GradientTape`; lo que añaden
+#   minitape y TensorFlow son tensores, *broadcasting*, muchas más operaciones y una gestión
+#   cuidadosa de la memoria, no una idea distinta.
+
+# %% [markdown] key="summary" lang="pt" src="073d380c"
+# ## Resumo
+#
+# - Uma fita é uma lista de registros `(op, output, inputs, vjp)` escrita durante a passagem
+#   para a frente, só para as operações que tocam um valor observado ("gravar só o que é
+#   observado").
+# - Uma VJP leva o gradiente da saída de uma operação aos gradientes das suas entradas; ela pode
+#   usar as entradas ou a saída, e por isso a fita as mantém vivas.
+# - A passagem para trás percorre os registros na ordem inversa (que já é uma ordem válida:
+#   sem ordenação e sem recursão) e **soma** as contribuições, porque um valor usado duas vezes
+#   recebe duas.
+# - Os gradientes vivem em um dicionário local a cada chamada, então perguntar duas vezes dá a
+#   mesma resposta; gradientes guardados nos nós (micrograd) se acumulam.
+# - A sua fita calcula os mesmos números que a `tf.GradientTape`; o que o
+#   minitape e o TensorFlow acrescentam são tensores, *broadcasting*, muito mais operações e um
+#   gerenciamento cuidadoso da memória, não uma ideia diferente.
+
+# %% [markdown] key="summary" lang="ru" src="073d380c"
+# ## Итоги
+#
+# - Лента — это список записей `(op, output, inputs, vjp)`, который пишется во время прямого
+#   прохода и только для операций, затрагивающих отслеживаемое значение («записывать, только
+#   если отслеживается»).
+# - VJP переводит градиент выхода операции в градиенты её входов; ей могут понадобиться входы
+#   или выход, поэтому лента удерживает их в памяти.
+# - Обратный проход идёт по записям в обратном порядке — он уже правильный, без сортировки и
+#   без рекурсии — и **складывает** вклады, потому что значение, использованное дважды,
+#   получает два вклада.
+# - Градиенты живут в словаре, локальном для одного вызова, поэтому повторный вопрос даёт тот
+#   же ответ; градиенты, хранящиеся в узлах (как в micrograd), накапливаются.
+# - Ваша лента вычисляет те же числа, что и `tf.GradientTape`; minitape и
+#   TensorFlow добавляют к этому тензоры, *broadcasting*, гораздо больше операций и аккуратное
+#   обращение с памятью — но не другую идею.
+
+# %% [markdown] key="reflect" lang="en"
+# ## Questions to think about
+#
+# These questions have no single right answer and are not graded. Write a few sentences for
+# yourself, or talk them over with a classmate.
+#
+# 1. Your tape walks its records in reverse order and never sorts them. What change to the engine
+#    would break that guarantee? (Think of values changed in place, or of records added while a
+#    backward pass runs.)
+# 2. micrograd stores gradients on the nodes; your tape keeps them in a dictionary local to one
+#    call. What does each design make easy, and what does each make easy to get wrong?
+# 3. What would you have to add to your tape so that it computes second derivatives, as nested
+#    `tf.GradientTape`s do?
+
+# %% [markdown] key="reflect" lang="es" src="e9b83acf"
+# ## Preguntas para pensar
+#
+# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
+# para ti, o coméntalas con un compañero o una compañera.
+#
+# 1. Tu cinta recorre sus registros en orden inverso y nunca los ordena. ¿Qué cambio en el motor
+#    rompería esa garantía? (Piensa en valores que se modifican en su sitio, o en registros que se
+#    añaden mientras corre una pasada hacia atrás).
+# 2. micrograd guarda los gradientes en los nodos; tu cinta, en un diccionario local a cada
+#    llamada. ¿Qué facilita cada diseño, y en qué facilita equivocarse?
+# 3. ¿Qué tendrías que añadir a tu cinta para que calcule segundas derivadas, como hacen las
+#    `tf.GradientTape` anidadas?
+
+# %% [markdown] key="reflect" lang="pt" src="e9b83acf"
+# ## Perguntas para pensar
+#
+# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
+# você mesmo, ou converse sobre elas com um colega.
+#
+# 1. A sua fita percorre os registros na ordem inversa e nunca os ordena. Que mudança no motor
+#    quebraria essa garantia? (Pense em valores modificados no lugar, ou em registros
+#    acrescentados enquanto uma passagem para trás está rodando.)
+# 2. O micrograd guarda os gradientes nos nós; a sua fita, num dicionário local a cada chamada. O
+#    que cada projeto facilita, e em que cada um facilita errar?
+# 3. O que você precisaria acrescentar à sua fita para que ela calcule segundas derivadas, como
+#    fazem as `tf.GradientTape` aninhadas?
+
+# %% [markdown] key="reflect" lang="ru" src="e9b83acf"
+# ## Вопросы для размышления
+#
+# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
+# несколько предложений или обсудите их с однокурсником.
+#
+# 1. Ваша лента проходит записи в обратном порядке и никогда их не сортирует. Какое изменение в
+#    движке нарушило бы эту гарантию? (Подумайте о значениях, которые меняются на месте, или о
+#    записях, добавляемых во время обратного прохода.)
+# 2. micrograd хранит градиенты в узлах, а ваша лента — в словаре, локальном для одного вызова.
+#    Что упрощает каждый из подходов и в чём с каждым из них легко ошибиться?
+# 3. Что нужно добавить в вашу ленту, чтобы она вычисляла вторые производные, как это делают
+#    вложенные `tf.GradientTape`?

@@ -1,0 +1,140 @@
+"""Lesson 6's exercises (training loops) tell right answers from the mistakes students make."""
+
+from __future__ import annotations
+
+import pytest
+
+import minitape as tf
+from grader import get_exercise
+from grader.runner import run_exercise
+
+
+@pytest.fixture(autouse=True)
+def _english(monkeypatch):
+    for var in ("MINITAPE_LANG", "JPY_SESSION_NAME", "NBGRADER_EXECUTION", "GRADER_SEED"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("MINITAPE_LANG", "en")
+
+
+def graded(exercise_id, func, seed=11):
+    ex = get_exercise(exercise_id)
+    return run_exercise(ex, {ex.function: func}, include_hidden=True, seed=seed)
+
+
+def mse(x, w, b, y):
+    return tf.reduce_mean((x @ w + b - y) ** 2)
+
+
+# ----- l06_ex1 / l06_ex2: gradient descent on a linear model ---------------------------------
+def step_in_place(w, b, x, y, lr):
+    with tf.GradientTape() as tape:
+        loss = mse(x, w, b, y)
+    dw, db = tape.gradient(loss, [w, b])
+    w.assign_sub(lr * dw)
+    b.assign_sub(lr * db)
+    return [w, b]
+
+
+def step_uphill(w, b, x, y, lr):
+    with tf.GradientTape() as tape:
+        loss = mse(x, w, b, y)
+    dw, db = tape.gradient(loss, [w, b])
+    w.assign_add(lr * dw)
+    b.assign_add(lr * db)
+    return [w, b]
+
+
+def train_rebinding(w, b, x, y, lr, steps):
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = mse(x, w, b, y)
+        dw, db = tape.gradient(loss, [w, b])
+        w = w - lr * dw  # the mistake the lesson shows: w becomes a Tensor
+        b = b - lr * db
+        losses.append(loss)
+    return tf.stack(losses)
+
+
+def train_losses_after_update(w, b, x, y, lr, steps):
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = mse(x, w, b, y)
+        dw, db = tape.gradient(loss, [w, b])
+        w.assign_sub(lr * dw)
+        b.assign_sub(lr * db)
+        losses.append(mse(x, w, b, y))  # off by one step
+    return tf.stack(losses)
+
+
+def test_one_step_in_place_scores_full_points_and_uphill_scores_nothing():
+    assert graded("l06_ex1", step_in_place).score == 2
+    wrong = graded("l06_ex1", step_uphill)
+    assert wrong.score == 0 and all(c.reason == "values" for c in wrong.checks)
+
+
+def test_rebinding_the_variable_fails_every_check_with_the_none_gradient_error():
+    result = graded("l06_ex2", train_rebinding)
+    assert result.score == 0
+    assert all(c.reason == "error" and "NoneType" in c.message for c in result.checks)
+
+
+def test_losses_recorded_after_the_update_are_off_by_one_step():
+    result = graded("l06_ex2", train_losses_after_update)
+    assert result.score == 0 and all(c.reason == "values" for c in result.checks)
+
+
+# ----- l06_ex3: gradients of an MLP's loss -----------------------------------------------------
+def mlp_gradients_sum(model, x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum((model(x) - y) ** 2)  # sum instead of mean
+    return tape.gradient(loss, model.trainable_variables)
+
+
+def mlp_gradients_kernels_only(model, x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(x) - y) ** 2)
+    return tape.gradient(loss, [v for v in model.trainable_variables if "kernel" in v.name])
+
+
+def test_mlp_gradient_mistakes_are_caught():
+    assert graded("l06_ex3", mlp_gradients_sum).score == 0
+    partial = graded("l06_ex3", mlp_gradients_kernels_only)
+    assert partial.score == 0 and {c.reason for c in partial.checks} >= {"structure"}
+
+
+# ----- l06_ex4: mini-batches and an optimizer --------------------------------------------------
+def full_batch(model, optimizer, x, y, batch_size, epochs):
+    losses = []
+    for _ in range(epochs):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((model(x) - y) ** 2)
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        losses.append(loss)
+    return tf.stack(losses)
+
+
+def new_optimizer_every_step(model, optimizer, x, y, batch_size, epochs):
+    losses = []
+    for _ in range(epochs):
+        for start in range(0, x.shape[0], batch_size):
+            xb, yb = x[start:start + batch_size], y[start:start + batch_size]
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((model(xb) - yb) ** 2)
+            grads = tape.gradient(loss, model.trainable_variables)
+            fresh = tf.keras.optimizers.Adam(learning_rate=0.05)  # forgets Adam's moments
+            fresh.apply_gradients(zip(grads, model.trainable_variables))
+            losses.append(loss)
+    return tf.stack(losses)
+
+
+def test_minibatch_mistakes_are_caught():
+    result = graded("l06_ex4", full_batch)
+    assert result.score == 0 and all(c.reason == "shape" for c in result.checks)
+    # the first visible case uses Adam(learning_rate=0.05): a fresh optimizer per step
+    # gives the same first loss, then different ones
+    visible = run_exercise(get_exercise("l06_ex4"), {"train_minibatches": new_optimizer_every_step},
+                           include_hidden=False)
+    assert not visible.checks[0].passed and visible.checks[0].reason == "values"
