@@ -1883,6 +1883,92 @@ plt.show()
 # настоящие движки работают с тензорами: накладные расходы на одну запись те же, но каждая
 # запись выполняет тысячи арифметических операций сразу.
 
+# %% [markdown] key="ex4" lang="en"
+# ### Exercise 4 · The hinge loss of a linear classifier (2 points)
+#
+# A linear model, $s(x) = w_1 x_1 + w_2 x_2 + b$, cannot solve XOR, but on data that a straight
+# line can separate it is the first thing to try. Write
+# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: with **your** tape and the `relu` above,
+# record the loss the network trained with,
+#
+# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+#
+# and return $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. `xs` is a list of $n$ pairs `[x1, x2]`, `ys` a list of
+# $n$ labels `1.0` or `-1.0`, and `alpha` a number $\geq 0$; all of them are Python floats. A
+# point beyond the margin ($y_i\, s(x_i) > 1$) contributes nothing to the gradient: the VJP of
+# your `relu` sees to that.
+
+# %% [markdown] key="ex4" lang="es" src="c8940c50"
+# ### Ejercicio 4 · La pérdida hinge de un clasificador lineal (2 puntos)
+#
+# Un modelo lineal, $s(x) = w_1 x_1 + w_2 x_2 + b$, no puede resolver el XOR, pero con datos que
+# una recta sí separa es lo primero que conviene probar. Escribe
+# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: con **tu** cinta y la `relu` de arriba,
+# graba la pérdida con la que se entrenó la red,
+#
+# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+#
+# y devuelve $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. `xs` es una lista de $n$ pares `[x1, x2]`; `ys`, una
+# lista de $n$ etiquetas `1.0` o `-1.0`, y `alpha`, un número $\geq 0$; todos son `float` de
+# Python. Un punto más allá del margen ($y_i\, s(x_i) > 1$) no aporta nada al gradiente: de eso
+# se encarga la VJP de tu `relu`.
+
+# %% [markdown] key="ex4" lang="pt" src="c8940c50"
+# ### Exercício 4 · A perda hinge de um classificador linear (2 pontos)
+#
+# Um modelo linear, $s(x) = w_1 x_1 + w_2 x_2 + b$, não resolve o XOR, mas em dados que uma reta
+# consegue separar ele é a primeira coisa a tentar. Escreva
+# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: com a **sua** fita e a `relu` acima, grave a
+# perda com que a rede foi treinada,
+#
+# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+#
+# e devolva $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. `xs` é uma lista de $n$ pares `[x1, x2]`, `ys` uma lista
+# de $n$ rótulos `1.0` ou `-1.0`, e `alpha` um número $\geq 0$; todos são `float` do Python. Um
+# ponto além da margem ($y_i\, s(x_i) > 1$) não contribui em nada para o gradiente: a VJP da sua
+# `relu` cuida disso.
+
+# %% [markdown] key="ex4" lang="ru" src="c8940c50"
+# ### Упражнение 4 · Hinge-потеря линейного классификатора (2 балла)
+#
+# Линейная модель $s(x) = w_1 x_1 + w_2 x_2 + b$ не справится с XOR, но на данных, которые можно
+# разделить прямой, её стоит попробовать первой. Напишите
+# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: с помощью **вашей** ленты и `relu` из
+# раздела выше запишите функцию потерь, на которой обучалась сеть,
+#
+# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+#
+# и верните $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. `xs` — список из $n$ пар `[x1, x2]`, `ys` — список из
+# $n$ меток `1.0` или `-1.0`, `alpha` — число $\geq 0$; все они — обычные `float` Python. Точка за
+# пределами зазора ($y_i\, s(x_i) > 1$) ничего не добавляет к градиенту: об этом позаботится VJP
+# вашей `relu`.
+
+# %% nbgrader="solution" grade_id="l07_ex4_solution"
+def linear_hinge_gradients(w1, w2, b, xs, ys, alpha):
+    ### BEGIN SOLUTION
+    w1, w2, b = Value(w1), Value(w2), Value(b)
+    with Tape() as tape:
+        for p in (w1, w2, b):
+            tape.watch(p)
+        total = 0.0
+        for (x1, x2), y in zip(xs, ys):
+            total = total + relu(1.0 - y * (w1 * x1 + w2 * x2 + b))
+        loss = total * (1.0 / len(ys)) + alpha * (w1 * w1 + w2 * w2 + b * b)
+    return tape.gradient(loss, [w1, w2, b])
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l07_ex4" points=2
+from grader import check
+check("l07_ex4")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l07_ex4")
+### END HIDDEN TESTS
+
 # %% [markdown] key="summary" lang="en"
 # ## Summary
 #
