@@ -1983,8 +1983,11 @@ grade("l07_ex4")
 # - Your tape computes the same numbers as `tf.GradientTape`; what minitape and
 #   TensorFlow add is tensors, broadcasting, many more operations and careful memory
 #   management — not a different idea.
+# - With nothing more, your tape trains a neural network: a fresh tape per step, one `gradient`
+#   call, an update against the gradient. That is the loop every framework runs, on scalars
+#   instead of tensors.
 
-# %% [markdown] key="summary" lang="es" src="073d380c"
+# %% [markdown] key="summary" lang="es" src="ea08b3fc"
 # ## Resumen
 #
 # - Una cinta es una lista de registros `(op, output, inputs, vjp)` que se escribe durante la
@@ -2000,8 +2003,11 @@ grade("l07_ex4")
 # - Tu cinta calcula los mismos números que `tf.GradientTape`; lo que añaden
 #   minitape y TensorFlow son tensores, *broadcasting*, muchas más operaciones y una gestión
 #   cuidadosa de la memoria, no una idea distinta.
+# - Sin nada más, tu cinta entrena una red neuronal: una cinta nueva en cada paso, una llamada a
+#   `gradient` y una actualización en contra del gradiente. Es el bucle que ejecuta cualquier
+#   framework, con escalares en lugar de tensores.
 
-# %% [markdown] key="summary" lang="pt" src="073d380c"
+# %% [markdown] key="summary" lang="pt" src="ea08b3fc"
 # ## Resumo
 #
 # - Uma fita é uma lista de registros `(op, output, inputs, vjp)` escrita durante a passagem
@@ -2017,8 +2023,11 @@ grade("l07_ex4")
 # - A sua fita calcula os mesmos números que a `tf.GradientTape`; o que o
 #   minitape e o TensorFlow acrescentam são tensores, *broadcasting*, muito mais operações e um
 #   gerenciamento cuidadoso da memória, não uma ideia diferente.
+# - Sem mais nada, a sua fita treina uma rede neural: uma fita nova a cada passo, uma chamada a
+#   `gradient` e uma atualização contra o gradiente. É o laço que todo framework executa, com
+#   escalares em vez de tensores.
 
-# %% [markdown] key="summary" lang="ru" src="073d380c"
+# %% [markdown] key="summary" lang="ru" src="ea08b3fc"
 # ## Итоги
 #
 # - Лента — это список записей `(op, output, inputs, vjp)`, который пишется во время прямого
@@ -2034,6 +2043,9 @@ grade("l07_ex4")
 # - Ваша лента вычисляет те же числа, что и `tf.GradientTape`; minitape и
 #   TensorFlow добавляют к этому тензоры, *broadcasting*, гораздо больше операций и аккуратное
 #   обращение с памятью — но не другую идею.
+# - Больше ничего не нужно: ваша лента обучает нейронную сеть — новая лента на каждом шаге, один
+#   вызов `gradient`, сдвиг против градиента. Это тот же цикл, что и в любом фреймворке, только на
+#   скалярах вместо тензоров.
 
 # %% [markdown] key="reflect" lang="en" questions=true
 # 1. Your tape walks its records in reverse order and never sorts them. What change to the engine
