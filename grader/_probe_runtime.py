@@ -32,8 +32,16 @@ MAX_ELEMENTS = 1_000_000      # per answer: larger answers are reported as "too 
 MAX_CAPTURED = 4000           # characters of the student's printed output kept
 MAX_TRACEBACK = 2000
 
-_TOOLS = (  # (name reported, module path, attribute): used-or-not is recorded per call
+def _reads_variables(args, kwargs):
+    """_CustomRule(grad_fn, outs, variables, n_in): the custom_gradient function read Variables,
+    so its backward was called with ``variables=`` (a custom gradient of a Variable)."""
+    variables = args[3] if len(args) > 3 else kwargs.get("variables")
+    return bool(variables)
+
+
+_TOOLS = (  # (name reported, module path, attribute[, only when]): used-or-not is recorded per call
     ("custom_gradient", "minitape._custom", "_CustomRule.__init__"),  # a custom_gradient op was recorded
+    ("custom_gradient.variables", "minitape._custom", "_CustomRule.__init__", _reads_variables),
     ("ForwardAccumulator", "minitape.autodiff", "ForwardAccumulator.__enter__"),
     ("GradientTape.jacobian", "minitape", "GradientTape.jacobian"),
     ("GradientTape.batch_jacobian", "minitape", "GradientTape.batch_jacobian"),
@@ -244,7 +252,7 @@ class _ToolRecorder:
         self._undo = []
 
     def __enter__(self):
-        for name, module, attr in _TOOLS:
+        for name, module, attr, *when in _TOOLS:
             try:
                 obj = sys.modules.get(module) or __import__(module, fromlist=["_"])
                 owner_name, _, attr_name = attr.rpartition(".")
@@ -252,16 +260,17 @@ class _ToolRecorder:
                 original = getattr(owner, attr_name)
             except Exception:
                 continue
-            self._wrap(owner, attr_name, original, name)
+            self._wrap(owner, attr_name, original, name, when[0] if when else None)
         return self
 
-    def _wrap(self, owner, attr_name, original, name):
+    def _wrap(self, owner, attr_name, original, name, when=None):
         recorder = self
         is_class_attr = isinstance(owner, type)
         had_own = attr_name in getattr(owner, "__dict__", {})
 
         def wrapper(*args, **kwargs):
-            recorder.used.add(name)
+            if when is None or when(args, kwargs):
+                recorder.used.add(name)
             return original(*args, **kwargs)
         wrapper.__name__ = getattr(original, "__name__", attr_name)
         wrapper.__doc__ = getattr(original, "__doc__", None)

@@ -267,22 +267,22 @@ plt.show()
 # %% [markdown] key="not-elementwise" lang="en"
 # This trick needs an element-wise function. The outputs of a softmax always add up to 1, so
 # the gradient of their sum is zero everywhere: it says nothing about each output. For one
-# gradient per output element you need a *Jacobian* (lesson 4).
+# gradient per output element you need a *Jacobian* (lesson 5).
 
-# %% [markdown] key="not-elementwise" lang="es" src="29cf13df"
+# %% [markdown] key="not-elementwise" lang="es" src="ef60f1ae"
 # Este truco exige una función elemento a elemento. Las salidas de una softmax siempre suman 1,
 # así que el gradiente de su suma es cero en todas partes: no dice nada de cada salida. Para
-# tener un gradiente por cada elemento de la salida hace falta un *jacobiano* (lección 4).
+# tener un gradiente por cada elemento de la salida hace falta un *jacobiano* (lección 5).
 
-# %% [markdown] key="not-elementwise" lang="pt" src="29cf13df"
+# %% [markdown] key="not-elementwise" lang="pt" src="ef60f1ae"
 # Esse truque exige uma função elemento a elemento. As saídas de uma softmax sempre somam 1,
 # então o gradiente da soma delas é zero em toda parte: não diz nada sobre cada saída. Para ter
-# um gradiente por elemento da saída, é preciso uma *jacobiana* (lição 4).
+# um gradiente por elemento da saída, é preciso uma *jacobiana* (lição 5).
 
-# %% [markdown] key="not-elementwise" lang="ru" src="29cf13df"
+# %% [markdown] key="not-elementwise" lang="ru" src="ef60f1ae"
 # Этот приём работает только для поэлементных функций. Выходы softmax в сумме всегда дают 1,
 # поэтому градиент их суммы везде равен нулю и ничего не говорит о каждом выходе. Чтобы
-# получить градиент для каждого элемента выхода, нужен *якобиан* (урок 4).
+# получить градиент для каждого элемента выхода, нужен *якобиан* (урок 5).
 
 # %% key="not-elementwise-code"
 logits = tf.constant([1.0, 2.0, 3.0])

@@ -215,14 +215,37 @@ VJP_BY_JACOBIANS = (
     "            tf.constant(np.einsum('bm,bmnk->nk', un, jw))]\n")
 
 
+VARIABLE_AS_AN_ARGUMENT = (  # a custom gradient, but `a` is an input, not a Variable it reads
+    "def scaled_tanh_gradients(a, x):\n"
+    "    @tf.custom_gradient\n"
+    "    def scaled_tanh(z, s):\n"
+    "        y = tf.tanh(s * z)\n"
+    "        def backward(upstream):\n"
+    "            local = 1.0 - y**2\n"
+    "            return upstream * s * local, tf.reduce_sum(upstream * z * local)\n"
+    "        return y, backward\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        tape.watch(x)\n"
+    "        loss = tf.reduce_sum(scaled_tanh(x, a) ** 2)\n"
+    "    return tape.gradient(loss, [x, a])\n")
+SCALED_TANH_WITHOUT_CUSTOM_GRADIENT = (
+    "def scaled_tanh_gradients(a, x):\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        tape.watch(x)\n"
+    "        loss = tf.reduce_sum(tf.tanh(a * x) ** 2)\n"
+    "    return tape.gradient(loss, [x, a])\n")
+
+
 @pytest.mark.parametrize("exercise_id, code, score, words", [
-    ("l04_ex5", HVP_BY_HESSIAN, 1.3333, ["asks for tf.autodiff.ForwardAccumulator",
+    ("l05_ex4", HVP_BY_HESSIAN, 1.3333, ["asks for tf.autodiff.ForwardAccumulator",
                                           "asks you not to use a Jacobian or Hessian"]),
     ("l04_ex2", STABLE_WITHOUT_CUSTOM_GRADIENT, 1.3333, ["asks for tf.custom_gradient"]),
     ("l07_ex2", BACKWARD_WITH_MINITAPE, 2.0, ["not to use minitape's GradientTape"]),
-    ("l04_ex6", ROUNDING_BY_FORMULA, 1.3333, ["asks for tf.stop_gradient"]),
-    ("l04_ex7", JACOBIAN_THEN_DIAGONAL, 1.3333, ["asks for tape.batch_jacobian"]),
-    ("l04_ex8", VJP_BY_JACOBIANS, 1.3333, ["asks for gradient(..., output_gradients=u)",
+    ("l04_ex1", ROUNDING_BY_FORMULA, 1.3333, ["asks for tf.stop_gradient"]),
+    ("l04_ex3", VARIABLE_AS_AN_ARGUMENT, 1.3333, ["variables=...)), but it did not run"]),
+    ("l04_ex3", SCALED_TANH_WITHOUT_CUSTOM_GRADIENT, 1.3333, ["asks for tf.custom_gradient (with"]),
+    ("l05_ex5", JACOBIAN_THEN_DIAGONAL, 1.3333, ["asks for tape.batch_jacobian"]),
+    ("l05_ex6", VJP_BY_JACOBIANS, 1.3333, ["asks for gradient(..., output_gradients=u)",
                                            "asks you not to use a Jacobian"]),
 ])
 def test_right_values_computed_the_wrong_way_lose_the_technique_share(exercise_id, code, score,
