@@ -23,7 +23,7 @@ PIP_INSTALL := $(VPY) -m pip --disable-pip-version-check install --progress-bar 
 PYTEST_ARGS ?= -n auto -q --durations=10
 # Debian packages the tests need, as package:file-it-provides (installed when the file is missing).
 DEB_PACKAGES ?= chromium:/usr/bin/chromium fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
-                bubblewrap:/usr/bin/bwrap
+                bubblewrap:/usr/bin/bwrap valgrind:/usr/bin/valgrind
 
 INSTALL_KEY := $(shell { cat pyproject.toml; for p in minitape grader lessons; do test -f $$p/__init__.py && echo $$p; done; } 2>/dev/null | sha256sum | cut -c1-16)
 STAMP_COURSE := $(VENV)/.stamp-course-$(INSTALL_KEY)
@@ -72,7 +72,8 @@ install-dev: $(STAMP_DEV)
 
 # Debian packages for the tests: Chromium for the real-browser tests (Playwright drives
 # /usr/bin/chromium; its own browser downloads are not used) and a font for it; bubblewrap, the
-# sandbox autograding runs students' kernels in (grader/README.md, "Sandbox").
+# sandbox autograding runs students' kernels in (grader/README.md, "Sandbox"); valgrind, which
+# benchmarks/instructions.py counts instructions with.
 system-packages:
 	@missing=; for pair in $(DEB_PACKAGES); do [ -e "$${pair#*:}" ] || missing="$$missing $${pair%%:*}"; done; \
 	if [ -n "$$missing" ]; then \

@@ -57,7 +57,7 @@ class GradientTape:
         self._used = False
         self._entered = False
         self._notes = None           # debugging notes (NumPy escapes, assignments, cut paths)
-        self._spent = None           # what a non-persistent gradient keeps for why_none
+        self._spent = None           # what a consumed pass keeps for why_none (_Spent's fields)
 
     # --- context ------------------------------------------------------------------------
     def __enter__(self):
@@ -177,7 +177,8 @@ class GradientTape:
             raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
                             "Variables or CompositeTensors to be differentiated, but received "
                             "None.")
-        unconnected = UnconnectedGradients(unconnected_gradients)
+        unconnected = (unconnected_gradients if type(unconnected_gradients) is UnconnectedGradients
+                       else UnconnectedGradients(unconnected_gradients))  # (no Enum call)
         flat_targets = _nest.flatten(target)
         for t in flat_targets:
             if not isinstance(t, Tensor):
@@ -204,15 +205,15 @@ class GradientTape:
 
         grads = self._pass(flat_targets, flat_sources, flat_og, consume=consume,
                            batched=batch is not None)
-        lead = () if batch is None else (batch,)  # a vectorized pass's batch axis
         results = []
         for s, g in zip(flat_sources, grads):
+            shape = s._value.shape if batch is None else (batch,) + s._value.shape
             if g is None:
                 if unconnected is UnconnectedGradients.ZERO:
                     g = (_ops.zeros_like(s) if batch is None else
-                         _ops.zeros(lead + s._value.shape, dtype=s.dtype))
-            elif g._value.shape != lead + s._value.shape:
-                g = _ops.reshape(g, lead + s._value.shape)
+                         _ops.zeros(shape, dtype=s.dtype))
+            elif g._value.shape != shape:  # (a vectorized pass: the batch axis in front)
+                g = _ops.reshape(g, shape)
             results.append(g)
         return _nest.pack_sequence_as(sources, results)
 
@@ -285,8 +286,9 @@ class GradientTape:
         grads = backward(entries, self._watched, targets, sources, output_gradients,
                          consume=consume, on_step=on_step, batched=batched)
         if consume:
-            self._release(_Spent(skeleton, self._watched, [t._id for t in targets],
-                                 {s._id: g is not None for s, g in zip(sources, grads)}))
+            # (a plain tuple here, on every gradient call; recording() names its fields)
+            self._release((skeleton, self._watched, [t._id for t in targets],
+                           {s._id: g is not None for s, g in zip(sources, grads)}))
         return grads
 
     def _rows_pass(self, target, sources, output_gradients, unconnected_gradients):
@@ -350,6 +352,8 @@ def recording(tape) -> Recording:
     """The one read-only view of ``tape``'s recording (what debugging draws and explains)."""
     entries = tape._entries
     spent = tape._spent
+    if spent is not None:
+        spent = _Spent(*spent)
     if entries is not None:
         view = _entries_view(entries)
     elif spent is not None and spent.skeleton is not None:
@@ -435,7 +439,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
             if tid in producer:
                 usage[tid] = usage.get(tid, 0) + 1
         o = e[0]
-        if type(o) is tuple:  # several outputs (custom gradients): ready when all are done
+        if o.__class__ is tuple:  # several outputs (custom gradients): ready when all are done
             if multi is None:
                 multi = {}
             multi[i] = o
@@ -488,13 +492,12 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
     while ready:
         i = ready.pop()
         out_id, in_ids, prim, saved, params = entries[i]
-        if type(out_id) is tuple:
+        if multi is not None and i in multi:  # several outputs: a tuple of their gradients
             g = tuple([get(o) if o in source_ids else grads.pop(o, None) for o in out_id])
             if all(x is None for x in g):
                 g = None
         else:
             g = get(out_id) if out_id in source_ids else grads.pop(out_id, None)
-        in_grads = None
         if g is not None:
             if prim.no_gradient:
                 raise LookupError(f"gradient registry has no entry for: {prim.name}")
@@ -510,9 +513,8 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                         if r is not None:
                             if prim.unbroadcast:
                                 shape = saved[k + 1]._value.shape
-                                if (r._value.shape[1:] != shape if batched  # (no slice
-                                        else r._value.shape != shape):    # when not batched)
-                                    r = unbroadcast(r, shape)
+                                if r._value.shape != shape:  # (always in a batched pass:
+                                    r = unbroadcast(r, shape)  # unbroadcast_batch checks)
                             prev = get(tid)
                             grads[tid] = r if prev is None else add(prev, r)
                         c = usage.get(tid)  # (only tensors made by needed entries have one)
@@ -532,6 +534,8 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                     continue
                 prev = get(tid)
                 grads[tid] = ig if prev is None else add(prev, ig)
+        else:
+            in_grads = None
         if on_step is not None and i in reach:
             on_step(i, g, in_grads, grads)
         for tid in in_ids:

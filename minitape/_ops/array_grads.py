@@ -20,6 +20,8 @@ def unbroadcast_batch(g, shape):
     """:func:`unbroadcast` for a gradient with a leading batch axis: ``g`` of shape
     ``(b, *broadcast shape)`` summed to ``(b, *shape)``, the batch axis kept."""
     gs = g._value.shape
+    if gs[1:] == shape:  # only the batch axis differs: nothing to undo
+        return g
     nd = len(gs) - 1 - len(shape)
     axes = tuple(_brange(1, 1 + nd)) + tuple(i + 1 + nd for i, s in enumerate(shape)
                                               if s == 1 and gs[i + 1 + nd] != 1)
@@ -168,7 +170,7 @@ REGISTRY['ScatterAxis'].defbatch(
 
 REGISTRY['SelectV2'].defvjps(
     lambda g, ans, x, y, cond: where(Tensor(cond), g, zeros_like(g)),
-                       lambda g, ans, x, y, cond: where(Tensor(cond), zeros_like(g), g), batch=True)
+    lambda g, ans, x, y, cond: where(Tensor(cond), zeros_like(g), g), batch=True)
 
 
 REGISTRY['Tile'].defvjps(_tile_vjp).defbatch(

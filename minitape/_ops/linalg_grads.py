@@ -143,7 +143,7 @@ def _matmul_db_batch(g, ans, a, b):
 
 REGISTRY['MatMul'].defvjps(
     lambda g, ans, a, b: matmul(g, b, transpose_b=True),
-                     lambda g, ans, a, b: matmul(a, g, transpose_a=True))
+    lambda g, ans, a, b: matmul(a, g, transpose_a=True))
 REGISTRY['MatMul'].defbatch(_matmul_da_batch, _matmul_db_batch)
 
 

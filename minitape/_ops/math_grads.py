@@ -49,17 +49,17 @@ REGISTRY['Sub'].defvjps(lambda g, ans, x, y: g, lambda g, ans, x, y: negative(g)
 
 REGISTRY['Mul'].defvjps(
     lambda g, ans, x, y: multiply(g, y),
-                                    lambda g, ans, x, y: multiply(g, x), batch=True)
+    lambda g, ans, x, y: multiply(g, x), batch=True)
 
 
 REGISTRY['RealDiv'].defvjps(
     lambda g, ans, x, y: divide(g, y),
-                      lambda g, ans, x, y: negative(multiply(g, divide(ans, y))), batch=True)
+    lambda g, ans, x, y: negative(multiply(g, divide(ans, y))), batch=True)
 
 
 REGISTRY['FloorMod'].defvjps(
     lambda g, ans, x, y: g,
-                       lambda g, ans, x, y: multiply(negative(g), floor(divide(x, y))), batch=True)
+    lambda g, ans, x, y: multiply(negative(g), floor(divide(x, y))), batch=True)
 
 
 REGISTRY['Pow'].defvjps(_pow_dx, _pow_dy, batch=True)
@@ -67,17 +67,17 @@ REGISTRY['Pow'].defvjps(_pow_dx, _pow_dy, batch=True)
 
 REGISTRY['Maximum'].defvjps(
     lambda g, ans, x, y: multiply(g, cast(greater_equal(x, y), g.dtype)),
-                      lambda g, ans, x, y: multiply(g, cast(less(x, y), g.dtype)), batch=True)
+    lambda g, ans, x, y: multiply(g, cast(less(x, y), g.dtype)), batch=True)
 
 
 REGISTRY['Minimum'].defvjps(
     lambda g, ans, x, y: multiply(g, cast(less_equal(x, y), g.dtype)),
-                      lambda g, ans, x, y: multiply(g, cast(greater(x, y), g.dtype)), batch=True)
+    lambda g, ans, x, y: multiply(g, cast(greater(x, y), g.dtype)), batch=True)
 
 
 REGISTRY['SquaredDifference'].defvjps(
     lambda g, ans, x, y: multiply(g, multiply(subtract(x, y), 2)),
-     lambda g, ans, x, y: multiply(g, multiply(subtract(y, x), 2)), batch=True)
+    lambda g, ans, x, y: multiply(g, multiply(subtract(y, x), 2)), batch=True)
 
 
 REGISTRY['Atan2'].defvjps(_atan2_dy, _atan2_dx, batch=True)

@@ -12,7 +12,7 @@ from .._core import Tensor, apply, primitive, _to_tensor, _new, _SCALAR_KIND, br
 from .._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
 from .._state import multi_device as _multi  # [True] once a second array module (GPU) exists
 from ..errors import InvalidArgumentError
-from ._adapt import _pair, float_constant
+from ._adapt import _pair, float_constant, _HOST_CONSTANTS
 from ..dtypes import not_allowed, ALLOWED_ARITHMETIC
 
 xp = B.xp
@@ -51,8 +51,13 @@ def _mk_binary(name, fwd):
                         return out
                     return apply(prim, (x, y), {})
             elif ty is _float:
-                # a tensor and a Python float (y * 0.9): the one float-constant shortcut
-                c = float_constant(y, x._value)
+                # a tensor and a Python float (y * 0.9): the one float-constant shortcut.
+                # Its cache is probed here first: a NumPy scalar's type is its cache key, so
+                # a hit needs no call (the cache holds only host floating types)
+                by_type = _HOST_CONSTANTS.get(y)
+                c = by_type.get(type(x._value)) if by_type is not None else None
+                if c is None:
+                    c = float_constant(y, x._value)
                 if c is not None:
                     return apply(prim, (x, c), {})
         a, b = _pair(x, y, pname)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +85,31 @@ def test_autograde_benchmark_compares_all_three_runs_on_a_small_class():
         "grader autograde-all -j 2 (sandboxed)"] + (
         ["grader autograde-all --scheduler (Dask, 2 workers)"] if dask else [])
     assert all("x" in row and ("% of" in row or "n/a" in row) for row in rows)
+
+
+def test_instruction_counts_refuse_unknown_workloads_and_missing_tools(tmp_path):
+    """benchmarks/instructions.py fails with a one-line reason, never a traceback."""
+    script = ROOT / "benchmarks" / "instructions.py"
+    p = subprocess.run([sys.executable, str(script), "--only", "nope"], capture_output=True,
+                       text=True, env=dict(os.environ, PATH=str(tmp_path)))
+    assert p.returncode == 2
+    assert "Traceback" not in p.stderr
+    assert "valgrind is not installed" in p.stderr
+    if shutil.which("valgrind") and shutil.which("setarch"):
+        p = subprocess.run([sys.executable, str(script), "--only", "nope"], capture_output=True,
+                           text=True)
+        assert p.returncode == 2 and "unknown workload(s) ['nope']" in p.stderr
+
+
+def test_instruction_counts_of_this_checkout():
+    """One workload counted for real: a table row with a positive count per primitive op."""
+    if not (shutil.which("valgrind") and shutil.which("setarch")):
+        import pytest
+        pytest.skip("valgrind is not installed (make system-packages installs it)")
+    script = ROOT / "benchmarks" / "instructions.py"
+    p = subprocess.run([sys.executable, str(script), "--only", "chain", "-n", "1"],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    row = next(line for line in p.stdout.splitlines() if line.startswith("chain"))
+    per_op = int(row.split()[1].replace(",", ""))
+    assert 1_000 < per_op < 1_000_000  # a Python-level op: thousands of instructions
