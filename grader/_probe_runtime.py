@@ -42,6 +42,8 @@ def _reads_variables(args, kwargs):
 _TOOLS = (  # (name reported, module path, attribute[, only when]): used-or-not is recorded per call
     ("custom_gradient", "minitape._custom", "_CustomRule.__init__"),  # a custom_gradient op was recorded
     ("custom_gradient.variables", "minitape._custom", "_CustomRule.__init__", _reads_variables),
+    ("RegisterGradient", "minitape._custom", "RegisterGradient.__call__"),  # a registration ran
+    ("no_gradient", "minitape", "no_gradient"),
     ("ForwardAccumulator", "minitape.autodiff", "ForwardAccumulator.__enter__"),
     ("GradientTape.jacobian", "minitape", "GradientTape.jacobian"),
     ("GradientTape.batch_jacobian", "minitape", "GradientTape.batch_jacobian"),

@@ -8,7 +8,9 @@ these as :class:`Technique` s. The trusted autograder checks each one from two s
 * the submitted source, with :mod:`ast`: the names and attributes used in the student's
   function and in the notebook's top-level functions it calls (transitively);
 * what the kernel reported while the function ran (the probe records which autodiff tools
-  were entered: ``custom_gradient`` functions, ``ForwardAccumulator``, ``GradientTape.gradient``,
+  were entered: ``custom_gradient`` functions, and ``custom_gradient.variables`` when such a
+  function read Variables (its ``backward`` got ``variables=``), ``RegisterGradient`` and
+  ``no_gradient`` registrations, ``ForwardAccumulator``, ``GradientTape.gradient``,
   ``jacobian``; and, in lesson 7, ``own_tape`` when the lesson's own ``Tape`` recorded
   operations, with each as ``tape:<op>``).
 

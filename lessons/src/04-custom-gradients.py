@@ -633,6 +633,90 @@ print(d_x.numpy(), d_scale.numpy())
 # `minitape._custom.restore_gradient("AdjustContrastv2")` снова убирает вашу запись; в
 # TensorFlow такой отмены нет, и регистрация действует, пока жив процесс Python.
 
+# %% key="register-gradient-code"
+import minitape._custom
+
+
+@tf.RegisterGradient("AdjustContrastv2")
+def adjust_contrast_grad(op, upstream):
+    images, factor = op.inputs
+    mean = tf.reduce_mean(images, axis=[-3, -2], keepdims=True)
+    upstream_mean = tf.reduce_mean(upstream, axis=[-3, -2], keepdims=True)
+    return factor * upstream + (1 - factor) * upstream_mean, tf.reduce_sum(upstream * (images - mean))
+
+
+try:
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.image.adjust_contrast(image, factor) ** 2)
+    registered_image, registered_factor = tape.gradient(loss, [image, factor])
+    print(np.allclose(registered_image.numpy(), d_image.numpy()),
+          np.allclose(registered_factor.numpy(), d_factor.numpy()))
+    try:
+        tf.RegisterGradient("AdjustContrastv2")(adjust_contrast_grad)
+    except KeyError as error:
+        print(type(error).__name__)
+finally:
+    minitape._custom.restore_gradient("AdjustContrastv2")
+
+# %% [markdown] key="no-gradient" lang="en"
+# The registered function gives the same gradients as the `custom_gradient` above (`True True`),
+# and a second registration for the same type raises `KeyError`. The `finally` clause undoes the
+# registration whatever happens, so the cell can run again: the registry outlives the cell, and
+# without the undo a second run would fail at the decorator.
+#
+# `tf.no_gradient` goes the other way: the operation's result becomes a constant for every tape,
+# as if each call were wrapped in `tf.stop_gradient`. Below, `loss` multiplies the adjusted image
+# by `image`, so `image` still gets a gradient, through the second factor of the product only
+# (it equals the adjusted image), while `factor`, reached only through the operation, gets
+# `None`:
+
+# %% [markdown] key="no-gradient" lang="es" src="ba2612c9"
+# La función registrada da los mismos gradientes que el `custom_gradient` de arriba
+# (`True True`), y un segundo registro para el mismo tipo lanza `KeyError`. La cláusula `finally`
+# deshace el registro pase lo que pase, así que la celda puede volver a ejecutarse: el registro
+# sobrevive a la celda, y sin deshacerlo una segunda ejecución fallaría en el decorador.
+#
+# `tf.no_gradient` va en sentido contrario: el resultado de la operación pasa a ser una constante
+# para todas las cintas, como si cada llamada estuviera envuelta en `tf.stop_gradient`. Abajo,
+# `loss` multiplica la imagen ajustada por `image`, así que `image` sigue recibiendo un
+# gradiente, solo a través del segundo factor del producto (es igual a la imagen ajustada),
+# mientras que `factor`, al que solo se llega a través de la operación, recibe `None`:
+
+# %% [markdown] key="no-gradient" lang="pt" src="ba2612c9"
+# A função registrada dá os mesmos gradientes que o `custom_gradient` acima (`True True`), e um
+# segundo registro para o mesmo tipo lança `KeyError`. A cláusula `finally` desfaz o registro
+# aconteça o que acontecer, então a célula pode rodar de novo: o registro sobrevive à célula, e
+# sem desfazê-lo uma segunda execução falharia no decorador.
+#
+# `tf.no_gradient` vai no sentido oposto: o resultado da operação passa a ser uma constante para
+# todas as fitas, como se cada chamada estivesse envolvida em `tf.stop_gradient`. Abaixo, `loss`
+# multiplica a imagem ajustada por `image`, então `image` ainda recebe um gradiente, só pelo
+# segundo fator do produto (ele é igual à imagem ajustada), enquanto `factor`, que só é
+# alcançado através da operação, recebe `None`:
+
+# %% [markdown] key="no-gradient" lang="ru" src="ba2612c9"
+# Зарегистрированная функция даёт те же градиенты, что и `custom_gradient` выше (`True True`), а
+# повторная регистрация для того же типа вызывает `KeyError`. Блок `finally` отменяет
+# регистрацию при любом исходе, поэтому ячейку можно выполнить снова: реестр живёт дольше
+# ячейки, и без отмены повторный запуск упал бы на декораторе.
+#
+# `tf.no_gradient` действует наоборот: результат операции становится константой для всех лент,
+# как будто каждый её вызов обёрнут в `tf.stop_gradient`. Ниже `loss` умножает обработанное
+# изображение на `image`, поэтому `image` всё равно получает градиент — только через второй
+# множитель произведения (он равен обработанному изображению), а `factor`, до которого можно
+# добраться только через операцию, получает `None`:
+
+# %% key="no-gradient-code"
+tf.no_gradient("AdjustContrastv2")
+try:
+    with tf.GradientTape() as tape:
+        contrast = tf.image.adjust_contrast(image, factor)
+        loss = tf.reduce_sum(contrast * image)
+    d_image_cut, d_factor_cut = tape.gradient(loss, [image, factor])
+    print(np.allclose(d_image_cut.numpy(), contrast.numpy()), d_factor_cut)
+finally:
+    minitape._custom.restore_gradient("AdjustContrastv2")
+
 # %% [markdown] key="custom-clip" lang="en"
 # ### Clipping a gradient
 #
@@ -1174,6 +1258,163 @@ check("l04_ex3")
 ### BEGIN HIDDEN TESTS
 from grader import grade
 grade("l04_ex3")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex4" lang="en"
+# ### Exercise 4 · A gradient registered by operation type (2 points)
+#
+# Write `registered_contrast_gradients(images, factor)`. `images` is a `tf.Variable` of shape
+# (h, w, c) and `factor` a `tf.Variable` of shape (). Inside the function, register with
+# `@tf.RegisterGradient("AdjustContrastv2")` the gradient of `tf.image.adjust_contrast` from this
+# lesson (a function of `op` and `upstream` that reads the inputs from `op.inputs` and returns
+# one gradient per input); for
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor})^2$ return the list
+# $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$ from one `gradient`
+# call; and undo the registration in a `finally:` clause with
+# `minitape._custom.restore_gradient("AdjustContrastv2")`. The checks call your function several
+# times in the same kernel, so a registration left behind makes the next call raise `KeyError`.
+# For the `image` and `factor` of this lesson the answer is the `d_image` and `d_factor` printed
+# above.
+
+# %% [markdown] key="ex4" lang="es" src="cf476e83"
+# ### Ejercicio 4 · Un gradiente registrado por tipo de operación (2 puntos)
+#
+# Escribe `registered_contrast_gradients(images, factor)`. `images` es una `tf.Variable` de forma
+# (h, w, c) y `factor`, una `tf.Variable` de forma (). Dentro de la función, registra con
+# `@tf.RegisterGradient("AdjustContrastv2")` el gradiente de `tf.image.adjust_contrast` de esta
+# lección (una función de `op` y `upstream` que lee las entradas de `op.inputs` y devuelve un
+# gradiente por entrada); para
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor})^2$, devuelve la lista
+# $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$ con una sola llamada a
+# `gradient`; y deshaz el registro en una cláusula `finally:` con
+# `minitape._custom.restore_gradient("AdjustContrastv2")`. Las comprobaciones llaman a tu función
+# varias veces en el mismo kernel, así que un registro que se quede puesto hace que la siguiente
+# llamada lance `KeyError`. Para la `image` y el `factor` de esta lección, la respuesta son los
+# `d_image` y `d_factor` que se imprimieron más arriba.
+
+# %% [markdown] key="ex4" lang="pt" src="cf476e83"
+# ### Exercício 4 · Um gradiente registrado por tipo de operação (2 pontos)
+#
+# Escreva `registered_contrast_gradients(images, factor)`. `images` é uma `tf.Variable` de
+# formato (h, w, c) e `factor`, uma `tf.Variable` de formato (). Dentro da função, registre com
+# `@tf.RegisterGradient("AdjustContrastv2")` o gradiente de `tf.image.adjust_contrast` desta
+# lição (uma função de `op` e `upstream` que lê as entradas em `op.inputs` e devolve um
+# gradiente por entrada); para
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor})^2$, devolva a lista
+# $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$ com uma única chamada a
+# `gradient`; e desfaça o registro numa cláusula `finally:` com
+# `minitape._custom.restore_gradient("AdjustContrastv2")`. As verificações chamam a sua função
+# várias vezes no mesmo kernel, então um registro esquecido faz a chamada seguinte lançar
+# `KeyError`. Para a `image` e o `factor` desta lição, a resposta são os `d_image` e `d_factor`
+# impressos acima.
+
+# %% [markdown] key="ex4" lang="ru" src="cf476e83"
+# ### Упражнение 4 · Градиент, зарегистрированный по типу операции (2 балла)
+#
+# Напишите `registered_contrast_gradients(images, factor)`. `images` — `tf.Variable` формы
+# (h, w, c), `factor` — `tf.Variable` формы (). Внутри функции зарегистрируйте с
+# `@tf.RegisterGradient("AdjustContrastv2")` градиент `tf.image.adjust_contrast` из этого урока
+# (функцию от `op` и `upstream`, которая берёт входы из `op.inputs` и возвращает по градиенту на
+# каждый вход); для $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor})^2$ верните
+# список $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$, полученный
+# одним вызовом `gradient`; и отмените регистрацию в блоке `finally:` вызовом
+# `minitape._custom.restore_gradient("AdjustContrastv2")`. Проверки вызывают вашу функцию
+# несколько раз в одном и том же ядре, так что неотменённая регистрация приведёт к `KeyError` при
+# следующем вызове. Для `image` и `factor` из этого урока ответ — это `d_image` и `d_factor`,
+# напечатанные выше.
+
+# %% nbgrader="solution" grade_id="l04_ex4_solution"
+def registered_contrast_gradients(images, factor):
+    ### BEGIN SOLUTION
+    import minitape._custom
+
+    @tf.RegisterGradient("AdjustContrastv2")
+    def contrast_grad(op, upstream):
+        x, f = op.inputs
+        mean = tf.reduce_mean(x, axis=[-3, -2], keepdims=True)
+        upstream_mean = tf.reduce_mean(upstream, axis=[-3, -2], keepdims=True)
+        return f * upstream + (1 - f) * upstream_mean, tf.reduce_sum(upstream * (x - mean))
+
+    try:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.image.adjust_contrast(images, factor) ** 2)
+        return tape.gradient(loss, [images, factor])
+    finally:
+        minitape._custom.restore_gradient("AdjustContrastv2")
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex4" points=2
+from grader import check
+check("l04_ex4")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex4")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex5" lang="en"
+# ### Exercise 5 · An operation type without a gradient (2 points)
+#
+# Write `gradient_without_contrast(images, factor)`, with `images` and `factor` as in exercise 4.
+# Inside the function, declare with `tf.no_gradient("AdjustContrastv2")` that contrast
+# adjustment has no gradient, compute
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor}) \cdot \text{images}$ and return
+# $\frac{dL}{d\,\text{images}}$; undo the declaration in a `finally:` clause, as in exercise 4.
+# Before you run it, predict the answer: through which factor of the product does the tape still
+# reach `images`?
+
+# %% [markdown] key="ex5" lang="es" src="4cbd77cb"
+# ### Ejercicio 5 · Un tipo de operación sin gradiente (2 puntos)
+#
+# Escribe `gradient_without_contrast(images, factor)`, con `images` y `factor` como en el
+# ejercicio 4. Dentro de la función, declara con `tf.no_gradient("AdjustContrastv2")` que el
+# ajuste de contraste no tiene gradiente, calcula
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor}) \cdot \text{images}$ y devuelve
+# $\frac{dL}{d\,\text{images}}$; deshaz la declaración en una cláusula `finally:`, como en el
+# ejercicio 4. Antes de ejecutarla, predice la respuesta: ¿a través de qué factor del producto
+# sigue llegando la cinta a `images`?
+
+# %% [markdown] key="ex5" lang="pt" src="4cbd77cb"
+# ### Exercício 5 · Um tipo de operação sem gradiente (2 pontos)
+#
+# Escreva `gradient_without_contrast(images, factor)`, com `images` e `factor` como no
+# exercício 4. Dentro da função, declare com `tf.no_gradient("AdjustContrastv2")` que o ajuste
+# de contraste não tem gradiente, calcule
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor}) \cdot \text{images}$ e devolva
+# $\frac{dL}{d\,\text{images}}$; desfaça a declaração numa cláusula `finally:`, como no
+# exercício 4. Antes de rodar, preveja a resposta: por qual fator do produto a fita ainda chega
+# a `images`?
+
+# %% [markdown] key="ex5" lang="ru" src="4cbd77cb"
+# ### Упражнение 5 · Тип операции без градиента (2 балла)
+#
+# Напишите `gradient_without_contrast(images, factor)`; `images` и `factor` — как в
+# упражнении 4. Внутри функции объявите с `tf.no_gradient("AdjustContrastv2")`, что у изменения
+# контраста нет градиента, вычислите
+# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor}) \cdot \text{images}$ и верните
+# $\frac{dL}{d\,\text{images}}$; отмените объявление в блоке `finally:`, как в упражнении 4.
+# Прежде чем запускать, предскажите ответ: через какой множитель произведения лента всё ещё
+# доходит до `images`?
+
+# %% nbgrader="solution" grade_id="l04_ex5_solution"
+def gradient_without_contrast(images, factor):
+    ### BEGIN SOLUTION
+    import minitape._custom
+
+    tf.no_gradient("AdjustContrastv2")
+    try:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.image.adjust_contrast(images, factor) * images)
+        return tape.gradient(loss, images)
+    finally:
+        minitape._custom.restore_gradient("AdjustContrastv2")
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex5" points=2
+from grader import check
+check("l04_ex5")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex5")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="summary" lang="en"

@@ -302,3 +302,83 @@ def test_lesson7_answers_must_come_from_the_students_own_tape():
     assert result.score == 1.3333  # both techniques failed: together a third of 2 points
     assert "asks for your own Tape from this lesson" in result.text()
     assert "not to use minitape's GradientTape" in result.text()
+
+
+CONTRAST_GRAD = (
+    "    @tf.RegisterGradient('AdjustContrastv2')\n"
+    "    def contrast_grad(op, upstream):\n"
+    "        x, f = op.inputs\n"
+    "        mean = tf.reduce_mean(x, axis=[-3, -2], keepdims=True)\n"
+    "        upstream_mean = tf.reduce_mean(upstream, axis=[-3, -2], keepdims=True)\n"
+    "        return f * upstream + (1 - f) * upstream_mean, tf.reduce_sum(upstream * (x - mean))\n")
+REGISTERED_AND_UNDONE = (
+    "def registered_contrast_gradients(images, factor):\n"
+    "    import minitape._custom\n" + CONTRAST_GRAD +
+    "    try:\n"
+    "        with tf.GradientTape() as tape:\n"
+    "            loss = tf.reduce_sum(tf.image.adjust_contrast(images, factor) ** 2)\n"
+    "        return tape.gradient(loss, [images, factor])\n"
+    "    finally:\n"
+    "        minitape._custom.restore_gradient('AdjustContrastv2')\n")
+REGISTERED_AND_LEFT_BEHIND = (
+    "def registered_contrast_gradients(images, factor):\n" + CONTRAST_GRAD +
+    "    with tf.GradientTape() as tape:\n"
+    "        loss = tf.reduce_sum(tf.image.adjust_contrast(images, factor) ** 2)\n"
+    "    return tape.gradient(loss, [images, factor])\n")
+CONTRAST_BY_FORMULA = (
+    "def registered_contrast_gradients(images, factor):\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        mean = tf.reduce_mean(images, axis=[-3, -2], keepdims=True)\n"
+    "        loss = tf.reduce_sum(((images - mean) * factor + mean) ** 2)\n"
+    "    return tape.gradient(loss, [images, factor])\n")
+CUT_BY_STOP_GRADIENT = (
+    "def gradient_without_contrast(images, factor):\n"
+    "    with tf.GradientTape() as tape:\n"
+    "        loss = tf.reduce_sum(tf.stop_gradient(tf.image.adjust_contrast(images, factor)) * images)\n"
+    "    return tape.gradient(loss, images)\n")
+
+
+@pytest.fixture
+def gradient_registry_restored():
+    """The gradient registry is global per process: leave AdjustContrastv2 as it was found."""
+    import minitape._custom
+
+    yield
+    minitape._custom.restore_gradient("AdjustContrastv2")
+
+
+def test_a_registration_undone_in_finally_can_be_graded_again_in_the_same_process(
+        gradient_registry_restored):
+    # every case calls the function (visible and hidden: five calls), and a second grading
+    # in the same process (a student's re-run of the check cell) still finds the registry free
+    for _ in range(2):
+        result, issues, _ = run_probe("l04_ex4", REGISTERED_AND_UNDONE)
+        assert result.score == 2, result.text()
+    import minitape as tf
+
+    with pytest.raises(LookupError):  # the registry is as it was: no gradient for the type
+        with tf.GradientTape() as tape:
+            image = tf.Variable([[[0.5, 0.0], [0.25, 1.0]]])
+            loss = tf.reduce_sum(tf.image.adjust_contrast(image, 2.0))
+        tape.gradient(loss, image)
+
+
+def test_a_registration_left_behind_fails_every_later_call(gradient_registry_restored):
+    result, _, _ = run_probe("l04_ex4", REGISTERED_AND_LEFT_BEHIND)
+    value_checks = [c for c in result.checks if c.reason != "technique"]
+    assert value_checks[0].passed and not all(c.passed for c in value_checks), result.text()
+    assert "KeyError" in result.text()
+    assert result.score < 1
+
+
+@pytest.mark.parametrize("exercise_id, code, words", [
+    ("l04_ex4", CONTRAST_BY_FORMULA, ["asks for tf.RegisterGradient"]),
+    ("l04_ex5", CUT_BY_STOP_GRADIENT, ["asks for tf.no_gradient"]),
+])
+def test_the_registry_exercises_ask_for_the_registry(exercise_id, code, words,
+                                                      gradient_registry_restored):
+    result, issues, _ = run_probe(exercise_id, code)
+    assert all(c.passed for c in result.checks if c.reason != "technique"), result.text()
+    assert result.score == 1.3333
+    for word in words:
+        assert word in result.text()

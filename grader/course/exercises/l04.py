@@ -1,5 +1,5 @@
 """Lesson 4, "Controlling the tape and custom gradients" (``lessons/src/04-custom-gradients.py``):
-three exercises.
+five exercises.
 
 The contracts are the ones the lesson states to students:
 
@@ -21,11 +21,25 @@ and returns ``tanh(a z)``; its ``backward(upstream, variables=None)`` returns th
 ``z`` and ``[gradient for a]``. For ``L = sum(scaled_tanh(x)**2)`` return ``[dL/dx, dL/da]``
 from one ``gradient`` call.
 
+``l04_ex4`` (2 points) -- ``registered_contrast_gradients(images, factor)``: ``images`` (h, w, c)
+and ``factor`` () Variables; inside the function, ``@tf.RegisterGradient("AdjustContrastv2")``
+registers the gradient of ``tf.image.adjust_contrast`` (``f u + (1 - f) mean(u)`` for the images,
+``sum(u (x - mean(x)))`` for the factor); return ``[dL/dimages, dL/dfactor]`` for
+``L = sum(adjust_contrast(images, factor)**2)`` and undo the registration in ``finally:`` with
+``minitape._custom.restore_gradient``. The registry is global per process: a registration left
+behind makes the next call (every case is one) raise ``KeyError``.
+
+``l04_ex5`` (2 points) -- ``gradient_without_contrast(images, factor)``: same inputs; inside the
+function ``tf.no_gradient("AdjustContrastv2")``, then ``dL/dimages`` for
+``L = sum(adjust_contrast(images, factor) * images)``, which is ``adjust_contrast(images,
+factor)`` itself (the operation's result is a constant); undone in ``finally:`` as in ``l04_ex4``.
+
 Finite-difference checks (independent of the references, see ``grader.exercises``): ``l04_ex2``
 checks the gradient of ``sum(logaddexp(0, x))``, ``l04_ex3`` that of ``sum(tanh(a x)**2)`` with
-respect to ``x`` and ``a``. ``l04_ex1``'s answer is, on purpose, not the
-gradient of its loss (rounding has derivative zero almost everywhere): it is compared with the
-reference only.
+respect to ``x`` and ``a``, ``l04_ex4`` that of ``sum(adjust_contrast(images, factor)**2)``
+written in NumPy. The answers of ``l04_ex1`` and ``l04_ex5`` are, on
+purpose, not gradients of their losses (rounding has derivative zero almost everywhere; a type
+declared without a gradient is a constant): they are compared with the references only.
 
 Tensors and Variables given to students are float64, except in ``l04_ex2`` (float32 on purpose:
 that is where ``exp`` overflows), whose answers are compared with the float32 tolerance.
@@ -205,4 +219,88 @@ register(Exercise(
            "pt": "Um gradiente personalizado que lê uma Variable",
            "ru": "Собственный градиент функции, которая читает переменную"},
     components=["dL/dx", "dL/da"],
+))
+
+
+# ------------------------------------------------------------------------------------------------
+# l04_ex4 / l04_ex5: the gradient registry by operation type (RegisterGradient, no_gradient)
+# ------------------------------------------------------------------------------------------------
+# The registry is global per process. The references below never touch it (they write the
+# contrast adjustment with operations the tape knows), so computing them cannot collide with a
+# registration, in the grader's process or anywhere else; the student's function must leave the
+# registry as it found it, or the next call (the checks make several) raises KeyError.
+def _contrast_np(x, f):
+    mean = x.mean(axis=(-3, -2), keepdims=True)
+    return (x - mean) * f + mean
+
+
+def _registered_contrast_reference(images, factor):
+    tf = _tf()
+    with tf.GradientTape() as tape:
+        mean = tf.reduce_mean(images, axis=[-3, -2], keepdims=True)
+        loss = tf.reduce_sum(((images - mean) * factor + mean) ** 2)
+    return tape.gradient(loss, [images, factor])
+
+
+def _without_contrast_reference(images, factor):
+    tf = _tf()
+    return tf.constant(_contrast_np(images.numpy(), factor.numpy()))
+
+
+def _contrast_inputs(images, factor) -> Inputs:
+    tf = _tf()
+    images, factor = _f64(images), _f64(factor)
+    return Inputs(args=(tf.Variable(images.copy()), tf.Variable(factor.copy())),
+                  values={"images": images, "factor": factor})
+
+
+def _contrast_random(rng):
+    h, w, c = int(rng.integers(1, 5)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
+    return _contrast_inputs(rng.uniform(0.0, 1.0, size=(h, w, c)), rng.uniform(-1.0, 3.0))
+
+
+_IMAGE = [[[0.5, 0.0, 0.0], [0.1, 0.9, 0.3]]]
+_IMAGE2 = [[[0.2], [0.8]], [[0.4], [1.0]]]
+
+register(Exercise(
+    id="l04_ex4",
+    function="registered_contrast_gradients",
+    signature="registered_contrast_gradients(images, factor)",
+    techniques=(Technique("RegisterGradient", ("RegisterGradient",), "RegisterGradient", description={
+        "en": "tf.RegisterGradient (registered inside the function, undone in finally:)",
+        "es": "tf.RegisterGradient (registrado dentro de la función y deshecho en finally:)",
+        "pt": "tf.RegisterGradient (registrado dentro da função e desfeito em finally:)",
+        "ru": "tf.RegisterGradient (регистрация внутри функции, отмена в finally:)"}),),
+    points=2,
+    reference=_registered_contrast_reference,
+    visible=[Case(lambda rng: _contrast_inputs(_IMAGE, 2.0), "images (1, 2, 3), factor = 2"),
+             Case(lambda rng: _contrast_inputs(_IMAGE2, 0.5), "images (2, 2, 1), factor = 0.5")],
+    hidden=[Case(_contrast_random) for _ in range(3)],
+    objective=lambda v, inputs: float(np.sum(_contrast_np(v["images"], v["factor"]) ** 2)),
+    gradient_names=["images", "factor"],
+    title={"en": "A gradient registered by operation type",
+           "es": "Un gradiente registrado por tipo de operación",
+           "pt": "Um gradiente registrado por tipo de operação",
+           "ru": "Градиент, зарегистрированный по типу операции"},
+    components=["dL/dimages", "dL/dfactor"],
+))
+
+register(Exercise(
+    id="l04_ex5",
+    function="gradient_without_contrast",
+    signature="gradient_without_contrast(images, factor)",
+    techniques=(Technique("no_gradient", ("no_gradient",), "no_gradient", description={
+        "en": "tf.no_gradient (declared inside the function, undone in finally:)",
+        "es": "tf.no_gradient (declarado dentro de la función y deshecho en finally:)",
+        "pt": "tf.no_gradient (declarado dentro da função e desfeito em finally:)",
+        "ru": "tf.no_gradient (объявление внутри функции, отмена в finally:)"}),),
+    points=2,
+    reference=_without_contrast_reference,
+    visible=[Case(lambda rng: _contrast_inputs(_IMAGE, 2.0), "images (1, 2, 3), factor = 2"),
+             Case(lambda rng: _contrast_inputs(_IMAGE2, 0.5), "images (2, 2, 1), factor = 0.5")],
+    hidden=[Case(_contrast_random) for _ in range(3)],
+    title={"en": "An operation type without a gradient",
+           "es": "Un tipo de operación sin gradiente",
+           "pt": "Um tipo de operação sem gradiente",
+           "ru": "Тип операции без градиента"},
 ))
