@@ -96,6 +96,37 @@ def nbgrader_metadata(cell: Code) -> dict:
             "schema_version": NBGRADER_SCHEMA, "solution": False, "task": False}
 
 
+def question_cells(lesson: Lesson, prose: Prose, lang: str) -> list:
+    """The open questions that end a lesson, as notebook cells: a heading with the
+    instructions, then each question followed by an empty markdown cell for the student's
+    answer (``metadata.minitape.answer_to`` names the question's cell).
+
+    The answer cells are ordinary markdown cells, not nbgrader cells: nbgrader accepts a
+    markdown answer cell only as a manually graded one, which flags every answered submission
+    "needs manual grade" (even at 0 points) and makes an empty one "unanswered". As ordinary
+    cells they are handed in with the notebook, kept by autograding and shown in the feedback,
+    and never scored.
+    """
+    import nbformat.v4 as v4
+
+    status = prose.status(lang)
+    note = {"missing": f"> ⚠️ {t('lessons.missing_translation', lang)}\n\n",
+            "stale": f"> ⚠️ {t('lessons.stale_translation', lang)}\n\n"}.get(status, "")
+    heading = (f"{note}## {t('lessons.questions.title', lang)}\n\n"
+               f"{t('lessons.questions.intro', lang)}")
+    cells = [v4.new_markdown_cell(heading, id=lesson.cell_id(prose.key))]
+    if prose.tags:
+        cells[0].metadata["tags"] = list(prose.tags)
+    for i, question in enumerate(prose.question_list(lang), start=1):
+        question_id = lesson.cell_id(f"{prose.key}-q{i}")
+        cells.append(v4.new_markdown_cell(question, id=question_id))
+        answer = v4.new_markdown_cell(t("lessons.questions.answer", lang),
+                                      id=lesson.cell_id(f"{prose.key}-a{i}"))
+        answer.metadata["minitape"] = {"answer_to": question_id}
+        cells.append(answer)
+    return cells
+
+
 def instructor_notebook(lesson: Lesson, lang: str):
     """The nbgrader source notebook of ``lesson`` in ``lang`` (an nbformat NotebookNode)."""
     import nbformat.v4 as v4
@@ -103,6 +134,9 @@ def instructor_notebook(lesson: Lesson, lang: str):
     cells = []
     for item in lesson.cells:
         cell_id = lesson.cell_id(item.key)
+        if isinstance(item, Prose) and item.questions:
+            cells.extend(question_cells(lesson, item, lang))
+            continue
         if isinstance(item, Prose):
             cell = v4.new_markdown_cell(prose_text(item, lang), id=cell_id)
         else:

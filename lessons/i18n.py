@@ -72,6 +72,37 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "**Ainda não traduzido.** Esta célula aparece em inglês.",
         "ru": "**Ещё не переведено.** Эта ячейка показана на английском.",
     },
+    # the open questions that end every lesson (a questions=true cell; lessons/build.py)
+    "lessons.questions.title": {
+        "en": "Questions to think about",
+        "es": "Preguntas para pensar",
+        "pt": "Perguntas para pensar",
+        "ru": "Вопросы для размышления",
+    },
+    "lessons.questions.intro": {
+        "en": "These questions have no single right answer and give no points. Write a few "
+              "sentences in the cell under each question (double-click it to edit it), or talk "
+              "them over with a classmate. Your answers stay in your notebook: they are handed in "
+              "with it, and your teacher can read them.",
+        "es": "Estas preguntas no tienen una única respuesta correcta y no dan puntos. Escribe "
+              "unas frases en la celda que hay debajo de cada pregunta (haz doble clic en ella para "
+              "editarla), o coméntalas con un compañero o una compañera. Tus respuestas se quedan "
+              "en tu cuaderno: se entregan con él, y tu profesor o profesora puede leerlas.",
+        "pt": "Estas perguntas não têm uma única resposta certa e não valem pontos. Escreva "
+              "algumas frases na célula abaixo de cada pergunta (clique duas vezes nela para "
+              "editá-la), ou converse sobre elas com um colega. Suas respostas ficam no seu "
+              "notebook: são entregues com ele, e seu professor pode lê-las.",
+        "ru": "У этих вопросов нет единственного правильного ответа, и баллов за них не дают. "
+              "Напишите несколько предложений в ячейке под каждым вопросом (дважды щёлкните по "
+              "ней, чтобы её редактировать) или обсудите их с однокурсником. Ответы остаются в "
+              "вашем блокноте: они сдаются вместе с ним, и преподаватель может их прочитать.",
+    },
+    "lessons.questions.answer": {
+        "en": "*Your answer here.*",
+        "es": "*Escribe aquí tu respuesta.*",
+        "pt": "*Escreva aqui a sua resposta.*",
+        "ru": "*Напишите здесь свой ответ.*",
+    },
     # ----- plots ------------------------------------------------------------------------------
     "plot.x": {"en": "x", "es": "x", "pt": "x", "ru": "x"},
     "plot.function": {"en": "f(x)", "es": "f(x)", "pt": "f(x)", "ru": "f(x)"},

@@ -24,12 +24,16 @@ MARKER = re.compile(r"^# %%(?=\s|$)")
 
 ROLES = ("solution", "tests")
 # Metadata a lesson author may write on a cell header.
-KNOWN_KEYS = {"key", "lang", "src", "nbgrader", "grade_id", "points", "tags"}
+KNOWN_KEYS = {"key", "lang", "src", "nbgrader", "grade_id", "points", "tags", "questions"}
 # Metadata jupytext itself adds while reading (layout hints); ignored.
 JUPYTEXT_KEYS = {"lines_to_next_cell", "lines_to_end_of_cell_marker", "cell_marker"}
 
 BEGIN_SOLUTION, END_SOLUTION = "BEGIN SOLUTION", "END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"
+
+# The open questions that end a lesson (a prose cell with ``questions=true``): how many.
+MIN_QUESTIONS, MAX_QUESTIONS = 2, 3
+QUESTION_ITEM = re.compile(r"^(?P<number>\d+)\.[ \t]+\S")
 
 
 class LessonSourceError(ValueError):
@@ -65,6 +69,7 @@ class Prose:
     src: dict[str, str | None] = field(default_factory=dict)  # lang -> recorded hash
     lines: dict[str, int] = field(default_factory=dict)  # lang -> header line
     tags: list[str] = field(default_factory=list)
+    questions: bool = False  # the lesson's closing open questions (``questions=true``)
 
     @property
     def en_hash(self) -> str:
@@ -77,6 +82,40 @@ class Prose:
         if lang not in self.texts:
             return "missing"
         return "ok" if self.src.get(lang) == self.en_hash else "stale"
+
+    def question_list(self, lang: str) -> list[str]:
+        """The questions of a ``questions=true`` cell in ``lang`` (English where the
+        translation is missing), each the markdown of one numbered item (``2. Why ...``)."""
+        items, problem = split_questions(self.texts.get(lang, self.texts[SOURCE_LANG]))
+        if problem:
+            raise ValueError(problem)
+        return items
+
+
+def split_questions(text: str) -> tuple[list[str], str | None]:
+    """Split the text of a questions cell into its numbered items.
+
+    The text must be a numbered list and nothing else: items ``1.``, ``2.``, ... in order, each
+    continued on indented lines. Returns ``(items, None)`` or ``([], why it is malformed)``.
+    """
+    items: list[list[str]] = []
+    for line in text.strip("\n").split("\n"):
+        match = QUESTION_ITEM.match(line)
+        if match:
+            if int(match["number"]) != len(items) + 1:
+                return [], (f"question {match['number']!r} out of order: number the questions "
+                            "1., 2., 3.")
+            items.append([line.rstrip()])
+        elif not line.strip():
+            if items:
+                items[-1].append("")
+        elif items and line[:1] in (" ", "\t"):
+            items[-1].append(line.rstrip())
+        else:
+            return [], (f"{line.strip()[:40]!r}: a questions cell holds only a numbered list "
+                        "(1. ..., 2. ...; continue an item on indented lines); the build adds "
+                        "the heading and the instructions")
+    return ["\n".join(item).strip("\n") for item in items], None
 
 
 @dataclass
@@ -112,6 +151,11 @@ class Lesson:
         return [c for c in self.cells if isinstance(c, Code)]
 
     @property
+    def questions(self) -> Prose | None:
+        """The open questions that end the lesson (its ``questions=true`` cell), if any."""
+        return next((c for c in self.prose if c.questions), None)
+
+    @property
     def exercises(self) -> list[Code]:
         """The graded test cells (their grade_id is the exercise id)."""
         return [c for c in self.code if c.role == "tests"]
@@ -119,6 +163,17 @@ class Lesson:
     def cell_id(self, key: str) -> str:
         """Notebook cell id: lesson number and cell key, the same in every build and language."""
         return f"l{self.name[:2]}-{key}"
+
+    def notebook_cell_ids(self) -> list[str]:
+        """The ids of the generated notebook's cells, in order (the same in every language): a
+        questions cell becomes a heading, then a question and an answer cell per question."""
+        ids = []
+        for cell in self.cells:
+            ids.append(self.cell_id(cell.key))
+            if isinstance(cell, Prose) and cell.questions:
+                for i in range(1, len(cell.question_list(SOURCE_LANG)) + 1):
+                    ids += [self.cell_id(f"{cell.key}-q{i}"), self.cell_id(f"{cell.key}-a{i}")]
+        return ids
 
     def status(self) -> dict[str, dict[str, int]]:
         """``{lang: {"ok": n, "stale": n, "missing": n}}`` over the prose cells."""
@@ -177,6 +232,7 @@ def parse_lesson(path: str | Path, text: str | None = None) -> Lesson:
     keys_seen: dict[str, int] = {}
     grade_ids: dict[str, int] = {}
     current: Prose | None = None  # the prose group being filled
+    questions_at: int | None = None  # line of the questions=true cell, once seen
     last_prose_key = "start"
     code_counter = 0
 
@@ -223,11 +279,26 @@ def parse_lesson(path: str | Path, text: str | None = None) -> Lesson:
                 continue
             if not cell.source.strip():
                 problem(line, f"empty prose cell (key {key!r}, lang {lang!r})")
+            questions = meta.get("questions", False)
+            if questions not in (True, False):
+                problem(line, f"questions={questions!r} must be true or false")
+                questions = False
+            if questions and lang != SOURCE_LANG:
+                problem(line, "questions=true goes on the English cell only; its translations follow it")
             if lang == SOURCE_LANG:
                 if src is not None:
                     problem(line, "an English cell is the original: it takes no src=")
+                if questions_at is not None:
+                    problem(line, ("a second questions=true cell" if questions else "a cell after the "
+                                   "questions=true cell") + f" (line {questions_at}): a lesson ends with "
+                                  "one questions cell")
                 claim_key(key, line)
-                current = Prose(key=key, line=line, tags=tags)
+                if questions:
+                    questions_at = line
+                    for i in range(1, MAX_QUESTIONS + 1):
+                        claim_key(f"{key}-q{i}", line)
+                        claim_key(f"{key}-a{i}", line)
+                current = Prose(key=key, line=line, tags=tags, questions=bool(questions))
                 current.texts[lang] = cell.source
                 current.lines[lang] = line
                 cells.append(current)
@@ -254,9 +325,12 @@ def parse_lesson(path: str | Path, text: str | None = None) -> Lesson:
             problem(line, f"{cell.cell_type} cells are not supported; use code or [markdown]")
             continue
         current = None
-        bad = sorted(k for k in ("lang", "src") if k in meta)
+        bad = sorted(k for k in ("lang", "src", "questions") if k in meta)
         if bad:
             problem(line, f"{', '.join(bad)} only apply to markdown cells (code is shared by every language)")
+        if questions_at is not None:
+            problem(line, f"a cell after the questions=true cell (line {questions_at}): a lesson ends "
+                          "with one questions cell")
         role, grade_id, points = meta.get("nbgrader"), meta.get("grade_id"), meta.get("points")
         source = cell.source
         if not source.strip():
@@ -307,12 +381,33 @@ def parse_lesson(path: str | Path, text: str | None = None) -> Lesson:
 
     if not any(isinstance(c, Prose) for c in cells) and not problems:
         problem(None, "a lesson needs at least one prose cell")
+    for prose in (c for c in cells if isinstance(c, Prose) and c.questions):
+        _check_questions(problem, prose)
     meta_problem = _check_header(nb.metadata.get("minitape", {}), name)
     if meta_problem:
         problem(1, meta_problem)
     if problems:
         raise LessonSourceError(problems)
     return Lesson(name=name, path=path, cells=cells, metadata=dict(nb.metadata.get("minitape", {})))
+
+
+def _check_questions(problem, prose: Prose) -> None:
+    """A questions cell: a numbered list of 2-3 items in every language, the same count."""
+    counts = {}
+    for lang, text in prose.texts.items():
+        items, why = split_questions(text)
+        if why:
+            problem(prose.lines[lang], f"questions cell {prose.key!r} ({lang}): {why}")
+            continue
+        if not MIN_QUESTIONS <= len(items) <= MAX_QUESTIONS:
+            problem(prose.lines[lang], f"questions cell {prose.key!r} ({lang}) has {len(items)} "
+                                       f"question(s); write {MIN_QUESTIONS} to {MAX_QUESTIONS}")
+        counts[lang] = len(items)
+    english = counts.get(SOURCE_LANG)
+    for lang, count in counts.items():
+        if english is not None and count != english:
+            problem(prose.lines[lang], f"questions cell {prose.key!r} ({lang}) has {count} question(s), "
+                                       f"the English has {english}")
 
 
 def _exercise_key(grade_id: str, role: str, lesson: str) -> str:

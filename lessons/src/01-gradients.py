@@ -1053,12 +1053,7 @@ grade("l01_ex4")
 # В следующем уроке: как точно управлять тем, что отслеживает лента, градиенты промежуточных
 # результатов и сколько памяти занимает лента.
 
-# %% [markdown] key="reflect" lang="en"
-# ## Questions to think about
-#
-# These questions have no single right answer and are not graded. Write a few sentences for
-# yourself, or talk them over with a classmate.
-#
+# %% [markdown] key="reflect" lang="en" questions=true
 # 1. A tape records the operations that actually ran, not a formula. What does that make possible
 #    that differentiating a written-out formula would not, and what does it cost?
 # 2. Why must the gradient with respect to a weight matrix have exactly the shape of that matrix?
@@ -1067,12 +1062,7 @@ grade("l01_ex4")
 #    you make the other choice the default? What would a beginner gain or lose, and what would a
 #    large model?
 
-# %% [markdown] key="reflect" lang="es" src="3727fb08"
-# ## Preguntas para pensar
-#
-# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
-# para ti, o coméntalas con un compañero o una compañera.
-#
+# %% [markdown] key="reflect" lang="es" src="93498192"
 # 1. Una cinta graba las operaciones que de verdad se ejecutaron, no una fórmula. ¿Qué permite
 #    esto que no permitiría derivar una fórmula escrita, y qué cuesta?
 # 2. ¿Por qué el gradiente respecto de una matriz de pesos tiene que tener exactamente la forma de
@@ -1081,12 +1071,7 @@ grade("l01_ex4")
 #    ¿harías que la opción por defecto fuera la contraria? ¿Qué ganaría o perdería quien empieza,
 #    y qué un modelo grande?
 
-# %% [markdown] key="reflect" lang="pt" src="3727fb08"
-# ## Perguntas para pensar
-#
-# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
-# você mesmo, ou converse sobre elas com um colega.
-#
+# %% [markdown] key="reflect" lang="pt" src="93498192"
 # 1. Uma fita grava as operações que realmente rodaram, não uma fórmula. O que isso torna possível
 #    que derivar uma fórmula escrita não tornaria, e quanto custa?
 # 2. Por que o gradiente em relação a uma matriz de pesos precisa ter exatamente o formato dessa
@@ -1095,12 +1080,7 @@ grade("l01_ex4")
 #    faria da escolha contrária o padrão? O que ganharia ou perderia quem está começando, e o que
 #    ganharia ou perderia um modelo grande?
 
-# %% [markdown] key="reflect" lang="ru" src="3727fb08"
-# ## Вопросы для размышления
-#
-# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
-# несколько предложений или обсудите их с однокурсником.
-#
+# %% [markdown] key="reflect" lang="ru" src="93498192"
 # 1. Лента записывает операции, которые действительно выполнились, а не формулу. Что это позволяет
 #    сделать такого, чего не позволило бы дифференцирование выписанной формулы, и чем за это
 #    приходится платить?

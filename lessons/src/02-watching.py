@@ -1149,12 +1149,7 @@ grade("l02_ex3")
 # В следующем уроке: нескалярные цели, управляющие конструкции Python и все способы получить
 # градиент `None`.
 
-# %% [markdown] key="reflect" lang="en"
-# ## Questions to think about
-#
-# These questions have no single right answer and are not graded. Write a few sentences for
-# yourself, or talk them over with a classmate.
-#
+# %% [markdown] key="reflect" lang="en" questions=true
 # 1. A tape watches trainable Variables on its own, but not Tensors. Why is that a sensible
 #    default for training a model, and in which computation would it get in your way?
 # 2. In the memory figure, the persistent tape held its tensors until `del tape`. Picture one
@@ -1164,12 +1159,7 @@ grade("l02_ex3")
 #    answers a different question than a gradient with respect to the weights. What could it tell
 #    you about a network?
 
-# %% [markdown] key="reflect" lang="es" src="1fa6a70c"
-# ## Preguntas para pensar
-#
-# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
-# para ti, o coméntalas con un compañero o una compañera.
-#
+# %% [markdown] key="reflect" lang="es" src="c8bce80f"
 # 1. Una cinta observa por sí sola las Variables entrenables, pero no los tensores. ¿Por qué es un
 #    buen comportamiento por defecto para entrenar un modelo, y en qué cálculo te estorbaría?
 # 2. En la figura de memoria, la cinta persistente retuvo sus tensores hasta `del tape`. Imagina
@@ -1178,12 +1168,7 @@ grade("l02_ex3")
 # 3. Un gradiente respecto de un resultado intermedio, como las activaciones de una capa, responde
 #    a otra pregunta que un gradiente respecto de los pesos. ¿Qué podría contarte sobre una red?
 
-# %% [markdown] key="reflect" lang="pt" src="1fa6a70c"
-# ## Perguntas para pensar
-#
-# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
-# você mesmo, ou converse sobre elas com um colega.
-#
+# %% [markdown] key="reflect" lang="pt" src="c8bce80f"
 # 1. Uma fita observa sozinha as Variables treináveis, mas não os tensores. Por que esse é um bom
 #    padrão para treinar um modelo, e em que cálculo ele atrapalharia?
 # 2. Na figura de memória, a fita persistente reteve os seus tensores até `del tape`. Imagine um
@@ -1193,12 +1178,7 @@ grade("l02_ex3")
 #    responde a uma pergunta diferente da de um gradiente em relação aos pesos. O que ele poderia
 #    revelar sobre uma rede?
 
-# %% [markdown] key="reflect" lang="ru" src="1fa6a70c"
-# ## Вопросы для размышления
-#
-# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
-# несколько предложений или обсудите их с однокурсником.
-#
+# %% [markdown] key="reflect" lang="ru" src="c8bce80f"
 # 1. Лента сама отслеживает обучаемые переменные (Variable), но не тензоры. Почему это разумное
 #    поведение по умолчанию для обучения модели и в каком вычислении оно бы вам мешало?
 # 2. На графике памяти персистентная лента удерживала свои тензоры до `del tape`. Представьте один

@@ -1528,12 +1528,7 @@ grade("l03_ex5")
 # В следующем уроке: собственные градиенты, градиенты от градиентов, якобианы и шаг метода
 # Ньютона.
 
-# %% [markdown] key="reflect" lang="en"
-# ## Questions to think about
-#
-# These questions have no single right answer and are not graded. Write a few sentences for
-# yourself, or talk them over with a classmate.
-#
+# %% [markdown] key="reflect" lang="en" questions=true
 # 1. `tape.gradient` returns `None` rather than raising an error when there is no path to the
 #    source. When does that help, and when does it hide a bug? Would you rather get zeros by
 #    default?
@@ -1543,12 +1538,7 @@ grade("l03_ex5")
 #    could switch branches. What does that tell you about what a derivative can and cannot say
 #    about a program?
 
-# %% [markdown] key="reflect" lang="es" src="9f2a7390"
-# ## Preguntas para pensar
-#
-# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
-# para ti, o coméntalas con un compañero o una compañera.
-#
+# %% [markdown] key="reflect" lang="es" src="4120e007"
 # 1. `tape.gradient` devuelve `None` en lugar de lanzar un error cuando no hay camino hasta la
 #    fuente. ¿Cuándo ayuda eso y cuándo esconde un error? ¿Preferirías recibir ceros por defecto?
 # 2. De las causas de un gradiente `None` que viste en esta lección, ¿con cuál crees que te vas a
@@ -1557,12 +1547,7 @@ grade("l03_ex5")
 #    podría hacer que se tomara. ¿Qué te dice eso sobre lo que una derivada puede y no puede decir
 #    de un programa?
 
-# %% [markdown] key="reflect" lang="pt" src="9f2a7390"
-# ## Perguntas para pensar
-#
-# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
-# você mesmo, ou converse sobre elas com um colega.
-#
+# %% [markdown] key="reflect" lang="pt" src="4120e007"
 # 1. `tape.gradient` devolve `None` em vez de lançar um erro quando não há caminho até a fonte.
 #    Quando isso ajuda, e quando esconde um bug? Você preferiria receber zeros por padrão?
 # 2. Das causas de um gradiente `None` que você viu nesta lição, qual acha que vai encontrar com
@@ -1571,12 +1556,7 @@ grade("l03_ex5")
 #    pudesse fazer o programa tomá-lo. O que isso diz sobre o que uma derivada pode e não pode
 #    dizer sobre um programa?
 
-# %% [markdown] key="reflect" lang="ru" src="9f2a7390"
-# ## Вопросы для размышления
-#
-# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
-# несколько предложений или обсудите их с однокурсником.
-#
+# %% [markdown] key="reflect" lang="ru" src="4120e007"
 # 1. `tape.gradient` возвращает `None`, а не выбрасывает исключение, когда пути до источника нет.
 #    Когда это помогает, а когда скрывает ошибку? Предпочли бы вы получать по умолчанию нули?
 # 2. Какую из причин градиента `None`, разобранных в этом уроке, вы, скорее всего, будете

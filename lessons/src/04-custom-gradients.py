@@ -1482,42 +1482,53 @@ grade("l04_ex5")
 # ленты внутри лент дают вторые производные; а якобианы держат производные каждого выхода по
 # отдельности — вплоть до гессиана и шага метода Ньютона.
 
-# %% [markdown] key="reflect" lang="en"
-# ## Questions to think about
-#
-# These questions have no single right answer and are not graded. Write a few sentences for
-# yourself, or talk them over with a classmate.
-#
+# %% [markdown] key="reflect" lang="en" questions=true
 # 1. With `@tf.custom_gradient` you can return any gradient you like, even a wrong one. When is a
 #    deliberately "wrong" gradient useful (the straight-through estimator is one case), and how
 #    would you test that a custom gradient you meant to be exact really is?
+# 2. `tape.stop_recording()`, `tf.stop_gradient` and `tf.no_gradient` all make a gradient
+#    disappear, but at different scopes: a block of code, one value, every operation of one type in
+#    the whole process. For each, in what situation is it the right tool, and what bug would it
+#    cause where one of the other two belonged?
+# 3. In exercise 2 you wrote a stable formula for the value of softplus. Once the forward formula
+#    is stable, is the tape's ordinary gradient of that formula good enough, or is a custom
+#    gradient still worth having? Think about what each costs and what each can get wrong.
 
-# %% [markdown] key="reflect" lang="es" src="390f496d"
-# ## Preguntas para pensar
-#
-# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
-# para ti, o coméntalas con un compañero o una compañera.
-#
+# %% [markdown] key="reflect" lang="es" src="58b1254b"
 # 1. Con `@tf.custom_gradient` puedes devolver el gradiente que quieras, incluso uno incorrecto.
 #    ¿Cuándo es útil un gradiente «incorrecto» a propósito (el estimador *straight-through* es un
 #    caso), y cómo comprobarías que un gradiente personalizado que querías exacto de verdad lo es?
+# 2. `tape.stop_recording()`, `tf.stop_gradient` y `tf.no_gradient` hacen desaparecer un
+#    gradiente, pero con alcances distintos: un bloque de código, un valor, todas las operaciones de
+#    un tipo en todo el proceso. Para cada una, ¿en qué situación es la herramienta adecuada, y qué
+#    error causaría donde correspondía una de las otras dos?
+# 3. En el ejercicio 2 escribiste una fórmula estable para el valor de *softplus*. Una vez que la
+#    fórmula de la pasada hacia adelante es estable, ¿basta con el gradiente normal que la cinta
+#    calcula a partir de ella, o sigue valiendo la pena un gradiente personalizado? Piensa en lo que
+#    cuesta cada opción y en qué puede fallar cada una.
 
-# %% [markdown] key="reflect" lang="pt" src="390f496d"
-# ## Perguntas para pensar
-#
-# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
-# você mesmo, ou converse sobre elas com um colega.
-#
+# %% [markdown] key="reflect" lang="pt" src="58b1254b"
 # 1. Com `@tf.custom_gradient` você pode devolver o gradiente que quiser, até um errado. Quando um
 #    gradiente "errado" de propósito é útil (o estimador *straight-through* é um caso), e como
 #    você testaria que um gradiente personalizado que deveria ser exato realmente é?
+# 2. `tape.stop_recording()`, `tf.stop_gradient` e `tf.no_gradient` fazem um gradiente sumir,
+#    mas com alcances diferentes: um bloco de código, um valor, todas as operações de um tipo no
+#    processo inteiro. Para cada um, em que situação ele é a ferramenta certa, e que bug causaria
+#    onde cabia um dos outros dois?
+# 3. No exercício 2 você escreveu uma fórmula estável para o valor da *softplus*. Quando a fórmula
+#    da passagem para a frente já é estável, o gradiente comum que a fita calcula a partir dela
+#    basta, ou ainda vale a pena ter um gradiente personalizado? Pense no que cada opção custa e no
+#    que cada uma pode errar.
 
-# %% [markdown] key="reflect" lang="ru" src="390f496d"
-# ## Вопросы для размышления
-#
-# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
-# несколько предложений или обсудите их с однокурсником.
-#
+# %% [markdown] key="reflect" lang="ru" src="58b1254b"
 # 1. С `@tf.custom_gradient` можно вернуть какой угодно градиент, даже неверный. Когда намеренно
 #    «неверный» градиент полезен (один такой случай — оценка *straight-through*) и как проверить,
 #    что собственный градиент, задуманный точным, действительно точен?
+# 2. `tape.stop_recording()`, `tf.stop_gradient` и `tf.no_gradient` убирают градиент, но в разных
+#    масштабах: блок кода, одно значение, все операции одного типа во всём процессе. Для каждого из
+#    них: в какой ситуации это правильный инструмент и к какой ошибке он привёл бы там, где уместен
+#    один из двух других?
+# 3. В упражнении 2 вы написали устойчивую формулу для значения *softplus*. Если формула прямого
+#    прохода уже устойчива, хватит ли обычного градиента, который лента вычислит по ней, или
+#    собственный градиент всё равно нужен? Подумайте, чего стоит каждый вариант и в чём каждый может
+#    ошибиться.

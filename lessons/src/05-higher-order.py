@@ -1647,48 +1647,28 @@ grade("l05_ex6")
 # В следующем уроке: всё это в деле — обучение линейной регрессии и небольшой нейронной сети
 # градиентным спуском.
 
-# %% [markdown] key="reflect" lang="en"
-# ## Questions to think about
-#
-# These questions have no single right answer and are not graded. Write a few sentences for
-# yourself, or talk them over with a classmate.
-#
+# %% [markdown] key="reflect" lang="en" questions=true
 # 1. A Jacobian costs one backward pass per output element; forward mode costs one pass per input
 #    direction. For a loss with one output and a million weights, and for a function with a
 #    million outputs and three inputs, which would you use, and why?
 # 2. `batch_jacobian` returned zeros without complaint once the examples were mixed. Before you
 #    trust a method that relies on an assumption about your data, what would you check?
 
-# %% [markdown] key="reflect" lang="es" src="bf3a582a"
-# ## Preguntas para pensar
-#
-# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
-# para ti, o coméntalas con un compañero o una compañera.
-#
+# %% [markdown] key="reflect" lang="es" src="1b2deebe"
 # 1. Un jacobiano cuesta una pasada hacia atrás por elemento de la salida; el modo directo, una
 #    pasada por dirección de entrada. Para una pérdida con una salida y un millón de pesos, y para
 #    una función con un millón de salidas y tres entradas, ¿qué usarías y por qué?
 # 2. `batch_jacobian` devolvió ceros sin protestar en cuanto los ejemplos se mezclaron. Antes de
 #    fiarte de un método que se apoya en una suposición sobre tus datos, ¿qué comprobarías?
 
-# %% [markdown] key="reflect" lang="pt" src="bf3a582a"
-# ## Perguntas para pensar
-#
-# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
-# você mesmo, ou converse sobre elas com um colega.
-#
+# %% [markdown] key="reflect" lang="pt" src="1b2deebe"
 # 1. Uma jacobiana custa uma passagem para trás por elemento da saída; o modo direto, uma passagem
 #    por direção de entrada. Para uma perda com uma saída e um milhão de pesos, e para uma função
 #    com um milhão de saídas e três entradas, o que você usaria, e por quê?
 # 2. `batch_jacobian` devolveu zeros sem reclamar assim que os exemplos foram misturados. Antes de
 #    confiar num método que depende de uma suposição sobre os seus dados, o que você verificaria?
 
-# %% [markdown] key="reflect" lang="ru" src="bf3a582a"
-# ## Вопросы для размышления
-#
-# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
-# несколько предложений или обсудите их с однокурсником.
-#
+# %% [markdown] key="reflect" lang="ru" src="1b2deebe"
 # 1. Якобиан стоит одного обратного прохода на каждый элемент выхода, прямой режим — одного
 #    прохода на каждое направление входа. Что бы вы выбрали для функции потерь с одним выходом и
 #    миллионом весов, а что — для функции с миллионом выходов и тремя входами? Почему?

@@ -1470,12 +1470,7 @@ grade("l06_ex4")
 #
 # В следующем уроке вы построите собственную ленту и сравните её с minitape.
 
-# %% [markdown] key="reflect" lang="en"
-# ## Questions to think about
-#
-# These questions have no single right answer and are not graded. Write a few sentences for
-# yourself, or talk them over with a classmate.
-#
+# %% [markdown] key="reflect" lang="en" questions=true
 # 1. The learning rate that trains fastest is often just below the one that diverges. How would
 #    you look for a good learning rate on a new problem without trying hundreds of values?
 # 2. Adam keeps state between steps, which is why the optimizer is created once. What would go
@@ -1484,12 +1479,7 @@ grade("l06_ex4")
 #    Which behaviour would you want in a course, in a research script, and in a service that
 #    answers users?
 
-# %% [markdown] key="reflect" lang="es" src="f43eb064"
-# ## Preguntas para pensar
-#
-# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
-# para ti, o coméntalas con un compañero o una compañera.
-#
+# %% [markdown] key="reflect" lang="es" src="308a1c54"
 # 1. La tasa de aprendizaje que entrena más rápido suele estar justo por debajo de la que diverge.
 #    ¿Cómo buscarías una buena tasa de aprendizaje para un problema nuevo sin probar cientos de
 #    valores?
@@ -1499,12 +1489,7 @@ grade("l06_ex4")
 #    comportamiento querrías en un curso, en un script de investigación y en un servicio que
 #    atiende a usuarios?
 
-# %% [markdown] key="reflect" lang="pt" src="f43eb064"
-# ## Perguntas para pensar
-#
-# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
-# você mesmo, ou converse sobre elas com um colega.
-#
+# %% [markdown] key="reflect" lang="pt" src="308a1c54"
 # 1. A taxa de aprendizado que treina mais rápido costuma ficar logo abaixo da que diverge. Como
 #    você procuraria uma boa taxa de aprendizado para um problema novo sem testar centenas de
 #    valores?
@@ -1514,12 +1499,7 @@ grade("l06_ex4")
 #    comportamento você gostaria de ter num curso, num script de pesquisa e num serviço que atende
 #    usuários?
 
-# %% [markdown] key="reflect" lang="ru" src="f43eb064"
-# ## Вопросы для размышления
-#
-# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
-# несколько предложений или обсудите их с однокурсником.
-#
+# %% [markdown] key="reflect" lang="ru" src="308a1c54"
 # 1. Скорость обучения, при которой модель учится быстрее всего, часто лишь немного меньше той,
 #    при которой обучение расходится. Как бы вы искали хорошую скорость обучения для новой задачи,
 #    не перебирая сотни значений?

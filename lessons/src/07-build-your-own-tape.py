@@ -1528,6 +1528,447 @@ from grader import grade
 grade("l07_ex3")
 ### END HIDDEN TESTS
 
+# %% [markdown] key="payoff" lang="en"
+# ## The payoff · Train a network with your tape
+#
+# micrograd ends by training a small neural network with nothing but the engine it built, and
+# yours can do the same. Below, a network with one hidden layer learns to separate two classes of
+# points in the plane, and every gradient of its training comes from **your** `Tape`: the
+# `Value`s, the `record` calls and the reverse loop of this lesson, nothing of minitape's.
+#
+# The network needs one more operation, the ReLU, $\mathrm{relu}(a) = \max(a, 0)$. Its
+# derivative is $1$ where $a > 0$ and $0$ where $a < 0$, so its VJP passes $g$ on or stops it:
+# $g \mapsto g$ or $g \mapsto 0$. At $a = 0$ exactly there is no derivative; like TensorFlow, we
+# take $0$.
+
+# %% [markdown] key="payoff" lang="es" src="7ba502bf"
+# ## La recompensa · Entrena una red con tu cinta
+#
+# micrograd termina entrenando una pequeña red neuronal sin nada más que el motor que ha
+# construido, y la tuya puede hacer lo mismo. Abajo, una red con una capa oculta aprende a
+# separar dos clases de puntos del plano, y cada gradiente de su entrenamiento sale de **tu**
+# `Tape`: los `Value`, las llamadas a `record` y el bucle inverso de esta lección, nada de
+# minitape.
+#
+# La red necesita una operación más, la ReLU, $\mathrm{relu}(a) = \max(a, 0)$. Su derivada vale
+# $1$ donde $a > 0$ y $0$ donde $a < 0$, así que su VJP deja pasar $g$ o lo detiene:
+# $g \mapsto g$ o $g \mapsto 0$. Justo en $a = 0$ no hay derivada; como TensorFlow, tomamos $0$.
+
+# %% [markdown] key="payoff" lang="pt" src="7ba502bf"
+# ## A recompensa · Treine uma rede com a sua fita
+#
+# O micrograd termina treinando uma pequena rede neural só com o motor que construiu, e a sua
+# fita pode fazer o mesmo. Abaixo, uma rede com uma camada oculta aprende a separar duas classes
+# de pontos do plano, e cada gradiente do treinamento vem da **sua** `Tape`: os `Value`, as
+# chamadas a `record` e o laço inverso desta lição, nada do minitape.
+#
+# A rede precisa de mais uma operação, a ReLU, $\mathrm{relu}(a) = \max(a, 0)$. A derivada dela
+# vale $1$ onde $a > 0$ e $0$ onde $a < 0$, então a sua VJP deixa $g$ passar ou o barra:
+# $g \mapsto g$ ou $g \mapsto 0$. Exatamente em $a = 0$ não há derivada; como o TensorFlow,
+# usamos $0$.
+
+# %% [markdown] key="payoff" lang="ru" src="7ba502bf"
+# ## Награда · Обучите сеть своей лентой
+#
+# micrograd заканчивается тем, что обучает маленькую нейронную сеть одним лишь движком, который
+# в нём построен, и ваша лента умеет то же самое. Ниже сеть с одним скрытым слоем учится
+# разделять два класса точек на плоскости, и каждый градиент её обучения вычисляет **ваша**
+# `Tape`: значения `Value`, вызовы `record` и обратный цикл из этого урока — ничего из minitape.
+#
+# Сети нужна ещё одна операция, ReLU: $\mathrm{relu}(a) = \max(a, 0)$. Её производная равна $1$
+# при $a > 0$ и $0$ при $a < 0$, поэтому её VJP либо пропускает $g$ дальше, либо обнуляет его:
+# $g \mapsto g$ или $g \mapsto 0$. В самой точке $a = 0$ производной нет; как и TensorFlow, мы
+# берём $0$.
+
+# %%
+def relu(x):
+    x = constant(x)
+    out = Value(max(x.value, 0.0))
+    return record("relu", out, (x,), lambda g: (g if x.value > 0 else 0.0,))
+
+
+below, above = Value(-0.5), Value(2.0)
+with Tape() as relu_tape:
+    relu_tape.watch(below)
+    relu_tape.watch(above)
+    r = relu(below) + relu(above)
+relu_tape.gradient(r, [below, above])
+
+# %% [markdown] key="xor" lang="en"
+# The data: the XOR problem, four clouds of 8 points around the corners $(\pm 1, \pm 1)$, drawn
+# with NumPy. Class $+1$ is the two clouds where $x_1$ and $x_2$ have the same sign, class $-1$ the
+# other two. No straight line separates them — the classic example of what a linear model cannot
+# learn — so the hidden layer has to earn its place. The coordinates are standardized (mean 0 and
+# standard deviation 1 on each axis), so that one learning rate suits every weight.
+
+# %% [markdown] key="xor" lang="es" src="4e08c5fe"
+# Los datos: el problema XOR, cuatro nubes de 8 puntos alrededor de las esquinas $(\pm 1, \pm 1)$,
+# generadas con NumPy. La clase $+1$ son las dos nubes en las que $x_1$ y $x_2$ tienen el mismo
+# signo; la clase $-1$, las otras dos. Ninguna recta las separa —es el ejemplo clásico de lo que un
+# modelo lineal no puede aprender—, así que la capa oculta tiene que ganarse su sitio. Las
+# coordenadas están estandarizadas (media 0 y desviación típica 1 en cada eje), para que una sola
+# tasa de aprendizaje sirva para todos los pesos.
+
+# %% [markdown] key="xor" lang="pt" src="4e08c5fe"
+# Os dados: o problema XOR, quatro nuvens de 8 pontos em torno dos cantos $(\pm 1, \pm 1)$, geradas
+# com o NumPy. A classe $+1$ são as duas nuvens em que $x_1$ e $x_2$ têm o mesmo sinal; a classe
+# $-1$, as outras duas. Nenhuma reta as separa — é o exemplo clássico do que um modelo linear não
+# consegue aprender —, então a camada oculta precisa mostrar a que veio. As coordenadas são
+# padronizadas (média 0 e desvio-padrão 1 em cada eixo), para que uma única taxa de aprendizado
+# sirva para todos os pesos.
+
+# %% [markdown] key="xor" lang="ru" src="4e08c5fe"
+# Данные: задача XOR — четыре облака по 8 точек вокруг углов $(\pm 1, \pm 1)$, сгенерированные с
+# помощью NumPy. Класс $+1$ — два облака, где у $x_1$ и $x_2$ одинаковый знак, класс $-1$ — два
+# других. Никакая прямая их не разделяет (это классический пример того, чему линейная модель
+# научиться не может), так что скрытому слою придётся доказать, что он нужен. Координаты
+# стандартизованы (среднее 0 и стандартное отклонение 1 по каждой оси), чтобы одна скорость
+# обучения подходила для всех весов.
+
+# %%
+data_rng = np.random.default_rng(0)
+corners = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
+X = np.concatenate([c + data_rng.normal(scale=0.3, size=(8, 2)) for c in corners])
+X = (X - X.mean(axis=0)) / X.std(axis=0)
+Y = np.concatenate([np.ones(16), -np.ones(16)])
+X.shape, Y.shape
+
+# %% [markdown] key="model" lang="en"
+# The model: 2 inputs, 6 hidden ReLU units, 1 output, the score $s(x)$, whose sign is the
+# predicted class. Its 25 parameters are `Value`s in one flat list. The loss is micrograd's, the
+# *hinge* (max-margin) loss: $\max(0,\ 1 - y\, s(x))$ is $0$ for a point on the right side by a
+# margin of at least 1 and grows linearly otherwise. We average it over the points and add a
+# small penalty $\alpha \sum_p p^2$ that keeps the weights small. Like the functions of Step 5,
+# `score` and `hinge_loss` receive their ReLU as an argument, so the very same code also runs on
+# minitape's tensors.
+
+# %% [markdown] key="model" lang="es" src="043d4c70"
+# El modelo: 2 entradas, 6 unidades ReLU ocultas y 1 salida, la puntuación $s(x)$, cuyo signo es
+# la clase predicha. Sus 25 parámetros son `Value` guardados en una lista plana. La pérdida es la
+# de micrograd, la pérdida *hinge* (de margen máximo): $\max(0,\ 1 - y\, s(x))$ vale $0$ para un
+# punto que está del lado correcto con un margen de al menos 1, y crece linealmente en otro caso.
+# La promediamos sobre los puntos y le sumamos una pequeña penalización $\alpha \sum_p p^2$ que
+# mantiene pequeños los pesos. Como las funciones del Paso 5, `score` y `hinge_loss` reciben su
+# ReLU como argumento, de modo que exactamente el mismo código funciona también con los
+# tensores de minitape.
+
+# %% [markdown] key="model" lang="pt" src="043d4c70"
+# O modelo: 2 entradas, 6 unidades ReLU ocultas e 1 saída, a pontuação $s(x)$, cujo sinal é a
+# classe prevista. Os seus 25 parâmetros são `Value` guardados numa lista plana. A perda é a do
+# micrograd, a perda *hinge* (de margem máxima): $\max(0,\ 1 - y\, s(x))$ vale $0$ para um ponto
+# do lado certo com margem de pelo menos 1 e cresce linearmente nos outros casos. Tiramos a média
+# sobre os pontos e somamos uma pequena penalidade $\alpha \sum_p p^2$, que mantém os pesos
+# pequenos. Como as funções do Passo 5, `score` e `hinge_loss` recebem a ReLU como argumento,
+# então exatamente o mesmo código roda também sobre os tensores do minitape.
+
+# %% [markdown] key="model" lang="ru" src="043d4c70"
+# Модель: 2 входа, 6 скрытых нейронов с ReLU и 1 выход — оценка $s(x)$, знак которой и есть
+# предсказанный класс. Её 25 параметров — значения `Value` в одном плоском списке. Функция потерь
+# взята из micrograd: это *hinge*-потеря (потеря с максимальным зазором). Величина
+# $\max(0,\ 1 - y\, s(x))$ равна $0$ для точки, лежащей с правильной стороны с зазором не меньше
+# 1, и линейно растёт в остальных случаях. Мы усредняем её по точкам и добавляем небольшой штраф
+# $\alpha \sum_p p^2$, который не даёт весам расти. Как и функции из шага 5, `score` и
+# `hinge_loss` получают ReLU аргументом, поэтому тот же самый код работает и с тензорами minitape.
+
+# %%
+HIDDEN = 6
+
+
+def init_params(rng):
+    w1 = rng.normal(size=(HIDDEN, 2))
+    b1 = rng.normal(scale=0.5, size=HIDDEN)
+    w2 = rng.normal(scale=1 / np.sqrt(HIDDEN), size=HIDDEN)
+    return [Value(v) for v in np.concatenate([w1.ravel(), b1, w2, [0.0]])]
+
+
+def score(params, x1, x2, relu_fn):
+    s = params[-1]
+    for j in range(HIDDEN):
+        h = relu_fn(params[2 * j] * x1 + params[2 * j + 1] * x2 + params[2 * HIDDEN + j])
+        s = s + params[3 * HIDDEN + j] * h
+    return s
+
+
+def hinge_loss(params, X, Y, relu_fn, alpha=1e-3):
+    total = 0.0
+    for (x1, x2), y in zip(X, Y):
+        total = total + relu_fn(1.0 - float(y) * score(params, float(x1), float(x2), relu_fn))
+    penalty = sum((p * p for p in params), 0.0)
+    return total * (1.0 / len(Y)) + alpha * penalty
+
+
+params = init_params(np.random.default_rng(1))
+len(params)
+
+# %% [markdown] key="payoff-check" lang="en"
+# Before training, Step 5's check on the real thing: the gradient of this loss with respect to
+# all 25 parameters, from your tape and from `tf.GradientTape` with minitape `tf.Variable`s in
+# float64 holding the same numbers.
+
+# %% [markdown] key="payoff-check" lang="es" src="8a2e5011"
+# Antes de entrenar, la comprobación del Paso 5 sobre el caso real: el gradiente de esta pérdida
+# respecto de los 25 parámetros, calculado con tu cinta y con `tf.GradientTape` sobre
+# `tf.Variable` de minitape en float64 que contienen los mismos números.
+
+# %% [markdown] key="payoff-check" lang="pt" src="8a2e5011"
+# Antes de treinar, a verificação do Passo 5 no caso de verdade: o gradiente desta perda em
+# relação aos 25 parâmetros, calculado pela sua fita e pela `tf.GradientTape` sobre
+# `tf.Variable` do minitape em float64 com os mesmos números.
+
+# %% [markdown] key="payoff-check" lang="ru" src="8a2e5011"
+# Перед обучением — проверка из шага 5, теперь на настоящей задаче: градиент этой функции
+# потерь по всем 25 параметрам, вычисленный вашей лентой и `tf.GradientTape` на переменных
+# `tf.Variable` из minitape в float64 с теми же числами.
+
+# %%
+def our_loss_and_gradients(params):
+    with Tape() as tape:
+        for p in params:
+            tape.watch(p)
+        loss = hinge_loss(params, X, Y, relu)
+    return loss.value, tape.gradient(loss, params), len(tape.records)
+
+
+def minitape_loss_gradients(params):
+    variables = [tf.Variable(p.value, dtype=tf.float64) for p in params]
+    with tf.GradientTape() as tape:
+        loss = hinge_loss(variables, X, Y, tf.nn.relu)
+    return [g.numpy() for g in tape.gradient(loss, variables)]
+
+
+_, ours_grads, n_records = our_loss_and_gradients(params)
+theirs_grads = minitape_loss_gradients(params)
+print(tn("l07.payoff.records.plural", n_records))
+print(t("l07.payoff.check", diff=f"{np.max(np.abs(np.array(ours_grads) - np.array(theirs_grads))):.1e}"))
+
+# %% [markdown] key="payoff-records" lang="en"
+# Every product of a weight and a coordinate, every sum and every ReLU of every point is one
+# record of yours: well over a thousand of them for a single value of the loss. The two tapes
+# agree to rounding.
+
+# %% [markdown] key="payoff-records" lang="es" src="565d012d"
+# Cada producto de un peso por una coordenada, cada suma y cada ReLU de cada punto es un registro
+# de tu cinta: bastante más de mil registros para un solo valor de la pérdida. Las dos cintas
+# coinciden salvo por el redondeo.
+
+# %% [markdown] key="payoff-records" lang="pt" src="565d012d"
+# Cada produto de um peso por uma coordenada, cada soma e cada ReLU de cada ponto é um registro
+# da sua fita: bem mais de mil registros para um único valor da perda. As duas fitas concordam, a
+# menos de arredondamento.
+
+# %% [markdown] key="payoff-records" lang="ru" src="565d012d"
+# Каждое произведение веса на координату, каждая сумма и каждая ReLU для каждой точки — это одна
+# запись вашей ленты: заметно больше тысячи записей ради одного значения функции потерь. Две
+# ленты совпадают с точностью до округления.
+
+# %% [markdown] key="train" lang="en"
+# Now the training loop: plain gradient descent, 30 steps. Each step does by hand what lesson 6
+# did with `tf.GradientTape` and an optimizer: a **new** tape records the loss, `gradient` walks
+# it backwards once, and every parameter moves against its gradient,
+# $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. The update changes `p.value` in place.
+# That is safe only because the step's tape is finished: its records, whose VJPs read the values
+# of their inputs, are never used again, and the next step records a fresh tape.
+
+# %% [markdown] key="train" lang="es" src="92502ef7"
+# Ahora el bucle de entrenamiento: descenso del gradiente sin más, 30 pasos. Cada paso hace a
+# mano lo que la lección 6 hacía con `tf.GradientTape` y un optimizador: una cinta **nueva**
+# graba la pérdida, `gradient` la recorre hacia atrás una vez, y cada parámetro se mueve en
+# contra de su gradiente, $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. La
+# actualización cambia `p.value` en su sitio. Eso solo es seguro porque la cinta del paso ya ha
+# terminado: sus registros, cuyas VJP leen los valores de sus entradas, no se vuelven a usar, y
+# el paso siguiente graba una cinta nueva.
+
+# %% [markdown] key="train" lang="pt" src="92502ef7"
+# Agora o laço de treinamento: descida do gradiente pura e simples, 30 passos. Cada passo faz à
+# mão o que a lição 6 fazia com `tf.GradientTape` e um otimizador: uma fita **nova** grava a
+# perda, `gradient` a percorre para trás uma vez, e cada parâmetro anda contra o seu gradiente,
+# $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. A atualização muda `p.value` no lugar.
+# Isso só é seguro porque a fita do passo já terminou: os registros dela, cujas VJP leem os
+# valores das entradas, nunca mais são usados, e o passo seguinte grava uma fita nova.
+
+# %% [markdown] key="train" lang="ru" src="92502ef7"
+# Теперь цикл обучения: обычный градиентный спуск, 30 шагов. Каждый шаг вручную делает то, что
+# в уроке 6 делали `tf.GradientTape` и оптимизатор: **новая** лента записывает функцию потерь,
+# `gradient` один раз проходит её в обратном порядке, и каждый параметр сдвигается против своего
+# градиента: $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. Обновление меняет `p.value`
+# на месте. Это безопасно только потому, что лента этого шага уже отработала: её записи, чьи VJP
+# читают значения своих входов, больше не используются, а следующий шаг записывает новую ленту.
+
+# %%
+learning_rate = 0.5
+losses = []
+for step in range(30):
+    loss, grads, _ = our_loss_and_gradients(params)
+    for p, g in zip(params, grads):
+        p.value -= learning_rate * g
+    losses.append(loss)
+
+predictions = np.array([score(params, float(x1), float(x2), relu).value for x1, x2 in X])
+accuracy = np.mean(np.sign(predictions) == Y)
+print(tn("l07.payoff.trained.plural", len(losses), first=f"{losses[0]:.3f}", last=f"{losses[-1]:.3f}",
+         accuracy=f"{accuracy:.0%}"))
+
+# %% [markdown] key="payoff-figure" lang="en"
+# On the left, the loss at each step; on the right, what the network learned: the sign of its
+# score over the plane, with the boundary $s(x) = 0$ drawn in black. Evaluating the score on a
+# grid needs no tape: with no tape active, `record` writes nothing.
+
+# %% [markdown] key="payoff-figure" lang="es" src="e06868fc"
+# A la izquierda, la pérdida en cada paso; a la derecha, lo que ha aprendido la red: el signo de
+# su puntuación sobre el plano, con la frontera $s(x) = 0$ en negro. Evaluar la puntuación sobre
+# una rejilla no necesita cinta: si no hay ninguna cinta activa, `record` no graba nada.
+
+# %% [markdown] key="payoff-figure" lang="pt" src="e06868fc"
+# À esquerda, a perda a cada passo; à direita, o que a rede aprendeu: o sinal da sua pontuação
+# sobre o plano, com a fronteira $s(x) = 0$ em preto. Avaliar a pontuação numa grade não precisa
+# de fita: sem nenhuma fita ativa, `record` não grava nada.
+
+# %% [markdown] key="payoff-figure" lang="ru" src="e06868fc"
+# Слева — функция потерь на каждом шаге, справа — то, чему научилась сеть: знак её оценки на
+# плоскости, граница $s(x) = 0$ показана чёрным. Чтобы вычислить оценку на сетке, лента не
+# нужна: когда ни одна лента не активна, `record` ничего не записывает.
+
+# %%
+grid = np.linspace(-2.5, 2.5, 31)
+surface = np.array([[score(params, float(a), float(b), relu).value for a in grid] for b in grid])
+
+fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+left.plot(range(1, len(losses) + 1), losses, color="tab:blue")
+left.set(xlabel=t("l07.payoff.fig.step"), ylabel=t("l07.payoff.fig.loss"), title=t("l07.payoff.fig.loss_title"))
+right.contourf(grid, grid, surface, levels=[surface.min() - 1, 0, surface.max() + 1],
+               colors=["tab:orange", "tab:blue"], alpha=0.25)
+right.contour(grid, grid, surface, levels=[0], colors="k", linewidths=1)
+right.scatter(*X[Y > 0].T, color="tab:blue", edgecolor="k", label=t("l07.payoff.fig.class", label="+1"))
+right.scatter(*X[Y < 0].T, color="tab:orange", edgecolor="k", label=t("l07.payoff.fig.class", label="−1"))
+right.set(xlabel="$x_1$", ylabel="$x_2$", title=t("l07.payoff.fig.boundary_title"))
+right.legend(fontsize=8, loc="lower left")
+fig.tight_layout()
+plt.show()
+
+# %% [markdown] key="payoff-done" lang="en"
+# What you just did is what every framework does when it trains a model: record the forward
+# pass, walk it backwards adding up VJP contributions, move the parameters against their
+# gradients, and start the next step with a fresh tape. What minitape and TensorFlow change is
+# the scale, not the idea. There a layer is one matrix product on tensors — one record with one
+# VJP — instead of the dozens of scalar multiplications and additions per point that your tape
+# wrote, which is why real engines work on tensors: the bookkeeping per record is the same, but
+# each record does thousands of arithmetic operations at once.
+
+# %% [markdown] key="payoff-done" lang="es" src="8b665eca"
+# Lo que acabas de hacer es lo que hace cualquier framework cuando entrena un modelo: grabar la
+# pasada hacia adelante, recorrerla hacia atrás sumando las contribuciones de las VJP, mover los
+# parámetros en contra de sus gradientes y empezar el paso siguiente con una cinta nueva. Lo que
+# cambian minitape y TensorFlow es la escala, no la idea. Allí una capa es un único producto de
+# matrices sobre tensores —un registro con una VJP— en lugar de las decenas de multiplicaciones
+# y sumas escalares por punto que grabó tu cinta. Por eso los motores reales trabajan con
+# tensores: el trabajo de gestión por registro es el mismo, pero cada registro hace miles de
+# operaciones aritméticas de una vez.
+
+# %% [markdown] key="payoff-done" lang="pt" src="8b665eca"
+# O que você acabou de fazer é o que todo framework faz ao treinar um modelo: gravar a passagem
+# para a frente, percorrê-la para trás somando as contribuições das VJP, mover os parâmetros
+# contra os seus gradientes e começar o passo seguinte com uma fita nova. O que o minitape e o
+# TensorFlow mudam é a escala, não a ideia. Lá uma camada é um único produto de matrizes sobre
+# tensores — um registro com uma VJP — em vez das dezenas de multiplicações e somas escalares por
+# ponto que a sua fita gravou. É por isso que os motores de verdade trabalham com tensores: o
+# custo de controle por registro é o mesmo, mas cada registro faz milhares de operações
+# aritméticas de uma vez.
+
+# %% [markdown] key="payoff-done" lang="ru" src="8b665eca"
+# То, что вы сейчас сделали, делает любой фреймворк, когда обучает модель: записывает прямой
+# проход, проходит его в обратном порядке, складывая вклады VJP, сдвигает параметры против их
+# градиентов и начинает следующий шаг с новой ленты. minitape и TensorFlow меняют масштаб, а не
+# идею. Там слой — это одно произведение матриц над тензорами, одна запись с одной VJP, а не
+# десятки скалярных умножений и сложений на каждую точку, которые записала ваша лента. Поэтому
+# настоящие движки работают с тензорами: накладные расходы на одну запись те же, но каждая
+# запись выполняет тысячи арифметических операций сразу.
+
+# %% [markdown] key="ex4" lang="en"
+# ### Exercise 4 · The hinge loss of a linear classifier (2 points)
+#
+# A linear model, $s(x) = w_1 x_1 + w_2 x_2 + b$, cannot solve XOR, but on data that a straight
+# line can separate it is the first thing to try. Write
+# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: with **your** tape and the `relu` above,
+# record the loss the network trained with,
+#
+# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+#
+# and return $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. `xs` is a list of $n$ pairs `[x1, x2]`, `ys` a list of
+# $n$ labels `1.0` or `-1.0`, and `alpha` a number $\geq 0$; all of them are Python floats. A
+# point beyond the margin ($y_i\, s(x_i) > 1$) contributes nothing to the gradient: the VJP of
+# your `relu` sees to that.
+
+# %% [markdown] key="ex4" lang="es" src="c8940c50"
+# ### Ejercicio 4 · La pérdida hinge de un clasificador lineal (2 puntos)
+#
+# Un modelo lineal, $s(x) = w_1 x_1 + w_2 x_2 + b$, no puede resolver el XOR, pero con datos que
+# una recta sí separa es lo primero que conviene probar. Escribe
+# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: con **tu** cinta y la `relu` de arriba,
+# graba la pérdida con la que se entrenó la red,
+#
+# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+#
+# y devuelve $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. `xs` es una lista de $n$ pares `[x1, x2]`; `ys`, una
+# lista de $n$ etiquetas `1.0` o `-1.0`, y `alpha`, un número $\geq 0$; todos son `float` de
+# Python. Un punto más allá del margen ($y_i\, s(x_i) > 1$) no aporta nada al gradiente: de eso
+# se encarga la VJP de tu `relu`.
+
+# %% [markdown] key="ex4" lang="pt" src="c8940c50"
+# ### Exercício 4 · A perda hinge de um classificador linear (2 pontos)
+#
+# Um modelo linear, $s(x) = w_1 x_1 + w_2 x_2 + b$, não resolve o XOR, mas em dados que uma reta
+# consegue separar ele é a primeira coisa a tentar. Escreva
+# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: com a **sua** fita e a `relu` acima, grave a
+# perda com que a rede foi treinada,
+#
+# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+#
+# e devolva $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. `xs` é uma lista de $n$ pares `[x1, x2]`, `ys` uma lista
+# de $n$ rótulos `1.0` ou `-1.0`, e `alpha` um número $\geq 0$; todos são `float` do Python. Um
+# ponto além da margem ($y_i\, s(x_i) > 1$) não contribui em nada para o gradiente: a VJP da sua
+# `relu` cuida disso.
+
+# %% [markdown] key="ex4" lang="ru" src="c8940c50"
+# ### Упражнение 4 · Hinge-потеря линейного классификатора (2 балла)
+#
+# Линейная модель $s(x) = w_1 x_1 + w_2 x_2 + b$ не справится с XOR, но на данных, которые можно
+# разделить прямой, её стоит попробовать первой. Напишите
+# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: с помощью **вашей** ленты и `relu` из
+# раздела выше запишите функцию потерь, на которой обучалась сеть,
+#
+# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+#
+# и верните $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. `xs` — список из $n$ пар `[x1, x2]`, `ys` — список из
+# $n$ меток `1.0` или `-1.0`, `alpha` — число $\geq 0$; все они — обычные `float` Python. Точка за
+# пределами зазора ($y_i\, s(x_i) > 1$) ничего не добавляет к градиенту: об этом позаботится VJP
+# вашей `relu`.
+
+# %% nbgrader="solution" grade_id="l07_ex4_solution"
+def linear_hinge_gradients(w1, w2, b, xs, ys, alpha):
+    ### BEGIN SOLUTION
+    w1, w2, b = Value(w1), Value(w2), Value(b)
+    with Tape() as tape:
+        for p in (w1, w2, b):
+            tape.watch(p)
+        total = 0.0
+        for (x1, x2), y in zip(xs, ys):
+            total = total + relu(1.0 - y * (w1 * x1 + w2 * x2 + b))
+        loss = total * (1.0 / len(ys)) + alpha * (w1 * w1 + w2 * w2 + b * b)
+    return tape.gradient(loss, [w1, w2, b])
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l07_ex4" points=2
+from grader import check
+check("l07_ex4")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l07_ex4")
+### END HIDDEN TESTS
+
 # %% [markdown] key="summary" lang="en"
 # ## Summary
 #
@@ -1542,8 +1983,11 @@ grade("l07_ex3")
 # - Your tape computes the same numbers as `tf.GradientTape`; what minitape and
 #   TensorFlow add is tensors, broadcasting, many more operations and careful memory
 #   management — not a different idea.
+# - With nothing more, your tape trains a neural network: a fresh tape per step, one `gradient`
+#   call, an update against the gradient. That is the loop every framework runs, on scalars
+#   instead of tensors.
 
-# %% [markdown] key="summary" lang="es" src="073d380c"
+# %% [markdown] key="summary" lang="es" src="ea08b3fc"
 # ## Resumen
 #
 # - Una cinta es una lista de registros `(op, output, inputs, vjp)` que se escribe durante la
@@ -1559,8 +2003,11 @@ grade("l07_ex3")
 # - Tu cinta calcula los mismos números que `tf.GradientTape`; lo que añaden
 #   minitape y TensorFlow son tensores, *broadcasting*, muchas más operaciones y una gestión
 #   cuidadosa de la memoria, no una idea distinta.
+# - Sin nada más, tu cinta entrena una red neuronal: una cinta nueva en cada paso, una llamada a
+#   `gradient` y una actualización en contra del gradiente. Es el bucle que ejecuta cualquier
+#   framework, con escalares en lugar de tensores.
 
-# %% [markdown] key="summary" lang="pt" src="073d380c"
+# %% [markdown] key="summary" lang="pt" src="ea08b3fc"
 # ## Resumo
 #
 # - Uma fita é uma lista de registros `(op, output, inputs, vjp)` escrita durante a passagem
@@ -1576,8 +2023,11 @@ grade("l07_ex3")
 # - A sua fita calcula os mesmos números que a `tf.GradientTape`; o que o
 #   minitape e o TensorFlow acrescentam são tensores, *broadcasting*, muito mais operações e um
 #   gerenciamento cuidadoso da memória, não uma ideia diferente.
+# - Sem mais nada, a sua fita treina uma rede neural: uma fita nova a cada passo, uma chamada a
+#   `gradient` e uma atualização contra o gradiente. É o laço que todo framework executa, com
+#   escalares em vez de tensores.
 
-# %% [markdown] key="summary" lang="ru" src="073d380c"
+# %% [markdown] key="summary" lang="ru" src="ea08b3fc"
 # ## Итоги
 #
 # - Лента — это список записей `(op, output, inputs, vjp)`, который пишется во время прямого
@@ -1593,13 +2043,11 @@ grade("l07_ex3")
 # - Ваша лента вычисляет те же числа, что и `tf.GradientTape`; minitape и
 #   TensorFlow добавляют к этому тензоры, *broadcasting*, гораздо больше операций и аккуратное
 #   обращение с памятью — но не другую идею.
+# - Больше ничего не нужно: ваша лента обучает нейронную сеть — новая лента на каждом шаге, один
+#   вызов `gradient`, сдвиг против градиента. Это тот же цикл, что и в любом фреймворке, только на
+#   скалярах вместо тензоров.
 
-# %% [markdown] key="reflect" lang="en"
-# ## Questions to think about
-#
-# These questions have no single right answer and are not graded. Write a few sentences for
-# yourself, or talk them over with a classmate.
-#
+# %% [markdown] key="reflect" lang="en" questions=true
 # 1. Your tape walks its records in reverse order and never sorts them. What change to the engine
 #    would break that guarantee? (Think of values changed in place, or of records added while a
 #    backward pass runs.)
@@ -1608,12 +2056,7 @@ grade("l07_ex3")
 # 3. What would you have to add to your tape so that it computes second derivatives, as nested
 #    `tf.GradientTape`s do?
 
-# %% [markdown] key="reflect" lang="es" src="e9b83acf"
-# ## Preguntas para pensar
-#
-# Estas preguntas no tienen una única respuesta correcta y no se califican. Escribe unas frases
-# para ti, o coméntalas con un compañero o una compañera.
-#
+# %% [markdown] key="reflect" lang="es" src="9a16a5cb"
 # 1. Tu cinta recorre sus registros en orden inverso y nunca los ordena. ¿Qué cambio en el motor
 #    rompería esa garantía? (Piensa en valores que se modifican en su sitio, o en registros que se
 #    añaden mientras corre una pasada hacia atrás).
@@ -1622,12 +2065,7 @@ grade("l07_ex3")
 # 3. ¿Qué tendrías que añadir a tu cinta para que calcule segundas derivadas, como hacen las
 #    `tf.GradientTape` anidadas?
 
-# %% [markdown] key="reflect" lang="pt" src="e9b83acf"
-# ## Perguntas para pensar
-#
-# Estas perguntas não têm uma única resposta certa e não valem nota. Escreva algumas frases para
-# você mesmo, ou converse sobre elas com um colega.
-#
+# %% [markdown] key="reflect" lang="pt" src="9a16a5cb"
 # 1. A sua fita percorre os registros na ordem inversa e nunca os ordena. Que mudança no motor
 #    quebraria essa garantia? (Pense em valores modificados no lugar, ou em registros
 #    acrescentados enquanto uma passagem para trás está rodando.)
@@ -1636,12 +2074,7 @@ grade("l07_ex3")
 # 3. O que você precisaria acrescentar à sua fita para que ela calcule segundas derivadas, como
 #    fazem as `tf.GradientTape` aninhadas?
 
-# %% [markdown] key="reflect" lang="ru" src="e9b83acf"
-# ## Вопросы для размышления
-#
-# У этих вопросов нет единственного правильного ответа, и они не оцениваются. Напишите для себя
-# несколько предложений или обсудите их с однокурсником.
-#
+# %% [markdown] key="reflect" lang="ru" src="9a16a5cb"
 # 1. Ваша лента проходит записи в обратном порядке и никогда их не сортирует. Какое изменение в
 #    движке нарушило бы эту гарантию? (Подумайте о значениях, которые меняются на месте, или о
 #    записях, добавляемых во время обратного прохода.)

@@ -134,6 +134,18 @@ def submit(course: Path, student: str, assignment: str, nb, timestamp: str) -> P
     return folder
 
 
+def with_reflections(nb, answers: list[str]):
+    """A copy of ``nb`` whose answer cells of the lesson's closing open questions (plain
+    markdown cells, ``metadata.minitape.answer_to``) hold ``answers``, in order."""
+    nb = copy.deepcopy(nb)
+    cells = [c for c in nb.cells if c.get("metadata", {}).get("minitape", {}).get("answer_to")]
+    if len(cells) < len(answers):
+        raise ValueError(f"{len(answers)} answers for {len(cells)} open questions")
+    for cell, text in zip(cells, answers):
+        cell.source = text
+    return nb
+
+
 def with_answers(nb, answers: dict[str, str]):
     """A copy of ``nb`` whose solution cells hold ``answers[grade_id]`` (others untouched)."""
     nb = copy.deepcopy(nb)

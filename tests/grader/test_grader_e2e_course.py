@@ -17,7 +17,7 @@ from course_fixture import (HARD_CODED, INFINITE_LOOP, KILLS_KERNEL, LESSON, NOI
                             PARTLY_RIGHT, WRONG, WRONG_SHAPE, add_student, delete_test_cell,
                             edit_test_cell, grader_cli, make_course, nbgrader, read, released,
                             reference_solutions, set_duedate, solution_index, strip_html, submit,
-                            with_answers)
+                            with_answers, with_reflections)
 
 pytestmark = pytest.mark.slow
 
@@ -25,6 +25,8 @@ EN, RU = f"{LESSON}-en", f"{LESSON}-ru"
 ON_TIME, LATE, DUE = "2030-01-01 10:00:00 UTC", "2030-01-03 09:00:00 UTC", "2030-01-01 12:00:00 UTC"
 CELLS = ("l01_ex1", "l01_ex2", "l01_ex3", "l01_ex4")
 FULL = {"l01_ex1": "1", "l01_ex2": "2", "l01_ex3": "2", "l01_ex4": "2"}
+# what s01_correct writes under the lesson's open questions (ungraded markdown cells)
+REFLECTIONS = ["The tape follows Python control flow as it ran.", "So that w - lr * dw lines up."]
 
 # student -> (language, {cell: score}, total, status)
 EXPECTED = {
@@ -59,7 +61,7 @@ def course(tmp_path_factory):
     sol = reference_solutions(course, EN)
     rel, rel_ru = released(course, EN), released(course, RU)
     subs = {
-        "s01_correct": with_answers(rel, sol),
+        "s01_correct": with_reflections(with_answers(rel, sol), REFLECTIONS),
         "s02_untouched": rel,
         "s03_wrong": with_answers(rel, WRONG),
         "s04_hardcoded": with_answers(rel, {**sol, **HARD_CODED}),
@@ -105,6 +107,10 @@ def test_release_has_stubs_and_no_solutions_or_hidden_tests(course):
             body = solution.split("### BEGIN SOLUTION")[1].split("### END SOLUTION")[0]
             for line in body.strip().splitlines():
                 assert line.strip() not in stub, f"solution line {line!r} leaked into the release"
+        # the open questions' answer cells are plain, editable markdown: no nbgrader cells
+        answers = [c for c in release.cells if c.metadata.get("minitape", {}).get("answer_to")]
+        assert len(answers) >= 2 and all(c.cell_type == "markdown" and "nbgrader" not in c.metadata
+                                         and c.metadata.get("editable", True) for c in answers)
         release_ids = [c.metadata.nbgrader["grade_id"] for c in release.cells if "nbgrader" in c.metadata]
         assert ids == list(CELLS)
         assert all(re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", i) and i.isascii() for i in release_ids)
@@ -174,6 +180,11 @@ def test_feedback_keeps_messages_but_no_hidden_test_source(course):
     for english in ("Student's answer", "Test cell", "Score:"):
         assert english not in russian, english
     assert "Your answer" in partly and "Student's answer" not in partly
+    # the answers to the open questions are handed back in the feedback, unscored (s01 is "ok",
+    # 7 of 7 in test_export_has_exact_scores_and_status: no manual grading asked for)
+    correct = strip_html(open(course / "feedback" / "s01_correct" / EN / f"{LESSON}.html",
+                              encoding="utf-8").read())
+    assert all(answer in correct for answer in REFLECTIONS)
     shape = strip_html(open(course / "feedback" / "s10_wrong_shape" / EN / f"{LESSON}.html",
                             encoding="utf-8").read())
     assert "Wrong shape: expected (), got (1,)" in shape

@@ -293,7 +293,7 @@ QUOTIENT_WITH_MINITAPE = (
 
 def test_lesson7_answers_must_come_from_the_students_own_tape():
     ns = _lesson7_namespace()
-    for exercise_id in ("l07_ex1", "l07_ex3"):
+    for exercise_id in ("l07_ex1", "l07_ex3", "l07_ex4"):
         result, issues, facts = run_probe(exercise_id, SOLUTIONS[exercise_id], namespace=dict(ns))
         assert (result.score, issues) == (result.points, []), result.text()
         assert "own_tape" in facts["tools"] and "GradientTape.gradient" not in facts["tools"]

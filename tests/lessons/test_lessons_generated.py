@@ -10,6 +10,7 @@ from pathlib import Path
 from grader.i18n import t as grader_t
 from lessons import LANGS
 from lessons import build as lesson_build
+from lessons.i18n import t as lesson_t
 from lessons.source import lesson_paths
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,7 +118,8 @@ def test_notebook_metadata(lessons):
 def test_cell_ids_derive_from_keys(lessons):
     for lesson in lessons:
         inst = read_nb(lesson_build.instructor_path(lesson, "es"))
-        assert [c["id"] for c in inst["cells"]] == [lesson.cell_id(c.key) for c in lesson.cells]
+        assert [c["id"] for c in inst["cells"]] == lesson.notebook_cell_ids()
+        assert lesson.notebook_cell_ids()[:len(lesson.cells) - 1] == [lesson.cell_id(c.key) for c in lesson.cells[:-1]]
 
 
 def test_instructor_notebooks_have_valid_nbgrader_metadata(lessons):
@@ -219,3 +221,27 @@ def test_student_notebook_is_what_nbgrader_releases(lessons, tmp_path):
     assert code_cells(released) == code_cells(ours)
     grading = lambda nb: [c["metadata"].get("nbgrader") for c in nb["cells"]]  # noqa: E731
     assert grading(released) == grading(ours)
+
+
+def test_every_lesson_ends_with_two_or_three_open_questions_in_every_language(lessons):
+    """The questions=true cell (lessons/README.md, "The open questions that end a lesson"):
+    last, translated and up to date in every language, 2-3 real questions, and built into
+    an answer cell per question in both notebooks of every language."""
+    for lesson in lessons:
+        questions = lesson.questions
+        assert questions is not None, f"{lesson.name}: no questions=true cell at the end"
+        assert lesson.cells[-1] is questions, f"{lesson.name}: the questions cell is not last"
+        counts = set()
+        for lang in LANGS:
+            assert questions.status(lang) == "ok", f"{lesson.name} [{lang}]: questions {questions.status(lang)}"
+            items = questions.question_list(lang)
+            counts.add(len(items))
+            assert 2 <= len(items) <= 3, f"{lesson.name} [{lang}]: {len(items)} questions"
+            for item in items:
+                assert "?" in item and len(prose_words(item)) >= 8, f"{lesson.name} [{lang}]: {item!r}"
+            for nb in both(lesson, lang):
+                answers = [c for c in nb["cells"] if c["metadata"].get("minitape", {}).get("answer_to")]
+                assert len(answers) == len(items) and all(
+                    c["cell_type"] == "markdown" and "nbgrader" not in c["metadata"] for c in answers)
+                assert all("".join(c["source"]) == lesson_t("lessons.questions.answer", lang) for c in answers)
+        assert len(counts) == 1, f"{lesson.name}: different numbers of questions per language"

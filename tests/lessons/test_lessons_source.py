@@ -332,3 +332,95 @@ def test_readme_lesson_table_is_generated_between_markers(tmp_path, capsys):
     (root / "README.md").write_text("# no table here\n")
     assert cli(["build", "07", *args]) == 0 and cli(["build", *args]) == 0
     assert (root / "README.md").read_text() == "# no table here\n"
+
+
+# ------------------------------------------------------------------------------------------
+# the open questions that end a lesson (a questions=true cell)
+# ------------------------------------------------------------------------------------------
+EN_QUESTIONS = ("1. Why does a tape free its record after one `gradient` call?\n"
+                "2. What would a persistent tape cost in a long training loop?\n"
+                "   Think of memory.")
+QUESTIONS = textwrap.dedent('''\
+
+    # %% [markdown] key="reflect" lang="en" questions=true
+    # 1. Why does a tape free its record after one `gradient` call?
+    # 2. What would a persistent tape cost in a long training loop?
+    #    Think of memory.
+
+    # %% [markdown] key="reflect" lang="es" src="{q}"
+    # 1. ¿Por qué una cinta libera su grabación tras una llamada a `gradient`?
+    # 2. ¿Qué costaría una cinta persistente en un bucle de entrenamiento largo?
+    #    Piensa en la memoria.
+
+    # %% [markdown] key="reflect" lang="pt" src="{q}"
+    # 1. Por que uma fita libera a gravação depois de uma chamada a `gradient`?
+    # 2. Quanto custaria uma fita persistente num laço de treinamento longo?
+    #    Pense na memória.
+    ''').replace("{q}", text_hash(EN_QUESTIONS))
+
+
+def test_questions_cell_builds_a_heading_then_each_question_with_an_answer_cell(tmp_path):
+    lesson = parse_lesson(write(tmp_path, GOOD + QUESTIONS))
+    assert lesson.questions is not None and lesson.questions.key == "reflect"
+    assert lesson.questions.question_list("en") == [
+        "1. Why does a tape free its record after one `gradient` call?",
+        "2. What would a persistent tape cost in a long training loop?\n   Think of memory."]
+    for lang in ("es", "ru"):  # ru is missing: the English questions, under the localized note
+        inb = build.instructor_notebook(lesson, lang)
+        snb = build.student_notebook(inb)
+        for nb in (inb, snb):
+            tail = nb.cells[4:]
+            assert [c.id for c in tail] == ["l07-reflect", "l07-reflect-q1", "l07-reflect-a1",
+                                            "l07-reflect-q2", "l07-reflect-a2"]
+            assert all(c.cell_type == "markdown" and "nbgrader" not in c.metadata for c in tail)
+            heading = tail[0].source
+            assert heading.endswith(f"## {t('lessons.questions.title', lang)}\n\n"
+                                    f"{t('lessons.questions.intro', lang)}")
+            assert [c.source for c in tail[2::2]] == [t("lessons.questions.answer", lang)] * 2
+            assert [c.metadata.minitape["answer_to"] for c in tail[2::2]] == ["l07-reflect-q1", "l07-reflect-q2"]
+    es = build.instructor_notebook(lesson, "es").cells
+    assert es[5].source.startswith("1. ¿Por qué una cinta") and "Piensa en la memoria." in es[7].source
+    ru = build.instructor_notebook(lesson, "ru").cells
+    assert t("lessons.missing_translation", "ru") in ru[4].source
+    assert ru[5].source.startswith("1. Why does a tape")
+    assert t("lessons.questions.answer", "ru") != t("lessons.questions.answer", "en")
+
+
+@pytest.mark.parametrize("replace, line, fragment", [
+    # a heading in the questions cell: the build writes it
+    ("# 1. Why does a tape free", None, "holds only a numbered list"),
+    # one question in a translation
+    ("# 2. ¿Qué costaría", None, "has 1 question(s); write 2 to 3"),
+    # numbering out of order
+    ("# 2. Quanto custaria", None, "out of order"),
+    # questions=true on a translation
+    ('key="reflect" lang="es" src=', None, "goes on the English cell only"),
+])
+def test_malformed_questions_cells_are_reported(tmp_path, replace, line, fragment):
+    text = GOOD + QUESTIONS
+    if replace == "# 1. Why does a tape free":
+        text = text.replace(replace, "# ## Questions\n#\n" + replace)
+    elif replace == "# 2. ¿Qué costaría":
+        text = text.replace("# 2. ¿Qué costaría una cinta persistente en un bucle de entrenamiento largo?\n"
+                            "#    Piensa en la memoria.\n", "")
+    elif replace == "# 2. Quanto custaria":
+        text = text.replace(replace, "# 3. Quanto custaria")
+    else:
+        text = text.replace(replace, 'key="reflect" lang="es" questions=true src=')
+    found = problems_of(tmp_path, text)
+    assert any(fragment in msg for _, msg in found), found
+
+
+def test_questions_cell_must_end_the_lesson_and_have_two_or_three_questions(tmp_path):
+    after = GOOD + QUESTIONS + '\n# %%\nx = 1\n'
+    assert any("a cell after the questions=true cell" in msg for _, msg in problems_of(tmp_path, after))
+    second = GOOD + QUESTIONS + QUESTIONS.replace('key="reflect"', 'key="reflect2"')
+    assert any("a second questions=true cell" in msg for _, msg in problems_of(tmp_path, second))
+    four = GOOD + QUESTIONS.replace("#    Think of memory.\n",
+                                    "#    Think of memory.\n# 3. A?\n# 4. B?\n")
+    found = problems_of(tmp_path, four)
+    assert any("(en) has 4 question(s); write 2 to 3" in msg for _, msg in found), found
+    clash = GOOD.replace('key="intro"', 'key="reflect-q1"') + QUESTIONS
+    assert any("key 'reflect-q1' already used" in msg for _, msg in problems_of(tmp_path, clash))
+    mismatch = GOOD + QUESTIONS.replace("#    Think of memory.\n", "#    Think of memory.\n# 3. And the GPU?\n", 1)
+    assert any("the English has 3" in msg for _, msg in problems_of(tmp_path, mismatch))

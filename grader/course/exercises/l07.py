@@ -1,4 +1,4 @@
-"""Lesson 7, "Build your own tape" (``lessons/src/07-build-your-own-tape.py``): three exercises.
+"""Lesson 7, "Build your own tape" (``lessons/src/07-build-your-own-tape.py``): four exercises.
 
 In this lesson students write a small reverse-mode tape for Python floats (``Value``, ``Tape``,
 ``record``, ``Tape.gradient``). Every graded function takes and returns plain Python numbers
@@ -27,8 +27,14 @@ the tape, return ``[dL/dw1, dL/dw2, dL/db]`` for
 ``L = (tanh(w1 * x1 + w2 * x2 + b) - y) ** 2``; ``x1``, ``x2`` and ``y`` are data (not
 watched).
 
-Finite-difference checks (independent of the references): ``l07_ex1`` and ``l07_ex3`` have
-their objective in NumPy. ``l07_ex2`` has none: its answer's names change from case to case
+``l07_ex4`` (2 points) -- ``linear_hinge_gradients(w1, w2, b, xs, ys, alpha)``: the loss the
+lesson's closing network trains with, for a linear model ``s(x) = w1 * x1 + w2 * x2 + b``:
+``L = mean_i relu(1 - y_i * s(x_i)) + alpha * (w1**2 + w2**2 + b**2)``, computed with the
+lesson's tape and its ``relu``; return ``[dL/dw1, dL/dw2, dL/db]``. ``xs`` is a list of
+``[x1, x2]`` pairs, ``ys`` a list of ``1.0`` / ``-1.0``, ``alpha >= 0``; all plain floats.
+
+Finite-difference checks (independent of the references): ``l07_ex1``, ``l07_ex3`` and
+``l07_ex4`` have their objective in NumPy. ``l07_ex2`` has none: its answer's names change from case to case
 (random programs), and the grader's finite-difference check needs fixed names; its hidden cases
 are compared with minitape only.
 
@@ -259,5 +265,86 @@ register(Exercise(
     gradient_names=["w1", "w2", "b"],
     title={"en": "tanh and one neuron", "es": "tanh y una neurona", "pt": "tanh e um neurônio",
            "ru": "tanh и один нейрон"},
+    components=["dL/dw1", "dL/dw2", "dL/db"],
+))
+
+
+# ------------------------------------------------------------------------------------------------
+# l07_ex4: the hinge loss of a linear classifier, on the student's tape
+# ------------------------------------------------------------------------------------------------
+def _linear_hinge_reference(w1, w2, b, xs, ys, alpha):
+    tf = _tf()
+    x = np.array(xs, dtype=np.float64)
+    y = np.array(ys, dtype=np.float64)
+    w1, w2, b = (tf.Variable(np.float64(v)) for v in (w1, w2, b))
+    with tf.GradientTape() as tape:
+        margins = 1.0 - y * (w1 * x[:, 0] + w2 * x[:, 1] + b)
+        loss = tf.reduce_mean(tf.nn.relu(margins)) + np.float64(alpha) * (w1 * w1 + w2 * w2 + b * b)
+    return tape.gradient(loss, [w1, w2, b])
+
+
+def _ex4(w1, w2, b, xs, ys, alpha) -> Inputs:
+    xs = [[float(x1), float(x2)] for x1, x2 in xs]
+    ys = [float(y) for y in ys]
+    return Inputs(args=(float(w1), float(w2), float(b), xs, ys, float(alpha)),
+                  values={"w1": _f64(w1), "w2": _f64(w2), "b": _f64(b)},
+                  extra={"xs": xs, "ys": ys, "alpha": float(alpha)})
+
+
+def _ex4_objective(v, inputs):
+    e = inputs.extra
+    x, y = np.array(e["xs"]), np.array(e["ys"])
+    s = v["w1"] * x[:, 0] + v["w2"] * x[:, 1] + v["b"]
+    return float(np.mean(np.maximum(0.0, 1.0 - y * s))
+                 + e["alpha"] * (v["w1"] ** 2 + v["w2"] ** 2 + v["b"] ** 2))
+
+
+def _ex4_random(rng):
+    """A small batch, some points inside the margin and some beyond it; no margin within 0.05
+    of the kink of relu (where the derivative, and finite differences, are ill-defined)."""
+    while True:
+        w1, w2 = rng.normal(scale=0.8, size=2)
+        b = rng.normal(scale=0.5)
+        n = int(rng.integers(4, 9))
+        xs = rng.uniform(-2.0, 2.0, size=(n, 2))
+        ys = rng.choice([-1.0, 1.0], size=n)
+        margins = 1.0 - ys * (w1 * xs[:, 0] + w2 * xs[:, 1] + b)
+        if np.min(np.abs(margins)) > 0.05:
+            alpha = float(rng.choice([0.0, 0.001, 0.01, 0.1]))
+            return _ex4(w1, w2, b, xs.tolist(), ys.tolist(), alpha)
+
+
+register(Exercise(
+    id="l07_ex4",
+    function="linear_hinge_gradients",
+    signature="linear_hinge_gradients(w1, w2, b, xs, ys, alpha)",
+    techniques=(
+        Technique("own tape", ("Tape", "record"), "own_tape", description={
+            "en": "your own Tape from this lesson, which records the operations", "es": "tu propia Tape de esta lección, que registra las operaciones",
+            "pt": "a sua própria Tape desta lição, que registra as operações", "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
+        Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
+                  description={"en": "minitape's GradientTape (the lesson builds its own tape)",
+                               "es": "la GradientTape de minitape (la lección construye su propia cinta)",
+                               "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
+                               "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
+    ),
+    points=2,
+    reference=_linear_hinge_reference,
+    visible=[Case(lambda rng: _ex4(0.5, -0.25, 0.1, [[1.0, 2.0], [-1.0, 0.5], [0.3, -1.2]],
+                                   [1.0, -1.0, 1.0], 0.01),
+                  "w = (0.5, -0.25), b = 0.1, 3 points, alpha = 0.01"),
+             Case(lambda rng: _ex4(2.0, 1.0, 0.0, [[1.0, 1.0], [-0.5, 0.2], [0.1, -0.3]],
+                                   [1.0, -1.0, -1.0], 0.0),
+                  {"en": "w = (2.0, 1.0), b = 0.0, alpha = 0: the first point is beyond the margin",
+                   "es": "w = (2.0, 1.0), b = 0.0, alpha = 0: el primer punto está más allá del margen",
+                   "pt": "w = (2.0, 1.0), b = 0.0, alpha = 0: o primeiro ponto está além da margem",
+                   "ru": "w = (2.0, 1.0), b = 0.0, alpha = 0: первая точка лежит за пределами зазора"})],
+    hidden=[Case(_ex4_random) for _ in range(3)],
+    objective=_ex4_objective,
+    gradient_names=["w1", "w2", "b"],
+    title={"en": "The hinge loss of a linear classifier on your tape",
+           "es": "La pérdida hinge de un clasificador lineal con tu cinta",
+           "pt": "A perda hinge de um classificador linear com a sua fita",
+           "ru": "Hinge-потеря линейного классификатора на вашей ленте"},
     components=["dL/dw1", "dL/dw2", "dL/db"],
 ))
