@@ -7,7 +7,7 @@
 # %% [markdown] key="title" lang="en"
 # # Lesson 7 · Build your own tape
 #
-# For five lessons you have used `tf.GradientTape` from the outside. In this one you build a
+# For six lessons you have used `tf.GradientTape` from the outside. In this one you build a
 # tape yourself: a small reverse-mode automatic differentiation engine for plain Python
 # numbers, in fewer than a hundred lines. Nothing about a tape is magic, and once you have written one,
 # every rule of the earlier lessons (what gets recorded, why a gradient is None, why a tape
@@ -21,12 +21,13 @@
 # - write the backward pass: a loop over the tape in reverse order that adds up gradients in a
 #   dictionary, and see why it must not keep them on the nodes and why it must not recurse;
 # - check your tape against minitape's `tf.GradientTape` on several functions, and walk
-#   minitape's own backward pass one operation at a time next to yours.
+#   minitape's own backward pass one operation at a time next to yours;
+# - train a small neural network with nothing but your own tape.
 
-# %% [markdown] key="title" lang="es" src="9f77512d"
+# %% [markdown] key="title" lang="es" src="fac70c72"
 # # Lección 7 · Construye tu propia cinta
 #
-# Durante cinco lecciones has usado `tf.GradientTape` desde fuera. En esta vas a construir una
+# Durante seis lecciones has usado `tf.GradientTape` desde fuera. En esta vas a construir una
 # cinta tú mismo: un pequeño motor de diferenciación automática en modo inverso para números
 # corrientes de Python, en menos de cien líneas. Una cinta no tiene nada de mágico, y en cuanto
 # hayas escrito una, cada regla de las lecciones anteriores (qué se graba, por qué un gradiente
@@ -41,12 +42,13 @@
 #   gradientes en un diccionario, y ver por qué no debe guardarlos en los nodos y por qué no
 #   debe usar recursión;
 # - comprobar tu cinta frente a `tf.GradientTape` de minitape con varias funciones y recorrer
-#   la propia pasada hacia atrás de minitape operación a operación, junto a la tuya.
+#   la propia pasada hacia atrás de minitape operación a operación, junto a la tuya;
+# - entrenar una pequeña red neuronal sin nada más que tu propia cinta.
 
-# %% [markdown] key="title" lang="pt" src="9f77512d"
+# %% [markdown] key="title" lang="pt" src="fac70c72"
 # # Lição 7 · Construa a sua própria fita
 #
-# Ao longo de cinco lições você usou `tf.GradientTape` por fora. Nesta você vai construir uma
+# Ao longo de seis lições você usou `tf.GradientTape` por fora. Nesta você vai construir uma
 # fita com as próprias mãos: um pequeno motor de diferenciação automática em modo reverso para
 # números comuns do Python, em menos de cem linhas. Uma fita não tem nada de mágico, e depois
 # de escrever uma, cada regra das lições anteriores (o que é gravado, por que um gradiente sai
@@ -61,12 +63,13 @@
 #   gradientes em um dicionário, e ver por que ela não deve guardá-los nos nós nem usar
 #   recursão;
 # - conferir a sua fita com a `tf.GradientTape` do minitape em várias funções e percorrer a
-#   própria passagem para trás do minitape operação por operação, ao lado da sua.
+#   própria passagem para trás do minitape operação por operação, ao lado da sua;
+# - treinar uma pequena rede neural só com a sua própria fita.
 
-# %% [markdown] key="title" lang="ru" src="9f77512d"
+# %% [markdown] key="title" lang="ru" src="fac70c72"
 # # Урок 7 · Своя лента
 #
-# Пять уроков подряд вы пользовались `tf.GradientTape` снаружи. В этом уроке вы соберёте ленту
+# Шесть уроков подряд вы пользовались `tf.GradientTape` снаружи. В этом уроке вы соберёте ленту
 # сами: маленький движок автоматического дифференцирования в обратном режиме для обычных чисел
 # Python, меньше сотни строк кода. Ничего волшебного в ленте нет, и как только вы напишете
 # свою, каждое правило из прошлых уроков (что записывается, почему градиент равен `None`,
@@ -81,7 +84,8 @@
 #   градиенты в словаре, — и увидите, почему их нельзя хранить в узлах и почему здесь не нужна
 #   рекурсия;
 # - сверите свою ленту с `tf.GradientTape` из minitape на нескольких функциях и пройдёте
-#   обратный проход самого minitape по одной операции рядом со своим.
+#   обратный проход самого minitape по одной операции рядом со своим;
+# - обучите небольшую нейронную сеть, не используя ничего, кроме своей ленты.
 
 # %% [markdown] key="setup" lang="en"
 # Our tape works on Python floats and needs only the `math` module. minitape (`import minitape
