@@ -52,6 +52,21 @@ from ..technique import Technique
 from . import Case, Exercise, Inputs, register
 
 
+# Exercises 1, 3 and 4 must use the students' own tape and must not use minitape's.
+_OWN_TAPE_ONLY = (
+    Technique("own tape", ("Tape", "record"), "own_tape", description={
+        "en": "your own Tape from this lesson, which records the operations",
+        "es": "tu propia Tape de esta lección, que registra las operaciones",
+        "pt": "a sua própria Tape desta lição, que registra as operações",
+        "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
+    Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
+              description={"en": "minitape's GradientTape (the lesson builds its own tape)",
+                           "es": "la GradientTape de minitape (la lección construye su propia cinta)",
+                           "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
+                           "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
+)
+
+
 def _tf():
     import minitape as tf
 
@@ -87,16 +102,7 @@ register(Exercise(
     id="l07_ex1",
     function="quotient_gradients",
     signature="quotient_gradients(a0, b0)",
-    techniques=(
-        Technique("own tape", ("Tape", "record"), "own_tape", description={
-            "en": "your own Tape from this lesson, which records the operations", "es": "tu propia Tape de esta lección, que registra las operaciones",
-            "pt": "a sua própria Tape desta lição, que registra as operações", "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
-        Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
-                  description={"en": "minitape's GradientTape (the lesson builds its own tape)",
-                               "es": "la GradientTape de minitape (la lección construye su propia cinta)",
-                               "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
-                               "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
-    ),
+    techniques=_OWN_TAPE_ONLY,
     points=2,
     reference=_quotient_reference,
     visible=[Case(lambda rng: _ex1(0.5, 2.0), "a0 = 0.5, b0 = 2.0"),
@@ -244,16 +250,7 @@ register(Exercise(
     id="l07_ex3",
     function="neuron_gradients",
     signature="neuron_gradients(w1, w2, b, x1, x2, y)",
-    techniques=(
-        Technique("own tape", ("Tape", "record"), "own_tape", description={
-            "en": "your own Tape from this lesson, which records the operations", "es": "tu propia Tape de esta lección, que registra las operaciones",
-            "pt": "a sua própria Tape desta lição, que registra as operações", "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
-        Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
-                  description={"en": "minitape's GradientTape (the lesson builds its own tape)",
-                               "es": "la GradientTape de minitape (la lección construye su propia cinta)",
-                               "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
-                               "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
-    ),
+    techniques=_OWN_TAPE_ONLY,
     points=2,
     reference=_neuron_reference,
     visible=[Case(lambda rng: _ex3(0.5, -1.0, 0.1, 1.0, 2.0, 0.5),
@@ -318,16 +315,7 @@ register(Exercise(
     id="l07_ex4",
     function="linear_hinge_gradients",
     signature="linear_hinge_gradients(w1, w2, b, xs, ys, alpha)",
-    techniques=(
-        Technique("own tape", ("Tape", "record"), "own_tape", description={
-            "en": "your own Tape from this lesson, which records the operations", "es": "tu propia Tape de esta lección, que registra las operaciones",
-            "pt": "a sua própria Tape desta lição, que registra as operações", "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
-        Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
-                  description={"en": "minitape's GradientTape (the lesson builds its own tape)",
-                               "es": "la GradientTape de minitape (la lección construye su propia cinta)",
-                               "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
-                               "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
-    ),
+    techniques=_OWN_TAPE_ONLY,
     points=2,
     reference=_linear_hinge_reference,
     visible=[Case(lambda rng: _ex4(0.5, -0.25, 0.1, [[1.0, 2.0], [-1.0, 0.5], [0.3, -1.2]],
