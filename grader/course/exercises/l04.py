@@ -262,6 +262,13 @@ def _contrast_random(rng):
 _IMAGE = [[[0.5, 0.0, 0.0], [0.1, 0.9, 0.3]]]
 _IMAGE2 = [[[0.2], [0.8]], [[0.4], [1.0]]]
 
+
+def _contrast_visible():
+    """The visible cases of both registry exercises (the same images and factors)."""
+    return [Case(lambda rng: _contrast_inputs(_IMAGE, 2.0), "images (1, 2, 3), factor = 2"),
+            Case(lambda rng: _contrast_inputs(_IMAGE2, 0.5), "images (2, 2, 1), factor = 0.5")]
+
+
 register(Exercise(
     id="l04_ex4",
     function="registered_contrast_gradients",
@@ -273,8 +280,7 @@ register(Exercise(
         "ru": "tf.RegisterGradient (регистрация внутри функции, отмена в finally:)"}),),
     points=2,
     reference=_registered_contrast_reference,
-    visible=[Case(lambda rng: _contrast_inputs(_IMAGE, 2.0), "images (1, 2, 3), factor = 2"),
-             Case(lambda rng: _contrast_inputs(_IMAGE2, 0.5), "images (2, 2, 1), factor = 0.5")],
+    visible=_contrast_visible(),
     hidden=[Case(_contrast_random) for _ in range(3)],
     objective=lambda v, inputs: float(np.sum(_contrast_np(v["images"], v["factor"]) ** 2)),
     gradient_names=["images", "factor"],
@@ -296,8 +302,7 @@ register(Exercise(
         "ru": "tf.no_gradient (объявление внутри функции, отмена в finally:)"}),),
     points=2,
     reference=_without_contrast_reference,
-    visible=[Case(lambda rng: _contrast_inputs(_IMAGE, 2.0), "images (1, 2, 3), factor = 2"),
-             Case(lambda rng: _contrast_inputs(_IMAGE2, 0.5), "images (2, 2, 1), factor = 0.5")],
+    visible=_contrast_visible(),
     hidden=[Case(_contrast_random) for _ in range(3)],
     title={"en": "An operation type without a gradient",
            "es": "Un tipo de operación sin gradiente",
