@@ -2,6 +2,7 @@
 
     python benchmarks/autograde_parallel.py                 # 60 students, --jobs 2, 4 rounds
     python benchmarks/autograde_parallel.py --students 20 --jobs 2 4
+    python benchmarks/autograde_parallel.py --plan          # the runs it would make, and exit
 
 Builds an nbgrader course from lesson 1 (English), releases it and writes N submissions (a mix
 of correct, wrong, partly right, hard-coded, noisy and untouched answers, and one that kills its
@@ -32,12 +33,11 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests" / "grader"))
+sys.path.insert(0, str(REPO))  # the checkout: its packages and the tests' support code
 
-from course_fixture import (HARD_CODED, KILLS_KERNEL, LESSON, NOISY, PARTLY_RIGHT, WRONG,  # noqa: E402
-                            env, make_course, nbgrader, released, reference_solutions, submit,
-                            with_answers)
+from tests.support.course import (HARD_CODED, KILLS_KERNEL, LESSON, NOISY, PARTLY_RIGHT,  # noqa: E402
+                                  WRONG, env, make_course, nbgrader, released,
+                                  reference_solutions, submit, with_answers)
 
 ASSIGNMENT = f"{LESSON}-en"
 
@@ -116,18 +116,12 @@ def main() -> int:
                         help="only the runs without the bubblewrap sandbox (where it is missing)")
     parser.add_argument("--no-dask", dest="dask", action="store_false",
                         help="skip the runs on a Dask LocalCluster (autograde-all --scheduler)")
+    parser.add_argument("--plan", action="store_true",
+                        help="print the runs these options make, one a line, and exit")
     args = parser.parse_args()
     if args.dask and importlib.util.find_spec("distributed") is None:
         print("note: Dask is not installed (pip install -e '.[course,cluster]'): no cluster runs")
         args.dask = False
-
-    work = Path(args.keep or tempfile.mkdtemp(prefix="autograde-bench-"))
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    print(f"building a class of {args.students} submissions of {ASSIGNMENT} in {work} ...", flush=True)
-    base = build_class(work / "base", args.students)
-    students = sorted(p.name for p in (base / "submitted").iterdir())
-    rounds = max(1, min(args.rounds, len(students)))
-    chunks = [students[i::rounds] for i in range(rounds)]
 
     serial_cmd = [sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT]
     # the baseline: nbgrader as it comes, every kernel started fresh, no sandbox
@@ -144,18 +138,33 @@ def main() -> int:
             runs.append((f"grader autograde-all -j {jobs} (sandboxed)", jobs, cmd, {}))
         else:
             runs.append((f"grader autograde-all -j {jobs} --no-sandbox", jobs, cmd + ["--no-sandbox"], {}))
+    if args.dask:
+        for jobs in args.jobs:  # the scheduler's address is filled in once its cluster runs
+            cmd = [sys.executable, "-m", "grader", "autograde-all", ASSIGNMENT, "--quiet",
+                   "--scheduler", None] + ([] if args.sandbox else ["--no-sandbox"])
+            runs.append((f"grader autograde-all --scheduler (Dask, {jobs} workers)", jobs, cmd, {}))
+    if args.plan:
+        print("\n".join(name for name, _, _, _ in runs))
+        return 0
+
+    work = Path(args.keep or tempfile.mkdtemp(prefix="autograde-bench-"))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print(f"building a class of {args.students} submissions of {ASSIGNMENT} in {work} ...", flush=True)
+    base = build_class(work / "base", args.students)
+    students = sorted(p.name for p in (base / "submitted").iterdir())
+    rounds = max(1, min(args.rounds, len(students)))
+    chunks = [students[i::rounds] for i in range(rounds)]
     clusters = []
     if args.dask:
         from distributed import LocalCluster
 
         os.environ.update(env())  # the workers and their kernels import this checkout
-        for jobs in args.jobs:
-            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address=None)
-            clusters.append(cluster)
-            cmd = [sys.executable, "-m", "grader", "autograde-all", ASSIGNMENT, "--quiet",
-                   "--scheduler", cluster.scheduler_address] + ([] if args.sandbox else ["--no-sandbox"])
-            runs.append((f"grader autograde-all --scheduler (Dask, {jobs} workers)", jobs, cmd, {}))
+        for _, jobs, cmd, _ in runs:
+            if "--scheduler" in cmd:
+                cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
+                clusters.append(cluster)
+                cmd[cmd.index("--scheduler") + 1] = cluster.scheduler_address
     totals = {name: [0.0, 0.0, []] for name, _, _, _ in runs}  # wall, cpu, loads
     per_round = {name: [] for name, _, _, _ in runs}
     same = True

@@ -20,10 +20,12 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "benchmarks" / "tfdiff"), str(ROOT / "tests" / "minitape"), str(ROOT)]
+# the checkout (minitape, and the comparer in tests/support); this script's own folder
+# (programs.py, guide_cells.py) is on sys.path already, as for any script
+sys.path.insert(0, str(ROOT))
 
 import guide_cells  # noqa: E402
-import tfdiff  # noqa: E402
+from tests.support import tfdiff  # noqa: E402
 
 FIXTURE = tfdiff.FIXTURES / "tfdiff_guides.json"
 

@@ -23,8 +23,9 @@ from course_fixture import (HARD_CODED, LESSON, WRONG, grader_cli, make_course, 
                             released, reference_solutions, solution_index, strip_html, submit,
                             with_answers)
 from course_fixture import test_index as cell_index_of_test
+from tests.support.course import released_course  # one released course per process
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 EN = f"{LESSON}-en"
 ON_TIME = "2030-01-01 10:00:00 UTC"
@@ -148,8 +149,7 @@ def _duplicate(nb, index, source=None):
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    course = make_course(tmp_path_factory.mktemp("adversarial"), langs=("en",), timeout=TIMEOUT)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(tmp_path_factory.mktemp("adversarial") / "course", timeout=TIMEOUT)
     sol = reference_solutions(course, EN)
     rel = released(course, EN)
     right = with_answers(rel, sol)

@@ -9,7 +9,7 @@ import sys
 import nbformat
 import pytest
 
-from course_fixture import PACKAGED_COURSE, REPO, env
+from tests.support.course import PACKAGED_COURSE, REPO, env
 from grader.cli import main
 from grader.course_check import check_notebook
 

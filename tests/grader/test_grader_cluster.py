@@ -15,7 +15,7 @@ import time
 import nbformat
 import pytest
 
-from course_fixture import (KILLS_KERNEL, LESSON, PARTLY_RIGHT, WRONG, env, grader_cli, make_course,
+from tests.support.course import (KILLS_KERNEL, LESSON, PARTLY_RIGHT, WRONG, env, grader_cli, released_course,
                             nbgrader, released, reference_solutions, set_duedate, submit,
                             with_answers)
 from grader.parallel import read_rows
@@ -23,7 +23,7 @@ from test_grader_parallel import _outputs
 
 pytest.importorskip("distributed", reason="Dask is not installed (pip install -e '.[cluster]')")
 
-pytestmark = [pytest.mark.slow,
+pytestmark = [pytest.mark.slow, pytest.mark.kernel,
               pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
 
 EN = f"{LESSON}-en"
@@ -99,8 +99,7 @@ def bare_cluster(tmp_path):
 
 
 def _class(root, answers):
-    course = make_course(root, langs=("en",), timeout=30)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(root, langs=("en",), timeout=30)
     set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
     sol, rel = reference_solutions(course, EN), released(course, EN)
     answers = answers(sol)

@@ -13,13 +13,13 @@ import re
 
 import pytest
 
-from course_fixture import (HARD_CODED, INFINITE_LOOP, KILLS_KERNEL, LESSON, NOISY, NO_RETURN,
+from tests.support.course import (HARD_CODED, INFINITE_LOOP, KILLS_KERNEL, LESSON, NOISY, NO_RETURN,
                             PARTLY_RIGHT, WRONG, WRONG_SHAPE, add_student, delete_test_cell,
-                            edit_test_cell, grader_cli, make_course, nbgrader, read, released,
+                            edit_test_cell, grader_cli, nbgrader, read, released, released_course,
                             reference_solutions, set_duedate, solution_index, strip_html, submit,
                             with_answers, with_reflections)
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 EN, RU = f"{LESSON}-en", f"{LESSON}-ru"
 ON_TIME, LATE, DUE = "2030-01-01 10:00:00 UTC", "2030-01-03 09:00:00 UTC", "2030-01-01 12:00:00 UTC"
@@ -51,9 +51,7 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    course = make_course(tmp_path_factory.mktemp("course"), langs=("en", "ru"), timeout=30)
-    nbgrader(course, "generate_assignment", EN)
-    nbgrader(course, "generate_assignment", RU)
+    course = released_course(tmp_path_factory.mktemp("e2e") / "course", langs=("en", "ru"), timeout=30)
     set_duedate(course, EN, DUE)
     set_duedate(course, RU, DUE)
     add_student(course, "s14_absent", first_name="Ada", last_name="Absent")

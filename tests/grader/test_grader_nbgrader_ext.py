@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import nbformat
+import pytest
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
 from nbgrader.utils import determine_grade
@@ -59,6 +60,7 @@ def _run(nb, timeout=30, assignment="demo-ru"):
     return nb
 
 
+@pytest.mark.kernel  # starts a Jupyter kernel
 def test_a_dead_kernel_does_not_abandon_the_notebook_and_later_tests_get_no_credit():
     nb = new_notebook(cells=[
         _grade_cell("import os\nprint(os.environ['MINITAPE_LANG'])", grade_id="before"),
@@ -76,6 +78,7 @@ def test_a_dead_kernel_does_not_abandon_the_notebook_and_later_tests_get_no_cred
     assert [(i["kind"], i["cell"]) for i in issues_of(nb)] == [("crashed", "killer"), ("not_run", "after")]
 
 
+@pytest.mark.kernel  # starts a Jupyter kernel
 def test_a_kernel_that_ignores_the_interrupt_stops_execution_instead_of_failing_the_submission():
     stubborn = ("import time\nwhile True:\n    try:\n        time.sleep(0.05)\n"
                 "    except KeyboardInterrupt:\n        pass\n")

@@ -8,19 +8,18 @@ import re
 import nbformat
 import pytest
 
-from course_fixture import (KILLS_KERNEL, LESSON, PARTLY_RIGHT, WRONG, grader_cli, make_course,
+from tests.support.course import (KILLS_KERNEL, LESSON, PARTLY_RIGHT, WRONG, grader_cli, released_course,
                             nbgrader, released, reference_solutions, set_duedate, submit,
                             with_answers)
 from grader.parallel import merge_rows, read_rows
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 EN = f"{LESSON}-en"
 
 
 def _class(root):
-    course = make_course(root, langs=("en",), timeout=30)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(root, langs=("en",), timeout=30)
     set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
     sol, rel = reference_solutions(course, EN), released(course, EN)
     answers = {"a_correct": sol, "b_wrong": WRONG, "c_partly": {**sol, **PARTLY_RIGHT},
@@ -94,8 +93,7 @@ def test_parallel_autograde_equals_serial(tmp_path):
 
 def test_summary_counts_failures_and_exits_nonzero(tmp_path):
     """A submission nbgrader cannot grade (not a notebook) is counted as failed, never as graded."""
-    course = make_course(tmp_path / "c", langs=("en",), timeout=30)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(tmp_path / "c", langs=("en",), timeout=30)
     rel = released(course, EN)
     submit(course, "a_correct", EN, with_answers(rel, reference_solutions(course, EN)),
            "2030-01-01 10:00:00 UTC")

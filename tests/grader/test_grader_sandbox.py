@@ -24,8 +24,9 @@ import pytest
 from course_fixture import (LESSON, env, grader_cli, make_course, nbgrader, released,
                             reference_solutions, set_duedate, submit, with_answers)
 from grader.parallel import read_rows
+from tests.support.course import released_course  # one released course per process
 
-pytestmark = [pytest.mark.slow,
+pytestmark = [pytest.mark.slow, pytest.mark.kernel,
               pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
 
 EN = f"{LESSON}-en"
@@ -183,8 +184,7 @@ def _token_processes() -> list[str]:
 
 
 def test_adversarial_class_is_contained(tmp_path):
-    course = make_course(tmp_path / "course", langs=("en",), timeout=30)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(tmp_path / "course", langs=("en",), timeout=30)
     set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
     sol, rel = reference_solutions(course, EN), released(course, EN)
     srv, stop_server, accepted = _server()
@@ -250,8 +250,7 @@ def test_adversarial_class_is_contained(tmp_path):
 
 
 def test_refuses_to_grade_without_bubblewrap_unless_told(tmp_path):
-    course = make_course(tmp_path / "course", langs=("en",), timeout=30)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(tmp_path / "course", langs=("en",), timeout=30)
     sol, rel = reference_solutions(course, EN), released(course, EN)
     submit(course, "a_correct", EN, with_answers(rel, sol), "2030-01-01 10:00:00 UTC")
     bare = tmp_path / "bin"  # a PATH with no bwrap on it
@@ -273,8 +272,7 @@ def test_refuses_to_grade_without_bubblewrap_unless_told(tmp_path):
 
 
 def _class(root, answers: dict):
-    course = make_course(root, langs=("en",), timeout=30)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(root, langs=("en",), timeout=30)
     set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
     sol, rel = reference_solutions(course, EN), released(course, EN)
     for student, code in answers(sol).items():

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from course_fixture import LESSON, REPO, read, reference_solutions, with_answers
+from tests.support.course import LESSON, REPO, read, reference_solutions, with_answers
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 BIN = Path(sysconfig.get_path("scripts"))
 

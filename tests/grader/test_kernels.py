@@ -13,7 +13,7 @@ import pytest
 
 from grader import kernels
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 
 def test_modules_imported_by_reads_code_cells_through_ipython(tmp_path):

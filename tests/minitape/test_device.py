@@ -1,6 +1,6 @@
 """Device placement: ``minitape.device``, ``.device``, the mixing rule, and life without CuPy.
 
-The GPU is stood in for by the strict test backend (``strict_backend.py``): a CPU array type
+The GPU is stood in for by the strict test backend (``tests/support/strict_backend.py``): a CPU array type
 that refuses implicit conversion to NumPy as CuPy does, registered as a second array module.
 Everything here therefore runs on machines without a GPU; ``test_gpu.py`` repeats the essential
 checks on a real GPU where there is one.
@@ -20,8 +20,8 @@ import pytest
 import minitape as tf
 from minitape import _backend as B
 
-import strict_backend
-from strict_backend import StrictArray
+from tests.support import strict_backend
+from tests.support.strict_backend import StrictArray
 
 ROOT = Path(__file__).resolve().parents[2]
 CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
@@ -472,12 +472,12 @@ def test_training_a_model_gives_the_same_numbers_on_every_device(on_dev):
 
 
 # ------------------------------------------------------------------------------------------
-# The GPU-only code paths, run against a CuPy stand-in (tests/minitape/fake_cupy)
+# The GPU-only code paths, run against a CuPy stand-in (tests/support/fake_cupy)
 # ------------------------------------------------------------------------------------------
 
 def _with_fake_cupy(args, timeout=300):
     import os
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tests" / "minitape" / "fake_cupy"),
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "tests" / "support" / "fake_cupy"),
                                                        str(ROOT)]))
     env.pop("MINITAPE_TEST_BACKEND", None)
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
@@ -502,12 +502,10 @@ def test_gpu_tests_and_benchmark_run_against_a_cupy_stand_in():
 
 def test_gpu_benchmark_without_a_gpu_says_why():
     r = run_python("""
-        import sys
+        import runpy, sys
         sys.modules["cupy"] = None
-        sys.argv = ["gpu.py", "--quick"]
-        sys.path.insert(0, "benchmarks")
-        import gpu
-        raise SystemExit(gpu.main())
+        sys.argv = ["benchmarks/gpu.py", "--quick"]
+        runpy.run_path("benchmarks/gpu.py", run_name="__main__")
     """)
     assert r.returncode == 1
     assert "no GPU to measure" in r.stderr and "pip install cupy-cuda12x" in r.stderr

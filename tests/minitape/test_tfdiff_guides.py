@@ -12,9 +12,13 @@ again at ``dense``). TensorFlow is not imported here.
 """
 import pytest
 
-from tfdiff import compare_cell, load, run_notebook_in_subprocess
+from tests.support.tfdiff import compare_cell, load, run_notebook_in_subprocess
 
 DATA = load("tfdiff_guides.json")
+
+# the notebooks replay in a fresh interpreter, on NumPy whatever --backend says: a strict rerun
+# would repeat this file unchanged (tests/minitape/conftest.py leaves it out there)
+pytestmark = pytest.mark.backend_independent
 
 # Differences kept on purpose (README, "minitape API vs TensorFlow"); the test fails when one of
 # them starts agreeing, so that the table stays true.

@@ -13,7 +13,7 @@ import pytest
 
 import minitape as tf
 
-from tfdiff import compare_runs, load, run_program
+from tests.support.tfdiff import compare_runs, load, run_program
 
 DATA = load("tfdiff_programs.json")
 PROGRAMS = {p["seed"]: p for p in DATA["programs"]}

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from packaging_support import copy_project
+from tests.support.project import copy_project
 
 
 @pytest.fixture

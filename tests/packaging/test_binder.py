@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from packaging_support import PACKAGES, clean_env, run
+from tests.support.project import PACKAGES, clean_env, run
 
 # Executed inside the Binder venv: run one notebook with nbclient, report outputs as JSON.
 EXECUTE = textwrap.dedent(
@@ -62,6 +62,7 @@ def _stream(cell: dict) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.install
 def test_binder_environment_runs_the_course(project_copy: Path, tmp_path: Path) -> None:
     from lessons import student
 

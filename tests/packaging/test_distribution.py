@@ -18,9 +18,11 @@ import zipfile
 from email.parser import Parser
 from pathlib import Path
 
+import pytest
+
 from packaging.requirements import Requirement
 
-from packaging_support import PACKAGES, REPO, clean_env, project_files, run
+from tests.support.project import PACKAGES, REPO, clean_env, project_files, run
 
 TOOLING = ("binder/", "tests/", "benchmarks/", ".ci/")
 # nbgrader runtime state that may sit in a working copy of the course (pruned in MANIFEST.in).
@@ -38,6 +40,7 @@ def _package_files() -> set[str]:
             and not COURSE_STATE.search(f) and not INSTRUCTOR.search(f)}
 
 
+@pytest.mark.install  # builds the sdist and the wheel
 def test_sdist_and_wheel_contents(project_copy: Path, tmp_path: Path) -> None:
     out = tmp_path / "dist"
     # python -m build makes the sdist, then the wheel from the unpacked sdist (as pip would).

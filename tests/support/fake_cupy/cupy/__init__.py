@@ -1,6 +1,6 @@
 """A stand-in for CuPy on machines without a GPU, for testing minitape's CuPy glue.
 
-Put ``tests/minitape/fake_cupy`` on ``PYTHONPATH`` and ``import cupy`` gives this module: the
+Put ``tests/support/fake_cupy`` (and the repository root) on ``PYTHONPATH`` and ``import cupy`` gives this module: the
 strict test backend's arrays (``strict_backend.StrictArray``: CPU arrays refusing implicit
 conversion to NumPy, as CuPy's do) behind CuPy's names, one visible "GPU", and the parts of
 ``cupy.cuda`` minitape and ``benchmarks/gpu.py`` use.  It proves nothing about CUDA; it runs the
@@ -9,13 +9,9 @@ code paths that only execute when CuPy imports (``minitape.device("/GPU:0")``, d
 """
 from __future__ import annotations
 
-import sys
 import types
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/minitape
-
-import strict_backend as _sb  # noqa: E402
+from tests.support import strict_backend as _sb
 
 __version__ = "0.0-fake"
 ndarray = _sb.StrictArray

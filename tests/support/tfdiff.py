@@ -22,7 +22,8 @@ import warnings
 
 import numpy as np
 
-FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures"
+REPO = pathlib.Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "minitape" / "fixtures"
 
 # TF's eager error text carries a node prefix and a trailing "name: " that a student reads past;
 # minitape's messages are compared with both removed.
@@ -302,7 +303,7 @@ def run_notebook_in_subprocess(module: str, cells: list[str], python=None) -> li
     proc = subprocess.run([python or sys.executable, __file__, module],
                           input=json.dumps(cells), capture_output=True, text=True, check=False,
                           env={**__import__("os").environ, "TF_CPP_MIN_LOG_LEVEL": "3",
-                               "PYTHONPATH": str(FIXTURES.parents[2])})
+                               "PYTHONPATH": str(REPO)})
     if proc.returncode != 0:
         raise RuntimeError(f"the notebook runner failed:\n{proc.stderr}")
     return json.loads(proc.stdout.splitlines()[-1])
