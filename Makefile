@@ -32,10 +32,12 @@ STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
 phase = @printf '\n==> %s\n' $(1)
 
 .PHONY: help lab test install install-dev system-packages preflight clean lite test-lite student-dist site
+.PHONY: check
 
 help:
 	@echo "make lab    start the students' JupyterLab on the lessons (creates .venv on first use)"
 	@echo "make test   run the whole test suite (installs what is missing first)"
+	@echo "make check  the fast tier: unit-level tests, no kernels, browsers, installs or site builds (about 2 min)"
 	@echo "make lite   build the course as a static JupyterLite site in build/lite/ (runs in the browser, no server)"
 	@echo "make site   execute every lesson in every language into a static HTML site in build/site/ (read-only pages)"
 	@echo "make student-dist STUDENT_DIST=DIR   build what students get (notebooks, wheel, Binder files) into DIR"
@@ -117,12 +119,21 @@ site: $(STAMP_COURSE)
 	$(VPY) -m lessons site $(SITE_ARGS)
 
 # The engine's tests a second time with every tensor on the strict backend, a CPU array that
-# refuses implicit conversion to NumPy as CuPy's GPU arrays do (tests/minitape/strict_backend.py).
+# refuses implicit conversion to NumPy as CuPy's GPU arrays do (tests/support/strict_backend.py);
+# tests the backend cannot reach (their own placement, a subprocess) are left out of that pass.
 test: $(STAMP_DEV) system-packages lite
 	$(call phase,"Running the test suite: pytest $(PYTEST_ARGS) (about 17 min on 2 cores)")
 	$(VPY) -m pytest $(PYTEST_ARGS)
 	$(call phase,"Running tests/minitape again on the strict backend (about 1 min)")
 	$(VPY) -m pytest -n auto -q tests/minitape --backend=strict
+
+# The fast tier a developer runs after every edit (docs/testing.md): the engine, the grader's and
+# the lessons' unit-level tests, the source/glossary/layout checks; no Jupyter kernel, browser,
+# install or JupyterLite site (the markers those tests carry are deselected). About 2 min on 2 cores.
+CHECK_MARKERS ?= not kernel and not browser and not install and not lite and not slow
+check: $(STAMP_DEV)
+	$(call phase,"Running the fast tier: pytest -m '$(CHECK_MARKERS)' (about 2 min on 2 cores)")
+	$(VPY) -m pytest -n auto -q --durations=10 -m '$(CHECK_MARKERS)' $(CHECK_ARGS)
 
 # ----- The course in the browser: a static JupyterLite site (lite/README.md) -----------------------
 # `make lite` installs the pinned tools into .venv-lite (lite/requirements.txt by hash, then the

@@ -88,6 +88,7 @@ def _page_config(html: str) -> dict:
     return json.loads(html[start:html.index("</script>", start)])
 
 
+@pytest.mark.kernel  # a JupyterLab server
 def test_students_lab_shows_lessons_only_and_no_nbgrader(tmp_path):
     with _server([sys.executable, "-m", "lessons", "lab"], _env(tmp_path), tmp_path) as (base, log):
         status, body = _get(f"{base}/api/contents/")
@@ -105,6 +106,7 @@ def test_students_lab_shows_lessons_only_and_no_nbgrader(tmp_path):
     assert "nbgrader" not in text.lower(), text
 
 
+@pytest.mark.kernel  # a JupyterLab server
 def test_instructors_lab_has_nbgrader(tmp_path):
     course = tmp_path / "course"
     subprocess.run([sys.executable, "-m", "grader", "init-course", str(course)], check=True,

@@ -7,6 +7,8 @@ import os
 import re
 from pathlib import Path
 
+import pytest
+
 from grader.i18n import t as grader_t
 from lessons import LANGS
 from lessons import build as lesson_build
@@ -198,6 +200,7 @@ def test_student_notebooks_hide_solutions_and_hidden_tests(lessons):
             assert "grade(" not in text
 
 
+@pytest.mark.kernel  # runs nbgrader generate_assignment
 def test_student_notebook_is_what_nbgrader_releases(lessons, tmp_path):
     """nbgrader's own generate_assignment, run on our instructor notebook, releases the same code cells."""
     import shutil

@@ -94,3 +94,19 @@ def test_tangent_explorer_follows_the_slider():
     assert bytes(explorer.image.value) != first_png
     with pytest.raises(ValueError, match="mínimo < máximo"):
         tangent_explorer(lambda x: x, x_range=(1, 1))
+
+
+@pytest.mark.parametrize("lang, slope_word, exercise_word", [
+    ("en", "slope", "Exercise"), ("es", "pendiente", "Ejercicio"),
+    ("pt", "inclinação", "Exercício"), ("ru", "наклон", "Упражнение"),
+])
+def test_lesson_1s_readout_and_report_title_speak_every_language(lang, slope_word, exercise_word):
+    """What lesson 1's kernel run checks in the one language it runs in (test_lessons_execute.py),
+    here in all four: the tangent explorer's readout and the grader's report title."""
+    from grader.i18n import t as grader_t
+    from lessons.widgets import tangent_explorer
+
+    set_language(lang)
+    explorer = tangent_explorer(lambda x: x**3 - 3 * x, x_range=(-2.5, 2.5), x0=1.5)
+    assert slope_word in explorer.readout.value
+    assert grader_t("report.title", lang, exercise="l01_ex1").startswith(exercise_word)

@@ -17,6 +17,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import pytest
+
 from lessons.readme import lesson_title
 from lessons.source import load_lessons
 
@@ -105,6 +107,7 @@ def _local_target(page: Path, url: str) -> Path | None:
     return (page.parent / unquote(parts.path)).resolve()
 
 
+@pytest.mark.kernel  # executes a lesson (a site build)
 def test_site_of_one_lesson_in_two_languages(tmp_path):
     """One build (20-40 s on the shared 2-core machine), read back by the checks below; one test, so that pytest-xdist's
     workers do not each build it."""
@@ -190,6 +193,7 @@ def check_index_pages_list_the_lessons_in_their_language(site, lesson):
     assert sorted(url for tag, url, _ in root.links if tag == "a") == sorted(f"{lang}/index.html" for lang in LANGS)
 
 
+@pytest.mark.kernel  # executes a lesson (a site build)
 def test_a_failing_cell_is_named_and_the_site_is_left_alone(tmp_path):
     src = tmp_path / "src"
     src.mkdir()

@@ -134,6 +134,7 @@ def dist(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.install  # builds the student distribution (a wheel)
 def test_student_dist_holds_only_student_material(dist: Path) -> None:
     files = sorted(p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file())
     wheel = json.loads((dist / student.MANIFEST).read_text())["wheel"]
@@ -212,6 +213,7 @@ def test_student_dist_refuses_to_overwrite_other_folders(tmp_path: Path) -> None
     assert proc.returncode == 1 and "not overwriting" in proc.stderr
 
 
+@pytest.mark.install  # builds the student distribution (a wheel)
 def test_student_dist_refresh_keeps_git_and_replaces_the_rest(dist: Path, tmp_path: Path) -> None:
     import shutil
 
@@ -245,6 +247,8 @@ def student_venv(dist: Path, tmp_path_factory) -> Path:
     return venv
 
 
+@pytest.mark.install  # the distribution installed into a virtualenv
+@pytest.mark.kernel
 def test_student_dist_lab_kernel_cannot_reach_the_answers(dist: Path, student_venv: Path,
                                                           tmp_path: Path) -> None:
     """The distribution's `make lab` (`python -m lessons lab --root lessons` in its environment):
@@ -335,6 +339,7 @@ def _lab_kernel_report(argv: list, env: dict, cwd: Path, checkout: Path, root: P
         return report, (paths, folders), log.read_text()
 
 
+@pytest.mark.kernel
 @pytest.mark.skipif(not Path("/usr/bin/bwrap").exists(), reason="bubblewrap is not installed")
 def test_make_lab_kernel_in_the_checkout_cannot_reach_the_answers(tmp_path: Path) -> None:
     """`make lab` runs `python -m lessons lab` from the checkout (an editable install): the
@@ -362,6 +367,7 @@ def test_lab_without_bubblewrap_refuses_unless_told(tmp_path: Path) -> None:
     assert "student-dist" in proc.stderr
 
 
+@pytest.mark.kernel
 def test_lab_with_no_sandbox_warns_and_the_probe_sees_the_leak(tmp_path: Path) -> None:
     """The control for the test above: unconfined (--no-sandbox), the same probe does read the
     checkout's instructor files -- so its passing above is the sandbox's doing."""
