@@ -1,7 +1,7 @@
 """Every text the grader shows students, in en, es, pt and ru (key-major, side by side).
 
 Placeholders are ``str.format`` fields; code, names and numbers are inserted by the caller.
-``tests/grader/test_i18n.py`` checks that every key has all four languages and the same
+``tests/grader/test_grader_i18n.py`` checks that every key has all four languages and the same
 placeholders in each.  Terminology follows the lessons: gradient = gradiente / gradiente /
 градиент; tape = cinta / fita / лента (TensorFlow's name ``GradientTape`` is kept in code).
 """

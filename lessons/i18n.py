@@ -27,7 +27,7 @@ The catalog is *key-major*: each key holds its text in every language side by si
 translator sees the English beside their own. Shared messages live in ``MESSAGES`` below;
 a lesson's own messages live in ``lessons/messages/NN-name.json`` (same layout, keys prefixed
 with the lesson, e.g. ``"l01.sigmoid.title"``) so that lesson authors do not edit one file.
-A key missing in a language falls back to English; ``tests/lessons/test_i18n.py`` asserts
+A key missing in a language falls back to English; ``tests/lessons/test_lessons_i18n.py`` asserts
 that every key exists in every language.
 """
 

@@ -20,12 +20,11 @@ np = B.numpy
 
 _cupy = None
 _cupy_error = None
-_cupy_reason = None  # "no-cupy" or "no-gpu" once _load_cupy has failed
 
 
 def _load_cupy():
     """Import CuPy once, or explain why the GPU cannot be used."""
-    global _cupy, _cupy_error, _cupy_reason
+    global _cupy, _cupy_error
     if _cupy is not None:
         return _cupy
     if _cupy_error is not None:
@@ -33,7 +32,6 @@ def _load_cupy():
     try:
         import cupy  # noqa: F401  (optional dependency)
     except Exception as e:  # ImportError, or CUDA libraries missing
-        _cupy_reason = "no-cupy"
         _cupy_error = ("minitape cannot use '/GPU:0': CuPy is not installed "
                        f"({type(e).__name__}: {e}). Install CuPy for CUDA 12 on a machine with an "
                        "NVIDIA GPU and its driver: pip install cupy-cuda12x (from a checkout of "
@@ -47,26 +45,12 @@ def _load_cupy():
     else:
         detail = ""
     if n < 1:
-        _cupy_reason = "no-gpu"
         _cupy_error = ("minitape cannot use '/GPU:0': CuPy is installed but no NVIDIA GPU is "
                        f"visible{detail}. Run on a machine with a GPU, or use '/CPU:0'.")
         raise RuntimeError(_cupy_error)
     B.register_array_type(cupy.ndarray, cupy)
     _cupy = cupy
     return cupy
-
-
-def gpu_unavailable_reason():
-    """None when minitape can use a GPU, else ``(kind, message)``.
-
-    ``kind`` is ``"no-cupy"`` (CuPy is not installed or does not import) or ``"no-gpu"``
-    (CuPy sees no NVIDIA GPU); ``message`` is the error ``device("/GPU:0")`` raises.
-    """
-    try:
-        _load_cupy()
-    except RuntimeError as e:
-        return _cupy_reason, str(e)
-    return None
 
 
 def gpu_available() -> bool:

@@ -135,11 +135,6 @@ FLOATING_KINDS = "fc"
 INTEGER_KINDS = "iu"
 
 
-def is_differentiable(np_dtype) -> _builtins.bool:
-    """Gradients flow only through floating and complex tensors, as in TensorFlow."""
-    return np_dtype.kind in FLOATING_KINDS
-
-
 # --- rules for Python data ----------------------------------------------------------------
 
 def _python_kind(value) -> DType:
