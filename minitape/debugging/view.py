@@ -5,7 +5,6 @@ the instruments (language, names of the caller's variables, value formatting).
 from __future__ import annotations
 
 import itertools
-import os
 import sys
 
 from .. import _tape
@@ -18,9 +17,11 @@ LANGUAGES = _course_lang.LANGS
 
 
 def _lang(lang):
-    """Resolve ``lang``: explicit > env MINITAPE_LANG > the course's current language > en."""
+    """Resolve ``lang``: the argument, else the course's language as ``minitape._lang`` finds it
+    (``set_language()`` > ``MINITAPE_LANG``, warned about and skipped when unknown > the
+    notebook's path > en): the instruments speak the language the lessons and the grader do."""
     if lang is None:
-        lang = os.environ.get("MINITAPE_LANG") or _course_lang.current_language()
+        return _course_lang.current_language()
     if not isinstance(lang, str):
         raise TypeError(f"lang must be a string such as 'en', got {lang!r}")
     return _course_lang.normalize_language(lang)
