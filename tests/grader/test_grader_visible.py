@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,8 @@ from grader.runner import run_exercise
 from grader.visible import DATA, build_data, dumps, visible_exercise
 
 from test_grader_scoring import SOLUTIONS, _lesson7_namespace
+
+_lesson7 = functools.cache(_lesson7_namespace)  # the lesson's cells run once, each test copies
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -30,7 +33,7 @@ def test_visible_exercises_carry_answers_but_no_reference_and_no_hidden_case(exe
     with pytest.raises(RuntimeError, match="not installed"):
         ex.reference()
     # lesson 7's solutions run on the tape classes the lesson's earlier cells define
-    ns = dict(_lesson7_namespace()) if exercise_id.startswith("l07") else {}
+    ns = dict(_lesson7()) if exercise_id.startswith("l07") else {}
     exec("import minitape as tf\nimport numpy as np\n" + SOLUTIONS[exercise_id], ns)
     result = run_exercise(ex, ns, include_hidden=False)
     assert result.passed, result.text()
