@@ -37,7 +37,7 @@ phase = @printf '\n==> %s\n' $(1)
 help:
 	@echo "make lab    start the students' JupyterLab on the lessons (creates .venv on first use)"
 	@echo "make test   run the whole test suite (installs what is missing first)"
-	@echo "make check  the fast tier: unit-level tests, no kernels, browsers, installs or site builds (about 2 min)"
+	@echo "make check  the fast tier: unit-level tests, no kernels, browsers, installs or site builds (2-4 min)"
 	@echo "make lite   build the course as a static JupyterLite site in build/lite/ (runs in the browser, no server)"
 	@echo "make site   execute every lesson in every language into a static HTML site in build/site/ (read-only pages)"
 	@echo "make student-dist STUDENT_DIST=DIR   build what students get (notebooks, wheel, Binder files) into DIR"
@@ -129,10 +129,10 @@ test: $(STAMP_DEV) system-packages lite
 
 # The fast tier a developer runs after every edit (docs/testing.md): the engine, the grader's and
 # the lessons' unit-level tests, the source/glossary/layout checks; no Jupyter kernel, browser,
-# install or JupyterLite site (the markers those tests carry are deselected). About 2 min on 2 cores.
+# install or JupyterLite site (the markers those tests carry are deselected). 4 min 18 s on 2 cores at load 13.
 CHECK_MARKERS ?= not kernel and not browser and not install and not lite and not slow
 check: $(STAMP_DEV)
-	$(call phase,"Running the fast tier: pytest -m '$(CHECK_MARKERS)' (about 2 min on 2 cores)")
+	$(call phase,"Running the fast tier: pytest -m '$(CHECK_MARKERS)' (2-4 min on 2 cores, by the load)")
 	$(VPY) -m pytest -n auto -q --durations=10 -m '$(CHECK_MARKERS)' $(CHECK_ARGS)
 
 # ----- The course in the browser: a static JupyterLite site (lite/README.md) -----------------------
