@@ -467,6 +467,133 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "O resultado não tem a entrada {key}.",
         "ru": "В результате нет элемента {key}.",
     },
+    # ----- mistake patterns (grader/mistakes.py, issue 29): one line after the numbers -------
+    "mistake.none": {
+        "en": "Pattern: None on every check — the tape never connected the target to this source.",
+        "es": "Patrón: None en todas las comprobaciones — la cinta nunca conectó el objetivo con esta fuente.",
+        "pt": "Padrão: None em todas as verificações — a fita nunca ligou o alvo a esta fonte.",
+        "ru": "Закономерность: None во всех проверках — лента так и не связала цель с этим источником.",
+    },
+    "mistake.shape": {
+        "en": "Pattern: the shape is wrong on every check — compare your shape with the source's.",
+        "es": "Patrón: la forma es incorrecta en todas las comprobaciones — compárala con la de la fuente.",
+        "pt": "Padrão: o formato está errado em todas as verificações — compare-o com o da fonte.",
+        "ru": "Закономерность: форма неверна во всех проверках — сравните её с формой источника.",
+    },
+    "mistake.shape.transposed": {
+        "en": "Pattern: the right numbers, transposed — a gradient has its source's shape: check the order of a `matmul` or a `transpose`.",
+        "es": "Patrón: los números correctos, traspuestos — un gradiente tiene la forma de su fuente: revisa el orden de un `matmul` o un `transpose`.",
+        "pt": "Padrão: os números certos, transpostos — um gradiente tem o formato da sua fonte: confira a ordem de um `matmul` ou um `transpose`.",
+        "ru": "Закономерность: верные числа, но транспонированные — градиент имеет форму своего источника: проверьте порядок в `matmul` или `transpose`.",
+    },
+    "mistake.shape.missing_axis": {
+        "en": "Pattern: the right numbers with an axis of size 1 missing — was it squeezed away, or `keepdims` forgotten?",
+        "es": "Patrón: los números correctos sin un eje de tamaño 1 — ¿se eliminó con `squeeze` o faltó `keepdims`?",
+        "pt": "Padrão: os números certos sem um eixo de tamanho 1 — ele foi removido com `squeeze` ou faltou `keepdims`?",
+        "ru": "Закономерность: верные числа, но без оси размера 1 — её убрал `squeeze` или забыт `keepdims`?",
+    },
+    "mistake.shape.extra_axis": {
+        "en": "Pattern: the right numbers with an extra axis of size 1 — a `keepdims=True` or a `reshape` too many?",
+        "es": "Patrón: los números correctos con un eje de tamaño 1 de más — ¿sobra un `keepdims=True` o un `reshape`?",
+        "pt": "Padrão: os números certos com um eixo de tamanho 1 a mais — sobrou um `keepdims=True` ou um `reshape`?",
+        "ru": "Закономерность: верные числа, но с лишней осью размера 1 — лишний `keepdims=True` или `reshape`?",
+    },
+    "mistake.shape.broadcast": {
+        "en": "Pattern: the gradient is not reduced to the source's shape (or reduced too far) — a broadcast source's gradient is summed over the axes broadcasting added.",
+        "es": "Patrón: el gradiente no está reducido a la forma de la fuente (o lo está de más) — el gradiente de una fuente difundida se suma sobre los ejes que añadió la difusión.",
+        "pt": "Padrão: o gradiente não foi reduzido ao formato da fonte (ou foi reduzido demais) — o gradiente de uma fonte difundida é somado nos eixos que a difusão acrescentou.",
+        "ru": "Закономерность: градиент не сведён к форме источника (или сведён слишком сильно) — градиент транслированного источника суммируется по осям, добавленным трансляцией.",
+    },
+    "mistake.sign": {
+        "en": "Pattern: exactly −1 × the reference — is the target negated, or a difference taken the other way round?",
+        "es": "Patrón: exactamente −1 × la referencia — ¿está el objetivo cambiado de signo o una resta invertida?",
+        "pt": "Padrão: exatamente −1 × a referência — o alvo está com o sinal trocado ou uma subtração invertida?",
+        "ru": "Закономерность: ровно −1 × эталон — у цели сменён знак или разность взята в обратном порядке?",
+    },
+    "mistake.scale": {
+        "en": "Pattern: exactly {k} × the reference on every check — a constant factor is off.",
+        "es": "Patrón: exactamente {k} × la referencia en todas las comprobaciones — sobra o falta un factor constante.",
+        "pt": "Padrão: exatamente {k} × a referência em todas as verificações — sobra ou falta um fator constante.",
+        "ru": "Закономерность: ровно {k} × эталон во всех проверках — лишний или пропущенный постоянный множитель.",
+    },
+    "mistake.scale.2": {
+        "en": "Pattern: exactly twice the reference — is a term counted twice?",
+        "es": "Patrón: exactamente el doble de la referencia — ¿se cuenta un término dos veces?",
+        "pt": "Padrão: exatamente o dobro da referência — um termo foi contado duas vezes?",
+        "ru": "Закономерность: ровно вдвое больше эталона — одно слагаемое учтено дважды?",
+    },
+    "mistake.scale.1/2": {
+        "en": "Pattern: exactly half the reference — is the factor 2 of a square's derivative missing?",
+        "es": "Patrón: exactamente la mitad de la referencia — ¿falta el factor 2 de la derivada de un cuadrado?",
+        "pt": "Padrão: exatamente a metade da referência — falta o fator 2 da derivada de um quadrado?",
+        "ru": "Закономерность: ровно половина эталона — пропущен множитель 2 из производной квадрата?",
+    },
+    "mistake.scale.n": {
+        "en": "Pattern: the reference times the batch size n — a sum where the target takes a mean?",
+        "es": "Patrón: la referencia multiplicada por el tamaño del lote n — ¿una suma donde el objetivo usa una media?",
+        "pt": "Padrão: a referência vezes o tamanho do lote n — uma soma onde o alvo usa uma média?",
+        "ru": "Закономерность: эталон, умноженный на размер пакета n — сумма вместо среднего?",
+    },
+    "mistake.scale.1/n": {
+        "en": "Pattern: the reference divided by the batch size n — a mean where the target takes a sum?",
+        "es": "Patrón: la referencia dividida por el tamaño del lote n — ¿una media donde el objetivo usa una suma?",
+        "pt": "Padrão: a referência dividida pelo tamanho do lote n — uma média onde o alvo usa uma soma?",
+        "ru": "Закономерность: эталон, делённый на размер пакета n — среднее вместо суммы?",
+    },
+    "mistake.partial": {
+        "en": "Pattern: the gradient of only part of the target — a term or a factor of the chain rule is missing.",
+        "es": "Patrón: el gradiente de solo una parte del objetivo — falta un término o un factor de la regla de la cadena.",
+        "pt": "Padrão: o gradiente de apenas uma parte do alvo — falta um termo ou um fator da regra da cadeia.",
+        "ru": "Закономерность: градиент только части цели — пропущено слагаемое или множитель цепного правила.",
+    },
+    "mistake.partial.declared": {
+        "en": "Pattern: {title} — {hint}",
+        "es": "Patrón: {title} — {hint}",
+        "pt": "Padrão: {title} — {hint}",
+        "ru": "Закономерность: {title} — {hint}",
+    },
+    "mistake.stale.declared": {
+        "en": "Pattern: {title} — {hint}",
+        "es": "Patrón: {title} — {hint}",
+        "pt": "Padrão: {title} — {hint}",
+        "ru": "Закономерность: {title} — {hint}",
+    },
+    "mistake.extra.declared": {
+        "en": "Pattern: {title} — {hint}",
+        "es": "Patrón: {title} — {hint}",
+        "pt": "Padrão: {title} — {hint}",
+        "ru": "Закономерность: {title} — {hint}",
+    },
+    "mistake.swapped": {
+        "en": "Pattern: this is the reference of {other}, and {other} holds this one — two sources' gradients are exchanged.",
+        "es": "Patrón: esto es la referencia de {other}, y {other} tiene esta — los gradientes de dos fuentes están intercambiados.",
+        "pt": "Padrão: isto é a referência de {other}, e {other} tem esta — os gradientes de duas fontes estão trocados.",
+        "ru": "Закономерность: это эталон для {other}, а {other} содержит этот — градиенты двух источников перепутаны местами.",
+    },
+    "mistake.stale": {
+        "en": "Pattern: the reference at another point — is a value from an earlier call, or a first step, reused (or hard-coded)?",
+        "es": "Patrón: la referencia en otro punto — ¿se reutiliza un valor de una llamada anterior o de un primer paso (o está escrito a mano)?",
+        "pt": "Padrão: a referência em outro ponto — um valor de uma chamada anterior ou de um primeiro passo foi reutilizado (ou escrito à mão)?",
+        "ru": "Закономерность: эталон в другой точке — повторно используется значение из прошлого вызова или первого шага (или оно вписано вручную)?",
+    },
+    "mistake.not_finite": {
+        "en": "Pattern: NaN or infinity on every check — look for a division by zero, a log of 0 or an overflow.",
+        "es": "Patrón: NaN o infinito en todas las comprobaciones — busca una división por cero, un log de 0 o un desbordamiento.",
+        "pt": "Padrão: NaN ou infinito em todas as verificações — procure uma divisão por zero, um log de 0 ou um estouro.",
+        "ru": "Закономерность: NaN или бесконечность во всех проверках — ищите деление на ноль, логарифм нуля или переполнение.",
+    },
+    "mistake.precision": {
+        "en": "Pattern: right to float32's precision, not to float64's — keep the computation in float64 (no `float32` cast or constant).",
+        "es": "Patrón: correcto con la precisión de float32, no con la de float64 — mantén el cálculo en float64 (sin conversión ni constantes `float32`).",
+        "pt": "Padrão: correto na precisão de float32, não na de float64 — mantenha o cálculo em float64 (sem conversão ou constantes `float32`).",
+        "ru": "Закономерность: верно с точностью float32, но не float64 — считайте в float64 (без приведения к `float32` и таких констант).",
+    },
+    "mistake.other": {
+        "en": "No known mistake pattern explains these values.",
+        "es": "Ningún patrón de error conocido explica estos valores.",
+        "pt": "Nenhum padrão de erro conhecido explica estes valores.",
+        "ru": "Ни одна известная закономерность ошибок не объясняет эти значения.",
+    },
     # ----- finite differences ----------------------------------------------------------------
     "fd.mismatch": {
         "en": "Your gradient disagrees with central finite differences of the function: along "
