@@ -270,15 +270,17 @@ def _classify_leaf(path: str, series: list[LeafCase], cases: list[CaseData],
         if all(_close(a.got, b.expected, rtol, atol) and _close(b.got, a.expected, rtol, atol)
                for a, b in zip(series, partner)):
             return Diagnosis("swapped", kind=other)
-    if statuses <= {"shape", "values", "ok"} and "ok" not in statuses and all(
+    if statuses <= {"shape", "values", "ok"} and all(
             leaf.got is not None and leaf.got.ndim >= 2 and _close(leaf.got.T, leaf.expected, rtol, atol)
             for leaf in series):
         return Diagnosis("shape", kind="transposed")  # a square one keeps its shape
-    if statuses == {"shape"}:
-        kinds = {_shape_kind(leaf.got, leaf.expected, rtol, atol) for leaf in series}
+    if "shape" in statuses and statuses <= {"shape", "ok"}:
+        # a right case (a size-1 axis the mistake does not change) is explained too
+        kinds = {_shape_kind(leaf.got, leaf.expected, rtol, atol)
+                 for leaf in series if leaf.status == "shape"}
         if len(kinds) == 1 and "" not in kinds:
             return Diagnosis("shape", kind=kinds.pop())
-        if not _stale(series, cases, path, rtol, atol):
+        if statuses == {"shape"} and not _stale(series, cases, path, rtol, atol):
             return Diagnosis("shape")
     if not statuses <= {"ok", "values", "shape"}:
         return Diagnosis("other")

@@ -130,3 +130,26 @@ def test_summary_record():
     assert summary(d, lambda p: {"[0]": "dL/dw"}[p]) == {
         "pattern": "sign", "leaves": {"dL/dw": {"pattern": "sign"}}}
     assert summary({}) == {}
+
+
+@pytest.mark.parametrize("family,eid,src,want", ALL, ids=IDS)
+def test_trusted_side_classifies_the_data_a_kernel_reported(family, eid, src, want):
+    """The probe path: values come back as data (grader.wire) and are classified in the
+    trusted process exactly as a live answer is."""
+    from unittest import mock
+
+    from grader.mistakes import annotate
+    from grader.scoring import build_probe, score_probe
+
+    ex = get(eid)
+    source, plan = build_probe(ex, "en", 3)
+    ns = namespace(src)
+    ns["__name__"] = "__main__"
+    shown = []
+    with mock.patch("IPython.display.display", lambda obj, raw=False: shown.append(obj)):
+        exec(source, ns)
+    result, _, _ = score_probe(ex, plan, [{"output_type": "display_data", "data": d} for d in shown],
+                               "en", [src])
+    record = annotate(result)
+    assert {k: record.get(k) for k in want} == want, _top(record)
+    assert any("pattern" in c.details for c in result.checks if not c.passed)
