@@ -324,6 +324,17 @@ def _svg_histogram(distribution: dict, points: float, width: int = 260, height: 
     return "".join(out)
 
 
+def _title(exercise_id: str, lang: str) -> str:
+    """The exercise's title in ``lang`` (from the installed visible data), or ``""``."""
+    try:
+        from .visible import _load
+
+        title = (_load().get(exercise_id) or {}).get("title") or {}
+        return title.get(lang) or title.get("en") or ""
+    except Exception:
+        return ""
+
+
 def _pattern_name(pattern: str, lang: str) -> str:
     from .i18n import t
     from .messages import MESSAGES
@@ -362,7 +373,8 @@ def render_html(report: dict, lang: str = "en") -> str:
         s = exercises[e]
         top = next(iter(s["patterns"]), "")
         flags = sum(s["flags"].values()) + s["errors"]
-        parts.append(f"<tr><td><a href='#{html.escape(e)}'>{html.escape(e)}</a></td><td class='num'>{s['points']:g}</td>"
+        parts.append(f"<tr><td><a href='#{html.escape(e)}'>{html.escape(e)}</a> "
+                     f"<span class='muted'>{html.escape(_title(e, lang))}</span></td><td class='num'>{s['points']:g}</td>"
                      f"<td class='num'>{s['mean']:g}</td><td class='num'>{s['full']}</td><td class='num'>{s['zero']}</td>"
                      f"<td>{html.escape(_pattern_name(top, lang)) if top else '—'}"
                      f"{' (' + str(s['patterns'][top]) + ')' if top else ''}</td><td class='num'>{flags}</td></tr>")
@@ -377,7 +389,7 @@ def render_html(report: dict, lang: str = "en") -> str:
     for e in ranked:
         s = exercises[e]
         mean_of = T("mean_of", mean=f"{s['mean']:g}", points=f"{s['points']:g}")
-        parts.append(f"<section id='{html.escape(e)}'><h2>{html.escape(e)} "
+        parts.append(f"<section id='{html.escape(e)}'><h2>{html.escape(e)} {html.escape(_title(e, lang))} "
                      f"<span class='muted'>({mean_of})</span></h2>")
         parts.append(f"<h3>{T('distribution')}</h3>" + _svg_histogram(s["distribution"], s["points"]))
         if s["patterns"]:
