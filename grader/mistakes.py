@@ -249,14 +249,75 @@ def _stale(series: list[LeafCase], cases: list[CaseData], path: str, rtol: float
     return wrong
 
 
+# ------------------------------------------------------------------------------------------
+# why a leaf is None, as a stable code (the class report counts "forgot tape.watch" apart from
+# "went through NumPy"): recognized from the explanation's text in any language, since on the
+# trusted side only the text comes back from the kernel
+# ------------------------------------------------------------------------------------------
+_GRADER_NONE_KEYS = {"none.no_return": "no_return", "none.lost_result": "lost_result",
+                     "none.integer_dtype": "integer", "none.numpy_detour": "numpy",
+                     "none.non_trainable": "not_trainable", "none.unconnected": "unconnected",
+                     "none.unwatched_tensor": "not_watched", "none.variable_replaced": "variable_replaced"}
+_NONE_PATTERNS: list | None = None
+
+
+def _template_regex(template: str):
+    import re
+
+    first = template.split(". ")[0]
+    parts = re.split(r"(\{[^{}]*\})", first)
+    body = "".join(".*?" if p.startswith("{") and p.endswith("}") else re.escape(p) for p in parts)
+    return re.compile(body, re.S)
+
+
+def _none_patterns() -> list:
+    global _NONE_PATTERNS
+    if _NONE_PATTERNS is not None:
+        return _NONE_PATTERNS
+    found = []
+    try:  # minitape's why_none: its stable reasons and their texts in every language
+        from minitape.debugging.messages import _MESSAGES, REASONS
+
+        for texts in _MESSAGES.values():
+            for key, template in texts.items():
+                code = key if key in REASONS else next(
+                    (r for r in sorted(REASONS, key=len, reverse=True) if key.startswith(r)), "")
+                if code and code != "has_gradient" and isinstance(template, str):
+                    found.append((code, _template_regex(template)))
+    except Exception:
+        pass
+    try:  # the grader's own explanations (grader/diagnose.py)
+        from .messages import MESSAGES
+
+        for key, code in _GRADER_NONE_KEYS.items():
+            for template in MESSAGES.get(key, {}).values():
+                found.append((code, _template_regex(template)))
+    except Exception:
+        pass
+    _NONE_PATTERNS = found
+    return found
+
+
+def none_reason(why: str) -> str:
+    """The stable code of a None explanation (``not_watched``, ``numpy``, ``integer``,
+    ``no_return``, ...), or ``""`` where the text is not one the grader or minitape writes."""
+    if not why:
+        return ""
+    for code, regex in _none_patterns():
+        if regex.match(why):
+            return code
+    return ""
+
+
 def _classify_leaf(path: str, series: list[LeafCase], cases: list[CaseData],
                    declared: list[Pattern], tol: tuple[float, float],
                    low: tuple[float, float] | None) -> Diagnosis:
     rtol, atol = tol
     statuses = {leaf.status for leaf in series}
     if statuses == {"none"}:
+        reasons = {none_reason(leaf.why) for leaf in series}
         why = next((leaf.why for leaf in series if leaf.why), "")
-        return Diagnosis("none", why=why)
+        return Diagnosis("none", kind=reasons.pop() if len(reasons) == 1 else "", why=why)
     if all(leaf.status == "not_finite" for leaf in series):
         return Diagnosis("not_finite")
     # swapped: this leaf holds another leaf's reference, and that leaf holds this one's

@@ -153,3 +153,26 @@ def test_trusted_side_classifies_the_data_a_kernel_reported(family, eid, src, wa
     record = annotate(result)
     assert {k: record.get(k) for k in want} == want, _top(record)
     assert any("pattern" in c.details for c in result.checks if not c.passed)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "ru"])
+def test_none_names_its_reason_as_a_stable_code_in_every_language(lang):
+    """"forgot tape.watch" and "went through NumPy" are counted apart, whatever the language
+    the explanation came back in (the trusted side only gets the kernel's text)."""
+    from grader.i18n import set_language
+    from grader.mistakes import annotate
+
+    detour = '''
+def derivative_at(x0):
+    x = tf.Variable(x0)
+    with tf.GradientTape() as tape:
+        y = tf.constant(np.power(x.numpy(), 3) - 2 * x.numpy())
+    return tape.gradient(y, x)
+'''
+    set_language(lang)
+    try:
+        kinds = [annotate(check("l01_ex1", namespace(src))).get("kind")
+                 for src in (WRONG["none"][0][1], detour)]
+    finally:
+        set_language(None)
+    assert kinds == ["not_watched", "numpy"]
