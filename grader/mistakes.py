@@ -566,7 +566,15 @@ def annotate(result: Any) -> dict:
     """Classify the wrong leaves of an :class:`~grader.runner.ExerciseResult` over all its
     cases, add the pattern's one-line hint after the numbers in each wrong leaf's message
     (``details["pattern"]`` too), and return the :func:`summary` record (``{}`` if nothing
-    is wrong or nothing can be said). Idempotent."""
+    is wrong or nothing can be said). Idempotent. Never raises: a pattern is a hint, and no
+    failure to find one may cost a grade or a report."""
+    try:
+        return _annotate(result)
+    except Exception:  # pragma: no cover - defensive: the scores stand without a pattern
+        return {}
+
+
+def _annotate(result: Any) -> dict:
     ex, lang = result.exercise, result.lang
     evidence: list[CaseEvidence] = []
     by_case: dict[int, list] = {}

@@ -176,3 +176,15 @@ def derivative_at(x0):
     finally:
         set_language(None)
     assert kinds == ["not_watched", "numpy"]
+
+
+def test_a_failure_to_classify_never_costs_the_report(monkeypatch):
+    import grader.mistakes as mistakes
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("classifier bug")
+
+    monkeypatch.setattr(mistakes, "classify", broken)
+    result = check("l01_ex1", namespace(WRONG["sign"][0][1]))
+    assert not result.passed and all("pattern" not in c.details for c in result.checks)
+    assert mistakes.annotate(result) == {}
