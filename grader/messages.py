@@ -500,9 +500,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "mistake.shape.broadcast": {
         "en": "Pattern: the gradient is not reduced to the source's shape (or reduced too far) — a broadcast source's gradient is summed over the axes broadcasting added.",
-        "es": "Patrón: el gradiente no está reducido a la forma de la fuente (o lo está de más) — el gradiente de una fuente difundida se suma sobre los ejes que añadió la difusión.",
-        "pt": "Padrão: o gradiente não foi reduzido ao formato da fonte (ou foi reduzido demais) — o gradiente de uma fonte difundida é somado nos eixos que a difusão acrescentou.",
-        "ru": "Закономерность: градиент не сведён к форме источника (или сведён слишком сильно) — градиент транслированного источника суммируется по осям, добавленным трансляцией.",
+        "es": "Patrón: el gradiente no está reducido a la forma de la fuente (o lo está de más) — el gradiente de una fuente ampliada por broadcasting se suma sobre los ejes que añadió el broadcasting.",
+        "pt": "Padrão: o gradiente não foi reduzido ao formato da fonte (ou foi reduzido demais) — o gradiente de uma fonte ampliada por broadcasting é somado nos eixos que o broadcasting acrescentou.",
+        "ru": "Закономерность: градиент не сведён к форме источника (или сведён слишком сильно) — градиент источника, расширенного через broadcasting, суммируется по осям, которые добавил broadcasting.",
     },
     "mistake.sign": {
         "en": "Pattern: exactly −1 × the reference — is the target negated, or a difference taken the other way round?",
