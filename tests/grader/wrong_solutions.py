@@ -138,6 +138,29 @@ def mse_gradients(w, b, x, y_true):   # the visible answer, hard-coded
     return [tf.constant([[11.0 / 6.0, -2.0 / 3.0], [4.0 / 3.0, 8.0 / 3.0]], dtype=tf.float64),
             tf.constant([2.0 / 3.0, 0.0], dtype=tf.float64)]
 ''', {"pattern": "stale"}),
+        ("l06_ex2", '''
+def train_linear(w, b, x, y, lr, steps):
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((tf.matmul(x, w) + b - y) ** 2)
+        dw, db = tape.gradient(loss, [w, b])
+        w.assign_sub(lr * dw)
+        b.assign_sub(lr * db)
+        losses.append(tf.reduce_mean((tf.matmul(x, w) + b - y) ** 2))   # after the update
+    return tf.stack(losses)
+''', {"pattern": "stale", "kind": "loss_after_update"}),
+        ("l06_ex2", '''
+def train_linear(w, b, x, y, lr, steps):
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((tf.matmul(x, w) + b - y) ** 2)
+        dw, db = tape.gradient(loss, [w, b])
+        new_w, new_b = w - lr * dw, b - lr * db     # computed, never assigned
+        losses.append(loss)
+    return tf.stack(losses)
+''', {"pattern": "stale", "kind": "no_update"}),
     ],
     "not_finite": [
         ("l01_ex1", '''

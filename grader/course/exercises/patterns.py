@@ -109,3 +109,46 @@ declare(
                   "pt": "`penalty = lam * sum(w**2)`: o seu gradiente é `2 * lam * w`.",
                   "ru": "`penalty = lam * sum(w**2)`: его градиент равен `2 * lam * w`."}),
 )
+
+
+# l06_ex2: the loss curve at other points of the loop -- each loss taken after its step's
+# update (one step late), or the parameters never updated (every loss is the first one)
+def _losses(w, b, x, y, lr, steps, *, after=False, update=True):
+    from .l06 import _linear_loss
+
+    tf = _tf()
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = _linear_loss(tf, w, b, x, y)
+        dw, db = tape.gradient(loss, [w, b])
+        if update:
+            w.assign_sub(lr * dw)
+            b.assign_sub(lr * db)
+        losses.append(_linear_loss(tf, w, b, x, y) if after else loss)
+    return tf.stack(losses)
+
+
+declare(
+    "l06_ex2",
+    Pattern("loss_after_update", lambda w, b, x, y, lr, steps: _losses(w, b, x, y, lr, steps, after=True),
+            "stale",
+            title={"en": "every loss is taken after its step's update (one step late)",
+                   "es": "cada pérdida se toma después de la actualización de su paso (un paso tarde)",
+                   "pt": "cada perda é tomada depois da atualização do seu passo (um passo atrasada)",
+                   "ru": "каждая потеря взята после обновления на своём шаге (на шаг позже)"},
+            hint={"en": "record the loss the tape computed, before `assign_sub` changes the parameters.",
+                  "es": "guarda la pérdida que calculó la cinta, antes de que `assign_sub` cambie los parámetros.",
+                  "pt": "guarde a perda que a fita calculou, antes de `assign_sub` mudar os parâmetros.",
+                  "ru": "сохраняйте потерю, вычисленную под лентой, до того как `assign_sub` изменит параметры."}),
+    Pattern("no_update", lambda w, b, x, y, lr, steps: _losses(w, b, x, y, lr, steps, update=False),
+            "stale",
+            title={"en": "the parameters are never updated: every loss is the first one",
+                   "es": "los parámetros nunca se actualizan: todas las pérdidas son la primera",
+                   "pt": "os parâmetros nunca são atualizados: todas as perdas são a primeira",
+                   "ru": "параметры не обновляются: все потери равны первой"},
+            hint={"en": "update the Variables in place (`w.assign_sub(lr * dw)`); `w - lr * dw` alone changes nothing.",
+                  "es": "actualiza las Variables en su sitio (`w.assign_sub(lr * dw)`); `w - lr * dw` por sí solo no cambia nada.",
+                  "pt": "atualize as Variables no lugar (`w.assign_sub(lr * dw)`); `w - lr * dw` sozinho não muda nada.",
+                  "ru": "обновляйте Variable на месте (`w.assign_sub(lr * dw)`); само по себе `w - lr * dw` ничего не меняет."}),
+)
