@@ -62,7 +62,7 @@ class ClassData:
 
 _GRADES_SQL = """
 SELECT sa.student_id, a.name, n.name, bc.name, gc.max_score, g.auto_score, g.manual_score,
-       g.extra_credit
+       g.extra_credit, sa.timestamp
 FROM grade g
 JOIN submitted_notebook sn ON g.notebook_id = sn.id
 JOIN submitted_assignment sa ON sn.assignment_id = sa.id
@@ -135,14 +135,18 @@ def collect(course_dir: str, assignment: str, progress: bool = False) -> ClassDa
         people = {s.id: (s.first_name or "", s.last_name or "", s.email or "") for s in gb.students}
     data = ClassData(assignment, names, people=people)
     per_student: dict[tuple, dict] = defaultdict(dict)  # (student, assignment, nb) -> cell -> score
-    for student, a_name, nb_name, cell, max_score, auto, manual, extra in rows:
-        stats = data.exercises.setdefault(cell, ExerciseStats(float(max_score or 0)))
+    latest: dict[str, tuple] = {}  # student -> (timestamp, assignment): the variant graded
+    for student, a_name, nb_name, cell, max_score, auto, manual, extra, stamp in rows:
+        data.exercises.setdefault(cell, ExerciseStats(float(max_score or 0)))
         score = manual if manual is not None else auto
         per_student[(student, a_name, nb_name)][cell] = \
             None if score is None else float(score) + float(extra or 0)
-    students = sorted({key[0] for key in per_student})
-    data.students = len(students)
-    # latest variant only, where a student submitted several (as the export grades them)
+        key = (str(stamp or ""), a_name)
+        if student not in latest or key > latest[student]:
+            latest[student] = key
+    # the latest variant only, where a student submitted several (as the export grades them)
+    per_student = {k: v for k, v in per_student.items() if latest[k[0]][1] == k[1]}
+    data.students = len(latest)
     done = 0
     for (student, a_name, nb_name), cells in sorted(per_student.items()):
         for cell, score in cells.items():

@@ -35,8 +35,10 @@ def _uid() -> str:
 
 
 def build(course: Path, submissions: list[Submission], assignment: str = "01-gradients-en",
-          notebook: str = "01-gradients", points: dict = POINTS, template: Path = LESSON_SOURCE) -> Path:
-    """Write ``course/`` (config, gradebook.db, autograded/...) for ``submissions``."""
+          notebook: str = "01-gradients", points: dict = POINTS, template: Path = LESSON_SOURCE,
+          timestamp: str = "2026-11-20 10:00:00.000000") -> Path:
+    """Write ``course/`` (config, gradebook.db, autograded/...) for ``submissions``; called
+    again on the same course, it adds another assignment (a language variant)."""
     from grader import nbgrader_compat
 
     nbgrader_compat.install()  # before any Gradebook: no `alembic` needed on PATH
@@ -62,11 +64,11 @@ def build(course: Path, submissions: list[Submission], assignment: str = "01-gra
             students.append((sub.student, sub.first_name or None, sub.last_name or None,
                              sub.email or None, None))
             sa, sn = _uid(), _uid()
-            sa_rows.append((sa, assignment_id, sub.student, "2026-11-20 10:00:00.000000", None))
+            sa_rows.append((sa, assignment_id, sub.student, timestamp, None))
             sn_rows.append((sn, sa, notebook_id, 0, 0.0))
             for cell, cell_id in cells.items():
                 grade_rows.append((_uid(), sn, cell_id, float(sub.scores.get(cell, 0.0)), None, None, 0))
-        con.executemany("INSERT INTO student (id, first_name, last_name, email, lms_user_id) "
+        con.executemany("INSERT OR IGNORE INTO student (id, first_name, last_name, email, lms_user_id) "
                         "VALUES (?, ?, ?, ?, ?)", students)
         con.executemany("INSERT INTO submitted_assignment (id, assignment_id, student_id, timestamp, "
                         "extension) VALUES (?, ?, ?, ?, ?)", sa_rows)

@@ -148,3 +148,17 @@ def test_moodle_export_has_moodle_documented_layout(course, tmp_path):
 def test_bad_canvas_id_is_a_clear_error(course, tmp_path):
     proc = _cli(course, "export", "--format", "canvas", "--to", str(tmp_path / "c.csv"), "--canvas-id", "x")
     assert proc.returncode == 2 and "LESSON=NUMBER" in proc.stderr
+
+
+def test_a_lesson_report_counts_each_student_once_on_the_latest_variant(tmp_path):
+    course = build(tmp_path / "course", _class())
+    # neg0 submitted again, later, in Spanish, and got everything right there
+    build(course, [Submission("neg0", dict(POINTS))], assignment="01-gradients-es",
+          timestamp="2026-11-21 10:00:00.000000")
+    proc = _cli(course, "report", "01-gradients", "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert report["assignments"] == ["01-gradients-en", "01-gradients-es"]
+    assert report["students"] == 15
+    assert report["exercises"]["l01_ex1"]["patterns"] == {"sign": 2, "none": 2}
+    assert sum(report["exercises"]["l01_ex1"]["distribution"].values()) == 15
