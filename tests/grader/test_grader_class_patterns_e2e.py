@@ -71,6 +71,7 @@ def test_class_report_counts_equal_the_class_as_built(tmp_path):
     assert got == expected
     assert report["exercises"]["l01_ex2"]["kinds"] == {
         "shape:transposed": 4, "shape:extra_axis": 4, "shape:broadcast": 4}
+    assert report["exercises"]["l01_ex1"]["kinds"] == {"none:not_watched": 6, "none:numpy": 6}
     assert report["exercises"]["l01_ex3"]["kinds"] == {"scale:2": 12}
     assert report["exercises"]["l01_ex4"]["kinds"] == {"partial:no_activation": 12}
     # the feedback's report (written by the trusted side) names the pattern after the numbers
