@@ -2,6 +2,8 @@
 
     python -m grader autograde-all 01-gradients-es --jobs 2   # parallel nbgrader autograde
     python -m grader export --to grades.csv                   # per-cell CSV with status column
+    python -m grader export --format canvas --to canvas.csv   # Canvas / Moodle grade import
+    python -m grader report 01-gradients-es --out report/     # class report: patterns, scores
     python -m grader check-course                             # source notebooks vs exercises
     python -m grader exercises                                # the registered exercises
     python -m grader init-course ~/minitape-course            # a course folder to grade in
@@ -138,8 +140,42 @@ def cmd_export(args) -> int:
             return 2
         columns, rows = export_rows(gb, autograded_path, args.assignment, args.student,
                                     submitted=lambda: submitted_on_disk(coursedir))
+        lms_ids = {s.id: s.lms_user_id for s in gb.students}
+    fmt = getattr(args, "format", "csv")
+    if fmt != "csv":  # an LMS's grade-import file (grader/lms_export.py)
+        from .lms_export import canvas_table, moodle_table, parse_canvas_ids, write_table
+
+        try:
+            canvas_ids = parse_canvas_ids(args.canvas_id)
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        table = canvas_table(columns, rows, lms_ids, canvas_ids) if fmt == "canvas" \
+            else moodle_table(columns, rows)
+        write_table(args.to, table)
+        print(f"wrote {len(rows)} student row(s) in {fmt.capitalize()}'s grade-import format to {args.to}")
+        return 0
     write_csv(args.to, columns, rows)
     print(f"wrote {len(rows)} student row(s), {len(columns)} columns to {args.to}")
+    return 0
+
+
+def cmd_report(args) -> int:
+    from .class_report import write_report
+    from .i18n import LANGS
+    from .parallel import CourseError
+
+    if args.lang not in LANGS:
+        print(f"error: --lang must be one of {', '.join(LANGS)}", file=sys.stderr)
+        return 2
+    try:
+        json_path, html_path, report = write_report(_course(args), args.assignment, args.out,
+                                                    args.lang, progress=not args.quiet)
+    except (CourseError, FileNotFoundError, KeyError) as exc:
+        print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return 2
+    print(f"{report['assignment']}: {report['students']} student(s), "
+          f"{len(report['exercises'])} exercise(s); wrote {html_path} and {json_path}")
     return 0
 
 
@@ -281,7 +317,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--assignment", action="append", default=[], metavar="ID",
                    help="only this assignment or lesson (e.g. 01-gradients-es or 01-gradients)")
     p.add_argument("--student", action="append", default=[], metavar="ID", help="only this student")
+    p.add_argument("--format", choices=("csv", "canvas", "moodle"), default="csv",
+                   help="csv: the per-cell CSV (default); canvas / moodle: the grade-import CSV "
+                        "of that LMS, one column per lesson (see grader/lms_export.py)")
+    p.add_argument("--canvas-id", action="append", default=[], metavar="LESSON=ID",
+                   help="with --format canvas: the Canvas assignment id of a lesson's column "
+                        "(repeatable; without it Canvas creates a new assignment)")
     p.set_defaults(func=cmd_export)
+
+    p = with_course(sub.add_parser(
+        "report", help="the class report: scores, mistake patterns, flags (HTML + JSON)",
+        description="Write OUT/report.html and OUT/report.json for ASSIGNMENT (an nbgrader "
+                    "assignment, or a lesson: its language variants together) from the gradebook "
+                    "and the autograded notebooks, without running any student code."))
+    p.add_argument("assignment", metavar="ASSIGNMENT", help="e.g. 01-gradients-es or 01-gradients")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder to write the report into")
+    p.add_argument("--lang", default="en", help="language of the report: en, es, pt or ru (default en)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+    p.set_defaults(func=cmd_report)
 
     p = with_course(sub.add_parser(
         "check-course", help="check source notebooks against the exercise registry",

@@ -339,6 +339,7 @@ class ScoreProbes(NbGraderPreprocessor):
 
     def preprocess(self, nb, resources):
         from .exercises import get
+        from .mistakes import annotate
         from .runner import format_score
         from .scoring import score_probe
 
@@ -360,6 +361,7 @@ class ScoreProbes(NbGraderPreprocessor):
             stopped = [o for o in outputs + list(cell.get("outputs", []))
                        if o.get("output_type") == "error" and o.get("ename") in _STOPPED_ENAMES]
             result, issues, facts = score_probe(ex, entry["plan"], outputs, lang, entry["code"])
+            pattern = annotate(result)  # the mistake pattern over all cases (grader.mistakes)
             if entry["moved"]:
                 _add_issue(nb, "test_cell_moved", grade_id,
                            "the test cell was above its function; graded at the end")
@@ -380,7 +382,7 @@ class ScoreProbes(NbGraderPreprocessor):
             cell.outputs = new_outputs
             scores[grade_id] = {"score": result.score, "points": result.points,
                                 "seconds": facts.get("seconds", []),
-                                "tools": sorted(facts.get("tools", []))}
+                                "tools": sorted(facts.get("tools", [])), "pattern": pattern}
         nb.cells = [c for c in nb.cells if not c.get("metadata", {}).get("grader_probe")]
         # a test cell of a registered exercise that could not be probed never keeps the
         # kernel's own verdict: untrusted outputs decide nothing

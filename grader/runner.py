@@ -28,6 +28,7 @@ from .checks import FDOutcome, compare, finite_difference_check, flatten_with_pa
 from .diagnose import GradientRecorder, explain_none
 from .exercises import Case, Exercise, Inputs
 from .i18n import current_language, t
+from .mistakes import CaseEvidence, annotate
 
 __all__ = ["CheckResult", "ExerciseResult", "run_exercise"]
 
@@ -43,6 +44,9 @@ class CheckResult:
     reason: str
     message: str
     details: dict = field(default_factory=dict)
+    # (grader.mistakes.CaseEvidence, leaf path): what the case returned, for the mistake
+    # classifier; never rendered or stored
+    evidence: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -227,22 +231,27 @@ def judge_case(ex: Exercise, case: Case, label: str, hidden: bool, seed: int, la
         msg = error_message(error, ex.function, lang)
         details = {} if error.not_implemented or not error.traceback else {"traceback": error.traceback}
         reason = "timeout" if error.timed_out else "error"
-        fails = [CheckResult(label, hidden, case.weight, False, reason, msg, details)]
+        fails = [CheckResult(label, hidden, case.weight, False, reason, msg, details,
+                             evidence=(CaseEvidence(case, seed, inputs, expected, error=True), None))]
         if with_fd:
             fails.append(CheckResult(t("check.finite_difference", lang), True, ex.fd_weight,
                                      False, "unusable", t("fd.unusable", lang)))
         return fails
     outcomes = compare(expected, answer, ex.tolerance, lang, precision=ex.precision, kind=ex.compares)
     weight = case.weight / max(1, len(outcomes))
+    evidence = CaseEvidence(case, seed, inputs, expected, answer)
     for outcome in outcomes:
         message, details = outcome.message, dict(outcome.details)
+        evidence.statuses[outcome.path] = outcome.reason
         if outcome.reason == "none" and why_none is not None:
             why = why_none(outcome.path)
             if why:
                 details["why_none"] = why
+                evidence.why[outcome.path] = why
                 message = f"{message} {t('none.why', lang)} {why}"
         results.append(CheckResult(_leaf_label(label, ex.component_label(outcome.path)), hidden, weight,
-                                   outcome.passed, outcome.reason, message, details))
+                                   outcome.passed, outcome.reason, message, details,
+                                   evidence=(evidence, outcome.path)))
     # finite differences, independent of the reference
     if with_fd:
         names = [name for _, name in flatten_with_paths(ex.gradient_names)]
@@ -337,7 +346,9 @@ def run_exercise(ex: Exercise, namespace: dict, *, include_hidden: bool, lang: s
     captured = buffer.getvalue()
     if len(captured) > MAX_CAPTURED:
         captured = captured[:MAX_CAPTURED] + "\n[...]\n"
-    return ExerciseResult(ex, lang, checks, mode, 0 if include_hidden else hidden_count, captured)
+    result = ExerciseResult(ex, lang, checks, mode, 0 if include_hidden else hidden_count, captured)
+    annotate(result)  # the mistake pattern of each wrong leaf, over all cases (grader.mistakes)
+    return result
 
 
 def caller_namespace(depth: int = 2) -> dict:

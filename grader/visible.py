@@ -20,6 +20,7 @@ import numpy as np
 
 from .checks import Tolerance
 from .exercises import Case, Exercise, Inputs
+from .mistakes import Pattern
 
 __all__ = ["DATA", "build_data", "visible_exercise", "visible_exercises"]
 
@@ -47,12 +48,20 @@ def build_data(exercises: dict[str, Exercise]) -> dict:
                           "kwargs": encode_input(dict(inputs.kwargs)),
                           "expected": probe._encode(reference_answer(ex, case, seed),
                                                     [probe.MAX_ELEMENTS])})
+            if ex.mistakes:  # the declared mistakes' answers here (grader.mistakes)
+                cases[-1]["mistakes"] = {
+                    p.name: probe._encode(p.answer(*fresh.args, **fresh.kwargs), [probe.MAX_ELEMENTS])
+                    for p in ex.mistakes
+                    for fresh in [case.make(np.random.default_rng(seed))]}
         tol = ex.tolerance
         out[ex_id] = {"function": ex.function, "signature": ex.signature, "points": ex.points,
                       "precision": ex.precision, "title": ex.title,
                       "compares": ex.compares, "components": ex.components,
                       "tolerance": [tol.rtol, tol.atol, tol.rtol_low, tol.atol_low],
                       "hidden_checks": ex.hidden_check_count, "visible": cases}
+        if ex.mistakes:
+            out[ex_id]["mistakes"] = [{"name": p.name, "kind": p.kind, "title": p.title,
+                                       "hint": p.hint} for p in ex.mistakes]
     return {"format": 1, "exercises": out}
 
 
@@ -73,8 +82,10 @@ def _case(entry: dict) -> Case:
 
     args, kwargs = entry["args"], entry["kwargs"]
     expected = decode_answer(entry["expected"])
+    mistakes = {name: decode_answer(v) for name, v in entry.get("mistakes", {}).items()}
     return Case(lambda rng: Inputs(args=probe._build(args), kwargs=probe._build(kwargs)),
-                entry.get("label"), float(entry.get("weight", 1.0)), expected=expected)
+                entry.get("label"), float(entry.get("weight", 1.0)), expected=expected,
+                mistake_answers=mistakes)
 
 
 @lru_cache(maxsize=None)
@@ -89,7 +100,10 @@ def visible_exercise(exercise_id: str) -> Exercise:
                     tolerance=Tolerance(rtol, atol, rtol_low, atol_low),
                     precision=entry["precision"], title=entry["title"],
                     compares=entry.get("compares", "gradient"), components=entry.get("components"),
-                    hidden_checks=int(entry["hidden_checks"]))
+                    hidden_checks=int(entry["hidden_checks"]),
+                    mistakes=tuple(Pattern(p["name"], _reference_not_installed, p["kind"],
+                                           p.get("title", {}), p.get("hint", {}))
+                                   for p in entry.get("mistakes", [])))
 
 
 def visible_exercises() -> dict[str, Exercise]:

@@ -72,6 +72,9 @@ class Case:
     # the reference answer at this case, when it is known as data (visible cases as shipped to
     # students, grader.visible); otherwise the exercise's reference computes it
     expected: Any = None
+    # the answers of the exercise's declared mistake patterns at this case, when known as data
+    # (visible cases as shipped to students): pattern name -> answer (grader.mistakes)
+    mistake_answers: dict | None = None
 
 
 @dataclass
@@ -98,6 +101,8 @@ class Exercise:
     title: dict[str, str] = field(default_factory=dict)
     compares: Any = "gradient"
     components: Any = None
+    # mistakes this exercise knows (grader.mistakes.Pattern), classified before the generic ones
+    mistakes: tuple = ()
 
     def __post_init__(self):
         if not self.id.isascii() or not self.id.replace("_", "").isalnum() or not self.id[0].isalpha():

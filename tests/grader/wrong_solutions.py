@@ -1,0 +1,234 @@
+"""Real wrong solutions, one family of mistakes at a time (issue 29), for the classifier's tests
+and the class built by the class-report test: each is the source a student could write for an
+exercise of lesson 1 or 2, run through minitape against the real exercise.
+
+``WRONG[family]`` is a list of ``(exercise id, function source, expected pattern record)``;
+the record is the subset of :func:`grader.mistakes.summary`'s exercise-level keys the test
+asserts (``pattern`` and its sub-kind, factor ...).
+"""
+
+HEADER = "import minitape as tf\nimport numpy as np\n"
+
+WRONG = {
+    "none": [
+        ("l01_ex1", '''
+def derivative_at(x0):
+    x = tf.constant(x0)            # a constant is not watched
+    with tf.GradientTape() as tape:
+        y = x ** 3 - 2 * x
+    return tape.gradient(y, x)
+''', {"pattern": "none"}),
+        ("l02_ex1", '''
+def input_gradient(w, x):
+    with tf.GradientTape() as tape:   # forgot tape.watch(x)
+        f = tf.reduce_sum(tf.tanh(tf.matmul(x, w)))
+    return tape.gradient(f, x)
+''', {"pattern": "none"}),
+    ],
+    "shape": [
+        ("l01_ex2", '''
+def mse_gradients(w, b, x, y_true):      # by hand, the outer product the wrong way round
+    r = tf.matmul(x, w) + b - y_true
+    n = float(int(tf.size(y_true)))
+    return [tf.matmul(tf.transpose(2.0 * r / n), x), tf.reduce_sum(2.0 * r / n, axis=0)]
+''', {"pattern": "shape", "kind": "transposed"}),
+        ("l01_ex2", '''
+def mse_gradients(w, b, x, y_true):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((tf.matmul(x, w) + b - y_true) ** 2)
+    dw, db = tape.gradient(loss, [w, b])
+    return [dw, tf.reshape(db, (1, -1))]     # keepdims-style extra axis
+''', {"pattern": "shape", "kind": "extra_axis"}),
+        ("l01_ex2", '''
+def mse_gradients(w, b, x, y_true):      # by hand, db not summed over the batch
+    r = tf.matmul(x, w) + b - y_true
+    n = float(int(tf.size(y_true)))
+    return [tf.matmul(tf.transpose(x), 2.0 * r / n), 2.0 * r / n]
+''', {"pattern": "shape", "kind": "broadcast"}),
+    ],
+    "sign": [
+        ("l01_ex1", '''
+def derivative_at(x0):
+    x = tf.Variable(x0)
+    with tf.GradientTape() as tape:
+        y = 2 * x - x ** 3
+    return tape.gradient(y, x)
+''', {"pattern": "sign"}),
+        ("l01_ex2", '''
+def mse_gradients(w, b, x, y_true):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((y_true - tf.matmul(x, w) - b) ** 2)
+    dw, db = tape.gradient(loss, [w, b])
+    return [-dw, -db]                # "descent direction"
+''', {"pattern": "sign"}),
+    ],
+    "scale": [
+        ("l01_ex2", '''
+def mse_gradients(w, b, x, y_true):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum((tf.matmul(x, w) + b - y_true) ** 2)   # sum, not mean
+    return tape.gradient(loss, [w, b])
+''', {"pattern": "scale", "k": "n"}),
+        ("l01_ex2", '''
+def mse_gradients(w, b, x, y_true):      # by hand, the 2 of the square forgotten
+    r = tf.matmul(x, w) + b - y_true
+    n = float(int(tf.size(y_true)))
+    return [tf.matmul(tf.transpose(x), r / n), tf.reduce_sum(r / n, axis=0)]
+''', {"pattern": "scale", "k": "1/2"}),
+        ("l01_ex3", '''
+def gradients_by_name(params, x):
+    with tf.GradientTape(persistent=True) as tape:
+        f = tf.reduce_sum(tf.sin(params["a"] * x) + params["c"] ** 2 * x)
+        f = f + f                      # counted twice
+    return tape.gradient(f, params)
+''', {"pattern": "scale", "k": "2"}),
+    ],
+    "partial": [
+        ("l02_ex2", '''
+def hidden_gradients(w, x, targets):    # by hand, the sigmoid's derivative forgotten
+    h = tf.matmul(x, w)
+    n = float(int(tf.size(targets)))
+    dh = 2.0 * (tf.nn.sigmoid(h) - targets) / n
+    return [dh, tf.matmul(tf.transpose(x), dh)]
+''', {"pattern": "partial", "kind": "no_sigmoid_factor"}),
+        ("l02_ex3", '''
+def loss_parts_gradients(w, x, y, lam):
+    with tf.GradientTape(persistent=True) as tape:
+        data = tf.reduce_mean((tf.reduce_sum(x * w, axis=1) - y) ** 2)
+        penalty = lam * tf.reduce_sum(w ** 2)
+        total = data                 # the penalty forgotten
+    return {"data": tape.gradient(data, w), "penalty": tape.gradient(penalty, w),
+            "total": tape.gradient(total, w)}
+''', {"pattern": "partial", "kind": "total_without_penalty"}),
+        ("l01_ex4", '''
+def dense_gradients(layer, x):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((tf.matmul(x, layer.kernel) + layer.bias) ** 2)
+    return tape.gradient(loss, layer.trainable_variables)
+''', {"pattern": "partial", "kind": "no_activation"}),
+    ],
+    "swapped": [
+        ("l01_ex3", '''
+def gradients_by_name(params, x):
+    with tf.GradientTape() as tape:
+        f = tf.reduce_sum(tf.sin(params["a"] * x) + params["c"] ** 2 * x)
+    dc, da = tape.gradient(f, [params["a"], params["c"]])    # unpacked in the wrong order
+    return {"a": da, "c": dc}
+''', {"pattern": "swapped"}),
+        ("l01_ex2", '''
+def mse_gradients(w, b, x, y_true):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((tf.matmul(x, w) + b - y_true) ** 2)
+    return tape.gradient(loss, [b, w])
+''', {"pattern": "swapped"}),
+    ],
+    "stale": [
+        ("l01_ex1", '''
+_first = []
+def derivative_at(x0):
+    if not _first:                   # computed once, on the first call
+        x = tf.Variable(x0)
+        with tf.GradientTape() as tape:
+            y = x ** 3 - 2 * x
+        _first.append(tape.gradient(y, x))
+    return _first[0]
+''', {"pattern": "stale"}),
+        ("l01_ex2", '''
+def mse_gradients(w, b, x, y_true):   # the visible answer, hard-coded
+    return [tf.constant([[11.0 / 6.0, -2.0 / 3.0], [4.0 / 3.0, 8.0 / 3.0]], dtype=tf.float64),
+            tf.constant([2.0 / 3.0, 0.0], dtype=tf.float64)]
+''', {"pattern": "stale"}),
+        ("l06_ex2", '''
+def train_linear(w, b, x, y, lr, steps):
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((tf.matmul(x, w) + b - y) ** 2)
+        dw, db = tape.gradient(loss, [w, b])
+        w.assign_sub(lr * dw)
+        b.assign_sub(lr * db)
+        losses.append(tf.reduce_mean((tf.matmul(x, w) + b - y) ** 2))   # after the update
+    return tf.stack(losses)
+''', {"pattern": "stale", "kind": "loss_after_update"}),
+        ("l06_ex2", '''
+def train_linear(w, b, x, y, lr, steps):
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((tf.matmul(x, w) + b - y) ** 2)
+        dw, db = tape.gradient(loss, [w, b])
+        new_w, new_b = w - lr * dw, b - lr * db     # computed, never assigned
+        losses.append(loss)
+    return tf.stack(losses)
+''', {"pattern": "stale", "kind": "no_update"}),
+    ],
+    "not_finite": [
+        ("l01_ex1", '''
+def derivative_at(x0):
+    h = 0.0                           # a finite difference with no step
+    f = lambda x: x ** 3 - 2 * x
+    return tf.constant((f(x0 + h) - f(x0 - h)) / (2 * h) if h else float("nan"))
+''', {"pattern": "not_finite"}),
+        ("l01_ex2", '''
+def mse_gradients(w, b, x, y_true):
+    with tf.GradientTape() as tape:
+        n = tf.reduce_sum(tf.zeros_like(y_true))     # the count, as a sum of zeros
+        loss = tf.reduce_sum((tf.matmul(x, w) + b - y_true) ** 2) / n
+    return tape.gradient(loss, [w, b])
+''', {"pattern": "not_finite"}),
+    ],
+    "precision": [
+        ("l01_ex2", '''
+def mse_gradients(w, b, x, y_true):      # forward differences in NumPy, h = 1e-5
+    W, B, X, Y = (np.array(t.numpy()) for t in (w, b, x, y_true))
+    loss = lambda W, B: np.mean((X @ W + B - Y) ** 2)
+    def fd(A, f, h=1e-5):
+        g = np.zeros_like(A)
+        for i in np.ndindex(A.shape):
+            A2 = A.copy()
+            A2[i] += h
+            g[i] = (f(A2) - f(A)) / h
+        return g
+    return [tf.constant(fd(W, lambda A: loss(A, B))), tf.constant(fd(B, lambda A: loss(W, A)))]
+''', {"pattern": "precision"}),
+        ("l01_ex3", '''
+def gradients_by_name(params, x):      # forward differences in NumPy, h = 1e-6
+    a, c, X = params["a"].numpy(), params["c"].numpy(), np.array(x.numpy())
+    f = lambda a, c: np.sum(np.sin(a * X) + c ** 2 * X)
+    def fd(A, g_of, h=1e-6):
+        g = np.zeros_like(A)
+        for i in np.ndindex(A.shape):
+            A2 = A.copy()
+            A2[i] += h
+            g[i] = (g_of(A2) - g_of(A)) / h
+        return tf.constant(g)
+    return {"a": fd(a, lambda A: f(A, c)), "c": fd(c, lambda C: f(a, C))}
+''', {"pattern": "precision"}),
+    ],
+    "extra": [
+        ("l02_ex3", '''
+def loss_parts_gradients(w, x, y, lam):
+    with tf.GradientTape(persistent=True) as tape:
+        data = tf.reduce_mean((tf.reduce_sum(x * w, axis=1) - y) ** 2)
+        penalty = tf.reduce_sum(w ** 2)          # lam forgotten
+        total = data + penalty
+    return {"data": tape.gradient(data, w), "penalty": tape.gradient(penalty, w),
+            "total": tape.gradient(total, w)}
+''', {"pattern": "lam_forgotten"}),
+    ],
+    "other": [
+        ("l01_ex1", '''
+def derivative_at(x0):
+    x = tf.Variable(x0)
+    with tf.GradientTape() as tape:
+        y = x ** 2 - 2 * x                # the wrong function
+    return tape.gradient(y, x)
+''', {"pattern": "other"}),
+    ],
+}
+
+
+def namespace(source: str) -> dict:
+    ns: dict = {}
+    exec(compile(HEADER + source, "<student>", "exec"), ns)
+    return ns
