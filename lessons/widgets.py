@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from .i18n import MESSAGES, add_messages, t
+from .i18n import MESSAGES, add_messages, current_language, t
 
 # Errors these helpers raise, in the student's language (the catalog's shared keys for plots and
 # the tangent explorer live in lessons/i18n.py; these belong to this module).
@@ -48,6 +48,12 @@ __all__ = ["derivative_curve", "tangent_at", "plot_function_and_derivative", "ta
 
 def _numpy(value) -> np.ndarray:
     return np.asarray(value.numpy() if hasattr(value, "numpy") else value, dtype=float)
+
+
+def _number(x: float) -> str:
+    """x as prose writes it in the notebook's language (a decimal comma in es, pt and ru)."""
+    text = f"{float(x):g}".replace("-", "−")
+    return text if current_language() == "en" else text.replace(".", ",")
 
 
 def derivative_curve(f: Callable, xs) -> tuple[np.ndarray, np.ndarray]:
@@ -98,7 +104,9 @@ def plot_function_and_derivative(f: Callable, x_range: tuple[float, float] = (-3
     ax.set_xlabel(t("plot.x"))
     ax.set_title(title if title is not None else t("plot.title.function_and_derivative"))
     ax.legend()
-    return fig
+    from .figures import describe
+
+    return describe(t("plot.alt.function_and_derivative", lo=_number(x_range[0]), hi=_number(x_range[1])), fig)
 
 
 def _render_tangent(f: Callable, x_range, xs, ys, x0: float, y0: float, slope: float) -> bytes:
@@ -112,8 +120,8 @@ def _render_tangent(f: Callable, x_range, xs, ys, x0: float, y0: float, slope: f
     ax.plot(xs, ys, label=t("plot.function"))
     half = (x_range[1] - x_range[0]) / 6
     tx = np.array([x0 - half, x0 + half])
-    ax.plot(tx, y0 + slope * (tx - x0), color="tab:red", label=t("widgets.tangent.tangent"))
-    ax.plot([x0], [y0], "o", color="tab:red", label=t("widgets.tangent.point"))
+    ax.plot(tx, y0 + slope * (tx - x0), color="C1", label=t("widgets.tangent.tangent"))
+    ax.plot([x0], [y0], "o", color="C1", label=t("widgets.tangent.point"))
     pad = 0.1 * (ys.max() - ys.min() or 1.0)
     ax.set_ylim(ys.min() - pad, ys.max() + pad)
     ax.set_xlim(*x_range)
