@@ -133,6 +133,38 @@ def _render_tangent(f: Callable, x_range, xs, ys, x0: float, y0: float, slope: f
     return buffer.getvalue()
 
 
+# ipywidgets draws a slider's handle (noUiSlider, role="slider") without an accessible name: its
+# description is a <label> not tied to the handle, so a screen reader says "slider, 0.5" and axe
+# reports aria-input-field-name. This script names every slider handle (and its editable readout)
+# after the slider's own description, now and for sliders drawn later on the page. It runs where
+# the notebook's outputs are trusted (the cells ran in this session) and on the static site.
+_NAME_SLIDERS = """<script>
+(() => {
+  if (window.__minitapeSliderNames) { window.__minitapeSliderNames(document); return; }
+  const name = root => root.querySelectorAll('.widget-slider').forEach(slider => {
+    const label = slider.querySelector('.widget-label');
+    const text = label ? label.textContent.trim() : '';
+    if (!text) return;
+    slider.querySelectorAll('[role=slider], .widget-readout').forEach(el => {
+      if (el.getAttribute('aria-label') !== text) el.setAttribute('aria-label', text);
+    });
+  });
+  window.__minitapeSliderNames = name;
+  name(document);
+  new MutationObserver(() => name(document)).observe(document.body, {childList: true, subtree: true});
+})();
+</script>"""
+
+
+def label_sliders() -> None:
+    """Give every ipywidgets slider on the page its description as accessible name (see above).
+    Call it once in a notebook that shows sliders (the lessons do it in their first cell);
+    showing a tangent explorer calls it too."""
+    from IPython.display import HTML, display
+
+    display(HTML(_NAME_SLIDERS))
+
+
 def tangent_explorer(f: Callable, x_range: tuple[float, float] = (-3.0, 3.0), x0: float | None = None,
                      num: int = 201, step: float | None = None) -> "TangentExplorer":
     """A slider that moves a point along f; the red line is the tangent, slope from the tape."""
@@ -182,3 +214,4 @@ class TangentExplorer:
         from IPython.display import display
 
         display(self.widget)
+        label_sliders()

@@ -99,8 +99,10 @@ from matplotlib.patches import Circle
 import minitape as tf
 from lessons.figures import PALETTE
 from lessons.i18n import t
+from lessons.widgets import label_sliders
 
 tf.random.set_seed(4)
+label_sliders()
 
 # %% [markdown] key="stop-recording" lang="en"
 # ## Pausing the recording

@@ -88,8 +88,10 @@ from matplotlib.figure import Figure
 import minitape as tf
 from lessons.figures import describe
 from lessons.i18n import t
+from lessons.widgets import label_sliders
 
 tf.random.set_seed(4)
+label_sliders()
 
 # %% [markdown] key="several-tapes" lang="en"
 # ## Several tapes at once

@@ -109,6 +109,9 @@ import minitape as tf
 from lessons.figures import describe
 from lessons.i18n import t
 from lessons.plural import tn
+from lessons.widgets import label_sliders
+
+label_sliders()
 
 # %% [markdown] key="data" lang="en"
 # ## A line through noisy points

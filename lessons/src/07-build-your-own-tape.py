@@ -122,7 +122,9 @@ import minitape as tf
 from lessons.figures import describe
 from lessons.i18n import t
 from lessons.plural import tn
+from lessons.widgets import label_sliders
 from minitape.debugging import draw, stepper
+label_sliders()
 
 # %% [markdown] key="plan" lang="en"
 # ## The plan
@@ -1056,7 +1058,8 @@ def our_backward_steps(tape, target):
 def our_stepper(tape, target, **names):
     label = labels(tape, **names)
     history = list(our_backward_steps(tape, target))
-    slider = widgets.IntSlider(value=0, min=0, max=len(history) - 1, layout=widgets.Layout(width="320px"))
+    slider = widgets.IntSlider(value=0, min=0, max=len(history) - 1, description=t("l07.steps.slider"),
+                               layout=widgets.Layout(width="320px"))
     view = widgets.HTML()
 
     def show_step(change=None):

@@ -208,3 +208,78 @@ def test_lite_landing_page_has_no_serious_violation(page, axe_source):
     _open(page, landing)
     problems = audit(page, axe_source, "JupyterLite landing", "en")
     assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------------------------------------
+# Widgets: reachable with Tab, operated with the arrow keys, named in the student's language
+# ---------------------------------------------------------------------------------------------
+_WIDGET_CELL = '''\
+import ipywidgets as widgets
+import minitape as tf
+from lessons.i18n import t
+from lessons.widgets import label_sliders, tangent_explorer
+
+label_sliders()   # as the lessons' first cells do
+explorer = tangent_explorer(tf.sin)
+case_menu = widgets.Dropdown(options=[("a", "a"), ("b", "b"), ("c", "c")], description=t("l03.detective.case"),
+                             style={"description_width": "initial"})
+fix_box = widgets.Checkbox(value=False, description=t("l03.detective.fix"))
+widgets.VBox([explorer.widget, case_menu, fix_box])
+'''
+
+_FOCUS_JS = """() => {
+    const el = document.activeElement;
+    const out = el.closest('.jp-OutputArea-output');
+    return out ? {role: el.getAttribute('role') || el.tagName.toLowerCase(), tag: el.tagName.toLowerCase(),
+                  type: el.type || null} : null;
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["ru", "es"])
+def test_widgets_work_from_the_keyboard_and_are_named_in_the_students_language(
+        lang, jupyterlab, page, run_all_cells, axe_source):
+    import nbformat
+
+    from lessons.i18n import t
+
+    folder = jupyterlab.root / "lessons" / lang   # the language comes from the folder, as in class
+    folder.mkdir(parents=True)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(_WIDGET_CELL)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, folder / "widgets.ipynb")
+    page.goto(jupyterlab.url(f"lab/tree/lessons/{lang}/widgets.ipynb"))
+    run_all_cells(page)
+    page.wait_for_selector(".jp-OutputArea-output .widget-slider")
+
+    # every control has the accessible name the lesson gave it, in the notebook's language
+    slider = page.get_by_role("slider", name=t("widgets.tangent.slider", lang))
+    menu = page.get_by_role("combobox", name=t("l03.detective.case", lang))
+    box = page.get_by_role("checkbox", name=t("l03.detective.fix", lang))
+    for control in (slider, menu, box):
+        assert control.count() == 1, f"no control named as the lesson names it ({lang})"
+
+    # Tab reaches each control, in order
+    page.locator(".widget-slider .widget-label").first.click()   # just before the first control
+    reached = []
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        focus = page.evaluate(_FOCUS_JS)
+        if focus:
+            reached.append(focus["type"] if focus["tag"] == "input" else focus["role"])
+    assert [r for r in reached if r in ("slider", "select", "checkbox")][:3] == ["slider", "select", "checkbox"], reached
+
+    # and the keys operate each one
+    slider.focus()
+    before = slider.get_attribute("aria-valuenow")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("v => document.activeElement.getAttribute('aria-valuenow') !== v", arg=before)
+    menu.focus()
+    before = menu.input_value()
+    page.keyboard.press("ArrowDown")
+    if menu.input_value() == before:   # Chromium on Linux opens the list: Enter picks the option
+        page.keyboard.press("Enter")
+    page.wait_for_function("v => document.activeElement.value !== v", arg=before, timeout=5000)
+    box.focus()
+    page.keyboard.press("Space")
+    assert box.is_checked()
