@@ -112,6 +112,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "f′(x) calculada pela fita",
         "ru": "f′(x), вычисленная лентой",
     },
+    "plot.alt.function_and_derivative": {
+        "en": "Line chart over x from {lo} to {hi}: the function (solid line) and its derivative "
+              "computed by the tape (dashed line); the derivative is zero where the function has "
+              "a peak or a valley, positive where it rises and negative where it falls.",
+        "es": "Gráfico de líneas sobre x de {lo} a {hi}: la función (línea continua) y su derivada "
+              "calculada con la cinta (línea discontinua); la derivada vale cero donde la función "
+              "tiene un pico o un valle, es positiva donde sube y negativa donde baja.",
+        "pt": "Gráfico de linhas sobre x de {lo} a {hi}: a função (linha contínua) e sua derivada "
+              "calculada pela fita (linha tracejada); a derivada vale zero onde a função tem um "
+              "pico ou um vale, é positiva onde ela sobe e negativa onde desce.",
+        "ru": "Линейный график по x от {lo} до {hi}: функция (сплошная линия) и её производная, "
+              "вычисленная лентой (штриховая линия); производная равна нулю там, где у функции "
+              "вершина или впадина, положительна там, где функция растёт, и отрицательна там, "
+              "где убывает.",
+    },
     "plot.title.function_and_derivative": {
         "en": "A function and its derivative",
         "es": "Una función y su derivada",

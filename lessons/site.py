@@ -23,6 +23,7 @@ with its cell (``lessons/src/NN-name.py:LINE``) and the error, and the command e
 from __future__ import annotations
 
 import html
+from importlib import resources
 import re
 import shutil
 import sys
@@ -161,7 +162,10 @@ def run_lesson(lesson: Lesson, lang: str, root: Path = ROOT, timeout: int = 120)
 # --------------------------------------------------------------------------------------------
 # Pages
 # --------------------------------------------------------------------------------------------
-_CSS = """
+# The course's stylesheet (contrast-safe code and prompt colours, WCAG 2.1 AA; shared with the
+# feedback pages) and the site's own bar.
+COURSE_CSS = resources.files("grader") / "templates" / "course.css"
+_SITE_CSS = """
 nav.minitape-site { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; font-size: 14px;
   display: flex; flex-wrap: wrap; gap: 6px 18px; align-items: baseline; padding: 8px 12px;
   margin: 0 0 12px 0; border-bottom: 1px solid #d0d7de; background: #f6f8fa; }
@@ -213,7 +217,8 @@ def export_page(nb, lang: str, title: str, nav: str, note: str) -> str:
     exporter = HTMLExporter(template_name="minitape-site", extra_template_basedirs=[str(TEMPLATE_DIR)],
                             language_code=lang)
     body, _ = exporter.from_notebook_node(nb, resources={
-        "metadata": {"name": title}, "minitape_nav": nav, "minitape_note": note, "minitape_css": _CSS})
+        "metadata": {"name": title}, "minitape_nav": nav, "minitape_note": note,
+        "minitape_css": COURSE_CSS.read_text(encoding="utf-8") + _SITE_CSS})
     return body
 
 
@@ -261,7 +266,7 @@ main {{ max-width: 960px; margin: 0 auto; padding: 0 16px 32px 16px; line-height
 li {{ margin: 4px 0; }}
 ul.minitape-lessons, ul.minitape-languages {{ list-style: none; padding: 0; font-size: 18px; }}
 a {{ color: #0969da; }}
-{_CSS}
+{_SITE_CSS}
 </style>
 </head>
 <body>

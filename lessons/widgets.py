@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from .i18n import MESSAGES, add_messages, t
+from .i18n import MESSAGES, add_messages, current_language, t
 
 # Errors these helpers raise, in the student's language (the catalog's shared keys for plots and
 # the tangent explorer live in lessons/i18n.py; these belong to this module).
@@ -48,6 +48,12 @@ __all__ = ["derivative_curve", "tangent_at", "plot_function_and_derivative", "ta
 
 def _numpy(value) -> np.ndarray:
     return np.asarray(value.numpy() if hasattr(value, "numpy") else value, dtype=float)
+
+
+def _number(x: float) -> str:
+    """x as prose writes it in the notebook's language (a decimal comma in es, pt and ru)."""
+    text = f"{float(x):g}".replace("-", "−")
+    return text if current_language() == "en" else text.replace(".", ",")
 
 
 def derivative_curve(f: Callable, xs) -> tuple[np.ndarray, np.ndarray]:
@@ -98,7 +104,9 @@ def plot_function_and_derivative(f: Callable, x_range: tuple[float, float] = (-3
     ax.set_xlabel(t("plot.x"))
     ax.set_title(title if title is not None else t("plot.title.function_and_derivative"))
     ax.legend()
-    return fig
+    from .figures import describe
+
+    return describe(t("plot.alt.function_and_derivative", lo=_number(x_range[0]), hi=_number(x_range[1])), fig)
 
 
 def _render_tangent(f: Callable, x_range, xs, ys, x0: float, y0: float, slope: float) -> bytes:
@@ -112,8 +120,8 @@ def _render_tangent(f: Callable, x_range, xs, ys, x0: float, y0: float, slope: f
     ax.plot(xs, ys, label=t("plot.function"))
     half = (x_range[1] - x_range[0]) / 6
     tx = np.array([x0 - half, x0 + half])
-    ax.plot(tx, y0 + slope * (tx - x0), color="tab:red", label=t("widgets.tangent.tangent"))
-    ax.plot([x0], [y0], "o", color="tab:red", label=t("widgets.tangent.point"))
+    ax.plot(tx, y0 + slope * (tx - x0), color="C1", label=t("widgets.tangent.tangent"))
+    ax.plot([x0], [y0], "o", color="C1", label=t("widgets.tangent.point"))
     pad = 0.1 * (ys.max() - ys.min() or 1.0)
     ax.set_ylim(ys.min() - pad, ys.max() + pad)
     ax.set_xlim(*x_range)
@@ -123,6 +131,38 @@ def _render_tangent(f: Callable, x_range, xs, ys, x0: float, y0: float, slope: f
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     return buffer.getvalue()
+
+
+# ipywidgets draws a slider's handle (noUiSlider, role="slider") without an accessible name: its
+# description is a <label> not tied to the handle, so a screen reader says "slider, 0.5" and axe
+# reports aria-input-field-name. This script names every slider handle (and its editable readout)
+# after the slider's own description, now and for sliders drawn later on the page. It runs where
+# the notebook's outputs are trusted (the cells ran in this session) and on the static site.
+_NAME_SLIDERS = """<script>
+(() => {
+  if (window.__minitapeSliderNames) { window.__minitapeSliderNames(document); return; }
+  const name = root => root.querySelectorAll('.widget-slider').forEach(slider => {
+    const label = slider.querySelector('.widget-label');
+    const text = label ? label.textContent.trim() : '';
+    if (!text) return;
+    slider.querySelectorAll('[role=slider], .widget-readout').forEach(el => {
+      if (el.getAttribute('aria-label') !== text) el.setAttribute('aria-label', text);
+    });
+  });
+  window.__minitapeSliderNames = name;
+  name(document);
+  new MutationObserver(() => name(document)).observe(document.body, {childList: true, subtree: true});
+})();
+</script>"""
+
+
+def label_sliders() -> None:
+    """Give every ipywidgets slider on the page its description as accessible name (see above).
+    Call it once in a notebook that shows sliders (the lessons do it in their first cell);
+    showing a tangent explorer calls it too."""
+    from IPython.display import HTML, display
+
+    display(HTML(_NAME_SLIDERS))
 
 
 def tangent_explorer(f: Callable, x_range: tuple[float, float] = (-3.0, 3.0), x0: float | None = None,
@@ -174,3 +214,4 @@ class TangentExplorer:
         from IPython.display import display
 
         display(self.widget)
+        label_sliders()

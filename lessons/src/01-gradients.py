@@ -94,6 +94,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 
 import minitape as tf
+from lessons.figures import describe
 from lessons.i18n import t
 from lessons.widgets import plot_function_and_derivative, tangent_explorer
 
@@ -672,6 +673,7 @@ plt.plot(x.numpy(), dy_dx.numpy(), "--", label="σ′(x)")
 plt.xlabel("x")
 plt.title(t("l01.sigmoid.title"))
 plt.legend()
+describe(t("l01.sigmoid.alt"))
 plt.show()
 
 # %% [markdown] key="curve-check" lang="en"

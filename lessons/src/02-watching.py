@@ -77,6 +77,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 import minitape as tf
+from lessons.figures import describe
 from lessons.i18n import t
 
 # %% [markdown] key="why" lang="en"
@@ -634,11 +635,12 @@ del tape
 plt.figure(figsize=(6.4, 3.6))
 plt.plot(x.numpy(), dz_dy, label="dz/dy = 2y")
 plt.plot(x.numpy(), dy_dx, label="dy/dx = 2x")
-plt.plot(x.numpy(), dz_dx, "--", label="dz/dx = 4x³")
+plt.plot(x.numpy(), dz_dx, ":", label="dz/dx = 4x³")
 plt.axhline(0.0, color="0.8", linewidth=0.8, zorder=0)
 plt.xlabel(t("plot.x"))
 plt.title(t("l02.chain.title"))
 plt.legend()
+describe(t("l02.chain.alt"))
 plt.show()
 
 np.allclose(dz_dx, dz_dy * dy_dx)
@@ -773,13 +775,14 @@ positions = np.arange(len(stages))
 plt.figure(figsize=(6.4, 3.6))
 bars = plt.bar(positions - 0.2, default, width=0.4, label="GradientTape()")
 plt.bar_label(bars, fmt="%.1f")
-bars = plt.bar(positions + 0.2, persistent, width=0.4, label="GradientTape(persistent=True)")
+bars = plt.bar(positions + 0.2, persistent, width=0.4, hatch="//", label="GradientTape(persistent=True)")
 plt.bar_label(bars, fmt="%.1f")
 plt.xticks(positions, stages, fontsize=9)
 plt.ylim(0, 1.5 * max(default + persistent))
 plt.ylabel(t("l02.memory.ylabel"))
 plt.title(t("l02.memory.title"), fontsize=10)
 plt.legend(loc="upper right")
+describe(t("l02.memory.alt"))
 plt.show()
 
 print("GradientTape():               ", np.round(default, 1), "MiB")

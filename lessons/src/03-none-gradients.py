@@ -80,6 +80,7 @@ import numpy as np
 
 import minitape as tf
 from minitape.debugging import why_none
+from lessons.figures import describe
 from lessons.i18n import current_language, t
 
 lang = current_language()
@@ -262,6 +263,7 @@ plt.plot(x.numpy(), dy_dx.numpy(), label="dy/dx")
 plt.xlabel(t("plot.x"))
 plt.title(t("l03.sigmoid.title"), fontsize=10)
 plt.legend()
+describe(t("l03.sigmoid.alt"))
 plt.show()
 
 # %% [markdown] key="not-elementwise" lang="en"

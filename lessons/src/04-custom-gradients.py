@@ -97,9 +97,12 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 import minitape as tf
+from lessons.figures import PALETTE
 from lessons.i18n import t
+from lessons.widgets import label_sliders
 
 tf.random.set_seed(4)
+label_sliders()
 
 # %% [markdown] key="stop-recording" lang="en"
 # ## Pausing the recording
@@ -871,9 +874,9 @@ def draw_clipping(max_norm, w0=(1.0, 0.5)):
     grid = np.linspace(-1.5, 3.5, 101)
     a, b = np.meshgrid(grid, grid)
     ax.contour(a, b, 0.5 * (a**2 + 4 * b**2), levels=12, colors="0.85", linewidths=0.8)
-    ax.add_patch(Circle(w0, max_norm, fill=False, linestyle=":", color="tab:red"))
+    ax.add_patch(Circle(w0, max_norm, fill=False, linestyle=":", color=PALETTE[1]))
     ax.arrow(*w0, *plain, width=0.09, color="0.75", length_includes_head=True, label=t("l04.clip.plain"))
-    ax.arrow(*w0, *clipped, width=0.04, color="tab:red", length_includes_head=True, label=t("l04.clip.clipped"))
+    ax.arrow(*w0, *clipped, width=0.04, color=PALETTE[1], length_includes_head=True, label=t("l04.clip.clipped"))
     ax.set(xlim=(-1.5, 3.5), ylim=(-1.5, 3.5), aspect="equal", xlabel="w₀", ylabel="w₁")
     ax.set_title(t("l04.clip.title"), fontsize=10)
     ax.legend(loc="upper left", fontsize=8)

@@ -86,9 +86,12 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 import minitape as tf
+from lessons.figures import describe
 from lessons.i18n import t
+from lessons.widgets import label_sliders
 
 tf.random.set_seed(4)
+label_sliders()
 
 # %% [markdown] key="several-tapes" lang="en"
 # ## Several tapes at once
@@ -253,6 +256,7 @@ plt.ylim(-4, 6)
 plt.xlabel(t("plot.x"))
 plt.title(t("l05.derivatives.title"), fontsize=10)
 plt.legend()
+describe(t("l05.derivatives.alt"))
 plt.show()
 
 # %% [markdown] key="input-gradient" lang="en"
@@ -580,6 +584,7 @@ limit = np.abs(h_mat.numpy()).max()
 plt.imshow(h_mat.numpy(), cmap="RdBu_r", vmin=-limit, vmax=limit)
 plt.colorbar()
 plt.title(t("l05.hessian.title"), fontsize=10)
+describe(t("l05.hessian.alt"))
 plt.show()
 
 # %% [markdown] key="newton" lang="en"
@@ -705,11 +710,12 @@ def slope(points):
 newton_points, descent_points = newton_path(2.5), descent_path(2.5)
 plt.figure(figsize=(6.0, 3.6))
 plt.semilogy(slope(descent_points) + 1e-17, "o-", label=t("l05.newton.descent"))
-plt.semilogy(slope(newton_points) + 1e-17, "s-", color="tab:red", label=t("l05.newton.newton"))
+plt.semilogy(slope(newton_points) + 1e-17, "s-", color="C1", label=t("l05.newton.newton"))
 plt.xlabel(t("l05.newton.step"))
 plt.ylabel("|f′(x)|")
 plt.title(t("l05.newton.convergence"), fontsize=10)
 plt.legend()
+describe(t("l05.newton.alt"))
 plt.show()
 print(t("l05.newton.newton") + ":", np.round(newton_points, 4))
 print(t("l05.newton.descent") + ":", np.round(descent_points, 4))
@@ -756,8 +762,8 @@ def draw_paths(x0):
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     ax.plot(grid, f(grid), color="0.6", label="f(x)")
-    for path, style, color, name in [(descent_path(x0, 6), "o-", "tab:blue", "l05.newton.descent"),
-                                     (newton_path(x0, 6), "s-", "tab:red", "l05.newton.newton")]:
+    for path, style, color, name in [(descent_path(x0, 6), "o-", "C0", "l05.newton.descent"),
+                                     (newton_path(x0, 6), "s-", "C1", "l05.newton.newton")]:
         shown = path[np.abs(path) <= 2.5]
         ax.plot(shown, f(shown), style, color=color, markersize=5, alpha=0.75, label=t(name))
     ax.plot([x0], [f(x0)], "*", color="black", markersize=12, label="x₀")
@@ -851,6 +857,7 @@ plt.imshow(np.abs(tf.reshape(j, [42, 35]).numpy()) > 0, cmap="Greys")
 plt.xlabel(t("l05.batch.source"))
 plt.ylabel(t("l05.batch.target"))
 plt.title(t("l05.batch.title"), fontsize=10)
+describe(t("l05.batch.alt"))
 plt.show()
 
 # %% [markdown] key="batch-jacobian" lang="en"

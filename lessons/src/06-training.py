@@ -106,8 +106,12 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 import minitape as tf
+from lessons.figures import describe
 from lessons.i18n import t
 from lessons.plural import tn
+from lessons.widgets import label_sliders
+
+label_sliders()
 
 # %% [markdown] key="data" lang="en"
 # ## A line through noisy points
@@ -487,7 +491,7 @@ print(np.polyfit(x_data, y_data, deg=1))
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
 ends = np.array([-1.0, 1.0])
 left.plot(x_data, y_data, ".", alpha=0.5, label=t("l06.plot.data"))
-left.plot(ends, w.numpy() * ends + b.numpy(), color="tab:red", label=t("l06.plot.line"))
+left.plot(ends, w.numpy() * ends + b.numpy(), "-", color="C1", label=t("l06.plot.line"))
 left.set_xlabel("x")
 left.set_ylabel("y")
 left.legend()
@@ -496,6 +500,7 @@ right.set_yscale("log")
 right.set_xlabel(t("l06.plot.step"))
 right.set_ylabel(t("l06.plot.loss"))
 right.set_title(t("l06.plot.loss_curve"), fontsize=10)
+describe(t("l06.fit.alt"))
 plt.show()
 
 # %% [markdown] key="lr" lang="en"
@@ -732,6 +737,7 @@ plt.xlabel(t("l06.plot.step"))
 plt.ylabel(t("l06.plot.loss"))
 plt.title(t("l06.plot.optimizers"), fontsize=10)
 plt.legend()
+describe(t("l06.optimizers.alt"))
 plt.show()
 
 # %% [markdown] key="adam-bump" lang="en"
@@ -878,7 +884,7 @@ grid = np.linspace(-np.pi, np.pi, 200, dtype=np.float32).reshape(-1, 1)
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
 left.plot(x_curve, y_curve, ".", alpha=0.6, label=t("l06.plot.data"))
 left.plot(grid, np.sin(grid), "--", color="0.5", label="sin(x)")
-left.plot(grid, model(tf.constant(grid)).numpy(), color="tab:red", label=t("l06.plot.mlp"))
+left.plot(grid, model(tf.constant(grid)).numpy(), "-", color="C1", label=t("l06.plot.mlp"))
 left.set_xlabel("x")
 left.legend()
 right.plot(mlp_losses)
@@ -886,6 +892,7 @@ right.set_yscale("log")
 right.set_xlabel(t("l06.plot.step"))
 right.set_ylabel(t("l06.plot.loss"))
 right.set_title(t("l06.plot.loss_curve"), fontsize=10)
+describe(t("l06.mlp.alt"))
 plt.show()
 
 # %% [markdown] key="device" lang="en"

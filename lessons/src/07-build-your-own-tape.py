@@ -119,9 +119,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 import minitape as tf
+from lessons.figures import describe
 from lessons.i18n import t
 from lessons.plural import tn
+from lessons.widgets import label_sliders
 from minitape.debugging import draw, stepper
+label_sliders()
 
 # %% [markdown] key="plan" lang="en"
 # ## The plan
@@ -1055,7 +1058,8 @@ def our_backward_steps(tape, target):
 def our_stepper(tape, target, **names):
     label = labels(tape, **names)
     history = list(our_backward_steps(tape, target))
-    slider = widgets.IntSlider(value=0, min=0, max=len(history) - 1, layout=widgets.Layout(width="320px"))
+    slider = widgets.IntSlider(value=0, min=0, max=len(history) - 1, description=t("l07.steps.slider"),
+                               layout=widgets.Layout(width="320px"))
     view = widgets.HTML()
 
     def show_step(change=None):
@@ -1166,17 +1170,18 @@ central_err = [abs((g_fn(Value(x0 + h), ours).value - g_fn(Value(x0 - h), ours).
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
 left.plot(xs, g_values, color="0.6", label=t("l07.fig.function"))
-left.plot(xs, ours_d, color="tab:blue", label=t("l07.fig.ours"))
-left.plot(xs[::8], theirs_d, "o", color="tab:orange", markersize=4, label=t("l07.fig.minitape"))
+left.plot(xs, ours_d, color="C0", label=t("l07.fig.ours"))
+left.plot(xs[::8], theirs_d, "o", color="C1", markersize=4, label=t("l07.fig.minitape"))
 left.set(xlabel="x", title=t("l07.fig.left_title"))
 left.legend(fontsize=8)
 right.loglog(hs, np.maximum(forward_err, 1e-18), label=t("l07.fig.forward"))
 right.loglog(hs, np.maximum(central_err, 1e-18), label=t("l07.fig.central"))
-right.axhline(np.finfo(float).eps * abs(exact), color="tab:blue", linestyle="--", label=t("l07.fig.eps"))
+right.axhline(np.finfo(float).eps * abs(exact), color="0.3", linestyle=":", label=t("l07.fig.eps"))
 right.invert_xaxis()
 right.set(xlabel="h", ylabel=t("l07.fig.error"), title=t("l07.fig.right_title"))
 right.legend(fontsize=8)
 fig.tight_layout()
+describe(t("l07.fig.alt"))
 plt.show()
 print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 
@@ -1837,16 +1842,17 @@ grid = np.linspace(-2.5, 2.5, 31)
 surface = np.array([[score(params, float(a), float(b), relu).value for a in grid] for b in grid])
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-left.plot(range(1, len(losses) + 1), losses, color="tab:blue")
+left.plot(range(1, len(losses) + 1), losses, color="C0")
 left.set(xlabel=t("l07.payoff.fig.step"), ylabel=t("l07.payoff.fig.loss"), title=t("l07.payoff.fig.loss_title"))
 right.contourf(grid, grid, surface, levels=[surface.min() - 1, 0, surface.max() + 1],
-               colors=["tab:orange", "tab:blue"], alpha=0.25)
+               colors=["C4", "C0"], alpha=0.25)
 right.contour(grid, grid, surface, levels=[0], colors="k", linewidths=1)
-right.scatter(*X[Y > 0].T, color="tab:blue", edgecolor="k", label=t("l07.payoff.fig.class", label="+1"))
-right.scatter(*X[Y < 0].T, color="tab:orange", edgecolor="k", label=t("l07.payoff.fig.class", label="−1"))
+right.scatter(*X[Y > 0].T, color="C0", marker="o", edgecolor="k", label=t("l07.payoff.fig.class", label="+1"))
+right.scatter(*X[Y < 0].T, color="C4", marker="^", edgecolor="k", label=t("l07.payoff.fig.class", label="−1"))
 right.set(xlabel="$x_1$", ylabel="$x_2$", title=t("l07.payoff.fig.boundary_title"))
 right.legend(fontsize=8, loc="lower left")
 fig.tight_layout()
+describe(t("l07.payoff.alt"))
 plt.show()
 
 # %% [markdown] key="payoff-done" lang="en"

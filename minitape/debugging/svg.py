@@ -55,6 +55,20 @@ _UI = {
 }
 
 
+# The drawing's text alternative (its <desc>): the recorded operations in order, so a screen
+# reader gives what the picture shows. Kept beside _UI, in the same four languages.
+_DESC = {
+    "en": {"order": "Recorded operations, in order", "watched": "watched sources", "targets": "targets",
+           "none": "none"},
+    "es": {"order": "Operaciones grabadas, en orden", "watched": "fuentes observadas", "targets": "objetivos",
+           "none": "ninguna"},
+    "pt": {"order": "Operações gravadas, em ordem", "watched": "fontes observadas", "targets": "alvos",
+           "none": "nenhuma"},
+    "ru": {"order": "Записанные операции по порядку", "watched": "отслеживаемые источники", "targets": "цели",
+           "none": "нет"},
+}
+
+
 # Colours: every node has its own light fill and dark text, so it reads the same on light
 # and dark JupyterLab themes; lines and free text use a mid grey that contrasts with both.
 _FILL = {"source": ("#ffe3b3", "#c26a00"), "target": ("#cdeccf", "#2b8a3e"),
@@ -194,6 +208,21 @@ class TapeDrawing:
             self._svg = self._render()
         return self._svg
 
+    def _description(self) -> str:
+        """What the drawing shows, as one sentence per part: the operations in recording order
+        (``Mul(x, x) -> t1``), the watched sources and the targets."""
+        g, words = self._g, _DESC[self._lang]
+
+        def label(tid):
+            n = g.tensors.get(tid)
+            return (n.name if n is not None and n.name else None) or g.label(tid)
+
+        ops = "; ".join(f"{op.name}({', '.join(label(i) for i in op.ins)}) → {label(op.out)}" for op in g.ops)
+        sources = ", ".join(label(t) for t in g.source_ids if t in g.tensors) or words["none"]
+        targets = ", ".join(label(t) for t in g.target_ids if t in g.tensors) or words["none"]
+        return (f"{words['order']}: {ops or words['none']}. {words['watched'].capitalize()}: {sources}. "
+                f"{words['targets'].capitalize()}: {targets}.")
+
     def _render(self):
         g, ui = self._g, _UI[self._lang]
         uid = f"mt{next(_uid)}"
@@ -244,8 +273,10 @@ class TapeDrawing:
         dy = pad + cap_h
         out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="minitape-tape" '
                f'width="{Wt:.0f}" height="{Ht:.0f}" viewBox="0 0 {Wt:.0f} {Ht:.0f}" '
-               f'font-family="{_esc(_FONT)}" font-size="12" role="img">',
-               f'<title>{_esc(g.total_ops)} {_esc(ui["ops"])}</title>',
+               f'font-family="{_esc(_FONT)}" font-size="12" role="img" '
+               f'aria-labelledby="{uid}-title" aria-describedby="{uid}-desc">',
+               f'<title id="{uid}-title">{_esc(self.text.splitlines()[0])}</title>',
+               f'<desc id="{uid}-desc">{_esc(self._description())}</desc>',
                '<defs>'
                f'<marker id="{uid}-a" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" '
                f'markerHeight="8" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" '

@@ -23,6 +23,8 @@ from lessons.build import instructor_path, student_path
 from lessons.execute import execute
 from lessons.source import lesson_paths
 
+from figure_checks import figure_problems
+
 NAMES = [p.stem for p in lesson_paths()]
 # the languages in turn: lesson 1's instructor notebook in Russian (the language whose words
 # differ most from English), lesson 2's in English, ...; each student notebook in the next language
@@ -48,6 +50,8 @@ def outputs_text(nb) -> str:
 def test_instructor_notebook_executes_without_errors(name, lang):
     run = execute(instructor_path(name, lang))
     assert not run.errors, "\n".join(f"{e.cell_id}: {e.ename}: {e.evalue}" for e in run.errors)
+    # every figure it drew carries its description and a colour-vision-safe palette
+    assert not figure_problems(run.nb), "\n".join(figure_problems(run.nb))
     # every exercise's hidden grade() produced a score (nbgrader reads it as partial credit)
     for cell in run.nb.cells:
         if cell.metadata.get("nbgrader", {}).get("grade"):
