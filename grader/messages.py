@@ -532,13 +532,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Pattern: the reference times the batch size n — a sum where the target takes a mean?",
         "es": "Patrón: la referencia multiplicada por el tamaño del lote n — ¿una suma donde el objetivo usa una media?",
         "pt": "Padrão: a referência vezes o tamanho do lote n — uma soma onde o alvo usa uma média?",
-        "ru": "Закономерность: эталон, умноженный на размер пакета n — сумма вместо среднего?",
+        "ru": "Закономерность: эталон, умноженный на размер батча n — сумма вместо среднего?",
     },
     "mistake.scale.1/n": {
         "en": "Pattern: the reference divided by the batch size n — a mean where the target takes a sum?",
         "es": "Patrón: la referencia dividida por el tamaño del lote n — ¿una media donde el objetivo usa una suma?",
         "pt": "Padrão: a referência dividida pelo tamanho do lote n — uma média onde o alvo usa uma soma?",
-        "ru": "Закономерность: эталон, делённый на размер пакета n — среднее вместо суммы?",
+        "ru": "Закономерность: эталон, делённый на размер батча n — среднее вместо суммы?",
     },
     "mistake.partial": {
         "en": "Pattern: the gradient of only part of the target — a term or a factor of the chain rule is missing.",
@@ -688,7 +688,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "classreport.unreadable": {
         "en": "autograded notebook missing or unreadable",
         "es": "cuaderno autocalificado ausente o ilegible",
-        "pt": "caderno corrigido ausente ou ilegível",
+        "pt": "notebook corrigido ausente ou ilegível",
         "ru": "проверенный блокнот отсутствует или не читается",
     },
     "classreport.mean_of": {
