@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import enum
+from math import prod as _prod
 import warnings
 from typing import NamedTuple
 
 from . import _core
 from ._core import Tensor, Variable, _to_tensor
+from ._backend import numpy as _np
+from ._indexed_slices import IndexedSlices
 from ._state import tapes as _tapes
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
@@ -182,6 +185,8 @@ class GradientTape:
         flat_targets = _nest.flatten(target)
         for t in flat_targets:
             if not isinstance(t, Tensor):
+                if type(t) is IndexedSlices:  # TF's text exactly (convert_to_tensor it first)
+                    raise AttributeError("'IndexedSlices' object has no attribute '_id'")
                 # TF fails reading the target's tensor id: AttributeError, with its text first
                 raise AttributeError(f"{type(t).__name__!r} object has no attribute '_id': the "
                                      f"gradient target must be a Tensor or Variable, got {t!r}")
@@ -208,8 +213,11 @@ class GradientTape:
                 if unconnected is UnconnectedGradients.ZERO:
                     g = (_ops.zeros_like(s) if batch is None else
                          _ops.zeros(shape, dtype=s.dtype))
-            elif g._value.shape != shape:  # (a vectorized pass: the batch axis in front)
-                g = _ops.reshape(g, shape)
+            elif type(g) is not IndexedSlices and g._value.shape != shape:
+                # a vectorized pass (the batch axis in front), or an output gradient that
+                # broadcast; a custom gradient of another size is returned as it is (TF)
+                if batch is not None or g._value.size == _prod(shape):
+                    g = _ops.reshape(g, shape)
             results.append(g)
         return _nest.pack_sequence_as(sources, results)
 
@@ -279,8 +287,11 @@ class GradientTape:
         skeleton = None
         if consume and self._notes is not None:
             skeleton = [(e[0], e[1], e[2]) for e in entries]
-        grads = backward(entries, self._watched, targets, sources, output_gradients,
-                         consume=consume, on_step=on_step, batched=batched)
+        # Gradient rules at kinks compute inf and nan silently, as TF's kernels do (one
+        # errstate per pass, not per operation)
+        with _np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            grads = backward(entries, self._watched, targets, sources, output_gradients,
+                             consume=consume, on_step=on_step, batched=batched)
         if consume:
             # (a plain tuple here, on every gradient call; recording() names its fields)
             self._release((skeleton, self._watched, [t._id for t in targets],
@@ -493,7 +504,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
             multi[i] = sum(1 for oid in o if oid in usage)
         ready = [i for i in dict.fromkeys(producer.values())
                  if (multi.get(i) == 0 if i in multi else entries[i][0] not in usage)]
-    add = _ops.add
+    add = _ops.add_gradients  # (_ops.add, but two IndexedSlices stay sparse)
     unbroadcast = _ops.unbroadcast_batch if batched else _ops.unbroadcast
     if on_step is not None:  # debugging's stepper watches the same pass, step by step
         on_step(None, None, None, grads)

@@ -369,6 +369,36 @@ class Variable(Tensor):
         self._check_update_shape(d, "AssignSubVariableOp")
         return self._assign_value(Tensor(self._value - self._on_my_device(d)), "assign_sub")
 
+    # --- sparse updates (an IndexedSlices: rows ``values`` at rows ``indices``) ------------
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """``v[indices[i]] += values[i]`` for every i (repeated rows accumulate)."""
+        return self._scatter(sparse_delta, "scatter_add")
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        """``v[indices[i]] -= values[i]`` for every i (what optimizers do with a sparse
+        gradient)."""
+        return self._scatter(sparse_delta, "scatter_sub")
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """``v[indices[i]] = values[i]`` for every i."""
+        return self._scatter(sparse_delta, "scatter_update")
+
+    def _scatter(self, d, how):
+        if type(d).__name__ != "IndexedSlices":
+            raise TypeError(f"sparse_delta is not IndexedSlices: {d}")
+        with _no_recording():
+            values = convert_to_tensor(d.values, dtype=self.dtype)
+        if _tapes:
+            _trace.note_assign(self, values, how, _tapes)
+        vals = self._on_my_device(values)
+        idx = B.move(d.indices._value, B.xp(self._value)) if _multi[0] else d.indices._value
+        whole = self._value.copy()
+        if how == "scatter_update":
+            whole[idx] = vals
+        else:  # x - a is x + (-a) exactly: one accumulation for both
+            B.add_at(whole, idx, vals if how == "scatter_add" else -vals)
+        return self._assign_value(Tensor(whole), how)
+
     def _check_update_shape(self, d, op):
         """TF's kernel: an update must have the variable's shape exactly (no broadcasting)."""
         if tuple(d._value.shape) != tuple(self._value.shape):

@@ -11,7 +11,7 @@ from math import prod as _prod
 
 from .. import _backend as B
 from .. import dtypes as _d
-from .._core import Tensor, apply, primitive, convert_to_tensor, _to_tensor, EachInput
+from .._core import Tensor, Variable, apply, primitive, convert_to_tensor, _to_tensor, EachInput
 from ..errors import InvalidArgumentError
 from ._adapt import _adapt, _axis_tuple, _pair, _same_dtype, _shape_tuple
 
@@ -324,8 +324,12 @@ _ScatterAxis = primitive(
 
 
 def gather(params, indices, axis=None, batch_dims=0, name=None):
+    # TF gathers from a Variable with ResourceGather (its errors name that op)
+    op = "ResourceGather" if isinstance(params, Variable) else "GatherV2"
     x = _to_tensor(params)
-    idx = _to_tensor(indices)._value if isinstance(indices, Tensor) else np.asarray(indices)
+    # indices as TF converts them (a Python list is int32); NumPy arrays keep their dtype
+    idx = (_to_tensor(indices)._value if isinstance(indices, (Tensor, list, tuple, _int))
+           else np.asarray(indices))
     if idx.dtype.kind not in "iu":
         raise TypeError(f"gather indices must be integers, got {idx.dtype}")
     nd = x._value.ndim
@@ -352,7 +356,7 @@ def gather(params, indices, axis=None, batch_dims=0, name=None):
             bad = np.argwhere((B.to_host(idx) < 0) | (B.to_host(idx) >= n))[0]
             val = B.to_host(idx)[tuple(bad)]
             raise InvalidArgumentError(f"indices[{','.join(str(_int(i)) for i in bad)}] = {val} "
-                                       f"is not in [0, {n}) [Op:GatherV2]")
+                                       f"is not in [0, {n}) [Op:{op}]")
     if B.xp(x._value) is not B.xp(idx):
         idx = B.xp(x._value).asarray(B.to_host(idx))
     if bd == 0:
