@@ -129,8 +129,11 @@ class GradientTape:
         return _StopRecording(self)
 
     def reset(self):
-        """Forget everything recorded so far (the tape keeps recording if it was)."""
+        """Forget everything recorded so far; the tape goes on recording.  Only while it
+        records (inside its context), as in TF."""
         was = self._recording
+        if not was:
+            raise ValueError("Tape is not recording.")
         if was:
             self._pop()
         self._watched = set()
@@ -198,6 +201,10 @@ class GradientTape:
         # student sees no warning; the gradient is None (why_none says why).
         if output_gradients is not None:
             flat_og = _nest.flatten(output_gradients, keep_none=True)
+            # TF flattens output_gradients and pairs them with the targets in order, so extra
+            # ones are ignored (output_gradients=[1., 2.] for one target: 1.0, broadcast)
+            if len(flat_og) > len(flat_targets):
+                flat_og = flat_og[:len(flat_targets)]
             if len(flat_og) != len(flat_targets):
                 raise ValueError("output_gradients must have the same structure as target: "
                                  f"{len(flat_og)} gradients for {len(flat_targets)} targets")

@@ -204,8 +204,24 @@ def _check_index(k):
 
 def getitem(x, key):
     x = _to_tensor(x)
+    if type(key) is list:  # TF reads a Python list index as the tuple of its indices
+        key = tuple(key)
+    used = 0  # dimensions that integers and slices index (None and ... index none)
     for k in (key if type(key) is tuple else (key,)):
         _check_index(k)
+        if k is None or k is Ellipsis:
+            continue
+        if isinstance(k, (slice, _int, np.integer)) or (isinstance(k, Tensor)
+                                                         and k._value.ndim == 0):
+            used += 1
+        elif type(k) is list:  # a list inside the key: TF's TypeError
+            raise TypeError(f"{_SLICE_TYPE_ERROR}, got {k!r}")
+        else:
+            used = -1 << 30  # index arrays (minitape's own operations): NumPy checks them
+    nd = x._value.ndim
+    if used > nd:
+        raise InvalidArgumentError(f"Index out of range using input dim {nd}; input has only "
+                                   f"{nd} dims [Op:StridedSlice] name: strided_slice/")
     key = _key_to_arrays(key)
     try:
         return apply(_GetItem, (x,), {"key": key})

@@ -146,7 +146,13 @@ mod = floormod
 
 
 def _pow_fwd(a, b):
-    return xp(a).power(a, b)
+    try:
+        return xp(a).power(a, b)
+    except ValueError as e:  # NumPy refuses integers to negative integer powers, as TF's kernel
+        if "negative integer powers" in str(e):
+            raise InvalidArgumentError("Integers to negative integer powers are not allowed "
+                                       "[Op:Pow]") from None
+        raise
 
 
 pow = _mk_binary("Pow", _pow_fwd)  # noqa: A001
