@@ -655,6 +655,9 @@ NOTEBOOKS["printing_digits"] = [
     "class Block(tf.Module):\n    pass\nnet = Net()\nprint(net.submodules)\nnet.submodules",
     "net",
     "print(net)",
+    # Keras 3 layers show their name and whether they are built
+    "d = tf.keras.layers.Dense(2)\nprint(d)\nd(tf.ones([1, 3]))\nd",
+    "tf.keras.Sequential([tf.keras.layers.Dense(2)])",
 ]
 
 NOTEBOOKS["kink_warnings"] = [
