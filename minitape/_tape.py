@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from . import _core
 from ._core import Tensor, Variable, _to_tensor
-from ._backend import numpy as _np
+from ._backend import quiet_floating_errors as _quiet, restore_floating_errors as _restore
 from ._indexed_slices import IndexedSlices
 from ._state import tapes as _tapes
 from . import nest as _nest
@@ -294,11 +294,14 @@ class GradientTape:
         skeleton = None
         if consume and self._notes is not None:
             skeleton = [(e[0], e[1], e[2]) for e in entries]
-        # Gradient rules at kinks compute inf and nan silently, as TF's kernels do (one
-        # errstate per pass, not per operation)
-        with _np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # Gradient rules at kinks compute inf and nan silently, as TF's kernels do (once per
+        # pass, not per operation)
+        quiet = _quiet()
+        try:
             grads = backward(entries, self._watched, targets, sources, output_gradients,
                              consume=consume, on_step=on_step, batched=batched)
+        finally:
+            _restore(quiet)
         if consume:
             # (a plain tuple here, on every gradient call; recording() names its fields)
             self._release((skeleton, self._watched, [t._id for t in targets],
