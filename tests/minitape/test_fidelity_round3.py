@@ -278,3 +278,10 @@ def test_numpy_scalars_in_a_list_that_tf_refuses():
         tf.constant([np.bool_(True), 1])
     with pytest.raises(ValueError, match="out of range"):
         tf.constant([np.float32(1), 1e40])
+
+
+def test_numpy_index_arrays_still_index_on_purpose():
+    """docs/tensorflow-differences.md: TF refuses NumPy arrays as indices (TypeError); minitape's
+    own operations index with them. This fails if minitape starts refusing them as TF does."""
+    t = tf.constant([[1., 2.], [3., 4.], [5., 6.]])
+    assert t[np.array([0, 2])].numpy().tolist() == [[1., 2.], [5., 6.]]
