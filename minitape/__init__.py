@@ -19,6 +19,7 @@ from .dtypes import (DType, as_dtype, float16, float32, float64, half, double, i
                      int32, int64, uint8, bool, complex64, complex128)
 from ._tensor import Tensor, EagerTensor, Variable, TensorShape, constant, convert_to_tensor
 from ._tape import GradientTape, UnconnectedGradients
+from ._indexed_slices import IndexedSlices
 from ._custom import (custom_gradient, RegisterGradient, no_gradient, NoGradient,
                       NotDifferentiable, recompute_grad)
 from ._device import device
@@ -46,8 +47,9 @@ from ._ops import floor  # noqa: E402
 
 
 def is_tensor(x) -> "bool":
-    """True for minitape Tensors and Variables."""
-    return isinstance(x, Tensor)
+    """True for minitape Tensors, Variables and IndexedSlices (as TF's, which counts its
+    composite tensors)."""
+    return isinstance(x, (Tensor, IndexedSlices))
 
 
 def executing_eagerly() -> "bool":

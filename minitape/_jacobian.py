@@ -14,6 +14,7 @@ from . import _backend as B
 from . import _state
 from . import _ops
 from ._core import Tensor
+from ._indexed_slices import IndexedSlices
 
 _UNSPLIT = 2 ** 17  # elements a vectorized Jacobian pass may hold before it is chunked
 
@@ -45,6 +46,11 @@ def jacobian(tape, target, flat_sources, unconnected_gradients, parallel_iterati
     return jacobian_rows(tape, target, flat_sources, unconnected_gradients)
 
 
+def _dense(g):
+    """A row's gradient as a tensor (a gather's is an IndexedSlices: TF's Jacobians are dense)."""
+    return _ops._to_tensor(g) if type(g) is IndexedSlices else g
+
+
 def jacobian_rows(tape, target, flat_sources, unconnected_gradients):
     """The Jacobian by one backward pass per row (the fallback, and use_pfor=False)."""
     n = target._value.size
@@ -53,7 +59,7 @@ def jacobian_rows(tape, target, flat_sources, unconnected_gradients):
         og = _ops.one_hot_like(target, i)
         gs = tape._rows_pass(target, flat_sources, og, unconnected_gradients)
         for k, g in enumerate(gs):
-            rows[k].append(g)
+            rows[k].append(_dense(g))
     out = []
     for s, r in zip(flat_sources, rows):
         if any(g is None for g in r):
@@ -103,7 +109,7 @@ def batch_jacobian(tape, target, source_t, unconnected_gradients, parallel_itera
             if g is None:
                 rows = None
                 break
-            rows.append(g)
+            rows.append(_dense(g))
         if rows is not None and m:  # (no rows: the caller's zeros, as for an unconnected target)
             j = _ops.reshape(_ops.stack(rows, axis=1), (batch,) + inner + rest)
     return j

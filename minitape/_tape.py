@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import enum
+from math import prod as _prod
 import warnings
 from typing import NamedTuple
 
 from . import _core
 from ._core import Tensor, Variable, _to_tensor
+from ._backend import quiet_floating_errors as _quiet, restore_floating_errors as _restore
+from ._indexed_slices import IndexedSlices
 from ._state import tapes as _tapes
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
@@ -126,8 +129,11 @@ class GradientTape:
         return _StopRecording(self)
 
     def reset(self):
-        """Forget everything recorded so far (the tape keeps recording if it was)."""
+        """Forget everything recorded so far; the tape goes on recording.  Only while it
+        records (inside its context), as in TF."""
         was = self._recording
+        if not was:
+            raise ValueError("Tape is not recording.")
         if was:
             self._pop()
         self._watched = set()
@@ -182,6 +188,8 @@ class GradientTape:
         flat_targets = _nest.flatten(target)
         for t in flat_targets:
             if not isinstance(t, Tensor):
+                if type(t) is IndexedSlices:  # TF's text exactly (convert_to_tensor it first)
+                    raise AttributeError("'IndexedSlices' object has no attribute '_id'")
                 # TF fails reading the target's tensor id: AttributeError, with its text first
                 raise AttributeError(f"{type(t).__name__!r} object has no attribute '_id': the "
                                      f"gradient target must be a Tensor or Variable, got {t!r}")
@@ -193,6 +201,10 @@ class GradientTape:
         # student sees no warning; the gradient is None (why_none says why).
         if output_gradients is not None:
             flat_og = _nest.flatten(output_gradients, keep_none=True)
+            # TF flattens output_gradients and pairs them with the targets in order, so extra
+            # ones are ignored (output_gradients=[1., 2.] for one target: 1.0, broadcast)
+            if len(flat_og) > len(flat_targets):
+                flat_og = flat_og[:len(flat_targets)]
             if len(flat_og) != len(flat_targets):
                 raise ValueError("output_gradients must have the same structure as target: "
                                  f"{len(flat_og)} gradients for {len(flat_targets)} targets")
@@ -208,8 +220,11 @@ class GradientTape:
                 if unconnected is UnconnectedGradients.ZERO:
                     g = (_ops.zeros_like(s) if batch is None else
                          _ops.zeros(shape, dtype=s.dtype))
-            elif g._value.shape != shape:  # (a vectorized pass: the batch axis in front)
-                g = _ops.reshape(g, shape)
+            elif type(g) is not IndexedSlices and g._value.shape != shape:
+                # a vectorized pass (the batch axis in front), or an output gradient that
+                # broadcast; a custom gradient of another size is returned as it is (TF)
+                if batch is not None or g._value.size == _prod(shape):
+                    g = _ops.reshape(g, shape)
             results.append(g)
         return _nest.pack_sequence_as(sources, results)
 
@@ -279,8 +294,14 @@ class GradientTape:
         skeleton = None
         if consume and self._notes is not None:
             skeleton = [(e[0], e[1], e[2]) for e in entries]
-        grads = backward(entries, self._watched, targets, sources, output_gradients,
-                         consume=consume, on_step=on_step, batched=batched)
+        # Gradient rules at kinks compute inf and nan silently, as TF's kernels do (once per
+        # pass, not per operation)
+        quiet = _quiet()
+        try:
+            grads = backward(entries, self._watched, targets, sources, output_gradients,
+                             consume=consume, on_step=on_step, batched=batched)
+        finally:
+            _restore(quiet)
         if consume:
             # (a plain tuple here, on every gradient call; recording() names its fields)
             self._release((skeleton, self._watched, [t._id for t in targets],
@@ -493,7 +514,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
             multi[i] = sum(1 for oid in o if oid in usage)
         ready = [i for i in dict.fromkeys(producer.values())
                  if (multi.get(i) == 0 if i in multi else entries[i][0] not in usage)]
-    add = _ops.add
+    add = _ops.add_gradients  # (_ops.add, but two IndexedSlices stay sparse)
     unbroadcast = _ops.unbroadcast_batch if batched else _ops.unbroadcast
     if on_step is not None:  # debugging's stepper watches the same pass, step by step
         on_step(None, None, None, grads)

@@ -185,12 +185,18 @@ class Tensor:
     def __float__(self):
         if _tapes:
             _trace.note_escape(self, _tapes)
-        return float(self._scalar())
+        return float(self._scalar0())
 
     def __int__(self):
         if _tapes:
             _trace.note_escape(self, _tapes)
-        return int(self._scalar())
+        return int(self._scalar0())
+
+    def _scalar0(self):
+        """The value of a 0-d tensor (float(), int(), complex() refuse other ranks, as TF)."""
+        if self._value.ndim != 0:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return self._scalar()
 
     def __index__(self):
         if not self.dtype.is_integer:
@@ -204,7 +210,8 @@ class Tensor:
                              "Use a.any() or a.all()")
         return B.to_host(v).reshape(()).item() if B.xp(v) is not np else v.item() if hasattr(v, "item") else v
 
-    __hash__ = None  # tensors compare element-wise, like TensorFlow's
+    def __hash__(self):  # tensors compare element-wise: TF's refusal and its text
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
     def ref(self):
         """A hashable reference to this tensor (TensorFlow's ``Tensor.ref()``)."""
@@ -369,6 +376,36 @@ class Variable(Tensor):
         self._check_update_shape(d, "AssignSubVariableOp")
         return self._assign_value(Tensor(self._value - self._on_my_device(d)), "assign_sub")
 
+    # --- sparse updates (an IndexedSlices: rows ``values`` at rows ``indices``) ------------
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """``v[indices[i]] += values[i]`` for every i (repeated rows accumulate)."""
+        return self._scatter(sparse_delta, "scatter_add")
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        """``v[indices[i]] -= values[i]`` for every i (what optimizers do with a sparse
+        gradient)."""
+        return self._scatter(sparse_delta, "scatter_sub")
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """``v[indices[i]] = values[i]`` for every i."""
+        return self._scatter(sparse_delta, "scatter_update")
+
+    def _scatter(self, d, how):
+        if type(d).__name__ != "IndexedSlices":
+            raise TypeError(f"sparse_delta is not IndexedSlices: {d}")
+        with _no_recording():
+            values = convert_to_tensor(d.values, dtype=self.dtype)
+        if _tapes:
+            _trace.note_assign(self, values, how, _tapes)
+        vals = self._on_my_device(values)
+        idx = B.move(d.indices._value, B.xp(self._value)) if _multi[0] else d.indices._value
+        whole = self._value.copy()
+        if how == "scatter_update":
+            whole[idx] = vals
+        else:  # x - a is x + (-a) exactly: one accumulation for both
+            B.add_at(whole, idx, vals if how == "scatter_add" else -vals)
+        return self._assign_value(Tensor(whole), how)
+
     def _check_update_shape(self, d, op):
         """TF's kernel: an update must have the variable's shape exactly (no broadcasting)."""
         if tuple(d._value.shape) != tuple(self._value.shape):
@@ -381,8 +418,8 @@ class Variable(Tensor):
     @property
     def shape(self) -> TensorShape:
         d = self._declared
-        if d is not None and d.rank is None:
-            return d  # TensorShape(None): the variable's shape is unknown, as in TF
+        if d is not None:
+            return d  # a declared shape (TensorShape(None), [None, 2]...) stays, as in TF
         return TensorShape(self._value.shape)
 
     def __getitem__(self, key):
@@ -414,6 +451,17 @@ class Variable(Tensor):
                 f"numpy={_fmt_numpy(self._value, True)}>")
 
     __str__ = __repr__
+
+    def __hash__(self):
+        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key. "
+                        f"(Variable: {self})")
+
+    def __format__(self, spec):
+        # TF's variables inherit object.__format__: f"{v}" is str(v), a format spec is refused
+        # (a tensor formats its NumPy value: f"{v.numpy():.2f}" or f"{tf.constant(v):.2f}")
+        if spec:
+            raise TypeError(f"unsupported format string passed to {type(self).__name__}.__format__")
+        return str(self)
 
     def __reduce__(self):
         return Variable, (self.numpy(), self._trainable, self._name)
@@ -580,6 +628,19 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return Tensor(arr)
     # Python data
     flat = _flat_python(value, [])
+    if (want is None and flat and isinstance(flat[0], np.generic)
+            and not any(isinstance(v, np.ndarray) and v.ndim for v in flat)):
+        # NumPy scalars among Python numbers, a NumPy scalar first (TF's converter): a NumPy
+        # float first gives its own dtype (np.float32(1.5), 2 -> float32), a NumPy integer or
+        # bool counts as the Python number it holds; the others are read as Python numbers
+        py = [v.item() if isinstance(v, (np.generic, np.ndarray)) else v for v in flat]
+        _d.check_sequence(py)
+        kind = flat[0].dtype.kind
+        want = _d.from_numpy(flat[0].dtype) if kind in "fc" else _d.infer_python(py, dtype_hint)
+        _d.check_range(py, want)
+        with np.errstate(over="ignore"):
+            arr = np.array(value, dtype=want._np)
+        return Tensor(mod.asarray(arr) if mod is not np else arr)
     if want is None and flat and isinstance(flat[0], (np.ndarray, np.generic)):
         # a list of NumPy arrays (or starting with NumPy values): NumPy's dtype, as TF's
         # converter takes the first value's

@@ -3,7 +3,11 @@ from __future__ import annotations
 
 from ._core import Tensor, _to_tensor, convert_to_tensor
 from ._state import accumulators as _accumulators
-from ._tape import UnconnectedGradients, GradientTape
+import warnings
+
+from ._backend import numpy as _np
+from ._indexed_slices import IndexedSlices
+from ._tape import UnconnectedGradients, GradientTape, TapeWarning
 from . import nest as _nest
 from .dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
 
@@ -29,6 +33,9 @@ class ForwardAccumulator:
         for p, t in zip(flat_p, flat_t):
             if not isinstance(p, Tensor):
                 raise TypeError(f"primals must be Tensors or Variables, got {type(p).__name__}")
+            if not (p.dtype.is_floating or p.dtype.is_complex):  # TF logs it as a warning
+                warnings.warn("The dtype of the watched primal must be floating (e.g. "
+                              f"tf.float32), got {p.dtype!r}", TapeWarning, stacklevel=2)
             tt = _to_tensor(t) if isinstance(t, Tensor) else convert_to_tensor(t, dtype=p.dtype)
             if tuple(tt.shape) != tuple(p.shape):
                 raise ValueError(f"Tangent {tt.shape} does not match the primal's shape {p.shape}")
@@ -65,7 +72,9 @@ class ForwardAccumulator:
         idx = _accumulators.index(self)
         del _accumulators[idx]
         try:
-            t_outs = _jvp_by_double_vjp(prim, inputs, params, outs, tin)
+            # (rules at kinks compute inf/nan silently, as TF's)
+            with _np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                t_outs = _jvp_by_double_vjp(prim, inputs, params, outs, tin)
         finally:
             _accumulators.insert(idx, self)
         for o, t_out in zip(outs, t_outs):
@@ -105,6 +114,8 @@ def _jvp_by_double_vjp(prim, inputs, params, outs, tin):
         needed = {t._id for t, tt in zip(inputs, tin) if tt is not None}
         g = us[0] if len(us) == 1 else tuple(us)
         in_grads = entry_grads(prim, g, saved, params, [t._id for t in inputs], needed)
+        # (a gather's rule gives an IndexedSlices: its dense tensor, recorded here)
+        in_grads = [_to_tensor(x) if type(x) is IndexedSlices else x for x in in_grads]
     pairs = [(g, tt) for g, tt in zip(in_grads, tin) if g is not None and tt is not None]
     result = []
     others = None

@@ -84,5 +84,4 @@ class Module:
     def submodules(self):
         return tuple(self._walk(None, want_modules=True))
 
-    def __repr__(self):
-        return f"<{type(self).__module__}.{type(self).__name__} object '{self.name}'>"
+    # (no __repr__: TF's modules show Python's default one, <__main__.Net object at 0x...>)

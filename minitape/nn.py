@@ -61,3 +61,18 @@ def moments(x, axes, keepdims=False, name=None):
         from ._ops import squeeze
         mean = squeeze(mean, axis=axes)
     return mean, var
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """Rows ``ids`` of ``params`` (``tf.gather(params, ids)``): its gradient is an IndexedSlices.
+
+    A list of several ``params`` tensors (TF's sharded embeddings) and ``max_norm`` are not
+    supported."""
+    if isinstance(params, (list, tuple)):
+        if len(params) != 1:
+            raise NotImplementedError("minitape's embedding_lookup takes one params tensor")
+        params = params[0]
+    if max_norm is not None:
+        raise NotImplementedError("minitape's embedding_lookup does not implement max_norm")
+    from ._ops import gather
+    return gather(params, ids)

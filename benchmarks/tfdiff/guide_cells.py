@@ -537,3 +537,220 @@ NOTEBOOKS["printing_and_errors"] = [
     "tf.keras.optimizers.SGD(0.1).apply_gradients([(None, tf.Variable(1.0))])",
     "tf.keras.optimizers.SGD(0.1).apply_gradients([(tf.constant(1.0), tf.constant(2.0))])",
 ]
+
+
+# ---- issue 30: the classes of the third fidelity round, one notebook per class -------------
+# (their counts before and after are printed per notebook by record_guides.py --check)
+
+NOTEBOOKS["sparse_gradients"] = [
+    # the gradient of a gather (axis 0) is an IndexedSlices: type, printed form, parts
+    "v = tf.Variable([[1., 2.], [3., 4.], [5., 6.]])\nwith tf.GradientTape() as tape:\n"
+    "    y = tf.reduce_sum(tf.gather(v, [0, 2, 0]) ** 2)\ng = tape.gradient(y, v)\n"
+    "print(type(g).__name__)\nprint(g)",
+    "print(g.values)\nprint(g.indices)\nprint(g.dense_shape)\nprint(g.shape, g.dtype)",
+    "tf.convert_to_tensor(g)",
+    "print(isinstance(g, tf.IndexedSlices), isinstance(g, tf.Tensor), tf.is_tensor(g))",
+    "g",
+    # what it supports: operations densify it, Python operators do not apply, unary minus
+    "g * 2",
+    "g + g",
+    "print(type(-g).__name__)\nprint(-g)",
+    "tf.multiply(g, 2.)",
+    "tf.add(g, g)",
+    "tf.reduce_sum(g)",
+    "tf.constant(2.) * g",
+    "tf.norm(g)",
+    "g.numpy()",
+    "g[0]",
+    "len(g)",
+    "np.asarray(g).dtype",
+    "g == g",
+    "bool(g)",
+    "print(tf.identity(g))",
+    "print(tf.cast(g, tf.float64))",
+    "print(tf.clip_by_norm(g, 1.))",
+    "print(tf.clip_by_value(g, 0., 3.))",
+    # which gradients are sparse: watched tensors too; accumulation; axis; identity
+    "x = tf.constant([1., 2., 3.])\nwith tf.GradientTape() as tape:\n    tape.watch(x)\n"
+    "    y = tf.gather(x, [1, 1])\nprint(tape.gradient(y, x))",
+    "with tf.GradientTape() as tape:\n    tape.watch(x)\n    y = tf.reduce_sum(tf.gather(x, [1, 1])) + x[0]\n"
+    "tape.gradient(y, x)",
+    "with tf.GradientTape() as tape:\n"
+    "    y = tf.reduce_sum(tf.gather(v, [1])) + tf.reduce_sum(tf.gather(v, [2, 1]))\n"
+    "print(tape.gradient(y, v))",
+    "with tf.GradientTape() as tape:\n    y = tf.reduce_sum(tf.gather(v, [1])) + tf.reduce_sum(v)\n"
+    "tape.gradient(y, v)",
+    "with tf.GradientTape() as tape:\n    y = tf.reduce_sum(tf.gather(v, [1], axis=1))\ntape.gradient(y, v)",
+    "with tf.GradientTape() as tape:\n    y = tf.reduce_sum(tf.nn.embedding_lookup(v, [[1, 2], [0, 0]]))\n"
+    "print(tape.gradient(y, v))",
+    "with tf.GradientTape() as tape:\n    y = tf.reduce_sum(tf.gather(v * 2., [1]))\ntape.gradient(y, v)",
+    "with tf.GradientTape() as tape:\n    y = tf.reduce_sum(tf.gather(tf.identity(v), [1]))\n"
+    "print(tape.gradient(y, v))",
+    "w = tf.Variable(tf.ones([4, 2]))\nwith tf.GradientTape() as tape:\n"
+    "    y = tf.reduce_sum(tf.gather(w, tf.constant([3, 1], dtype=tf.int64)))\nprint(tape.gradient(y, w))",
+    "with tf.GradientTape() as tape:\n    y = tf.reduce_sum(tf.gather(v, [[0, 1], [2, 2]]))\n"
+    "g2 = tape.gradient(y, v)\nprint(g2.indices)\nprint(g2.values.shape)",
+    "with tf.GradientTape() as tape:\n    y = tf.gather(v, 1)\nprint(tape.gradient(y, v))",
+    "with tf.GradientTape() as tape:\n    y = tf.reduce_sum(tf.gather(v, [2]))\n"
+    "tape.gradient(y, v, unconnected_gradients=tf.UnconnectedGradients.ZERO).dense_shape",
+    # as a target, and under a second tape
+    "with tf.GradientTape(persistent=True) as tape:\n    y = tf.reduce_sum(tf.gather(v, [1]) ** 2)\n"
+    "    g = tape.gradient(y, v)\ntape.gradient(g, v)",
+    "print(tape.gradient(g.values, v))",
+    "with tf.GradientTape() as t2:\n    with tf.GradientTape() as t1:\n"
+    "        y = tf.reduce_sum(tf.gather(v, [1]) ** 3)\n    g = t1.gradient(y, v)\n"
+    "    z = tf.reduce_sum(g.values)\nprint(t2.gradient(z, v))",
+    "with tf.GradientTape() as t2:\n    with tf.GradientTape() as t1:\n"
+    "        y = tf.reduce_sum(tf.gather(v, [1]))\n    g = t1.gradient(y, v)\n"
+    "    z = tf.reduce_sum(g.values)\nprint(t2.gradient(z, v))",
+    "with tf.GradientTape() as t2:\n    with tf.GradientTape() as t1:\n"
+    "        y = tf.reduce_sum(tf.gather(v, [1, 0]) ** 3)\n    g = t1.gradient(y, v)\n"
+    "    z = tf.reduce_sum(tf.convert_to_tensor(g) ** 2)\nprint(t2.gradient(z, v))",
+    # Jacobians are dense (TF warns about densifying inside its vectorized loop)
+    "with tf.GradientTape() as tape:\n    y = tf.gather(v, [0])\nprint(tape.jacobian(y, v).shape)",
+    # optimizers apply it sparsely (Keras 3: SGD scatters, Adam squares the slices)
+    "with tf.GradientTape() as tape:\n    y = tf.reduce_sum(tf.gather(v, [0, 0]) ** 2)\n"
+    "g = tape.gradient(y, v)\nopt = tf.keras.optimizers.SGD(0.1)\nopt.apply_gradients([(g, v)])\n"
+    "print(v.numpy())",
+    "opt = tf.keras.optimizers.SGD(0.1, momentum=0.9)\nopt.apply_gradients([(g, v)])\n"
+    "opt.apply_gradients([(g, v)])\nprint(v.numpy())",
+    "opt = tf.keras.optimizers.Adam(0.1)\nopt.apply_gradients([(g, v)])\nopt.apply_gradients([(g, v)])\n"
+    "print(v.numpy())",
+    # made by hand
+    "s = tf.IndexedSlices(tf.constant([[1., 2.]]), tf.constant([1]), tf.constant([3, 2]))\nprint(s)\n"
+    "tf.convert_to_tensor(s)",
+    "tf.convert_to_tensor(tf.IndexedSlices(tf.constant([[1., 2.]]), tf.constant([1])))",
+    "w.scatter_sub(tf.IndexedSlices(tf.constant([[1., 2.]]), tf.constant([1])))\nprint(w.numpy())",
+    "tf.gather(v, [5])",
+]
+
+NOTEBOOKS["printing_digits"] = [
+    # compared as exact text (tfdiff.EXACT_TEXT): float32 digits and NumPy's line wrapping
+    "print(tf.linspace(0., 1., 11))",
+    "tf.linspace(0., 1., 11)",
+    "print(tf.linspace(0., 1., 11) * 2.)",
+    "tf.linspace(-1., 1., 7)",
+    "tf.linspace(0., 10., 4)",
+    "print(tf.linspace(0., 1., 1001))",
+    "tf.linspace(0., 1., 101)",
+    "tf.linspace(tf.constant(0., tf.float64), 1., 11)",
+    "v = tf.Variable(tf.linspace(0., 1., 11))\nv",
+    "print(v)",
+    "print(tf.range(0., 1., 0.1))",
+    "tf.range(10.0, 0., -1.5)",
+    "print(tf.constant([0.1, 0.2, 0.3]) * 3)",
+    "tf.constant([1/3, 2/3])",
+    "tf.constant(1/3)",
+    "x = tf.constant([1.1, 2.2, 3.3, 4.4, 5.5, 6.6, 7.7, 8.8, 9.9, 10.1, 11.11, 12.12])\nprint(x)\nx",
+    # format() of a Variable is object.__format__ (a Tensor formats its NumPy value)
+    "format(v, '.2f')",
+    "format(tf.Variable(1.5), '.2f')",
+    "f'{tf.Variable(1.5):.2f}'",
+    "f'{tf.Variable(1.5)}'",
+    "format(tf.Variable([1.5, 2.]), '')",
+    "format(tf.constant(1.5), '.2f')",
+    # a tf.Module shows Python's default repr
+    "class Net(tf.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.a = Block()\n        self.b = Block(name='b')\n"
+    "class Block(tf.Module):\n    pass\nnet = Net()\nprint(net.submodules)\nnet.submodules",
+    "net",
+    "print(net)",
+    # Keras 3 layers show their name and whether they are built
+    "d = tf.keras.layers.Dense(2)\nprint(d)\nd(tf.ones([1, 3]))\nd",
+    "tf.keras.Sequential([tf.keras.layers.Dense(2)])",
+]
+
+NOTEBOOKS["kink_warnings"] = [
+    # gradient rules at kinks compute inf/nan silently, as TF does, even when every warning is
+    # asked for (a student's own NumPy code still warns)
+    "import warnings\nwarnings.simplefilter('always')\nx = tf.constant([-1., 0., 2.])\n"
+    "with tf.GradientTape() as t3:\n    t3.watch(x)\n    with tf.GradientTape() as t2:\n"
+    "        t2.watch(x)\n        with tf.GradientTape() as t1:\n            t1.watch(x)\n"
+    "            y = tf.nn.leaky_relu(x) ** 2\n        g1 = t1.gradient(y, x)\n"
+    "    g2 = t2.gradient(g1, x)\nprint(t3.gradient(g2, x))",
+    "import warnings\nwarnings.simplefilter('always')\nx = tf.constant([-1., 0., 0.5, 2.])\n"
+    "with tf.GradientTape() as t3:\n    t3.watch(x)\n    with tf.GradientTape() as t2:\n"
+    "        t2.watch(x)\n        with tf.GradientTape() as t1:\n            t1.watch(x)\n"
+    "            y = tf.clip_by_value(x, 0., 1.) ** 2\n        g1 = t1.gradient(y, x)\n"
+    "    g2 = t2.gradient(g1, x)\nprint(t3.gradient(g2, x))",
+    "import warnings\nwarnings.simplefilter('always')\nx = tf.constant([-2., 1.])\n"
+    "p = tf.constant(-1.)\nwith tf.GradientTape() as t:\n    t.watch([x, p])\n    y = x ** p\n"
+    "print(t.gradient(y, [x, p]))",
+    "import warnings\nwarnings.simplefilter('always')\nx = tf.constant([0., 1.])\n"
+    "with tf.GradientTape() as t:\n    t.watch(x)\n    y = tf.norm(x - x)\nprint(t.gradient(y, x))",
+    "import warnings\nwarnings.simplefilter('always')\nx = tf.constant([1., 0.])\n"
+    "with tf.GradientTape() as t:\n    t.watch(x)\n    y = tf.abs(x) ** 0.5\nprint(t.gradient(y, x))",
+    "import warnings\nwarnings.simplefilter('always')\nnp.log(np.array([0.]))",
+    # Keras 3 warns about input_shape on a layer
+    "model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,), "
+    "kernel_initializer='ones')])\nprint(model(tf.ones([1, 3])))",
+    "layer = tf.keras.layers.Dense(2, input_shape=(3,))",
+    "layer = tf.keras.layers.Dense(2, input_dim=3)",
+    # forward mode: an integer primal warns
+    "x = tf.constant(2)\nwith tf.autodiff.ForwardAccumulator(x, tf.constant(1)) as acc:\n"
+    "    y = x * x\nprint(acc.jvp(y))",
+    "v = tf.Variable(3)\nwith tf.autodiff.ForwardAccumulator(v, tf.constant(1)) as acc:\n"
+    "    y = v * 2\nprint(acc.jvp(y))",
+    "x = tf.constant(1.)\nwith tf.autodiff.ForwardAccumulator(x, tf.constant(1.)) as acc:\n"
+    "    y = x * 2\nprint(acc.jvp(y))",
+]
+
+NOTEBOOKS["errors_round3"] = [
+    "float(tf.constant([1., 2.]))",
+    "float(tf.constant([1.]))",
+    "int(tf.constant([[3]]))",
+    "float(tf.Variable([1., 2.]))",
+    "complex(tf.constant([1.]))",
+    "bool(tf.constant([1, 2]))",
+    "t = tf.constant([[1., 2.], [3., 4.]])\nt[0, 0, 0]",
+    "t[..., 0, 0, 0]",
+    "t[[0, 1]]",
+    "t[[0]]",
+    "t[[0, 1, 0]]",
+    "tf.constant([1, 2, 3])[[0, 2]]",
+    "t[0, [0]]",
+    "tf.Variable([1.])[[0]]",
+    "tape = tf.GradientTape()\nwith tape:\n    pass\ntape.reset()",
+    "with tf.GradientTape(persistent=True) as tp:\n    x = tf.constant(2.)\n    tp.watch(x)\n"
+    "    y = x * x\ntp.watch(x)\ntp.reset()",
+    "x = tf.constant(0.5)\nwith tf.GradientTape() as t2:\n    t2.watch(x)\n"
+    "    with tf.GradientTape() as t1:\n        t1.watch(x)\n        y = tf.nn.softsign(x)\n"
+    "    g = t1.gradient(y, x)\nprint(g)\nt2.gradient(g, x)",
+    "@tf.custom_gradient\ndef f(x):\n    def grad(dy):\n        return tf.ones([3])\n"
+    "    return x * 2., grad\nx = tf.constant([1., 2.])\nwith tf.GradientTape() as tape:\n"
+    "    tape.watch(x)\n    y = f(x)\ntape.gradient(y, x)",
+    "x = tf.constant([1., 2.])\nwith tf.GradientTape() as tape:\n    tape.watch(x)\n    y = x * x\n"
+    "tape.gradient(y, x, output_gradients=[1., 2.])",
+    "with tf.GradientTape() as tape:\n    tape.watch(x)\n    y = x * x\n"
+    "tape.gradient([y], [x], output_gradients=[[3., 4.]])",
+    "tf.constant(2) ** -1",
+    "tf.constant([2, 3]) ** -2",
+    "tf.pow(tf.constant(2), tf.constant(-1))",
+    "tf.constant([2, 3]) ** tf.constant([1, -1])",
+    "tf.constant(2) ** 0",
+    "hash(tf.constant(1.))",
+    "hash(tf.Variable(1.))",
+    "{tf.constant(1.): 1}",
+    "v = tf.Variable(1., shape=tf.TensorShape(None))\nv.assign([1., 2., 3.])\nprint(v.shape)\nv",
+    "v.assign([[1.]])\nprint(v.numpy())",
+    "v2 = tf.Variable([1., 2.], shape=tf.TensorShape([None]))\nv2.assign([1., 2., 3.])\nprint(v2.shape)",
+    "v2.assign([[1.]])",
+]
+
+NOTEBOOKS["dtypes_round3"] = [
+    "tf.constant([np.float32(1.5), 2])",
+    "tf.constant([np.float64(1.5), 2])",
+    "tf.constant([1, np.float32(1.5)])",
+    "tf.constant([np.int64(1), 2])",
+    "tf.constant([np.int32(1), 2])",
+    "tf.constant([np.float16(1), 2])",
+    "tf.constant([np.int64(1), 2.5])",
+    "tf.constant([np.float32(1), np.float64(2)])",
+    "tf.constant([[np.float32(1.5), 2], [3, 4]])",
+    "tf.constant([np.int64(2**40), 1])",
+    "tf.constant([np.float32(1), 1e40])",
+    "tf.constant([np.bool_(True), 1])",
+    "tf.convert_to_tensor([np.float32(1.5), 2])",
+    "tf.Variable([np.float32(1.5), 2])",
+    "tf.constant((np.float32(1), 2))",
+]

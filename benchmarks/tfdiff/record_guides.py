@@ -4,6 +4,9 @@ Run with a Python that has TensorFlow (2.21, CPU, Keras 3) installed; the tests 
 
     python benchmarks/tfdiff/record_guides.py           # writes the fixture, prints agreement
     python benchmarks/tfdiff/record_guides.py --check   # only compare minitape with the fixture
+    python benchmarks/tfdiff/record_guides.py --only sparse_gradients   # re-record notebooks
+
+``--only`` records the named notebooks again and keeps the others' recordings as they are.
 
 Each notebook runs in a fresh interpreter (as a new Jupyter kernel: Keras' layer names start
 again at ``dense``), once with ``import tensorflow as tf`` and once with ``import minitape as
@@ -30,7 +33,7 @@ from tests.support import tfdiff  # noqa: E402
 FIXTURE = tfdiff.FIXTURES / "tfdiff_guides.json"
 
 
-def record() -> dict:
+def record(only=None, previous=None) -> dict:
     import subprocess
     version = subprocess.run([sys.executable, "-c", "import tensorflow as tf; print(tf.__version__)"],
                              capture_output=True, text=True, check=True,
@@ -38,6 +41,9 @@ def record() -> dict:
                              ).stdout.split()[-1]
     notebooks = {}
     for name, cells in guide_cells.NOTEBOOKS.items():
+        if only and name not in only and previous and name in previous["notebooks"]:
+            notebooks[name] = previous["notebooks"][name]
+            continue
         results = tfdiff.run_notebook_in_subprocess("tensorflow", cells)
         notebooks[name] = [{"src": c, "tf": r} for c, r in zip(cells, results)]
         print(f"recorded {name}: {len(cells)} cells", flush=True)
@@ -51,15 +57,20 @@ def dump(data: dict) -> str:
 
 def check(data: dict) -> tuple[int, int]:
     agree = total = 0
+    per_notebook = []
     for name, cells in data["notebooks"].items():
         got = tfdiff.run_notebook_in_subprocess("minitape", [c["src"] for c in cells])
+        ok = 0
         for i, (c, g) in enumerate(zip(cells, got)):
             total += 1
-            diffs = tfdiff.compare_cell(c["tf"], g)
+            diffs = tfdiff.compare_cell(c["tf"], g, exact=name in tfdiff.EXACT_TEXT)
             if diffs:
                 print(f"--- {name}[{i}]:\n" + "\n".join("  " + d for d in diffs))
             else:
-                agree += 1
+                ok += 1
+        agree += ok
+        per_notebook.append((name, ok, len(cells)))
+    print("\n".join(f"{name:>22}: {ok:3d} of {n:3d} cells agree" for name, ok, n in per_notebook))
     print(f"minitape agrees with TensorFlow {data['tensorflow']} on {agree} of {total} cells "
           f"({100 * agree / total:.1f}%)")
     return agree, total
@@ -68,11 +79,15 @@ def check(data: dict) -> tuple[int, int]:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare only, do not record")
+    ap.add_argument("--only", nargs="+", metavar="NOTEBOOK", choices=list(guide_cells.NOTEBOOKS),
+                    help="record only these notebooks again, keep the others' recordings")
     args = ap.parse_args()
     if args.check:
         data = json.loads(FIXTURE.read_text(encoding="utf-8"))
     else:
-        data = record()
+        previous = (json.loads(FIXTURE.read_text(encoding="utf-8"))
+                    if args.only and FIXTURE.exists() else None)
+        data = record(args.only, previous)
         FIXTURE.write_text(dump(data), encoding="utf-8")
     check(data)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .._core import _to_tensor  # noqa: F401  (used by the modules above)
 from ._adapt import _DEVICE_SCALARS  # noqa: F401  (the device constants cache, for tests)
-from .math_ops import (_add, add, subtract, multiply, divide, truediv, floordiv, floormod, mod,
+from .math_ops import (_add, add, add_gradients, subtract, multiply, divide, truediv, floordiv, floormod, mod,
                        pow, _maximum, _minimum, maximum, minimum, squared_difference, atan2,
                        negative, neg, abs, sign, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh,
                        exp, expm1, log, log1p, sqrt, rsqrt, square, reciprocal, inv_op, sigmoid,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import builtins
 
 from .._core import Tensor, apply, REGISTRY
+from .._indexed_slices import sparse_gradient
 from .reduce_ops import reduce_sum
 from .array_ops import (_Concat, _EachInput, _GatherV2, _GetItem, _Pack, _ScatterAxis, _ScatterTo,
                         _basic_key, broadcast_to, reshape, transpose, unbroadcast, where)
@@ -88,6 +89,8 @@ _Pack.defvjps(_EachInput(_stack_vjp_k)).defbatch(_EachInput(_stack_batch_k))
 
 
 def _gather_vjp(g, ans, x, indices, axis):
+    if axis == 0:  # TF: an IndexedSlices, one row of the gradient per index
+        return sparse_gradient(g, indices, x._value.shape)
     return apply(_ScatterAxis, (g,), {"indices": indices, "axis": axis, "shape": x._value.shape})
 
 

@@ -11,7 +11,7 @@ from math import prod as _prod
 
 from .. import _backend as B
 from .. import dtypes as _d
-from .._core import Tensor, apply, primitive, convert_to_tensor, _to_tensor, EachInput
+from .._core import Tensor, Variable, apply, primitive, convert_to_tensor, _to_tensor, EachInput
 from ..errors import InvalidArgumentError
 from ._adapt import _adapt, _axis_tuple, _pair, _same_dtype, _shape_tuple
 
@@ -204,8 +204,24 @@ def _check_index(k):
 
 def getitem(x, key):
     x = _to_tensor(x)
+    if type(key) is list:  # TF reads a Python list index as the tuple of its indices
+        key = tuple(key)
+    used = 0  # dimensions that integers and slices index (None and ... index none)
     for k in (key if type(key) is tuple else (key,)):
         _check_index(k)
+        if k is None or k is Ellipsis:
+            continue
+        if isinstance(k, (slice, _int, np.integer)) or (isinstance(k, Tensor)
+                                                         and k._value.ndim == 0):
+            used += 1
+        elif type(k) is list:  # a list inside the key: TF's TypeError
+            raise TypeError(f"{_SLICE_TYPE_ERROR}, got {k!r}")
+        else:
+            used = -1 << 30  # index arrays (minitape's own operations): NumPy checks them
+    nd = x._value.ndim
+    if used > nd:
+        raise InvalidArgumentError(f"Index out of range using input dim {nd}; input has only "
+                                   f"{nd} dims [Op:StridedSlice] name: strided_slice/")
     key = _key_to_arrays(key)
     try:
         return apply(_GetItem, (x,), {"key": key})
@@ -324,8 +340,12 @@ _ScatterAxis = primitive(
 
 
 def gather(params, indices, axis=None, batch_dims=0, name=None):
+    # TF gathers from a Variable with ResourceGather (its errors name that op)
+    op = "ResourceGather" if isinstance(params, Variable) else "GatherV2"
     x = _to_tensor(params)
-    idx = _to_tensor(indices)._value if isinstance(indices, Tensor) else np.asarray(indices)
+    # indices as TF converts them (a Python list is int32); NumPy arrays keep their dtype
+    idx = (_to_tensor(indices)._value if isinstance(indices, (Tensor, list, tuple, _int))
+           else np.asarray(indices))
     if idx.dtype.kind not in "iu":
         raise TypeError(f"gather indices must be integers, got {idx.dtype}")
     nd = x._value.ndim
@@ -352,7 +372,7 @@ def gather(params, indices, axis=None, batch_dims=0, name=None):
             bad = np.argwhere((B.to_host(idx) < 0) | (B.to_host(idx) >= n))[0]
             val = B.to_host(idx)[tuple(bad)]
             raise InvalidArgumentError(f"indices[{','.join(str(_int(i)) for i in bad)}] = {val} "
-                                       f"is not in [0, {n}) [Op:GatherV2]")
+                                       f"is not in [0, {n}) [Op:{op}]")
     if B.xp(x._value) is not B.xp(idx):
         idx = B.xp(x._value).asarray(B.to_host(idx))
     if bd == 0:

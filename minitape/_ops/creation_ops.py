@@ -88,7 +88,16 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=Non
 def linspace(start, stop, num, name=None, axis=0):
     s = convert_to_tensor(start)
     dt = _d.linspace_dtype(s._value.dtype)
-    return Tensor(_creation_module().linspace(_float(start), _float(stop), _int(num), dtype=dt))
+    # TF's arithmetic in the result's dtype (linspace_nd): delta = (stop - start) / (num - 1),
+    # then start + delta * i for the inner points, and start and stop themselves at the ends;
+    # in float32 its digits differ from NumPy's linspace (0.90000004, not 0.9)
+    m = _creation_module()
+    n = _int(num)
+    first, last = dt.type(_float(start)), dt.type(_float(stop))
+    delta = (last - first) / dt.type(max(n - 1, 1))
+    inner = first + delta * m.arange(1, max(n - 1, 1), dtype=dt)
+    both = m.concatenate([m.asarray([first], dtype=dt), inner, m.asarray([last], dtype=dt)])
+    return Tensor(both[:max(n, 0)])
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001

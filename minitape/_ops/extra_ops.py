@@ -75,9 +75,25 @@ def log_sigmoid(x, name=None):
     return negative(softplus(negative(_to_tensor(x))))
 
 
+def _softsign_fwd(x):
+    return x / (xp(x).abs(x) + 1)
+
+
+def _softsign_grad_fwd(g, x):
+    return g / (xp(x).abs(x) + 1) ** 2
+
+
+# TF's kernels: Softsign, and its gradient SoftsignGrad, which has no gradient registered (a
+# second derivative of softsign raises LookupError in TF, and here)
+_Softsign = primitive("Softsign", _softsign_fwd)
+_SoftsignGrad = primitive("SoftsignGrad", _softsign_grad_fwd, no_gradient=True)
+
+
 def softsign(features, name=None):
     x = _to_tensor(features)
-    return divide(x, add(abs(x), 1))
+    if x._value.dtype.kind not in "fc":
+        return divide(x, add(abs(x), 1))
+    return apply(_Softsign, (x,), {})
 
 
 def gelu(features, approximate=False, name=None):

@@ -12,6 +12,7 @@ from .._core import Tensor, apply, primitive, _to_tensor, _new, _SCALAR_KIND, br
 from .._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
 from .._state import multi_device as _multi  # [True] once a second array module (GPU) exists
 from ..errors import InvalidArgumentError
+from .._indexed_slices import IndexedSlices, concat_slices
 from ._adapt import _pair, float_constant, _HOST_CONSTANTS
 from ..dtypes import not_allowed, ALLOWED_ARITHMETIC
 
@@ -21,8 +22,12 @@ _ARRAY_MODULES = B._MODULES  # type(array) -> module: xp() without the call, on 
 _float = float
 
 
-def _mk_binary(name, fwd):
-    prim = primitive(name, fwd, unbroadcast=True)
+def _mk_binary(name, fwd, prim=None, slow=None):
+    """The public function of a broadcasting binary primitive (made here unless ``prim`` is
+    given).  ``slow(x, y)``, when given, is tried before the general path for operands that
+    are not two tensors of one dtype (its result, unless NotImplemented)."""
+    if prim is None:
+        prim = primitive(name, fwd, unbroadcast=True)
     pname = prim.name
 
     def op(x, y, name=None):
@@ -60,6 +65,10 @@ def _mk_binary(name, fwd):
                     c = float_constant(y, x._value)
                 if c is not None:
                     return apply(prim, (x, c), {})
+        if slow is not None:
+            r = slow(x, y)
+            if r is not NotImplemented:
+                return r
         a, b = _pair(x, y, pname)
         if (_SCALAR_KIND.get(type(a._value)) or a._value.dtype.kind) == "b":
             raise not_allowed(pname, a._value.dtype, ALLOWED_ARITHMETIC)
@@ -87,6 +96,18 @@ _div = operator.truediv
 
 
 add = _mk_binary("AddV2", _add)
+
+
+def _add_sparse(x, y):
+    if type(x) is IndexedSlices and type(y) is IndexedSlices:
+        # (the pass meets the later contribution first: TF lists them in the forward's order)
+        return concat_slices(y, x)
+    return NotImplemented
+
+
+# The backward pass's accumulation of two gradients of one tensor: ``add`` (the same fast path),
+# except that two sparse gradients stay sparse (TF's aggregation; tf.add densifies them).
+add_gradients = _mk_binary("AddV2", _add, prim=add.prim, slow=_add_sparse)
 
 
 subtract = _mk_binary("Sub", _sub)
@@ -125,7 +146,13 @@ mod = floormod
 
 
 def _pow_fwd(a, b):
-    return xp(a).power(a, b)
+    try:
+        return xp(a).power(a, b)
+    except ValueError as e:  # NumPy refuses integers to negative integer powers, as TF's kernel
+        if "negative integer powers" in str(e):
+            raise InvalidArgumentError("Integers to negative integer powers are not allowed "
+                                       "[Op:Pow]") from None
+        raise
 
 
 pow = _mk_binary("Pow", _pow_fwd)  # noqa: A001
@@ -436,6 +463,8 @@ _StopGradient = primitive("StopGradient", lambda a: a)
 
 
 def identity(input, name=None):  # noqa: A002
+    if type(input) is IndexedSlices:  # stays sparse, as in TF
+        return input._with_values(identity(input.values))
     return apply(_Identity, (_to_tensor(input),), {})
 
 
@@ -453,6 +482,8 @@ _Cast = primitive("Cast", _cast_fwd)
 
 def cast(x, dtype, name=None):
     """Convert to another dtype; gradients flow only between floating dtypes."""
+    if type(x) is IndexedSlices:  # stays sparse, as in TF
+        return x._with_values(cast(x.values, dtype))
     x = _to_tensor(x)
     dtype = _d.as_dtype(dtype)
     if x._value.dtype == dtype._np:

@@ -5,6 +5,7 @@ Gradient rules live in :mod:`.nn_grads`.
 from __future__ import annotations
 
 from .. import _backend as B
+from .._indexed_slices import IndexedSlices
 from .._core import Tensor, apply, primitive, _to_tensor
 from ..errors import InvalidArgumentError
 from ._adapt import _adapt, _pair
@@ -83,6 +84,8 @@ _ClipByValue = primitive("ClipByValue", lambda a, lo, hi: xp(a).clip(a, lo, hi).
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """Clip to ``[clip_value_min, clip_value_max]``; tensor bounds receive gradients too."""
+    if type(t) is IndexedSlices:  # the values are clipped; it stays sparse, as in TF
+        return t._with_values(clip_by_value(t.values, clip_value_min, clip_value_max))
     x = _to_tensor(t)
     if isinstance(clip_value_min, Tensor) or isinstance(clip_value_max, Tensor):
         # TensorFlow's composition: gradient to t inside the bounds (inclusive), to a bound
@@ -101,6 +104,8 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     TensorFlow's formulation, whose gradient stays finite at ``t = 0`` (the norm's square root
     is never differentiated at zero).
     """
+    if type(t) is IndexedSlices:  # the values, by their own norm; it stays sparse, as in TF
+        return t._with_values(clip_by_norm(t.values, clip_norm, axes))
     x = _to_tensor(t)
     c = _adapt(clip_norm, x, "ClipByNorm") if not isinstance(clip_norm, Tensor) else _to_tensor(clip_norm)
     l2sum = reduce_sum(multiply(x, x), axis=axes, keepdims=True)

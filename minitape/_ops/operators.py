@@ -53,7 +53,6 @@ def _install_operators():
     T.__xor__ = lambda s, o: logical_xor(s, o)
     T.__invert__ = lambda s: logical_not(s)
     T.__getitem__ = getitem
-    T.__hash__ = None
 
 
 _install_operators()

@@ -1,6 +1,8 @@
 """Keras-style layers: ``Layer`` and ``Dense``."""
 from __future__ import annotations
 
+import warnings
+
 from ..module import Module, unique_name, _camel_to_snake
 from .._core import Variable, _to_tensor
 from .. import _ops, dtypes as _d
@@ -10,7 +12,11 @@ from . import activations, initializers
 class Layer(Module):
     """A Module that builds its variables on first call, from the input's shape."""
 
-    def __init__(self, name=None, dtype=None, trainable=True):
+    def __init__(self, name=None, dtype=None, trainable=True, **kwargs):
+        if "input_shape" in kwargs or "input_dim" in kwargs:  # Keras 3's warning, as it words it
+            warnings.warn("Do not pass an `input_shape`/`input_dim` argument to a layer. When "
+                          "using Sequential models, prefer using an `Input(shape)` object as the "
+                          "first layer in the model instead.", UserWarning, stacklevel=3)
         super().__init__(name=name if name is not None else unique_name(_camel_to_snake(type(self).__name__)))
         self.built = False
         self._dtype = _d.as_dtype(dtype) if dtype is not None else _d.float32
@@ -22,6 +28,9 @@ class Layer(Module):
 
     def build(self, input_shape):
         self.built = True
+
+    def __repr__(self):  # Keras 3's
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
     def call(self, inputs):
         raise NotImplementedError("Layer subclasses implement call()")
@@ -71,7 +80,7 @@ class Dense(Layer):
         if int(units) <= 0:  # checked before the layer takes a name, as in Keras 3
             raise ValueError(f"Received an invalid value for `units`, expected a positive integer. "
                              f"Received: units={units}")
-        super().__init__(name=name, dtype=dtype)
+        super().__init__(name=name, dtype=dtype, **kwargs)
         self.units = int(units)
         self.activation = activations.get(activation)
         self.use_bias = use_bias

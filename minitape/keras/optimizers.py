@@ -6,6 +6,7 @@ import warnings
 import numpy as _np
 
 from .._core import Variable, _no_recording
+from .._indexed_slices import IndexedSlices
 from .. import _ops
 
 
@@ -51,7 +52,8 @@ class Optimizer:
         self.iterations += 1
         with _no_recording():
             for g, v in pairs:
-                self._update(v, _ops._to_tensor(g))
+                # an IndexedSlices goes on as it is: applied row by row (Keras 3)
+                self._update(v, g if type(g) is IndexedSlices else _ops._to_tensor(g))
         return self.iterations
 
     def minimize(self, loss, var_list, tape=None):
@@ -82,13 +84,21 @@ class SGD(Optimizer):
 
     def _update(self, v, g):
         lr = self.learning_rate
-        if self.momentum == 0.0:
-            v.assign_sub(g * lr)
-            return
+        if type(g) is IndexedSlices:  # Keras 3: the slices scaled, then scattered or densified
+            step = g._with_values(g.values * lr)
+            if self.momentum == 0.0:
+                v.scatter_sub(step)
+                return
+            step = _ops._to_tensor(step)
+        else:
+            step = g * lr
+            if self.momentum == 0.0:
+                v.assign_sub(step)
+                return
         m = self._slot(v, "m")
-        m = m * self.momentum - g * lr
+        m = m * self.momentum - step
         self._slots[(id(v), "m")] = m
-        v.assign_add(m * self.momentum - g * lr if self.nesterov else m)
+        v.assign_add(m * self.momentum - step if self.nesterov else m)
 
 
 class Adam(Optimizer):
@@ -106,10 +116,15 @@ class Adam(Optimizer):
         t = dt(self.iterations)
         alpha = (dt(self.learning_rate) * _np.sqrt(dt(1) - dt(self.beta_2) ** t)
                  / (dt(1) - dt(self.beta_1) ** t))
+        if type(g) is IndexedSlices:  # Keras 3 squares the slices before summing their rows
+            g2 = _ops._to_tensor(g._with_values(_ops.square(g.values)))
+            g = _ops._to_tensor(g)
+        else:
+            g2 = _ops.square(g)
         m = self._slot(v, "m")
         m = m + (g - m) * (1 - self.beta_1)
         s = self._slot(v, "v")
-        s = s + (_ops.square(g) - s) * (1 - self.beta_2)
+        s = s + (g2 - s) * (1 - self.beta_2)
         self._slots[(id(v), "m")] = m
         self._slots[(id(v), "v")] = s
         v.assign_sub(m * float(alpha) / (_ops.sqrt(s) + self.epsilon))

@@ -37,6 +37,11 @@ def loss_value(f, arrs, w):
     return float(scalarize(f, _const(arrs), w).numpy())
 
 
+def dense(g):
+    """A gather's gradient is an IndexedSlices (as in TF): compared as its dense tensor."""
+    return tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g
+
+
 def tape_grad(f, arrs, w, wrt=None):
     """First-order tape gradients of ``sum(w * f(*arrs))`` (NumPy arrays, None kept)."""
     xs = _const(arrs)
@@ -48,6 +53,7 @@ def tape_grad(f, arrs, w, wrt=None):
     gs = t.gradient(L, [xs[i] for i in wrt])
     out = []
     for i, g in zip(wrt, gs):
+        g = dense(g)
         if g is not None:
             assert g.dtype == tf.float64, f"gradient dtype {g.dtype}"
             assert tuple(g.shape) == np.shape(arrs[i]), (g.shape, np.shape(arrs[i]))
@@ -114,6 +120,7 @@ def tape_second(f, arrs, w, v, wrt):
                             unconnected_gradients=tf.UnconnectedGradients.ZERO)
         M = tf.add_n([tf.reduce_sum(tf.multiply(g, tf.constant(vi))) for g, vi in zip(gs, v)])
     hs = outer.gradient(M, [xs[i] for i in wrt], unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    hs = [dense(h) for h in hs]
     for i, h in zip(wrt, hs):
         assert h.dtype == tf.float64 and tuple(h.shape) == np.shape(arrs[i])
     return [h.numpy() for h in hs]

@@ -346,7 +346,7 @@ def test_indexing_gather_and_concat_with_host_indices(on_dev):
         x = tf.Variable(np.arange(12.0).reshape(3, 4))
     idx_cpu = tf.constant([2, 0, 2])
     with tf.GradientTape() as t:
-        parts = [x[1], x[:, [0, 3]], tf.gather(x, [2, 0, 2]), tf.gather(x, idx_cpu, axis=0),
+        parts = [x[1], x[:, np.array([0, 3])], tf.gather(x, [2, 0, 2]), tf.gather(x, idx_cpu, axis=0),
                  x[x[:, 0] > 3.0], tf.concat([x, tf.ones((1, 4), dtype=tf.float64)], axis=0)]
         loss = tf.add_n([tf.reduce_sum(p) for p in parts])
     assert all(is_dev(p) for p in parts)

@@ -58,7 +58,12 @@ def test_format_gives_the_numpy_text():
     assert f"{t}" == "[[1. 2.]\n [3. 4.]]"
     assert f"{tf.constant(2.5):.2f}" == "2.50"
     assert f"{tf.constant(7):>4}" == "   7"
-    assert f"{tf.Variable(1.5)}" == "1.5"
+    # a Variable formats as TF's (object.__format__): its text, and a spec is refused
+    assert f"{tf.Variable(1.5)}" == "<tf.Variable 'Variable:0' shape=() dtype=float32, numpy=1.5>"
+    with pytest.raises(TypeError, match="unsupported format string passed to "
+                                        "ResourceVariable.__format__"):
+        f"{tf.Variable(1.5):.2f}"
+    assert f"{tf.Variable(1.5).numpy():.2f}" == "1.50"
     with pytest.raises(TypeError):  # NumPy refuses a format spec for an array, as in TF
         f"{tf.constant([1., 2.]):.2f}"
 

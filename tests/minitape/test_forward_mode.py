@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 import minitape as tf
-from test_ops_gradcheck import CASES
+from test_ops_gradcheck import CASES, NO_SECOND_ORDER
 
 SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(HealthCheck),
                 phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
@@ -35,7 +35,7 @@ def jvp_from_jacobian(f, arrs, tangents):
     return out
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", sorted(set(CASES) - NO_SECOND_ORDER))  # (LookupError, as TF)
 @settings(max_examples=8, **SETTINGS)
 @given(data=st.data(), seed=st.integers(0, 2**31 - 1))
 def test_jvp_equals_jacobian_times_tangent(name, data, seed):

@@ -61,7 +61,7 @@ def test_scatter_add_with_repeated_indices_and_masks_on_gpu():
     with tf.device("/GPU:0"):
         x = tf.Variable(tf.range(6.0))
     with tf.GradientTape() as t:
-        y = tf.reduce_sum(tf.gather(x, [1, 1, 4])) + tf.reduce_sum(x[x > 2.0]) + x[[0, 0]][0]
+        y = tf.reduce_sum(tf.gather(x, [1, 1, 4])) + tf.reduce_sum(x[x > 2.0]) + x[np.array([0, 0])][0]
     g = t.gradient(y, x)
     assert g.device == GPU0
     np.testing.assert_array_equal(g.numpy(), [1.0, 2.0, 0.0, 1.0, 2.0, 1.0])

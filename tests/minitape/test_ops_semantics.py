@@ -13,10 +13,12 @@ from _mt_numeric import check_first_order, check_second_order
 
 
 def grad_of(f, x):
+    """The gradient, dense (a gather's is an IndexedSlices, as in TF)."""
     x = tf.Variable(x)
     with tf.GradientTape() as t:
         y = f(x)
-    return t.gradient(y, x)
+    g = t.gradient(y, x)
+    return tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g
 
 
 # ------------------------------------------------------------------------------------------
