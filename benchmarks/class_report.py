@@ -3,7 +3,7 @@
     python benchmarks/class_report.py                      # 20,000 students, built in a temp dir
     python benchmarks/class_report.py --students 2000 --keep /tmp/big-class
 
-Builds a synthetic graded class with ``tests/grader/synthetic_class.py``: an nbgrader
+Builds a synthetic graded class with ``tests/support/synthetic_class.py``: an nbgrader
 gradebook (bulk-inserted rows, nbgrader's own schema) and one autograded notebook per student
 (lesson 1's notebook, ~27 KB, with ``metadata.grader`` as the trusted side writes it: scores,
 mistake patterns, issues), with a realistic mix of right answers, every mistake family, errors
@@ -36,9 +36,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests" / "grader"))
 
-from synthetic_class import POINTS, Submission, build  # noqa: E402
+from tests.support.synthetic_class import POINTS, Submission, build  # noqa: E402
 
 FAMILIES = ["none", "shape", "sign", "scale", "partial", "swapped", "stale", "not_finite",
             "precision", "other"]

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from synthetic_class import POINTS, REPO, Submission, build
+from tests.support.synthetic_class import POINTS, REPO, Submission, build
 
 FAMILY_OF = {  # student -> (exercise, pattern record, the function's code)
 }
