@@ -147,7 +147,12 @@ def recorded_all(course_root: str) -> set[tuple[str, str]]:
 def refusal_of(coursedir, assignment: str, student: str) -> Refusal | None:
     """The refusal of a student's submission: found in ``submitted/`` now, or recorded when it
     was collected."""
-    found = inspect(coursedir.format_path(coursedir.submitted_directory, student, assignment))
+    path = coursedir.format_path(coursedir.submitted_directory, student, assignment)
+    student_dir = os.path.dirname(os.path.normpath(path))
+    if os.path.islink(student_dir):  # submitted/<student> itself a link: everything under it is
+        return Refusal("refused_link", f"submission refused, nothing of it was graded or copied: "
+                                       f"its folder {os.path.basename(student_dir)} is a symbolic link")
+    found = inspect(path)
     return found or recorded(coursedir.root, assignment, student)
 
 

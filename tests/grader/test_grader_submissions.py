@@ -62,6 +62,8 @@ def graded(tmp_path_factory):
     os.mkfifo(sub("d_fifo") / "pipe")
     # e: a hard link to a file outside the submission
     os.link(course / "gradebook.db", sub("e_hard_link") / "secret-copy.db")
+    # g: the student's folder itself is a link (to another student's folder)
+    (course / "submitted" / "g_linked_folder").symlink_to(course / "submitted" / "f_correct")
 
     out = grader_cli(course, "autograde-all", EN, "--jobs", "2", "--quiet")
     nbgrader(course, "generate_feedback", EN)
@@ -70,8 +72,8 @@ def graded(tmp_path_factory):
 
 def test_links_and_special_files_are_refused_and_honest_work_is_graded(graded):
     course, out, _ = graded
-    assert f"{EN}: 6 submission(s): 2 graded (0 flagged for review), 0 failed, 4 refused;" in out.stdout
-    for student in ("b_link_to_source", "c_links_beside", "d_fifo", "e_hard_link"):
+    assert f"{EN}: 7 submission(s): 2 graded (0 flagged for review), 0 failed, 5 refused;" in out.stdout
+    for student in ("b_link_to_source", "c_links_beside", "d_fifo", "e_hard_link", "g_linked_folder"):
         assert f"refused (not graded, nothing copied; see the export): {student}:" in out.stdout
         # nothing of it was graded or copied
         assert not (course / "autograded" / student).exists()
@@ -96,8 +98,8 @@ def test_the_export_shows_each_refusal_with_its_status_and_note(graded):
     status = {s: rows[s][f"{LESSON}:status"] for s in rows}
     assert status == {"a_correct": "ok", "f_correct": "ok", "b_link_to_source": "refused_link",
                       "c_links_beside": "refused_link", "d_fifo": "refused_special",
-                      "e_hard_link": "refused_link"}
-    for student in ("b_link_to_source", "c_links_beside", "d_fifo", "e_hard_link"):
+                      "e_hard_link": "refused_link", "g_linked_folder": "refused_link"}
+    for student in ("b_link_to_source", "c_links_beside", "d_fifo", "e_hard_link", "g_linked_folder"):
         assert rows[student][f"{LESSON}:score"] == "0"
     assert f"{LESSON}.ipynb (symbolic link)" in rows["b_link_to_source"][f"{LESSON}:notes"]
     notes = rows["c_links_beside"][f"{LESSON}:notes"]
