@@ -491,6 +491,15 @@ _parent = _k.get_parent("shell") if hasattr(_k, "get_parent") else _k._parent_he
 _k.session.send(_k.iopub_socket, "display_data", content=_deep, parent=_parent, ident=b"display_data")
 """
 
+NAN_OUTPUT = """
+import IPython as _ip
+_k = _ip.get_ipython().kernel
+_parent = _k.get_parent("shell") if hasattr(_k, "get_parent") else _k._parent_header
+_k.session.send(_k.iopub_socket, "display_data", ident=b"display_data", parent=_parent,
+                content=b'{"data": {"application/json": {"v": NaN, "w": -Infinity}, "text/plain": "x"},'
+                        b' "metadata": {"seconds": NaN}}')
+"""
+
 FLOOD = """
 from IPython.display import display as _display
 for _i in range(3000):
@@ -547,7 +556,7 @@ def test_hostile_outputs_flag_only_their_exercise_and_scratch_is_bounded(tmp_pat
     answers = {
         "a_correct": sol,
         "b_deep": {**sol, "l01_ex2": _function_body_prelude(DEEP_PROBE, sol["l01_ex2"], ex2)},
-        "c_nan": _attack(sol, "l01_ex1", "import time as _t; _t.perf_counter = lambda: float('nan')"),
+        "c_nan": _attack(sol, "l01_ex1", NAN_OUTPUT),
         "d_flood": _attack(sol, "l01_ex1", FLOOD),
         "e_fills": _attack(sol, "l01_ex1", FILL_SCRATCH),
     }
