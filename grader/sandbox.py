@@ -6,9 +6,12 @@ folders, open network connections and leave processes behind. Here every kernel 
 `bubblewrap <https://github.com/containers/bubblewrap>`_ (``bwrap``, the sandbox Flatpak uses):
 
 - **files**: a new mount namespace whose root holds only ``/usr`` (read-only), a few files of
-  ``/etc`` (dynamic linker cache, time zone, users, fonts), the Python installation and the
-  packages the kernel imports (read-only), a private ``/tmp`` and ``/dev``, and a *scratch copy*
-  of the submission's folder -- the only place it can write. Not there: the course folder
+  ``/etc`` (dynamic linker cache, time zone, users, fonts), the Python installation and its
+  third-party packages (read-only), minitape/grader/lessons *as a student installs them* (the
+  student wheel's contents, :mod:`grader.student_site`; never the instructor's package folders,
+  whatever way they are installed), a private ``/tmp`` and ``/dev``, and a *scratch copy* of
+  the submission's folder (a copy in the kernel's size-limited tmpfs) -- the only place it can
+  write. Not there: the course folder
   (``gradebook.db``, ``nbgrader_config.py``, ``source/``, other students' folders), the
   instructor's home, the grader's work files, the rest of the repository. Nothing the kernel
   writes is copied back: nbgrader takes the executed notebook from the kernel's messages, and
