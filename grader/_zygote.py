@@ -148,8 +148,21 @@ def _mount_own_view(libc, confine: dict) -> None:
                if t and os.path.isdir(t) and not (t.startswith("/tmp/") and t != "/tmp")]
     # what must stay visible although a fresh tmpfs covers it: the kernel's own folder, and the
     # read-only Python installation when it lives under /tmp (a checkout cloned there, its .venv)
-    kept = [own] + [p for p in confine.get("keep", ()) if p != own and os.path.exists(p)
-                    and any(p == t or p.startswith(t.rstrip("/") + "/") for t in targets)]
+    def covered(p: str) -> bool:
+        return any(p == t or p.startswith(t.rstrip("/") + "/") for t in targets)
+
+    # the kernel's own folder (its copy of the submission: its working directory) is not the
+    # host's folder but a copy in the fresh, size-limited tmpfs: a kernel that fills it gets
+    # ENOSPC, the machine's disk never fills. Only ``.kernel`` (connection file, sockets) is
+    # the host's, bound back.
+    own_fd = None
+    if covered(own):
+        own_fd = os.open(own, os.O_RDONLY | os.O_DIRECTORY)
+        kernel_dir = os.path.join(own, ".kernel")
+        kept = [kernel_dir] if os.path.isdir(kernel_dir) else []
+    else:
+        kept = [own]
+    kept += [p for p in confine.get("keep", ()) if p != own and os.path.exists(p) and covered(p)]
     fds = {path: os.open(path, os.O_PATH) for path in kept}
     flags = MS_NOSUID | MS_NODEV
     _check(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
@@ -157,6 +170,13 @@ def _mount_own_view(libc, confine: dict) -> None:
     tmp_opts = f"mode=1777,size={int(confine.get('tmp_bytes', 256 << 20))}".encode()
     for target in targets:
         _check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", flags, tmp_opts), f"mount tmpfs {target}")
+    if own_fd is not None:
+        import shutil
+
+        os.makedirs(own, mode=0o700, exist_ok=True)
+        shutil.copytree(f"/proc/self/fd/{own_fd}", own, symlinks=True, dirs_exist_ok=True,
+                        ignore=lambda folder, names: [".kernel"] if folder == f"/proc/self/fd/{own_fd}" else [])
+        os.close(own_fd)
     for path, fd in fds.items():  # bound again from the descriptors opened before (read-only stays so)
         if os.path.isdir(f"/proc/self/fd/{fd}"):
             os.makedirs(path, exist_ok=True)

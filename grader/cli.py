@@ -78,8 +78,12 @@ def cmd_autograde_all(args) -> int:
     n = len(summary.results)
     rate = n / summary.seconds if summary.seconds else 0.0
     print(f"{summary.assignment}: {n} submission(s): {len(summary.graded)} graded "
-          f"({len(summary.flagged)} flagged for review), {len(summary.failed)} failed; "
-          f"{where}, {summary.seconds:.1f}s ({rate:.2f}/s)")
+          f"({len(summary.flagged)} flagged for review), {len(summary.failed)} failed"
+          + (f", {len(summary.refused)} refused" if summary.refused else "")
+          + f"; {where}, {summary.seconds:.1f}s ({rate:.2f}/s)")
+    for result in summary.refused:
+        print(f"refused (not graded, nothing copied; see the export): {result.student}: "
+              f"{result.refused}: {result.log}")
     if summary.flagged:
         print(f"flagged (see the export's status and notes): "
               f"{', '.join(r.student for r in summary.flagged)}")
@@ -112,7 +116,7 @@ def cmd_export(args) -> int:
 
     nbgrader_compat.install()  # before any Gradebook: no `alembic` needed on PATH
 
-    from .export import export_rows, submitted_on_disk, write_csv
+    from .export import export_rows, refusal_lookup, submitted_on_disk, write_csv
     from .parallel import CourseError, load_coursedir
 
     try:
@@ -139,7 +143,8 @@ def cmd_export(args) -> int:
                   f"(in the gradebook: {', '.join(sorted(known)) or 'none'})", file=sys.stderr)
             return 2
         columns, rows = export_rows(gb, autograded_path, args.assignment, args.student,
-                                    submitted=lambda: submitted_on_disk(coursedir))
+                                    submitted=lambda: submitted_on_disk(coursedir),
+                                    refused=refusal_lookup(coursedir))
         lms_ids = {s.id: s.lms_user_id for s in gb.students}
     fmt = getattr(args, "format", "csv")
     if fmt != "csv":  # an LMS's grade-import file (grader/lms_export.py)

@@ -103,12 +103,13 @@ def _fmt(x: float | None) -> str:
 
 
 def export_rows(gradebook: Gradebook, autograded_path, assignments: list[str] = (),
-                students: list[str] = (), submitted=None) -> tuple[list[str], list[dict]]:
+                students: list[str] = (), submitted=None, refused=None) -> tuple[list[str], list[dict]]:
     """(columns, rows) of the export. ``autograded_path(student, assignment, notebook)`` gives
     the path of an autograded notebook; ``submitted()`` (optional) the set of
     ``(student, assignment)`` with a folder in ``submitted/``: such a submission is never
     ``missing``, even where autograding left nothing of it in the gradebook (and a student who
-    is only there gets a row)."""
+    is only there gets a row). ``refused(student, assignment)`` (optional) the refusal of a
+    submission (links, special files: :mod:`grader.submissions`), shown as its status."""
     lessons = _lessons(gradebook, list(assignments))
     on_disk = set(submitted()) if submitted is not None else set()
     columns = ["student_id", "last_name", "first_name", "email"]
@@ -130,7 +131,7 @@ def export_rows(gradebook: Gradebook, autograded_path, assignments: list[str] = 
                "first_name": getattr(student, "first_name", None) or "",
                "email": getattr(student, "email", None) or ""}
         for lesson in lessons:
-            row.update(_lesson_cells(gradebook, lesson, student_id, autograded_path, on_disk))
+            row.update(_lesson_cells(gradebook, lesson, student_id, autograded_path, on_disk, refused))
         rows.append(row)
     return columns, rows
 
@@ -145,14 +146,30 @@ def submitted_on_disk(coursedir) -> set[tuple[str, str]]:
         if os.path.isdir(path):
             parts = os.path.normpath(path).split(os.sep)
             found.add((parts[-2], parts[-1]))
-    return found
+    from .submissions import recorded_all
+
+    return found | recorded_all(coursedir.root)  # refused when collected: nothing in submitted/
+
+
+def refusal_lookup(coursedir):
+    """``refused`` for :func:`export_rows`: a submission's refusal (grader.submissions)."""
+    from .submissions import refusal_of
+
+    return lambda student, assignment: refusal_of(coursedir, assignment, student)
 
 
 def _lesson_cells(gradebook, lesson: Lesson, student_id: str, autograded_path,
-                  on_disk: set = frozenset()) -> dict:
+                  on_disk: set = frozenset(), refused=None) -> dict:
     p = lesson.name
     out = {f"{p}:{c}": "" for c in lesson.cells}
     out[f"{p}:max_score"] = _fmt(lesson.max_score)
+    for assignment in lesson.variants if refused is not None else ():
+        refusal = refused(student_id, assignment.name)
+        if refusal is not None:  # links or special files: nothing of it was graded
+            out.update({f"{p}:language": split_assignment(assignment.name)[1], f"{p}:score": "0",
+                        f"{p}:late_penalty": "", f"{p}:status": refusal.status,
+                        f"{p}:notes": f"{assignment.name}: {refusal.note}"})
+            return out
     submissions = []
     for assignment in lesson.variants:
         try:
@@ -249,6 +266,7 @@ class GraderExportPlugin(ExportPlugin):
 
         columns, rows = export_rows(gradebook, autograded_path,
                                     [str(a) for a in self.assignment], [str(s) for s in self.student],
-                                    submitted=lambda: submitted_on_disk(coursedir))
+                                    submitted=lambda: submitted_on_disk(coursedir),
+                                    refused=refusal_lookup(coursedir))
         self.log.info("Exporting %d students to %s", len(rows), dest)
         write_csv(dest, columns, rows)

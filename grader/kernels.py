@@ -36,6 +36,7 @@ from typing import Any, Iterable
 
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import LocalProvisioner
+from traitlets import default
 
 from ._zygote import INLINE_BACKEND
 from .sandbox import SANDBOX_HOME, Sandbox
@@ -75,7 +76,7 @@ class KernelZygote:
             # each kernel it forks is confined further (grader._zygote._confine)
             env = sandbox.environment(env)
             cwd = sandbox.scratch
-            cmd = sandbox.command([sys.executable, script, "--sandboxed", *self.modules],
+            cmd = sandbox.command([sys.executable, sandbox.script(), "--sandboxed", *self.modules],
                                   writable=cwd, cwd=cwd, env=env)
             kwargs = dict(sandbox.popen_kwargs(), start_new_session=True)
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd,
@@ -219,7 +220,9 @@ def kernel_manager_class():
             sandbox.check()
             use_sandbox(sandbox)
             atexit.register(sandbox.close)
-    return PreloadedKernelManager if (_ACTIVE or _SANDBOX) else None
+    # always ours: its session (grader.bounds.SafeSession) survives malformed messages; without
+    # a zygote or a sandbox it starts kernels as jupyter_client does
+    return PreloadedKernelManager
 
 
 class ForkedKernel:
@@ -332,7 +335,7 @@ class ForkingProvisioner(LocalProvisioner):
         # its parent is outside its PID namespace: ipykernel would take that for a dead parent
         env["JPY_PARENT_PID"] = "1"  # i.e. none: no parent poller, no console banner
         confine = dict(self._confinement(sandbox), scratch=self.sandbox_dir, cwd=cwd)
-        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_zygote.py")
+        script = sandbox.script()  # the student site's copy: the instructor's is not there
         python = shutil.which(cmd[0]) or cmd[0]
         cmd = [sys.executable, script, "--exec-confined", json.dumps(confine), python, *cmd[1:]]
         mpl = sandbox.matplotlib_dir()  # a copy of its own: it may write there
@@ -356,7 +359,14 @@ class ForkingProvisioner(LocalProvisioner):
 
 class PreloadedKernelManager(AsyncKernelManager):
     """An :class:`AsyncKernelManager` whose kernels are forked from the active zygote (if any
-    and if the kernel spec names no provisioner of its own)."""
+    and if the kernel spec names no provisioner of its own); its session decodes what the
+    kernel sends defensively (:class:`grader.bounds.SafeSession`)."""
+
+    @default("session")
+    def _default_session(self):
+        from .bounds import SafeSession
+
+        return SafeSession(parent=self)
 
     async def _async_pre_start_kernel(self, **kw: Any):
         spec_provisioner = (self.kernel_spec.metadata or {}).get("kernel_provisioner")

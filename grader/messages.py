@@ -946,4 +946,23 @@ MESSAGES: dict[str, dict[str, str]] = {
               "отслеживался (Tensor или Variable, заменённая строкой `x = x + 1`), имеет "
               "целочисленный dtype, или путь прошёл через NumPy или через `assign`.",
     },
+    # issue 24 (bounded outputs, grader.bounds): what replaces the outputs dropped from a cell
+    "output.truncated_cell": {
+        "en": "[Outputs not kept: {dropped} ({bytes} bytes); a cell keeps at most {max_count} outputs and {max_kb} KB]",
+        "es": "[Salidas no conservadas: {dropped} ({bytes} bytes); una celda conserva como máximo {max_count} salidas y {max_kb} KB]",
+        "pt": "[Saídas não guardadas: {dropped} ({bytes} bytes); uma célula guarda no máximo {max_count} saídas e {max_kb} KB]",
+        "ru": "[Не сохранено выводов: {dropped} ({bytes} байт); ячейка хранит не более {max_count} выводов и {max_kb} КБ]",
+    },
+    "output.truncated_notebook": {
+        "en": "[Outputs not kept: {dropped}; the notebook's outputs reached the limit ({max_count} outputs, {max_kb} KB)]",
+        "es": "[Salidas no conservadas: {dropped}; las salidas del cuaderno alcanzaron el límite ({max_count} salidas, {max_kb} KB)]",
+        "pt": "[Saídas não guardadas: {dropped}; as saídas do caderno atingiram o limite ({max_count} saídas, {max_kb} KB)]",
+        "ru": "[Не сохранено выводов: {dropped}; выводы блокнота достигли предела ({max_count} выводов, {max_kb} КБ)]",
+    },
+    "output.malformed_message": {
+        "en": "[an output of this cell could not be read and was dropped: {why}]",
+        "es": "[una salida de esta celda no se pudo leer y se descartó: {why}]",
+        "pt": "[uma saída desta célula não pôde ser lida e foi descartada: {why}]",
+        "ru": "[вывод этой ячейки не удалось прочитать, он отброшен: {why}]",
+    },
 }

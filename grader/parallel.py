@@ -49,6 +49,7 @@ class StudentResult:
     forked: int = 0   # kernels forked from the worker's preloaded process
     fresh: int = 0    # kernels started from scratch
     note: str = ""    # what the instructor should know beyond the gradebook (worker deaths)
+    refused: str = ""  # refused_link / refused_special: not graded, nothing copied (grader.submissions)
 
 
 @dataclass
@@ -66,7 +67,12 @@ class AutogradeSummary:
     @property
     def failed(self) -> list[StudentResult]:
         """Submissions nbgrader could not autograde: nothing of them reached the gradebook."""
-        return [r for r in self.results if not r.ok]
+        return [r for r in self.results if not r.ok and not r.refused]
+
+    @property
+    def refused(self) -> list[StudentResult]:
+        """Submissions refused before anything read them (links, special files)."""
+        return [r for r in self.results if r.refused]
 
     @property
     def flagged(self) -> list[StudentResult]:
@@ -511,15 +517,40 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
 
     Raises :class:`CourseError` for a missing course, an unknown assignment or no submissions.
     """
+    from .submissions import refusal_of
+
     coursedir, found, argv, box = prepare(course_dir, assignment, students, force, extra_args,
                                           sandbox, limits)
     course_dir = coursedir.root
+    # links and special files: refused before any worker reads the submission
+    refusals = {s: r for s in found if (r := refusal_of(coursedir, assignment, s)) is not None}
+    found = [s for s in found if s not in refusals]
+    summary = AutogradeSummary(assignment, 0, 0.0)
+    summary.results += [StudentResult(s, False, 0.0, log=r.note, refused=r.status) for s, r in refusals.items()]
+    if not found:
+        summary.results.sort(key=lambda r: r.student)
+        return summary
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(found)))
+    summary.jobs = jobs
     db_url = coursedir.db_url
     sqlite = db_url.startswith("sqlite:///")
-    summary = AutogradeSummary(assignment, jobs, 0.0)
     bar = Progress(len(found), enabled=progress)
     start = time.perf_counter()
+    try:
+        _autograde_pool(summary, bar, coursedir, assignment, found, argv, box, jobs, force,
+                        preload, extra_preload)
+    finally:
+        if box is not None:
+            box.close()  # the scratch area (no /tmp/grader-sandbox-* left behind)
+    summary.seconds = time.perf_counter() - start
+    summary.results.sort(key=lambda r: r.student)
+    return summary
+
+
+def _autograde_pool(summary, bar, coursedir, assignment, found, argv, box, jobs, force, preload,
+                    extra_preload) -> None:
+    course_dir, db_url = coursedir.root, coursedir.db_url
+    sqlite = db_url.startswith("sqlite:///")
     with tempfile.TemporaryDirectory(prefix="grader-autograde-") as workdir:
         template = None
         if sqlite:
@@ -566,6 +597,3 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
                 forget(student)
             for student in suspects:  # each alone on a fresh worker: who killed it is then clear
                 grade_alone(ctx, initargs, assignment, student, workdir, record, forget)
-    summary.seconds = time.perf_counter() - start
-    summary.results.sort(key=lambda r: r.student)
-    return summary

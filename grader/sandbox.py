@@ -6,9 +6,12 @@ folders, open network connections and leave processes behind. Here every kernel 
 `bubblewrap <https://github.com/containers/bubblewrap>`_ (``bwrap``, the sandbox Flatpak uses):
 
 - **files**: a new mount namespace whose root holds only ``/usr`` (read-only), a few files of
-  ``/etc`` (dynamic linker cache, time zone, users, fonts), the Python installation and the
-  packages the kernel imports (read-only), a private ``/tmp`` and ``/dev``, and a *scratch copy*
-  of the submission's folder -- the only place it can write. Not there: the course folder
+  ``/etc`` (dynamic linker cache, time zone, users, fonts), the Python installation and its
+  third-party packages (read-only), minitape/grader/lessons *as a student installs them* (the
+  student wheel's contents, :mod:`grader.student_site`; never the instructor's package folders,
+  whatever way they are installed), a private ``/tmp`` and ``/dev``, and a *scratch copy* of
+  the submission's folder (a copy in the kernel's size-limited tmpfs) -- the only place it can
+  write. Not there: the course folder
   (``gradebook.db``, ``nbgrader_config.py``, ``source/``, other students' folders), the
   instructor's home, the grader's work files, the rest of the repository. Nothing the kernel
   writes is copied back: nbgrader takes the executed notebook from the kernel's messages, and
@@ -91,15 +94,27 @@ def _under(path: str, roots) -> bool:
     return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 
 
-def _python_paths(python: str) -> list[str]:
-    """Folders the interpreter ``python`` imports from: its prefixes and ``sys.path``, and the
-    package folders an editable install maps (setuptools' ``__editable__`` finders)."""
-    probe = ("import json, sys\n"
+def _python_paths(python: str, exclude=()) -> tuple[list[str], list[str]]:
+    """Folders the interpreter ``python`` imports from: its prefixes and ``sys.path`` (without
+    the folders ``exclude`` and what lies under them), and the project's own package folders and
+    editable-install files (``__editable__*``) inside those: (folders to bind read-only, what to
+    hide under them). The project's packages never come from the instructor's installation
+    (an editable install maps them to the checkout, whose ``lessons/src`` holds the solutions):
+    a sandboxed kernel imports them from the student site (:mod:`grader.student_site`)."""
+    probe = ("import json, sys, importlib.util\n"
              "maps = [dict(getattr(m, 'MAPPING', {})) for n, m in list(sys.modules.items())\n"
              "        if n.startswith('__editable__')]\n"
+             "own = []\n"
+             "for name in ('minitape', 'grader', 'lessons'):\n"
+             "    try:\n"
+             "        spec = importlib.util.find_spec(name)\n"
+             "    except Exception:\n"
+             "        spec = None\n"
+             "    if spec is not None and spec.submodule_search_locations:\n"
+             "        own += list(spec.submodule_search_locations)\n"
              "print(json.dumps({'prefixes': [sys.prefix, sys.base_prefix, sys.exec_prefix,\n"
              "                               sys.base_exec_prefix], 'path': sys.path[1:],\n"
-             "                  'mapped': [p for m in maps for p in m.values()]}))")
+             "                  'mapped': [p for m in maps for p in m.values()], 'own': own}))")
     env = {k: v for k, v in os.environ.items() if k.startswith("PYTHON") or k in ("PATH", "HOME")}
     out = subprocess.run([python, "-c", probe], capture_output=True, text=True, cwd="/", env=env,
                          timeout=60)
@@ -107,10 +122,14 @@ def _python_paths(python: str) -> list[str]:
         raise SandboxError(f"cannot ask {python} for its import paths: {out.stderr.strip()[-500:]}")
     info = json.loads(out.stdout)
     binds: list[str] = []
+    # the project's packages as the instructor installed them (checkout, editable, site-packages)
+    own = sorted({os.path.realpath(p) for p in [*info["own"], *info["mapped"]]})
+    excluded = own + [os.path.realpath(p) for p in exclude]
 
     def add(path: str) -> None:
         real = os.path.realpath(path)
-        if os.path.exists(real) and not _under(real, ["/usr"]) and real not in binds:
+        if (os.path.exists(real) and not _under(real, ["/usr"]) and real not in binds
+                and not _under(real, excluded)):
             binds.append(real)
 
     prefixes = [os.path.realpath(p) for p in info["prefixes"]]
@@ -129,9 +148,18 @@ def _python_paths(python: str) -> list[str]:
             if ((os.path.isdir(full) and os.path.isfile(os.path.join(full, "__init__.py")))
                     or child.endswith((".py", ".pth", ".so"))):
                 add(full)
-    for path in info["mapped"]:
-        add(path)
-    return binds
+    # what of the project lies inside a bound folder (a regular install's site-packages, a
+    # checkout on sys.path): hidden; and the editable install's path hooks, which name the checkout
+    hide = [p for p in own if _under(p, binds) or _under(p, ["/usr"])]
+    folders = {os.path.realpath(e) for e in info["path"] if e} | set(binds)
+    for folder in folders | {os.path.join(f, "__pycache__") for f in folders}:
+        if os.path.isdir(folder) and (_under(folder, binds) or _under(folder, ["/usr"])):
+            for child in os.listdir(folder):
+                if child.startswith("__editable__") or (
+                        child.endswith((".egg-link", ".dist-info", ".egg-info"))
+                        and child.split("-")[0].split(".")[0].lower() == "minitape"):
+                    hide.append(os.path.join(folder, child))
+    return binds, hide
 
 
 @dataclass
@@ -147,6 +175,9 @@ class Sandbox:
     # the host's network (the students' own JupyterLab: its server talks to kernels over TCP on
     # 127.0.0.1); grading never shares it
     share_network: bool = False
+    # what kernels import minitape, grader and lessons from: the student wheel's contents
+    # (grader.student_site); built and audited once, cached
+    student_site: str | None = None
 
     def __post_init__(self) -> None:
         self.bwrap = self.bwrap or find_bwrap()
@@ -164,9 +195,20 @@ class Sandbox:
                                    "as user nobody; install util-linux or grade as a normal user")
         else:
             self.uid = self.gid = None
-        self.readonly = _python_paths(self.python)
+        if self.student_site is None:
+            from .student_site import StudentSiteError, ensure
+
+            try:
+                self.student_site = ensure()
+            except StudentSiteError as exc:
+                raise SandboxError(f"cannot prepare what sandboxed kernels import: {exc}") from None
+        self.student_site = os.path.realpath(self.student_site)
+        self.readonly, hide = _python_paths(self.python, exclude=[self.student_site, *self.hide])
+        self.readonly.append(self.student_site)
         packaged_course = str(Path(__file__).resolve().parent / "course")
-        self.hidden = [os.path.realpath(p) for p in [*self.hide, packaged_course]]
+        # the student wheel's course folder (nbgrader's configuration): not for kernels either
+        site_course = os.path.join(self.student_site, "grader", "course")
+        self.hidden = [os.path.realpath(p) for p in [*self.hide, packaged_course, site_course, *hide]]
         self._scratch: str | None = None
         self._counter = 0
         self._lock = threading.Lock()
@@ -261,8 +303,15 @@ class Sandbox:
         env = dict(os.environ if env is None else env)
         keep = {k: v for k, v in env.items() if k in ENV_NAMES or k.startswith(ENV_PREFIXES)}
         keep.update(HOME=SANDBOX_HOME, TMPDIR="/tmp", USER="student", LOGNAME="student",
-                    MPLCONFIGDIR=self.matplotlib_dir())
+                    MPLCONFIGDIR=self.matplotlib_dir(),
+                    # the student's packages, first; the instructor's are not in the sandbox
+                    PYTHONPATH=self.student_site)
         return keep
+
+    def script(self, name: str = "_zygote.py") -> str:
+        """A script of the grader (the zygote) as a sandboxed process sees it: the student
+        site's copy (the instructor's package folder is not in the sandbox)."""
+        return os.path.join(self.student_site, "grader", name)
 
     def matplotlib_dir(self) -> str:
         """matplotlib's config and cache folder for sandboxed processes: a copy of the
@@ -329,7 +378,10 @@ class Sandbox:
             args += parents(path) + ["--ro-bind", path, path]
         for path in self.hidden:
             if _under(path, self.readonly):
-                args += ["--tmpfs", path]
+                if os.path.isdir(path):
+                    args += ["--tmpfs", path]
+                else:  # a file (an editable install's path hook): empty
+                    args += ["--ro-bind", "/dev/null", path]
         args += parents(writable) + ["--bind", writable, writable]
         for source, dest in (binds or {}).items():  # more writable folders, e.g. a private copy
             args += parents(dest) + ["--bind", source, dest]
@@ -345,7 +397,15 @@ class Sandbox:
     def check(self) -> None:
         """Start a sandbox once, with a kernel's own confinement inside it (namespaces, /proc,
         limits, capabilities dropped): a clear error where that cannot work here."""
-        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_zygote.py")
+        script = self.script()
+        had_scratch = self._scratch is not None
+        try:
+            self._check(script)
+        finally:
+            if not had_scratch:  # environment() made one (matplotlib's folder): not left behind
+                self.close()
+
+    def _check(self, script: str) -> None:
         with tempfile.TemporaryDirectory(prefix="grader-sandbox-check-",
                                          dir=None if len(tempfile.gettempdir()) <= 48 else "/tmp") as tmp:
             own = os.path.join(tmp, "k")

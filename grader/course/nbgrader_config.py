@@ -14,6 +14,8 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Clea
                                     InstantiateTests, LimitOutput, LockCells, OverwriteCells,
                                     OverwriteKernelspec, SaveAutoGrades, SaveCells)
 
+import grader.submissions  # noqa: E402
+from grader.bounds import BoundOutputs
 from grader.export import GraderExportPlugin
 from grader.nbgrader_ext import (FEEDBACK_TEMPLATE, FlagIssues, GraderExecute,
                                  HideHiddenTestsInFeedback, InjectProbes, LocalizedClearSolutions,
@@ -83,6 +85,7 @@ c.Autograde.autograde_preprocessors = [
     IgnorePattern,
     ClearMetadataPreprocessor,
     LimitOutput,
+    BoundOutputs,       # outputs bounded per cell and notebook; strict JSON (no NaN)
     NeutralizeStderr,   # a warning on stderr must not zero a correct test cell
     SaveAutoGrades,
     AssignLatePenalties,
@@ -105,3 +108,9 @@ c.FileNameCollectorPlugin.named_regexp = (
 
 # --- export: one row per student, one column per test cell, a status column -------------------
 c.ExportApp.plugin_class = GraderExportPlugin
+
+# submissions are untrusted files: links and special files are refused before anything reads
+# them (grader/submissions.py): by collect, zip_collect and autograde; the export shows them
+grader.submissions.install()
+c.ExchangeFactory.collect = grader.submissions.SafeExchangeCollect
+c.ZipCollectApp.extractor_plugin = grader.submissions.SafeExtractor

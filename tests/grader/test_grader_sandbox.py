@@ -21,7 +21,7 @@ import time
 import nbformat
 import pytest
 
-from course_fixture import (LESSON, env, grader_cli, make_course, nbgrader, released,
+from course_fixture import (LESSON, REPO, env, grader_cli, make_course, nbgrader, released,
                             reference_solutions, set_duedate, submit, with_answers)
 from grader.parallel import read_rows
 from tests.support.course import released_course  # one released course per process
@@ -363,3 +363,255 @@ def test_without_sandbox_a_student_killing_its_worker_is_graded_as_crashed(tmp_p
     assert errors["l01_ex3"] == ["DeadKernelError"] and errors["l01_ex4"] == ["NotRun"]
     issues = nb.metadata["grader"]["issues"]
     assert {"kind": "crashed", "cell": "l01_ex3", "detail": "the grading worker died"} in issues
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 24, class G: the sandbox holds only what a student may hold (the student wheel's
+# contents), never lessons/src, the exercise definitions, source notebooks or the course folder,
+# whatever way the instructor installed the project (these tests run with an editable install
+# and the checkout on PYTHONPATH, the two ways that exposed the checkout).
+# ---------------------------------------------------------------------------------------------
+
+def _in_kernel_audit(course) -> str:
+    """Code run inside a graded kernel: the student-distribution audit (lessons.student.audit:
+    instructor paths, exercise registrations, solution and hidden-test fingerprints) over what
+    the kernel imports, a scan of every path it can see for instructor folders, and attempts to
+    read the instructor files by their host paths. Prints ``AUDIT: <json>``."""
+    import base64
+    import json
+    import zlib
+
+    from lessons.student import REPO as CHECKOUT, Fingerprints
+
+    # the fingerprints travel compressed: the notebook itself never holds instructor text
+    blob = base64.b64encode(zlib.compress(json.dumps(Fingerprints.of_checkout().blocks).encode(), 9)).decode()
+    targets = [str(CHECKOUT / "lessons/src/01-gradients.py"), str(CHECKOUT / "grader/course/exercises/l01.py"),
+               str(CHECKOUT / f"grader/course/source/{EN}/{LESSON}.ipynb"), str(course / "exercises/l01.py"),
+               str(course / "gradebook.db"), str(course / "nbgrader_config.py")]
+    return f"""
+import base64 as _b, json as _j, os as _o, sys as _s, zlib as _z, importlib as _il
+from pathlib import Path as _P
+from lessons.student import Fingerprints as _F, audit as _audit, INSTRUCTOR_PATH as _IP
+_fp = _F(); _fp.blocks = _j.loads(_z.decompress(_b.b64decode({blob!r})))
+_found = []
+_roots = set()
+for _name in ('minitape', 'grader', 'lessons'):
+    _m = _il.import_module(_name)
+    _roots.update(_o.path.realpath(p) for p in _m.__path__)
+_prefixes = [_o.path.realpath(p) for p in {{_s.prefix, _s.base_prefix, _s.exec_prefix}}]
+for _e in _s.path:
+    _r = _o.path.realpath(_e or '.')
+    if _o.path.isdir(_r) and not any(_r == p or _r.startswith(p + '/') for p in _prefixes + ['/usr']) \\
+            and _r != _o.path.realpath(_o.getcwd()):
+        _roots.add(_r)
+for _root in sorted(_roots):
+    _found += [f'{{_root}}: {{p}}' for p in _audit(_P(_root), _fp)]
+for _top in ['/']:
+    for _dir, _dirs, _files in _o.walk(_top):
+        if _dir in ('/proc', '/sys', '/dev', '/usr'):
+            _dirs[:] = []
+            continue
+        for _n in _dirs + _files:
+            _p = _o.path.join(_dir, _n)
+            if _IP.search(_p) or (_n in ('gradebook.db', 'nbgrader_config.py')
+                                  and '/site-packages/nbgrader/' not in _p) \\
+                    or (_n.startswith('__editable__') and _o.path.getsize(_p) > 0):
+                _found.append('visible: ' + _p)
+for _t in {targets!r}:
+    try:
+        open(_t, 'rb').read(1)
+        _found.append('readable: ' + _t)
+    except OSError:
+        pass
+print('AUDIT: ' + _j.dumps({{'roots': sorted(_roots), 'found': _found[:50]}}))
+"""
+
+
+def test_the_student_distribution_audit_run_inside_a_graded_kernel_finds_nothing(tmp_path):
+    course = make_course(tmp_path / "course", langs=("en",), timeout=60)
+    nbgrader(course, "generate_assignment", EN)
+    set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
+    sol, rel = reference_solutions(course, EN), released(course, EN)
+    # the attack: a stub notebook that runs the lesson's solutions from lessons/src
+    steal = """
+import os, re
+from pathlib import Path
+STOLEN = []
+for base in {sys_path}:
+    src = Path(base) / 'lessons' / 'src' / '01-gradients.py'
+    try:
+        text = src.read_text()
+    except OSError:
+        continue
+    STOLEN.append(str(src))
+    for block in re.findall(r'### BEGIN SOLUTION\\n(.*?)### END SOLUTION', text, re.S):
+        try:
+            exec(block, globals())
+        except Exception:
+            pass
+print('STOLEN:', STOLEN)
+""".replace("{sys_path}", "[p for p in __import__('sys').path] + [os.path.dirname(os.path.dirname("
+            "__import__('lessons').__path__[0])), os.path.dirname(__import__('grader').__path__[0])]")
+    answers = {"a_audits": _attack(sol, "l01_ex1", _in_kernel_audit(course)),
+               "b_steals": {"l01_ex1": steal}}
+    for student, code in answers.items():
+        submit(course, student, EN, with_answers(rel, code), "2030-01-01 10:00:00 UTC")
+
+    grader_cli(course, "autograde-all", EN, "--jobs", "2", "--quiet")
+    text = _cell_text(course, "a_audits", "l01_ex1")
+    line = next((ln for ln in text.splitlines() if ln.startswith("AUDIT: ")), None)
+    assert line is not None, text
+    import json
+
+    result = json.loads(line[len("AUDIT: "):])
+    assert result["found"] == [], result
+    # the kernel imported the student site, never the checkout
+    assert result["roots"] and not any(r.startswith(str(REPO)) for r in result["roots"]), result
+    assert "STOLEN: []" in _cell_text(course, "b_steals", "l01_ex1")
+    scores = _scores(course, ["a_audits", "b_steals"])
+    assert scores["a_audits"] == FULL
+    assert scores["b_steals"] == {g: 0.0 for g in FULL}
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 24, class I: bounded and robust. A deep probe message flags only its exercise; notebooks
+# written are strict JSON; outputs bounded per cell and notebook with a note in the student's
+# language; a kernel that fills its scratch space gets an error (ENOSPC), not the machine's disk;
+# no /tmp/grader-sandbox-* folder is left behind.
+# ---------------------------------------------------------------------------------------------
+
+DEEP_PROBE = """
+import IPython as _ip
+_k = _ip.get_ipython().kernel
+_deep = (b'{"data": {"application/vnd.minitape.probe+json": ' + b'[' * 100000 + b']' * 100000
+         + b'}, "metadata": {}}')
+_parent = _k.get_parent("shell") if hasattr(_k, "get_parent") else _k._parent_header
+_k.session.send(_k.iopub_socket, "display_data", content=_deep, parent=_parent, ident=b"display_data")
+"""
+
+NAN_OUTPUT = """
+import IPython as _ip
+_k = _ip.get_ipython().kernel
+_parent = _k.get_parent("shell") if hasattr(_k, "get_parent") else _k._parent_header
+_k.session.send(_k.iopub_socket, "display_data", ident=b"display_data", parent=_parent,
+                content=b'{"data": {"application/json": {"v": NaN, "w": -Infinity}, "text/plain": "x"},'
+                        b' "metadata": {"seconds": NaN}}')
+"""
+
+FLOOD = """
+from IPython.display import display as _display
+for _i in range(3000):
+    _display(_i)
+print("x" * 30_000_000)
+"""
+
+FILL_SCRATCH = """
+import errno, os
+_results = []
+for _i in range(4):
+    try:
+        with open(f"fill-{_i}.bin", "wb") as _f:
+            for _j in range(100):
+                _f.write(b"\\0" * (1 << 20))
+        _results.append("ok")
+    except OSError as _e:
+        _results.append(errno.errorcode.get(_e.errno, str(_e.errno)))
+        break
+print("FILLED:", _results)
+for _i in range(4):
+    try:
+        os.unlink(f"fill-{_i}.bin")
+    except OSError:
+        pass
+"""
+
+
+def _function_body_prelude(code: str, sol: str, name: str) -> str:
+    """``sol`` with ``code`` run at the start of every call of ``name`` (indented into it)."""
+    lines = sol.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(f"def {name}("):
+            j = i + 1
+            while lines[j].rstrip().endswith((",", "(")) or not lines[j].startswith(" "):
+                j += 1
+            body = "\n".join("    " + ln for ln in code.strip().splitlines())
+            return "\n".join(lines[:j] + [body] + lines[j:])
+    raise ValueError(f"no def {name} in {sol!r}")
+
+
+def test_hostile_outputs_flag_only_their_exercise_and_scratch_is_bounded(tmp_path):
+    import json
+    import re
+    import tempfile
+
+    from grader.exercises import get
+
+    course = make_course(tmp_path / "course", langs=("en",), timeout=60)
+    nbgrader(course, "generate_assignment", EN)
+    set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
+    sol, rel = reference_solutions(course, EN), released(course, EN)
+    ex2 = get("l01_ex2").function
+    answers = {
+        "a_correct": sol,
+        "b_deep": {**sol, "l01_ex2": _function_body_prelude(DEEP_PROBE, sol["l01_ex2"], ex2)},
+        "c_nan": _attack(sol, "l01_ex1", NAN_OUTPUT),
+        "d_flood": _attack(sol, "l01_ex1", FLOOD),
+        "e_fills": _attack(sol, "l01_ex1", FILL_SCRATCH),
+    }
+    for student, code in answers.items():
+        submit(course, student, EN, with_answers(rel, code), "2030-01-01 10:00:00 UTC")
+    tmp = tempfile.mkdtemp(prefix="g24-", dir="/tmp")  # the grader's temporary folder, short
+    try:
+        proc = subprocess.run([sys.executable, "-m", "grader", "autograde-all", EN, "--jobs", "2",
+                               "--quiet"], cwd=course, env=dict(env(), TMPDIR=tmp), capture_output=True,
+                              text=True, timeout=900)
+        left = sorted(os.listdir(tmp))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    # every attack is checked (and reported) separately
+    problems = []
+
+    def expect(ok, what):
+        if not ok:
+            problems.append(what)
+
+    expect(proc.returncode == 0, f"autograde-all failed: {proc.stdout[-1500:]}{proc.stderr[-1500:]}")
+    expect(left == [], f"left behind in the temporary folder: {left}")
+    expect(f"{EN}: 5 submission(s): 5 graded" in proc.stdout, f"not every submission graded: {proc.stdout[:300]}")
+    nbgrader(course, "generate_feedback", EN, check=False)
+
+    scores = _scores(course, list(answers))
+    expect(scores["a_correct"] == FULL, f"a_correct: {scores['a_correct']}")
+    # the deep message is that exercise's malformed result; the others keep their points
+    deep = scores["b_deep"] or {}
+    expect(deep and deep == FULL | {"l01_ex2": deep.get("l01_ex2")}, f"b_deep: {deep}")
+    grader_cli(course, "export", "--to", str(tmp_path / "grades.csv"))
+    with open(tmp_path / "grades.csv", newline="", encoding="utf-8") as fh:
+        rows = {r["student_id"]: r for r in csv.DictReader(fh)}
+    expect("malformed_result" in rows["b_deep"][f"{LESSON}:status"]
+           and "l01_ex2" in rows["b_deep"][f"{LESSON}:notes"], f"b_deep: {rows['b_deep'][f'{LESSON}:status']}")
+    expect(rows["a_correct"][f"{LESSON}:status"] == "ok", "a_correct not ok")
+    for student in ("c_nan", "d_flood", "e_fills"):
+        expect(scores[student] == FULL, f"{student}: {scores[student]}")
+
+    def strict(text):  # JSON.parse: no NaN, no Infinity
+        return json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+
+    for student in answers:
+        path = course / "autograded" / student / EN / f"{LESSON}.ipynb"
+        try:
+            strict(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            problems.append(f"{student}: autograded notebook is not strict JSON: {exc}")
+    # the flood: bounded, with a note in the student's language
+    flood_nb = course / "autograded" / "d_flood" / EN / f"{LESSON}.ipynb"
+    expect(flood_nb.stat().st_size < 4 << 20, f"d_flood notebook: {flood_nb.stat().st_size} bytes")
+    expect("not kept" in _cell_text(course, "d_flood", "l01_ex1"), "d_flood: no truncation note")
+    feedback = course / "feedback" / "d_flood" / EN / f"{LESSON}.html"
+    expect(feedback.is_file() and feedback.stat().st_size < 6 << 20,
+           f"d_flood feedback: {feedback.stat().st_size if feedback.is_file() else 'missing'}")
+    # the kernel that filled its scratch space got "no space left", after at most its tmpfs size
+    filled = re.search(r"FILLED: \[(.*?)\]", _cell_text(course, "e_fills", "l01_ex1"))
+    expect(filled and filled.group(1).endswith("'ENOSPC'") and filled.group(1).count("'ok'") <= 2,
+           f"e_fills: {filled and filled.group(1)}")
+    assert not problems, "\n".join(problems)

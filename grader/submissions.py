@@ -1,0 +1,263 @@
+"""Submissions are untrusted files: checked before anything reads them.
+
+A submission folder may hold what a student can make: a symbolic link (``tar``, Info-ZIP
+``unzip`` and ``rsync`` recreate them; a student writes one into the exchange) that points at
+the instructor's source notebook, the gradebook or ``nbgrader_config.py``; a hard link to such a
+file; a FIFO that blocks whoever opens it; a device file. nbgrader follows them: ``collect``
+copies the exchange with ``shutil.copytree`` (which copies the *target* of a link), ``zip_collect``
+with ``shutil.copy``, ``autograde`` grades the notebook a link points at and copies the other
+files into ``autograded/`` (and ``generate_feedback`` into ``feedback/``, which is handed back).
+
+:func:`inspect` lists what in a folder is not a plain file or folder (without following or
+opening anything). A submission that holds any is *refused*, with its own status:
+``refused_link`` (a symbolic link, or a file with more than one hard link) or
+``refused_special`` (FIFO, socket, device, anything else), and a note that names the entries:
+
+- ``nbgrader collect`` (through :class:`SafeExchangeCollect`) and ``nbgrader zip_collect``
+  (through :class:`SafeExtractor`) copy nothing of it and record the refusal;
+- ``nbgrader autograde`` and ``grader autograde-all`` (the patch :func:`install` puts on
+  nbgrader's ``Autograde``) grade nothing of it and copy nothing into ``autograded/``;
+- the export (``grader export``) shows the status and the note, with score 0.
+
+Refusals found at collection time are kept in ``<course>/refused/<assignment>/<student>.json``
+(written by the grader only; a student never writes there).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from dataclasses import dataclass
+
+__all__ = ["Refusal", "SafeExchangeCollect", "SafeExtractor", "inspect", "install", "recorded",
+           "refusal_of", "record"]
+
+REFUSED_DIR = "refused"
+MAX_ENTRIES = 10000  # a submission with more entries than this is refused too (it is not a notebook)
+
+
+@dataclass
+class Refusal:
+    status: str   # refused_link | refused_special
+    note: str
+
+    def as_dict(self) -> dict:
+        return {"status": self.status, "note": self.note}
+
+
+def _kind(st: os.stat_result) -> str | None:
+    mode = st.st_mode
+    if stat.S_ISLNK(mode):
+        return "symbolic link"
+    if stat.S_ISREG(mode):
+        return "hard link" if st.st_nlink > 1 else None
+    if stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "FIFO"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device file"
+    return "special file"
+
+
+def inspect(path: str) -> Refusal | None:
+    """Why the submission at ``path`` (a folder or one file) must be refused, or None. Nothing
+    is followed or opened: entries are ``lstat``-ed."""
+    bad: list[tuple[str, str]] = []
+    try:
+        top = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    kind = _kind(top)
+    if kind is not None:
+        bad.append((os.path.basename(path), kind))
+    elif stat.S_ISDIR(top.st_mode):
+        count = 0
+        stack = [path]
+        while stack and len(bad) < 20:
+            folder = stack.pop()
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    count += 1
+                    st = entry.stat(follow_symlinks=False)
+                    kind = _kind(st)
+                    rel = os.path.relpath(entry.path, path)
+                    if kind is not None:
+                        bad.append((rel, kind))
+                    elif stat.S_ISDIR(st.st_mode):
+                        stack.append(entry.path)
+            if count > MAX_ENTRIES:
+                bad.append((".", f"more than {MAX_ENTRIES} entries"))
+                break
+    if not bad:
+        return None
+    links = [b for b in bad if b[1] in ("symbolic link", "hard link")]
+    status = "refused_link" if links and len(links) == len(bad) else (
+        "refused_link" if links else "refused_special")
+    names = ", ".join(f"{rel} ({kind})" for rel, kind in sorted(bad)[:10])
+    return Refusal(status, f"submission refused, nothing of it was graded or copied: it holds "
+                           f"what is not a plain file or folder: {names}")
+
+
+# -- records of refusals made while collecting ---------------------------------------------------
+
+def _record_path(course_root: str, assignment: str, student: str) -> str:
+    return os.path.join(course_root, REFUSED_DIR, os.path.basename(assignment), os.path.basename(student) + ".json")
+
+
+def record(course_root: str, assignment: str, student: str, refusal: Refusal) -> None:
+    path = _record_path(course_root, assignment, student)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(refusal.as_dict(), fh)
+
+
+def clear(course_root: str, assignment: str, student: str) -> None:
+    try:
+        os.unlink(_record_path(course_root, assignment, student))
+    except FileNotFoundError:
+        pass
+
+
+def recorded(course_root: str, assignment: str, student: str) -> Refusal | None:
+    path = _record_path(course_root, assignment, student)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+        return Refusal(str(data["status"]), str(data["note"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def recorded_all(course_root: str) -> set[tuple[str, str]]:
+    """(student, assignment) of every refusal recorded while collecting."""
+    found = set()
+    base = os.path.join(course_root, REFUSED_DIR)
+    if os.path.isdir(base):
+        for assignment in os.listdir(base):
+            folder = os.path.join(base, assignment)
+            if os.path.isdir(folder):
+                found |= {(name[:-5], assignment) for name in os.listdir(folder) if name.endswith(".json")}
+    return found
+
+
+def refusal_of(coursedir, assignment: str, student: str) -> Refusal | None:
+    """The refusal of a student's submission: found in ``submitted/`` now, or recorded when it
+    was collected."""
+    path = coursedir.format_path(coursedir.submitted_directory, student, assignment)
+    student_dir = os.path.dirname(os.path.normpath(path))
+    if os.path.islink(student_dir):  # submitted/<student> itself a link: everything under it is
+        return Refusal("refused_link", f"submission refused, nothing of it was graded or copied: "
+                                       f"its folder {os.path.basename(student_dir)} is a symbolic link")
+    found = inspect(path)
+    return found or recorded(coursedir.root, assignment, student)
+
+
+# -- nbgrader's autograde ----------------------------------------------------------------------
+
+def install() -> None:
+    """Make nbgrader's ``Autograde`` refuse a submission before it reads or copies anything of
+    it (called by the course's ``nbgrader_config.py``; idempotent)."""
+    from nbgrader.converters.autograde import Autograde
+    from nbgrader.converters.base import NbGraderException
+
+    if getattr(Autograde.init_assignment, "_grader_checked", False):
+        return
+    original = Autograde.init_assignment
+
+    def init_assignment(self, assignment_id: str, student_id: str) -> None:
+        refusal = refusal_of(self.coursedir, assignment_id, student_id)
+        if refusal is not None:
+            msg = f"{student_id}/{assignment_id}: {refusal.status}: {refusal.note}"
+            self.log.error(msg)
+            raise NbGraderException(msg)
+        return original(self, assignment_id, student_id)
+
+    init_assignment._grader_checked = True
+    Autograde.init_assignment = init_assignment
+
+
+# -- nbgrader's collect (exchange) ------------------------------------------------------------
+
+def _collect_base():
+    from nbgrader.exchange.default.collect import ExchangeCollect
+
+    return ExchangeCollect
+
+
+class SafeExchangeCollect(_collect_base()):
+    """nbgrader's ``collect``, refusing a submission in the exchange that holds links or special
+    files (``c.ExchangeFactory.collect`` in the course's ``nbgrader_config.py``)."""
+
+    def do_copy(self, src, dest, log=None):
+        refusal = inspect(src)
+        parts = os.path.normpath(dest).split(os.sep)
+        student, assignment = parts[-2], parts[-1]
+        if refusal is not None:
+            self.log.error("%s/%s: %s: %s", student, assignment, refusal.status, refusal.note)
+            record(self.coursedir.root, assignment, student, refusal)
+            return
+        clear(self.coursedir.root, assignment, student)
+        return super().do_copy(src, dest, log=log)
+
+
+# -- nbgrader's zip_collect --------------------------------------------------------------------
+
+def _extractor_base():
+    from nbgrader.plugins.zipcollect import ExtractorPlugin
+
+    return ExtractorPlugin
+
+
+class SafeExtractor(_extractor_base()):
+    """nbgrader's zip_collect extractor, refusing links and special files in the archive folder
+    and in what the archives unpack to (``c.ZipCollectApp.extractor_plugin``)."""
+
+    def _refuse(self, path: str, refusal: Refusal) -> None:
+        app = self.parent
+        student = None
+        try:
+            collector = app.collector_plugin(parent=app)
+            info = collector.collect(path)
+            student = info and info.get("student_id")
+        except Exception:  # noqa: BLE001 - a name the collector cannot read: only logged
+            student = None
+        self.log.error("%s: %s: %s", path, refusal.status, refusal.note)
+        if student and app is not None:
+            record(app.coursedir.root, app.coursedir.assignment_id, student, refusal)
+
+    def extract(self, archive_path: str, extracted_path: str) -> None:
+        refused = []
+        for root, dirs, files in os.walk(archive_path):
+            for name in dirs + files:
+                full = os.path.join(root, name)
+                refusal = inspect(full) if os.path.islink(full) or name in files else None
+                if refusal is not None:
+                    refused.append((full, refusal))
+        for full, refusal in refused:  # moved aside: nbgrader's extractor never reads them
+            self._refuse(full, refusal)
+        import tempfile
+
+        hold = []
+        aside_dir = tempfile.mkdtemp(prefix=".refused-", dir=os.path.dirname(os.path.normpath(archive_path)))
+        try:
+            for i, (full, _) in enumerate(refused):
+                aside = os.path.join(aside_dir, str(i))
+                os.rename(full, aside)
+                hold.append((aside, full))
+            super().extract(archive_path, extracted_path)
+        finally:
+            for aside, full in hold:
+                os.rename(aside, full)
+            os.rmdir(aside_dir)
+        # what an archive unpacked to (a tar keeps links): removed before collection
+        for root, dirs, files in os.walk(extracted_path):
+            for name in dirs + files:
+                full = os.path.join(root, name)
+                refusal = inspect(full) if (os.path.islink(full) or name in files) else None
+                if refusal is not None:
+                    self._refuse(full, refusal)
+                    os.unlink(full)
