@@ -15,6 +15,7 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Clea
                                     OverwriteKernelspec, SaveAutoGrades, SaveCells)
 
 from grader.export import GraderExportPlugin
+from grader.feedback_html import FeedbackExporter
 from grader.nbgrader_ext import (FEEDBACK_TEMPLATE, FlagIssues, GraderExecute,
                                  HideHiddenTestsInFeedback, InjectProbes, LocalizedClearSolutions,
                                  LocalizeFeedback, NeutralizeStderr, RecordSubmissionIssues,
@@ -94,9 +95,12 @@ c.Autograde.autograde_preprocessors = [
 c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTestsInFeedback, LocalizeFeedback,
                                    CSSHTMLHeaderPreprocessor]
 # nbgrader's feedback page with its frame ("Score", "Your answer", "Comments") in the student's
-# language: grader/templates/minitape_feedback extends nbgrader's own "feedback" template.
-c.HTMLExporter.template_name = FEEDBACK_TEMPLATE
-c.HTMLExporter.extra_template_basedirs = feedback_template_dirs()
+# language (grader/templates/minitape_feedback extends nbgrader's own "feedback" template) and
+# its math as MathML (no MathJax from a CDN): for generate_feedback only. HTMLExporter itself
+# is left alone: formgrader renders submissions with it and its own "formgrade" template.
+c.GenerateFeedback.exporter_class = FeedbackExporter
+c.FeedbackExporter.template_name = FEEDBACK_TEMPLATE
+c.FeedbackExporter.extra_template_basedirs = feedback_template_dirs()
 
 # --- zip_collect: submissions downloaded from an LMS as <student_id>_<notebook>.ipynb ----------
 # (e.g. downloaded/01-gradients-es/archive/ana_01-gradients.ipynb); adapt to your LMS's names.
