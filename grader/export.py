@@ -16,7 +16,8 @@ gradebook nor in ``submitted/``), ``late``,
 ``test_cell_restored`` (deleted test cell put back), ``test_cell_modified`` (edited test cell
 restored), ``not_autograded`` (submitted but no autograded notebook: autograde failed or has
 not run), ``unanswered`` (a solution cell left as released), ``needs_manual_grade``,
-``multiple_submissions``. A crashed or timed-out submission
+``multiple_submissions``, ``raised`` (the student's code raised an exception in a check:
+``notes`` names the exercises). A crashed or timed-out submission
 is therefore never a silent 0. ``notes`` says where, in words.
 """
 
@@ -201,6 +202,9 @@ def _lesson_cells(gradebook, lesson: Lesson, student_id: str, autograded_path,
         if unanswered:
             status.append("unanswered")
             notes.append(f"no answer in {', '.join(unanswered)}")
+        for comment in nb.comments:  # the instructor's comments (formgrader), in the notes
+            if comment.manual_comment:
+                notes.append(f"comment ({comment.name}): {comment.manual_comment.strip()}")
         issues, exists = _autograded_issues(autograded_path(student_id, assignment_name, nb.name))
         if not exists:
             status.append("not_autograded")

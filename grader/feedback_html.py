@@ -8,6 +8,7 @@ which it cannot (``TemplateNotFound: bootstrap.min.css``).  So the course config
 (``grader/templates/minitape_feedback``) is this exporter's default, and formgrader's
 ``HTMLExporter`` keeps nbgrader's template.
 
+The test cells' score values (``Out[n]: 2``) are left out: the page shows each cell's score.
 The page needs nothing from the internet: math is MathML (``grader.mathml``), written at export
 time, instead of MathJax from a CDN.
 """
@@ -18,6 +19,19 @@ from nbconvert.exporters import HTMLExporter
 from traitlets import default
 
 from .mathml import export_with_mathml
+
+
+def without_score_values(nb):
+    """A copy of ``nb`` without the test cells' ``Out[n]: 2``: the value nbgrader reads as the
+    cell's partial credit, which the page already shows as the cell's score."""
+    import copy
+
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution"):
+            cell.outputs = [o for o in cell.get("outputs", []) if o.get("output_type") != "execute_result"]
+    return nb
 
 
 class FeedbackExporter(HTMLExporter):
@@ -42,6 +56,6 @@ class FeedbackExporter(HTMLExporter):
             return super().from_notebook_node(nb, resources=resources, **kw)
         self._in_mathml = True
         try:
-            return export_with_mathml(self, nb, resources=resources, **kw)
+            return export_with_mathml(self, without_score_values(nb), resources=resources, **kw)
         finally:
             self._in_mathml = False

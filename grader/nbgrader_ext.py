@@ -369,6 +369,8 @@ class ScoreProbes(NbGraderPreprocessor):
                 _add_issue(nb, kind, grade_id, detail)
             if facts.get("timed_out"):
                 _add_issue(nb, "timed_out", grade_id, "a call ran past its time limit")
+            if facts.get("raised"):
+                _add_issue(nb, "raised", grade_id, "the student's code raised an exception")
             cell.source = entry["source"]
             new_outputs = [NotebookNode(output_type="display_data", metadata=NotebookNode(),
                                         data=NotebookNode({"text/html": result._repr_html_(),

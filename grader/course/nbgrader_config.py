@@ -63,6 +63,9 @@ c.Execute.interrupt_on_timeout = True
 # grading machine never turns a finished cell into a failure.
 c.Execute.iopub_timeout = 20
 c.LimitOutput.max_lines = 1000
+# Kernels nbgrader starts itself (validate) talk over Unix sockets, as the grader's own
+# kernels do: local only, and no "Kernel is running over TCP without encryption" warning.
+c.KernelManager.transport = "ipc"
 
 # --- restoring what students broke ---------------------------------------------------------
 # A deleted test cell is put back (nbgrader would otherwise leave it for manual grading);
