@@ -102,10 +102,13 @@ lab: $(STAMP_COURSE)
 
 # What students get, built from this checkout and audited for instructor material
 # (python -m lessons student-dist; README, "Publishing the student distribution").
+# It refuses while pyproject.toml names the placeholder repository: STUDENT_DIST_ARGS=--allow-placeholder
+# builds anyway (a local try).
 STUDENT_DIST ?= build/student
+STUDENT_DIST_ARGS ?=
 student-dist: $(STAMP_COURSE)
 	$(call phase,"Building the student distribution in $(STUDENT_DIST) (about 30 s)")
-	$(VPY) -m lessons student-dist $(STUDENT_DIST)
+	$(VPY) -m lessons student-dist $(STUDENT_DIST) $(STUDENT_DIST_ARGS)
 
 # The executed lessons as a static HTML site (python -m lessons site; README, "Read the lessons
 # online"): every lesson in every language run top to bottom and exported with nbconvert, figures

@@ -23,6 +23,8 @@ BEGIN, END = "<!-- lessons-table:begin -->", "<!-- lessons-table:end -->"
 PLACEHOLDER = "<!-- Generated from the lesson sources: one Binder badge per lesson and language. -->"
 LANGUAGE_NAMES = LANGUAGES
 BADGE = "https://mybinder.org/badge_logo.svg"
+# pyproject.toml's [tool.minitape-course] repository until an instructor names theirs
+PLACEHOLDER_REPOSITORY = "your-github-user/minitape-student"
 
 
 def lesson_title(lesson: Lesson, lang: str) -> str:
@@ -40,7 +42,7 @@ def lesson_title(lesson: Lesson, lang: str) -> str:
 def course_settings(root: Path) -> tuple[str, str]:
     data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     settings = data.get("tool", {}).get("minitape-course", {})
-    return settings.get("repository", "your-github-user/minitape-student"), settings.get("branch", "main")
+    return settings.get("repository", PLACEHOLDER_REPOSITORY), settings.get("branch", "main")
 
 
 def binder_url(repository: str, branch: str, path: str) -> str:
