@@ -31,7 +31,7 @@ STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
 
 phase = @printf '\n==> %s\n' $(1)
 
-.PHONY: help lab test install install-dev system-packages preflight clean lite test-lite student-dist site
+.PHONY: help lab test install install-dev system-packages preflight preflight-lab clean lite test-lite student-dist site
 
 help:
 	@echo "make lab    start the students' JupyterLab on the lessons (creates .venv on first use)"
@@ -97,8 +97,21 @@ system-packages:
 # checkout holds instructor material, so the lab's kernels run confined (bubblewrap); without
 # bubblewrap it refuses unless LAB_ARGS=--no-sandbox (lessons/lab.py says why).
 LAB_ARGS ?=
-lab: $(STAMP_COURSE)
+BWRAP ?= bwrap
+lab: preflight-lab $(STAMP_COURSE)
 	$(VPY) -m lessons lab $(LAB_ARGS)
+
+# Before installing anything (2-3 minutes): Python (preflight) and bubblewrap, which this
+# checkout's lab needs (see above), said in the words of starting a lab.
+preflight-lab: preflight
+	@if [[ " $(LAB_ARGS) " != *" --no-sandbox "* ]] && ! command -v $(BWRAP) >/dev/null 2>&1; then \
+	  echo "error: make lab needs bubblewrap, and it is not installed. Nothing has been installed yet." >&2; \
+	  echo "  Why: this checkout holds the answers (reference solutions, hidden checks), so the lessons'" >&2; \
+	  echo "  kernels run in a bubblewrap sandbox where they cannot read them." >&2; \
+	  echo "  Install it: sudo apt-get install bubblewrap   (Debian/Ubuntu; Fedora: sudo dnf install bubblewrap)" >&2; \
+	  echo "  then run make lab again. Students never need this: they use the student distribution." >&2; \
+	  echo "  To start this lab unconfined anyway (only you at this machine): make lab LAB_ARGS=--no-sandbox" >&2; \
+	  exit 1; fi
 
 # What students get, built from this checkout and audited for instructor material
 # (python -m lessons student-dist; README, "Publishing the student distribution").

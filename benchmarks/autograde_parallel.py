@@ -27,6 +27,9 @@ import resource
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _results import add_write_option, written_to  # noqa: E402
 import tempfile
 import time
 from pathlib import Path
@@ -116,7 +119,13 @@ def main() -> int:
                         help="only the runs without the bubblewrap sandbox (where it is missing)")
     parser.add_argument("--no-dask", dest="dask", action="store_false",
                         help="skip the runs on a Dask LocalCluster (autograde-all --scheduler)")
+    add_write_option(parser, 'autograde_parallel')
     args = parser.parse_args()
+    with written_to(args.write, 'Autograding a class (benchmarks/autograde_parallel.py)', markdown=False):
+        return _main(args)
+
+
+def _main(args):
     if args.dask and importlib.util.find_spec("distributed") is None:
         print("note: Dask is not installed (pip install -e '.[course,cluster]'): no cluster runs")
         args.dask = False

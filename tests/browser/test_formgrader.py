@@ -116,6 +116,9 @@ def test_open_a_submission_grade_it_by_hand_and_find_it_in_the_export(graded_cou
     assert "TemplateNotFound" not in log.read_text()
     # the autograded report is there, and the test cell's score
     assert "derivative_at" in body
+    # formgrader fills the scores in once its models have loaded
+    page.wait_for_function("() => document.querySelector('input.score#l01_ex1').value !== ''",
+                           timeout=60_000)
     assert page.input_value("input.score#l01_ex1") == "1"
 
     # a manual score on the autograded test cell and a comment on the student's answer

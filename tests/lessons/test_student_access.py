@@ -375,6 +375,7 @@ def test_lab_without_bubblewrap_refuses_unless_told(tmp_path: Path) -> None:
     assert proc.returncode == 2, proc.stderr
     assert "instructor material" in proc.stderr and "--no-sandbox" in proc.stderr
     assert "student-dist" in proc.stderr
+    assert "apt-get install bubblewrap" in proc.stderr and "grade with" not in proc.stderr
 
 
 def test_lab_with_no_sandbox_warns_and_the_probe_sees_the_leak(tmp_path: Path) -> None:
