@@ -59,3 +59,18 @@ class FeedbackExporter(HTMLExporter):
             return export_with_mathml(self, without_score_values(nb), resources=resources, **kw)
         finally:
             self._in_mathml = False
+
+
+def formgrade_template_dirs() -> tuple[list[str], list[str]]:
+    """(``HTMLExporter.extra_template_basedirs``, ``HTMLExporter.extra_template_paths``) for
+    formgrader: this package's ``formgrade`` page (nbgrader's, working offline:
+    ``grader/templates/formgrade``) ahead of nbgrader's templates, and the folder from which it
+    extends nbgrader's page (``templates/formgrade/index.html.j2``)."""
+    import os
+
+    import nbgrader
+    from .nbgrader_ext import FEEDBACK_TEMPLATES
+
+    formgrader = os.path.join(os.path.dirname(os.path.abspath(nbgrader.__file__)),
+                              "server_extensions", "formgrader")
+    return [FEEDBACK_TEMPLATES, os.path.join(formgrader, "templates")], [formgrader]

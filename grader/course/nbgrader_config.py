@@ -15,7 +15,7 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Clea
                                     OverwriteKernelspec, SaveAutoGrades, SaveCells)
 
 from grader.export import GraderExportPlugin
-from grader.feedback_html import FeedbackExporter
+from grader.feedback_html import FeedbackExporter, formgrade_template_dirs
 from grader.nbgrader_ext import (FEEDBACK_TEMPLATE, FlagIssues, GraderExecute,
                                  HideHiddenTestsInFeedback, InjectProbes, LocalizedClearSolutions,
                                  LocalizeFeedback, NeutralizeStderr, RecordSubmissionIssues,
@@ -104,6 +104,9 @@ c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTestsInFeedback, Locali
 c.GenerateFeedback.exporter_class = FeedbackExporter
 c.FeedbackExporter.template_name = FEEDBACK_TEMPLATE
 c.FeedbackExporter.extra_template_basedirs = feedback_template_dirs()
+# formgrader's submission page works offline (nbgrader's own page stops when its MathJax CDN
+# is unreachable): grader/templates/formgrade, ahead of nbgrader's templates.
+c.HTMLExporter.extra_template_basedirs, c.HTMLExporter.extra_template_paths = formgrade_template_dirs()
 
 # --- zip_collect: submissions downloaded from an LMS as <student_id>_<notebook>.ipynb ----------
 # (e.g. downloaded/01-gradients-es/archive/ana_01-gradients.ipynb); adapt to your LMS's names.
