@@ -1,4 +1,4 @@
-# The README's two commands:
+# The two everyday commands (docs/testing.md):
 #   make lab    create .venv if needed, install the course, start the students' JupyterLab
 #               (from this checkout its kernels run in the grader's bubblewrap sandbox: the
 #               checkout holds the answers; students get the student distribution instead)
@@ -114,7 +114,7 @@ preflight-lab: preflight
 	  exit 1; fi
 
 # What students get, built from this checkout and audited for instructor material
-# (python -m lessons student-dist; README, "Publishing the student distribution").
+# (python -m lessons student-dist; docs/instructors.md, "Publishing the student distribution").
 # It refuses while pyproject.toml names the placeholder repository: STUDENT_DIST_ARGS=--allow-placeholder
 # builds anyway (a local try).
 STUDENT_DIST ?= build/student
@@ -123,7 +123,7 @@ student-dist: $(STAMP_COURSE)
 	$(call phase,"Building the student distribution in $(STUDENT_DIST) (about 30 s)")
 	$(VPY) -m lessons student-dist $(STUDENT_DIST) $(STUDENT_DIST_ARGS)
 
-# The executed lessons as a static HTML site (python -m lessons site; README, "Read the lessons
+# The executed lessons as a static HTML site (python -m lessons site; docs/static-site.md, "Read the lessons
 # online"): every lesson in every language run top to bottom and exported with nbconvert, figures
 # and widget states embedded, into build/site/ (replaced only when every lesson ran cleanly).
 # SITE_ARGS passes options, e.g. make site SITE_ARGS="01 --lang es".
