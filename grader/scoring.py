@@ -169,8 +169,8 @@ def _judge_payload(ex: Exercise, plan: ProbePlan, payload: dict, lang: str
                 error = _error(reported["error"])
                 if error.timed_out:
                     facts["timed_out"] = True
-                else:
-                    facts["raised"] = True  # exported as status "raised" (grader/export.py)
+                elif not error.not_implemented:  # the stub is "unanswered", not "raised"
+                    facts["raised"] = True  # exported in the notes (grader/export.py)
             elif "answer" in reported:
                 answer = decode_answer(reported["answer"])
                 raw_why = reported.get("why_none", {})
