@@ -1,4 +1,4 @@
-# The README's two commands:
+# The two everyday commands (docs/testing.md):
 #   make lab    create .venv if needed, install the course, start the students' JupyterLab
 #               (from this checkout its kernels run in the grader's bubblewrap sandbox: the
 #               checkout holds the answers; students get the student distribution instead)
@@ -31,7 +31,7 @@ STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
 
 phase = @printf '\n==> %s\n' $(1)
 
-.PHONY: help lab test install install-dev system-packages preflight clean lite test-lite student-dist site
+.PHONY: help lab test install install-dev system-packages preflight preflight-lab clean lite test-lite student-dist site
 .PHONY: check
 
 help:
@@ -99,17 +99,33 @@ system-packages:
 # checkout holds instructor material, so the lab's kernels run confined (bubblewrap); without
 # bubblewrap it refuses unless LAB_ARGS=--no-sandbox (lessons/lab.py says why).
 LAB_ARGS ?=
-lab: $(STAMP_COURSE)
+BWRAP ?= bwrap
+lab: preflight-lab $(STAMP_COURSE)
 	$(VPY) -m lessons lab $(LAB_ARGS)
 
+# Before installing anything (2-3 minutes): Python (preflight) and bubblewrap, which this
+# checkout's lab needs (see above), said in the words of starting a lab.
+preflight-lab: preflight
+	@if [[ " $(LAB_ARGS) " != *" --no-sandbox "* ]] && ! command -v $(BWRAP) >/dev/null 2>&1; then \
+	  echo "error: make lab needs bubblewrap, and it is not installed. Nothing has been installed yet." >&2; \
+	  echo "  Why: this checkout holds the answers (reference solutions, hidden checks), so the lessons'" >&2; \
+	  echo "  kernels run in a bubblewrap sandbox where they cannot read them." >&2; \
+	  echo "  Install it: sudo apt-get install bubblewrap   (Debian/Ubuntu; Fedora: sudo dnf install bubblewrap)" >&2; \
+	  echo "  then run make lab again. Students never need this: they use the student distribution." >&2; \
+	  echo "  To start this lab unconfined anyway (only you at this machine): make lab LAB_ARGS=--no-sandbox" >&2; \
+	  exit 1; fi
+
 # What students get, built from this checkout and audited for instructor material
-# (python -m lessons student-dist; README, "Publishing the student distribution").
+# (python -m lessons student-dist; docs/instructors.md, "Publishing the student distribution").
+# It refuses while pyproject.toml names the placeholder repository: STUDENT_DIST_ARGS=--allow-placeholder
+# builds anyway (a local try).
 STUDENT_DIST ?= build/student
+STUDENT_DIST_ARGS ?=
 student-dist: $(STAMP_COURSE)
 	$(call phase,"Building the student distribution in $(STUDENT_DIST) (about 30 s)")
-	$(VPY) -m lessons student-dist $(STUDENT_DIST)
+	$(VPY) -m lessons student-dist $(STUDENT_DIST) $(STUDENT_DIST_ARGS)
 
-# The executed lessons as a static HTML site (python -m lessons site; README, "Read the lessons
+# The executed lessons as a static HTML site (python -m lessons site; docs/static-site.md, "Read the lessons
 # online"): every lesson in every language run top to bottom and exported with nbconvert, figures
 # and widget states embedded, into build/site/ (replaced only when every lesson ran cleanly).
 # SITE_ARGS passes options, e.g. make site SITE_ARGS="01 --lang es".

@@ -28,6 +28,9 @@ import resource
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _results import add_write_option, written_to  # noqa: E402
 import tempfile
 import time
 from pathlib import Path
@@ -118,7 +121,13 @@ def main() -> int:
                         help="skip the runs on a Dask LocalCluster (autograde-all --scheduler)")
     parser.add_argument("--plan", action="store_true",
                         help="print the runs these options make, one a line, and exit")
+    add_write_option(parser, 'autograde_parallel')
     args = parser.parse_args()
+    with written_to(args.write, 'Autograding a class (benchmarks/autograde_parallel.py)', markdown=False):
+        return _main(args)
+
+
+def _main(args):
     if args.dask and importlib.util.find_spec("distributed") is None:
         print("note: Dask is not installed (pip install -e '.[course,cluster]'): no cluster runs")
         args.dask = False

@@ -26,6 +26,9 @@ import os
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _results import add_write_option, written_to  # noqa: E402
 import tempfile
 from pathlib import Path
 
@@ -124,7 +127,13 @@ def main(argv=None) -> int:
     ap.add_argument("-n", type=int, default=30, help="repetitions counted (default 30)")
     ap.add_argument("--only", default=",".join(WORKLOADS),
                     help="comma-separated workloads (default: all)")
+    add_write_option(ap, 'instructions')
     args = ap.parse_args(argv)
+    with written_to(args.write, 'Instruction counts (benchmarks/instructions.py)', markdown=False):
+        return _main(args)
+
+
+def _main(args):
     for tool in ("valgrind", "setarch"):
         if shutil.which(tool) is None:
             _fail(f"{tool} is not installed (Debian: apt-get install valgrind util-linux)")

@@ -98,6 +98,9 @@ import platform
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _results import add_write_option, written_to  # noqa: E402
 import time
 import tracemalloc
 import warnings
@@ -766,7 +769,15 @@ def main(argv=None):
     ap.add_argument("--skip", default="", help="comma-separated frameworks to leave out "
                     "(autograd, torch, tensorflow, jax)")
     ap.add_argument("--json", metavar="FILE", help="also write the raw results to FILE")
+    add_write_option(ap, 'run')
     args = ap.parse_args(argv)
+    if args.write:
+        args.markdown = True
+    with written_to(args.write, 'minitape benchmarks (benchmarks/run.py)', markdown=True):
+        return _main(args)
+
+
+def _main(args):
     cfg = Config()
     if args.quick:
         cfg.rounds, cfg.round_s, cfg.warmup_s, cfg.max_reps = 2, 0.03, 0.02, 20

@@ -223,6 +223,11 @@ def compare_leaf(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: st
                            details, value=got64)
     first = tuple(int(i) for i in np.argwhere(~close)[0])
     details["index"] = first
+    if exp.ndim == 0:  # a scalar has no index to name
+        msg = t("leaf.values.scalar", lang, abs_err=fmt_number(abs_err), rel_err=fmt_number(rel_err),
+                expected=fmt_number(exp[first]), got=fmt_number(got64[first]),
+                rtol=fmt_number(rtol), atol=fmt_number(atol))
+        return LeafOutcome(path, False, "values", msg, details, value=got64)
     msg = tn("leaf.values.plural", int(close.size), lang, count=int((~close).sum()), size=int(close.size),
             abs_err=fmt_number(abs_err), rel_err=fmt_number(rel_err), index=fmt_index(first),
             expected=fmt_number(exp[first]), got=fmt_number(got64[first]),

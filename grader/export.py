@@ -17,7 +17,10 @@ gradebook nor in ``submitted/``), ``late``,
 restored), ``not_autograded`` (submitted but no autograded notebook: autograde failed or has
 not run), ``unanswered`` (a solution cell left as released), ``needs_manual_grade``,
 ``multiple_submissions``. A crashed or timed-out submission
-is therefore never a silent 0. ``notes`` says where, in words.
+is therefore never a silent 0. ``notes`` says where, in words; it also says ``raised
+(<exercise>)`` for each exercise whose checks found the student's code raising an exception (a
+fact about the answer, not a grading problem: the status stays as it is), and the instructor's
+comments from formgrader.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from .nbgrader_ext import issues_of
 __all__ = ["GraderExportPlugin", "export_rows", "submitted_on_disk", "write_csv"]
 
 LANG_ORDER = LANGS
+NOTE_ONLY_KINDS = ("raised",)  # recorded issues the notes name but the status does not
 _MISSING_CELL = re.compile(r"^# This cell \(id:(?P<id>[^)]*)\) was missing from the submission")
 
 
@@ -218,13 +222,16 @@ def _lesson_cells(gradebook, lesson: Lesson, student_id: str, autograded_path,
         if unanswered:
             status.append("unanswered")
             notes.append(f"no answer in {', '.join(unanswered)}")
+        for comment in nb.comments:  # the instructor's comments (formgrader), in the notes
+            if comment.manual_comment:
+                notes.append(f"comment ({comment.name}): {comment.manual_comment.strip()}")
         issues, exists = _autograded_issues(autograded_path(student_id, assignment_name, nb.name))
         if not exists:
             status.append("not_autograded")
             notes.append(f"{nb.name}.ipynb has no autograded version (autograde failed or not run)")
         for issue in issues:
             kind = issue.get("kind", "")
-            if kind and kind not in status:
+            if kind and kind not in status and kind not in NOTE_ONLY_KINDS:
                 status.append(kind)
             where = issue.get("cell") or ""
             notes.append(f"{kind.replace('_', ' ')} ({where})" if where else kind.replace("_", " "))

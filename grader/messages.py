@@ -53,10 +53,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "При оценивании блокнота будет выполнена {count} скрытая проверка. Скрытые проверки вызывают вашу функцию в случайных точках, поэтому пройти их может только общее решение; их код и значения не показываются.|При оценивании блокнота будут выполнены {count} скрытые проверки. Они вызывают вашу функцию в случайных точках, поэтому пройти их может только общее решение; их код и значения не показываются.|При оценивании блокнота будет выполнено {count} скрытых проверок. Они вызывают вашу функцию в случайных точках, поэтому пройти их может только общее решение; их код и значения не показываются.",
     },
     "report.hidden_note": {
-        "en": "Hidden checks use new random points at every grading run.",
-        "es": "Las comprobaciones ocultas usan puntos aleatorios nuevos en cada calificación.",
-        "pt": "As verificações ocultas usam novos pontos aleatórios a cada avaliação.",
-        "ru": "Скрытые проверки при каждом оценивании используют новые случайные точки.",
+        "en": "Hidden checks call your function at points chosen for you: the same points at every regrade.",
+        "es": "Las comprobaciones ocultas llaman a tu función en puntos elegidos para ti: los mismos en cada recalificación.",
+        "pt": "As verificações ocultas chamam a sua função em pontos escolhidos para você: os mesmos a cada nova correção.",
+        "ru": "Скрытые проверки вызывают вашу функцию в точках, выбранных для вас: при каждой повторной проверке — в тех же самых.",
     },
     "report.visible": {
         "en": "visible",
@@ -105,6 +105,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "obtenido",
         "pt": "obtido",
         "ru": "получено",
+    },
+    "report.traceback": {
+        "en": "where it was raised",
+        "es": "dónde se lanzó",
+        "pt": "onde foi lançado",
+        "ru": "где возникла ошибка",
     },
     "report.captured": {
         "en": "While being checked, your code printed the following (warnings and stderr "
@@ -375,6 +381,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "El resultado contiene {count} valor no finito (NaN o infinito), en el índice {index}.|El resultado contiene {count} valores no finitos (NaN o infinito); el primero, en el índice {index}.",
         "pt": "O resultado contém {count} valor não finito (NaN ou infinito), no índice {index}.|O resultado contém {count} valores não finitos (NaN ou infinito); o primeiro, no índice {index}.",
         "ru": "Результат содержит {count} нечисловое или бесконечное значение (NaN или inf), первое — по индексу {index}.|Результат содержит {count} нечисловых или бесконечных значения (NaN или inf), первое — по индексу {index}.|Результат содержит {count} нечисловых или бесконечных значений (NaN или inf), первое — по индексу {index}.",
+    },
+    "leaf.values.scalar": {
+        "en": "Wrong value: expected {expected}, got {got} (absolute error {abs_err}, relative error {rel_err}; rtol={rtol}, atol={atol}).",
+        "es": "Valor incorrecto: se esperaba {expected} y se obtuvo {got} (error absoluto {abs_err}, error relativo {rel_err}; rtol={rtol}, atol={atol}).",
+        "pt": "Valor errado: esperava-se {expected}, veio {got} (erro absoluto {abs_err}, erro relativo {rel_err}; rtol={rtol}, atol={atol}).",
+        "ru": "Неверное значение: ожидалось {expected}, получено {got} (абсолютная ошибка {abs_err}, относительная {rel_err}; rtol={rtol}, atol={atol}).",
     },
     "leaf.values.plural": {
         "en": "Wrong values in {count} of {size} entry. Largest absolute error {abs_err}, largest relative error {rel_err}; first differing index {index}: expected {expected}, got {got} (rtol={rtol}, atol={atol}).|Wrong values in {count} of {size} entries. Largest absolute error {abs_err}, largest relative error {rel_err}; first differing index {index}: expected {expected}, got {got} (rtol={rtol}, atol={atol}).",

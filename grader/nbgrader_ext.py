@@ -41,7 +41,7 @@ import re
 
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import NotebookNode
-from traitlets import Bool, Float, Integer, Unicode
+from traitlets import Bool, Float, Integer, List, Unicode
 
 from nbgrader import utils
 from nbgrader.api import Gradebook, MissingEntry
@@ -371,6 +371,8 @@ class ScoreProbes(NbGraderPreprocessor):
                 _add_issue(nb, kind, grade_id, detail)
             if facts.get("timed_out"):
                 _add_issue(nb, "timed_out", grade_id, "a call ran past its time limit")
+            if facts.get("raised"):
+                _add_issue(nb, "raised", grade_id, "the student's code raised an exception")
             cell.source = entry["source"]
             new_outputs = [NotebookNode(output_type="display_data", metadata=NotebookNode(),
                                         data=NotebookNode({"text/html": result._repr_html_(),
@@ -689,6 +691,10 @@ class LocalizeFeedback(NbGraderPreprocessor):
     ``ClearMetadataPreprocessor``), so the language comes from the assignment id
     (``01-gradients-es``)."""
 
+    # nbconvert's HTMLExporter configures every NbConvertBase with this; declared configurable
+    # here so that traitlets does not warn "not recognized by LocalizeFeedback"
+    display_data_priority = List().tag(config=True)
+
     def preprocess(self, nb, resources):
         from .i18n import t
 
@@ -702,6 +708,7 @@ class HideHiddenTestsInFeedback(ClearHiddenTests):
     """Feedback without hidden test source: no hidden regions, no tracebacks quoting them."""
 
     enforce_metadata = Bool(False).tag(config=True)
+    display_data_priority = List().tag(config=True)  # set by HTMLExporter: no warning
 
     def preprocess_cell(self, cell, resources, cell_index):
         if cell.cell_type != "code":

@@ -78,8 +78,12 @@ def render_html(result) -> str:
         extra = _details_text(check, lang)
         more = ""
         if extra:
+            # "expected / got" only when there is something to compare; else the traceback
+            compare = "expected" in check.details or "got" in check.details
+            summary = (f"{t('report.expected', lang)} / {t('report.got', lang)}" if compare
+                       else t('report.traceback', lang))
             more = ("<details style='margin-top:2px'><summary style='cursor:pointer'>"
-                    f"{html.escape(t('report.expected', lang))} / {html.escape(t('report.got', lang))}"
+                    f"{html.escape(summary)}"
                     "</summary><pre style='margin:4px 0;white-space:pre-wrap'>"
                     f"{html.escape(chr(10).join(extra))}</pre></details>")
         rows.append(

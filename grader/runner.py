@@ -208,7 +208,10 @@ def error_message(err: StudentError, name: str, lang: str) -> str:
     if err.timed_out:
         return t("err.raised", lang, name=name, error=err.evalue)
     text = f"{err.ename}: {err.evalue}".strip().rstrip(":")
-    return t("err.raised", lang, name=name, error=text)
+    from .glosses import gloss  # the English error's meaning in the student's language
+
+    meaning = gloss(err.ename, err.evalue, lang)
+    return t("err.raised", lang, name=name, error=text) + (f" ({meaning})" if meaning else "")
 
 
 def judge_case(ex: Exercise, case: Case, label: str, hidden: bool, seed: int, lang: str, *,

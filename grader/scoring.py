@@ -154,7 +154,7 @@ def _judge_payload(ex: Exercise, plan: ProbePlan, payload: dict, lang: str
         raise WireError("probe output with the wrong number of cases")
     captured = payload.get("captured", "")
     captured = captured[:MAX_CAPTURED] if isinstance(captured, str) else ""
-    facts = {"tools": set(), "seconds": [], "timed_out": False}
+    facts = {"tools": set(), "seconds": [], "timed_out": False, "raised": False}
     checks: list[CheckResult] = []
     by_index = {i: case for i, case in enumerate(ex.visible)}
     by_index.update({len(ex.visible) + i: case for i, case in enumerate(ex.hidden)})
@@ -169,6 +169,8 @@ def _judge_payload(ex: Exercise, plan: ProbePlan, payload: dict, lang: str
                 error = _error(reported["error"])
                 if error.timed_out:
                     facts["timed_out"] = True
+                elif not error.not_implemented:  # the stub is "unanswered", not "raised"
+                    facts["raised"] = True  # exported in the notes (grader/export.py)
             elif "answer" in reported:
                 answer = decode_answer(reported["answer"])
                 raw_why = reported.get("why_none", {})

@@ -132,7 +132,7 @@ def cmd_lab(args) -> int:
 def cmd_student_dist(args) -> int:
     from .student import main
 
-    return main(args.out)
+    return main(args.out, allow_placeholder=args.allow_placeholder)
 
 
 def cmd_site(args) -> int:
@@ -170,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
                                    "audited for instructor material. Publish OUT as the students' repository; "
                                    "the Binder badges point to it (pyproject.toml [tool.minitape-course]).")
     p.add_argument("out", type=Path, help="the folder to build (created; refreshed if it holds an earlier one)")
+    p.add_argument("--allow-placeholder", action="store_true",
+                   help="build even while pyproject.toml names the placeholder students' repository "
+                        "(a local try: its Binder badges lead nowhere)")
     p.set_defaults(func=cmd_student_dist)
 
     p = sub.add_parser("site", parents=[common],

@@ -131,8 +131,13 @@ def main(extra: list[str], root: Path | None = None, no_sandbox: bool = False) -
         try:
             confine = confinement(root, material)
         except SandboxError as exc:
+            from grader.sandbox import find_bwrap
+
+            # in the words of starting a lab, not of grading (the sandbox's own text says "grade")
+            reason = (str(exc) if find_bwrap() else "bubblewrap (bwrap), which that sandbox needs, "
+                      "is not installed: sudo apt-get install bubblewrap (Debian/Ubuntu)")
             print(f"error: this lab can reach instructor material ({', '.join(material)}), so its "
-                  f"kernels run in a sandbox, and {exc}. Students get the student distribution "
+                  f"kernels run in a sandbox, and {reason}. Students get the student distribution "
                   "(python -m lessons student-dist), never this checkout; to start this lab "
                   "unconfined anyway: python -m lessons lab --no-sandbox (make lab LAB_ARGS=--no-sandbox)",
                   file=sys.stderr)

@@ -214,11 +214,17 @@ def export_page(nb, lang: str, title: str, nav: str, note: str) -> str:
     """The executed notebook as one HTML page (nbconvert's ``lab`` template plus the site's bar)."""
     from nbconvert import HTMLExporter
 
+    from grader.mathml import export_with_mathml
+
+    from .widget_static import CSS as WIDGET_CSS, snapshots
+
     exporter = HTMLExporter(template_name="minitape-site", extra_template_basedirs=[str(TEMPLATE_DIR)],
                             language_code=lang)
-    body, _ = exporter.from_notebook_node(nb, resources={
+    # math as MathML and widgets' last state as HTML: the page reads the same offline
+    body, _ = export_with_mathml(exporter, nb, resources={
         "metadata": {"name": title}, "minitape_nav": nav, "minitape_note": note,
-        "minitape_css": COURSE_CSS.read_text(encoding="utf-8") + _SITE_CSS})
+        "minitape_css": COURSE_CSS.read_text(encoding="utf-8") + _SITE_CSS + WIDGET_CSS,
+        "minitape_widgets": snapshots(nb)})
     return body
 
 

@@ -361,7 +361,24 @@ def build(out: Path, root: Path = REPO) -> dict:
     return manifest
 
 
-def main(out: Path) -> int:
+def placeholder_error(root: Path = REPO) -> str | None:
+    """The one-line refusal while the students' repository is still the placeholder (the Binder
+    badges would send students to someone else's repository), or None."""
+    from .readme import PLACEHOLDER_REPOSITORY, course_settings
+
+    repository, _ = course_settings(root)
+    if repository != PLACEHOLDER_REPOSITORY:
+        return None
+    return (f"the students' repository is still the placeholder {repository!r}: set "
+            "[tool.minitape-course] repository = \"<you>/<repo>\" in pyproject.toml, then "
+            "`python -m lessons build` (or pass --allow-placeholder for a local try)")
+
+
+def main(out: Path, allow_placeholder: bool = False) -> int:
+    problem = None if allow_placeholder else placeholder_error()
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 1
     try:
         manifest = build(out)
     except StudentDistError as exc:

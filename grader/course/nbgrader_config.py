@@ -17,6 +17,7 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Clea
 import grader.submissions  # noqa: E402
 from grader.bounds import BoundOutputs
 from grader.export import GraderExportPlugin
+from grader.feedback_html import FeedbackExporter, formgrade_template_dirs
 from grader.nbgrader_ext import (FEEDBACK_TEMPLATE, FlagIssues, GraderExecute,
                                  HideHiddenTestsInFeedback, InjectProbes, LocalizedClearSolutions,
                                  LocalizeFeedback, NeutralizeStderr, RecordSubmissionIssues,
@@ -64,6 +65,9 @@ c.Execute.interrupt_on_timeout = True
 # grading machine never turns a finished cell into a failure.
 c.Execute.iopub_timeout = 20
 c.LimitOutput.max_lines = 1000
+# Kernels nbgrader starts itself (validate) talk over Unix sockets, as the grader's own
+# kernels do: local only, and no "Kernel is running over TCP without encryption" warning.
+c.KernelManager.transport = "ipc"
 
 # --- restoring what students broke ---------------------------------------------------------
 # A deleted test cell is put back (nbgrader would otherwise leave it for manual grading);
@@ -97,9 +101,15 @@ c.Autograde.autograde_preprocessors = [
 c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTestsInFeedback, LocalizeFeedback,
                                    CSSHTMLHeaderPreprocessor]
 # nbgrader's feedback page with its frame ("Score", "Your answer", "Comments") in the student's
-# language: grader/templates/minitape_feedback extends nbgrader's own "feedback" template.
-c.HTMLExporter.template_name = FEEDBACK_TEMPLATE
-c.HTMLExporter.extra_template_basedirs = feedback_template_dirs()
+# language (grader/templates/minitape_feedback extends nbgrader's own "feedback" template) and
+# its math as MathML (no MathJax from a CDN): for generate_feedback only. HTMLExporter itself
+# is left alone: formgrader renders submissions with it and its own "formgrade" template.
+c.GenerateFeedback.exporter_class = FeedbackExporter
+c.FeedbackExporter.template_name = FEEDBACK_TEMPLATE
+c.FeedbackExporter.extra_template_basedirs = feedback_template_dirs()
+# formgrader's submission page works offline (nbgrader's own page stops when its MathJax CDN
+# is unreachable): grader/templates/formgrade, ahead of nbgrader's templates.
+c.HTMLExporter.extra_template_basedirs, c.HTMLExporter.extra_template_paths = formgrade_template_dirs()
 
 # --- zip_collect: submissions downloaded from an LMS as <student_id>_<notebook>.ipynb ----------
 # (e.g. downloaded/01-gradients-es/archive/ana_01-gradients.ipynb); adapt to your LMS's names.

@@ -1,13 +1,17 @@
-"""The README's instructor workflow, verbatim, through the environment's bin/ with no virtualenv on PATH.
+"""The README's "Instructors: start here" list, through the environment's bin/ with no virtualenv on PATH.
 
 A fresh machine has no ``alembic`` (nor ``nbgrader``, ``jupyter``) on ``PATH`` unless a virtualenv is
 activated; nbgrader used to run ``alembic`` by name and every gradebook command failed there. This
-test takes the command block of the README's "Instructor's guide", runs each command as
-``<env>/bin/<command>`` from a ``PATH`` holding only system folders, with a reference submission of
-one student collected the LMS way (``zip_collect``), and checks that it gets full marks.
+test takes every command of the README's numbered list for instructors (the one place the workflow is
+written), runs each course command as ``<env>/bin/<command>`` from a ``PATH`` holding only system
+folders, with a reference submission of one student collected the LMS way (``zip_collect``), and
+checks that it gets full marks.
 
-Not run: ``pip install`` (the environment is the one under test) and the JupyterHub line
-(``release_assignment`` / ``collect``), which needs an exchange folder on a JupyterHub server.
+Checked without running them as written: ``apt-get install`` (the packages are named, and their
+programs are on this machine), ``make`` targets (``make -n``: they exist and expand), ``source``
+(the activate script exists), ``python -m lessons build`` (``python -m lessons check``: the
+checkout's generated files are what the build writes; the test must not rewrite them). Not run:
+``git`` (it needs the network and your repository) and the JupyterHub commands.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import csv
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -31,14 +36,16 @@ BIN = Path(sysconfig.get_path("scripts"))
 
 
 def readme_instructor_commands() -> list[str]:
+    """Every command of the README's "Instructors: start here" list, in order."""
     text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("## Instructor's guide"):]
-    block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
+    section = text[text.index("## Instructors: start here"):]
+    section = section[:section.index("\n## ", 1)]
     commands = []
-    for line in block.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            commands.append(line)
+    for block in re.findall(r"```bash\n(.*?)```", section, re.S):
+        for line in block.splitlines():
+            line = line.split("#", 1)[0].strip()
+            if line:
+                commands.append(line)
     return commands
 
 
@@ -54,8 +61,15 @@ def system_path() -> str:
     return os.pathsep.join(keep)
 
 
+def test_readme_is_a_portal_of_at_most_10_kb():
+    size = len((REPO / "README.md").read_bytes())
+    assert size <= 10 * 1024, f"README.md is {size} bytes: move details to docs/ (docs/README.md)"
+
+
 def test_readme_block_is_the_workflow():
     commands = readme_instructor_commands()
+    assert any(c.startswith("sudo apt-get install") and "bubblewrap" in c for c in commands)
+    assert any(c.startswith("make student-dist") for c in commands)
     names = [shlex.split(c)[:4] for c in commands]
     assert ["python", "-m", "grader", "init-course"] in names
     assert any(c.startswith("nbgrader generate_assignment") for c in commands)
@@ -76,7 +90,28 @@ def test_instructor_commands_without_virtualenv_on_path(tmp_path):
     course = None
     for command in readme_instructor_commands():
         argv = shlex.split(command.replace("~", str(home)))
-        if argv[0] == "pip" or "release_assignment" in argv or "collect" in argv:
+        if argv[0] == "pip" or argv[0] == "git" or "release_assignment" in argv or "collect" in argv:
+            continue
+        if argv[:2] == ["sudo", "apt-get"]:
+            for package, program in (("bubblewrap", "bwrap"), ("python3.11-venv", None), ("make", "make")):
+                assert package in argv, command
+                assert program is None or shutil.which(program), f"{program} ({package}) is missing"
+            continue
+        if argv[0] == "source":
+            assert (BIN / "activate").exists() or not (BIN.parent / "pyvenv.cfg").exists(), command
+            continue
+        if argv[0] == "make":
+            args = [a for a in argv[1:] if not a.startswith("STUDENT_DIST=")]
+            if "student-dist" in args:
+                args.append(f"STUDENT_DIST={tmp_path / 'student'}")
+            proc = subprocess.run(["make", "-n", "-C", str(REPO), *args], env={**env, "PATH": os.environ["PATH"]},
+                                  capture_output=True, text=True, timeout=120)
+            assert proc.returncode == 0, f"{command!r}: make -n failed:\n{proc.stdout}\n{proc.stderr}"
+            continue
+        if argv[:4] == ["python", "-m", "lessons", "build"]:
+            proc = subprocess.run([str(BIN / "python"), "-m", "lessons", "check"], cwd=REPO, env=env,
+                                  capture_output=True, text=True, timeout=900)
+            assert proc.returncode == 0, f"python -m lessons check failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
             continue
         if argv[0] == "cd":
             cwd = Path(argv[1])

@@ -208,9 +208,24 @@ def test_student_dist_refuses_to_overwrite_other_folders(tmp_path: Path) -> None
     with pytest.raises(student.StudentDistError, match="not overwriting"):
         student.build(tmp_path)
     assert (tmp_path / "mine.txt").read_text() == "my work"
-    proc = subprocess.run([sys.executable, "-m", "lessons", "student-dist", str(tmp_path)],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-m", "lessons", "student-dist", str(tmp_path),
+                           "--allow-placeholder"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "not overwriting" in proc.stderr
+
+
+def test_student_dist_refuses_the_placeholder_repository(tmp_path: Path) -> None:
+    """Binder badges to `your-github-user/minitape-student` must not ship silently."""
+    from lessons.readme import PLACEHOLDER_REPOSITORY, course_settings
+
+    if course_settings(REPO)[0] != PLACEHOLDER_REPOSITORY:
+        pytest.skip("this checkout names its students' repository")
+    proc = subprocess.run([sys.executable, "-m", "lessons", "student-dist", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and PLACEHOLDER_REPOSITORY in lines[0], lines
+    assert "[tool.minitape-course] repository" in lines[0] and "--allow-placeholder" in lines[0]
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.install  # builds the student distribution (a wheel)
@@ -365,6 +380,7 @@ def test_lab_without_bubblewrap_refuses_unless_told(tmp_path: Path) -> None:
     assert proc.returncode == 2, proc.stderr
     assert "instructor material" in proc.stderr and "--no-sandbox" in proc.stderr
     assert "student-dist" in proc.stderr
+    assert "apt-get install bubblewrap" in proc.stderr and "grade with" not in proc.stderr
 
 
 @pytest.mark.kernel

@@ -1,0 +1,35 @@
+"""Benchmark figures live in files the benchmarks write (`--write`), not in prose (issue 25)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_run_writes_its_tables_with_the_command_date_and_machine(tmp_path):
+    out = tmp_path / "run.md"
+    r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick", "--only", "hessian",
+                        "--skip", "torch,tensorflow,autograd,jax", "--write", str(out)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("# minitape benchmarks (benchmarks/run.py)\n")
+    assert "Written by `python benchmarks/run.py --quick --only hessian" in text and " UTC, " in text
+    assert "| minitape |" in text and "**hessian:" in text  # Markdown tables, as printed
+    assert r.stdout.strip() in text  # the file holds what the run printed
+
+
+def test_the_docs_link_files_the_scripts_write():
+    docs = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    for name in ("run", "instructions", "autograde_parallel"):
+        assert f"benchmarks/results/{name}.md" in docs
+        assert (ROOT / "benchmarks" / "results" / f"{name}.md").exists()
+        help_text = subprocess.run([sys.executable, str(ROOT / "benchmarks" / f"{name}.py"), "--help"],
+                                   capture_output=True, text=True, timeout=120).stdout
+        assert "--write" in help_text and f"benchmarks/results/{name}.md" in help_text
+    # no measured figure is quoted in the README any more
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "µs" not in readme and " ms " not in readme
