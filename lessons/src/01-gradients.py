@@ -292,6 +292,7 @@ print(tape.gradient(y, x).numpy())
 try:
     tape.gradient(y, x)
 except RuntimeError as error:
+    print(t("l01.gloss.one_shot"))
     print("RuntimeError:", error)
 
 # %% [markdown] key="persistent" lang="en"

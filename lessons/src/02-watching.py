@@ -324,21 +324,21 @@ print("dy/dx1:", grad["x1"].numpy())
 # %% [markdown] key="watch-accessed-result" lang="es" src="2934954f"
 # `x0` se leyó pero no se observó, así que su gradiente es `None`, aunque
 # $\frac{\partial y}{\partial x_0} = \cos(0) = 1$. Para `x1` obtenemos la derivada de la
-# softplus, $\sigma(10) \approx 0.99995$. La cinta confirma que observó una sola variable. Así
+# softplus, $\sigma(10) \approx 0{,}99995$. La cinta confirma que observó una sola variable. Así
 # se calculan gradientes para solo una parte de un modelo grande (por ejemplo, su última capa)
 # sin grabar todo lo demás:
 
 # %% [markdown] key="watch-accessed-result" lang="pt" src="2934954f"
 # `x0` foi lida, mas não observada; por isso o gradiente dela é `None`, embora
 # $\frac{\partial y}{\partial x_0} = \cos(0) = 1$. Para `x1` obtemos a derivada da softplus,
-# $\sigma(10) \approx 0.99995$. A fita confirma que observou uma única variável. É assim que se
+# $\sigma(10) \approx 0{,}99995$. A fita confirma que observou uma única variável. É assim que se
 # calculam gradientes só para uma parte de um modelo grande (digamos, a última camada) sem
 # gravar todo o resto:
 
 # %% [markdown] key="watch-accessed-result" lang="ru" src="2934954f"
 # `x0` была прочитана, но не отслеживалась, поэтому её градиент равен `None`, хотя
 # $\frac{\partial y}{\partial x_0} = \cos(0) = 1$. Для `x1` получаем производную softplus:
-# $\sigma(10) \approx 0.99995$. Лента подтверждает, что отслеживала одну-единственную
+# $\sigma(10) \approx 0{,}99995$. Лента подтверждает, что отслеживала одну-единственную
 # переменную. Так вычисляют градиенты только для части большой модели (скажем, для последнего
 # слоя), не записывая всё остальное:
 
@@ -398,7 +398,6 @@ def make_input(kind, value):
 
 
 def watch_report(kinds, watched=(), watch_accessed=True):
-    """Gradients of f = a*b + c**2 for inputs of the given kinds; `watched`: names passed to tape.watch."""
     inputs = {name: make_input(kinds[name], value) for name, value in VALUES.items()}
     with tf.GradientTape(watch_accessed_variables=watch_accessed) as tape:
         for name in watched:
@@ -515,6 +514,7 @@ print(tape.gradient(z, y).numpy())  # dz/dy = 2y = 18
 try:
     tape.gradient(z, x)
 except RuntimeError as error:
+    print(t("l02.gloss.one_answer"))
     print("RuntimeError:", error)
 
 # %% [markdown] key="several-sources" lang="en"
@@ -748,7 +748,6 @@ probe() is None
 
 # %% key="memory-figure-code"
 def memory_held(persistent):
-    """MiB still allocated after the forward pass, after gradient() and after `del tape`."""
     x = tf.Variable(tf.random.normal([1_000_000]))
     tracemalloc.start()
     start = tracemalloc.get_traced_memory()[0]
@@ -794,12 +793,10 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 #
 # What exactly a tape keeps is up to the engine; the figure measures minitape. TensorFlow knows,
 # for each kind of operation, which inputs and outputs its gradient will read (the gradient of
-# `tf.nn.relu` needs only the output, that of `tf.math.sin` only the input). While only
-# non-persistent tapes are recording, it may leave the others out of the record. A persistent
-# tape keeps every input and output, because it can be asked other questions later, gradients
-# of gradients included. So in TensorFlow the gap between the two bars can be even larger.
+# `tf.nn.relu` needs only the output, that of `tf.math.sin` only the input), and records only
+# those. Its bars would therefore have other heights; the two habits hold for both engines.
 
-# %% [markdown] key="memory-lesson" lang="es" src="42d67daf"
+# %% [markdown] key="memory-lesson" lang="es" src="123a90f1"
 # Después de la pasada hacia adelante, las dos cintas retienen unos 7,6 MiB: los dos tensores
 # grabados, $h$ y $h \cdot h$, de un millón de números float32 cada uno. La cinta normal los
 # suelta durante `gradient`; la persistente los conserva hasta `del tape`. De aquí salen dos
@@ -809,13 +806,10 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 #
 # Qué guarda exactamente una cinta depende de cada motor; la figura mide minitape. TensorFlow
 # sabe, para cada tipo de operación, qué entradas y salidas va a leer su gradiente (el de
-# `tf.nn.relu` solo necesita la salida; el de `tf.math.sin`, solo la entrada). Mientras solo
-# graban cintas no persistentes, puede dejar fuera del registro las demás. Una cinta
-# persistente conserva todas las entradas y salidas, porque más tarde se le pueden hacer otras
-# preguntas, incluidos gradientes de gradientes. Por eso, en TensorFlow, la diferencia entre
-# las dos barras puede ser aún mayor.
+# `tf.nn.relu` solo necesita la salida; el de `tf.math.sin`, solo la entrada), y graba solo
+# esas. Por eso sus barras tendrían otra altura; los dos hábitos valen para los dos motores.
 
-# %% [markdown] key="memory-lesson" lang="pt" src="42d67daf"
+# %% [markdown] key="memory-lesson" lang="pt" src="123a90f1"
 # Depois da passagem para a frente, as duas fitas retêm cerca de 7,6 MiB: os dois tensores
 # gravados, $h$ e $h \cdot h$, com um milhão de números float32 cada. A fita padrão os solta
 # durante `gradient`; a persistente os mantém até `del tape`. Daí vêm dois bons hábitos:
@@ -824,13 +818,11 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 #
 # O que exatamente uma fita guarda depende de cada motor; a figura mede o minitape. O
 # TensorFlow sabe, para cada tipo de operação, quais entradas e saídas o gradiente dela vai
-# ler (o de `tf.nn.relu` só precisa da saída; o de `tf.math.sin`, só da entrada). Enquanto só
-# fitas não persistentes estão gravando, ele pode deixar as demais fora do registro. Uma fita
-# persistente guarda todas as entradas e saídas, porque mais tarde pode receber outras
-# perguntas, inclusive gradientes de gradientes. Por isso, no TensorFlow, a diferença entre as
-# duas barras pode ser ainda maior.
+# ler (o de `tf.nn.relu` só precisa da saída; o de `tf.math.sin`, só da entrada), e grava só
+# essas. Por isso as barras dele teriam outra altura; os dois hábitos valem para os dois
+# motores.
 
-# %% [markdown] key="memory-lesson" lang="ru" src="42d67daf"
+# %% [markdown] key="memory-lesson" lang="ru" src="123a90f1"
 # После прямого прохода обе ленты удерживают около 7,6 МиБ: два записанных тензора, $h$ и
 # $h \cdot h$, по миллиону чисел float32 в каждом. Обычная лента освобождает их во время
 # `gradient`, персистентная хранит до `del tape`. Отсюда две полезные привычки: помещайте в
@@ -839,10 +831,8 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 #
 # Что именно хранит лента, решает сам движок; на рисунке измерен minitape. TensorFlow знает для
 # каждого вида операции, какие входы и выходы прочитает её градиент (градиенту `tf.nn.relu`
-# нужен только выход, градиенту `tf.math.sin` — только вход). Пока запись ведут только
-# неперсистентные ленты, остальное он может в запись не включать. Персистентная лента хранит
-# все входы и выходы: позже ей могут задать и другие вопросы, в том числе о градиентах от
-# градиентов. Поэтому в TensorFlow разница между двумя столбиками может быть ещё больше.
+# нужен только выход, градиенту `tf.math.sin` — только вход), и записывает только их. Поэтому
+# столбики у него были бы другой высоты, а обе привычки верны для обоих движков.
 
 # %% [markdown] key="exercises" lang="en"
 # ## Exercises

@@ -97,21 +97,21 @@ lang = current_language()
 # Un gradiente responde a la pregunta «¿cómo cambia *este número* cuando se mueven las
 # fuentes?». Con dos objetivos, una cinta persistente puede responder para cada uno por
 # separado. En $x = 2$, $\frac{d}{dx} x^2 = 2x = 4$ y
-# $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0.25$:
+# $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0{,}25$:
 
 # %% [markdown] key="one-number" lang="pt" src="d2fd1e71"
 # ## Um gradiente fala de um único número
 #
 # Um gradiente responde à pergunta "como *este número* muda quando as fontes se movem?". Com
 # dois alvos, uma fita persistente pode responder para cada um separadamente. Em $x = 2$,
-# $\frac{d}{dx} x^2 = 2x = 4$ e $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0.25$:
+# $\frac{d}{dx} x^2 = 2x = 4$ e $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0{,}25$:
 
 # %% [markdown] key="one-number" lang="ru" src="d2fd1e71"
 # ## Градиент говорит об одном числе
 #
 # Градиент отвечает на вопрос «как меняется *это число*, когда сдвигаются источники?». Если
 # целей две, персистентная лента может ответить для каждой по отдельности. При $x = 2$
-# $\frac{d}{dx} x^2 = 2x = 4$ и $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0.25$:
+# $\frac{d}{dx} x^2 = 2x = 4$ и $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0{,}25$:
 
 # %% key="one-number-code"
 x = tf.Variable(2.0)
@@ -136,21 +136,21 @@ del tape
 #
 # Si pasas varios objetivos a la vez (una lista o un diccionario), obtienes, para cada fuente,
 # el gradiente de su **suma**, que es lo mismo que la suma de sus gradientes: aquí
-# $4 + (-0.25) = 3.75$.
+# $4 + (-0{,}25) = 3{,}75$.
 
 # %% [markdown] key="several-targets" lang="pt" src="f36b5423"
 # ## Vários alvos são somados
 #
 # Se você passar vários alvos de uma vez (uma lista ou um dicionário), recebe, para cada
 # fonte, o gradiente da **soma** deles, que é o mesmo que a soma dos gradientes: aqui
-# $4 + (-0.25) = 3.75$.
+# $4 + (-0{,}25) = 3{,}75$.
 
 # %% [markdown] key="several-targets" lang="ru" src="f36b5423"
 # ## Несколько целей складываются
 #
 # Если передать сразу несколько целей (списком или словарём), то для каждого источника
 # получится градиент их **суммы** — или, что то же самое, сумма их градиентов: здесь
-# $4 + (-0.25) = 3.75$.
+# $4 + (-0{,}25) = 3{,}75$.
 
 # %% key="several-targets-code"
 with tf.GradientTape() as tape:
@@ -552,28 +552,39 @@ print(why_none(tape, y, x, lang=lang).message)
 #
 # Integers are not differentiable. A Variable created from `[[2, 2], [2, 2]]` holds integers
 # (`int32`), because no number in it has a decimal point. The gradient is `None`, and
-# nothing warns you (TensorFlow stays silent too): `why_none` is how you find out:
+# minitape does not warn you. TensorFlow logs one line,
+# `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`,
+# easy to miss among other output. Here `why_none` is how you find out:
 
-# %% [markdown] key="case-int" lang="es" src="483253c8"
+# %% [markdown] key="case-int" lang="es" src="b2b50ada"
 # ### 3. Un tipo de dato entero
 #
 # Los enteros no son derivables. Una Variable creada a partir de `[[2, 2], [2, 2]]` contiene
 # enteros (`int32`), porque ninguno de sus números lleva punto decimal. El gradiente es
-# `None` y nada te avisa (TensorFlow tampoco avisa): `why_none` es la forma de averiguarlo:
+# `None` y minitape no te avisa. TensorFlow escribe una línea en el registro,
+# `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`
+# («el tipo del tensor objetivo debe ser de coma flotante»), fácil de pasar por alto entre
+# otros mensajes. Aquí, `why_none` es la forma de averiguarlo:
 
-# %% [markdown] key="case-int" lang="pt" src="483253c8"
+# %% [markdown] key="case-int" lang="pt" src="b2b50ada"
 # ### 3. Um tipo de dado inteiro
 #
 # Inteiros não são deriváveis. Uma Variable criada a partir de `[[2, 2], [2, 2]]` guarda
 # inteiros (`int32`), porque nenhum dos seus números tem ponto decimal. O gradiente é `None`
-# e nada avisa você (o TensorFlow também não avisa): `why_none` é como você descobre:
+# e o minitape não avisa você. O TensorFlow escreve uma linha no log,
+# `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`
+# ("o tipo do tensor alvo deve ser de ponto flutuante"), fácil de deixar passar no meio de
+# outras mensagens. Aqui, `why_none` é como você descobre:
 
-# %% [markdown] key="case-int" lang="ru" src="483253c8"
+# %% [markdown] key="case-int" lang="ru" src="b2b50ada"
 # ### 3. Целочисленный тип данных
 #
 # Целые числа не дифференцируемы. Переменная, созданная из `[[2, 2], [2, 2]]`, хранит целые
 # числа (`int32`), потому что ни в одном из них нет десятичной точки. Градиент равен `None`,
-# и никаких предупреждений нет (TensorFlow тоже молчит): узнать причину помогает `why_none`:
+# а minitape ни о чём не предупреждает. TensorFlow пишет в журнал одну строку,
+# `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`
+# («тип целевого тензора должен быть вещественным»), которую легко не заметить среди других
+# сообщений. Здесь узнать причину помогает `why_none`:
 
 # %% key="case-int-code"
 x = tf.Variable([[2, 2], [2, 2]])
@@ -613,6 +624,7 @@ print(why_none(tape, y, x, lang=lang).message)
 try:
     x * 0.5
 except TypeError as error:
+    print(t("l03.gloss.int_mix"))
     print("TypeError:", error)
 
 x = tf.Variable([[2, 2], [2, 2]], dtype=tf.float32)
@@ -769,6 +781,7 @@ with tf.GradientTape() as tape:
 try:
     tape.gradient(new_image, [image, factor])
 except LookupError as error:
+    print(t("l03.gloss.no_gradient"))
     print(f"{type(error).__name__}: {error}")
 
 # %% [markdown] key="no-gradient-fix" lang="en"
@@ -955,7 +968,6 @@ CASES = {"replaced": replaced_variable, "numpy": numpy_detour, "integer": intege
 
 
 def investigate(case, fixed):
-    """The gradient, why_none's answer and the warnings, for one case."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         tape, target, source = CASES[case](fixed)
@@ -988,7 +1000,7 @@ for fixed in [False, True]:
 case_menu = widgets.Dropdown(options=[(t(f"l03.case.{name}"), name) for name in CASES],
                              description=t("l03.detective.case"),
                              style={"description_width": "initial"},
-                             layout=widgets.Layout(width="max-content"))  # the longest case shows whole
+                             layout=widgets.Layout(width="max-content"))
 fix_box = widgets.Checkbox(value=False, description=t("l03.detective.fix"))
 report = widgets.HTML()
 
@@ -1146,6 +1158,7 @@ def broken_descent_gradients(x0, lr, steps):
 try:
     broken_descent_gradients(5.0, 0.25, 3)
 except TypeError as error:
+    print(t("l03.gloss.none_times"))
     print("TypeError:", error)
 
 # %% [markdown] key="ex2" lang="en"
@@ -1160,21 +1173,21 @@ except TypeError as error:
 # Python, `lr` otro `float` y `steps` un entero. Empieza con `x = tf.Variable(x0)`, da `steps`
 # pasos de $x \leftarrow x - \text{lr} \cdot f'(x)$ y devuelve `tf.stack` de los `steps`
 # gradientes (un tensor de forma `(steps,)`). Desde $x_0 = 5$ con `lr = 0.25`, los gradientes
-# son $6, 3, 1.5, \dots$
+# son $6, 3, 1{,}5, \dots$
 
 # %% [markdown] key="ex2" lang="pt" src="9ed08e1b"
 # Escreva `descent_gradients(x0, lr, steps)`, a versão corrigida: `x0` é um `float` do Python,
 # `lr` outro `float` e `steps` um inteiro. Comece com `x = tf.Variable(x0)`, dê `steps` passos
 # de $x \leftarrow x - \text{lr} \cdot f'(x)$ e devolva `tf.stack` dos `steps` gradientes (um
 # tensor de formato `(steps,)`). A partir de $x_0 = 5$ com `lr = 0.25`, os gradientes são
-# $6, 3, 1.5, \dots$
+# $6, 3, 1{,}5, \dots$
 
 # %% [markdown] key="ex2" lang="ru" src="9ed08e1b"
 # Напишите исправленную версию — функцию `descent_gradients(x0, lr, steps)`: `x0` и `lr` —
 # числа `float` в Python, `steps` — целое число. Начните с `x = tf.Variable(x0)`, сделайте
 # `steps` шагов $x \leftarrow x - \text{lr} \cdot f'(x)$ и верните `tf.stack` из `steps`
 # градиентов (тензор формы `(steps,)`). Из $x_0 = 5$ при `lr = 0.25` градиенты равны
-# $6, 3, 1.5, \dots$
+# $6, 3, 1{,}5, \dots$
 
 # %% nbgrader="solution" grade_id="l03_ex2_solution"
 def descent_gradients(x0, lr, steps):
@@ -1468,9 +1481,11 @@ grade("l03_ex5")
 #   differentiable operations or give it a gradient.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` returns zeros instead of `None`.
 #
-# Next lesson: writing your own gradients, gradients of gradients, Jacobians and a Newton step.
+# Next lesson: controlling what the tape records (`stop_recording`, `reset`,
+# `tf.stop_gradient`) and writing your own gradients with `tf.custom_gradient`, to give an
+# operation a gradient it lacks, clip it, or keep it finite.
 
-# %% [markdown] key="summary" lang="es" src="85f734a8"
+# %% [markdown] key="summary" lang="es" src="6ffb2eb8"
 # ## Resumen
 #
 # - Varios objetivos, o un objetivo con varios elementos, se suman: obtienes el gradiente de la
@@ -1487,10 +1502,11 @@ grade("l03_ex5")
 #   derivables o dale un gradiente.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` devuelve ceros en lugar de `None`.
 #
-# En la próxima lección: escribir tus propios gradientes, gradientes de gradientes, jacobianos
-# y un paso de Newton.
+# En la próxima lección: controlar qué graba la cinta (`stop_recording`, `reset`,
+# `tf.stop_gradient`) y escribir tus propios gradientes con `tf.custom_gradient`, para darle un
+# gradiente a una operación que no lo tiene, recortarlo o mantenerlo finito.
 
-# %% [markdown] key="summary" lang="pt" src="85f734a8"
+# %% [markdown] key="summary" lang="pt" src="6ffb2eb8"
 # ## Resumo
 #
 # - Vários alvos, ou um alvo com vários elementos, são somados: você recebe o gradiente da
@@ -1506,10 +1522,11 @@ grade("l03_ex5")
 #   deriváveis ou dê a ela um gradiente.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` devolve zeros em vez de `None`.
 #
-# Na próxima lição: escrever os seus próprios gradientes, gradientes de gradientes, jacobianas
-# e um passo de Newton.
+# Na próxima lição: controlar o que a fita grava (`stop_recording`, `reset`,
+# `tf.stop_gradient`) e escrever os seus próprios gradientes com `tf.custom_gradient`, para dar
+# um gradiente a uma operação que não tem, recortá-lo ou mantê-lo finito.
 
-# %% [markdown] key="summary" lang="ru" src="85f734a8"
+# %% [markdown] key="summary" lang="ru" src="6ffb2eb8"
 # ## Итоги
 #
 # - Несколько целей или цель из нескольких элементов суммируются: вы получаете градиент суммы.
@@ -1525,8 +1542,9 @@ grade("l03_ex5")
 #   дифференцируемые операции или задайте ей градиент.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` возвращает нули вместо `None`.
 #
-# В следующем уроке: собственные градиенты, градиенты от градиентов, якобианы и шаг метода
-# Ньютона.
+# В следующем уроке: как управлять тем, что записывает лента (`stop_recording`, `reset`,
+# `tf.stop_gradient`), и как писать собственные градиенты с `tf.custom_gradient`, чтобы задать
+# градиент операции, у которой его нет, ограничить его или сохранить конечным.
 
 # %% [markdown] key="reflect" lang="en" questions=true
 # 1. `tape.gradient` returns `None` rather than raising an error when there is no path to the
@@ -1561,6 +1579,6 @@ grade("l03_ex5")
 #    Когда это помогает, а когда скрывает ошибку? Предпочли бы вы получать по умолчанию нули?
 # 2. Какую из причин градиента `None`, разобранных в этом уроке, вы, скорее всего, будете
 #    встречать у себя чаще всего и какая привычка помогла бы её избежать?
-# 3. Ветка, в которую `if` не зашёл, не получает градиента, хотя небольшое изменение входа могло
-#    бы переключить ветку. Что это говорит о том, что производная может и чего не может сообщить о
+# 3. Ветвь, в которую `if` не зашёл, не получает градиента, хотя небольшое изменение входа могло
+#    бы переключить ветвь. Что это говорит о том, что производная может и чего не может сообщить о
 #    программе?

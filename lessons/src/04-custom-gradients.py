@@ -730,29 +730,29 @@ finally:
 # ### Recortar un gradiente
 #
 # Esta función es la identidad en la pasada hacia adelante, pero en la pasada hacia atrás acorta
-# el gradiente que le llega hasta una norma de, como mucho, $0.5$ con `tf.clip_by_norm`. Sigue
+# el gradiente que le llega hasta una norma de, como mucho, $0{,}5$ con `tf.clip_by_norm`. Sigue
 # los números: el objetivo es la salida de la función, así que `upstream` vale $1$ y se recorta a
-# $0.5$; después, la regla de la cadena multiplica por $\frac{d(v^2)}{dv} = 2v = 4$. En lugar de
-# $4$, el gradiente es $0.5 \cdot 4 = 2$.
+# $0{,}5$; después, la regla de la cadena multiplica por $\frac{d(v^2)}{dv} = 2v = 4$. En lugar de
+# $4$, el gradiente es $0{,}5 \cdot 4 = 2$.
 
 # %% [markdown] key="custom-clip" lang="pt" src="a75fccaf"
 # ### Recortar um gradiente
 #
 # Esta função é a identidade na passagem para a frente, mas na passagem para trás encurta o
-# gradiente que chega até uma norma de no máximo $0.5$ com `tf.clip_by_norm`. Acompanhe os
-# números: o alvo é a saída da função, então `upstream` vale $1$ e é recortado para $0.5$;
+# gradiente que chega até uma norma de no máximo $0{,}5$ com `tf.clip_by_norm`. Acompanhe os
+# números: o alvo é a saída da função, então `upstream` vale $1$ e é recortado para $0{,}5$;
 # depois, a regra da cadeia multiplica por $\frac{d(v^2)}{dv} = 2v = 4$. Em vez de $4$, o
-# gradiente é $0.5 \cdot 4 = 2$.
+# gradiente é $0{,}5 \cdot 4 = 2$.
 
 # %% [markdown] key="custom-clip" lang="ru" src="a75fccaf"
 # ### Обрезка градиента
 #
 # На прямом проходе эта функция возвращает свой вход без изменений, а на обратном укорачивает
 # пришедший градиент с
-# помощью `tf.clip_by_norm` так, чтобы его норма была не больше $0.5$. Проследим за числами:
-# цель — это выход функции, поэтому `upstream` равен $1$ и обрезается до $0.5$; затем цепное
+# помощью `tf.clip_by_norm` так, чтобы его норма была не больше $0{,}5$. Проследим за числами:
+# цель — это выход функции, поэтому `upstream` равен $1$ и обрезается до $0{,}5$; затем цепное
 # правило умножает его на $\frac{d(v^2)}{dv} = 2v = 4$. Вместо $4$ получается градиент
-# $0.5 \cdot 4 = 2$.
+# $0{,}5 \cdot 4 = 2$.
 
 # %% key="custom-clip-code"
 @tf.custom_gradient
@@ -790,7 +790,7 @@ print(tape.gradient(output, v))
 #
 # Para un vector, `tf.clip_by_norm` conserva la dirección del gradiente y solo lo acorta, de modo
 # que su longitud no pase de la norma de recorte. Abajo, la pérdida es
-# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ en $w = (1, 0.5)$: la flecha gris es su gradiente de
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ en $w = (1, 0{,}5)$: la flecha gris es su gradiente de
 # siempre, y la roja, lo que devuelve la cinta cuando $w$ pasa antes por una identidad que recorta
 # el gradiente. Mueve el deslizador: siempre que el gradiente normal sea más largo que la norma de
 # recorte (el radio del círculo punteado), la flecha roja se detiene en el círculo, siempre sobre
@@ -808,7 +808,7 @@ print(tape.gradient(output, v))
 #
 # Para um vetor, `tf.clip_by_norm` preserva a direção do gradiente e apenas o encurta, de modo que
 # o seu comprimento não passe da norma de recorte. Abaixo, a perda é
-# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ em $w = (1, 0.5)$: a seta cinza é o seu gradiente comum, e
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ em $w = (1, 0{,}5)$: a seta cinza é o seu gradiente comum, e
 # a vermelha, o que a fita devolve quando $w$ passa antes por uma identidade que recorta o
 # gradiente. Mova o controle deslizante: sempre que o gradiente comum for mais comprido que a
 # norma de recorte (o raio do círculo pontilhado), a seta vermelha para no círculo, sempre sobre
@@ -826,7 +826,7 @@ print(tape.gradient(output, v))
 #
 # Для вектора `tf.clip_by_norm` сохраняет направление градиента и только укорачивает его так,
 # чтобы длина не превышала порог нормы. Ниже функция потерь равна
-# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ в точке $w = (1, 0.5)$: серая стрелка — её обычный
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ в точке $w = (1, 0{,}5)$: серая стрелка — её обычный
 # градиент, красная — то, что возвращает лента, когда $w$ сначала проходит через тождественную
 # функцию с обрезкой градиента. Двигайте ползунок: когда обычный градиент длиннее порога (радиуса
 # пунктирной окружности), красная стрелка останавливается на окружности, всегда на той же
@@ -941,6 +941,7 @@ def log1pexp(x):
 
 
 x = tf.constant(100.0)
+print(t("l04.gloss.overflow"))
 with tf.GradientTape() as tape:
     tape.watch(x)
     y = log1pexp(x)
@@ -1052,7 +1053,7 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # tensor de la misma forma. Con el redondeo *straight-through* de esta lección,
 # $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, y
 # $L = \sum_i (q_i - t_i)^2$, devuelve $\frac{dL}{dx}$. Usa `tf.stop_gradient`: con
-# `tf.round(x)` solo, la cinta da `None`. Por ejemplo, para $x = [0.3, 1.7, -2.2]$ y
+# `tf.round(x)` solo, la cinta da `None`. Por ejemplo, para $x = [0{,}3, 1{,}7, -2{,}2]$ y
 # $t = [1, 1, -1]$ la respuesta es $2(\text{round}(x) - t) = [-2, 2, -2]$.
 
 # %% [markdown] key="ex1" lang="pt" src="09551893"
@@ -1062,7 +1063,7 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # tensor do mesmo formato. Com o arredondamento *straight-through* desta lição,
 # $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, e
 # $L = \sum_i (q_i - t_i)^2$, devolva $\frac{dL}{dx}$. Use `tf.stop_gradient`: só com
-# `tf.round(x)`, a fita dá `None`. Por exemplo, para $x = [0.3, 1.7, -2.2]$ e
+# `tf.round(x)`, a fita dá `None`. Por exemplo, para $x = [0{,}3, 1{,}7, -2{,}2]$ e
 # $t = [1, 1, -1]$ a resposta é $2(\text{round}(x) - t) = [-2, 2, -2]$.
 
 # %% [markdown] key="ex1" lang="ru" src="09551893"
@@ -1072,7 +1073,7 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # тензор той же формы. Для «сквозного» (straight-through) округления из этого урока,
 # $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, и
 # $L = \sum_i (q_i - t_i)^2$ верните $\frac{dL}{dx}$. Используйте `tf.stop_gradient`: с одним
-# `tf.round(x)` лента даёт `None`. Например, для $x = [0.3, 1.7, -2.2]$ и $t = [1, 1, -1]$
+# `tf.round(x)` лента даёт `None`. Например, для $x = [0{,}3, 1{,}7, -2{,}2]$ и $t = [1, 1, -1]$
 # ответ равен $2(\text{round}(x) - t) = [-2, 2, -2]$.
 
 # %% nbgrader="solution" grade_id="l04_ex1_solution"
@@ -1203,8 +1204,8 @@ grade("l04_ex2")
 # gradiente para `z`, $\text{upstream} \cdot a\,(1 - y^2)$, y una lista con el gradiente para
 # `a`, $\sum \text{upstream} \cdot z\,(1 - y^2)$. Para $L = \sum_i \text{scaled\_tanh}(x)_i^2$,
 # devuelve la lista $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ con una sola llamada a
-# `gradient`. Por ejemplo, para $a = 0.5$ y $x = [1, -2]$:
-# $\frac{dL}{dx} \approx [0.3634, -0.3199]$ y $\frac{dL}{da} \approx 2.0063$.
+# `gradient`. Por ejemplo, para $a = 0{,}5$ y $x = [1, -2]$:
+# $\frac{dL}{dx} \approx [0{,}3634, -0{,}3199]$ y $\frac{dL}{da} \approx 2{,}0063$.
 
 # %% [markdown] key="ex3" lang="pt" src="d92e0c28"
 # ### Exercício 3 · Um gradiente personalizado que lê uma Variable (2 pontos)
@@ -1217,8 +1218,8 @@ grade("l04_ex2")
 # gradiente para `a`, $\sum \text{upstream} \cdot z\,(1 - y^2)$. Para
 # $L = \sum_i \text{scaled\_tanh}(x)_i^2$, devolva a lista
 # $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ com uma única chamada a `gradient`. Por exemplo,
-# para $a = 0.5$ e $x = [1, -2]$: $\frac{dL}{dx} \approx [0.3634, -0.3199]$ e
-# $\frac{dL}{da} \approx 2.0063$.
+# para $a = 0{,}5$ e $x = [1, -2]$: $\frac{dL}{dx} \approx [0{,}3634, -0{,}3199]$ e
+# $\frac{dL}{da} \approx 2{,}0063$.
 
 # %% [markdown] key="ex3" lang="ru" src="d92e0c28"
 # ### Упражнение 3 · Собственный градиент функции, которая читает переменную (2 балла)
@@ -1230,8 +1231,8 @@ grade("l04_ex2")
 # $\text{upstream} \cdot a\,(1 - y^2)$, и список с градиентом по `a`,
 # $\sum \text{upstream} \cdot z\,(1 - y^2)$. Для $L = \sum_i \text{scaled\_tanh}(x)_i^2$ верните
 # список $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$, полученный одним вызовом `gradient`.
-# Например, при $a = 0.5$ и $x = [1, -2]$: $\frac{dL}{dx} \approx [0.3634, -0.3199]$ и
-# $\frac{dL}{da} \approx 2.0063$.
+# Например, при $a = 0{,}5$ и $x = [1, -2]$: $\frac{dL}{dx} \approx [0{,}3634, -0{,}3199]$ и
+# $\frac{dL}{da} \approx 2{,}0063$.
 
 # %% nbgrader="solution" grade_id="l04_ex3_solution"
 def scaled_tanh_gradients(a, x):
@@ -1319,7 +1320,7 @@ grade("l04_ex3")
 # список $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$, полученный
 # одним вызовом `gradient`; и отмените регистрацию в блоке `finally:` вызовом
 # `minitape._custom.restore_gradient("AdjustContrastv2")`. Проверки вызывают вашу функцию
-# несколько раз в одном и том же ядре, так что неотменённая регистрация приведёт к `KeyError` при
+# несколько раз в одном и том же ядре Jupyter, так что неотменённая регистрация приведёт к `KeyError` при
 # следующем вызове. Для `image` и `factor` из этого урока ответ — это `d_image` и `d_factor`,
 # напечатанные выше.
 

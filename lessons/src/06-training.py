@@ -201,7 +201,7 @@ print(x.shape, y.shape)
 # $$L(w, b) = \frac{1}{N} \sum_{i=1}^{N} (w x_i + b - y_i)^2$$
 #
 # — *функция потерь* (*loss*). Обучить модель — значит найти такие $w$ и $b$, при которых потери
-# малы. Градиент потерь даёт лента; для такой маленькой модели его можно найти и вручную:
+# малы. Градиент функции потерь даёт лента; для такой маленькой модели его можно найти и вручную:
 # $\frac{\partial L}{\partial w} = \frac{2}{N} \sum_i (w x_i + b - y_i)\, x_i$ и
 # $\frac{\partial L}{\partial b} = \frac{2}{N} \sum_i (w x_i + b - y_i)$, — и убедиться, что
 # результаты совпадают:
@@ -256,7 +256,7 @@ print(db.numpy(), np.mean(2 * residual))
 # El tamaño del paso, $\eta$, es la *tasa de aprendizaje* (`learning_rate` en Keras, a menudo
 # `lr` en el código). Una Variable cambia su propio valor, sin dejar de ser la misma Variable,
 # con `assign_sub` ("asignar restando"): `w.assign_sub(lr * dw)` es
-# $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Tras un solo paso con $\eta = 0.1$ la
+# $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Tras un solo paso con $\eta = 0{,}1$ la
 # pérdida ya es menor:
 
 # %% [markdown] key="step" lang="pt" src="050abf27"
@@ -273,7 +273,7 @@ print(db.numpy(), np.mean(2 * residual))
 # `lr` no código). Uma Variable muda o próprio valor, continuando a ser a mesma Variable, com
 # `assign_sub` ("atribuir subtraindo"): `w.assign_sub(lr * dw)` é
 # $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Depois de um único passo com
-# $\eta = 0.1$ a perda já é menor:
+# $\eta = 0{,}1$ a perda já é menor:
 
 # %% [markdown] key="step" lang="ru" src="050abf27"
 # ## Шаг вниз по склону
@@ -288,7 +288,7 @@ print(db.numpy(), np.mean(2 * residual))
 # Размер шага $\eta$ называется *скоростью обучения* (`learning_rate` в Keras, в коде часто
 # `lr`). Переменная меняет своё значение на месте, оставаясь тем же объектом, с помощью
 # `assign_sub` («присвоить с вычитанием»): `w.assign_sub(lr * dw)` — это
-# $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Уже после одного шага с $\eta = 0.1$
+# $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Уже после одного шага с $\eta = 0{,}1$
 # потери стали меньше:
 
 # %% key="step-code"
@@ -339,6 +339,7 @@ def broken_steps(lr, steps):
 try:
     broken_steps(0.1, 3)
 except TypeError as error:
+    print(t("l06.gloss.none_times"))
     print("TypeError:", error)
 
 # %% [markdown] key="rebind-why" lang="en"
@@ -386,21 +387,21 @@ except TypeError as error:
 #
 # Un bucle de entrenamiento repite ese paso: una cinta nueva cada vez (una cinta responde una
 # sola vez), la pérdida, los gradientes, la actualización. Guardamos la pérdida de cada paso
-# para examinarla después. Cien pasos con $\eta = 0.1$ tardan una fracción de segundo:
+# para examinarla después. Cien pasos con $\eta = 0{,}1$ tardan una fracción de segundo:
 
 # %% [markdown] key="loop" lang="pt" src="c9af7b63"
 # ## O laço de treinamento
 #
 # Um laço de treinamento repete esse passo: uma fita nova a cada vez (uma fita responde uma vez só),
 # a perda, os gradientes, a atualização. Guardamos a perda de cada passo para examiná-la depois.
-# Cem passos com $\eta = 0.1$ levam uma fração de segundo:
+# Cem passos com $\eta = 0{,}1$ levam uma fração de segundo:
 
 # %% [markdown] key="loop" lang="ru" src="c9af7b63"
 # ## Цикл обучения
 #
 # Цикл обучения повторяет этот шаг: каждый раз новая лента (лента отвечает только один раз),
 # потери, градиенты, обновление. Потери на каждом шаге сохраним, чтобы потом на них посмотреть.
-# Сто шагов с $\eta = 0.1$ занимают доли секунды:
+# Сто шагов с $\eta = 0{,}1$ занимают доли секунды:
 
 # %% key="loop-code"
 def fit_line(lr, steps):
@@ -462,7 +463,7 @@ print(np.polyfit(x_data, y_data, deg=1))
 # La pérdida de cada paso, dibujada, es la *curva de pérdida*: lo primero que hay que mirar al
 # entrenar, porque muestra si el entrenamiento funciona y cuándo deja de avanzar. Su eje
 # vertical es logarítmico, para que se vean tanto la caída rápida del principio como el final
-# lento. La pérdida se estabiliza cerca de $0.09$: el tamaño del ruido al cuadrado, $0.3^2$, que
+# lento. La pérdida se estabiliza cerca de $0{,}09$: el tamaño del ruido al cuadrado, $0{,}3^2$, que
 # ninguna recta puede eliminar.
 
 # %% [markdown] key="curve" lang="pt" src="fa461751"
@@ -471,7 +472,7 @@ print(np.polyfit(x_data, y_data, deg=1))
 # A perda de cada passo, num gráfico, é a *curva de perda*: a primeira coisa a olhar ao treinar,
 # porque ela mostra se o treinamento funciona e quando ele para de progredir. O eixo vertical é
 # logarítmico, para que apareçam tanto a queda rápida do início quanto o final lento. A perda se
-# estabiliza perto de $0.09$: o tamanho do ruído ao quadrado, $0.3^2$, que nenhuma reta consegue
+# estabiliza perto de $0{,}09$: o tamanho do ruído ao quadrado, $0{,}3^2$, que nenhuma reta consegue
 # eliminar.
 
 # %% [markdown] key="curve" lang="ru" src="fa461751"
@@ -480,7 +481,7 @@ print(np.polyfit(x_data, y_data, deg=1))
 # Потери на каждом шаге, нанесённые на график, образуют *кривую потерь* (*loss curve*). На неё
 # смотрят в первую очередь: она показывает, идёт ли обучение и когда оно перестаёт продвигаться.
 # Вертикальная ось логарифмическая, чтобы было видно и быстрое падение в начале, и медленный
-# конец. Потери выходят на уровень около $0.09$ — это квадрат величины шума, $0.3^2$, который
+# конец. Потери выходят на уровень около $0{,}09$ — это квадрат величины шума, $0{,}3^2$, который
 # никакая прямая не уберёт.
 
 # %% key="curve-code"
@@ -519,7 +520,7 @@ plt.show()
 # entrenamiento se arrastra. Si es demasiado grande, cada paso salta por encima del fondo del
 # valle y cae en la otra ladera, más arriba de donde empezó: la pérdida crece sin fin. Mueve el
 # deslizador: cada movimiento vuelve a entrenar la recta desde $w = b = 0$ durante 50 pasos y
-# redibuja la curva de pérdida. Prueba $\eta = 0.01$, $0.1$ y $0.5$, y después $1$ y más.
+# redibuja la curva de pérdida. Prueba $\eta = 0{,}01$, $0{,}1$ y $0{,}5$, y después $1$ y más.
 #
 # Para esta pérdida el límite se puede calcular: el descenso del gradiente diverge cuando $\eta$
 # es mayor que 2 dividido entre la mayor curvatura de $L$ (el mayor autovalor de su matriz de
@@ -534,7 +535,7 @@ plt.show()
 # Grande demais, e cada passo pula por cima do fundo do vale e cai na outra encosta, mais alto
 # do que onde começou: a perda cresce sem parar. Mova o controle deslizante: cada movimento
 # treina a reta de novo a partir de $w = b = 0$ por 50 passos e redesenha a curva de perda.
-# Experimente $\eta = 0.01$, $0.1$ e $0.5$, depois $1$ e além.
+# Experimente $\eta = 0{,}01$, $0{,}1$ e $0{,}5$, depois $1$ e além.
 #
 # Para esta perda o limite pode ser calculado: a descida do gradiente diverge quando $\eta$ é
 # maior que 2 dividido pela maior curvatura de $L$ (o maior autovalor da sua matriz de derivadas
@@ -549,7 +550,7 @@ plt.show()
 # обучение ползёт. Если слишком велика, каждый шаг перепрыгивает через дно долины и попадает на
 # противоположный склон выше, чем начинал: потери растут без конца. Двигайте ползунок: при
 # каждом движении прямая заново обучается из $w = b = 0$ в течение 50 шагов, и кривая потерь
-# перерисовывается. Попробуйте $\eta = 0.01$, $0.1$ и $0.5$, а затем $1$ и больше.
+# перерисовывается. Попробуйте $\eta = 0{,}01$, $0{,}1$ и $0{,}5$, а затем $1$ и больше.
 #
 # Для этой функции потерь предел можно вычислить: градиентный спуск расходится, когда $\eta$
 # больше, чем 2, делённое на наибольшую кривизну $L$ (наибольшее собственное значение матрицы её
@@ -558,7 +559,6 @@ plt.show()
 
 # %% key="lr-code"
 def loss_curve_png(losses, lr):
-    """The loss curve as a PNG image (drawn off-screen, for the widget)."""
     fig = Figure(figsize=(6.0, 3.4), dpi=80)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
@@ -863,15 +863,15 @@ print(t("l06.losses", first=f"{mlp_losses[0]:.4f}", last=f"{mlp_losses[-1]:.4f}"
 
 # %% [markdown] key="mlp-plot" lang="es" src="6d9b84f3"
 # La curva ajustada sigue al seno entre los puntos con ruido, y la pérdida se estabiliza cerca
-# de $0.01$, el tamaño de este ruido al cuadrado, $0.1^2$.
+# de $0{,}01$, el tamaño de este ruido al cuadrado, $0{,}1^2$.
 
 # %% [markdown] key="mlp-plot" lang="pt" src="6d9b84f3"
 # A curva ajustada acompanha o seno entre os pontos com ruído, e a perda se estabiliza perto de
-# $0.01$, o tamanho deste ruído ao quadrado, $0.1^2$.
+# $0{,}01$, o tamanho deste ruído ao quadrado, $0{,}1^2$.
 
 # %% [markdown] key="mlp-plot" lang="ru" src="6d9b84f3"
 # Найденная кривая идёт вдоль синусоиды среди зашумлённых точек, а потери выходят на уровень
-# около $0.01$ — квадрат величины этого шума, $0.1^2$.
+# около $0{,}01$ — квадрат величины этого шума, $0{,}1^2$.
 
 # %% key="mlp-plot-code"
 grid = np.linspace(-np.pi, np.pi, 200, dtype=np.float32).reshape(-1, 1)
@@ -1038,6 +1038,7 @@ try:
         probe = tf.constant([1.0, 2.0])
     print(probe.device)
 except tf.errors.InvalidArgumentError as error:
+    print(t("l06.gloss.device"))
     print("InvalidArgumentError:", error)
 finally:
     tf.config.set_soft_device_placement(True)
@@ -1183,8 +1184,8 @@ grade("l06_ex1")
 # del gradiente, cada uno con una cinta nueva, y devuelve la curva de pérdida: `tf.stack` de las
 # `steps` pérdidas, cada una calculada antes de la actualización de su paso (un tensor de forma
 # `(steps,)`). Con los datos de la primera comprobación (6 puntos cerca de $y = 2x - 1$,
-# empezando en $w = b = 0$, con $\eta = 0.1$ y 60 pasos), la pérdida baja de $3.315$ a menos de
-# $0.014$.
+# empezando en $w = b = 0$, con $\eta = 0{,}1$ y 60 pasos), la pérdida baja de $3{,}315$ a menos de
+# $0{,}014$.
 
 # %% [markdown] key="ex2" lang="pt" src="f0fda1c1"
 # ### Exercício 2 · Um laço de treinamento e sua curva de perda (3 pontos)
@@ -1194,7 +1195,7 @@ grade("l06_ex1")
 # gradiente, cada um com uma fita nova, e devolva a curva de perda: `tf.stack` das `steps`
 # perdas, cada uma calculada antes da atualização do seu passo (um tensor de formato
 # `(steps,)`). Com os dados da primeira verificação (6 pontos perto de $y = 2x - 1$, começando
-# em $w = b = 0$, com $\eta = 0.1$ e 60 passos), a perda cai de $3.315$ para menos de $0.014$.
+# em $w = b = 0$, com $\eta = 0{,}1$ e 60 passos), a perda cai de $3{,}315$ para menos de $0{,}014$.
 
 # %% [markdown] key="ex2" lang="ru" src="f0fda1c1"
 # ### Упражнение 2 · Цикл обучения и его кривая потерь (3 балла)
@@ -1204,7 +1205,7 @@ grade("l06_ex1")
 # градиентного спуска, каждый с новой лентой, и верните кривую потерь: `tf.stack` из `steps`
 # значений потерь, каждое из которых вычислено до обновления на своём шаге (тензор формы
 # `(steps,)`). На данных первой проверки (6 точек около $y = 2x - 1$, старт из $w = b = 0$,
-# $\eta = 0.1$, 60 шагов) потери падают с $3.315$ до значения меньше $0.014$.
+# $\eta = 0{,}1$, 60 шагов) потери падают с $3{,}315$ до значения меньше $0{,}014$.
 
 # %% nbgrader="solution" grade_id="l06_ex2_solution"
 def train_linear(w, b, x, y, lr, steps):
@@ -1475,36 +1476,42 @@ grade("l06_ex4")
 #    you look for a good learning rate on a new problem without trying hundreds of values?
 # 2. Adam keeps state between steps, which is why the optimizer is created once. What would go
 #    wrong, without any error message, if you created a new one at every step?
-# 3. minitape raises an error when there is no GPU; TensorFlow quietly falls back to the CPU.
+# 3. Without a usable GPU, `with tf.device("/GPU:0"):` quietly runs on the CPU, in minitape as
+#    in TensorFlow, unless you call `tf.config.set_soft_device_placement(False)` to get an error.
 #    Which behaviour would you want in a course, in a research script, and in a service that
 #    answers users?
 
-# %% [markdown] key="reflect" lang="es" src="308a1c54"
+# %% [markdown] key="reflect" lang="es" src="5a26926b"
 # 1. La tasa de aprendizaje que entrena más rápido suele estar justo por debajo de la que diverge.
 #    ¿Cómo buscarías una buena tasa de aprendizaje para un problema nuevo sin probar cientos de
 #    valores?
 # 2. Adam guarda un estado entre pasos; por eso el optimizador se crea una sola vez. ¿Qué saldría
 #    mal, sin ningún mensaje de error, si crearas uno nuevo en cada paso?
-# 3. minitape lanza un error cuando no hay GPU; TensorFlow pasa a la CPU sin avisar. ¿Qué
-#    comportamiento querrías en un curso, en un script de investigación y en un servicio que
-#    atiende a usuarios?
+# 3. Sin una GPU utilizable, `with tf.device("/GPU:0"):` se ejecuta en la CPU sin avisar, tanto
+#    en minitape como en TensorFlow, salvo que llames a
+#    `tf.config.set_soft_device_placement(False)` para recibir un error. ¿Qué comportamiento
+#    querrías en un curso, en un script de investigación y en un servicio que atiende a
+#    usuarios?
 
-# %% [markdown] key="reflect" lang="pt" src="308a1c54"
+# %% [markdown] key="reflect" lang="pt" src="5a26926b"
 # 1. A taxa de aprendizado que treina mais rápido costuma ficar logo abaixo da que diverge. Como
 #    você procuraria uma boa taxa de aprendizado para um problema novo sem testar centenas de
 #    valores?
 # 2. O Adam guarda um estado entre os passos, e por isso o otimizador é criado uma vez só. O que
 #    daria errado, sem nenhuma mensagem de erro, se você criasse um novo a cada passo?
-# 3. O minitape lança um erro quando não há GPU; o TensorFlow passa para a CPU sem avisar. Que
-#    comportamento você gostaria de ter num curso, num script de pesquisa e num serviço que atende
-#    usuários?
+# 3. Sem uma GPU utilizável, `with tf.device("/GPU:0"):` roda na CPU sem avisar, tanto no
+#    minitape quanto no TensorFlow, a menos que você chame
+#    `tf.config.set_soft_device_placement(False)` para receber um erro. Que comportamento você
+#    gostaria de ter num curso, num script de pesquisa e num serviço que atende usuários?
 
-# %% [markdown] key="reflect" lang="ru" src="308a1c54"
+# %% [markdown] key="reflect" lang="ru" src="5a26926b"
 # 1. Скорость обучения, при которой модель учится быстрее всего, часто лишь немного меньше той,
 #    при которой обучение расходится. Как бы вы искали хорошую скорость обучения для новой задачи,
 #    не перебирая сотни значений?
 # 2. Adam хранит состояние между шагами, поэтому оптимизатор создают один раз. Что пошло бы не так
 #    — без всякого сообщения об ошибке, — если бы вы создавали новый оптимизатор на каждом шаге?
-# 3. minitape выдаёт ошибку, когда GPU нет, а TensorFlow молча переходит на CPU. Какое поведение
-#    вы бы хотели видеть в учебном курсе, в исследовательском скрипте и в сервисе, который
-#    отвечает пользователям?
+# 3. Без доступного GPU блок `with tf.device("/GPU:0"):` молча выполняется на CPU — и в
+#    minitape, и в TensorFlow, — если только не вызвать
+#    `tf.config.set_soft_device_placement(False)`, чтобы получать ошибку. Какое поведение вы бы
+#    хотели видеть в учебном курсе, в исследовательском скрипте и в сервисе, который отвечает
+#    пользователям?

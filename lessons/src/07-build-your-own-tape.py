@@ -488,7 +488,7 @@ Value.__pow__ = power
 # %% [markdown] key="first-tape" lang="es" src="5216c58d"
 # ## Grabar una primera función
 #
-# Grabemos $f(x, y) = x y + \sin x$ en $x = 1.5$, $y = 0.5$, tal como lo haríamos con
+# Grabemos $f(x, y) = x y + \sin x$ en $x = 1{,}5$, $y = 0{,}5$, tal como lo haríamos con
 # `tf.GradientTape`. La pequeña función auxiliar `show` imprime la cinta: cada línea es un
 # registro, con los nombres que le pases para los valores que conoces y `t1`, `t2`, … para los
 # demás.
@@ -496,14 +496,14 @@ Value.__pow__ = power
 # %% [markdown] key="first-tape" lang="pt" src="5216c58d"
 # ## Gravando uma primeira função
 #
-# Vamos gravar $f(x, y) = x y + \sin x$ em $x = 1.5$, $y = 0.5$, exatamente como faríamos com a
+# Vamos gravar $f(x, y) = x y + \sin x$ em $x = 1{,}5$, $y = 0{,}5$, exatamente como faríamos com a
 # `tf.GradientTape`. A pequena função auxiliar `show` imprime a fita: cada linha é um registro,
 # com os nomes que você passar para os valores que conhece e `t1`, `t2`, … para os demais.
 
 # %% [markdown] key="first-tape" lang="ru" src="5216c58d"
 # ## Запишем первую функцию
 #
-# Запишем $f(x, y) = x y + \sin x$ при $x = 1.5$, $y = 0.5$ — точно так же, как сделали бы с
+# Запишем $f(x, y) = x y + \sin x$ при $x = 1{,}5$, $y = 0{,}5$ — точно так же, как сделали бы с
 # `tf.GradientTape`. Небольшая вспомогательная функция `show` печатает ленту: каждая строка —
 # одна запись; известные вам значения подписаны переданными именами, остальные — `t1`, `t2`, …
 
@@ -864,6 +864,7 @@ producer = {id(rec.output): rec for rec in deep.records}
 try:
     build_order_recursively(w, producer, [], set())
 except RecursionError as error:
+    print(t("l07.gloss.recursion"))
     print("RecursionError:", error)
 
 # %% [markdown] key="compare" lang="en"
@@ -1008,8 +1009,8 @@ draw(tf_tape, names=tf_names)
 # él. Avanza por las dos y compáralas. El orden puede ser distinto (minitape planifica una
 # operación en cuanto todos los usuarios de su salida han contribuido; nosotros solo
 # recorremos los registros hacia atrás), pero ambos órdenes son válidos y los dos terminan en
-# $\frac{\partial f}{\partial x} = y + \cos x \approx 0.5707$ y
-# $\frac{\partial f}{\partial y} = 1.5$.
+# $\frac{\partial f}{\partial x} = y + \cos x \approx 0{,}5707$ y
+# $\frac{\partial f}{\partial y} = 1{,}5$.
 
 # %% [markdown] key="stepper" lang="pt" src="b135d39c"
 # ## Passo a passo pelas duas passagens para trás
@@ -1021,8 +1022,8 @@ draw(tf_tape, names=tf_names)
 # duas e compare. A ordem pode ser diferente (o minitape agenda uma operação assim que todos os
 # usuários da sua saída contribuíram; nós só percorremos os registros de trás para a frente),
 # mas as duas ordens são válidas e ambas terminam em
-# $\frac{\partial f}{\partial x} = y + \cos x \approx 0.5707$ e
-# $\frac{\partial f}{\partial y} = 1.5$.
+# $\frac{\partial f}{\partial x} = y + \cos x \approx 0{,}5707$ e
+# $\frac{\partial f}{\partial y} = 1{,}5$.
 
 # %% [markdown] key="stepper" lang="ru" src="b135d39c"
 # ## Оба обратных прохода по шагам
@@ -1033,8 +1034,8 @@ draw(tf_tape, names=tf_names)
 # запись нашего обратного цикла и содержимое `grads` после неё. Пройдите оба и сравните.
 # Порядок может отличаться (minitape берёт операцию, как только все потребители её выхода
 # внесли свой вклад, а мы просто идём по записям назад), но оба порядка правильные, и оба
-# заканчиваются на $\frac{\partial f}{\partial x} = y + \cos x \approx 0.5707$ и
-# $\frac{\partial f}{\partial y} = 1.5$.
+# заканчиваются на $\frac{\partial f}{\partial x} = y + \cos x \approx 0{,}5707$ и
+# $\frac{\partial f}{\partial y} = 1{,}5$.
 
 # %% key="stepper-code"
 stepper(tf_tape, f_tf, [x_tf, y_tf], names=tf_names)
@@ -1075,7 +1076,7 @@ def our_stepper(tape, target, **names):
 
     slider.observe(show_step, names="value")
     show_step()
-    caption = widgets.Label(t("l07.steps.slider"))  # beside the slider, as long as its language needs
+    caption = widgets.Label(t("l07.steps.slider"))
     return widgets.VBox([widgets.HBox([caption, slider], layout=widgets.Layout(flex_flow="row wrap")), view])
 
 
@@ -1245,8 +1246,8 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # salida, sus entradas y su VJP. Después, la celda hace que `/` use `div`, y
 # `quotient_gradients(a0, b0)` (ya escrita) graba $f = \cos(a b) / b$ y devuelve
 # $\left[\frac{\partial f}{\partial a}, \frac{\partial f}{\partial b}\right]$ calculados con tu
-# cinta. En $a_0 = 0.5$, $b_0 = 2$ la respuesta es
-# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0.8415, -0.3454]$.
+# cinta. En $a_0 = 0{,}5$, $b_0 = 2$ la respuesta es
+# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0{,}8415, -0{,}3454]$.
 
 # %% [markdown] key="ex1" lang="pt" src="61740b9c"
 # ### Exercício 1 · Divisão e cosseno (2 pontos)
@@ -1261,8 +1262,8 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # sua saída, as suas entradas e a sua VJP. Em seguida, a célula faz `/` usar `div`, e
 # `quotient_gradients(a0, b0)` (já escrita) grava $f = \cos(a b) / b$ e devolve
 # $\left[\frac{\partial f}{\partial a}, \frac{\partial f}{\partial b}\right]$ calculados pela
-# sua fita. Em $a_0 = 0.5$, $b_0 = 2$ a resposta é
-# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0.8415, -0.3454]$.
+# sua fita. Em $a_0 = 0{,}5$, $b_0 = 2$ a resposta é
+# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0{,}8415, -0{,}3454]$.
 
 # %% [markdown] key="ex1" lang="ru" src="61740b9c"
 # ### Упражнение 1 · Деление и косинус (2 балла)
@@ -1277,8 +1278,8 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # входами и VJP. Затем ячейка подключает `div` к оператору `/`, а уже написанная функция
 # `quotient_gradients(a0, b0)` записывает $f = \cos(a b) / b$ и возвращает
 # $\left[\frac{\partial f}{\partial a}, \frac{\partial f}{\partial b}\right]$, вычисленные
-# вашей лентой. При $a_0 = 0.5$, $b_0 = 2$ ответ равен
-# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0.8415, -0.3454]$.
+# вашей лентой. При $a_0 = 0{,}5$, $b_0 = 2$ ответ равен
+# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0{,}8415, -0{,}3454]$.
 
 # %% nbgrader="solution" grade_id="l07_ex1_solution"
 def cos(x):
@@ -1332,10 +1333,10 @@ grade("l07_ex1")
 #
 # Los motores de verdad no guardan una clausura de Python por operación. La cinta de
 # TensorFlow guarda el *nombre* de la operación y los identificadores de sus tensores, y en la
-# pasada hacia atrás busca la función de gradiente en un registro
+# pasada hacia atrás busca la función de gradiente en una tabla global indexada por ese nombre
 # (`tf.RegisterGradient("Mul")`). Aquí tienes una cinta así, escrita como datos simples: una
 # lista de registros `(output, op, inputs)` que nombran los valores, un diccionario `values`
-# con el valor de cada nombre después de la pasada hacia adelante y un registro `RULES` con una
+# con el valor de cada nombre después de la pasada hacia adelante y una tabla `RULES` con una
 # VJP por operación: `RULES[op](g, *input_values)` devuelve la tupla de gradientes de las
 # entradas.
 
@@ -1344,10 +1345,11 @@ grade("l07_ex1")
 #
 # Motores de verdade não guardam uma closure do Python por operação. A fita do TensorFlow
 # guarda o *nome* da operação e os identificadores dos seus tensores e, na passagem para trás,
-# procura a função de gradiente em um registro (`tf.RegisterGradient("Mul")`). Aqui está uma
-# fita assim, escrita como dados simples: uma lista de registros `(output, op, inputs)` que dão
-# nome aos valores, um dicionário `values` com o valor de cada nome depois da passagem para a
-# frente e um registro `RULES` com uma VJP por operação: `RULES[op](g, *input_values)` devolve
+# procura a função de gradiente numa tabela global indexada por esse nome
+# (`tf.RegisterGradient("Mul")`). Aqui está uma fita assim, escrita como dados simples: uma lista
+# de registros `(output, op, inputs)` que dão nome aos valores, um dicionário `values` com o
+# valor de cada nome depois da passagem para a frente e uma tabela `RULES` com uma VJP por
+# operação: `RULES[op](g, *input_values)` devolve
 # a tupla de gradientes das entradas.
 
 # %% [markdown] key="ex2" lang="ru" src="d6559529"
@@ -1668,7 +1670,7 @@ X.shape, Y.shape
 # %% [markdown] key="model" lang="ru" src="043d4c70"
 # Модель: 2 входа, 6 скрытых нейронов с ReLU и 1 выход — оценка $s(x)$, знак которой и есть
 # предсказанный класс. Её 25 параметров — значения `Value` в одном плоском списке. Функция потерь
-# взята из micrograd: это *hinge*-потеря (потеря с максимальным зазором). Величина
+# взята из micrograd: это *hinge*-функция потерь (функция потерь с максимальным зазором). Величина
 # $\max(0,\ 1 - y\, s(x))$ равна $0$ для точки, лежащей с правильной стороны с зазором не меньше
 # 1, и линейно растёт в остальных случаях. Мы усредняем её по точкам и добавляем небольшой штраф
 # $\alpha \sum_p p^2$, который не даёт весам расти. Как и функции из шага 5, `score` и
@@ -1820,7 +1822,7 @@ print(tn("l07.payoff.trained.plural", len(losses), first=f"{losses[0]:.3f}", las
 # %% [markdown] key="payoff-figure" lang="es" src="e06868fc"
 # A la izquierda, la pérdida en cada paso; a la derecha, lo que ha aprendido la red: el signo de
 # su puntuación sobre el plano, con la frontera $s(x) = 0$ en negro. Evaluar la puntuación sobre
-# una rejilla no necesita cinta: si no hay ninguna cinta activa, `record` no graba nada.
+# una malla no necesita cinta: si no hay ninguna cinta activa, `record` no graba nada.
 
 # %% [markdown] key="payoff-figure" lang="pt" src="e06868fc"
 # À esquerda, a perda a cada passo; à direita, o que a rede aprendeu: o sinal da sua pontuação
@@ -1936,7 +1938,7 @@ plt.show()
 # `relu` cuida disso.
 
 # %% [markdown] key="ex4" lang="ru" src="c8940c50"
-# ### Упражнение 4 · Hinge-потеря линейного классификатора (2 балла)
+# ### Упражнение 4 · Hinge-функция потерь линейного классификатора (2 балла)
 #
 # Линейная модель $s(x) = w_1 x_1 + w_2 x_2 + b$ не справится с XOR, но на данных, которые можно
 # разделить прямой, её стоит попробовать первой. Напишите

@@ -234,7 +234,7 @@ register(Exercise(
                   must=False, description={
                       "en": "a Jacobian or Hessian (the product is computed without building H)",
                       "es": "un jacobiano o hessiano (el producto se calcula sin construir H)",
-                      "pt": "um jacobiano ou hessiana (o produto é calculado sem construir H)",
+                      "pt": "uma jacobiana ou hessiana (o produto é calculado sem construir H)",
                       "ru": "якобиан или гессиан (произведение вычисляется без построения H)"}),
     ),
     points=2,
