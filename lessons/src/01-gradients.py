@@ -1064,8 +1064,8 @@ grade("l01_ex4")
 #    large model?
 
 # %% [markdown] key="reflect" lang="es" src="93498192"
-# 1. Una cinta graba las operaciones que de verdad se ejecutaron, no una fórmula. ¿Qué permite
-#    esto que no permitiría derivar una fórmula escrita, y qué cuesta?
+# 1. Una cinta graba las operaciones que de verdad se ejecutaron, no una fórmula. ¿Qué puedes
+#    hacer así que no podrías hacer derivando a mano una fórmula escrita, y qué precio tiene?
 # 2. ¿Por qué el gradiente respecto de una matriz de pesos tiene que tener exactamente la forma de
 #    esa matriz? Piensa en lo que necesita `w - lr * dw`.
 # 3. Una cinta responde una sola vez, salvo que sea persistente. Si diseñaras la biblioteca,

@@ -1006,9 +1006,9 @@ grade("l02_ex2")
 # %% [markdown] key="ex3" lang="es" src="2ab74817"
 # ### Ejercicio 3 · Tres preguntas a una sola cinta persistente (3 puntos)
 #
-# Una pérdida suele tener varias partes, y ayuda ver con cuánta fuerza tira cada una de los
-# pesos. Escribe `loss_parts_gradients(w, x, y, lam)`: `w` es una `tf.Variable` de forma (n,),
-# `x` un tensor de forma (k, n), `y` un tensor de forma (k,) y `lam` un número. Dentro de una
+# Una pérdida suele tener varias partes, y conviene ver con cuánta fuerza tira de los pesos cada
+# una de ellas. Escribe `loss_parts_gradients(w, x, y, lam)`: `w` es una `tf.Variable` de forma
+# (n,), `x` un tensor de forma (k, n), `y` un tensor de forma (k,) y `lam` un número. Dentro de una
 # sola cinta persistente calcula
 #
 # $$\text{data} = \frac{1}{k} \sum_i \Big(\sum_j x_{ij} w_j - y_i\Big)^2, \qquad
@@ -1035,8 +1035,8 @@ grade("l02_ex2")
 # ### Упражнение 3 · Три вопроса к одной персистентной ленте (3 балла)
 #
 # Функция потерь часто состоит из нескольких частей, и полезно видеть, насколько сильно каждая
-# из них тянет веса. Напишите функцию `loss_parts_gradients(w, x, y, lam)`: `w` —
-# `tf.Variable` формы (n,), `x` — тензор формы (k, n), `y` — тензор формы (k,), `lam` — число.
+# из них тянет веса в свою сторону. Напишите функцию `loss_parts_gradients(w, x, y, lam)`:
+# `w` — `tf.Variable` формы (n,), `x` — тензор формы (k, n), `y` — тензор формы (k,), `lam` — число.
 # Внутри одной персистентной ленты вычислите
 #
 # $$\text{data} = \frac{1}{k} \sum_i \Big(\sum_j x_{ij} w_j - y_i\Big)^2, \qquad
@@ -1155,8 +1155,9 @@ grade("l02_ex3")
 # 2. En la figura de memoria, la cinta persistente retuvo sus tensores hasta `del tape`. Imagina
 #    un paso de entrenamiento de una red grande: ¿qué líneas sacarías del bloque `with`, y cómo
 #    comprobarías que el gradiente no cambió?
-# 3. Un gradiente respecto de un resultado intermedio, como las activaciones de una capa, responde
-#    a otra pregunta que un gradiente respecto de los pesos. ¿Qué podría contarte sobre una red?
+# 3. Un gradiente respecto de un resultado intermedio, como las activaciones de una capa, no
+#    responde a la misma pregunta que un gradiente respecto de los pesos. ¿Qué podría decirte
+#    sobre una red?
 
 # %% [markdown] key="reflect" lang="pt" src="c8bce80f"
 # 1. Uma fita observa sozinha as Variables treináveis, mas não os tensores. Por que esse é um bom
@@ -1174,5 +1175,5 @@ grade("l02_ex3")
 # 2. На графике памяти персистентная лента удерживала свои тензоры до `del tape`. Представьте один
 #    шаг обучения большой сети: какие строки вы бы вынесли из блока `with` и как проверили бы, что
 #    градиент не изменился?
-# 3. Градиент по промежуточному результату, например по активациям слоя, отвечает на другой
-#    вопрос, чем градиент по весам. Что он мог бы рассказать вам о сети?
+# 3. Градиент по промежуточному результату, например по активациям слоя, отвечает не на тот же
+#    вопрос, что градиент по весам. Что он мог бы рассказать вам о сети?

@@ -50,9 +50,9 @@
 #
 # Até agora uma fita gravava todas as operações que podia e usava o gradiente que cada operação
 # já traz. Nesta lição você assume o controle das duas coisas: decide o que uma fita grava, corta
-# um caminho específico da passagem para trás e troca o gradiente de qualquer função por um seu,
-# para dar gradiente a uma operação que não tem, para recortar um gradiente ou para mantê-lo
-# finito onde a fórmula dos livros estoura.
+# um caminho específico da passagem para trás e substitui o gradiente de qualquer função por um
+# escrito por você, para dar gradiente a uma operação que não tem, para recortar um gradiente ou
+# para mantê-lo finito onde a fórmula dos livros estoura.
 #
 # Nesta lição você vai aprender:
 #
@@ -237,9 +237,9 @@ print(tape.gradient(z, {"x": x, "y": y}))
 # ## Cortar un solo camino: `tf.stop_gradient`
 #
 # `tf.stop_gradient(value)` devuelve el mismo valor, pero, a efectos de gradientes, es una
-# constante: nada fluye hacia atrás a través de él. Es mucho más preciso que `stop_recording`:
-# corta un solo camino, todas las demás operaciones se siguen grabando y ni siquiera necesitas
-# acceso a la cinta.
+# constante: nada fluye hacia atrás a través de él. Su alcance es mucho menor que el de
+# `stop_recording`: corta un solo camino, todas las demás operaciones se siguen grabando y ni
+# siquiera necesitas acceso a la cinta.
 
 # %% [markdown] key="stop-gradient" lang="pt" src="5fae2406"
 # ## Cortar um único caminho: `tf.stop_gradient`

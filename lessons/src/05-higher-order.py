@@ -304,8 +304,8 @@ plt.show()
 # нужен её градиент по переменным модели — градиент от градиента:
 #
 # 1. внутренняя лента вычисляет градиент выхода по входу;
-# 2. вычисляется модуль этого градиента — всё ещё под внешней лентой;
-# 3. внешняя лента дифференцирует этот модуль по переменным модели.
+# 2. вычисляется норма этого градиента — всё ещё под внешней лентой;
+# 3. внешняя лента дифференцирует эту норму по переменным модели.
 
 # %% key="input-gradient-code"
 x = tf.random.normal([7, 5])
@@ -1092,7 +1092,7 @@ print("acc.jvp(y) =", acc.jvp(y).numpy())
 # Какой режим выбрать? Обратный режим стоит одного прохода на каждый *выход*, прямой — одного
 # прохода на каждый *вход*. У функции потерь один выход и миллионы входов, поэтому при обучении
 # используют обратный режим. Сдвинутая сигмоида выше — противоположный случай: один вход
-# ($\delta$) и 201 выход. `jacobian` понадобился 201 обратный проход, а одного прямого прохода
+# ($\delta$) и 201 выход. Функции `jacobian` понадобился 201 обратный проход, а одного прямого прохода
 # достаточно, чтобы получить тот же столбец из 201 числа:
 
 # %% key="forward-vs-reverse-code"
@@ -1384,8 +1384,9 @@ grade("l05_ex2")
 # hessiana $H$ (formato (n, n)) em $w$, resolva $H \Delta = g$ com `tf.linalg.solve` (que espera
 # um lado direito de formato (n, 1)), atualize a variável no lugar com `w.assign_sub(...)` e
 # devolva `w`. Aqui $H = \frac{1}{k} x^\top D x$, em que a matriz diagonal $D$ contém
-# $\sigma(z_i)(1 - \sigma(z_i)) > 0$ ($\sigma$ é a sigmoide e $z_i = y_i\, x_i \cdot w$). As verificações usam entradas $x$ cujas $n$ colunas são
-# linearmente independentes (posto coluna completo), então $H$ é definida positiva e, portanto,
+# $\sigma(z_i)(1 - \sigma(z_i)) > 0$ ($\sigma$ é a sigmoide e $z_i = y_i\, x_i \cdot w$). As
+# verificações usam entradas $x$ cujas $n$ colunas são linearmente independentes ($x$ tem posto
+# completo por colunas), então $H$ é definida positiva e, portanto,
 # invertível: não é preciso $\varepsilon$. Com menos exemplos que pesos ($k < n$), ou com uma
 # coluna que repete outra, $H$ seria singular.
 

@@ -80,7 +80,7 @@
 # - напишете класс `Value`, за которым может следить лента, и класс `Tape`, который записывает
 #   каждую операцию вместе с её входами и правилом локального градиента (*VJP*);
 # - научите `Value` операторам `+`, `*`, `**` и функциям `sin` и `exp`;
-# - напишете обратный проход: цикл, который идёт по ленте в обратном порядке и складывает
+# - напишете обратный проход: цикл, который идёт по ленте в обратном порядке и накапливает
 #   градиенты в словаре, — и увидите, почему их нельзя хранить в узлах и почему здесь не нужна
 #   рекурсия;
 # - сверите свою ленту с `tf.GradientTape` из minitape на нескольких функциях и пройдёте
@@ -713,13 +713,13 @@ print(tape.gradient(f, Value(7.0)))
 # nesses campos. Chame-o duas vezes (para um segundo alvo, ou sem querer dentro de um laço) e a
 # segunda chamada soma em cima do que a primeira deixou: os gradientes saem errados sem nenhum
 # aviso, a menos que você se lembre de zerá-los (o `zero_grad()` do PyTorch existe pelo mesmo
-# motivo). A célula abaixo imita esse projeto com um dicionário que sobrevive à chamada; depois
+# motivo). A célula abaixo imita essa abordagem com um dicionário que sobrevive à chamada; depois
 # chama duas vezes o nosso `gradient`. Como o nosso `grads` é criado dentro da chamada,
 # perguntar duas vezes dá a mesma resposta: é por isso que o TensorFlow devolve os gradientes
 # em vez de guardá-los nas variáveis.
 
 # %% [markdown] key="local-dict" lang="ru" src="602defc9"
-# ## Почему словарь локален для вызова?
+# ## Почему словарь заводится заново при каждом вызове?
 #
 # micrograd хранит каждый градиент в его узле, в поле `node.grad`, и его `backward()`
 # прибавляет к этим полям. Вызовите его дважды (для второй цели или по ошибке в цикле), и
@@ -1574,7 +1574,7 @@ grade("l07_ex3")
 # usamos $0$.
 
 # %% [markdown] key="payoff" lang="ru" src="7ba502bf"
-# ## Награда · Обучите сеть своей лентой
+# ## Главное испытание · Обучите сеть своей лентой
 #
 # micrograd заканчивается тем, что обучает маленькую нейронную сеть одним лишь движком, который
 # в нём построен, и ваша лента умеет то же самое. Ниже сеть с одним скрытым слоем учится
@@ -2076,7 +2076,7 @@ grade("l07_ex4")
 #    quebraria essa garantia? (Pense em valores modificados no lugar, ou em registros
 #    acrescentados enquanto uma passagem para trás está rodando.)
 # 2. O micrograd guarda os gradientes nos nós; a sua fita, num dicionário local a cada chamada. O
-#    que cada projeto facilita, e em que cada um facilita errar?
+#    que cada abordagem facilita, e em que cada uma facilita errar?
 # 3. O que você precisaria acrescentar à sua fita para que ela calcule segundas derivadas, como
 #    fazem as `tf.GradientTape` aninhadas?
 
