@@ -55,6 +55,14 @@ def _sigmoid(z):
     return 1.0 / (1.0 + np.exp(-z))
 
 
+# Exercises 1-3 ask for the tape's answer, not a hand-derived formula (the same words everywhere).
+_TAPE = Technique("GradientTape", ("GradientTape",), "GradientTape.gradient", description={
+    "en": "a GradientTape (not a hand-derived formula)",
+    "es": "una GradientTape (no una fórmula derivada a mano)",
+    "pt": "uma GradientTape (não uma fórmula derivada à mão)",
+    "ru": "GradientTape (а не выведенную вручную формулу)"})
+
+
 # ------------------------------------------------------------------------------------------------
 # l03_ex1: one backward pass of a non-scalar target gives every element's derivative
 # ------------------------------------------------------------------------------------------------
@@ -76,11 +84,7 @@ register(Exercise(
     id="l03_ex1",
     function="elementwise_derivative",
     signature="elementwise_derivative(x)",
-    techniques=(Technique("GradientTape", ("GradientTape",), "GradientTape.gradient", description={
-        "en": "a GradientTape (not a hand-derived formula)",
-        "es": "una GradientTape (no una fórmula derivada a mano)",
-        "pt": "uma GradientTape (não uma fórmula derivada à mão)",
-        "ru": "GradientTape (а не выведенную вручную формулу)"}),),
+    techniques=(_TAPE,),
     points=2,
     reference=_elementwise_derivative_reference,
     visible=[Case(lambda rng: _ex1([-2.0, 0.0, 1.0, 3.0]), "x = [-2, 0, 1, 3]")],
@@ -121,6 +125,7 @@ register(Exercise(
     function="descent_gradients",
     signature="descent_gradients(x0, lr, steps)",
     precision="float32",
+    techniques=(_TAPE,),
     points=2,
     reference=_descent_gradients_reference,
     visible=[Case(lambda rng: _ex2(5.0, 0.25, 3), "x0 = 5.0, lr = 0.25, steps = 3")],
@@ -166,6 +171,7 @@ register(Exercise(
     id="l03_ex3",
     function="row_norms_gradient",
     signature="row_norms_gradient(w)",
+    techniques=(_TAPE,),
     points=2,
     reference=_row_norms_gradient_reference,
     visible=[Case(lambda rng: _ex3([[3.0, 4.0], [1.0, -1.0], [0.0, 2.0]]), "w (3, 2)")],
