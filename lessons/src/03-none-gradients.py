@@ -1368,93 +1368,153 @@ grade("l03_ex4")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="ex5" lang="en"
-# ### Exercise 5 · Which of these give None? (2 points)
+# ### Exercise 5 · Why is it None? (2 points)
 #
-# Each of the six snippets in the next cell ends with `tape.gradient(y, x)`. Before you run any
-# of them, decide for each one whether that gradient is `None` or a tensor, and why. Then
-# write `gives_none(snippet)`: for a snippet's letter (`"A"` to `"F"`) it returns `1.0` when
-# the gradient is `None` and `0.0` when it is a tensor, even a tensor of zeros. The visible
-# check asks about A and B, the hidden checks about the other four. Once you have settled on
-# your answers, run the snippets (`snippet_c()`) and compare.
+# The next cell prints nine snippets you have not seen, `"A"` to `"I"`, as text. Each sets up a
+# tape, a target `y` and a source `x`, and then asks for `tape.gradient(y, x)`. For each one,
+# decide whether the gradient is a tensor or `None`, and if it is `None`, *why*. Write
+# `none_cause(snippet)`: for a snippet's letter it returns the code of its cause:
+#
+# | code | cause |
+# |---|---|
+# | 0 | the gradient is a tensor (even a tensor of zeros) |
+# | 1 | the source was never watched (a Tensor without `tape.watch`, a non-trainable Variable) |
+# | 2 | an integer dtype |
+# | 3 | the Variable was replaced by a Tensor |
+# | 4 | the values took a detour through NumPy |
+# | 5 | a stateful `assign` cut the path |
+# | 6 | the target was computed from values made before the tape started: no recorded path |
+#
+# Reason first, from what this lesson showed: that is the skill the exercise trains. The
+# visible check asks about A and B, the hidden checks about the other seven.
 
-# %% [markdown] key="ex5" lang="es" src="c26dd2be"
-# ### Ejercicio 5 · ¿Cuáles de estos dan None? (2 puntos)
+# %% [markdown] key="ex5" lang="es" src="b2afb99a"
+# ### Ejercicio 5 · ¿Por qué es None? (2 puntos)
 #
-# Cada uno de los seis fragmentos de la celda siguiente termina con `tape.gradient(y, x)`.
-# Antes de ejecutar ninguno, decide para cada uno si ese gradiente es `None` o un tensor, y por
-# qué. Después escribe `gives_none(snippet)`: para la letra de un fragmento (de `"A"` a `"F"`)
-# devuelve `1.0` si el gradiente es `None` y `0.0` si es un tensor, aunque sea un tensor de
-# ceros. La comprobación visible pregunta por A y B; las ocultas, por los otros cuatro. Cuando
-# tengas tus respuestas, ejecuta los fragmentos (`snippet_c()`) y compara.
+# La celda siguiente imprime, como texto, nueve fragmentos que no has visto, de `"A"` a `"I"`.
+# Cada uno prepara una cinta, un objetivo `y` y una fuente `x`, y después pide
+# `tape.gradient(y, x)`. Decide para cada uno si el gradiente es un tensor o `None` y, si es
+# `None`, *por qué*. Escribe `none_cause(snippet)`: para la letra de un fragmento, devuelve el
+# código de su causa:
+#
+# | código | causa |
+# |---|---|
+# | 0 | el gradiente es un tensor (aunque sea un tensor de ceros) |
+# | 1 | la fuente nunca se observó (un Tensor sin `tape.watch`, una Variable no entrenable) |
+# | 2 | un tipo de dato entero |
+# | 3 | la Variable se sustituyó por un Tensor |
+# | 4 | los valores se desviaron por NumPy |
+# | 5 | un `assign` con estado cortó el camino |
+# | 6 | el objetivo se calculó con valores creados antes de que la cinta empezara: no hay camino grabado |
+#
+# Razona primero, con lo que mostró esta lección: esa es la habilidad que entrena el ejercicio.
+# La comprobación visible pregunta por A y B; las ocultas, por los otros siete.
 
-# %% [markdown] key="ex5" lang="pt" src="c26dd2be"
-# ### Exercício 5 · Quais destes dão None? (2 pontos)
+# %% [markdown] key="ex5" lang="pt" src="b2afb99a"
+# ### Exercício 5 · Por que é None? (2 pontos)
 #
-# Cada um dos seis trechos da próxima célula termina com `tape.gradient(y, x)`. Antes de
-# executar qualquer um deles, decida para cada um se esse gradiente é `None` ou um tensor, e
-# por quê. Depois escreva `gives_none(snippet)`: para a letra de um trecho (de `"A"` a `"F"`),
-# ela devolve `1.0` quando o gradiente é `None` e `0.0` quando é um tensor, mesmo que seja um
-# tensor de zeros. A verificação visível pergunta sobre A e B; as ocultas, sobre os outros
-# quatro. Depois de fechar as suas respostas, execute os trechos (`snippet_c()`) e compare.
+# A próxima célula imprime, como texto, nove trechos que você ainda não viu, de `"A"` a `"I"`.
+# Cada um monta uma fita, um alvo `y` e uma fonte `x` e depois pede `tape.gradient(y, x)`.
+# Decida para cada um se o gradiente é um tensor ou `None` e, se for `None`, *por quê*.
+# Escreva `none_cause(snippet)`: para a letra de um trecho, ela devolve o código da causa:
+#
+# | código | causa |
+# |---|---|
+# | 0 | o gradiente é um tensor (mesmo que seja um tensor de zeros) |
+# | 1 | a fonte nunca foi observada (um Tensor sem `tape.watch`, uma Variable não treinável) |
+# | 2 | um tipo de dado inteiro |
+# | 3 | a Variable foi trocada por um Tensor |
+# | 4 | os valores fizeram um desvio pelo NumPy |
+# | 5 | um `assign` com estado cortou o caminho |
+# | 6 | o alvo foi calculado com valores criados antes de a fita começar: não há caminho gravado |
+#
+# Raciocine primeiro, com o que esta lição mostrou: é essa a habilidade que o exercício treina.
+# A verificação visível pergunta sobre A e B; as ocultas, sobre os outros sete.
 
-# %% [markdown] key="ex5" lang="ru" src="c26dd2be"
-# ### Упражнение 5 · Какие из них дают None? (2 балла)
+# %% [markdown] key="ex5" lang="ru" src="b2afb99a"
+# ### Упражнение 5 · Почему None? (2 балла)
 #
-# Каждый из шести фрагментов в следующей ячейке заканчивается вызовом `tape.gradient(y, x)`.
-# Прежде чем запускать их, решите для каждого, будет ли этот градиент `None` или тензором, и
-# почему. Затем напишите функцию `gives_none(snippet)`: для буквы фрагмента (от `"A"` до `"F"`)
-# она возвращает `1.0`, если градиент равен `None`, и `0.0`, если это тензор, пусть даже
-# тензор из нулей. Открытая проверка спрашивает про A и B, скрытые — про остальные четыре.
-# Когда ответы готовы, запустите фрагменты (`snippet_c()`) и сравните.
+# Следующая ячейка выводит в виде текста девять фрагментов, которых вы ещё не видели, от `"A"`
+# до `"I"`. Каждый готовит ленту, цель `y` и источник `x`, а затем запрашивает
+# `tape.gradient(y, x)`. Решите для каждого, будет ли градиент тензором или `None`, и если
+# `None`, то *почему*. Напишите функцию `none_cause(snippet)`: для буквы фрагмента она
+# возвращает код причины:
+#
+# | код | причина |
+# |---|---|
+# | 0 | градиент — тензор (пусть даже из нулей) |
+# | 1 | источник не отслеживался (тензор без `tape.watch`, необучаемая переменная) |
+# | 2 | целочисленный тип данных |
+# | 3 | переменную заменили тензором |
+# | 4 | значения ушли в обход через NumPy |
+# | 5 | `assign` с состоянием оборвал путь |
+# | 6 | цель вычислена из значений, созданных до начала записи: записанного пути нет |
+#
+# Сначала рассуждайте, опираясь на этот урок: именно этот навык тренирует упражнение. Открытая
+# проверка спрашивает про A и B, скрытые — про остальные семь.
 
 # %% key="ex5-snippets"
-def snippet_a():
-    x = tf.constant(3.0)
-    with tf.GradientTape() as tape:
-        y = x**2
-    return tape.gradient(y, x)
+SNIPPETS = {
+    "A": """
+x = tf.Variable([1.0, 2.0], trainable=False)
+with tf.GradientTape() as tape:
+    y = tf.reduce_sum(x * x)
+""",
+    "B": """
+x = tf.Variable(2.0)
+with tf.GradientTape() as tape:
+    y = x * 0.0 + 1.0
+""",
+    "C": """
+x = tf.Variable(2.0)
+with tf.GradientTape() as tape:
+    y = tf.constant(np.exp(x.numpy()))
+""",
+    "D": """
+x = tf.Variable([1, 2, 3])
+with tf.GradientTape() as tape:
+    y = tf.reduce_sum(x * x)
+""",
+    "E": """
+x = tf.Variable(2.0)
+x = x * 1.0
+with tf.GradientTape() as tape:
+    y = x**3
+""",
+    "F": """
+x = tf.Variable(2.0)
+h = tf.Variable(0.0)
+with tf.GradientTape() as tape:
+    h.assign(x * 3.0)
+    y = h * h
+""",
+    "G": """
+x = tf.Variable(2.0)
+z = tf.sin(x)
+with tf.GradientTape() as tape:
+    y = z * z
+""",
+    "H": """
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.reduce_sum(tf.where(x > 1.5, x, 0.0))
+""",
+    "I": """
+x = tf.constant(3.0)
+with tf.GradientTape() as tape:
+    y = tf.exp(x) * x
+""",
+}
 
-
-def snippet_b():
-    x = tf.Variable(3.0)
-    with tf.GradientTape() as tape:
-        y = x * 0.0
-    return tape.gradient(y, x)
-
-
-def snippet_c():
-    x = tf.Variable(3.0)
-    with tf.GradientTape() as tape:
-        y = tf.constant(np.square(x.numpy()))
-    return tape.gradient(y, x)
-
-
-def snippet_d():
-    x = tf.Variable(3)
-    with tf.GradientTape() as tape:
-        y = x * x
-    return tape.gradient(y, x)
-
-
-def snippet_e():
-    x = tf.Variable(3.0)
-    y0 = x**2
-    with tf.GradientTape() as tape:
-        y = y0 + 1.0
-    return tape.gradient(y, x)
-
-
-def snippet_f():
-    x = tf.Variable(3.0)
-    with tf.GradientTape() as tape:
-        y = tf.maximum(x, 5.0)
-    return tape.gradient(y, x)
+for letter, code in SNIPPETS.items():
+    print(f"--- {letter} ---{code}")
 
 # %% nbgrader="solution" grade_id="l03_ex5_solution"
-def gives_none(snippet):
+def none_cause(snippet):
     ### BEGIN SOLUTION
-    answers = {"A": 1.0, "B": 0.0, "C": 1.0, "D": 1.0, "E": 1.0, "F": 0.0}
-    return answers[snippet]
+    causes = {"A": 1, "B": 0, "C": 4, "D": 2, "E": 3, "F": 5, "G": 6, "H": 0, "I": 1}
+    return float(causes[snippet])
     ### END SOLUTION
 
 # %% nbgrader="tests" grade_id="l03_ex5" points=2

@@ -57,3 +57,34 @@ def test_a_hand_derived_formula_loses_the_technique_share(exercise_id):
     assert any(kind == "technique" for kind, _ in issues)
     assert 0 < result.score < result.points
     assert "asks for a GradientTape" in result.text()
+
+
+def test_l03_ex5_snippets_in_the_lesson_are_the_graders(lessons):
+    """The lesson prints the snippets the reference runs: the same strings, letter by letter,
+    and each cause code 0-6 is the answer to at least one of them."""
+    from grader.exercises import l03
+
+    lesson = next(lesson for lesson in lessons if lesson.name == "03-none-gradients")
+    cell = next(c for c in lesson.code if c.key == "ex5-snippets")
+    ns: dict = {"print": lambda *a, **k: None}
+    exec(cell.source, ns)
+    assert ns["SNIPPETS"] == l03.SNIPPETS
+    ex = get("l03_ex5")
+    codes = {letter: float(ex.reference(letter)) for letter in l03.SNIPPETS}
+    assert set(codes.values()) == {0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0}
+    assert [c.label for c in ex.visible] == ["A", "B"]
+    assert sorted(c.label for c in ex.hidden) == list("CDEFGHI")
+
+
+def test_l03_ex5_needs_the_cause_not_only_none():
+    """Running the snippets tells None from a tensor; answering only that (1 for None) loses most
+    of the points, and the right causes earn them all."""
+    none_or_not = ("def none_cause(snippet):\n"
+                   "    return 0.0 if snippet in 'BH' else 1.0\n")
+    result, _, _ = _score("l03_ex5", none_or_not)
+    assert result.score < result.points / 2, result.text()
+    causes = ("def none_cause(snippet):\n"
+              "    return float({'A': 1, 'B': 0, 'C': 4, 'D': 2, 'E': 3, 'F': 5, 'G': 6, 'H': 0,"
+              " 'I': 1}[snippet])\n")
+    result, issues, _ = _score("l03_ex5", causes)
+    assert (result.score, issues) == (result.points, []), result.text()
