@@ -1230,47 +1230,90 @@ grade("l06_ex2")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="ex3" lang="en"
-# ### Exercise 3 · The gradients of an MLP's loss (2 points)
+# ### Exercise 3 · Clipping inside a training loop (2 points)
 #
-# Write `mlp_gradients(model, x, y)`: `model` is a small MLP like ours (a hidden `Dense` layer
-# with tanh, then an output `Dense` layer) that has already been called once, so its variables
-# exist; `x` and `y` are tensors of shape (k, 1). Return the gradients of
-# $L = \operatorname{mean}\big((\text{model}(x) - y)^2\big)$ with respect to
-# `model.trainable_variables`, as a list in the same order.
+# Far from the minimum, or with a few outliers in the data, a gradient can be huge, and one step
+# $-\eta\, g$ throws the parameters far away. *Clipping* caps the step: `tf.clip_by_norm(g, c)`
+# returns $g$ unchanged when its norm $\lVert g \rVert$ is at most $c$, and
+# $g \cdot \frac{c}{\lVert g \rVert}$ (same direction, norm $c$) otherwise. In lesson 4 you
+# clipped inside the backward pass of one function; here you clip in the training loop, after
+# `tape.gradient`, which is where it is usually done.
+#
+# Write `clipped_descent(w, b, x, y, lr, steps, clip_norm)`: the loop of exercise 2 (same model,
+# same loss, a new tape at every step, updates with `assign_sub`), but clip each of the two
+# gradients on its own to norm `clip_norm` before its update. Return `tf.stack` of the `steps`
+# losses, each computed before its step's update. The data are steep, so the first gradients
+# are well above `clip_norm`: the loss falls slowly and steadily, by steps of equal size, where
+# the unclipped loop would take a few large steps.
 
-# %% [markdown] key="ex3" lang="es" src="da6c327d"
-# ### Ejercicio 3 · Los gradientes de la pérdida de un MLP (2 puntos)
+# %% [markdown] key="ex3" lang="es" src="8d9a6cde"
+# ### Ejercicio 3 · Recortar gradientes dentro de un bucle de entrenamiento (2 puntos)
 #
-# Escribe `mlp_gradients(model, x, y)`: `model` es un MLP pequeño como el nuestro (una capa
-# `Dense` oculta con tanh y después una capa `Dense` de salida) al que ya se ha llamado una vez,
-# así que sus variables existen; `x` e `y` son tensores de forma (k, 1). Devuelve los gradientes
-# de $L = \operatorname{mean}\big((\text{model}(x) - y)^2\big)$ respecto de
-# `model.trainable_variables`, como una lista en el mismo orden.
+# Lejos del mínimo, o con unos pocos valores atípicos en los datos, un gradiente puede ser
+# enorme, y un solo paso $-\eta\, g$ lanza los parámetros muy lejos. *Recortar* el gradiente
+# limita el paso: `tf.clip_by_norm(g, c)` devuelve $g$ sin cambios cuando su norma
+# $\lVert g \rVert$ es como mucho $c$, y $g \cdot \frac{c}{\lVert g \rVert}$ (la misma
+# dirección, norma $c$) en caso contrario. En la lección 4 recortaste dentro de la pasada hacia
+# atrás de una función; aquí recortas en el bucle de entrenamiento, después de `tape.gradient`,
+# que es donde se suele hacer.
+#
+# Escribe `clipped_descent(w, b, x, y, lr, steps, clip_norm)`: el bucle del ejercicio 2 (el mismo
+# modelo, la misma pérdida, una cinta nueva en cada paso, actualizaciones con `assign_sub`),
+# pero recorta cada uno de los dos gradientes por separado a la norma `clip_norm` antes de su
+# actualización. Devuelve `tf.stack` de las `steps` pérdidas, cada una calculada antes de la
+# actualización de su paso. Los datos tienen mucha pendiente, así que los primeros gradientes
+# superan con creces `clip_norm`: la pérdida baja despacio y de forma regular, con pasos del
+# mismo tamaño, donde el bucle sin recortar daría unos pocos pasos grandes.
 
-# %% [markdown] key="ex3" lang="pt" src="da6c327d"
-# ### Exercício 3 · Os gradientes da perda de um MLP (2 pontos)
+# %% [markdown] key="ex3" lang="pt" src="8d9a6cde"
+# ### Exercício 3 · Recortar gradientes dentro de um laço de treinamento (2 pontos)
 #
-# Escreva `mlp_gradients(model, x, y)`: `model` é um MLP pequeno como o nosso (uma camada
-# `Dense` oculta com tanh e depois uma camada `Dense` de saída) que já foi chamado uma vez,
-# portanto suas variáveis já existem; `x` e `y` são tensores de formato (k, 1). Devolva os
-# gradientes de $L = \operatorname{mean}\big((\text{model}(x) - y)^2\big)$ em relação a
-# `model.trainable_variables`, como uma lista na mesma ordem.
+# Longe do mínimo, ou com alguns valores atípicos nos dados, um gradiente pode ser enorme, e um
+# único passo $-\eta\, g$ joga os parâmetros para muito longe. *Recortar* o gradiente limita o
+# passo: `tf.clip_by_norm(g, c)` devolve $g$ sem mudança quando a norma $\lVert g \rVert$ é no
+# máximo $c$, e $g \cdot \frac{c}{\lVert g \rVert}$ (a mesma direção, norma $c$) caso
+# contrário. Na lição 4 você recortou dentro da passagem para trás de uma função; aqui você
+# recorta no laço de treinamento, depois de `tape.gradient`, que é onde isso costuma ser feito.
+#
+# Escreva `clipped_descent(w, b, x, y, lr, steps, clip_norm)`: o laço do exercício 2 (o mesmo
+# modelo, a mesma perda, uma fita nova a cada passo, atualizações com `assign_sub`), mas recorte
+# cada um dos dois gradientes separadamente para a norma `clip_norm` antes da atualização.
+# Devolva `tf.stack` das `steps` perdas, cada uma calculada antes da atualização do seu passo.
+# Os dados são bem inclinados, então os primeiros gradientes ficam muito acima de `clip_norm`:
+# a perda cai devagar e de forma regular, com passos do mesmo tamanho, onde o laço sem recorte
+# daria poucos passos grandes.
 
-# %% [markdown] key="ex3" lang="ru" src="da6c327d"
-# ### Упражнение 3 · Градиенты функции потерь MLP (2 балла)
+# %% [markdown] key="ex3" lang="ru" src="8d9a6cde"
+# ### Упражнение 3 · Ограничение градиентов внутри цикла обучения (2 балла)
 #
-# Напишите функцию `mlp_gradients(model, x, y)`: `model` — небольшой MLP вроде нашего (скрытый
-# слой `Dense` с tanh, затем выходной слой `Dense`), который уже вызывали один раз, так что его
-# переменные созданы; `x` и `y` — тензоры формы (k, 1). Верните градиенты
-# $L = \operatorname{mean}\big((\text{model}(x) - y)^2\big)$ по `model.trainable_variables`
-# списком в том же порядке.
+# Вдали от минимума или при нескольких выбросах в данных градиент может быть огромным, и один
+# шаг $-\eta\, g$ отбрасывает параметры далеко в сторону. *Ограничение* (*clipping*) градиента
+# ограничивает шаг: `tf.clip_by_norm(g, c)` возвращает $g$ без изменений, если его норма
+# $\lVert g \rVert$ не больше $c$, и $g \cdot \frac{c}{\lVert g \rVert}$ (то же
+# направление, норма $c$) в противном случае. В уроке 4 вы ограничивали градиент внутри
+# обратного прохода одной функции; здесь вы делаете это в цикле обучения, после
+# `tape.gradient`, — обычно его ограничивают именно там.
+#
+# Напишите функцию `clipped_descent(w, b, x, y, lr, steps, clip_norm)`: цикл из упражнения 2
+# (та же модель, та же функция потерь, новая лента на каждом шаге, обновления через
+# `assign_sub`), но перед обновлением ограничьте норму каждого из двух градиентов по
+# отдельности значением `clip_norm`. Верните `tf.stack` из `steps` значений потерь, каждое из
+# которых вычислено до обновления на своём шаге. Данные крутые, поэтому первые градиенты
+# намного больше `clip_norm`: потери падают медленно и равномерно, шагами одного размера, там
+# где цикл без ограничения сделал бы несколько больших шагов.
 
 # %% nbgrader="solution" grade_id="l06_ex3_solution"
-def mlp_gradients(model, x, y):
+def clipped_descent(w, b, x, y, lr, steps, clip_norm):
     ### BEGIN SOLUTION
-    with tf.GradientTape() as tape:
-        loss = tf.reduce_mean((model(x) - y) ** 2)
-    return tape.gradient(loss, model.trainable_variables)
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((tf.matmul(x, w) + b - y) ** 2)
+        dw, db = tape.gradient(loss, [w, b])
+        w.assign_sub(lr * tf.clip_by_norm(dw, clip_norm))
+        b.assign_sub(lr * tf.clip_by_norm(db, clip_norm))
+        losses.append(loss)
+    return tf.stack(losses)
     ### END SOLUTION
 
 # %% nbgrader="tests" grade_id="l06_ex3" points=2
@@ -1289,8 +1332,9 @@ grade("l06_ex3")
 # noisy estimate of the full gradient, and that noise is the "stochastic" of stochastic
 # gradient descent. One pass over all the mini-batches is an *epoch*.
 #
-# Write `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` is an MLP as
-# in Exercise 3, `optimizer` a Keras optimizer that has already been created (`Adam` or
+# Write `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` is an MLP like
+# this lesson's (a hidden `Dense` layer with tanh, then an output `Dense` layer), `optimizer` a
+# Keras optimizer that has already been created (`Adam` or
 # `SGD`), and `x` and `y` are tensors of shape (k, 1). In each of the `epochs` epochs, go
 # through the data in order, in mini-batches of `batch_size` rows:
 # `x[start:start + batch_size]` with `start = 0, batch_size, 2 * batch_size, …` (the last one
@@ -1302,7 +1346,7 @@ grade("l06_ex3")
 # Real training shuffles the examples at every epoch; here we do not, so that your answer can
 # be compared exactly with the reference.
 
-# %% [markdown] key="ex4" lang="es" src="2b5ee133"
+# %% [markdown] key="ex4" lang="es" src="cff3475d"
 # ### Ejercicio 4 · Minilotes y un optimizador (3 puntos)
 #
 # Con millones de ejemplos, calcular la pérdida sobre todos ellos en cada paso sería demasiado
@@ -1312,7 +1356,8 @@ grade("l06_ex3")
 # es una *época* (*epoch*).
 #
 # Escribe `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` es un MLP
-# como el del ejercicio 3, `optimizer` un optimizador de Keras ya creado (`Adam` o `SGD`), y `x`
+# como el de esta lección (una capa `Dense` oculta con tanh y, después, una capa `Dense` de
+# salida), `optimizer` un optimizador de Keras ya creado (`Adam` o `SGD`), y `x`
 # e `y` son tensores de forma (k, 1). En cada una de las `epochs` épocas, recorre los datos en
 # orden, en minilotes de `batch_size` filas: `x[start:start + batch_size]` con
 # `start = 0, batch_size, 2 * batch_size, …` (el último puede ser más corto), y las mismas filas
@@ -1324,7 +1369,7 @@ grade("l06_ex3")
 # En un entrenamiento real se barajan los ejemplos en cada época; aquí no, para que tu respuesta
 # pueda compararse exactamente con la de referencia.
 
-# %% [markdown] key="ex4" lang="pt" src="2b5ee133"
+# %% [markdown] key="ex4" lang="pt" src="cff3475d"
 # ### Exercício 4 · Minilotes e um otimizador (3 pontos)
 #
 # Com milhões de exemplos, calcular a perda sobre todos eles a cada passo seria lento demais. Em
@@ -1334,7 +1379,8 @@ grade("l06_ex3")
 # *época* (*epoch*).
 #
 # Escreva `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` é um MLP como
-# o do exercício 3, `optimizer` um otimizador do Keras já criado (`Adam` ou `SGD`), e `x` e `y`
+# o desta lição (uma camada `Dense` oculta com tanh e, depois, uma camada `Dense` de saída),
+# `optimizer` um otimizador do Keras já criado (`Adam` ou `SGD`), e `x` e `y`
 # são tensores de formato (k, 1). Em cada uma das `epochs` épocas, percorra os dados em ordem,
 # em minilotes de `batch_size` linhas: `x[start:start + batch_size]` com
 # `start = 0, batch_size, 2 * batch_size, …` (o último pode ser menor), e as mesmas linhas de
@@ -1346,7 +1392,7 @@ grade("l06_ex3")
 # Num treinamento de verdade, os exemplos são embaralhados a cada época; aqui não, para que a sua
 # resposta possa ser comparada exatamente com a de referência.
 
-# %% [markdown] key="ex4" lang="ru" src="2b5ee133"
+# %% [markdown] key="ex4" lang="ru" src="cff3475d"
 # ### Упражнение 4 · Мини-батчи и оптимизатор (3 балла)
 #
 # Когда примеров миллионы, вычислять потери по всем на каждом шаге слишком долго. Вместо этого
@@ -1355,7 +1401,7 @@ grade("l06_ex3")
 # спуск «стохастическим». Один проход по всем мини-батчам называется *эпохой* (*epoch*).
 #
 # Напишите функцию `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` —
-# MLP, как в упражнении 3, `optimizer` — уже созданный оптимизатор Keras (`Adam` или `SGD`), `x`
+# MLP, как в этом уроке (скрытый слой `Dense` с tanh, затем выходной слой `Dense`), `optimizer` — уже созданный оптимизатор Keras (`Adam` или `SGD`), `x`
 # и `y` — тензоры формы (k, 1). В каждой из `epochs` эпох проходите данные по порядку
 # мини-батчами по `batch_size` строк: `x[start:start + batch_size]` при
 # `start = 0, batch_size, 2 * batch_size, …` (последний может оказаться короче) и те же строки
