@@ -1418,6 +1418,140 @@ from grader import grade
 grade("l04_ex5")
 ### END HIDDEN TESTS
 
+# %% [markdown] key="ex6" lang="en"
+# ### Exercise 6 · Pausing the tape for a scale factor (2 points)
+#
+# Some losses are divided by a scale that should steer the step size but not the direction, for
+# example a *relative* loss: the loss divided by its own current value, used as a constant.
+# Write `relative_loss_gradient(w, x, y)`: `w` is a `tf.Variable` of shape (n,), `x` a tensor of
+# shape (k, n) and `y` a tensor of shape (k,). Inside one tape, compute the residuals
+# $r = x w - y$ (as `tf.reduce_sum(x * w, axis=1) - y`) and $L = \operatorname{mean}(r^2)$; then,
+# inside `with tape.stop_recording():`, compute the scale $s = \operatorname{mean}(r^2)$ again;
+# return the gradient of $L / s$ with respect to `w`. Think first: what would the gradient be
+# if $s$ were recorded too?
+
+# %% [markdown] key="ex6" lang="es" src="0eb3bea2"
+# ### Ejercicio 6 · Pausar la cinta para un factor de escala (2 puntos)
+#
+# Algunas pérdidas se dividen por una escala que debe influir en el tamaño del paso, pero no en
+# su dirección; por ejemplo, una pérdida *relativa*: la pérdida dividida por su propio valor
+# actual, usado como una constante. Escribe `relative_loss_gradient(w, x, y)`: `w` es una
+# `tf.Variable` de forma (n,), `x` un tensor de forma (k, n) e `y` un tensor de forma (k,).
+# Dentro de una cinta, calcula los residuos $r = x w - y$ (como
+# `tf.reduce_sum(x * w, axis=1) - y`) y $L = \operatorname{mean}(r^2)$; después, dentro de
+# `with tape.stop_recording():`, calcula otra vez la escala $s = \operatorname{mean}(r^2)$;
+# devuelve el gradiente de $L / s$ respecto de `w`. Piensa primero: ¿cuál sería el gradiente si
+# $s$ también se grabara?
+
+# %% [markdown] key="ex6" lang="pt" src="0eb3bea2"
+# ### Exercício 6 · Pausar a fita para um fator de escala (2 pontos)
+#
+# Algumas perdas são divididas por uma escala que deve influir no tamanho do passo, mas não na
+# sua direção; por exemplo, uma perda *relativa*: a perda dividida pelo seu próprio valor atual,
+# usado como constante. Escreva `relative_loss_gradient(w, x, y)`: `w` é uma `tf.Variable` de
+# formato (n,), `x` um tensor de formato (k, n) e `y` um tensor de formato (k,). Dentro de uma
+# fita, calcule os resíduos $r = x w - y$ (como `tf.reduce_sum(x * w, axis=1) - y`) e
+# $L = \operatorname{mean}(r^2)$; depois, dentro de `with tape.stop_recording():`, calcule de novo
+# a escala $s = \operatorname{mean}(r^2)$; devolva o gradiente de $L / s$ em relação a `w`. Pense
+# primeiro: qual seria o gradiente se $s$ também fosse gravada?
+
+# %% [markdown] key="ex6" lang="ru" src="0eb3bea2"
+# ### Упражнение 6 · Пауза в записи ради масштабного множителя (2 балла)
+#
+# Иногда функцию потерь делят на масштаб, который должен влиять на длину шага, но не на его
+# направление; например, *относительная* функция потерь — это функция потерь, делённая на своё
+# текущее значение, взятое как константа. Напишите функцию `relative_loss_gradient(w, x, y)`:
+# `w` — `tf.Variable` формы (n,), `x` — тензор формы (k, n), `y` — тензор формы (k,). Внутри
+# одной ленты вычислите остатки $r = x w - y$ (как `tf.reduce_sum(x * w, axis=1) - y`) и
+# $L = \operatorname{mean}(r^2)$; затем внутри `with tape.stop_recording():` ещё раз вычислите
+# масштаб $s = \operatorname{mean}(r^2)$ и верните градиент $L / s$ по `w`. Сначала подумайте:
+# каким был бы градиент, если бы $s$ тоже записывался?
+
+# %% nbgrader="solution" grade_id="l04_ex6_solution"
+def relative_loss_gradient(w, x, y):
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        residual = tf.reduce_sum(x * w, axis=1) - y
+        loss = tf.reduce_mean(residual**2)
+        with tape.stop_recording():
+            scale = tf.reduce_mean(residual**2)
+        relative = loss / scale
+    return tape.gradient(relative, w)
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex6" points=2
+from grader import check
+check("l04_ex6")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex6")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex7" lang="en"
+# ### Exercise 7 · A gradient with respect to the input only (2 points)
+#
+# To see which input pixels or features a trained layer reacts to, you differentiate with
+# respect to the *input* and do not need the weights' gradients at all. Write
+# `input_gradient_only(layer, x)`: `layer` is a `tf.keras.layers.Dense` that has already been
+# called once, `x` a tensor. Create the tape with `watch_accessed_variables=False` (lesson 2), so
+# that it records nothing for the layer's variables, watch `x` yourself, and for
+# $L = \sum \text{layer}(x)^2$ return the list
+# `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: the gradient and the number of
+# Variables the tape watched, which shows that the weights stayed out of the record.
+
+# %% [markdown] key="ex7" lang="es" src="0420a3d4"
+# ### Ejercicio 7 · Un gradiente solo respecto de la entrada (2 puntos)
+#
+# Para ver a qué píxeles o características de la entrada reacciona una capa entrenada, se deriva
+# respecto de la *entrada*, y los gradientes de los pesos no hacen ninguna falta. Escribe
+# `input_gradient_only(layer, x)`: `layer` es una `tf.keras.layers.Dense` a la que ya se ha
+# llamado una vez, y `x` un tensor. Crea la cinta con `watch_accessed_variables=False`
+# (lección 2), para que no grabe nada de las variables de la capa, observa `x` tú mismo y, para
+# $L = \sum \text{layer}(x)^2$, devuelve la lista
+# `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: el gradiente y el número de
+# Variables que observó la cinta, que muestra que los pesos se quedaron fuera de la grabación.
+
+# %% [markdown] key="ex7" lang="pt" src="0420a3d4"
+# ### Exercício 7 · Um gradiente só em relação à entrada (2 pontos)
+#
+# Para ver a que pixels ou atributos da entrada uma camada treinada reage, deriva-se em relação à
+# *entrada*, e os gradientes dos pesos não fazem falta nenhuma. Escreva
+# `input_gradient_only(layer, x)`: `layer` é uma `tf.keras.layers.Dense` que já foi chamada uma
+# vez, e `x` um tensor. Crie a fita com `watch_accessed_variables=False` (lição 2), para que ela
+# não grave nada das variáveis da camada, observe `x` você mesmo e, para
+# $L = \sum \text{layer}(x)^2$, devolva a lista
+# `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: o gradiente e o número de
+# Variables que a fita observou, o que mostra que os pesos ficaram fora da gravação.
+
+# %% [markdown] key="ex7" lang="ru" src="0420a3d4"
+# ### Упражнение 7 · Градиент только по входу (2 балла)
+#
+# Чтобы увидеть, на какие пиксели или признаки входа реагирует обученный слой, дифференцируют
+# по *входу*, а градиенты по весам вовсе не нужны. Напишите функцию
+# `input_gradient_only(layer, x)`: `layer` — слой `tf.keras.layers.Dense`, который уже вызывали
+# один раз, `x` — тензор. Создайте ленту с `watch_accessed_variables=False` (урок 2), чтобы она
+# ничего не записывала для переменных слоя, сами отследите `x` и для
+# $L = \sum \text{layer}(x)^2$ верните список
+# `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: градиент и число переменных,
+# которые отслеживала лента, — оно показывает, что веса в запись не попали.
+
+# %% nbgrader="solution" grade_id="l04_ex7_solution"
+def input_gradient_only(layer, x):
+    ### BEGIN SOLUTION
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(layer(x) ** 2)
+    return [tape.gradient(loss, x), float(len(tape.watched_variables()))]
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex7" points=2
+from grader import check
+check("l04_ex7")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex7")
+### END HIDDEN TESTS
+
 # %% [markdown] key="summary" lang="en"
 # ## Summary
 #

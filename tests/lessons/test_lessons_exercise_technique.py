@@ -88,3 +88,60 @@ def test_l03_ex5_needs_the_cause_not_only_none():
               " 'I': 1}[snippet])\n")
     result, issues, _ = _score("l03_ex5", causes)
     assert (result.score, issues) == (result.points, []), result.text()
+
+
+def _graded(exercise_id, func, seed=11):
+    from grader.runner import run_exercise
+
+    ex = get(exercise_id)
+    return run_exercise(ex, {ex.function: func}, include_hidden=True, seed=seed)
+
+
+def test_l04_ex6_a_recorded_scale_gives_a_zero_gradient_and_fails():
+    import minitape as tf
+
+    def scale_recorded(w, x, y):
+        with tf.GradientTape() as tape:
+            residual = tf.reduce_sum(x * w, axis=1) - y
+            loss = tf.reduce_mean(residual ** 2)
+            relative = loss / tf.reduce_mean(residual ** 2)
+        return tape.gradient(relative, w)
+
+    assert _graded("l04_ex6", scale_recorded).score == 0
+    reference = _graded("l04_ex6", get("l04_ex6").reference)
+    assert reference.score == reference.points
+
+
+def test_l04_ex7_a_default_tape_watches_the_weights_and_loses_the_count():
+    import minitape as tf
+
+    def default_tape(layer, x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(layer(x) ** 2)
+        return [tape.gradient(loss, x), float(len(tape.watched_variables()))]
+
+    result = _graded("l04_ex7", default_tape)
+    count_checks = [c for c in result.checks if "watched_variables" in c.label]
+    assert count_checks and not any(c.passed for c in count_checks)
+    assert any(c.passed for c in result.checks if "dL/dx" in c.label)
+    assert 0 < result.score < result.points
+
+
+@pytest.mark.parametrize("exercise_id", ["l04_ex6", "l04_ex7"])
+def test_l04_new_exercises_ask_for_their_technique(exercise_id):
+    code = {"l04_ex6": ("def relative_loss_gradient(w, x, y):\n"
+                        "    with tf.GradientTape() as tape:\n"
+                        "        r = tf.reduce_sum(x * w, axis=1) - y\n"
+                        "        loss = tf.reduce_mean(r ** 2)\n"
+                        "        rel = loss / tf.stop_gradient(loss)\n"
+                        "    return tape.gradient(rel, w)\n"),
+            "l04_ex7": ("def input_gradient_only(layer, x):\n"
+                        "    with tf.GradientTape() as tape:\n"
+                        "        tape.watch(x)\n"
+                        "        loss = tf.reduce_sum(layer(x) ** 2)\n"
+                        "    return [tape.gradient(loss, x), 0.0]\n")}[exercise_id]
+    result, issues, _ = _score(exercise_id, code)
+    assert all(c.passed for c in result.checks if c.reason != "technique"), result.text()
+    assert any(kind == "technique" for kind, _ in issues)
+    assert result.score < result.points
