@@ -1975,6 +1975,112 @@ from grader import grade
 grade("l07_ex4")
 ### END HIDDEN TESTS
 
+# %% [markdown] key="to-tensorflow" lang="en"
+# ## From minitape to TensorFlow
+#
+# The tapes, gradients and training loops of this course run unchanged with
+# `import tensorflow as tf` in place of `import minitape as tf`: that one line is the switch
+# (only the drawings and `why_none` of `minitape.debugging` are the course's own). The tape you
+# used, and the one you just
+# built, is the heart of TensorFlow's eager mode. Around it, TensorFlow adds:
+#
+# - `@tf.function`, which traces a Python function into a graph once and then runs the graph:
+#   a training step becomes much faster, and Python side effects (a `print`, appending to a
+#   list) happen only while tracing;
+# - `Model.fit`, which runs the loop of lesson 6 for you. To change what one step does, override
+#   `train_step(self, data)` in a subclass of `tf.keras.Model`: inside it you write the same
+#   tape, `tape.gradient` and `optimizer.apply_gradients`;
+# - `tf.clip_by_global_norm(grads, c)`, which clips all the gradients together by their joint
+#   norm (lesson 6 clipped each one on its own), and the optimizers' `clipnorm=` and
+#   `global_clipnorm=` arguments, which do it inside `apply_gradients`;
+# - `tape.jacobian(..., experimental_use_pfor=True)`, the default, which computes all the rows of
+#   a Jacobian in one vectorized pass instead of one backward pass per row, as minitape does;
+# - `tf.saved_model.save(model, path)`, which stores the variables and the traced graphs, so that
+#   the model runs without your Python code (TensorFlow Serving, LiteRT on phones);
+# - GPUs and TPUs at scale, mixed precision and distribution over several devices.
+#
+# None of these changes what a gradient is or how the tape computes it.
+
+# %% [markdown] key="to-tensorflow" lang="es" src="f37bd311"
+# ## De minitape a TensorFlow
+#
+# Las cintas, los gradientes y los bucles de entrenamiento de este curso funcionan sin cambios con
+# `import tensorflow as tf` en lugar de `import minitape as tf`: esa línea es el interruptor
+# (solo los dibujos y `why_none` de `minitape.debugging` son propios del curso). La cinta que has usado, y la que
+# acabas de construir, es el corazón del modo *eager* de TensorFlow. A su alrededor, TensorFlow
+# añade:
+#
+# - `@tf.function`, que traza una función de Python como un grafo una sola vez y después ejecuta
+#   el grafo: un paso de entrenamiento se vuelve mucho más rápido, y los efectos secundarios de
+#   Python (un `print`, añadir algo a una lista) solo ocurren durante el trazado;
+# - `Model.fit`, que ejecuta por ti el bucle de la lección 6. Para cambiar lo que hace un paso,
+#   redefine `train_step(self, data)` en una subclase de `tf.keras.Model`: dentro escribes la
+#   misma cinta, `tape.gradient` y `optimizer.apply_gradients`;
+# - `tf.clip_by_global_norm(grads, c)`, que recorta todos los gradientes juntos según su norma
+#   conjunta (la lección 6 recortaba cada uno por separado), y los argumentos `clipnorm=` y
+#   `global_clipnorm=` de los optimizadores, que lo hacen dentro de `apply_gradients`;
+# - `tape.jacobian(..., experimental_use_pfor=True)`, la opción por defecto, que calcula todas
+#   las filas de un jacobiano en una sola pasada vectorizada en lugar de una pasada hacia atrás
+#   por fila, como hace minitape;
+# - `tf.saved_model.save(model, path)`, que guarda las variables y los grafos trazados para que
+#   el modelo funcione sin tu código de Python (TensorFlow Serving, LiteRT en el móvil);
+# - GPU y TPU a gran escala, precisión mixta y distribución entre varios dispositivos.
+#
+# Nada de esto cambia qué es un gradiente ni cómo lo calcula la cinta.
+
+# %% [markdown] key="to-tensorflow" lang="pt" src="f37bd311"
+# ## Do minitape ao TensorFlow
+#
+# As fitas, os gradientes e os laços de treinamento deste curso rodam sem mudanças com
+# `import tensorflow as tf` no lugar de `import minitape as tf`: essa linha é a chave (só os
+# desenhos e o `why_none` de `minitape.debugging` são próprios do curso). A fita que você usou, e a que acabou de
+# construir, é o coração do modo *eager* do TensorFlow. Em volta dela, o TensorFlow acrescenta:
+#
+# - `@tf.function`, que rastreia uma função Python como um grafo uma única vez e depois executa
+#   o grafo: um passo de treinamento fica muito mais rápido, e os efeitos colaterais do Python
+#   (um `print`, acrescentar algo a uma lista) só acontecem durante o rastreamento;
+# - `Model.fit`, que roda para você o laço da lição 6. Para mudar o que um passo faz, redefina
+#   `train_step(self, data)` numa subclasse de `tf.keras.Model`: lá dentro você escreve a mesma
+#   fita, `tape.gradient` e `optimizer.apply_gradients`;
+# - `tf.clip_by_global_norm(grads, c)`, que recorta todos os gradientes juntos pela norma
+#   conjunta deles (a lição 6 recortava cada um separadamente), e os argumentos `clipnorm=` e
+#   `global_clipnorm=` dos otimizadores, que fazem isso dentro de `apply_gradients`;
+# - `tape.jacobian(..., experimental_use_pfor=True)`, o padrão, que calcula todas as linhas de
+#   uma jacobiana numa única passagem vetorizada em vez de uma passagem para trás por linha,
+#   como faz o minitape;
+# - `tf.saved_model.save(model, path)`, que guarda as variáveis e os grafos rastreados para que o
+#   modelo rode sem o seu código Python (TensorFlow Serving, LiteRT no celular);
+# - GPUs e TPUs em grande escala, precisão mista e distribuição entre vários dispositivos.
+#
+# Nada disso muda o que é um gradiente nem como a fita o calcula.
+
+# %% [markdown] key="to-tensorflow" lang="ru" src="f37bd311"
+# ## От minitape к TensorFlow
+#
+# Ленты, градиенты и циклы обучения из этого курса работают без изменений, если вместо
+# `import minitape as tf` написать `import tensorflow as tf`: переключение — это одна строка
+# (собственные инструменты курса — только рисунки и `why_none` из `minitape.debugging`). Лента, которой вы пользовались, и
+# та, которую вы только что построили, — сердце режима eager в TensorFlow. Вокруг неё TensorFlow
+# добавляет:
+#
+# - `@tf.function`: функция Python один раз трассируется в граф, а дальше выполняется граф;
+#   шаг обучения становится намного быстрее, а побочные эффекты Python (`print`, добавление в
+#   список) происходят только во время трассировки;
+# - `Model.fit`, который сам выполняет цикл из урока 6. Чтобы изменить то, что делает один шаг,
+#   переопределите `train_step(self, data)` в подклассе `tf.keras.Model`: внутри вы пишете ту же
+#   ленту, `tape.gradient` и `optimizer.apply_gradients`;
+# - `tf.clip_by_global_norm(grads, c)`: все градиенты ограничиваются вместе по их общей норме (в
+#   уроке 6 каждый ограничивался отдельно), а аргументы оптимизаторов `clipnorm=` и
+#   `global_clipnorm=` делают это внутри `apply_gradients`;
+# - `tape.jacobian(..., experimental_use_pfor=True)` (так по умолчанию): все строки якобиана
+#   вычисляются за один векторизованный проход, а не по одному обратному проходу на строку, как
+#   в minitape;
+# - `tf.saved_model.save(model, path)`: сохраняются переменные и трассированные графы, и модель
+#   работает без вашего кода на Python (TensorFlow Serving, LiteRT на телефоне);
+# - GPU и TPU в большом масштабе, смешанная точность и распределение по нескольким устройствам.
+#
+# Ничто из этого не меняет того, что такое градиент и как его вычисляет лента.
+
 # %% [markdown] key="summary" lang="en"
 # ## Summary
 #
