@@ -1579,6 +1579,64 @@ from grader import grade
 grade("l05_ex6")
 ### END HIDDEN TESTS
 
+# %% [markdown] key="ex7" lang="en"
+# ### Exercise 7 · The Jacobian of softmax (2 points)
+#
+# `tf.nn.softmax` turns a vector of scores $z$ into probabilities $s_i = e^{z_i} / \sum_j e^{z_j}$.
+# Every output depends on every input, so its derivative is a full matrix. Write
+# `softmax_jacobian(z)`: `z` is a tensor of shape (n,); watch it, compute `tf.nn.softmax(z)` on a
+# tape and return `tape.jacobian` of the result with respect to `z`, of shape (n, n). Before you
+# run it, predict two things and then check them on your answer: the matrix is symmetric, and
+# each of its rows adds up to 0 (why? the probabilities always add up to 1).
+
+# %% [markdown] key="ex7" lang="es" src="72112373"
+# ### Ejercicio 7 · El jacobiano de softmax (2 puntos)
+#
+# `tf.nn.softmax` convierte un vector de puntuaciones $z$ en probabilidades
+# $s_i = e^{z_i} / \sum_j e^{z_j}$. Cada salida depende de cada entrada, así que su derivada es
+# una matriz completa. Escribe `softmax_jacobian(z)`: `z` es un tensor de forma (n,); obsérvalo,
+# calcula `tf.nn.softmax(z)` en una cinta y devuelve el `tape.jacobian` del resultado respecto de
+# `z`, de forma (n, n). Antes de ejecutarlo, predice dos cosas y compruébalas después en tu
+# respuesta: la matriz es simétrica y cada una de sus filas suma 0 (¿por qué? las probabilidades
+# siempre suman 1).
+
+# %% [markdown] key="ex7" lang="pt" src="72112373"
+# ### Exercício 7 · A jacobiana da softmax (2 pontos)
+#
+# `tf.nn.softmax` transforma um vetor de pontuações $z$ em probabilidades
+# $s_i = e^{z_i} / \sum_j e^{z_j}$. Cada saída depende de cada entrada, então a derivada é uma
+# matriz completa. Escreva `softmax_jacobian(z)`: `z` é um tensor de formato (n,); observe-o,
+# calcule `tf.nn.softmax(z)` numa fita e devolva a `tape.jacobian` do resultado em relação a `z`,
+# de formato (n, n). Antes de rodar, preveja duas coisas e depois confira na sua resposta: a
+# matriz é simétrica, e cada linha dela soma 0 (por quê? as probabilidades sempre somam 1).
+
+# %% [markdown] key="ex7" lang="ru" src="72112373"
+# ### Упражнение 7 · Якобиан softmax (2 балла)
+#
+# `tf.nn.softmax` превращает вектор оценок $z$ в вероятности $s_i = e^{z_i} / \sum_j e^{z_j}$.
+# Каждый выход зависит от каждого входа, поэтому производная — это полная матрица. Напишите
+# функцию `softmax_jacobian(z)`: `z` — тензор формы (n,); отследите его, вычислите
+# `tf.nn.softmax(z)` на ленте и верните `tape.jacobian` результата по `z` формы (n, n). Прежде
+# чем запускать, предскажите две вещи, а потом проверьте их на своём ответе: матрица
+# симметрична, и сумма каждой её строки равна 0 (почему? вероятности всегда в сумме дают 1).
+
+# %% nbgrader="solution" grade_id="l05_ex7_solution"
+def softmax_jacobian(z):
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        tape.watch(z)
+        s = tf.nn.softmax(z)
+    return tape.jacobian(s, z)
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l05_ex7" points=2
+from grader import check
+check("l05_ex7")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l05_ex7")
+### END HIDDEN TESTS
+
 # %% [markdown] key="summary" lang="en"
 # ## Summary
 #

@@ -145,3 +145,13 @@ def test_l04_new_exercises_ask_for_their_technique(exercise_id):
     assert all(c.passed for c in result.checks if c.reason != "technique"), result.text()
     assert any(kind == "technique" for kind, _ in issues)
     assert result.score < result.points
+
+
+def test_l05_ex7_the_closed_form_keeps_only_the_values_share():
+    closed_form = ("def softmax_jacobian(z):\n"
+                   "    s = tf.nn.softmax(z)\n"
+                   "    return tf.linalg.diag(s) - s[:, None] * s[None, :]\n")
+    result, issues, _ = _score("l05_ex7", closed_form)
+    assert all(c.passed for c in result.checks if c.reason != "technique"), result.text()
+    assert any(kind == "technique" for kind, _ in issues)
+    assert "asks for tape.jacobian" in result.text()
