@@ -31,24 +31,19 @@ REFLECTIONS = ["The tape follows Python control flow as it ran.", "So that w - l
 # student -> (language, {cell: score}, total, status)
 EXPECTED = {
     "s01_correct": ("en", FULL, "7", "ok"),
-    # l01_ex1 asks for a GradientTape: the grader also reports the stub's missing technique (a
-    # stub that raises NotImplementedError is not "undefined"; see the issue-27 report)
-    "s02_untouched": ("en", dict.fromkeys(CELLS, "0"), "0", "unanswered;technique"),
-    # l01_ex1 asks for a GradientTape (issue 27): a wrong answer computed with one keeps the
-    # technique's share, a third of its point (the grader's rule for every declared technique)
-    "s03_wrong": ("en", {**dict.fromkeys(CELLS, "0"), "l01_ex1": "0.3333"}, "0.3333", "ok"),
-    # visible checks only: 2 of 6 check weights of l01_ex1's values share (2/3 of 1 point); no
-    # GradientTape, so its technique share (1/3) is lost too
-    "s04_hardcoded": ("en", {**FULL, "l01_ex1": "0.2222"}, "6.2222", "technique"),
+    "s02_untouched": ("en", dict.fromkeys(CELLS, "0"), "0", "unanswered"),
+    "s03_wrong": ("en", dict.fromkeys(CELLS, "0"), "0", "ok"),
+    # visible checks only: 2 of 6 check weights of l01_ex1 (1 point)
+    "s04_hardcoded": ("en", {**FULL, "l01_ex1": "0.3333"}, "6.3333", "ok"),
     "s05_noisy": ("en", FULL, "7", "ok"),
     "s06_infinite_loop": ("en", {**FULL, "l01_ex2": "0"}, "5", "timed_out"),
     "s07_kernel_killed": ("en", {**FULL, "l01_ex3": "0", "l01_ex4": "0"}, "3", "crashed;not_run"),
-    "s08_test_cell_pass": ("en", {**FULL, "l01_ex1": "0.3333"}, "6.3333", "test_cell_modified"),
+    "s08_test_cell_pass": ("en", {**FULL, "l01_ex1": "0"}, "6", "test_cell_modified"),
     "s09_test_cell_deleted": ("en", FULL, "7", "test_cell_restored"),
-    "s10_wrong_shape": ("en", {**FULL, "l01_ex1": "0.3333"}, "6.3333", "ok"),
+    "s10_wrong_shape": ("en", {**FULL, "l01_ex1": "0"}, "6", "ok"),
     # d/da right, d/dc wrong: half of each case (3 x 0.5) + failed finite differences, of 4
     "s11_partly_right": ("en", {**FULL, "l01_ex3": "0.75"}, "5.75", "ok"),
-    "s12_russian": ("ru", {**FULL, "l01_ex1": "0.3333"}, "6.3333", "ok"),
+    "s12_russian": ("ru", {**FULL, "l01_ex1": "0"}, "6", "ok"),
     "s13_late": ("en", FULL, "7", "late"),
     "s14_absent": ("", dict.fromkeys(CELLS, ""), "0", "missing"),
 }
@@ -178,7 +173,7 @@ def test_feedback_keeps_messages_but_no_hidden_test_source(course):
     assert "Wrong values" in partly and "largest relative error" in partly
     russian = strip_html(open(course / "feedback" / "s12_russian" / RU / f"{LESSON}.html",
                               encoding="utf-8").read())
-    assert "Баллы: 0.3333 из 1" in russian and "Почему None?" in russian
+    assert "Баллы: 0 из 1" in russian and "Почему None?" in russian
     assert "tape.gradient вычислил градиент, но ваша функция вернула None" in russian
     # nbgrader's frame in the student's language too (grader/templates/minitape_feedback)
     assert "Ваш ответ" in russian and "Проверочная ячейка" in russian and "Баллы:" in russian

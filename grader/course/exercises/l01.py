@@ -28,7 +28,6 @@ from __future__ import annotations
 import numpy as np
 
 from . import Case, Exercise, Inputs, register
-from ..technique import Technique
 
 
 def _tf():
@@ -61,12 +60,6 @@ register(Exercise(
     function="derivative_at",
     signature="derivative_at(x0)",
     precision="float32",
-    # the lesson asks for the tape's answer; a hand-derived 3*x0**2 - 2 keeps only the values' share
-    techniques=(Technique("GradientTape", ("GradientTape",), "GradientTape.gradient", description={
-        "en": "a GradientTape (not a hand-derived formula)",
-        "es": "una GradientTape (no una fórmula derivada a mano)",
-        "pt": "uma GradientTape (não uma fórmula derivada à mão)",
-        "ru": "GradientTape (а не выведенную вручную формулу)"}),),
     points=1,
     reference=_derivative_at_reference,
     visible=[Case(lambda rng: _ex1(2.0), "x0 = 2.0"),
