@@ -912,11 +912,11 @@ MESSAGES: dict[str, dict[str, str]] = {
               "tape has no record of how it depends on the source. Use minitape operations "
               "(`tf.sin`, `tf.reduce_sum`, ...) instead of NumPy functions or `.numpy()`.",
         "es": "El objetivo se calculó fuera de la cinta: es un valor de NumPy ({kind}), así "
-              "que la cinta no tiene registro de cómo depende de la fuente. Usa operaciones "
+              "que la cinta no grabó cómo depende de la fuente. Usa operaciones "
               "de minitape (`tf.sin`, `tf.reduce_sum`, ...) en lugar de funciones de NumPy o "
               "`.numpy()`.",
         "pt": "O alvo foi calculado fora da fita: é um valor do NumPy ({kind}), então a fita "
-              "não registrou como ele depende da fonte. Use operações do minitape (`tf.sin`, "
+              "não gravou como ele depende da fonte. Use operações do minitape (`tf.sin`, "
               "`tf.reduce_sum`, ...) em vez de funções do NumPy ou `.numpy()`.",
         "ru": "Цель вычислена вне ленты: это значение NumPy ({kind}), поэтому лента не "
               "знает, как оно зависит от источника. Используйте операции minitape "
@@ -928,11 +928,11 @@ MESSAGES: dict[str, dict[str, str]] = {
               "a stateful update (`v.assign(...)`) between source and target, or computing "
               "the target outside the `with tf.GradientTape() as tape:` block.",
         "es": "El objetivo no depende de esta fuente a través de operaciones que la cinta "
-              "haya registrado. Causas habituales: un desvío por NumPy (`np.sin(x)`, "
+              "haya grabado. Causas habituales: un desvío por NumPy (`np.sin(x)`, "
               "`x.numpy()`), una actualización con estado (`v.assign(...)`) entre la fuente y "
               "el objetivo, o calcular el objetivo fuera del bloque "
               "`with tf.GradientTape() as tape:`.",
-        "pt": "O alvo não depende desta fonte por meio de operações que a fita registrou. "
+        "pt": "O alvo não depende desta fonte por meio de operações que a fita gravou. "
               "Causas comuns: um desvio pelo NumPy (`np.sin(x)`, `x.numpy()`), uma "
               "atualização com estado (`v.assign(...)`) entre a fonte e o alvo, ou calcular "
               "o alvo fora do bloco `with tf.GradientTape() as tape:`.",
@@ -968,7 +968,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "output.truncated_notebook": {
         "en": "[Outputs not kept: {dropped}; the notebook's outputs reached the limit ({max_count} outputs, {max_kb} KB)]",
         "es": "[Salidas no conservadas: {dropped}; las salidas del cuaderno alcanzaron el límite ({max_count} salidas, {max_kb} KB)]",
-        "pt": "[Saídas não guardadas: {dropped}; as saídas do caderno atingiram o limite ({max_count} saídas, {max_kb} KB)]",
+        "pt": "[Saídas não guardadas: {dropped}; as saídas do notebook atingiram o limite ({max_count} saídas, {max_kb} KB)]",
         "ru": "[Не сохранено выводов: {dropped}; выводы блокнота достигли предела ({max_count} выводов, {max_kb} КБ)]",
     },
     "output.malformed_message": {

@@ -75,7 +75,10 @@ def _compile(raw: Mapping, origin: str) -> Glossary:
             terms[concept][lang] = term
             for pattern in patterns:
                 try:
-                    compiled = re.compile(rf"(?<!\w)(?:{pattern})(?!\w)", re.IGNORECASE)
+                    # a space in a variant matches any run of white space, so a term wrapped
+                    # over two lines ("descenso de\n#   gradiente") is found too
+                    spaced = pattern.replace(" ", r"\s+")
+                    compiled = re.compile(rf"(?<!\w)(?:{spaced})(?!\w)", re.IGNORECASE)
                 except re.error as exc:
                     raise ValueError(f"{origin}: {concept!r} [{lang}] variant {pattern!r}: {exc}") from None
                 variants[lang].append(_Variant(concept, term, compiled))
@@ -106,6 +109,11 @@ _NOT_PROSE = re.compile(
     r"|\{[A-Za-z_][A-Za-z0-9_]*(?:![rsa])?(?::[^{}]*)?\}",  # str.format placeholders in messages
     re.DOTALL,
 )
+
+
+# Math in prose (inline and display), where numbers follow the language too: 0{,}5 in LaTeX.
+_MATH = re.compile(r"\$\$.*?\$\$|(?<!\\)\$[^$\n]+?(?<!\\)\$", re.DOTALL)
+_MATH_POINT_DECIMAL = re.compile(r"(?<![\w.{])\d+\.\d+")
 
 
 def prose_only(text: str) -> str:
@@ -160,6 +168,14 @@ def check_text(text: str, lang: str, where: str = "<text>", glossary: Glossary |
             at(m.start()), lang, number,
             f"numbers in {lang} prose use {spec['decimal']!r} as the decimal separator"
             f" and {spec['thousands']!r} between thousands (e.g. {spec.get('example', '')})")))
+    if spec["decimal"] == ",":
+        # the same number inside math ($\eta = 0.1$) must not contradict the prose (0,1)
+        for math in _MATH.finditer(text):
+            for m in _MATH_POINT_DECIMAL.finditer(math.group(0)):
+                found.append((math.start() + m.start(), Violation(
+                    at(math.start() + m.start()), lang, m.group(0),
+                    f"numbers in {lang} math use a decimal comma too: write "
+                    f"{m.group(0).replace('.', '{,}')} (LaTeX's {{,}} sets a comma without a space)")))
     return [v for _, v in sorted(found, key=lambda item: item[0])]
 
 

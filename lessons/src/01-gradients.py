@@ -293,6 +293,7 @@ print(tape.gradient(y, x).numpy())
 try:
     tape.gradient(y, x)
 except RuntimeError as error:
+    print(t("l01.gloss.one_shot"))
     print("RuntimeError:", error)
 
 # %% [markdown] key="persistent" lang="en"
@@ -324,6 +325,138 @@ with tf.GradientTape(persistent=True) as tape:
 print(tape.gradient(z, x).numpy())  # dz/dx = 4x³ = 108
 print(tape.gradient(y, x).numpy())  # dy/dx = 2x = 6
 del tape
+
+# %% [markdown] key="stepper" lang="en"
+# ## One backward pass by hand
+#
+# Before you let the tape do it, do its work once yourself, on the tape above: $y = x \cdot x$,
+# $z = y \cdot y$ at $x = 3$. The backward pass starts at the target with
+# $\frac{dz}{dz} = 1$ and walks the record from the last operation to the first, multiplying by
+# each local derivative:
+#
+# 1. $z = y \cdot y$: $\frac{dz}{dy} = 1 \cdot 2y = 18$ (because $y = 9$);
+# 2. $y = x \cdot x$: $\frac{dz}{dx} = \frac{dz}{dy} \cdot 2x = 18 \cdot 6 = 108$.
+#
+# Now step through the same pass with `minitape.debugging.stepper`: press *Next* and, before
+# each step, say which gradient will appear in the table under the drawing. The last step holds
+# 108, what `tape.gradient` returned above.
+
+# %% [markdown] key="stepper" lang="es" src="23a8a676"
+# ## Una pasada hacia atrás a mano
+#
+# Antes de dejar que lo haga la cinta, haz tú su trabajo una vez, con la cinta de arriba:
+# $y = x \cdot x$, $z = y \cdot y$ en $x = 3$. La pasada hacia atrás empieza en el objetivo con
+# $\frac{dz}{dz} = 1$ y recorre la grabación desde la última operación hasta la primera,
+# multiplicando por cada derivada local:
+#
+# 1. $z = y \cdot y$: $\frac{dz}{dy} = 1 \cdot 2y = 18$ (porque $y = 9$);
+# 2. $y = x \cdot x$: $\frac{dz}{dx} = \frac{dz}{dy} \cdot 2x = 18 \cdot 6 = 108$.
+#
+# Ahora recorre la misma pasada paso a paso con `minitape.debugging.stepper`: pulsa *Siguiente*
+# y, antes de cada paso, di qué gradiente va a aparecer en la tabla bajo el dibujo. El último
+# paso contiene 108, lo que devolvió `tape.gradient` arriba.
+
+# %% [markdown] key="stepper" lang="pt" src="23a8a676"
+# ## Uma passagem para trás à mão
+#
+# Antes de deixar a fita fazer isso, faça você mesmo o trabalho dela uma vez, com a fita acima:
+# $y = x \cdot x$, $z = y \cdot y$ em $x = 3$. A passagem para trás começa no alvo com
+# $\frac{dz}{dz} = 1$ e percorre a gravação da última operação até a primeira, multiplicando
+# por cada derivada local:
+#
+# 1. $z = y \cdot y$: $\frac{dz}{dy} = 1 \cdot 2y = 18$ (porque $y = 9$);
+# 2. $y = x \cdot x$: $\frac{dz}{dx} = \frac{dz}{dy} \cdot 2x = 18 \cdot 6 = 108$.
+#
+# Agora percorra a mesma passagem passo a passo com `minitape.debugging.stepper`: clique em
+# *Próximo* e, antes de cada passo, diga que gradiente vai aparecer na tabela abaixo do desenho.
+# O último passo contém 108, o que `tape.gradient` devolveu acima.
+
+# %% [markdown] key="stepper" lang="ru" src="23a8a676"
+# ## Один обратный проход вручную
+#
+# Прежде чем доверить это ленте, один раз проделайте её работу сами на ленте выше:
+# $y = x \cdot x$, $z = y \cdot y$ при $x = 3$. Обратный проход начинается с цели, где
+# $\frac{dz}{dz} = 1$, и идёт по записи от последней операции к первой, умножая на каждую
+# локальную производную:
+#
+# 1. $z = y \cdot y$: $\frac{dz}{dy} = 1 \cdot 2y = 18$ (потому что $y = 9$);
+# 2. $y = x \cdot x$: $\frac{dz}{dx} = \frac{dz}{dy} \cdot 2x = 18 \cdot 6 = 108$.
+#
+# Теперь пройдите тот же проход по шагам с `minitape.debugging.stepper`: нажимайте *Далее* и
+# перед каждым шагом говорите, какой градиент появится в таблице под рисунком. На последнем
+# шаге будет 108 — то, что вернул `tape.gradient` выше.
+
+# %% key="stepper-code"
+from minitape.debugging import stepper
+
+x = tf.Variable(3.0)
+with tf.GradientTape(persistent=True) as tape:
+    y = x * x
+    z = y * y
+
+stepper(tape, z, x)
+
+# %% [markdown] key="numeric" lang="en"
+# ## Checking a gradient with a nudge
+#
+# A derivative is the slope you see when you nudge $x$ a little. The *central difference*
+# $\frac{f(x + h) - f(x - h)}{2h}$ approaches $f'(x)$ as $h$ shrinks. It is slower and less
+# accurate than the tape (two evaluations of $f$ per input), but it needs nothing except $f$
+# itself, so it is the standard way to check a gradient: *gradient checking*. Make it a habit:
+# whenever you write a gradient yourself (lessons 4 and 7 ask you to), compare it with a nudge.
+# Rounding limits how small $h$ may be, so check in float64 with $h$ around $10^{-5}$; the two
+# answers should agree to eight digits or more:
+
+# %% [markdown] key="numeric" lang="es" src="f15063c0"
+# ## Comprobar un gradiente con un empujoncito
+#
+# Una derivada es la pendiente que ves cuando empujas $x$ un poquito. La *diferencia central*
+# $\frac{f(x + h) - f(x - h)}{2h}$ se acerca a $f'(x)$ a medida que $h$ se hace pequeño. Es más
+# lenta y menos exacta que la cinta (dos evaluaciones de $f$ por cada entrada), pero no necesita
+# nada más que la propia $f$, así que es la forma habitual de comprobar un gradiente: la
+# *comprobación de gradientes* (*gradient checking*). Conviértela en un hábito: cada vez que
+# escribas tú un gradiente (las lecciones 4 y 7 te lo piden), compáralo con un empujoncito. El
+# redondeo limita lo pequeño que puede ser $h$, así que comprueba en float64 con $h$ en torno a
+# $10^{-5}$; las dos respuestas deberían coincidir en ocho cifras o más:
+
+# %% [markdown] key="numeric" lang="pt" src="f15063c0"
+# ## Conferir um gradiente com um empurrãozinho
+#
+# Uma derivada é a inclinação que você vê ao empurrar $x$ um pouquinho. A *diferença central*
+# $\frac{f(x + h) - f(x - h)}{2h}$ se aproxima de $f'(x)$ à medida que $h$ diminui. Ela é mais
+# lenta e menos exata que a fita (duas avaliações de $f$ por entrada), mas não precisa de nada
+# além da própria $f$; por isso é a forma padrão de conferir um gradiente: a *verificação de
+# gradientes* (*gradient checking*). Transforme isso em hábito: sempre que você mesmo escrever um
+# gradiente (as lições 4 e 7 pedem isso), compare-o com um empurrãozinho. O arredondamento limita
+# o quão pequeno $h$ pode ser, então confira em float64 com $h$ por volta de $10^{-5}$; as duas
+# respostas devem coincidir em oito casas ou mais:
+
+# %% [markdown] key="numeric" lang="ru" src="f15063c0"
+# ## Проверка градиента небольшим сдвигом
+#
+# Производная — это наклон, который видно, если чуть-чуть сдвинуть $x$. *Центральная разность*
+# $\frac{f(x + h) - f(x - h)}{2h}$ приближается к $f'(x)$ по мере уменьшения $h$. Она медленнее
+# и менее точна, чем лента (два вычисления $f$ на каждый вход), зато ей не нужно ничего, кроме
+# самой $f$, поэтому это стандартный способ проверить градиент — *проверка градиента*
+# (*gradient checking*). Сделайте её привычкой: всякий раз, когда пишете градиент сами (в уроках
+# 4 и 7 это понадобится), сравнивайте его с результатом сдвига. Из-за округления $h$ нельзя брать
+# слишком маленьким, поэтому проверяйте во float64 с $h$ порядка $10^{-5}$; ответы должны
+# совпасть в восьми знаках или больше:
+
+# %% key="numeric-code"
+def g(x):
+    return tf.sin(x) * x**2
+
+
+x = tf.Variable(1.5, dtype=tf.float64)
+with tf.GradientTape() as tape:
+    y = g(x)
+from_tape = tape.gradient(y, x).numpy()
+
+h = 1e-5
+nudge = (g(x + h) - g(x - h)).numpy() / (2 * h)
+print(t("l01.numeric.compare", tape=f"{from_tape:.8f}", nudge=f"{nudge:.8f}",
+        diff=f"{abs(from_tape - nudge):.1e}"))
 
 # %% [markdown] key="watch" lang="en"
 # ## What the tape watches
@@ -1065,8 +1198,8 @@ grade("l01_ex4")
 #    large model?
 
 # %% [markdown] key="reflect" lang="es" src="93498192"
-# 1. Una cinta graba las operaciones que de verdad se ejecutaron, no una fórmula. ¿Qué permite
-#    esto que no permitiría derivar una fórmula escrita, y qué cuesta?
+# 1. Una cinta graba las operaciones que de verdad se ejecutaron, no una fórmula. ¿Qué puedes
+#    hacer así que no podrías hacer derivando a mano una fórmula escrita, y qué precio tiene?
 # 2. ¿Por qué el gradiente respecto de una matriz de pesos tiene que tener exactamente la forma de
 #    esa matriz? Piensa en lo que necesita `w - lr * dw`.
 # 3. Una cinta responde una sola vez, salvo que sea persistente. Si diseñaras la biblioteca,

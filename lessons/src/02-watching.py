@@ -325,21 +325,21 @@ print("dy/dx1:", grad["x1"].numpy())
 # %% [markdown] key="watch-accessed-result" lang="es" src="2934954f"
 # `x0` se leyó pero no se observó, así que su gradiente es `None`, aunque
 # $\frac{\partial y}{\partial x_0} = \cos(0) = 1$. Para `x1` obtenemos la derivada de la
-# softplus, $\sigma(10) \approx 0.99995$. La cinta confirma que observó una sola variable. Así
+# softplus, $\sigma(10) \approx 0{,}99995$. La cinta confirma que observó una sola variable. Así
 # se calculan gradientes para solo una parte de un modelo grande (por ejemplo, su última capa)
 # sin grabar todo lo demás:
 
 # %% [markdown] key="watch-accessed-result" lang="pt" src="2934954f"
 # `x0` foi lida, mas não observada; por isso o gradiente dela é `None`, embora
 # $\frac{\partial y}{\partial x_0} = \cos(0) = 1$. Para `x1` obtemos a derivada da softplus,
-# $\sigma(10) \approx 0.99995$. A fita confirma que observou uma única variável. É assim que se
+# $\sigma(10) \approx 0{,}99995$. A fita confirma que observou uma única variável. É assim que se
 # calculam gradientes só para uma parte de um modelo grande (digamos, a última camada) sem
 # gravar todo o resto:
 
 # %% [markdown] key="watch-accessed-result" lang="ru" src="2934954f"
 # `x0` была прочитана, но не отслеживалась, поэтому её градиент равен `None`, хотя
 # $\frac{\partial y}{\partial x_0} = \cos(0) = 1$. Для `x1` получаем производную softplus:
-# $\sigma(10) \approx 0.99995$. Лента подтверждает, что отслеживала одну-единственную
+# $\sigma(10) \approx 0{,}99995$. Лента подтверждает, что отслеживала одну-единственную
 # переменную. Так вычисляют градиенты только для части большой модели (скажем, для последнего
 # слоя), не записывая всё остальное:
 
@@ -399,7 +399,6 @@ def make_input(kind, value):
 
 
 def watch_report(kinds, watched=(), watch_accessed=True):
-    """Gradients of f = a*b + c**2 for inputs of the given kinds; `watched`: names passed to tape.watch."""
     inputs = {name: make_input(kinds[name], value) for name, value in VALUES.items()}
     with tf.GradientTape(watch_accessed_variables=watch_accessed) as tape:
         for name in watched:
@@ -516,6 +515,7 @@ print(tape.gradient(z, y).numpy())  # dz/dy = 2y = 18
 try:
     tape.gradient(z, x)
 except RuntimeError as error:
+    print(t("l02.gloss.one_answer"))
     print("RuntimeError:", error)
 
 # %% [markdown] key="several-sources" lang="en"
@@ -750,7 +750,6 @@ probe() is None
 
 # %% key="memory-figure-code"
 def memory_held(persistent):
-    """MiB still allocated after the forward pass, after gradient() and after `del tape`."""
     x = tf.Variable(tf.random.normal([1_000_000]))
     tracemalloc.start()
     start = tracemalloc.get_traced_memory()[0]
@@ -797,12 +796,10 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 #
 # What exactly a tape keeps is up to the engine; the figure measures minitape. TensorFlow knows,
 # for each kind of operation, which inputs and outputs its gradient will read (the gradient of
-# `tf.nn.relu` needs only the output, that of `tf.math.sin` only the input). While only
-# non-persistent tapes are recording, it may leave the others out of the record. A persistent
-# tape keeps every input and output, because it can be asked other questions later, gradients
-# of gradients included. So in TensorFlow the gap between the two bars can be even larger.
+# `tf.nn.relu` needs only the output, that of `tf.math.sin` only the input), and records only
+# those. Its bars would therefore have other heights; the two habits hold for both engines.
 
-# %% [markdown] key="memory-lesson" lang="es" src="42d67daf"
+# %% [markdown] key="memory-lesson" lang="es" src="123a90f1"
 # Después de la pasada hacia adelante, las dos cintas retienen unos 7,6 MiB: los dos tensores
 # grabados, $h$ y $h \cdot h$, de un millón de números float32 cada uno. La cinta normal los
 # suelta durante `gradient`; la persistente los conserva hasta `del tape`. De aquí salen dos
@@ -812,13 +809,10 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 #
 # Qué guarda exactamente una cinta depende de cada motor; la figura mide minitape. TensorFlow
 # sabe, para cada tipo de operación, qué entradas y salidas va a leer su gradiente (el de
-# `tf.nn.relu` solo necesita la salida; el de `tf.math.sin`, solo la entrada). Mientras solo
-# graban cintas no persistentes, puede dejar fuera del registro las demás. Una cinta
-# persistente conserva todas las entradas y salidas, porque más tarde se le pueden hacer otras
-# preguntas, incluidos gradientes de gradientes. Por eso, en TensorFlow, la diferencia entre
-# las dos barras puede ser aún mayor.
+# `tf.nn.relu` solo necesita la salida; el de `tf.math.sin`, solo la entrada), y graba solo
+# esas. Por eso sus barras tendrían otra altura; los dos hábitos valen para los dos motores.
 
-# %% [markdown] key="memory-lesson" lang="pt" src="42d67daf"
+# %% [markdown] key="memory-lesson" lang="pt" src="123a90f1"
 # Depois da passagem para a frente, as duas fitas retêm cerca de 7,6 MiB: os dois tensores
 # gravados, $h$ e $h \cdot h$, com um milhão de números float32 cada. A fita padrão os solta
 # durante `gradient`; a persistente os mantém até `del tape`. Daí vêm dois bons hábitos:
@@ -827,13 +821,11 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 #
 # O que exatamente uma fita guarda depende de cada motor; a figura mede o minitape. O
 # TensorFlow sabe, para cada tipo de operação, quais entradas e saídas o gradiente dela vai
-# ler (o de `tf.nn.relu` só precisa da saída; o de `tf.math.sin`, só da entrada). Enquanto só
-# fitas não persistentes estão gravando, ele pode deixar as demais fora do registro. Uma fita
-# persistente guarda todas as entradas e saídas, porque mais tarde pode receber outras
-# perguntas, inclusive gradientes de gradientes. Por isso, no TensorFlow, a diferença entre as
-# duas barras pode ser ainda maior.
+# ler (o de `tf.nn.relu` só precisa da saída; o de `tf.math.sin`, só da entrada), e grava só
+# essas. Por isso as barras dele teriam outra altura; os dois hábitos valem para os dois
+# motores.
 
-# %% [markdown] key="memory-lesson" lang="ru" src="42d67daf"
+# %% [markdown] key="memory-lesson" lang="ru" src="123a90f1"
 # После прямого прохода обе ленты удерживают около 7,6 МиБ: два записанных тензора, $h$ и
 # $h \cdot h$, по миллиону чисел float32 в каждом. Обычная лента освобождает их во время
 # `gradient`, персистентная хранит до `del tape`. Отсюда две полезные привычки: помещайте в
@@ -842,10 +834,8 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 #
 # Что именно хранит лента, решает сам движок; на рисунке измерен minitape. TensorFlow знает для
 # каждого вида операции, какие входы и выходы прочитает её градиент (градиенту `tf.nn.relu`
-# нужен только выход, градиенту `tf.math.sin` — только вход). Пока запись ведут только
-# неперсистентные ленты, остальное он может в запись не включать. Персистентная лента хранит
-# все входы и выходы: позже ей могут задать и другие вопросы, в том числе о градиентах от
-# градиентов. Поэтому в TensorFlow разница между двумя столбиками может быть ещё больше.
+# нужен только выход, градиенту `tf.math.sin` — только вход), и записывает только их. Поэтому
+# столбики у него были бы другой высоты, а обе привычки верны для обоих движков.
 
 # %% [markdown] key="exercises" lang="en"
 # ## Exercises
@@ -1019,9 +1009,9 @@ grade("l02_ex2")
 # %% [markdown] key="ex3" lang="es" src="2ab74817"
 # ### Ejercicio 3 · Tres preguntas a una sola cinta persistente (3 puntos)
 #
-# Una pérdida suele tener varias partes, y ayuda ver con cuánta fuerza tira cada una de los
-# pesos. Escribe `loss_parts_gradients(w, x, y, lam)`: `w` es una `tf.Variable` de forma (n,),
-# `x` un tensor de forma (k, n), `y` un tensor de forma (k,) y `lam` un número. Dentro de una
+# Una pérdida suele tener varias partes, y conviene ver con cuánta fuerza tira de los pesos cada
+# una de ellas. Escribe `loss_parts_gradients(w, x, y, lam)`: `w` es una `tf.Variable` de forma
+# (n,), `x` un tensor de forma (k, n), `y` un tensor de forma (k,) y `lam` un número. Dentro de una
 # sola cinta persistente calcula
 #
 # $$\text{data} = \frac{1}{k} \sum_i \Big(\sum_j x_{ij} w_j - y_i\Big)^2, \qquad
@@ -1048,8 +1038,8 @@ grade("l02_ex2")
 # ### Упражнение 3 · Три вопроса к одной персистентной ленте (3 балла)
 #
 # Функция потерь часто состоит из нескольких частей, и полезно видеть, насколько сильно каждая
-# из них тянет веса. Напишите функцию `loss_parts_gradients(w, x, y, lam)`: `w` —
-# `tf.Variable` формы (n,), `x` — тензор формы (k, n), `y` — тензор формы (k,), `lam` — число.
+# из них тянет веса в свою сторону. Напишите функцию `loss_parts_gradients(w, x, y, lam)`:
+# `w` — `tf.Variable` формы (n,), `x` — тензор формы (k, n), `y` — тензор формы (k,), `lam` — число.
 # Внутри одной персистентной ленты вычислите
 #
 # $$\text{data} = \frac{1}{k} \sum_i \Big(\sum_j x_{ij} w_j - y_i\Big)^2, \qquad
@@ -1168,8 +1158,9 @@ grade("l02_ex3")
 # 2. En la figura de memoria, la cinta persistente retuvo sus tensores hasta `del tape`. Imagina
 #    un paso de entrenamiento de una red grande: ¿qué líneas sacarías del bloque `with`, y cómo
 #    comprobarías que el gradiente no cambió?
-# 3. Un gradiente respecto de un resultado intermedio, como las activaciones de una capa, responde
-#    a otra pregunta que un gradiente respecto de los pesos. ¿Qué podría contarte sobre una red?
+# 3. Un gradiente respecto de un resultado intermedio, como las activaciones de una capa, no
+#    responde a la misma pregunta que un gradiente respecto de los pesos. ¿Qué podría decirte
+#    sobre una red?
 
 # %% [markdown] key="reflect" lang="pt" src="c8bce80f"
 # 1. Uma fita observa sozinha as Variables treináveis, mas não os tensores. Por que esse é um bom
@@ -1187,5 +1178,5 @@ grade("l02_ex3")
 # 2. На графике памяти персистентная лента удерживала свои тензоры до `del tape`. Представьте один
 #    шаг обучения большой сети: какие строки вы бы вынесли из блока `with` и как проверили бы, что
 #    градиент не изменился?
-# 3. Градиент по промежуточному результату, например по активациям слоя, отвечает на другой
-#    вопрос, чем градиент по весам. Что он мог бы рассказать вам о сети?
+# 3. Градиент по промежуточному результату, например по активациям слоя, отвечает не на тот же
+#    вопрос, что градиент по весам. Что он мог бы рассказать вам о сети?

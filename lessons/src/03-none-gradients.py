@@ -98,21 +98,21 @@ lang = current_language()
 # Un gradiente responde a la pregunta «¿cómo cambia *este número* cuando se mueven las
 # fuentes?». Con dos objetivos, una cinta persistente puede responder para cada uno por
 # separado. En $x = 2$, $\frac{d}{dx} x^2 = 2x = 4$ y
-# $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0.25$:
+# $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0{,}25$:
 
 # %% [markdown] key="one-number" lang="pt" src="d2fd1e71"
 # ## Um gradiente fala de um único número
 #
 # Um gradiente responde à pergunta "como *este número* muda quando as fontes se movem?". Com
 # dois alvos, uma fita persistente pode responder para cada um separadamente. Em $x = 2$,
-# $\frac{d}{dx} x^2 = 2x = 4$ e $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0.25$:
+# $\frac{d}{dx} x^2 = 2x = 4$ e $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0{,}25$:
 
 # %% [markdown] key="one-number" lang="ru" src="d2fd1e71"
 # ## Градиент говорит об одном числе
 #
 # Градиент отвечает на вопрос «как меняется *это число*, когда сдвигаются источники?». Если
 # целей две, персистентная лента может ответить для каждой по отдельности. При $x = 2$
-# $\frac{d}{dx} x^2 = 2x = 4$ и $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0.25$:
+# $\frac{d}{dx} x^2 = 2x = 4$ и $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0{,}25$:
 
 # %% key="one-number-code"
 x = tf.Variable(2.0)
@@ -137,21 +137,21 @@ del tape
 #
 # Si pasas varios objetivos a la vez (una lista o un diccionario), obtienes, para cada fuente,
 # el gradiente de su **suma**, que es lo mismo que la suma de sus gradientes: aquí
-# $4 + (-0.25) = 3.75$.
+# $4 + (-0{,}25) = 3{,}75$.
 
 # %% [markdown] key="several-targets" lang="pt" src="f36b5423"
 # ## Vários alvos são somados
 #
 # Se você passar vários alvos de uma vez (uma lista ou um dicionário), recebe, para cada
 # fonte, o gradiente da **soma** deles, que é o mesmo que a soma dos gradientes: aqui
-# $4 + (-0.25) = 3.75$.
+# $4 + (-0{,}25) = 3{,}75$.
 
 # %% [markdown] key="several-targets" lang="ru" src="f36b5423"
 # ## Несколько целей складываются
 #
 # Если передать сразу несколько целей (списком или словарём), то для каждого источника
 # получится градиент их **суммы** — или, что то же самое, сумма их градиентов: здесь
-# $4 + (-0.25) = 3.75$.
+# $4 + (-0{,}25) = 3{,}75$.
 
 # %% key="several-targets-code"
 with tf.GradientTape() as tape:
@@ -554,28 +554,39 @@ print(why_none(tape, y, x, lang=lang).message)
 #
 # Integers are not differentiable. A Variable created from `[[2, 2], [2, 2]]` holds integers
 # (`int32`), because no number in it has a decimal point. The gradient is `None`, and
-# nothing warns you (TensorFlow stays silent too): `why_none` is how you find out:
+# minitape does not warn you. TensorFlow logs one line,
+# `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`,
+# easy to miss among other output. Here `why_none` is how you find out:
 
-# %% [markdown] key="case-int" lang="es" src="483253c8"
+# %% [markdown] key="case-int" lang="es" src="b2b50ada"
 # ### 3. Un tipo de dato entero
 #
 # Los enteros no son derivables. Una Variable creada a partir de `[[2, 2], [2, 2]]` contiene
 # enteros (`int32`), porque ninguno de sus números lleva punto decimal. El gradiente es
-# `None` y nada te avisa (TensorFlow tampoco avisa): `why_none` es la forma de averiguarlo:
+# `None` y minitape no te avisa. TensorFlow escribe una línea en el registro,
+# `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`
+# («el tipo del tensor objetivo debe ser de coma flotante»), fácil de pasar por alto entre
+# otros mensajes. Aquí, `why_none` es la forma de averiguarlo:
 
-# %% [markdown] key="case-int" lang="pt" src="483253c8"
+# %% [markdown] key="case-int" lang="pt" src="b2b50ada"
 # ### 3. Um tipo de dado inteiro
 #
 # Inteiros não são deriváveis. Uma Variable criada a partir de `[[2, 2], [2, 2]]` guarda
 # inteiros (`int32`), porque nenhum dos seus números tem ponto decimal. O gradiente é `None`
-# e nada avisa você (o TensorFlow também não avisa): `why_none` é como você descobre:
+# e o minitape não avisa você. O TensorFlow escreve uma linha no log,
+# `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`
+# ("o tipo do tensor alvo deve ser de ponto flutuante"), fácil de deixar passar no meio de
+# outras mensagens. Aqui, `why_none` é como você descobre:
 
-# %% [markdown] key="case-int" lang="ru" src="483253c8"
+# %% [markdown] key="case-int" lang="ru" src="b2b50ada"
 # ### 3. Целочисленный тип данных
 #
 # Целые числа не дифференцируемы. Переменная, созданная из `[[2, 2], [2, 2]]`, хранит целые
 # числа (`int32`), потому что ни в одном из них нет десятичной точки. Градиент равен `None`,
-# и никаких предупреждений нет (TensorFlow тоже молчит): узнать причину помогает `why_none`:
+# а minitape ни о чём не предупреждает. TensorFlow пишет в журнал одну строку,
+# `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`
+# («тип целевого тензора должен быть вещественным»), которую легко не заметить среди других
+# сообщений. Здесь узнать причину помогает `why_none`:
 
 # %% key="case-int-code"
 x = tf.Variable([[2, 2], [2, 2]])
@@ -615,6 +626,7 @@ print(why_none(tape, y, x, lang=lang).message)
 try:
     x * 0.5
 except TypeError as error:
+    print(t("l03.gloss.int_mix"))
     print("TypeError:", error)
 
 x = tf.Variable([[2, 2], [2, 2]], dtype=tf.float32)
@@ -771,6 +783,7 @@ with tf.GradientTape() as tape:
 try:
     tape.gradient(new_image, [image, factor])
 except LookupError as error:
+    print(t("l03.gloss.no_gradient"))
     print(f"{type(error).__name__}: {error}")
 
 # %% [markdown] key="no-gradient-fix" lang="en"
@@ -957,7 +970,6 @@ CASES = {"replaced": replaced_variable, "numpy": numpy_detour, "integer": intege
 
 
 def investigate(case, fixed):
-    """The gradient, why_none's answer and the warnings, for one case."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         tape, target, source = CASES[case](fixed)
@@ -990,7 +1002,7 @@ for fixed in [False, True]:
 case_menu = widgets.Dropdown(options=[(t(f"l03.case.{name}"), name) for name in CASES],
                              description=t("l03.detective.case"),
                              style={"description_width": "initial"},
-                             layout=widgets.Layout(width="max-content"))  # the longest case shows whole
+                             layout=widgets.Layout(width="max-content"))
 fix_box = widgets.Checkbox(value=False, description=t("l03.detective.fix"))
 report = widgets.HTML()
 
@@ -1148,6 +1160,7 @@ def broken_descent_gradients(x0, lr, steps):
 try:
     broken_descent_gradients(5.0, 0.25, 3)
 except TypeError as error:
+    print(t("l03.gloss.none_times"))
     print("TypeError:", error)
 
 # %% [markdown] key="ex2" lang="en"
@@ -1162,21 +1175,21 @@ except TypeError as error:
 # Python, `lr` otro `float` y `steps` un entero. Empieza con `x = tf.Variable(x0)`, da `steps`
 # pasos de $x \leftarrow x - \text{lr} \cdot f'(x)$ y devuelve `tf.stack` de los `steps`
 # gradientes (un tensor de forma `(steps,)`). Desde $x_0 = 5$ con `lr = 0.25`, los gradientes
-# son $6, 3, 1.5, \dots$
+# son $6, 3, 1{,}5, \dots$
 
 # %% [markdown] key="ex2" lang="pt" src="9ed08e1b"
 # Escreva `descent_gradients(x0, lr, steps)`, a versão corrigida: `x0` é um `float` do Python,
 # `lr` outro `float` e `steps` um inteiro. Comece com `x = tf.Variable(x0)`, dê `steps` passos
 # de $x \leftarrow x - \text{lr} \cdot f'(x)$ e devolva `tf.stack` dos `steps` gradientes (um
 # tensor de formato `(steps,)`). A partir de $x_0 = 5$ com `lr = 0.25`, os gradientes são
-# $6, 3, 1.5, \dots$
+# $6, 3, 1{,}5, \dots$
 
 # %% [markdown] key="ex2" lang="ru" src="9ed08e1b"
 # Напишите исправленную версию — функцию `descent_gradients(x0, lr, steps)`: `x0` и `lr` —
 # числа `float` в Python, `steps` — целое число. Начните с `x = tf.Variable(x0)`, сделайте
 # `steps` шагов $x \leftarrow x - \text{lr} \cdot f'(x)$ и верните `tf.stack` из `steps`
 # градиентов (тензор формы `(steps,)`). Из $x_0 = 5$ при `lr = 0.25` градиенты равны
-# $6, 3, 1.5, \dots$
+# $6, 3, 1{,}5, \dots$
 
 # %% nbgrader="solution" grade_id="l03_ex2_solution"
 def descent_gradients(x0, lr, steps):
@@ -1357,93 +1370,153 @@ grade("l03_ex4")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="ex5" lang="en"
-# ### Exercise 5 · Which of these give None? (2 points)
+# ### Exercise 5 · Why is it None? (2 points)
 #
-# Each of the six snippets in the next cell ends with `tape.gradient(y, x)`. Before you run any
-# of them, decide for each one whether that gradient is `None` or a tensor, and why. Then
-# write `gives_none(snippet)`: for a snippet's letter (`"A"` to `"F"`) it returns `1.0` when
-# the gradient is `None` and `0.0` when it is a tensor, even a tensor of zeros. The visible
-# check asks about A and B, the hidden checks about the other four. Once you have settled on
-# your answers, run the snippets (`snippet_c()`) and compare.
+# The next cell prints nine snippets you have not seen, `"A"` to `"I"`, as text. Each sets up a
+# tape, a target `y` and a source `x`, and then asks for `tape.gradient(y, x)`. For each one,
+# decide whether the gradient is a tensor or `None`, and if it is `None`, *why*. Write
+# `none_cause(snippet)`: for a snippet's letter it returns the code of its cause:
+#
+# | code | cause |
+# |---|---|
+# | 0 | the gradient is a tensor (even a tensor of zeros) |
+# | 1 | the source was never watched (a Tensor without `tape.watch`, a non-trainable Variable) |
+# | 2 | an integer dtype |
+# | 3 | the Variable was replaced by a Tensor |
+# | 4 | the values took a detour through NumPy |
+# | 5 | a stateful `assign` cut the path |
+# | 6 | the target was computed from values made before the tape started: no recorded path |
+#
+# Reason first, from what this lesson showed: that is the skill the exercise trains. The
+# visible check asks about A and B, the hidden checks about the other seven.
 
-# %% [markdown] key="ex5" lang="es" src="c26dd2be"
-# ### Ejercicio 5 · ¿Cuáles de estos dan None? (2 puntos)
+# %% [markdown] key="ex5" lang="es" src="b2afb99a"
+# ### Ejercicio 5 · ¿Por qué es None? (2 puntos)
 #
-# Cada uno de los seis fragmentos de la celda siguiente termina con `tape.gradient(y, x)`.
-# Antes de ejecutar ninguno, decide para cada uno si ese gradiente es `None` o un tensor, y por
-# qué. Después escribe `gives_none(snippet)`: para la letra de un fragmento (de `"A"` a `"F"`)
-# devuelve `1.0` si el gradiente es `None` y `0.0` si es un tensor, aunque sea un tensor de
-# ceros. La comprobación visible pregunta por A y B; las ocultas, por los otros cuatro. Cuando
-# tengas tus respuestas, ejecuta los fragmentos (`snippet_c()`) y compara.
+# La celda siguiente imprime, como texto, nueve fragmentos que no has visto, de `"A"` a `"I"`.
+# Cada uno prepara una cinta, un objetivo `y` y una fuente `x`, y después pide
+# `tape.gradient(y, x)`. Decide para cada uno si el gradiente es un tensor o `None` y, si es
+# `None`, *por qué*. Escribe `none_cause(snippet)`: para la letra de un fragmento, devuelve el
+# código de su causa:
+#
+# | código | causa |
+# |---|---|
+# | 0 | el gradiente es un tensor (aunque sea un tensor de ceros) |
+# | 1 | la fuente nunca se observó (un Tensor sin `tape.watch`, una Variable no entrenable) |
+# | 2 | un tipo de dato entero |
+# | 3 | la Variable se sustituyó por un Tensor |
+# | 4 | los valores se desviaron por NumPy |
+# | 5 | un `assign` con estado cortó el camino |
+# | 6 | el objetivo se calculó con valores creados antes de que la cinta empezara: no hay camino grabado |
+#
+# Razona primero, con lo que mostró esta lección: esa es la habilidad que entrena el ejercicio.
+# La comprobación visible pregunta por A y B; las ocultas, por los otros siete.
 
-# %% [markdown] key="ex5" lang="pt" src="c26dd2be"
-# ### Exercício 5 · Quais destes dão None? (2 pontos)
+# %% [markdown] key="ex5" lang="pt" src="b2afb99a"
+# ### Exercício 5 · Por que é None? (2 pontos)
 #
-# Cada um dos seis trechos da próxima célula termina com `tape.gradient(y, x)`. Antes de
-# executar qualquer um deles, decida para cada um se esse gradiente é `None` ou um tensor, e
-# por quê. Depois escreva `gives_none(snippet)`: para a letra de um trecho (de `"A"` a `"F"`),
-# ela devolve `1.0` quando o gradiente é `None` e `0.0` quando é um tensor, mesmo que seja um
-# tensor de zeros. A verificação visível pergunta sobre A e B; as ocultas, sobre os outros
-# quatro. Depois de fechar as suas respostas, execute os trechos (`snippet_c()`) e compare.
+# A próxima célula imprime, como texto, nove trechos que você ainda não viu, de `"A"` a `"I"`.
+# Cada um monta uma fita, um alvo `y` e uma fonte `x` e depois pede `tape.gradient(y, x)`.
+# Decida para cada um se o gradiente é um tensor ou `None` e, se for `None`, *por quê*.
+# Escreva `none_cause(snippet)`: para a letra de um trecho, ela devolve o código da causa:
+#
+# | código | causa |
+# |---|---|
+# | 0 | o gradiente é um tensor (mesmo que seja um tensor de zeros) |
+# | 1 | a fonte nunca foi observada (um Tensor sem `tape.watch`, uma Variable não treinável) |
+# | 2 | um tipo de dado inteiro |
+# | 3 | a Variable foi trocada por um Tensor |
+# | 4 | os valores fizeram um desvio pelo NumPy |
+# | 5 | um `assign` com estado cortou o caminho |
+# | 6 | o alvo foi calculado com valores criados antes de a fita começar: não há caminho gravado |
+#
+# Raciocine primeiro, com o que esta lição mostrou: é essa a habilidade que o exercício treina.
+# A verificação visível pergunta sobre A e B; as ocultas, sobre os outros sete.
 
-# %% [markdown] key="ex5" lang="ru" src="c26dd2be"
-# ### Упражнение 5 · Какие из них дают None? (2 балла)
+# %% [markdown] key="ex5" lang="ru" src="b2afb99a"
+# ### Упражнение 5 · Почему None? (2 балла)
 #
-# Каждый из шести фрагментов в следующей ячейке заканчивается вызовом `tape.gradient(y, x)`.
-# Прежде чем запускать их, решите для каждого, будет ли этот градиент `None` или тензором, и
-# почему. Затем напишите функцию `gives_none(snippet)`: для буквы фрагмента (от `"A"` до `"F"`)
-# она возвращает `1.0`, если градиент равен `None`, и `0.0`, если это тензор, пусть даже
-# тензор из нулей. Открытая проверка спрашивает про A и B, скрытые — про остальные четыре.
-# Когда ответы готовы, запустите фрагменты (`snippet_c()`) и сравните.
+# Следующая ячейка выводит в виде текста девять фрагментов, которых вы ещё не видели, от `"A"`
+# до `"I"`. Каждый готовит ленту, цель `y` и источник `x`, а затем запрашивает
+# `tape.gradient(y, x)`. Решите для каждого, будет ли градиент тензором или `None`, и если
+# `None`, то *почему*. Напишите функцию `none_cause(snippet)`: для буквы фрагмента она
+# возвращает код причины:
+#
+# | код | причина |
+# |---|---|
+# | 0 | градиент — тензор (пусть даже из нулей) |
+# | 1 | источник не отслеживался (тензор без `tape.watch`, необучаемая переменная) |
+# | 2 | целочисленный тип данных |
+# | 3 | переменную заменили тензором |
+# | 4 | значения ушли в обход через NumPy |
+# | 5 | `assign` с состоянием оборвал путь |
+# | 6 | цель вычислена из значений, созданных до начала записи: записанного пути нет |
+#
+# Сначала рассуждайте, опираясь на этот урок: именно этот навык тренирует упражнение. Открытая
+# проверка спрашивает про A и B, скрытые — про остальные семь.
 
 # %% key="ex5-snippets"
-def snippet_a():
-    x = tf.constant(3.0)
-    with tf.GradientTape() as tape:
-        y = x**2
-    return tape.gradient(y, x)
+SNIPPETS = {
+    "A": """
+x = tf.Variable([1.0, 2.0], trainable=False)
+with tf.GradientTape() as tape:
+    y = tf.reduce_sum(x * x)
+""",
+    "B": """
+x = tf.Variable(2.0)
+with tf.GradientTape() as tape:
+    y = x * 0.0 + 1.0
+""",
+    "C": """
+x = tf.Variable(2.0)
+with tf.GradientTape() as tape:
+    y = tf.constant(np.exp(x.numpy()))
+""",
+    "D": """
+x = tf.Variable([1, 2, 3])
+with tf.GradientTape() as tape:
+    y = tf.reduce_sum(x * x)
+""",
+    "E": """
+x = tf.Variable(2.0)
+x = x * 1.0
+with tf.GradientTape() as tape:
+    y = x**3
+""",
+    "F": """
+x = tf.Variable(2.0)
+h = tf.Variable(0.0)
+with tf.GradientTape() as tape:
+    h.assign(x * 3.0)
+    y = h * h
+""",
+    "G": """
+x = tf.Variable(2.0)
+z = tf.sin(x)
+with tf.GradientTape() as tape:
+    y = z * z
+""",
+    "H": """
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.reduce_sum(tf.where(x > 1.5, x, 0.0))
+""",
+    "I": """
+x = tf.constant(3.0)
+with tf.GradientTape() as tape:
+    y = tf.exp(x) * x
+""",
+}
 
-
-def snippet_b():
-    x = tf.Variable(3.0)
-    with tf.GradientTape() as tape:
-        y = x * 0.0
-    return tape.gradient(y, x)
-
-
-def snippet_c():
-    x = tf.Variable(3.0)
-    with tf.GradientTape() as tape:
-        y = tf.constant(np.square(x.numpy()))
-    return tape.gradient(y, x)
-
-
-def snippet_d():
-    x = tf.Variable(3)
-    with tf.GradientTape() as tape:
-        y = x * x
-    return tape.gradient(y, x)
-
-
-def snippet_e():
-    x = tf.Variable(3.0)
-    y0 = x**2
-    with tf.GradientTape() as tape:
-        y = y0 + 1.0
-    return tape.gradient(y, x)
-
-
-def snippet_f():
-    x = tf.Variable(3.0)
-    with tf.GradientTape() as tape:
-        y = tf.maximum(x, 5.0)
-    return tape.gradient(y, x)
+for letter, code in SNIPPETS.items():
+    print(f"--- {letter} ---{code}")
 
 # %% nbgrader="solution" grade_id="l03_ex5_solution"
-def gives_none(snippet):
+def none_cause(snippet):
     ### BEGIN SOLUTION
-    answers = {"A": 1.0, "B": 0.0, "C": 1.0, "D": 1.0, "E": 1.0, "F": 0.0}
-    return answers[snippet]
+    causes = {"A": 1, "B": 0, "C": 4, "D": 2, "E": 3, "F": 5, "G": 6, "H": 0, "I": 1}
+    return float(causes[snippet])
     ### END SOLUTION
 
 # %% nbgrader="tests" grade_id="l03_ex5" points=2
@@ -1470,9 +1543,11 @@ grade("l03_ex5")
 #   differentiable operations or give it a gradient.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` returns zeros instead of `None`.
 #
-# Next lesson: writing your own gradients, gradients of gradients, Jacobians and a Newton step.
+# Next lesson: controlling what the tape records (`stop_recording`, `reset`,
+# `tf.stop_gradient`) and writing your own gradients with `tf.custom_gradient`, to give an
+# operation a gradient it lacks, clip it, or keep it finite.
 
-# %% [markdown] key="summary" lang="es" src="85f734a8"
+# %% [markdown] key="summary" lang="es" src="6ffb2eb8"
 # ## Resumen
 #
 # - Varios objetivos, o un objetivo con varios elementos, se suman: obtienes el gradiente de la
@@ -1489,10 +1564,11 @@ grade("l03_ex5")
 #   derivables o dale un gradiente.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` devuelve ceros en lugar de `None`.
 #
-# En la próxima lección: escribir tus propios gradientes, gradientes de gradientes, jacobianos
-# y un paso de Newton.
+# En la próxima lección: controlar qué graba la cinta (`stop_recording`, `reset`,
+# `tf.stop_gradient`) y escribir tus propios gradientes con `tf.custom_gradient`, para darle un
+# gradiente a una operación que no lo tiene, recortarlo o mantenerlo finito.
 
-# %% [markdown] key="summary" lang="pt" src="85f734a8"
+# %% [markdown] key="summary" lang="pt" src="6ffb2eb8"
 # ## Resumo
 #
 # - Vários alvos, ou um alvo com vários elementos, são somados: você recebe o gradiente da
@@ -1508,10 +1584,11 @@ grade("l03_ex5")
 #   deriváveis ou dê a ela um gradiente.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` devolve zeros em vez de `None`.
 #
-# Na próxima lição: escrever os seus próprios gradientes, gradientes de gradientes, jacobianas
-# e um passo de Newton.
+# Na próxima lição: controlar o que a fita grava (`stop_recording`, `reset`,
+# `tf.stop_gradient`) e escrever os seus próprios gradientes com `tf.custom_gradient`, para dar
+# um gradiente a uma operação que não tem, recortá-lo ou mantê-lo finito.
 
-# %% [markdown] key="summary" lang="ru" src="85f734a8"
+# %% [markdown] key="summary" lang="ru" src="6ffb2eb8"
 # ## Итоги
 #
 # - Несколько целей или цель из нескольких элементов суммируются: вы получаете градиент суммы.
@@ -1527,8 +1604,9 @@ grade("l03_ex5")
 #   дифференцируемые операции или задайте ей градиент.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` возвращает нули вместо `None`.
 #
-# В следующем уроке: собственные градиенты, градиенты от градиентов, якобианы и шаг метода
-# Ньютона.
+# В следующем уроке: как управлять тем, что записывает лента (`stop_recording`, `reset`,
+# `tf.stop_gradient`), и как писать собственные градиенты с `tf.custom_gradient`, чтобы задать
+# градиент операции, у которой его нет, ограничить его или сохранить конечным.
 
 # %% [markdown] key="reflect" lang="en" questions=true
 # 1. `tape.gradient` returns `None` rather than raising an error when there is no path to the
@@ -1563,6 +1641,6 @@ grade("l03_ex5")
 #    Когда это помогает, а когда скрывает ошибку? Предпочли бы вы получать по умолчанию нули?
 # 2. Какую из причин градиента `None`, разобранных в этом уроке, вы, скорее всего, будете
 #    встречать у себя чаще всего и какая привычка помогла бы её избежать?
-# 3. Ветка, в которую `if` не зашёл, не получает градиента, хотя небольшое изменение входа могло
-#    бы переключить ветку. Что это говорит о том, что производная может и чего не может сообщить о
+# 3. Ветвь, в которую `if` не зашёл, не получает градиента, хотя небольшое изменение входа могло
+#    бы переключить ветвь. Что это говорит о том, что производная может и чего не может сообщить о
 #    программе?

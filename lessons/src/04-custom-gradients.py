@@ -50,9 +50,9 @@
 #
 # Até agora uma fita gravava todas as operações que podia e usava o gradiente que cada operação
 # já traz. Nesta lição você assume o controle das duas coisas: decide o que uma fita grava, corta
-# um caminho específico da passagem para trás e troca o gradiente de qualquer função por um seu,
-# para dar gradiente a uma operação que não tem, para recortar um gradiente ou para mantê-lo
-# finito onde a fórmula dos livros estoura.
+# um caminho específico da passagem para trás e substitui o gradiente de qualquer função por um
+# escrito por você, para dar gradiente a uma operação que não tem, para recortar um gradiente ou
+# para mantê-lo finito onde a fórmula dos livros estoura.
 #
 # Nesta lição você vai aprender:
 #
@@ -240,9 +240,9 @@ print(tape.gradient(z, {"x": x, "y": y}))
 # ## Cortar un solo camino: `tf.stop_gradient`
 #
 # `tf.stop_gradient(value)` devuelve el mismo valor, pero, a efectos de gradientes, es una
-# constante: nada fluye hacia atrás a través de él. Es mucho más preciso que `stop_recording`:
-# corta un solo camino, todas las demás operaciones se siguen grabando y ni siquiera necesitas
-# acceso a la cinta.
+# constante: nada fluye hacia atrás a través de él. Su alcance es mucho menor que el de
+# `stop_recording`: corta un solo camino, todas las demás operaciones se siguen grabando y ni
+# siquiera necesitas acceso a la cinta.
 
 # %% [markdown] key="stop-gradient" lang="pt" src="5fae2406"
 # ## Cortar um único caminho: `tf.stop_gradient`
@@ -733,29 +733,29 @@ finally:
 # ### Recortar un gradiente
 #
 # Esta función es la identidad en la pasada hacia adelante, pero en la pasada hacia atrás acorta
-# el gradiente que le llega hasta una norma de, como mucho, $0.5$ con `tf.clip_by_norm`. Sigue
+# el gradiente que le llega hasta una norma de, como mucho, $0{,}5$ con `tf.clip_by_norm`. Sigue
 # los números: el objetivo es la salida de la función, así que `upstream` vale $1$ y se recorta a
-# $0.5$; después, la regla de la cadena multiplica por $\frac{d(v^2)}{dv} = 2v = 4$. En lugar de
-# $4$, el gradiente es $0.5 \cdot 4 = 2$.
+# $0{,}5$; después, la regla de la cadena multiplica por $\frac{d(v^2)}{dv} = 2v = 4$. En lugar de
+# $4$, el gradiente es $0{,}5 \cdot 4 = 2$.
 
 # %% [markdown] key="custom-clip" lang="pt" src="a75fccaf"
 # ### Recortar um gradiente
 #
 # Esta função é a identidade na passagem para a frente, mas na passagem para trás encurta o
-# gradiente que chega até uma norma de no máximo $0.5$ com `tf.clip_by_norm`. Acompanhe os
-# números: o alvo é a saída da função, então `upstream` vale $1$ e é recortado para $0.5$;
+# gradiente que chega até uma norma de no máximo $0{,}5$ com `tf.clip_by_norm`. Acompanhe os
+# números: o alvo é a saída da função, então `upstream` vale $1$ e é recortado para $0{,}5$;
 # depois, a regra da cadeia multiplica por $\frac{d(v^2)}{dv} = 2v = 4$. Em vez de $4$, o
-# gradiente é $0.5 \cdot 4 = 2$.
+# gradiente é $0{,}5 \cdot 4 = 2$.
 
 # %% [markdown] key="custom-clip" lang="ru" src="a75fccaf"
 # ### Обрезка градиента
 #
 # На прямом проходе эта функция возвращает свой вход без изменений, а на обратном укорачивает
 # пришедший градиент с
-# помощью `tf.clip_by_norm` так, чтобы его норма была не больше $0.5$. Проследим за числами:
-# цель — это выход функции, поэтому `upstream` равен $1$ и обрезается до $0.5$; затем цепное
+# помощью `tf.clip_by_norm` так, чтобы его норма была не больше $0{,}5$. Проследим за числами:
+# цель — это выход функции, поэтому `upstream` равен $1$ и обрезается до $0{,}5$; затем цепное
 # правило умножает его на $\frac{d(v^2)}{dv} = 2v = 4$. Вместо $4$ получается градиент
-# $0.5 \cdot 4 = 2$.
+# $0{,}5 \cdot 4 = 2$.
 
 # %% key="custom-clip-code"
 @tf.custom_gradient
@@ -793,7 +793,7 @@ print(tape.gradient(output, v))
 #
 # Para un vector, `tf.clip_by_norm` conserva la dirección del gradiente y solo lo acorta, de modo
 # que su longitud no pase de la norma de recorte. Abajo, la pérdida es
-# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ en $w = (1, 0.5)$: la flecha gris es su gradiente de
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ en $w = (1, 0{,}5)$: la flecha gris es su gradiente de
 # siempre, y la roja, lo que devuelve la cinta cuando $w$ pasa antes por una identidad que recorta
 # el gradiente. Mueve el deslizador: siempre que el gradiente normal sea más largo que la norma de
 # recorte (el radio del círculo punteado), la flecha roja se detiene en el círculo, siempre sobre
@@ -811,7 +811,7 @@ print(tape.gradient(output, v))
 #
 # Para um vetor, `tf.clip_by_norm` preserva a direção do gradiente e apenas o encurta, de modo que
 # o seu comprimento não passe da norma de recorte. Abaixo, a perda é
-# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ em $w = (1, 0.5)$: a seta cinza é o seu gradiente comum, e
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ em $w = (1, 0{,}5)$: a seta cinza é o seu gradiente comum, e
 # a vermelha, o que a fita devolve quando $w$ passa antes por uma identidade que recorta o
 # gradiente. Mova o controle deslizante: sempre que o gradiente comum for mais comprido que a
 # norma de recorte (o raio do círculo pontilhado), a seta vermelha para no círculo, sempre sobre
@@ -829,7 +829,7 @@ print(tape.gradient(output, v))
 #
 # Для вектора `tf.clip_by_norm` сохраняет направление градиента и только укорачивает его так,
 # чтобы длина не превышала порог нормы. Ниже функция потерь равна
-# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ в точке $w = (1, 0.5)$: серая стрелка — её обычный
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ в точке $w = (1, 0{,}5)$: серая стрелка — её обычный
 # градиент, красная — то, что возвращает лента, когда $w$ сначала проходит через тождественную
 # функцию с обрезкой градиента. Двигайте ползунок: когда обычный градиент длиннее порога (радиуса
 # пунктирной окружности), красная стрелка останавливается на окружности, всегда на той же
@@ -944,6 +944,7 @@ def log1pexp(x):
 
 
 x = tf.constant(100.0)
+print(t("l04.gloss.overflow"))
 with tf.GradientTape() as tape:
     tape.watch(x)
     y = log1pexp(x)
@@ -1055,7 +1056,7 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # tensor de la misma forma. Con el redondeo *straight-through* de esta lección,
 # $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, y
 # $L = \sum_i (q_i - t_i)^2$, devuelve $\frac{dL}{dx}$. Usa `tf.stop_gradient`: con
-# `tf.round(x)` solo, la cinta da `None`. Por ejemplo, para $x = [0.3, 1.7, -2.2]$ y
+# `tf.round(x)` solo, la cinta da `None`. Por ejemplo, para $x = [0{,}3, 1{,}7, -2{,}2]$ y
 # $t = [1, 1, -1]$ la respuesta es $2(\text{round}(x) - t) = [-2, 2, -2]$.
 
 # %% [markdown] key="ex1" lang="pt" src="09551893"
@@ -1065,7 +1066,7 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # tensor do mesmo formato. Com o arredondamento *straight-through* desta lição,
 # $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, e
 # $L = \sum_i (q_i - t_i)^2$, devolva $\frac{dL}{dx}$. Use `tf.stop_gradient`: só com
-# `tf.round(x)`, a fita dá `None`. Por exemplo, para $x = [0.3, 1.7, -2.2]$ e
+# `tf.round(x)`, a fita dá `None`. Por exemplo, para $x = [0{,}3, 1{,}7, -2{,}2]$ e
 # $t = [1, 1, -1]$ a resposta é $2(\text{round}(x) - t) = [-2, 2, -2]$.
 
 # %% [markdown] key="ex1" lang="ru" src="09551893"
@@ -1075,7 +1076,7 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # тензор той же формы. Для «сквозного» (straight-through) округления из этого урока,
 # $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, и
 # $L = \sum_i (q_i - t_i)^2$ верните $\frac{dL}{dx}$. Используйте `tf.stop_gradient`: с одним
-# `tf.round(x)` лента даёт `None`. Например, для $x = [0.3, 1.7, -2.2]$ и $t = [1, 1, -1]$
+# `tf.round(x)` лента даёт `None`. Например, для $x = [0{,}3, 1{,}7, -2{,}2]$ и $t = [1, 1, -1]$
 # ответ равен $2(\text{round}(x) - t) = [-2, 2, -2]$.
 
 # %% nbgrader="solution" grade_id="l04_ex1_solution"
@@ -1206,8 +1207,8 @@ grade("l04_ex2")
 # gradiente para `z`, $\text{upstream} \cdot a\,(1 - y^2)$, y una lista con el gradiente para
 # `a`, $\sum \text{upstream} \cdot z\,(1 - y^2)$. Para $L = \sum_i \text{scaled\_tanh}(x)_i^2$,
 # devuelve la lista $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ con una sola llamada a
-# `gradient`. Por ejemplo, para $a = 0.5$ y $x = [1, -2]$:
-# $\frac{dL}{dx} \approx [0.3634, -0.3199]$ y $\frac{dL}{da} \approx 2.0063$.
+# `gradient`. Por ejemplo, para $a = 0{,}5$ y $x = [1, -2]$:
+# $\frac{dL}{dx} \approx [0{,}3634, -0{,}3199]$ y $\frac{dL}{da} \approx 2{,}0063$.
 
 # %% [markdown] key="ex3" lang="pt" src="d92e0c28"
 # ### Exercício 3 · Um gradiente personalizado que lê uma Variable (2 pontos)
@@ -1220,8 +1221,8 @@ grade("l04_ex2")
 # gradiente para `a`, $\sum \text{upstream} \cdot z\,(1 - y^2)$. Para
 # $L = \sum_i \text{scaled\_tanh}(x)_i^2$, devolva a lista
 # $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ com uma única chamada a `gradient`. Por exemplo,
-# para $a = 0.5$ e $x = [1, -2]$: $\frac{dL}{dx} \approx [0.3634, -0.3199]$ e
-# $\frac{dL}{da} \approx 2.0063$.
+# para $a = 0{,}5$ e $x = [1, -2]$: $\frac{dL}{dx} \approx [0{,}3634, -0{,}3199]$ e
+# $\frac{dL}{da} \approx 2{,}0063$.
 
 # %% [markdown] key="ex3" lang="ru" src="d92e0c28"
 # ### Упражнение 3 · Собственный градиент функции, которая читает переменную (2 балла)
@@ -1233,8 +1234,8 @@ grade("l04_ex2")
 # $\text{upstream} \cdot a\,(1 - y^2)$, и список с градиентом по `a`,
 # $\sum \text{upstream} \cdot z\,(1 - y^2)$. Для $L = \sum_i \text{scaled\_tanh}(x)_i^2$ верните
 # список $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$, полученный одним вызовом `gradient`.
-# Например, при $a = 0.5$ и $x = [1, -2]$: $\frac{dL}{dx} \approx [0.3634, -0.3199]$ и
-# $\frac{dL}{da} \approx 2.0063$.
+# Например, при $a = 0{,}5$ и $x = [1, -2]$: $\frac{dL}{dx} \approx [0{,}3634, -0{,}3199]$ и
+# $\frac{dL}{da} \approx 2{,}0063$.
 
 # %% nbgrader="solution" grade_id="l04_ex3_solution"
 def scaled_tanh_gradients(a, x):
@@ -1322,7 +1323,7 @@ grade("l04_ex3")
 # список $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$, полученный
 # одним вызовом `gradient`; и отмените регистрацию в блоке `finally:` вызовом
 # `minitape._custom.restore_gradient("AdjustContrastv2")`. Проверки вызывают вашу функцию
-# несколько раз в одном и том же ядре, так что неотменённая регистрация приведёт к `KeyError` при
+# несколько раз в одном и том же ядре Jupyter, так что неотменённая регистрация приведёт к `KeyError` при
 # следующем вызове. Для `image` и `factor` из этого урока ответ — это `d_image` и `d_factor`,
 # напечатанные выше.
 
@@ -1418,6 +1419,140 @@ check("l04_ex5")
 ### BEGIN HIDDEN TESTS
 from grader import grade
 grade("l04_ex5")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex6" lang="en"
+# ### Exercise 6 · Pausing the tape for a scale factor (2 points)
+#
+# Some losses are divided by a scale that should steer the step size but not the direction, for
+# example a *relative* loss: the loss divided by its own current value, used as a constant.
+# Write `relative_loss_gradient(w, x, y)`: `w` is a `tf.Variable` of shape (n,), `x` a tensor of
+# shape (k, n) and `y` a tensor of shape (k,). Inside one tape, compute the residuals
+# $r = x w - y$ (as `tf.reduce_sum(x * w, axis=1) - y`) and $L = \operatorname{mean}(r^2)$; then,
+# inside `with tape.stop_recording():`, compute the scale $s = \operatorname{mean}(r^2)$ again;
+# return the gradient of $L / s$ with respect to `w`. Think first: what would the gradient be
+# if $s$ were recorded too?
+
+# %% [markdown] key="ex6" lang="es" src="0eb3bea2"
+# ### Ejercicio 6 · Pausar la cinta para un factor de escala (2 puntos)
+#
+# Algunas pérdidas se dividen por una escala que debe influir en el tamaño del paso, pero no en
+# su dirección; por ejemplo, una pérdida *relativa*: la pérdida dividida por su propio valor
+# actual, usado como una constante. Escribe `relative_loss_gradient(w, x, y)`: `w` es una
+# `tf.Variable` de forma (n,), `x` un tensor de forma (k, n) e `y` un tensor de forma (k,).
+# Dentro de una cinta, calcula los residuos $r = x w - y$ (como
+# `tf.reduce_sum(x * w, axis=1) - y`) y $L = \operatorname{mean}(r^2)$; después, dentro de
+# `with tape.stop_recording():`, calcula otra vez la escala $s = \operatorname{mean}(r^2)$;
+# devuelve el gradiente de $L / s$ respecto de `w`. Piensa primero: ¿cuál sería el gradiente si
+# $s$ también se grabara?
+
+# %% [markdown] key="ex6" lang="pt" src="0eb3bea2"
+# ### Exercício 6 · Pausar a fita para um fator de escala (2 pontos)
+#
+# Algumas perdas são divididas por uma escala que deve influir no tamanho do passo, mas não na
+# sua direção; por exemplo, uma perda *relativa*: a perda dividida pelo seu próprio valor atual,
+# usado como constante. Escreva `relative_loss_gradient(w, x, y)`: `w` é uma `tf.Variable` de
+# formato (n,), `x` um tensor de formato (k, n) e `y` um tensor de formato (k,). Dentro de uma
+# fita, calcule os resíduos $r = x w - y$ (como `tf.reduce_sum(x * w, axis=1) - y`) e
+# $L = \operatorname{mean}(r^2)$; depois, dentro de `with tape.stop_recording():`, calcule de novo
+# a escala $s = \operatorname{mean}(r^2)$; devolva o gradiente de $L / s$ em relação a `w`. Pense
+# primeiro: qual seria o gradiente se $s$ também fosse gravada?
+
+# %% [markdown] key="ex6" lang="ru" src="0eb3bea2"
+# ### Упражнение 6 · Пауза в записи ради масштабного множителя (2 балла)
+#
+# Иногда функцию потерь делят на масштаб, который должен влиять на длину шага, но не на его
+# направление; например, *относительная* функция потерь — это функция потерь, делённая на своё
+# текущее значение, взятое как константа. Напишите функцию `relative_loss_gradient(w, x, y)`:
+# `w` — `tf.Variable` формы (n,), `x` — тензор формы (k, n), `y` — тензор формы (k,). Внутри
+# одной ленты вычислите остатки $r = x w - y$ (как `tf.reduce_sum(x * w, axis=1) - y`) и
+# $L = \operatorname{mean}(r^2)$; затем внутри `with tape.stop_recording():` ещё раз вычислите
+# масштаб $s = \operatorname{mean}(r^2)$ и верните градиент $L / s$ по `w`. Сначала подумайте:
+# каким был бы градиент, если бы $s$ тоже записывался?
+
+# %% nbgrader="solution" grade_id="l04_ex6_solution"
+def relative_loss_gradient(w, x, y):
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        residual = tf.reduce_sum(x * w, axis=1) - y
+        loss = tf.reduce_mean(residual**2)
+        with tape.stop_recording():
+            scale = tf.reduce_mean(residual**2)
+        relative = loss / scale
+    return tape.gradient(relative, w)
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex6" points=2
+from grader import check
+check("l04_ex6")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex6")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex7" lang="en"
+# ### Exercise 7 · A gradient with respect to the input only (2 points)
+#
+# To see which input pixels or features a trained layer reacts to, you differentiate with
+# respect to the *input* and do not need the weights' gradients at all. Write
+# `input_gradient_only(layer, x)`: `layer` is a `tf.keras.layers.Dense` that has already been
+# called once, `x` a tensor. Create the tape with `watch_accessed_variables=False` (lesson 2), so
+# that it records nothing for the layer's variables, watch `x` yourself, and for
+# $L = \sum \text{layer}(x)^2$ return the list
+# `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: the gradient and the number of
+# Variables the tape watched, which shows that the weights stayed out of the record.
+
+# %% [markdown] key="ex7" lang="es" src="0420a3d4"
+# ### Ejercicio 7 · Un gradiente solo respecto de la entrada (2 puntos)
+#
+# Para ver a qué píxeles o características de la entrada reacciona una capa entrenada, se deriva
+# respecto de la *entrada*, y los gradientes de los pesos no hacen ninguna falta. Escribe
+# `input_gradient_only(layer, x)`: `layer` es una `tf.keras.layers.Dense` a la que ya se ha
+# llamado una vez, y `x` un tensor. Crea la cinta con `watch_accessed_variables=False`
+# (lección 2), para que no grabe nada de las variables de la capa, observa `x` tú mismo y, para
+# $L = \sum \text{layer}(x)^2$, devuelve la lista
+# `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: el gradiente y el número de
+# Variables que observó la cinta, que muestra que los pesos se quedaron fuera de la grabación.
+
+# %% [markdown] key="ex7" lang="pt" src="0420a3d4"
+# ### Exercício 7 · Um gradiente só em relação à entrada (2 pontos)
+#
+# Para ver a que pixels ou atributos da entrada uma camada treinada reage, deriva-se em relação à
+# *entrada*, e os gradientes dos pesos não fazem falta nenhuma. Escreva
+# `input_gradient_only(layer, x)`: `layer` é uma `tf.keras.layers.Dense` que já foi chamada uma
+# vez, e `x` um tensor. Crie a fita com `watch_accessed_variables=False` (lição 2), para que ela
+# não grave nada das variáveis da camada, observe `x` você mesmo e, para
+# $L = \sum \text{layer}(x)^2$, devolva a lista
+# `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: o gradiente e o número de
+# Variables que a fita observou, o que mostra que os pesos ficaram fora da gravação.
+
+# %% [markdown] key="ex7" lang="ru" src="0420a3d4"
+# ### Упражнение 7 · Градиент только по входу (2 балла)
+#
+# Чтобы увидеть, на какие пиксели или признаки входа реагирует обученный слой, дифференцируют
+# по *входу*, а градиенты по весам вовсе не нужны. Напишите функцию
+# `input_gradient_only(layer, x)`: `layer` — слой `tf.keras.layers.Dense`, который уже вызывали
+# один раз, `x` — тензор. Создайте ленту с `watch_accessed_variables=False` (урок 2), чтобы она
+# ничего не записывала для переменных слоя, сами отследите `x` и для
+# $L = \sum \text{layer}(x)^2$ верните список
+# `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: градиент и число переменных,
+# которые отслеживала лента, — оно показывает, что веса в запись не попали.
+
+# %% nbgrader="solution" grade_id="l04_ex7_solution"
+def input_gradient_only(layer, x):
+    ### BEGIN SOLUTION
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(layer(x) ** 2)
+    return [tape.gradient(loss, x), float(len(tape.watched_variables()))]
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l04_ex7" points=2
+from grader import check
+check("l04_ex7")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l04_ex7")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="summary" lang="en"

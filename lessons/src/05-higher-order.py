@@ -108,7 +108,7 @@ label_sliders()
 # observa *ella*. Aquí `tape0` observa $x_0$ y `tape1` observa $x_1$; el código se ejecuta una
 # vez, y cada cinta graba la parte que tiene que ver con su propio tensor. Por eso cada cinta
 # responde por su propia fuente: $\cos 0 = 1$ y
-# $\sigma'(0) = \sigma(0)\,(1 - \sigma(0)) = 0.25$.
+# $\sigma'(0) = \sigma(0)\,(1 - \sigma(0)) = 0{,}25$.
 
 # %% [markdown] key="several-tapes" lang="pt" src="1659c407"
 # ## Várias fitas ao mesmo tempo
@@ -116,7 +116,7 @@ label_sliders()
 # As fitas não interferem umas nas outras: cada uma grava as operações sobre os tensores que
 # *ela* observa. Aqui `tape0` observa $x_0$ e `tape1` observa $x_1$; o código roda uma vez, e
 # cada fita grava a parte dele que envolve o seu próprio tensor. Por isso cada fita responde pela
-# sua própria fonte: $\cos 0 = 1$ e $\sigma'(0) = \sigma(0)\,(1 - \sigma(0)) = 0.25$.
+# sua própria fonte: $\cos 0 = 1$ e $\sigma'(0) = \sigma(0)\,(1 - \sigma(0)) = 0{,}25$.
 
 # %% [markdown] key="several-tapes" lang="ru" src="1659c407"
 # ## Несколько лент одновременно
@@ -124,7 +124,7 @@ label_sliders()
 # Ленты не мешают друг другу: каждая записывает операции над тензорами, которые отслеживает
 # *она*. Здесь `tape0` отслеживает $x_0$, а `tape1` — $x_1$; код выполняется один раз, и каждая
 # лента записывает ту его часть, которая касается её тензора. Поэтому каждая лента отвечает за
-# свой источник: $\cos 0 = 1$ и $\sigma'(0) = \sigma(0)\,(1 - \sigma(0)) = 0.25$.
+# свой источник: $\cos 0 = 1$ и $\sigma'(0) = \sigma(0)\,(1 - \sigma(0)) = 0{,}25$.
 
 # %% key="several-tapes-code"
 x0 = tf.constant(0.0)
@@ -308,8 +308,8 @@ plt.show()
 # нужен её градиент по переменным модели — градиент от градиента:
 #
 # 1. внутренняя лента вычисляет градиент выхода по входу;
-# 2. вычисляется модуль этого градиента — всё ещё под внешней лентой;
-# 3. внешняя лента дифференцирует этот модуль по переменным модели.
+# 2. вычисляется норма этого градиента — всё ещё под внешней лентой;
+# 3. внешняя лента дифференцирует эту норму по переменным модели.
 
 # %% key="input-gradient-code"
 x = tf.random.normal([7, 5])
@@ -347,7 +347,7 @@ print([var.shape for var in d_magnitude])
 # ## Jacobianas
 #
 # `gradient` soma os elementos do alvo (lição 3). Uma *jacobiana* os mantém separados: para um
-# alvo $y$ e uma fonte $x$ ele contém todas as $\frac{\partial y_i}{\partial x_j}$, e
+# alvo $y$ e uma fonte $x$ ela contém todas as $\frac{\partial y_i}{\partial x_j}$, e
 # `tape.jacobian(target, source)` tem formato `target.shape + source.shape`. Na lição 3 vimos
 # que o gradiente das saídas de uma softmax é zero; a jacobiana mostra o que cada saída faz. Cada
 # uma das suas colunas soma zero, e é por isso que a soma dava zero:
@@ -411,8 +411,9 @@ with tf.GradientTape(persistent=True) as tape:
     y = tf.nn.sigmoid(x + delta)
 
 dy_ddelta = tape.jacobian(y, delta)
-print("y:", y.shape, "   jacobian:", dy_ddelta.shape, "   gradient:", tape.gradient(y, delta).shape)
-print("max |jacobian - σ(1 - σ)| =", np.abs(dy_ddelta.numpy() - (y * (1 - y)).numpy()).max())
+print("y:", y.shape, "   tape.jacobian(y, delta):", dy_ddelta.shape,
+      "   tape.gradient(y, delta):", tape.gradient(y, delta).shape)
+print("max |dy_ddelta - σ(1 - σ)| =", np.abs(dy_ddelta.numpy() - (y * (1 - y)).numpy()).max())
 del tape
 
 # %% [markdown] key="jacobian-tensor" lang="en"
@@ -440,13 +441,13 @@ del tape
 # formato (7, 10) e o kernel, (5, 10): a jacobiana tem formato (7, 10, 5, 10). Somada sobre os
 # eixos do alvo, ela devolve o gradiente. A jacobiana custa uma passagem para trás por elemento
 # do alvo, aqui 70 (o TensorFlow as executa vetorizadas; o minitape, uma depois da outra), então
-# ele fica caro para alvos grandes.
+# ela fica cara para alvos grandes.
 
 # %% [markdown] key="jacobian-tensor" lang="ru" src="1d165a23"
 # ### Тензорный источник
 #
 # Для слоя `Dense` из 10 нейронов на батче из 7 входов с 5 признаками выход имеет форму (7, 10),
-# а ядро (`kernel`) — (5, 10): якобиан имеет форму (7, 10, 5, 10). Если просуммировать его по осям
+# а матрица весов (`kernel`) — (5, 10): якобиан имеет форму (7, 10, 5, 10). Если просуммировать его по осям
 # цели, получится градиент. Якобиан стоит одного обратного прохода на каждый элемент цели, здесь
 # их 70 (TensorFlow выполняет их векторизованно, minitape — один за другим), поэтому для больших
 # целей он дорог.
@@ -462,9 +463,9 @@ j = tape.jacobian(y, layer.kernel)
 g = tape.gradient(y, layer.kernel)
 del tape
 
-print("y:", y.shape, "   kernel:", layer.kernel.shape, "   jacobian:", j.shape)
+print("y:", y.shape, "   layer.kernel:", layer.kernel.shape, "   j:", j.shape)
 j_sum = tf.reduce_sum(j, axis=[0, 1])
-print("max |j_sum - gradient| =", tf.reduce_max(tf.abs(g - j_sum)).numpy())
+print("max |j_sum - g| =", tf.reduce_max(tf.abs(g - j_sum)).numpy())
 
 # %% [markdown] key="output-gradients" lang="en"
 # ### One row combination at the price of one pass: `output_gradients`
@@ -553,7 +554,7 @@ print(u.numpy() @ jac.numpy())
 #
 # *Гессиан* скалярной функции потерь $L$ содержит её вторые производные
 # $\frac{\partial^2 L}{\partial w_i \partial w_j}$: это якобиан градиента. Поэтому внутренняя
-# лента вычисляет градиент, а внешняя берёт от него `jacobian`. Для ядра (5, 8) первого слоя
+# лента вычисляет градиент, а внешняя берёт от него `jacobian`. Для матрицы весов (5, 8) первого слоя
 # гессиан имеет форму (5, 8, 5, 8), а если его переформировать — это симметричная матрица
 # 40 × 40. Он растёт как *квадрат* числа параметров, поэтому гессиан настоящей сети целиком
 # никогда не строят.
@@ -576,7 +577,7 @@ h = outer.jacobian(g, layer1.kernel)
 
 n_params = int(np.prod(layer1.kernel.shape))
 h_mat = tf.reshape(h, [n_params, n_params])
-print("kernel:", layer1.kernel.shape, "   h:", h.shape, "   h_mat:", h_mat.shape)
+print("layer1.kernel:", layer1.kernel.shape, "   h:", h.shape, "   h_mat:", h_mat.shape)
 print("max |H - Hᵀ| =", np.abs(h_mat.numpy() - h_mat.numpy().T).max())
 
 plt.figure(figsize=(5.6, 4.4))
@@ -653,7 +654,7 @@ print("L(w - Δ) =", network_loss().numpy())
 # %% [markdown] key="newton-1d" lang="es" src="ddec127e"
 # En una dimensión, el hessiano es simplemente $f''$ y el paso es $\frac{f'(x)}{f''(x)}$.
 # Comparemos el método de Newton con el descenso del gradiente (tamaño de paso 0,1) sobre la $f$ de
-# la figura anterior, empezando en $x = 2.5$, con ambas derivadas obtenidas con cintas anidadas.
+# la figura anterior, empezando en $x = 2{,}5$, con ambas derivadas obtenidas con cintas anidadas.
 # La figura muestra $|f'(x_k)|$, lo lejos que está todavía cada método de un punto plano: el
 # descenso del gradiente mejora en un factor más o menos constante en cada paso, mientras que el
 # método de Newton, una vez cerca, *duplica aproximadamente el número de cifras correctas* en
@@ -662,7 +663,7 @@ print("L(w - Δ) =", network_loss().numpy())
 # %% [markdown] key="newton-1d" lang="pt" src="ddec127e"
 # Em uma dimensão, a hessiana é simplesmente $f''$ e o passo é $\frac{f'(x)}{f''(x)}$. Vamos
 # comparar o método de Newton com a descida do gradiente (tamanho de passo 0,1) na $f$ da figura
-# acima, começando em $x = 2.5$, com as duas derivadas vindas de fitas aninhadas. A figura mostra
+# acima, começando em $x = 2{,}5$, com as duas derivadas vindas de fitas aninhadas. A figura mostra
 # $|f'(x_k)|$, o quanto cada método ainda está longe de um ponto plano: a descida do gradiente
 # melhora por um fator mais ou menos constante a cada passo, enquanto o método de Newton, quando
 # já está perto, *praticamente dobra o número de dígitos corretos* a cada passo.
@@ -670,7 +671,7 @@ print("L(w - Δ) =", network_loss().numpy())
 # %% [markdown] key="newton-1d" lang="ru" src="ddec127e"
 # В одномерном случае гессиан — это просто $f''$, а шаг равен $\frac{f'(x)}{f''(x)}$. Сравним
 # метод Ньютона с градиентным спуском (длина шага 0,1) для $f$ с рисунка выше, начиная с
-# $x = 2.5$; обе производные даёт пара вложенных лент. На рисунке показано $|f'(x_k)|$ — насколько
+# $x = 2{,}5$; обе производные даёт пара вложенных лент. На рисунке показано $|f'(x_k)|$ — насколько
 # каждый метод ещё далёк от точки, где $f' = 0$: градиентный спуск за шаг улучшает результат
 # примерно в постоянное число раз, а метод Ньютона вблизи решения *примерно удваивает число
 # верных знаков* на каждом шаге.
@@ -704,7 +705,7 @@ def descent_path(x0, steps=8, lr=0.1):
 
 
 def slope(points):
-    return np.abs(points**3 - 2 * points + 0.5)  # |f'(x)|, written out to plot it
+    return np.abs(points**3 - 2 * points + 0.5)  # |f′(x)| = |x³ - 2x + 0.5|
 
 
 newton_points, descent_points = newton_path(2.5), descent_path(2.5)
@@ -734,8 +735,8 @@ print(t("l05.newton.descent") + ":", np.round(descent_points, 4))
 #
 # Mueve el punto de partida. El método de Newton busca un punto donde $f' = 0$, y le da igual que
 # ese punto sea un mínimo o un máximo. Empieza entre los dos puntos de inflexión
-# ($-0.82 < x_0 < 0.82$, donde $f'' < 0$) y mira dónde acaba; después empieza cerca de un punto
-# de inflexión, donde $f''$ es casi cero y el paso $\frac{f'}{f''}$ es enorme. El descenso de
+# ($-0{,}82 < x_0 < 0{,}82$, donde $f'' < 0$) y mira dónde acaba; después empieza cerca de un punto
+# de inflexión, donde $f''$ es casi cero y el paso $\frac{f'}{f''}$ es enorme. El descenso del
 # gradiente es más lento, pero siempre va cuesta abajo.
 
 # %% [markdown] key="newton-widget" lang="pt" src="a00527a2"
@@ -743,15 +744,15 @@ print(t("l05.newton.descent") + ":", np.round(descent_points, 4))
 #
 # Mova o ponto de partida. O método de Newton procura um ponto onde $f' = 0$, e para ele tanto faz
 # se esse ponto é um mínimo ou um máximo. Comece entre os dois pontos de inflexão
-# ($-0.82 < x_0 < 0.82$, onde $f'' < 0$) e veja onde ele termina; depois comece perto de um ponto
-# de inflexão, onde $f''$ é quase zero e o passo $\frac{f'}{f''}$ é enorme. A descida de
+# ($-0{,}82 < x_0 < 0{,}82$, onde $f'' < 0$) e veja onde ele termina; depois comece perto de um ponto
+# de inflexão, onde $f''$ é quase zero e o passo $\frac{f'}{f''}$ é enorme. A descida do
 # gradiente é mais lenta, mas sempre desce a ladeira.
 
 # %% [markdown] key="newton-widget" lang="ru" src="a00527a2"
 # ### Исследуйте: куда приходит метод Ньютона
 #
 # Двигайте начальную точку. Метод Ньютона ищет точку, где $f' = 0$, и ему всё равно, минимум это
-# или максимум. Начните между двумя точками перегиба ($-0.82 < x_0 < 0.82$, где $f'' < 0$) и
+# или максимум. Начните между двумя точками перегиба ($-0{,}82 < x_0 < 0{,}82$, где $f'' < 0$) и
 # посмотрите, где он окажется; затем начните рядом с точкой перегиба, где $f''$ почти равна нулю
 # и шаг $\frac{f'}{f''}$ огромен. Градиентный спуск медленнее, но всегда идёт вниз по склону.
 
@@ -827,7 +828,7 @@ widgets.VBox([start_slider, paths_readout, paths_image])
 #
 # Um lote contém exemplos independentes: a linha $b$ da saída de uma rede depende só da linha $b$
 # da sua entrada. Para um lote de 7 entradas com 5 atributos e 6 saídas cada, a jacobiana
-# completo tem formato (7, 6, 7, 5), mas todo bloco que junta a saída de um exemplo com a entrada
+# completa tem formato (7, 6, 7, 5), mas todo bloco que junta a saída de um exemplo com a entrada
 # de outro é zero. A figura mostra isso com a jacobiana achatada para 42 × 35: só os blocos da
 # diagonal contêm alguma coisa.
 
@@ -850,7 +851,7 @@ with tf.GradientTape(persistent=True, watch_accessed_variables=False) as tape:
     y = layer2(layer1(x))
 
 j = tape.jacobian(y, x)
-print("y:", y.shape, " x:", x.shape, " jacobian:", j.shape)
+print("y:", y.shape, " x:", x.shape, " j:", j.shape)
 
 plt.figure(figsize=(4.2, 4.6))
 plt.imshow(np.abs(tf.reshape(j, [42, 35]).numpy()) > 0, cmap="Greys")
@@ -1098,7 +1099,7 @@ print("acc.jvp(y) =", acc.jvp(y).numpy())
 # Какой режим выбрать? Обратный режим стоит одного прохода на каждый *выход*, прямой — одного
 # прохода на каждый *вход*. У функции потерь один выход и миллионы входов, поэтому при обучении
 # используют обратный режим. Сдвинутая сигмоида выше — противоположный случай: один вход
-# ($\delta$) и 201 выход. `jacobian` понадобился 201 обратный проход, а одного прямого прохода
+# ($\delta$) и 201 выход. Функции `jacobian` понадобился 201 обратный проход, а одного прямого прохода
 # достаточно, чтобы получить тот же столбец из 201 числа:
 
 # %% key="forward-vs-reverse-code"
@@ -1107,7 +1108,7 @@ with tf.autodiff.ForwardAccumulator(primals=delta, tangents=tf.constant(1.0)) as
     y = tf.nn.sigmoid(x + delta)
 
 column = acc.jvp(y)
-print("jvp:", column.shape, "   max |jvp - jacobian| =", np.abs(column.numpy() - dy_ddelta.numpy()).max())
+print("column:", column.shape, "   max |column - dy_ddelta| =", np.abs(column.numpy() - dy_ddelta.numpy()).max())
 
 # %% [markdown] key="hvp" lang="en"
 # ### A Hessian-vector product: forward mode over a backward pass
@@ -1251,8 +1252,8 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # Escribe `first_and_second_derivative(x0)`, que devuelve la lista
 # $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ para $y = x^2 \sin x$ en $x = x_0$ (un `float` de
 # Python), ambas calculadas con dos `tf.GradientTape` anidadas. Por ejemplo, en $x_0 = 1$:
-# $\frac{dy}{dx} = 2 \sin 1 + \cos 1 \approx 2.2232$ y
-# $\frac{d^2y}{dx^2} = \sin 1 + 4 \cos 1 \approx 3.0026$.
+# $\frac{dy}{dx} = 2 \sin 1 + \cos 1 \approx 2{,}2232$ y
+# $\frac{d^2y}{dx^2} = \sin 1 + 4 \cos 1 \approx 3{,}0026$.
 
 # %% [markdown] key="ex1" lang="pt" src="0ab14263"
 # ### Exercício 1 · Uma segunda derivada com fitas aninhadas (2 pontos)
@@ -1260,8 +1261,8 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # Escreva `first_and_second_derivative(x0)`, que devolve a lista
 # $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ para $y = x^2 \sin x$ em $x = x_0$ (um `float` do
 # Python), ambas calculadas com duas `tf.GradientTape` aninhadas. Por exemplo, em $x_0 = 1$:
-# $\frac{dy}{dx} = 2 \sin 1 + \cos 1 \approx 2.2232$ e
-# $\frac{d^2y}{dx^2} = \sin 1 + 4 \cos 1 \approx 3.0026$.
+# $\frac{dy}{dx} = 2 \sin 1 + \cos 1 \approx 2{,}2232$ e
+# $\frac{d^2y}{dx^2} = \sin 1 + 4 \cos 1 \approx 3{,}0026$.
 
 # %% [markdown] key="ex1" lang="ru" src="0ab14263"
 # ### Упражнение 1 · Вторая производная с помощью вложенных лент (2 балла)
@@ -1269,8 +1270,8 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # Напишите функцию `first_and_second_derivative(x0)`, которая возвращает список
 # $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ для $y = x^2 \sin x$ в точке $x = x_0$ (`float` в
 # Python); обе производные вычислите двумя вложенными `tf.GradientTape`. Например, при $x_0 = 1$:
-# $\frac{dy}{dx} = 2 \sin 1 + \cos 1 \approx 2.2232$ и
-# $\frac{d^2y}{dx^2} = \sin 1 + 4 \cos 1 \approx 3.0026$.
+# $\frac{dy}{dx} = 2 \sin 1 + \cos 1 \approx 2{,}2232$ и
+# $\frac{d^2y}{dx^2} = \sin 1 + 4 \cos 1 \approx 3{,}0026$.
 
 # %% nbgrader="solution" grade_id="l05_ex1_solution"
 def first_and_second_derivative(x0):
@@ -1390,8 +1391,9 @@ grade("l05_ex2")
 # hessiana $H$ (formato (n, n)) em $w$, resolva $H \Delta = g$ com `tf.linalg.solve` (que espera
 # um lado direito de formato (n, 1)), atualize a variável no lugar com `w.assign_sub(...)` e
 # devolva `w`. Aqui $H = \frac{1}{k} x^\top D x$, em que a matriz diagonal $D$ contém
-# $\sigma(z_i)(1 - \sigma(z_i)) > 0$ ($\sigma$ é a sigmoide e $z_i = y_i\, x_i \cdot w$). As verificações usam entradas $x$ cujas $n$ colunas são
-# linearmente independentes (posto coluna completo), então $H$ é definida positiva e, portanto,
+# $\sigma(z_i)(1 - \sigma(z_i)) > 0$ ($\sigma$ é a sigmoide e $z_i = y_i\, x_i \cdot w$). As
+# verificações usam entradas $x$ cujas $n$ colunas são linearmente independentes ($x$ tem posto
+# completo por colunas), então $H$ é definida positiva e, portanto,
 # invertível: não é preciso $\varepsilon$. Com menos exemplos que pesos ($k < n$), ou com uma
 # coluna que repete outra, $H$ seria singular.
 
@@ -1582,6 +1584,64 @@ check("l05_ex6")
 ### BEGIN HIDDEN TESTS
 from grader import grade
 grade("l05_ex6")
+### END HIDDEN TESTS
+
+# %% [markdown] key="ex7" lang="en"
+# ### Exercise 7 · The Jacobian of softmax (2 points)
+#
+# `tf.nn.softmax` turns a vector of scores $z$ into probabilities $s_i = e^{z_i} / \sum_j e^{z_j}$.
+# Every output depends on every input, so its derivative is a full matrix. Write
+# `softmax_jacobian(z)`: `z` is a tensor of shape (n,); watch it, compute `tf.nn.softmax(z)` on a
+# tape and return `tape.jacobian` of the result with respect to `z`, of shape (n, n). Before you
+# run it, predict two things and then check them on your answer: the matrix is symmetric, and
+# each of its rows adds up to 0 (why? the probabilities always add up to 1).
+
+# %% [markdown] key="ex7" lang="es" src="72112373"
+# ### Ejercicio 7 · El jacobiano de softmax (2 puntos)
+#
+# `tf.nn.softmax` convierte un vector de puntuaciones $z$ en probabilidades
+# $s_i = e^{z_i} / \sum_j e^{z_j}$. Cada salida depende de cada entrada, así que su derivada es
+# una matriz completa. Escribe `softmax_jacobian(z)`: `z` es un tensor de forma (n,); obsérvalo,
+# calcula `tf.nn.softmax(z)` en una cinta y devuelve el `tape.jacobian` del resultado respecto de
+# `z`, de forma (n, n). Antes de ejecutarlo, predice dos cosas y compruébalas después en tu
+# respuesta: la matriz es simétrica y cada una de sus filas suma 0 (¿por qué? las probabilidades
+# siempre suman 1).
+
+# %% [markdown] key="ex7" lang="pt" src="72112373"
+# ### Exercício 7 · A jacobiana da softmax (2 pontos)
+#
+# `tf.nn.softmax` transforma um vetor de pontuações $z$ em probabilidades
+# $s_i = e^{z_i} / \sum_j e^{z_j}$. Cada saída depende de cada entrada, então a derivada é uma
+# matriz completa. Escreva `softmax_jacobian(z)`: `z` é um tensor de formato (n,); observe-o,
+# calcule `tf.nn.softmax(z)` numa fita e devolva a `tape.jacobian` do resultado em relação a `z`,
+# de formato (n, n). Antes de rodar, preveja duas coisas e depois confira na sua resposta: a
+# matriz é simétrica, e cada linha dela soma 0 (por quê? as probabilidades sempre somam 1).
+
+# %% [markdown] key="ex7" lang="ru" src="72112373"
+# ### Упражнение 7 · Якобиан softmax (2 балла)
+#
+# `tf.nn.softmax` превращает вектор оценок $z$ в вероятности $s_i = e^{z_i} / \sum_j e^{z_j}$.
+# Каждый выход зависит от каждого входа, поэтому производная — это полная матрица. Напишите
+# функцию `softmax_jacobian(z)`: `z` — тензор формы (n,); отследите его, вычислите
+# `tf.nn.softmax(z)` на ленте и верните `tape.jacobian` результата по `z` формы (n, n). Прежде
+# чем запускать, предскажите две вещи, а потом проверьте их на своём ответе: матрица
+# симметрична, и сумма каждой её строки равна 0 (почему? вероятности всегда в сумме дают 1).
+
+# %% nbgrader="solution" grade_id="l05_ex7_solution"
+def softmax_jacobian(z):
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        tape.watch(z)
+        s = tf.nn.softmax(z)
+    return tape.jacobian(s, z)
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l05_ex7" points=2
+from grader import check
+check("l05_ex7")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l05_ex7")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="summary" lang="en"

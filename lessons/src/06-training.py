@@ -205,7 +205,7 @@ print(x.shape, y.shape)
 # $$L(w, b) = \frac{1}{N} \sum_{i=1}^{N} (w x_i + b - y_i)^2$$
 #
 # — *функция потерь* (*loss*). Обучить модель — значит найти такие $w$ и $b$, при которых потери
-# малы. Градиент потерь даёт лента; для такой маленькой модели его можно найти и вручную:
+# малы. Градиент функции потерь даёт лента; для такой маленькой модели его можно найти и вручную:
 # $\frac{\partial L}{\partial w} = \frac{2}{N} \sum_i (w x_i + b - y_i)\, x_i$ и
 # $\frac{\partial L}{\partial b} = \frac{2}{N} \sum_i (w x_i + b - y_i)$, — и убедиться, что
 # результаты совпадают:
@@ -260,7 +260,7 @@ print(db.numpy(), np.mean(2 * residual))
 # El tamaño del paso, $\eta$, es la *tasa de aprendizaje* (`learning_rate` en Keras, a menudo
 # `lr` en el código). Una Variable cambia su propio valor, sin dejar de ser la misma Variable,
 # con `assign_sub` ("asignar restando"): `w.assign_sub(lr * dw)` es
-# $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Tras un solo paso con $\eta = 0.1$ la
+# $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Tras un solo paso con $\eta = 0{,}1$ la
 # pérdida ya es menor:
 
 # %% [markdown] key="step" lang="pt" src="050abf27"
@@ -277,7 +277,7 @@ print(db.numpy(), np.mean(2 * residual))
 # `lr` no código). Uma Variable muda o próprio valor, continuando a ser a mesma Variable, com
 # `assign_sub` ("atribuir subtraindo"): `w.assign_sub(lr * dw)` é
 # $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Depois de um único passo com
-# $\eta = 0.1$ a perda já é menor:
+# $\eta = 0{,}1$ a perda já é menor:
 
 # %% [markdown] key="step" lang="ru" src="050abf27"
 # ## Шаг вниз по склону
@@ -292,7 +292,7 @@ print(db.numpy(), np.mean(2 * residual))
 # Размер шага $\eta$ называется *скоростью обучения* (`learning_rate` в Keras, в коде часто
 # `lr`). Переменная меняет своё значение на месте, оставаясь тем же объектом, с помощью
 # `assign_sub` («присвоить с вычитанием»): `w.assign_sub(lr * dw)` — это
-# $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Уже после одного шага с $\eta = 0.1$
+# $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Уже после одного шага с $\eta = 0{,}1$
 # потери стали меньше:
 
 # %% key="step-code"
@@ -343,6 +343,7 @@ def broken_steps(lr, steps):
 try:
     broken_steps(0.1, 3)
 except TypeError as error:
+    print(t("l06.gloss.none_times"))
     print("TypeError:", error)
 
 # %% [markdown] key="rebind-why" lang="en"
@@ -390,21 +391,21 @@ except TypeError as error:
 #
 # Un bucle de entrenamiento repite ese paso: una cinta nueva cada vez (una cinta responde una
 # sola vez), la pérdida, los gradientes, la actualización. Guardamos la pérdida de cada paso
-# para examinarla después. Cien pasos con $\eta = 0.1$ tardan una fracción de segundo:
+# para examinarla después. Cien pasos con $\eta = 0{,}1$ tardan una fracción de segundo:
 
 # %% [markdown] key="loop" lang="pt" src="c9af7b63"
 # ## O laço de treinamento
 #
 # Um laço de treinamento repete esse passo: uma fita nova a cada vez (uma fita responde uma vez só),
 # a perda, os gradientes, a atualização. Guardamos a perda de cada passo para examiná-la depois.
-# Cem passos com $\eta = 0.1$ levam uma fração de segundo:
+# Cem passos com $\eta = 0{,}1$ levam uma fração de segundo:
 
 # %% [markdown] key="loop" lang="ru" src="c9af7b63"
 # ## Цикл обучения
 #
 # Цикл обучения повторяет этот шаг: каждый раз новая лента (лента отвечает только один раз),
 # потери, градиенты, обновление. Потери на каждом шаге сохраним, чтобы потом на них посмотреть.
-# Сто шагов с $\eta = 0.1$ занимают доли секунды:
+# Сто шагов с $\eta = 0{,}1$ занимают доли секунды:
 
 # %% key="loop-code"
 def fit_line(lr, steps):
@@ -466,7 +467,7 @@ print(np.polyfit(x_data, y_data, deg=1))
 # La pérdida de cada paso, dibujada, es la *curva de pérdida*: lo primero que hay que mirar al
 # entrenar, porque muestra si el entrenamiento funciona y cuándo deja de avanzar. Su eje
 # vertical es logarítmico, para que se vean tanto la caída rápida del principio como el final
-# lento. La pérdida se estabiliza cerca de $0.09$: el tamaño del ruido al cuadrado, $0.3^2$, que
+# lento. La pérdida se estabiliza cerca de $0{,}09$: el tamaño del ruido al cuadrado, $0{,}3^2$, que
 # ninguna recta puede eliminar.
 
 # %% [markdown] key="curve" lang="pt" src="fa461751"
@@ -475,7 +476,7 @@ print(np.polyfit(x_data, y_data, deg=1))
 # A perda de cada passo, num gráfico, é a *curva de perda*: a primeira coisa a olhar ao treinar,
 # porque ela mostra se o treinamento funciona e quando ele para de progredir. O eixo vertical é
 # logarítmico, para que apareçam tanto a queda rápida do início quanto o final lento. A perda se
-# estabiliza perto de $0.09$: o tamanho do ruído ao quadrado, $0.3^2$, que nenhuma reta consegue
+# estabiliza perto de $0{,}09$: o tamanho do ruído ao quadrado, $0{,}3^2$, que nenhuma reta consegue
 # eliminar.
 
 # %% [markdown] key="curve" lang="ru" src="fa461751"
@@ -484,7 +485,7 @@ print(np.polyfit(x_data, y_data, deg=1))
 # Потери на каждом шаге, нанесённые на график, образуют *кривую потерь* (*loss curve*). На неё
 # смотрят в первую очередь: она показывает, идёт ли обучение и когда оно перестаёт продвигаться.
 # Вертикальная ось логарифмическая, чтобы было видно и быстрое падение в начале, и медленный
-# конец. Потери выходят на уровень около $0.09$ — это квадрат величины шума, $0.3^2$, который
+# конец. Потери выходят на уровень около $0{,}09$ — это квадрат величины шума, $0{,}3^2$, который
 # никакая прямая не уберёт.
 
 # %% key="curve-code"
@@ -524,7 +525,7 @@ plt.show()
 # entrenamiento se arrastra. Si es demasiado grande, cada paso salta por encima del fondo del
 # valle y cae en la otra ladera, más arriba de donde empezó: la pérdida crece sin fin. Mueve el
 # deslizador: cada movimiento vuelve a entrenar la recta desde $w = b = 0$ durante 50 pasos y
-# redibuja la curva de pérdida. Prueba $\eta = 0.01$, $0.1$ y $0.5$, y después $1$ y más.
+# redibuja la curva de pérdida. Prueba $\eta = 0{,}01$, $0{,}1$ y $0{,}5$, y después $1$ y más.
 #
 # Para esta pérdida el límite se puede calcular: el descenso del gradiente diverge cuando $\eta$
 # es mayor que 2 dividido entre la mayor curvatura de $L$ (el mayor autovalor de su matriz de
@@ -539,7 +540,7 @@ plt.show()
 # Grande demais, e cada passo pula por cima do fundo do vale e cai na outra encosta, mais alto
 # do que onde começou: a perda cresce sem parar. Mova o controle deslizante: cada movimento
 # treina a reta de novo a partir de $w = b = 0$ por 50 passos e redesenha a curva de perda.
-# Experimente $\eta = 0.01$, $0.1$ e $0.5$, depois $1$ e além.
+# Experimente $\eta = 0{,}01$, $0{,}1$ e $0{,}5$, depois $1$ e além.
 #
 # Para esta perda o limite pode ser calculado: a descida do gradiente diverge quando $\eta$ é
 # maior que 2 dividido pela maior curvatura de $L$ (o maior autovalor da sua matriz de derivadas
@@ -554,7 +555,7 @@ plt.show()
 # обучение ползёт. Если слишком велика, каждый шаг перепрыгивает через дно долины и попадает на
 # противоположный склон выше, чем начинал: потери растут без конца. Двигайте ползунок: при
 # каждом движении прямая заново обучается из $w = b = 0$ в течение 50 шагов, и кривая потерь
-# перерисовывается. Попробуйте $\eta = 0.01$, $0.1$ и $0.5$, а затем $1$ и больше.
+# перерисовывается. Попробуйте $\eta = 0{,}01$, $0{,}1$ и $0{,}5$, а затем $1$ и больше.
 #
 # Для этой функции потерь предел можно вычислить: градиентный спуск расходится, когда $\eta$
 # больше, чем 2, делённое на наибольшую кривизну $L$ (наибольшее собственное значение матрицы её
@@ -563,7 +564,6 @@ plt.show()
 
 # %% key="lr-code"
 def loss_curve_png(losses, lr):
-    """The loss curve as a PNG image (drawn off-screen, for the widget)."""
     fig = Figure(figsize=(6.0, 3.4), dpi=80)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
@@ -869,15 +869,15 @@ print(t("l06.losses", first=f"{mlp_losses[0]:.4f}", last=f"{mlp_losses[-1]:.4f}"
 
 # %% [markdown] key="mlp-plot" lang="es" src="6d9b84f3"
 # La curva ajustada sigue al seno entre los puntos con ruido, y la pérdida se estabiliza cerca
-# de $0.01$, el tamaño de este ruido al cuadrado, $0.1^2$.
+# de $0{,}01$, el tamaño de este ruido al cuadrado, $0{,}1^2$.
 
 # %% [markdown] key="mlp-plot" lang="pt" src="6d9b84f3"
 # A curva ajustada acompanha o seno entre os pontos com ruído, e a perda se estabiliza perto de
-# $0.01$, o tamanho deste ruído ao quadrado, $0.1^2$.
+# $0{,}01$, o tamanho deste ruído ao quadrado, $0{,}1^2$.
 
 # %% [markdown] key="mlp-plot" lang="ru" src="6d9b84f3"
 # Найденная кривая идёт вдоль синусоиды среди зашумлённых точек, а потери выходят на уровень
-# около $0.01$ — квадрат величины этого шума, $0.1^2$.
+# около $0{,}01$ — квадрат величины этого шума, $0{,}1^2$.
 
 # %% key="mlp-plot-code"
 grid = np.linspace(-np.pi, np.pi, 200, dtype=np.float32).reshape(-1, 1)
@@ -1045,6 +1045,7 @@ try:
         probe = tf.constant([1.0, 2.0])
     print(probe.device)
 except tf.errors.InvalidArgumentError as error:
+    print(t("l06.gloss.device"))
     print("InvalidArgumentError:", error)
 finally:
     tf.config.set_soft_device_placement(True)
@@ -1190,8 +1191,8 @@ grade("l06_ex1")
 # del gradiente, cada uno con una cinta nueva, y devuelve la curva de pérdida: `tf.stack` de las
 # `steps` pérdidas, cada una calculada antes de la actualización de su paso (un tensor de forma
 # `(steps,)`). Con los datos de la primera comprobación (6 puntos cerca de $y = 2x - 1$,
-# empezando en $w = b = 0$, con $\eta = 0.1$ y 60 pasos), la pérdida baja de $3.315$ a menos de
-# $0.014$.
+# empezando en $w = b = 0$, con $\eta = 0{,}1$ y 60 pasos), la pérdida baja de $3{,}315$ a menos de
+# $0{,}014$.
 
 # %% [markdown] key="ex2" lang="pt" src="f0fda1c1"
 # ### Exercício 2 · Um laço de treinamento e sua curva de perda (3 pontos)
@@ -1201,7 +1202,7 @@ grade("l06_ex1")
 # gradiente, cada um com uma fita nova, e devolva a curva de perda: `tf.stack` das `steps`
 # perdas, cada uma calculada antes da atualização do seu passo (um tensor de formato
 # `(steps,)`). Com os dados da primeira verificação (6 pontos perto de $y = 2x - 1$, começando
-# em $w = b = 0$, com $\eta = 0.1$ e 60 passos), a perda cai de $3.315$ para menos de $0.014$.
+# em $w = b = 0$, com $\eta = 0{,}1$ e 60 passos), a perda cai de $3{,}315$ para menos de $0{,}014$.
 
 # %% [markdown] key="ex2" lang="ru" src="f0fda1c1"
 # ### Упражнение 2 · Цикл обучения и его кривая потерь (3 балла)
@@ -1211,7 +1212,7 @@ grade("l06_ex1")
 # градиентного спуска, каждый с новой лентой, и верните кривую потерь: `tf.stack` из `steps`
 # значений потерь, каждое из которых вычислено до обновления на своём шаге (тензор формы
 # `(steps,)`). На данных первой проверки (6 точек около $y = 2x - 1$, старт из $w = b = 0$,
-# $\eta = 0.1$, 60 шагов) потери падают с $3.315$ до значения меньше $0.014$.
+# $\eta = 0{,}1$, 60 шагов) потери падают с $3{,}315$ до значения меньше $0{,}014$.
 
 # %% nbgrader="solution" grade_id="l06_ex2_solution"
 def train_linear(w, b, x, y, lr, steps):
@@ -1236,47 +1237,90 @@ grade("l06_ex2")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="ex3" lang="en"
-# ### Exercise 3 · The gradients of an MLP's loss (2 points)
+# ### Exercise 3 · Clipping inside a training loop (2 points)
 #
-# Write `mlp_gradients(model, x, y)`: `model` is a small MLP like ours (a hidden `Dense` layer
-# with tanh, then an output `Dense` layer) that has already been called once, so its variables
-# exist; `x` and `y` are tensors of shape (k, 1). Return the gradients of
-# $L = \operatorname{mean}\big((\text{model}(x) - y)^2\big)$ with respect to
-# `model.trainable_variables`, as a list in the same order.
+# Far from the minimum, or with a few outliers in the data, a gradient can be huge, and one step
+# $-\eta\, g$ throws the parameters far away. *Clipping* caps the step: `tf.clip_by_norm(g, c)`
+# returns $g$ unchanged when its norm $\lVert g \rVert$ is at most $c$, and
+# $g \cdot \frac{c}{\lVert g \rVert}$ (same direction, norm $c$) otherwise. In lesson 4 you
+# clipped inside the backward pass of one function; here you clip in the training loop, after
+# `tape.gradient`, which is where it is usually done.
+#
+# Write `clipped_descent(w, b, x, y, lr, steps, clip_norm)`: the loop of exercise 2 (same model,
+# same loss, a new tape at every step, updates with `assign_sub`), but clip each of the two
+# gradients on its own to norm `clip_norm` before its update. Return `tf.stack` of the `steps`
+# losses, each computed before its step's update. The data are steep, so the first gradients
+# are well above `clip_norm`: the loss falls slowly and steadily, by steps of equal size, where
+# the unclipped loop would take a few large steps.
 
-# %% [markdown] key="ex3" lang="es" src="da6c327d"
-# ### Ejercicio 3 · Los gradientes de la pérdida de un MLP (2 puntos)
+# %% [markdown] key="ex3" lang="es" src="8d9a6cde"
+# ### Ejercicio 3 · Recortar gradientes dentro de un bucle de entrenamiento (2 puntos)
 #
-# Escribe `mlp_gradients(model, x, y)`: `model` es un MLP pequeño como el nuestro (una capa
-# `Dense` oculta con tanh y después una capa `Dense` de salida) al que ya se ha llamado una vez,
-# así que sus variables existen; `x` e `y` son tensores de forma (k, 1). Devuelve los gradientes
-# de $L = \operatorname{mean}\big((\text{model}(x) - y)^2\big)$ respecto de
-# `model.trainable_variables`, como una lista en el mismo orden.
+# Lejos del mínimo, o con unos pocos valores atípicos en los datos, un gradiente puede ser
+# enorme, y un solo paso $-\eta\, g$ lanza los parámetros muy lejos. *Recortar* el gradiente
+# limita el paso: `tf.clip_by_norm(g, c)` devuelve $g$ sin cambios cuando su norma
+# $\lVert g \rVert$ es como mucho $c$, y $g \cdot \frac{c}{\lVert g \rVert}$ (la misma
+# dirección, norma $c$) en caso contrario. En la lección 4 recortaste dentro de la pasada hacia
+# atrás de una función; aquí recortas en el bucle de entrenamiento, después de `tape.gradient`,
+# que es donde se suele hacer.
+#
+# Escribe `clipped_descent(w, b, x, y, lr, steps, clip_norm)`: el bucle del ejercicio 2 (el mismo
+# modelo, la misma pérdida, una cinta nueva en cada paso, actualizaciones con `assign_sub`),
+# pero recorta cada uno de los dos gradientes por separado a la norma `clip_norm` antes de su
+# actualización. Devuelve `tf.stack` de las `steps` pérdidas, cada una calculada antes de la
+# actualización de su paso. Los datos tienen mucha pendiente, así que los primeros gradientes
+# superan con creces `clip_norm`: la pérdida baja despacio y de forma regular, con pasos del
+# mismo tamaño, donde el bucle sin recortar daría unos pocos pasos grandes.
 
-# %% [markdown] key="ex3" lang="pt" src="da6c327d"
-# ### Exercício 3 · Os gradientes da perda de um MLP (2 pontos)
+# %% [markdown] key="ex3" lang="pt" src="8d9a6cde"
+# ### Exercício 3 · Recortar gradientes dentro de um laço de treinamento (2 pontos)
 #
-# Escreva `mlp_gradients(model, x, y)`: `model` é um MLP pequeno como o nosso (uma camada
-# `Dense` oculta com tanh e depois uma camada `Dense` de saída) que já foi chamado uma vez,
-# portanto suas variáveis já existem; `x` e `y` são tensores de formato (k, 1). Devolva os
-# gradientes de $L = \operatorname{mean}\big((\text{model}(x) - y)^2\big)$ em relação a
-# `model.trainable_variables`, como uma lista na mesma ordem.
+# Longe do mínimo, ou com alguns valores atípicos nos dados, um gradiente pode ser enorme, e um
+# único passo $-\eta\, g$ joga os parâmetros para muito longe. *Recortar* o gradiente limita o
+# passo: `tf.clip_by_norm(g, c)` devolve $g$ sem mudança quando a norma $\lVert g \rVert$ é no
+# máximo $c$, e $g \cdot \frac{c}{\lVert g \rVert}$ (a mesma direção, norma $c$) caso
+# contrário. Na lição 4 você recortou dentro da passagem para trás de uma função; aqui você
+# recorta no laço de treinamento, depois de `tape.gradient`, que é onde isso costuma ser feito.
+#
+# Escreva `clipped_descent(w, b, x, y, lr, steps, clip_norm)`: o laço do exercício 2 (o mesmo
+# modelo, a mesma perda, uma fita nova a cada passo, atualizações com `assign_sub`), mas recorte
+# cada um dos dois gradientes separadamente para a norma `clip_norm` antes da atualização.
+# Devolva `tf.stack` das `steps` perdas, cada uma calculada antes da atualização do seu passo.
+# Os dados são bem inclinados, então os primeiros gradientes ficam muito acima de `clip_norm`:
+# a perda cai devagar e de forma regular, com passos do mesmo tamanho, onde o laço sem recorte
+# daria poucos passos grandes.
 
-# %% [markdown] key="ex3" lang="ru" src="da6c327d"
-# ### Упражнение 3 · Градиенты функции потерь MLP (2 балла)
+# %% [markdown] key="ex3" lang="ru" src="8d9a6cde"
+# ### Упражнение 3 · Ограничение градиентов внутри цикла обучения (2 балла)
 #
-# Напишите функцию `mlp_gradients(model, x, y)`: `model` — небольшой MLP вроде нашего (скрытый
-# слой `Dense` с tanh, затем выходной слой `Dense`), который уже вызывали один раз, так что его
-# переменные созданы; `x` и `y` — тензоры формы (k, 1). Верните градиенты
-# $L = \operatorname{mean}\big((\text{model}(x) - y)^2\big)$ по `model.trainable_variables`
-# списком в том же порядке.
+# Вдали от минимума или при нескольких выбросах в данных градиент может быть огромным, и один
+# шаг $-\eta\, g$ отбрасывает параметры далеко в сторону. *Ограничение* (*clipping*) градиента
+# ограничивает шаг: `tf.clip_by_norm(g, c)` возвращает $g$ без изменений, если его норма
+# $\lVert g \rVert$ не больше $c$, и $g \cdot \frac{c}{\lVert g \rVert}$ (то же
+# направление, норма $c$) в противном случае. В уроке 4 вы ограничивали градиент внутри
+# обратного прохода одной функции; здесь вы делаете это в цикле обучения, после
+# `tape.gradient`, — обычно его ограничивают именно там.
+#
+# Напишите функцию `clipped_descent(w, b, x, y, lr, steps, clip_norm)`: цикл из упражнения 2
+# (та же модель, та же функция потерь, новая лента на каждом шаге, обновления через
+# `assign_sub`), но перед обновлением ограничьте норму каждого из двух градиентов по
+# отдельности значением `clip_norm`. Верните `tf.stack` из `steps` значений потерь, каждое из
+# которых вычислено до обновления на своём шаге. Данные крутые, поэтому первые градиенты
+# намного больше `clip_norm`: потери падают медленно и равномерно, шагами одного размера, там
+# где цикл без ограничения сделал бы несколько больших шагов.
 
 # %% nbgrader="solution" grade_id="l06_ex3_solution"
-def mlp_gradients(model, x, y):
+def clipped_descent(w, b, x, y, lr, steps, clip_norm):
     ### BEGIN SOLUTION
-    with tf.GradientTape() as tape:
-        loss = tf.reduce_mean((model(x) - y) ** 2)
-    return tape.gradient(loss, model.trainable_variables)
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((tf.matmul(x, w) + b - y) ** 2)
+        dw, db = tape.gradient(loss, [w, b])
+        w.assign_sub(lr * tf.clip_by_norm(dw, clip_norm))
+        b.assign_sub(lr * tf.clip_by_norm(db, clip_norm))
+        losses.append(loss)
+    return tf.stack(losses)
     ### END SOLUTION
 
 # %% nbgrader="tests" grade_id="l06_ex3" points=2
@@ -1295,8 +1339,9 @@ grade("l06_ex3")
 # noisy estimate of the full gradient, and that noise is the "stochastic" of stochastic
 # gradient descent. One pass over all the mini-batches is an *epoch*.
 #
-# Write `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` is an MLP as
-# in Exercise 3, `optimizer` a Keras optimizer that has already been created (`Adam` or
+# Write `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` is an MLP like
+# this lesson's (a hidden `Dense` layer with tanh, then an output `Dense` layer), `optimizer` a
+# Keras optimizer that has already been created (`Adam` or
 # `SGD`), and `x` and `y` are tensors of shape (k, 1). In each of the `epochs` epochs, go
 # through the data in order, in mini-batches of `batch_size` rows:
 # `x[start:start + batch_size]` with `start = 0, batch_size, 2 * batch_size, …` (the last one
@@ -1308,7 +1353,7 @@ grade("l06_ex3")
 # Real training shuffles the examples at every epoch; here we do not, so that your answer can
 # be compared exactly with the reference.
 
-# %% [markdown] key="ex4" lang="es" src="2b5ee133"
+# %% [markdown] key="ex4" lang="es" src="cff3475d"
 # ### Ejercicio 4 · Minilotes y un optimizador (3 puntos)
 #
 # Con millones de ejemplos, calcular la pérdida sobre todos ellos en cada paso sería demasiado
@@ -1318,7 +1363,8 @@ grade("l06_ex3")
 # es una *época* (*epoch*).
 #
 # Escribe `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` es un MLP
-# como el del ejercicio 3, `optimizer` un optimizador de Keras ya creado (`Adam` o `SGD`), y `x`
+# como el de esta lección (una capa `Dense` oculta con tanh y, después, una capa `Dense` de
+# salida), `optimizer` un optimizador de Keras ya creado (`Adam` o `SGD`), y `x`
 # e `y` son tensores de forma (k, 1). En cada una de las `epochs` épocas, recorre los datos en
 # orden, en minilotes de `batch_size` filas: `x[start:start + batch_size]` con
 # `start = 0, batch_size, 2 * batch_size, …` (el último puede ser más corto), y las mismas filas
@@ -1330,7 +1376,7 @@ grade("l06_ex3")
 # En un entrenamiento real se barajan los ejemplos en cada época; aquí no, para que tu respuesta
 # pueda compararse exactamente con la de referencia.
 
-# %% [markdown] key="ex4" lang="pt" src="2b5ee133"
+# %% [markdown] key="ex4" lang="pt" src="cff3475d"
 # ### Exercício 4 · Minilotes e um otimizador (3 pontos)
 #
 # Com milhões de exemplos, calcular a perda sobre todos eles a cada passo seria lento demais. Em
@@ -1340,7 +1386,8 @@ grade("l06_ex3")
 # *época* (*epoch*).
 #
 # Escreva `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` é um MLP como
-# o do exercício 3, `optimizer` um otimizador do Keras já criado (`Adam` ou `SGD`), e `x` e `y`
+# o desta lição (uma camada `Dense` oculta com tanh e, depois, uma camada `Dense` de saída),
+# `optimizer` um otimizador do Keras já criado (`Adam` ou `SGD`), e `x` e `y`
 # são tensores de formato (k, 1). Em cada uma das `epochs` épocas, percorra os dados em ordem,
 # em minilotes de `batch_size` linhas: `x[start:start + batch_size]` com
 # `start = 0, batch_size, 2 * batch_size, …` (o último pode ser menor), e as mesmas linhas de
@@ -1352,7 +1399,7 @@ grade("l06_ex3")
 # Num treinamento de verdade, os exemplos são embaralhados a cada época; aqui não, para que a sua
 # resposta possa ser comparada exatamente com a de referência.
 
-# %% [markdown] key="ex4" lang="ru" src="2b5ee133"
+# %% [markdown] key="ex4" lang="ru" src="cff3475d"
 # ### Упражнение 4 · Мини-батчи и оптимизатор (3 балла)
 #
 # Когда примеров миллионы, вычислять потери по всем на каждом шаге слишком долго. Вместо этого
@@ -1361,7 +1408,7 @@ grade("l06_ex3")
 # спуск «стохастическим». Один проход по всем мини-батчам называется *эпохой* (*epoch*).
 #
 # Напишите функцию `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` —
-# MLP, как в упражнении 3, `optimizer` — уже созданный оптимизатор Keras (`Adam` или `SGD`), `x`
+# MLP, как в этом уроке (скрытый слой `Dense` с tanh, затем выходной слой `Dense`), `optimizer` — уже созданный оптимизатор Keras (`Adam` или `SGD`), `x`
 # и `y` — тензоры формы (k, 1). В каждой из `epochs` эпох проходите данные по порядку
 # мини-батчами по `batch_size` строк: `x[start:start + batch_size]` при
 # `start = 0, batch_size, 2 * batch_size, …` (последний может оказаться короче) и те же строки
@@ -1482,36 +1529,42 @@ grade("l06_ex4")
 #    you look for a good learning rate on a new problem without trying hundreds of values?
 # 2. Adam keeps state between steps, which is why the optimizer is created once. What would go
 #    wrong, without any error message, if you created a new one at every step?
-# 3. minitape raises an error when there is no GPU; TensorFlow quietly falls back to the CPU.
+# 3. Without a usable GPU, `with tf.device("/GPU:0"):` quietly runs on the CPU, in minitape as
+#    in TensorFlow, unless you call `tf.config.set_soft_device_placement(False)` to get an error.
 #    Which behaviour would you want in a course, in a research script, and in a service that
 #    answers users?
 
-# %% [markdown] key="reflect" lang="es" src="308a1c54"
+# %% [markdown] key="reflect" lang="es" src="5a26926b"
 # 1. La tasa de aprendizaje que entrena más rápido suele estar justo por debajo de la que diverge.
 #    ¿Cómo buscarías una buena tasa de aprendizaje para un problema nuevo sin probar cientos de
 #    valores?
 # 2. Adam guarda un estado entre pasos; por eso el optimizador se crea una sola vez. ¿Qué saldría
 #    mal, sin ningún mensaje de error, si crearas uno nuevo en cada paso?
-# 3. minitape lanza un error cuando no hay GPU; TensorFlow pasa a la CPU sin avisar. ¿Qué
-#    comportamiento querrías en un curso, en un script de investigación y en un servicio que
-#    atiende a usuarios?
+# 3. Sin una GPU utilizable, `with tf.device("/GPU:0"):` se ejecuta en la CPU sin avisar, tanto
+#    en minitape como en TensorFlow, salvo que llames a
+#    `tf.config.set_soft_device_placement(False)` para recibir un error. ¿Qué comportamiento
+#    querrías en un curso, en un script de investigación y en un servicio que atiende a
+#    usuarios?
 
-# %% [markdown] key="reflect" lang="pt" src="308a1c54"
+# %% [markdown] key="reflect" lang="pt" src="5a26926b"
 # 1. A taxa de aprendizado que treina mais rápido costuma ficar logo abaixo da que diverge. Como
 #    você procuraria uma boa taxa de aprendizado para um problema novo sem testar centenas de
 #    valores?
 # 2. O Adam guarda um estado entre os passos, e por isso o otimizador é criado uma vez só. O que
 #    daria errado, sem nenhuma mensagem de erro, se você criasse um novo a cada passo?
-# 3. O minitape lança um erro quando não há GPU; o TensorFlow passa para a CPU sem avisar. Que
-#    comportamento você gostaria de ter num curso, num script de pesquisa e num serviço que atende
-#    usuários?
+# 3. Sem uma GPU utilizável, `with tf.device("/GPU:0"):` roda na CPU sem avisar, tanto no
+#    minitape quanto no TensorFlow, a menos que você chame
+#    `tf.config.set_soft_device_placement(False)` para receber um erro. Que comportamento você
+#    gostaria de ter num curso, num script de pesquisa e num serviço que atende usuários?
 
-# %% [markdown] key="reflect" lang="ru" src="308a1c54"
+# %% [markdown] key="reflect" lang="ru" src="5a26926b"
 # 1. Скорость обучения, при которой модель учится быстрее всего, часто лишь немного меньше той,
 #    при которой обучение расходится. Как бы вы искали хорошую скорость обучения для новой задачи,
 #    не перебирая сотни значений?
 # 2. Adam хранит состояние между шагами, поэтому оптимизатор создают один раз. Что пошло бы не так
 #    — без всякого сообщения об ошибке, — если бы вы создавали новый оптимизатор на каждом шаге?
-# 3. minitape выдаёт ошибку, когда GPU нет, а TensorFlow молча переходит на CPU. Какое поведение
-#    вы бы хотели видеть в учебном курсе, в исследовательском скрипте и в сервисе, который
-#    отвечает пользователям?
+# 3. Без доступного GPU блок `with tf.device("/GPU:0"):` молча выполняется на CPU — и в
+#    minitape, и в TensorFlow, — если только не вызвать
+#    `tf.config.set_soft_device_placement(False)`, чтобы получать ошибку. Какое поведение вы бы
+#    хотели видеть в учебном курсе, в исследовательском скрипте и в сервисе, который отвечает
+#    пользователям?

@@ -80,7 +80,7 @@
 # - напишете класс `Value`, за которым может следить лента, и класс `Tape`, который записывает
 #   каждую операцию вместе с её входами и правилом локального градиента (*VJP*);
 # - научите `Value` операторам `+`, `*`, `**` и функциям `sin` и `exp`;
-# - напишете обратный проход: цикл, который идёт по ленте в обратном порядке и складывает
+# - напишете обратный проход: цикл, который идёт по ленте в обратном порядке и накапливает
 #   градиенты в словаре, — и увидите, почему их нельзя хранить в узлах и почему здесь не нужна
 #   рекурсия;
 # - сверите свою ленту с `tf.GradientTape` из minitape на нескольких функциях и пройдёте
@@ -491,7 +491,7 @@ Value.__pow__ = power
 # %% [markdown] key="first-tape" lang="es" src="5216c58d"
 # ## Grabar una primera función
 #
-# Grabemos $f(x, y) = x y + \sin x$ en $x = 1.5$, $y = 0.5$, tal como lo haríamos con
+# Grabemos $f(x, y) = x y + \sin x$ en $x = 1{,}5$, $y = 0{,}5$, tal como lo haríamos con
 # `tf.GradientTape`. La pequeña función auxiliar `show` imprime la cinta: cada línea es un
 # registro, con los nombres que le pases para los valores que conoces y `t1`, `t2`, … para los
 # demás.
@@ -499,14 +499,14 @@ Value.__pow__ = power
 # %% [markdown] key="first-tape" lang="pt" src="5216c58d"
 # ## Gravando uma primeira função
 #
-# Vamos gravar $f(x, y) = x y + \sin x$ em $x = 1.5$, $y = 0.5$, exatamente como faríamos com a
+# Vamos gravar $f(x, y) = x y + \sin x$ em $x = 1{,}5$, $y = 0{,}5$, exatamente como faríamos com a
 # `tf.GradientTape`. A pequena função auxiliar `show` imprime a fita: cada linha é um registro,
 # com os nomes que você passar para os valores que conhece e `t1`, `t2`, … para os demais.
 
 # %% [markdown] key="first-tape" lang="ru" src="5216c58d"
 # ## Запишем первую функцию
 #
-# Запишем $f(x, y) = x y + \sin x$ при $x = 1.5$, $y = 0.5$ — точно так же, как сделали бы с
+# Запишем $f(x, y) = x y + \sin x$ при $x = 1{,}5$, $y = 0{,}5$ — точно так же, как сделали бы с
 # `tf.GradientTape`. Небольшая вспомогательная функция `show` печатает ленту: каждая строка —
 # одна запись; известные вам значения подписаны переданными именами, остальные — `t1`, `t2`, …
 
@@ -716,13 +716,13 @@ print(tape.gradient(f, Value(7.0)))
 # nesses campos. Chame-o duas vezes (para um segundo alvo, ou sem querer dentro de um laço) e a
 # segunda chamada soma em cima do que a primeira deixou: os gradientes saem errados sem nenhum
 # aviso, a menos que você se lembre de zerá-los (o `zero_grad()` do PyTorch existe pelo mesmo
-# motivo). A célula abaixo imita esse projeto com um dicionário que sobrevive à chamada; depois
+# motivo). A célula abaixo imita essa abordagem com um dicionário que sobrevive à chamada; depois
 # chama duas vezes o nosso `gradient`. Como o nosso `grads` é criado dentro da chamada,
 # perguntar duas vezes dá a mesma resposta: é por isso que o TensorFlow devolve os gradientes
 # em vez de guardá-los nas variáveis.
 
 # %% [markdown] key="local-dict" lang="ru" src="602defc9"
-# ## Почему словарь локален для вызова?
+# ## Почему словарь заводится заново при каждом вызове?
 #
 # micrograd хранит каждый градиент в его узле, в поле `node.grad`, и его `backward()`
 # прибавляет к этим полям. Вызовите его дважды (для второй цели или по ошибке в цикле), и
@@ -867,6 +867,7 @@ producer = {id(rec.output): rec for rec in deep.records}
 try:
     build_order_recursively(w, producer, [], set())
 except RecursionError as error:
+    print(t("l07.gloss.recursion"))
     print("RecursionError:", error)
 
 # %% [markdown] key="compare" lang="en"
@@ -1011,8 +1012,8 @@ draw(tf_tape, names=tf_names)
 # él. Avanza por las dos y compáralas. El orden puede ser distinto (minitape planifica una
 # operación en cuanto todos los usuarios de su salida han contribuido; nosotros solo
 # recorremos los registros hacia atrás), pero ambos órdenes son válidos y los dos terminan en
-# $\frac{\partial f}{\partial x} = y + \cos x \approx 0.5707$ y
-# $\frac{\partial f}{\partial y} = 1.5$.
+# $\frac{\partial f}{\partial x} = y + \cos x \approx 0{,}5707$ y
+# $\frac{\partial f}{\partial y} = 1{,}5$.
 
 # %% [markdown] key="stepper" lang="pt" src="b135d39c"
 # ## Passo a passo pelas duas passagens para trás
@@ -1024,8 +1025,8 @@ draw(tf_tape, names=tf_names)
 # duas e compare. A ordem pode ser diferente (o minitape agenda uma operação assim que todos os
 # usuários da sua saída contribuíram; nós só percorremos os registros de trás para a frente),
 # mas as duas ordens são válidas e ambas terminam em
-# $\frac{\partial f}{\partial x} = y + \cos x \approx 0.5707$ e
-# $\frac{\partial f}{\partial y} = 1.5$.
+# $\frac{\partial f}{\partial x} = y + \cos x \approx 0{,}5707$ e
+# $\frac{\partial f}{\partial y} = 1{,}5$.
 
 # %% [markdown] key="stepper" lang="ru" src="b135d39c"
 # ## Оба обратных прохода по шагам
@@ -1036,8 +1037,8 @@ draw(tf_tape, names=tf_names)
 # запись нашего обратного цикла и содержимое `grads` после неё. Пройдите оба и сравните.
 # Порядок может отличаться (minitape берёт операцию, как только все потребители её выхода
 # внесли свой вклад, а мы просто идём по записям назад), но оба порядка правильные, и оба
-# заканчиваются на $\frac{\partial f}{\partial x} = y + \cos x \approx 0.5707$ и
-# $\frac{\partial f}{\partial y} = 1.5$.
+# заканчиваются на $\frac{\partial f}{\partial x} = y + \cos x \approx 0{,}5707$ и
+# $\frac{\partial f}{\partial y} = 1{,}5$.
 
 # %% key="stepper-code"
 stepper(tf_tape, f_tf, [x_tf, y_tf], names=tf_names)
@@ -1059,7 +1060,7 @@ def our_stepper(tape, target, **names):
     label = labels(tape, **names)
     history = list(our_backward_steps(tape, target))
     slider = widgets.IntSlider(value=0, min=0, max=len(history) - 1, description=t("l07.steps.slider"),
-                               layout=widgets.Layout(width="320px"))
+                               style={"description_width": "initial"}, layout=widgets.Layout(width="520px"))
     view = widgets.HTML()
 
     def show_step(change=None):
@@ -1079,8 +1080,7 @@ def our_stepper(tape, target, **names):
 
     slider.observe(show_step, names="value")
     show_step()
-    caption = widgets.Label(t("l07.steps.slider"))  # beside the slider, as long as its language needs
-    return widgets.VBox([widgets.HBox([caption, slider], layout=widgets.Layout(flex_flow="row wrap")), view])
+    return widgets.VBox([slider, view])
 
 
 our_stepper(tape, f, x=x, y=y, f=f)
@@ -1250,8 +1250,8 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # salida, sus entradas y su VJP. Después, la celda hace que `/` use `div`, y
 # `quotient_gradients(a0, b0)` (ya escrita) graba $f = \cos(a b) / b$ y devuelve
 # $\left[\frac{\partial f}{\partial a}, \frac{\partial f}{\partial b}\right]$ calculados con tu
-# cinta. En $a_0 = 0.5$, $b_0 = 2$ la respuesta es
-# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0.8415, -0.3454]$.
+# cinta. En $a_0 = 0{,}5$, $b_0 = 2$ la respuesta es
+# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0{,}8415, -0{,}3454]$.
 
 # %% [markdown] key="ex1" lang="pt" src="61740b9c"
 # ### Exercício 1 · Divisão e cosseno (2 pontos)
@@ -1266,8 +1266,8 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # sua saída, as suas entradas e a sua VJP. Em seguida, a célula faz `/` usar `div`, e
 # `quotient_gradients(a0, b0)` (já escrita) grava $f = \cos(a b) / b$ e devolve
 # $\left[\frac{\partial f}{\partial a}, \frac{\partial f}{\partial b}\right]$ calculados pela
-# sua fita. Em $a_0 = 0.5$, $b_0 = 2$ a resposta é
-# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0.8415, -0.3454]$.
+# sua fita. Em $a_0 = 0{,}5$, $b_0 = 2$ a resposta é
+# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0{,}8415, -0{,}3454]$.
 
 # %% [markdown] key="ex1" lang="ru" src="61740b9c"
 # ### Упражнение 1 · Деление и косинус (2 балла)
@@ -1282,8 +1282,8 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # входами и VJP. Затем ячейка подключает `div` к оператору `/`, а уже написанная функция
 # `quotient_gradients(a0, b0)` записывает $f = \cos(a b) / b$ и возвращает
 # $\left[\frac{\partial f}{\partial a}, \frac{\partial f}{\partial b}\right]$, вычисленные
-# вашей лентой. При $a_0 = 0.5$, $b_0 = 2$ ответ равен
-# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0.8415, -0.3454]$.
+# вашей лентой. При $a_0 = 0{,}5$, $b_0 = 2$ ответ равен
+# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0{,}8415, -0{,}3454]$.
 
 # %% nbgrader="solution" grade_id="l07_ex1_solution"
 def cos(x):
@@ -1337,10 +1337,10 @@ grade("l07_ex1")
 #
 # Los motores de verdad no guardan una clausura de Python por operación. La cinta de
 # TensorFlow guarda el *nombre* de la operación y los identificadores de sus tensores, y en la
-# pasada hacia atrás busca la función de gradiente en un registro
+# pasada hacia atrás busca la función de gradiente en una tabla global indexada por ese nombre
 # (`tf.RegisterGradient("Mul")`). Aquí tienes una cinta así, escrita como datos simples: una
 # lista de registros `(output, op, inputs)` que nombran los valores, un diccionario `values`
-# con el valor de cada nombre después de la pasada hacia adelante y un registro `RULES` con una
+# con el valor de cada nombre después de la pasada hacia adelante y una tabla `RULES` con una
 # VJP por operación: `RULES[op](g, *input_values)` devuelve la tupla de gradientes de las
 # entradas.
 
@@ -1349,10 +1349,11 @@ grade("l07_ex1")
 #
 # Motores de verdade não guardam uma closure do Python por operação. A fita do TensorFlow
 # guarda o *nome* da operação e os identificadores dos seus tensores e, na passagem para trás,
-# procura a função de gradiente em um registro (`tf.RegisterGradient("Mul")`). Aqui está uma
-# fita assim, escrita como dados simples: uma lista de registros `(output, op, inputs)` que dão
-# nome aos valores, um dicionário `values` com o valor de cada nome depois da passagem para a
-# frente e um registro `RULES` com uma VJP por operação: `RULES[op](g, *input_values)` devolve
+# procura a função de gradiente numa tabela global indexada por esse nome
+# (`tf.RegisterGradient("Mul")`). Aqui está uma fita assim, escrita como dados simples: uma lista
+# de registros `(output, op, inputs)` que dão nome aos valores, um dicionário `values` com o
+# valor de cada nome depois da passagem para a frente e uma tabela `RULES` com uma VJP por
+# operação: `RULES[op](g, *input_values)` devolve
 # a tupla de gradientes das entradas.
 
 # %% [markdown] key="ex2" lang="ru" src="d6559529"
@@ -1577,7 +1578,7 @@ grade("l07_ex3")
 # usamos $0$.
 
 # %% [markdown] key="payoff" lang="ru" src="7ba502bf"
-# ## Награда · Обучите сеть своей лентой
+# ## Главное испытание · Обучите сеть своей лентой
 #
 # micrograd заканчивается тем, что обучает маленькую нейронную сеть одним лишь движком, который
 # в нём построен, и ваша лента умеет то же самое. Ниже сеть с одним скрытым слоем учится
@@ -1673,7 +1674,7 @@ X.shape, Y.shape
 # %% [markdown] key="model" lang="ru" src="043d4c70"
 # Модель: 2 входа, 6 скрытых нейронов с ReLU и 1 выход — оценка $s(x)$, знак которой и есть
 # предсказанный класс. Её 25 параметров — значения `Value` в одном плоском списке. Функция потерь
-# взята из micrograd: это *hinge*-потеря (потеря с максимальным зазором). Величина
+# взята из micrograd: это *hinge*-функция потерь (функция потерь с максимальным зазором). Величина
 # $\max(0,\ 1 - y\, s(x))$ равна $0$ для точки, лежащей с правильной стороны с зазором не меньше
 # 1, и линейно растёт в остальных случаях. Мы усредняем её по точкам и добавляем небольшой штраф
 # $\alpha \sum_p p^2$, который не даёт весам расти. Как и функции из шага 5, `score` и
@@ -1825,7 +1826,7 @@ print(tn("l07.payoff.trained.plural", len(losses), first=f"{losses[0]:.3f}", las
 # %% [markdown] key="payoff-figure" lang="es" src="e06868fc"
 # A la izquierda, la pérdida en cada paso; a la derecha, lo que ha aprendido la red: el signo de
 # su puntuación sobre el plano, con la frontera $s(x) = 0$ en negro. Evaluar la puntuación sobre
-# una rejilla no necesita cinta: si no hay ninguna cinta activa, `record` no graba nada.
+# una malla no necesita cinta: si no hay ninguna cinta activa, `record` no graba nada.
 
 # %% [markdown] key="payoff-figure" lang="pt" src="e06868fc"
 # À esquerda, a perda a cada passo; à direita, o que a rede aprendeu: o sinal da sua pontuação
@@ -1942,7 +1943,7 @@ plt.show()
 # `relu` cuida disso.
 
 # %% [markdown] key="ex4" lang="ru" src="c8940c50"
-# ### Упражнение 4 · Hinge-потеря линейного классификатора (2 балла)
+# ### Упражнение 4 · Hinge-функция потерь линейного классификатора (2 балла)
 #
 # Линейная модель $s(x) = w_1 x_1 + w_2 x_2 + b$ не справится с XOR, но на данных, которые можно
 # разделить прямой, её стоит попробовать первой. Напишите
@@ -1978,6 +1979,112 @@ check("l07_ex4")
 from grader import grade
 grade("l07_ex4")
 ### END HIDDEN TESTS
+
+# %% [markdown] key="to-tensorflow" lang="en"
+# ## From minitape to TensorFlow
+#
+# The tapes, gradients and training loops of this course run unchanged with
+# `import tensorflow as tf` in place of `import minitape as tf`: that one line is the switch
+# (only the drawings and `why_none` of `minitape.debugging` are the course's own). The tape you
+# used, and the one you just
+# built, is the heart of TensorFlow's eager mode. Around it, TensorFlow adds:
+#
+# - `@tf.function`, which traces a Python function into a graph once and then runs the graph:
+#   a training step becomes much faster, and Python side effects (a `print`, appending to a
+#   list) happen only while tracing;
+# - `Model.fit`, which runs the loop of lesson 6 for you. To change what one step does, override
+#   `train_step(self, data)` in a subclass of `tf.keras.Model`: inside it you write the same
+#   tape, `tape.gradient` and `optimizer.apply_gradients`;
+# - `tf.clip_by_global_norm(grads, c)`, which clips all the gradients together by their joint
+#   norm (lesson 6 clipped each one on its own), and the optimizers' `clipnorm=` and
+#   `global_clipnorm=` arguments, which do it inside `apply_gradients`;
+# - `tape.jacobian(..., experimental_use_pfor=True)`, the default, which computes all the rows of
+#   a Jacobian in one vectorized pass instead of one backward pass per row, as minitape does;
+# - `tf.saved_model.save(model, path)`, which stores the variables and the traced graphs, so that
+#   the model runs without your Python code (TensorFlow Serving, LiteRT on phones);
+# - GPUs and TPUs at scale, mixed precision and distribution over several devices.
+#
+# None of these changes what a gradient is or how the tape computes it.
+
+# %% [markdown] key="to-tensorflow" lang="es" src="f37bd311"
+# ## De minitape a TensorFlow
+#
+# Las cintas, los gradientes y los bucles de entrenamiento de este curso funcionan sin cambios con
+# `import tensorflow as tf` en lugar de `import minitape as tf`: esa línea es el interruptor
+# (solo los dibujos y `why_none` de `minitape.debugging` son propios del curso). La cinta que has usado, y la que
+# acabas de construir, es el corazón del modo *eager* de TensorFlow. A su alrededor, TensorFlow
+# añade:
+#
+# - `@tf.function`, que traza una función de Python como un grafo una sola vez y después ejecuta
+#   el grafo: un paso de entrenamiento se vuelve mucho más rápido, y los efectos secundarios de
+#   Python (un `print`, añadir algo a una lista) solo ocurren durante el trazado;
+# - `Model.fit`, que ejecuta por ti el bucle de la lección 6. Para cambiar lo que hace un paso,
+#   redefine `train_step(self, data)` en una subclase de `tf.keras.Model`: dentro escribes la
+#   misma cinta, `tape.gradient` y `optimizer.apply_gradients`;
+# - `tf.clip_by_global_norm(grads, c)`, que recorta todos los gradientes juntos según su norma
+#   conjunta (la lección 6 recortaba cada uno por separado), y los argumentos `clipnorm=` y
+#   `global_clipnorm=` de los optimizadores, que lo hacen dentro de `apply_gradients`;
+# - `tape.jacobian(..., experimental_use_pfor=True)`, la opción por defecto, que calcula todas
+#   las filas de un jacobiano en una sola pasada vectorizada en lugar de una pasada hacia atrás
+#   por fila, como hace minitape;
+# - `tf.saved_model.save(model, path)`, que guarda las variables y los grafos trazados para que
+#   el modelo funcione sin tu código de Python (TensorFlow Serving, LiteRT en el móvil);
+# - GPU y TPU a gran escala, precisión mixta y distribución entre varios dispositivos.
+#
+# Nada de esto cambia qué es un gradiente ni cómo lo calcula la cinta.
+
+# %% [markdown] key="to-tensorflow" lang="pt" src="f37bd311"
+# ## Do minitape ao TensorFlow
+#
+# As fitas, os gradientes e os laços de treinamento deste curso rodam sem mudanças com
+# `import tensorflow as tf` no lugar de `import minitape as tf`: essa linha é a chave (só os
+# desenhos e o `why_none` de `minitape.debugging` são próprios do curso). A fita que você usou, e a que acabou de
+# construir, é o coração do modo *eager* do TensorFlow. Em volta dela, o TensorFlow acrescenta:
+#
+# - `@tf.function`, que rastreia uma função Python como um grafo uma única vez e depois executa
+#   o grafo: um passo de treinamento fica muito mais rápido, e os efeitos colaterais do Python
+#   (um `print`, acrescentar algo a uma lista) só acontecem durante o rastreamento;
+# - `Model.fit`, que roda para você o laço da lição 6. Para mudar o que um passo faz, redefina
+#   `train_step(self, data)` numa subclasse de `tf.keras.Model`: lá dentro você escreve a mesma
+#   fita, `tape.gradient` e `optimizer.apply_gradients`;
+# - `tf.clip_by_global_norm(grads, c)`, que recorta todos os gradientes juntos pela norma
+#   conjunta deles (a lição 6 recortava cada um separadamente), e os argumentos `clipnorm=` e
+#   `global_clipnorm=` dos otimizadores, que fazem isso dentro de `apply_gradients`;
+# - `tape.jacobian(..., experimental_use_pfor=True)`, o padrão, que calcula todas as linhas de
+#   uma jacobiana numa única passagem vetorizada em vez de uma passagem para trás por linha,
+#   como faz o minitape;
+# - `tf.saved_model.save(model, path)`, que guarda as variáveis e os grafos rastreados para que o
+#   modelo rode sem o seu código Python (TensorFlow Serving, LiteRT no celular);
+# - GPUs e TPUs em grande escala, precisão mista e distribuição entre vários dispositivos.
+#
+# Nada disso muda o que é um gradiente nem como a fita o calcula.
+
+# %% [markdown] key="to-tensorflow" lang="ru" src="f37bd311"
+# ## От minitape к TensorFlow
+#
+# Ленты, градиенты и циклы обучения из этого курса работают без изменений, если вместо
+# `import minitape as tf` написать `import tensorflow as tf`: переключение — это одна строка
+# (собственные инструменты курса — только рисунки и `why_none` из `minitape.debugging`). Лента, которой вы пользовались, и
+# та, которую вы только что построили, — сердце режима eager в TensorFlow. Вокруг неё TensorFlow
+# добавляет:
+#
+# - `@tf.function`: функция Python один раз трассируется в граф, а дальше выполняется граф;
+#   шаг обучения становится намного быстрее, а побочные эффекты Python (`print`, добавление в
+#   список) происходят только во время трассировки;
+# - `Model.fit`, который сам выполняет цикл из урока 6. Чтобы изменить то, что делает один шаг,
+#   переопределите `train_step(self, data)` в подклассе `tf.keras.Model`: внутри вы пишете ту же
+#   ленту, `tape.gradient` и `optimizer.apply_gradients`;
+# - `tf.clip_by_global_norm(grads, c)`: все градиенты ограничиваются вместе по их общей норме (в
+#   уроке 6 каждый ограничивался отдельно), а аргументы оптимизаторов `clipnorm=` и
+#   `global_clipnorm=` делают это внутри `apply_gradients`;
+# - `tape.jacobian(..., experimental_use_pfor=True)` (так по умолчанию): все строки якобиана
+#   вычисляются за один векторизованный проход, а не по одному обратному проходу на строку, как
+#   в minitape;
+# - `tf.saved_model.save(model, path)`: сохраняются переменные и трассированные графы, и модель
+#   работает без вашего кода на Python (TensorFlow Serving, LiteRT на телефоне);
+# - GPU и TPU в большом масштабе, смешанная точность и распределение по нескольким устройствам.
+#
+# Ничто из этого не меняет того, что такое градиент и как его вычисляет лента.
 
 # %% [markdown] key="summary" lang="en"
 # ## Summary
@@ -2080,7 +2187,7 @@ grade("l07_ex4")
 #    quebraria essa garantia? (Pense em valores modificados no lugar, ou em registros
 #    acrescentados enquanto uma passagem para trás está rodando.)
 # 2. O micrograd guarda os gradientes nos nós; a sua fita, num dicionário local a cada chamada. O
-#    que cada projeto facilita, e em que cada um facilita errar?
+#    que cada abordagem facilita, e em que cada uma facilita errar?
 # 3. O que você precisaria acrescentar à sua fita para que ela calcule segundas derivadas, como
 #    fazem as `tf.GradientTape` aninhadas?
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html as _html
 import itertools
 
+from .._lang import plural_rule
 from .view import _Graph, _caller_frame, _fmt_meta, _fmt_value, _lang
 from .layout import _Box, _CW, _CW_S, _LINE, _layout
 
@@ -12,7 +13,7 @@ from .layout import _Box, _CW, _CW_S, _LINE, _layout
 _UI = {
     "en": {"source": "watched source", "target": "target", "inter": "computed",
            "const": "constant", "variable": "not watched", "grad": "grad", "op": "operation",
-           "ops": "operations", "recorded": "recorded", "of": "of", "showing": "showing the last",
+           "ops": "operation|operations", "recorded": "recorded|recorded", "of": "of", "showing": "showing the last",
            "spent": "values were freed by tape.gradient (use persistent=True to keep them)",
            "empty": "The tape recorded no operations.", "next": "Next", "back": "Back",
            "reset": "Reset", "step": "step", "seed": "seed: d{t}/d{t} = 1",
@@ -21,10 +22,10 @@ _UI = {
            "partial": "still collecting", "complete": "complete"},
     "es": {"source": "fuente observada", "target": "objetivo", "inter": "calculado",
            "const": "constante", "variable": "no observada", "grad": "grad",
-           "op": "operación", "ops": "operaciones", "recorded": "registradas", "of": "de",
+           "op": "operación", "ops": "operación|operaciones", "recorded": "grabada|grabadas", "of": "de",
            "showing": "se muestran las últimas",
            "spent": "tape.gradient liberó los valores (usa persistent=True para conservarlos)",
-           "empty": "La cinta no registró ninguna operación.", "next": "Siguiente",
+           "empty": "La cinta no grabó ninguna operación.", "next": "Siguiente",
            "back": "Atrás", "reset": "Reiniciar", "step": "paso",
            "seed": "semilla: d{t}/d{t} = 1", "current": "operación actual",
            "tensor": "tensor", "value": "valor", "sofar": "gradiente acumulado",
@@ -32,18 +33,19 @@ _UI = {
            "partial": "aún acumulando", "complete": "completo"},
     "pt": {"source": "fonte observada", "target": "alvo", "inter": "calculado",
            "const": "constante", "variable": "não observada", "grad": "grad",
-           "op": "operação", "ops": "operações", "recorded": "registradas", "of": "de",
+           "op": "operação", "ops": "operação|operações", "recorded": "gravada|gravadas", "of": "de",
            "showing": "mostrando as últimas",
            "spent": "tape.gradient liberou os valores (use persistent=True para mantê-los)",
-           "empty": "A fita não registrou nenhuma operação.", "next": "Próximo",
+           "empty": "A fita não gravou nenhuma operação.", "next": "Próximo",
            "back": "Voltar", "reset": "Reiniciar", "step": "passo",
            "seed": "semente: d{t}/d{t} = 1", "current": "operação atual",
            "tensor": "tensor", "value": "valor", "sofar": "gradiente acumulado",
            "done": "concluído", "result": "resultado (= tape.gradient)",
            "partial": "ainda acumulando", "complete": "completo"},
     "ru": {"source": "отслеживаемый источник", "target": "цель", "inter": "вычислен",
-           "const": "константа", "variable": "не отслеживается", "grad": "град",
-           "op": "операция", "ops": "операций", "recorded": "записано", "of": "из",
+           "const": "константа", "variable": "не отслеживается", "grad": "градиент",
+           "op": "операция", "ops": "операция|операции|операций", "recorded": "записана|записаны|записано",
+           "ops_of": "операции|операций|операций", "of": "из",
            "showing": "показаны последние",
            "spent": "tape.gradient освободил значения (persistent=True сохранит их)",
            "empty": "Лента не записала ни одной операции.", "next": "Далее",
@@ -106,6 +108,12 @@ _FONT = "ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', mono
 _uid = itertools.count(1)
 
 
+def _n(lang, forms, n):
+    """The plural form of ``forms`` ("one|other", ru "one|few|many") for the count ``n``."""
+    forms = forms.split("|")
+    return forms[min(plural_rule(lang)[1](n), len(forms) - 1)]
+
+
 def _esc(s):
     return _html.escape(str(s), quote=True)
 
@@ -136,7 +144,8 @@ class TapeDrawing:
     def text(self):
         g, ui = self._g, _UI[self._lang]
         lines = []
-        head = f"GradientTape: {g.total_ops} {ui['ops']} {ui['recorded']}"
+        head = f"GradientTape: {g.total_ops} {_n(self._lang, ui['ops'], g.total_ops)} " \
+               f"{_n(self._lang, ui['recorded'], g.total_ops)}"
         if g.truncated:
             head += f" ({ui['showing']} {len(g.ops)})"
         lines.append(head)
@@ -362,7 +371,8 @@ class TapeDrawing:
             lx += 19 + len(label) * 6.7 + 16
         note = ""
         if g.truncated:
-            note = f"{ui['showing']} {len(g.ops)} {ui['of']} {g.total_ops} {ui['ops']}"
+            note = (f"{ui['showing']} {len(g.ops)} {ui['of']} {g.total_ops} "
+                    f"{_n(self._lang, ui.get('ops_of', ui['ops']), g.total_ops)}")
         elif g.spent:
             note = ui["spent"]
         if note:

@@ -50,7 +50,9 @@ def test_the_glossary_is_complete_and_compiles():
     ("es", "La cinta vigila la variable.", ["vigila"]),
     ("es", "Las operaciones registradas en la cinta.", ["operaciones registradas", "registradas en la cinta"]),
     ("es", "Un número de punto flotante.", ["punto flotante"]),
-    ("es", "La cinta no registró ninguna operación.", ["registró ninguna operación"]),
+    ("es", "La cinta no registró ninguna operación.", ["cinta no registró", "registró ninguna operación"]),
+    ("es", "Que la cinta haya registrado; la cinta no tiene registro de x.", ["cinta haya registrado", "cinta no tiene registro"]),
+    ("pt", "Operações que a fita registrou.", ["fita registrou"]),
     ("pt", "O jacobiano de f e o treino do modelo.", ["jacobiano", "treino"]),
     ("pt", "Uma fita observa Variables, não Tensors.", ["Tensors"]),
     ("pt", "O tensor tem forma (3, 2).", ["tem forma"]),
@@ -64,8 +66,9 @@ def test_variants_are_found(lang, text, found):
 
 @pytest.mark.parametrize("lang, text", [
     ("es", "Usamos el descenso del gradiente con una tasa de 0,1 y 1 000 000 de números."),
-    ("es", "`tf.Tensor` y `x.shape` son código; $0.5$ es una fórmula."),
+    ("es", "`tf.Tensor` y `x.shape` son código; $0{,}5 \\cdot x$ es una fórmula."),
     ("es", "Sin `tf.RegisterGradient`, no tiene gradiente registrado."),  # register, not record
+    ("es", "La cinta recorre sus registros en orden inverso."),  # a record (entry) of the tape
     ("pt", "A jacobiana da descida do gradiente; 1.000.000 de números e 7,6 MiB."),
     ("pt", "Uma fita observa objetos `Variable`, não `Tensor`."),
     ("ru", "Батч из 7 примеров; 7,6 МиБ; 1 000 000 чисел; открыть блокнот."),
@@ -88,8 +91,8 @@ def test_decimal_separators(lang, text, found):
 
 
 def test_code_math_urls_and_placeholders_are_not_prose():
-    text = "Mira `descenso de gradiente` y $0.5$, https://x.org/0.5 <br> {value:.2f} en $$1.5$$"
-    assert "descenso" not in prose_only(text) and "0.5" not in prose_only(text)
+    text = "Mira `descenso de gradiente` y $x = 0{,}5$, https://x.org/0.5 <br> {value:.2f} en $$1{,}5$$"
+    assert "descenso" not in prose_only(text) and "0.5" not in prose_only(text) and "0{,}5" not in prose_only(text)
     assert len(prose_only(text)) == len(text)
     assert check_text(text, "es") == []
 
@@ -159,3 +162,58 @@ def test_why_none_messages_use_the_glossary():
     assert set(by_code) >= {"not_watched", "integer", "unconnected"}
     problems = list(check_catalog(by_code, "minitape/debugging/messages.py"))
     assert not problems, _report(problems)
+
+
+def test_a_term_wrapped_over_two_lines_is_found():
+    """Prose is wrapped at ~100 columns: a variant split by the line break (and a list item's
+    indentation) counts as much as one on a single line."""
+    assert [v.found for v in check_text("con el descenso de\ngradiente", "es")] == ["descenso de\ngradiente"]
+    assert [v.found for v in check_text("- a descida de\n  gradiente", "pt")] == ["descida de\n  gradiente"]
+
+
+def test_exercise_titles_and_technique_texts_use_the_glossary():
+    """What the report says an exercise is and how it must be solved (the instructor's
+    definitions: every title, every technique's description, in every language)."""
+    from grader.exercises import all_exercises
+
+    exercises = all_exercises()
+    assert exercises, "no exercise definitions found (grader/course/exercises)"
+    catalog: dict = {}
+    for ex_id, ex in exercises.items():
+        catalog[f"{ex_id}.title"] = ex.title
+        for i, technique in enumerate(ex.techniques):
+            catalog[f"{ex_id}.technique{i}"] = technique.description
+    assert any(".technique" in key for key in catalog)
+    problems = list(check_catalog(catalog, "grader/course/exercises"))
+    assert not problems, _report(problems)
+
+
+def test_tape_drawing_texts_use_the_glossary():
+    """The header, legend and notes of minitape.debugging.draw and the stepper."""
+    from minitape.debugging.svg import _UI
+
+    by_key: dict = {}
+    for lang, texts in _UI.items():
+        for key, text in texts.items():
+            by_key.setdefault(key, {})[lang] = text
+    problems = list(check_catalog(by_key, "minitape/debugging/svg.py"))
+    assert not problems, _report(problems)
+
+
+@pytest.mark.parametrize("lang, text, found", [
+    ("es", "Prueba $\\eta = 0.1$ y $\\eta = 0{,}5$.", ["0.1"]),
+    ("ru", "$$x_0 = 2.5$$", ["2.5"]),
+    ("pt", "com $-0{,}82 < x_0 < 0{,}82$", []),
+])
+def test_numbers_in_math_use_the_language_decimal_mark(lang, text, found):
+    assert [v.found for v in check_text(text, lang)] == found
+
+
+@pytest.mark.parametrize("lang, text, found", [
+    ("ru", "Гессиан по ядру (5, 8).", ["по ядру", "ядру"]),
+    ("ru", "Проверки вызывают функцию в одном ядре Jupyter.", []),  # a Jupyter kernel is an ядро
+    ("ru", "Ветка, в которую `if` не зашёл.", ["Ветка"]),
+    ("es", "sobre una rejilla de puntos", ["rejilla"]),
+])
+def test_kernel_branch_and_grid_terms(lang, text, found):
+    assert [v.found for v in check_text(text, lang)] == found

@@ -22,11 +22,13 @@ broken version computes the norms with NumPy and gets None.
 ``y = tanh(x @ a)`` when ``deep`` else ``y = x @ b`` and ``L = mean(y**2)``, return the dict
 of gradients for both keys, zeros (not None) for the branch not taken.
 
-``l03_ex5`` (2 points) -- ``gives_none(snippet)``: the lesson shows six snippets, ``"A"`` to
-``"F"``, each ending in ``tape.gradient(y, x)``; return ``1.0`` for a snippet whose gradient is
-None and ``0.0`` for one whose gradient is a tensor (a conceptual item: predict, then check by
-running the snippet). The visible checks ask about ``A`` and ``B``, the hidden ones about the
-other four; the reference runs the same snippets with minitape.
+``l03_ex5`` (2 points) -- ``none_cause(snippet)``: the lesson prints nine snippets as text,
+``"A"`` to ``"I"``, each setting up ``tape``, a target ``y`` and a source ``x``; return the code
+of the reason ``tape.gradient(y, x)`` is None (1 never watched, 2 integer dtype, 3 Variable
+replaced by a Tensor, 4 NumPy detour, 5 stateful assign, 6 no recorded path) or 0 when it is a
+tensor (a conceptual item: the cause is asked, not only None or not). The visible checks ask
+about ``A`` and ``B``, the hidden ones about the other seven; the reference runs the snippets
+and maps minitape's ``why_none`` reason to the code.
 
 Tensors and Variables given to students are float64, except ``l03_ex2``, whose Python float
 ``x0`` makes a float32 Variable (compared with the float32 tolerance); references are computed
@@ -55,6 +57,14 @@ def _sigmoid(z):
     return 1.0 / (1.0 + np.exp(-z))
 
 
+# Exercises 1-3 ask for the tape's answer, not a hand-derived formula (the same words everywhere).
+_TAPE = Technique("GradientTape", ("GradientTape",), "GradientTape.gradient", description={
+    "en": "a GradientTape (not a hand-derived formula)",
+    "es": "una GradientTape (no una fórmula derivada a mano)",
+    "pt": "uma GradientTape (não uma fórmula derivada à mão)",
+    "ru": "GradientTape (а не выведенную вручную формулу)"})
+
+
 # ------------------------------------------------------------------------------------------------
 # l03_ex1: one backward pass of a non-scalar target gives every element's derivative
 # ------------------------------------------------------------------------------------------------
@@ -76,11 +86,7 @@ register(Exercise(
     id="l03_ex1",
     function="elementwise_derivative",
     signature="elementwise_derivative(x)",
-    techniques=(Technique("GradientTape", ("GradientTape",), "GradientTape.gradient", description={
-        "en": "a GradientTape (not a hand-derived formula)",
-        "es": "una GradientTape (no una fórmula derivada a mano)",
-        "pt": "uma GradientTape (não uma fórmula derivada à mão)",
-        "ru": "GradientTape (а не выведенную вручную формулу)"}),),
+    techniques=(_TAPE,),
     points=2,
     reference=_elementwise_derivative_reference,
     visible=[Case(lambda rng: _ex1([-2.0, 0.0, 1.0, 3.0]), "x = [-2, 0, 1, 3]")],
@@ -121,6 +127,7 @@ register(Exercise(
     function="descent_gradients",
     signature="descent_gradients(x0, lr, steps)",
     precision="float32",
+    techniques=(_TAPE,),
     points=2,
     reference=_descent_gradients_reference,
     visible=[Case(lambda rng: _ex2(5.0, 0.25, 3), "x0 = 5.0, lr = 0.25, steps = 3")],
@@ -166,6 +173,7 @@ register(Exercise(
     id="l03_ex3",
     function="row_norms_gradient",
     signature="row_norms_gradient(w)",
+    techniques=(_TAPE,),
     points=2,
     reference=_row_norms_gradient_reference,
     visible=[Case(lambda rng: _ex3([[3.0, 4.0], [1.0, -1.0], [0.0, 2.0]]), "w (3, 2)")],
@@ -234,64 +242,85 @@ register(Exercise(
 ))
 
 
-# ----- l03_ex5: which of these give None? (a conceptual item) ---------------------------------
-# The same snippets as the lesson's cell `none-quiz-code`: the reference runs them, so the
-# answers are what minitape (and TensorFlow) does, not a hand-written key.
-def _snippet_a(tf):
-    x = tf.constant(3.0)
-    with tf.GradientTape() as tape:
-        y = x**2
-    return tape.gradient(y, x)
+# ----- l03_ex5: why is it None? (a conceptual item: classify snippets by cause) -------------------
+# The snippets are *data*: the lesson prints the same strings (its cell `ex5-snippets`; a test
+# checks they are identical) and the student answers with a cause code per letter. The reference
+# runs each snippet with minitape and asks minitape.debugging.why_none for the reason, so the key
+# is what the engine does, not a hand-written answer. Running a snippet shows None or not; the
+# cause is what the item asks.
+SNIPPETS = {
+    "A": """
+x = tf.Variable([1.0, 2.0], trainable=False)
+with tf.GradientTape() as tape:
+    y = tf.reduce_sum(x * x)
+""",
+    "B": """
+x = tf.Variable(2.0)
+with tf.GradientTape() as tape:
+    y = x * 0.0 + 1.0
+""",
+    "C": """
+x = tf.Variable(2.0)
+with tf.GradientTape() as tape:
+    y = tf.constant(np.exp(x.numpy()))
+""",
+    "D": """
+x = tf.Variable([1, 2, 3])
+with tf.GradientTape() as tape:
+    y = tf.reduce_sum(x * x)
+""",
+    "E": """
+x = tf.Variable(2.0)
+x = x * 1.0
+with tf.GradientTape() as tape:
+    y = x**3
+""",
+    "F": """
+x = tf.Variable(2.0)
+h = tf.Variable(0.0)
+with tf.GradientTape() as tape:
+    h.assign(x * 3.0)
+    y = h * h
+""",
+    "G": """
+x = tf.Variable(2.0)
+z = tf.sin(x)
+with tf.GradientTape() as tape:
+    y = z * z
+""",
+    "H": """
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.reduce_sum(tf.where(x > 1.5, x, 0.0))
+""",
+    "I": """
+x = tf.constant(3.0)
+with tf.GradientTape() as tape:
+    y = tf.exp(x) * x
+""",
+}
+
+# why_none's reason -> the cause codes the lesson's table lists
+CAUSES = {"has_gradient": 0, "not_watched": 1, "not_trainable": 1, "integer": 2,
+          "integer_target": 2, "integer_cast": 2, "variable_replaced": 3, "numpy": 4, "assign": 5,
+          "unconnected": 6, "not_differentiable": 6}
 
 
-def _snippet_b(tf):
-    x = tf.Variable(3.0)
-    with tf.GradientTape() as tape:
-        y = x * 0.0
-    return tape.gradient(y, x)
-
-
-def _snippet_c(tf):
-    x = tf.Variable(3.0)
-    with tf.GradientTape() as tape:
-        y = tf.constant(np.square(x.numpy()))
-    return tape.gradient(y, x)
-
-
-def _snippet_d(tf):
-    x = tf.Variable(3)
-    with tf.GradientTape() as tape:
-        y = x * x
-    return tape.gradient(y, x)
-
-
-def _snippet_e(tf):
-    x = tf.Variable(3.0)
-    y0 = x**2
-    with tf.GradientTape() as tape:
-        y = y0 + 1.0
-    return tape.gradient(y, x)
-
-
-def _snippet_f(tf):
-    x = tf.Variable(3.0)
-    with tf.GradientTape() as tape:
-        y = tf.maximum(x, 5.0)
-    return tape.gradient(y, x)
-
-
-_SNIPPETS = {"A": _snippet_a, "B": _snippet_b, "C": _snippet_c, "D": _snippet_d,
-             "E": _snippet_e, "F": _snippet_f}
-
-
-def _gives_none_reference(snippet):
+def _none_cause_reference(snippet):
     import warnings
 
     tf = _tf()
+    from minitape.debugging import why_none
+
+    ns = {"tf": tf, "np": np}
     with warnings.catch_warnings():  # minitape warns about the integer Variable of D
         warnings.simplefilter("ignore")
-        grad = _SNIPPETS[snippet](tf)
-    return tf.constant(1.0 if grad is None else 0.0, dtype=tf.float64)
+        exec(SNIPPETS[snippet], ns)  # noqa: S102 -- the course's own snippets, not student code
+        tape, y, x = ns["tape"], ns["y"], ns["x"]
+        tape.gradient(y, x)
+        reason = why_none(tape, y, x, lang="en").reason
+    return tf.constant(float(CAUSES[reason]), dtype=tf.float64)
 
 
 def _snippet(name: str) -> Case:
@@ -300,15 +329,15 @@ def _snippet(name: str) -> Case:
 
 register(Exercise(
     id="l03_ex5",
-    function="gives_none",
-    signature="gives_none(snippet)",
+    function="none_cause",
+    signature="none_cause(snippet)",
     points=2,
-    reference=_gives_none_reference,
+    reference=_none_cause_reference,
     visible=[_snippet("A"), _snippet("B")],
-    hidden=[_snippet(name) for name in "CDEF"],
-    title={"en": "Which of these give None?",
-           "es": "¿Cuáles de estos dan None?",
-           "pt": "Quais destes dão None?",
-           "ru": "Какие из них дают None?"},
+    hidden=[_snippet(name) for name in "CDEFGHI"],
+    title={"en": "Why is it None?",
+           "es": "¿Por qué es None?",
+           "pt": "Por que é None?",
+           "ru": "Почему None?"},
     compares="value",
 ))

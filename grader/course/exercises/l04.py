@@ -1,5 +1,5 @@
 """Lesson 4, "Controlling the tape and custom gradients" (``lessons/src/04-custom-gradients.py``):
-five exercises.
+seven exercises.
 
 The contracts are the ones the lesson states to students:
 
@@ -33,6 +33,16 @@ behind makes the next call (every case is one) raise ``KeyError``.
 function ``tf.no_gradient("AdjustContrastv2")``, then ``dL/dimages`` for
 ``L = sum(adjust_contrast(images, factor) * images)``, which is ``adjust_contrast(images,
 factor)`` itself (the operation's result is a constant); undone in ``finally:`` as in ``l04_ex4``.
+
+``l04_ex6`` (2 points) -- ``relative_loss_gradient(w, x, y)``: ``w`` (n,) Variable, ``x`` (k, n)
+and ``y`` (k,) tensors; with ``r = sum(x * w, axis=1) - y``, ``L = mean(r**2)`` and the scale
+``s = mean(r**2)`` computed inside ``tape.stop_recording()``, return ``d(L / s)/dw``
+(``dL/dw / s``; recorded, ``s`` would make it 0). The exercise asks for ``stop_recording``.
+
+``l04_ex7`` (2 points) -- ``input_gradient_only(layer, x)``: a built float64 ``Dense`` (tanh)
+and a tensor ``x``; with ``GradientTape(watch_accessed_variables=False)`` and ``tape.watch(x)``,
+return ``[dL/dx, float(len(tape.watched_variables()))]`` for ``L = sum(layer(x)**2)``; the count
+is 0 (a default tape watches the kernel and the bias: 2).
 
 Finite-difference checks (independent of the references, see ``grader.exercises``): ``l04_ex2``
 checks the gradient of ``sum(logaddexp(0, x))``, ``l04_ex3`` that of ``sum(tanh(a x)**2)`` with
@@ -308,4 +318,109 @@ register(Exercise(
            "es": "Un tipo de operación sin gradiente",
            "pt": "Um tipo de operação sem gradiente",
            "ru": "Тип операции без градиента"},
+))
+
+
+# ------------------------------------------------------------------------------------------------
+# l04_ex6: a scale factor computed while the recording is paused (stop_recording)
+# ------------------------------------------------------------------------------------------------
+def _relative_loss_gradient_reference(w, x, y):
+    tf = _tf()
+    with tf.GradientTape() as tape:
+        residual = tf.reduce_sum(x * w, axis=1) - y
+        loss = tf.reduce_mean(residual ** 2)
+        with tape.stop_recording():
+            scale = tf.reduce_mean(residual ** 2)
+        relative = loss / scale
+    return tape.gradient(relative, w)
+
+
+def _ex6(w, x, y) -> Inputs:
+    tf = _tf()
+    w, x, y = _f64(w), _f64(x), _f64(y)
+    return Inputs(args=(tf.Variable(w.copy()), tf.constant(x.copy()), tf.constant(y.copy())))
+
+
+def _ex6_random(rng):
+    k, n = int(rng.integers(3, 9)), int(rng.integers(1, 5))
+    return _ex6(rng.normal(size=n), rng.normal(size=(k, n)), rng.normal(size=k) + 1.0)
+
+
+register(Exercise(
+    id="l04_ex6",
+    function="relative_loss_gradient",
+    signature="relative_loss_gradient(w, x, y)",
+    techniques=(Technique("stop_recording", ("stop_recording",), None, description={
+        "en": "tape.stop_recording() (the scale is computed while the recording is paused)",
+        "es": "tape.stop_recording() (la escala se calcula con la grabación en pausa)",
+        "pt": "tape.stop_recording() (a escala é calculada com a gravação em pausa)",
+        "ru": "tape.stop_recording() (масштаб вычисляется, пока запись приостановлена)"}),),
+    points=2,
+    reference=_relative_loss_gradient_reference,
+    visible=[Case(lambda rng: _ex6([1.0, -1.0], [[1.0, 2.0], [0.0, 1.0], [2.0, 0.5]],
+                                   [1.0, 0.0, 2.0]), "w (2,), x (3, 2), y (3,)")],
+    hidden=[Case(_ex6_random) for _ in range(3)],
+    title={"en": "Pausing the tape for a scale factor",
+           "es": "Pausar la cinta para un factor de escala",
+           "pt": "Pausar a fita para um fator de escala",
+           "ru": "Пауза в записи ради масштабного множителя"},
+))
+
+
+# ------------------------------------------------------------------------------------------------
+# l04_ex7: a gradient with respect to the input only (watch_accessed_variables=False)
+# ------------------------------------------------------------------------------------------------
+def _input_gradient_only_reference(layer, x):
+    tf = _tf()
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(layer(x) ** 2)
+    grad = tape.gradient(loss, x)
+    return [grad, tf.constant(float(len(tape.watched_variables())), dtype=tf.float64)]
+
+
+def _ex7(kernel, bias, x) -> Inputs:
+    tf = _tf()
+    kernel, bias, x = _f64(kernel), _f64(bias), _f64(x)
+    layer = tf.keras.layers.Dense(kernel.shape[1], activation="tanh", dtype="float64")
+    layer(tf.constant(x.copy()))  # built by a first call
+    layer.kernel.assign(kernel)
+    layer.bias.assign(bias)
+    return Inputs(args=(layer, tf.constant(x.copy())), values={"x": x},
+                  extra={"kernel": kernel, "bias": bias})
+
+
+def _ex7_objective(v, inputs):
+    return float(np.sum(np.tanh(v["x"] @ inputs.extra["kernel"] + inputs.extra["bias"]) ** 2))
+
+
+def _ex7_random(rng):
+    k, n, units = int(rng.integers(1, 5)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
+    return _ex7(rng.normal(scale=0.7, size=(n, units)), rng.normal(scale=0.3, size=units),
+                rng.normal(size=(k, n)))
+
+
+register(Exercise(
+    id="l04_ex7",
+    function="input_gradient_only",
+    signature="input_gradient_only(layer, x)",
+    techniques=(Technique("watch_accessed_variables", ("watch_accessed_variables",), None,
+                          description={
+        "en": "GradientTape(watch_accessed_variables=False) with tape.watch(x)",
+        "es": "GradientTape(watch_accessed_variables=False) con tape.watch(x)",
+        "pt": "GradientTape(watch_accessed_variables=False) com tape.watch(x)",
+        "ru": "GradientTape(watch_accessed_variables=False) вместе с tape.watch(x)"}),),
+    points=2,
+    reference=_input_gradient_only_reference,
+    visible=[Case(lambda rng: _ex7([[0.5, -1.0], [1.0, 0.25]], [0.1, -0.2], [[1.0, 2.0]]),
+                  "Dense(2, tanh), x (1, 2)")],
+    hidden=[Case(_ex7_random) for _ in range(3)],
+    objective=_ex7_objective,
+    gradient_names=["x", None],
+    title={"en": "A gradient with respect to the input only",
+           "es": "Un gradiente solo respecto de la entrada",
+           "pt": "Um gradiente só em relação à entrada",
+           "ru": "Градиент только по входу"},
+    compares=["gradient", "value"],
+    components=["dL/dx", "len(tape.watched_variables())"],
 ))

@@ -1,5 +1,5 @@
 """Lesson 5, "Higher-order derivatives and Jacobians" (``lessons/src/05-higher-order.py``):
-six exercises.
+seven exercises.
 
 The contracts are the ones the lesson states to students:
 
@@ -29,6 +29,10 @@ Jacobians ``dy_i/dx_i`` of shape (b, m, n) with ``tape.batch_jacobian``.
 ``u`` (b, m) tensors; for ``y = tanh(x @ w)`` return ``[u^T dy/dx, u^T dy/dw]`` (shapes (b, n)
 and (n, m)) from one ``gradient`` call with ``output_gradients=u``, without a Jacobian. Its
 finite-difference check differentiates ``<u, tanh(x @ w)>``, whose gradient is that product.
+
+``l05_ex7`` (2 points) -- ``softmax_jacobian(z)``: ``z`` (n,) tensor; return ``tape.jacobian`` of
+``tf.nn.softmax(z)`` with respect to ``z`` ((n, n), ``diag(s) - s s^T``); the exercise asks for
+``jacobian`` (the closed form keeps only the values' share).
 
 Finite-difference checks (independent of the references, see ``grader.exercises``): the
 objective of ``l05_ex1`` is the first derivative ``2x sin x + x**2 cos x`` written in NumPy,
@@ -234,7 +238,7 @@ register(Exercise(
                   must=False, description={
                       "en": "a Jacobian or Hessian (the product is computed without building H)",
                       "es": "un jacobiano o hessiano (el producto se calcula sin construir H)",
-                      "pt": "um jacobiano ou hessiana (o produto é calculado sem construir H)",
+                      "pt": "uma jacobiana ou hessiana (o produto é calculado sem construir H)",
                       "ru": "якобиан или гессиан (произведение вычисляется без построения H)"}),
     ),
     points=2,
@@ -336,4 +340,41 @@ register(Exercise(
     title={"en": "A vector-Jacobian product", "es": "Un producto vector-jacobiano",
            "pt": "Um produto vetor-jacobiana", "ru": "Произведение вектора на якобиан"},
     components=["u^T dy/dx", "u^T dy/dw"],
+))
+
+
+# ------------------------------------------------------------------------------------------------
+# l05_ex7: a Jacobian on its own (a vector function of a vector)
+# ------------------------------------------------------------------------------------------------
+def _softmax_jacobian_reference(z):
+    tf = _tf()
+    with tf.GradientTape() as tape:
+        tape.watch(z)
+        s = tf.nn.softmax(z)
+    return tape.jacobian(s, z)
+
+
+def _ex7(z) -> Inputs:
+    tf = _tf()
+    z = np.array(z, dtype=np.float64)
+    return Inputs(args=(tf.constant(z.copy()),), values={"z": z})
+
+
+register(Exercise(
+    id="l05_ex7",
+    function="softmax_jacobian",
+    signature="softmax_jacobian(z)",
+    techniques=(Technique("jacobian", ("jacobian",), "GradientTape.jacobian", description={
+        "en": "tape.jacobian (not the formula diag(s) - s sᵀ)",
+        "es": "tape.jacobian (no la fórmula diag(s) - s sᵀ)",
+        "pt": "tape.jacobian (não a fórmula diag(s) - s sᵀ)",
+        "ru": "tape.jacobian (а не формулу diag(s) - s sᵀ)"}),),
+    points=2,
+    reference=_softmax_jacobian_reference,
+    visible=[Case(lambda rng: _ex7([1.0, 2.0, 0.5]), "z = [1, 2, 0.5]")],
+    hidden=[Case(lambda rng: _ex7(rng.normal(scale=2.0, size=int(rng.integers(2, 8)))))
+            for _ in range(3)],
+    title={"en": "The Jacobian of softmax", "es": "El jacobiano de softmax",
+           "pt": "A jacobiana da softmax", "ru": "Якобиан softmax"},
+    compares="jacobian",
 ))

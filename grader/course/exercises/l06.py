@@ -13,10 +13,11 @@ with a new tape; return ``tf.stack`` of the ``steps`` losses, each computed befo
 step's update (shape (steps,)). Rebinding ``w = w - lr * g`` turns ``w`` into a Tensor that
 the next tape does not watch, so the second step gets None and fails.
 
-``l06_ex3`` (2 points) -- ``mlp_gradients(model, x, y)``: ``model`` is a built two-layer
-perceptron (``tf.keras.Sequential([Dense(h, "tanh"), Dense(1)])``), ``x`` (k, 1) and ``y``
-(k, 1) tensors; return the gradients of ``L = mean((model(x) - y)**2)`` with respect to
-``model.trainable_variables`` (a list ``[d kernel1, d bias1, d kernel2, d bias2]``).
+``l06_ex3`` (2 points) -- ``clipped_descent(w, b, x, y, lr, steps, clip_norm)``: the loop of
+``l06_ex2``, but each gradient is clipped to norm ``clip_norm`` (``tf.clip_by_norm``, each
+tensor on its own) before its update; return ``tf.stack`` of the losses, each computed before
+its step's update. The data are steep, so the first gradients are well above ``clip_norm``: an
+unclipped loop gives other losses. (It replaces an MLP-gradient item that repeated L01 ex4.)
 
 ``l06_ex4`` (3 points) -- ``train_minibatches(model, optimizer, x, y, batch_size, epochs)``:
 ``epochs`` passes over the data in order, without shuffling; each pass cuts ``x`` and ``y``
@@ -29,8 +30,7 @@ momentum in some hidden cases).
 
 Tensors and Variables given to students are float64 (compared with the float64 tolerance);
 references are computed in float64 with the same, deterministic updates, so a correct answer
-matches them to rounding. ``l06_ex3`` is also checked by central finite differences of a NumPy
-re-implementation of the MLP's loss. Hidden cases draw data, shapes, learning rates, step
+matches them to rounding. Hidden cases draw data, shapes, learning rates, step
 counts and the optimizer at random; the learning rates stay in the stable range.
 """
 
@@ -156,17 +156,48 @@ register(Exercise(
 
 
 # ------------------------------------------------------------------------------------------------
-# l06_ex3: the gradients of an MLP's loss
+# l06_ex3: clipping inside a training loop
 # ------------------------------------------------------------------------------------------------
+def _clipped_descent_reference(w, b, x, y, lr, steps, clip_norm):
+    tf = _tf()
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = _linear_loss(tf, w, b, x, y)
+        dw, db = (tf.clip_by_norm(g, clip_norm) for g in tape.gradient(loss, [w, b]))
+        w.assign_sub(lr * dw)
+        b.assign_sub(lr * db)
+        losses.append(loss)
+    return tf.stack(losses)
+
+
+def _ex3_random(rng):
+    """Data on a steep plane far from the start: the first gradients are well above clip_norm."""
+    k, n = int(rng.integers(8, 21)), int(rng.integers(1, 4))
+    w, b, x, y = _linear_data(rng, k, n)
+    return _linear(w, b, x, 4.0 * y, float(rng.uniform(0.05, 0.2)), int(rng.integers(5, 26)),
+                   float(rng.uniform(0.5, 2.0)))
+
+
+register(Exercise(
+    id="l06_ex3",
+    function="clipped_descent",
+    signature="clipped_descent(w, b, x, y, lr, steps, clip_norm)",
+    points=2,
+    reference=_clipped_descent_reference,
+    visible=[Case(lambda rng: _linear([[0.0]], [0.0], _X, [[4.0 * v[0]] for v in _Y], 0.1, 20, 1.0),
+                  "w = [[0]], b = [0], x: (6, 1), y = 4 * y, lr = 0.1, steps = 20, clip_norm = 1.0")],
+    hidden=[Case(_ex3_random) for _ in range(3)],
+    title={"en": "Clipping inside a training loop",
+           "es": "Recortar gradientes dentro de un bucle de entrenamiento",
+           "pt": "Recortar gradientes dentro de um laço de treinamento",
+           "ru": "Ограничение градиентов внутри цикла обучения"},
+    compares="losses",
+))
+
+
 def _mlp_loss(tf, model, x, y):
     return tf.reduce_mean((model(x) - y) ** 2)
-
-
-def _mlp_gradients_reference(model, x, y):
-    tf = _tf()
-    with tf.GradientTape() as tape:
-        loss = _mlp_loss(tf, model, x, y)
-    return tape.gradient(loss, model.trainable_variables)
 
 
 def _mlp(k1, b1, k2, b2, x, y):
@@ -181,16 +212,6 @@ def _mlp(k1, b1, k2, b2, x, y):
         variable.assign(value)
     values = {"k1": k1, "b1": b1, "k2": k2, "b2": b2}
     return model, tf.constant(x.copy()), tf.constant(y.copy()), values
-
-
-def _ex3(k1, b1, k2, b2, x, y) -> Inputs:
-    model, x_t, y_t, values = _mlp(k1, b1, k2, b2, x, y)
-    return Inputs(args=(model, x_t, y_t), values=values, extra={"x": _f64(x), "y": _f64(y)})
-
-
-def _ex3_objective(v, inputs):
-    hidden = np.tanh(inputs.extra["x"] @ v["k1"] + v["b1"])
-    return float(np.mean((hidden @ v["k2"] + v["b2"] - inputs.extra["y"]) ** 2))
 
 
 def _random_mlp(rng):
@@ -208,23 +229,6 @@ _K2 = [[0.5], [-1.0], [0.75]]
 _B2 = [0.1]
 _XS = [[-2.0], [-0.5], [1.0], [2.5]]
 _YS = [[float(np.sin(v[0]))] for v in _XS]
-
-register(Exercise(
-    id="l06_ex3",
-    function="mlp_gradients",
-    signature="mlp_gradients(model, x, y)",
-    points=2,
-    reference=_mlp_gradients_reference,
-    visible=[Case(lambda rng: _ex3(_K1, _B1, _K2, _B2, _XS, _YS),
-                  "Dense(3, tanh) + Dense(1), x: (4, 1)")],
-    hidden=[Case(lambda rng: _ex3(*_random_mlp(rng))) for _ in range(2)],
-    objective=_ex3_objective,
-    gradient_names=["k1", "b1", "k2", "b2"],
-    title={"en": "The gradients of an MLP's loss", "es": "Los gradientes de la pérdida de un MLP",
-           "pt": "Os gradientes da perda de um MLP", "ru": "Градиенты функции потерь MLP"},
-    components=["dL/dkernel1", "dL/dbias1", "dL/dkernel2", "dL/dbias2"],
-))
-
 
 # ------------------------------------------------------------------------------------------------
 # l06_ex4: mini-batches and a Keras optimizer

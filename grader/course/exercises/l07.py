@@ -56,8 +56,8 @@ from . import Case, Exercise, Inputs, register
 _OWN_TAPE_ONLY = (
     Technique("own tape", ("Tape", "record"), "own_tape", description={
         "en": "your own Tape from this lesson, which records the operations",
-        "es": "tu propia Tape de esta lección, que registra las operaciones",
-        "pt": "a sua própria Tape desta lição, que registra as operações",
+        "es": "tu propia Tape de esta lección, que graba las operaciones",
+        "pt": "a sua própria Tape desta lição, que grava as operações",
         "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
     Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
               description={"en": "minitape's GradientTape (the lesson builds its own tape)",
