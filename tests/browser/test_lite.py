@@ -13,7 +13,10 @@ nothing was even attempted outside 127.0.0.1, so a CDN or PyPI reference in the 
   student's edit is still there after a reload (JupyterLite's browser storage) and File →
   Download gives the notebook with it;
 - every other lesson in English, one after another in one kernel: Run All without error output;
-- the landing page lists every lesson in every language and its links open them.
+- the landing page lists every lesson in every language and its links open them, and says in
+  each language what the first visit costs;
+- while the kernel starts, the lesson page shows a notice in the notebook's language, which is
+  gone once the kernel is ready (lite/startup-status.js).
 
 Run them with `make test-lite` (builds the site first) or `pytest -m lite` after `make lite`.
 """
@@ -82,13 +85,18 @@ class LiteSite:
         page.context.route("**/*", route)
 
 
+def _lite_build():
+    spec = importlib.util.spec_from_file_location("minitape_lite_build", REPO / "lite" / "build.py")
+    lite_build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lite_build)
+    return lite_build
+
+
 def _site_is_current() -> str | None:
     """Why build/lite cannot be tested as it is, or None."""
     if not (SITE / "index.html").exists():
         return f"{SITE} is missing: build it with `make lite`"
-    spec = importlib.util.spec_from_file_location("minitape_lite_build", REPO / "lite" / "build.py")
-    lite_build = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(lite_build)
+    lite_build = _lite_build()
     key = SITE / ".build-key"
     if not key.exists() or key.read_text() != lite_build.input_key():
         return f"{SITE} is older than the lessons or the course: rebuild it with `make lite`"
@@ -148,8 +156,16 @@ def _open_lesson(page, site: LiteSite, lang: str, name: str) -> float:
 def test_landing_page_lists_every_lesson_by_language(lite_site, offline_page) -> None:
     page = offline_page
     page.goto(lite_site.url("index.html"))
+    texts = _lite_build().LANDING_TEXT
+    seen = set()
     for lang in LANGS:
         section = page.locator(f"section[lang='{lang}']")
+        # the page's text in this language: what the site is, and what the first visit costs
+        intro, note = section.locator("p.intro").inner_text(), section.locator("p.note").inner_text()
+        assert intro.startswith(texts[lang][0].split("{")[0].strip()), (lang, intro)
+        assert note.startswith(texts[lang][1].split("{")[0].strip()), (lang, note)
+        assert "{" not in intro + note and re.search(r"\d+ (MB|МБ)", note), (lang, note)
+        seen.add(note)
         links = section.locator("a")
         assert links.count() == len(LESSONS), f"{lang}: {links.all_inner_texts()}"
         for name, link in zip(LESSONS, links.all()):
@@ -159,10 +175,50 @@ def test_landing_page_lists_every_lesson_by_language(lite_site, offline_page) ->
             assert link.inner_text().strip() == title
             assert link.get_attribute("href") == f"lab/index.html?path=lessons/{lang}/{name}"
             assert (SITE / "files" / "lessons" / lang / name).exists()
+    assert len(seen) == len(LANGS), "two languages share a text"
     # the first link opens its lesson in JupyterLite
     page.locator("section[lang='en'] a").first.click()
     page.wait_for_selector(".jp-NotebookPanel .jp-Notebook", timeout=120_000)
     assert page.evaluate("() => window.jupyterapp.shell.currentWidget.context.path") == f"lessons/en/{LESSONS[0]}"
+
+
+def test_startup_notice_until_the_kernel_is_ready(lite_site, offline_page, screenshot) -> None:
+    """Opening a Russian lesson: while Python starts, a notice in Russian says so (with its
+    seconds); once the kernel is connected and idle, it is gone and the cells can run."""
+    page = offline_page
+    lang = "ru"
+    starting = _lite_build().STARTUP_MESSAGES[lang]["starting"]
+    _open_lesson(page, lite_site, lang, LESSONS[0])
+    notice = page.locator("#minitape-starting")
+    notice.wait_for(state="visible", timeout=60_000)
+    # the notice and the kernel's state read at the same instant, in the page
+    seen = page.evaluate("""() => {
+        const el = document.getElementById('minitape-starting');
+        const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+        const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+        return {text: el ? el.textContent : null, lang: el ? el.lang : null,
+                ready: !!k && k.connectionStatus === 'connected' && k.status === 'idle'};
+    }""")
+    screenshot(page, "lite-startup-notice")
+    assert seen["ready"] is False, "the notice was up although the kernel was ready"
+    assert seen["lang"] == lang
+    assert seen["text"].startswith(starting.split("{n}")[0]), seen["text"]
+    assert re.search(r"\d+ \w+", seen["text"]) and "{n}" not in seen["text"], seen["text"]
+    page.wait_for_function("""() => {
+        const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+        const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+        return !!k && k.connectionStatus === 'connected' && k.status === 'idle';
+    }""", timeout=RUN_TIMEOUT_MS)
+    # the notice goes within its polling interval (250 ms) of the kernel being ready
+    notice.wait_for(state="detached", timeout=5_000)
+    assert page.evaluate("() => performance.getEntriesByName('minitape:kernel-ready').length") == 1
+    # and the kernel does run the lesson's code
+    reply = page.evaluate("""async () => {
+        const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+        return (await k.requestExecute({code: 'import minitape as tf; print(tf.constant(2.0) * 3)'}).done).content.status;
+    }""")
+    assert reply == "ok"
+    assert notice.count() == 0
 
 
 @pytest.mark.parametrize("lang", LITE_LANGS)
