@@ -227,6 +227,68 @@ def apply(prim, inputs, params):
     return out
 
 
+_NO_PARAMS: dict = {}  # the params of every call without any (shared: never written to)
+
+
+def apply2(prim, a, b):
+    """``apply(prim, (a, b), {})`` for a binary operation without parameters, the commonest
+    call: no argument tuple or parameter dict is built unless something reads it (several
+    tapes, a forward accumulator, another device, a result that is not recorded)."""
+    if _multi[0] or _accumulators or len(_tapes) > 1:
+        return apply(prim, (a, b), _NO_PARAMS)
+    try:
+        v = prim.fwd(a._value, b._value)
+    except ValueError as e:
+        err = broadcast_error(prim.name, [a._value, b._value], e)
+        if err is None:
+            raise
+        raise err from None
+    out = _new(Tensor)
+    out._value = v
+    out._id = oid = _next_id()
+    if _tapes:
+        tape = _tapes[0]
+        w = tape._watched
+        ia = a._id
+        ib = b._id
+        if ia in w or ib in w:
+            if prim.differentiable and (_SCALAR_KIND.get(type(v)) or v.dtype.kind) in "fc":
+                w.add(oid)
+                tape._entries.append((oid, (ia, ib), prim, (out, a, b) if prim.save is None
+                                      else prim.save(out, a, b), _NO_PARAMS))
+            else:
+                _record(prim, (a, b), _NO_PARAMS, out)
+    return out
+
+
+def apply1(prim, a):
+    """``apply(prim, (a,), {})`` for a unary operation without parameters (see apply2)."""
+    if _multi[0] or _accumulators or len(_tapes) > 1:
+        return apply(prim, (a,), _NO_PARAMS)
+    try:
+        v = prim.fwd(a._value)
+    except ValueError as e:
+        err = broadcast_error(prim.name, [a._value], e)
+        if err is None:
+            raise
+        raise err from None
+    out = _new(Tensor)
+    out._value = v
+    out._id = oid = _next_id()
+    if _tapes:
+        tape = _tapes[0]
+        w = tape._watched
+        ia = a._id
+        if ia in w:
+            if prim.differentiable and (_SCALAR_KIND.get(type(v)) or v.dtype.kind) in "fc":
+                w.add(oid)
+                tape._entries.append((oid, (ia,), prim, (out, a) if prim.save is None
+                                      else prim.save(out, a), _NO_PARAMS))
+            else:
+                _record(prim, (a,), _NO_PARAMS, out)
+    return out
+
+
 def _shape_text(shape):
     return "[" + ",".join(str(d) for d in shape) + "]"
 
