@@ -252,3 +252,41 @@ def test_a_jacobian_reads_the_recording_only_through_what_it_receives():
     np.testing.assert_allclose(j.numpy(), np.diag(np.cos(v) * v + np.sin(v)), rtol=1e-14)
     assert calls == [3]  # one vectorized pass of 3 rows
     assert tape._entries is not None  # a Jacobian's passes keep the recording
+
+
+# --- forward: the commonest calls record without building what nothing reads -------------
+
+def _shape_of_entries(tape):
+    return [(e[2].name, len(e[1]), e[4]) for e in tape._entries]
+
+
+def test_binary_and_unary_calls_record_as_the_general_path_does():
+    x = tf.Variable(np.array([0.5, 2.0]))
+    c = tf.constant(np.array([3.0, 4.0]))
+    with tf.GradientTape(persistent=True) as one:
+        a = x * c
+        b = a + 0.5
+        s = tf.sin(b)
+        cut = s // 2.0          # FloorDiv has no gradient: a cut note, no entry
+        free = c * 2.0          # nothing watched: no entry
+    assert _shape_of_entries(one) == [("Mul", 2, {}), ("AddV2", 2, {}), ("Sin", 1, {})]
+    assert all(e[4] is _core._NO_PARAMS for e in one._entries)  # one shared empty dict
+    assert [n.kind for n in one._notes] == ["cut"] and one._notes[0].op == "FloorDiv"
+    assert free._id not in one._watched and cut._id not in one._watched
+    v = x.numpy()
+    np.testing.assert_allclose(one.gradient(s, x).numpy(), np.cos(v * [3.0, 4.0] + 0.5) * [3.0, 4.0],
+                               rtol=1e-15)
+    # two tapes, or a forward accumulator: the general path, the same recording
+    with tf.GradientTape() as outer, tf.GradientTape() as inner:
+        s2 = tf.sin(x * c + 0.5)
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(np.ones(2))) as acc:
+        with tf.GradientTape() as t3:
+            s3 = tf.sin(x * c + 0.5)
+    for t in (outer, inner):
+        assert _shape_of_entries(t) == _shape_of_entries(one)
+    # (with the accumulator active, t3 also records the tangents' operations, as in TF)
+    assert _shape_of_entries(t3)[:3] == _shape_of_entries(one)
+    for t, s_ in ((outer, s2), (inner, s2), (t3, s3)):
+        np.testing.assert_array_equal(t.gradient(s_, x).numpy(), one.gradient(s, x).numpy())
+    np.testing.assert_allclose(acc.jvp(s3).numpy(), np.cos(v * [3.0, 4.0] + 0.5) * [3.0, 4.0],
+                               rtol=1e-15)
