@@ -1,10 +1,8 @@
-"""GradientTape: recording, and the backward pass scheduled by usage counts."""
+"""GradientTape: recording, and the backward pass (usage counts when recorded, raw arrays when not)."""
 from __future__ import annotations
 
 import enum
 import warnings
-from typing import NamedTuple
-
 from . import _core
 from ._core import Tensor, Variable, _to_tensor, _new
 from ._state import next_id as _next_id
@@ -13,6 +11,7 @@ from ._state import multi_device as _multi
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
 from . import _jacobian
+from ._recording import Entry, Recording, _Spent, _entries_view  # noqa: F401  (debugging's view)
 from ._jacobian import NotBatchable
 from ._ops.array_ops import _unbroadcast_fwd as _unbroadcast_raw  # (unbroadcast's forward)
 from .dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
@@ -317,50 +316,6 @@ class GradientTape:
         self._spent = spent
         self._entries = None
         self._watched = set()
-
-
-class _Spent(NamedTuple):
-    """What a consumed tape keeps for debugging.why_none."""
-
-    skeleton: list | None   # [(out, ins, op)] of the entries, when the tape had notes
-    watched: set            # ids the tape watched
-    target_ids: list        # the targets of the consuming gradient call
-    answered: dict          # {source id: whether it got a gradient}
-
-
-class Entry(NamedTuple):
-    """One recorded operation as :func:`recording` shows it (read-only, outside the tape)."""
-
-    index: int      # position on the tape
-    out: int        # id of the output (an operation with several outputs shows one per output)
-    ins: tuple      # ids of the inputs
-    op: object      # the Primitive
-    saved: tuple | None   # what its gradient keeps (None on a consumed tape's skeleton)
-    params: dict | None
-
-
-class Recording(NamedTuple):
-    """A read-only view of a tape's recording, for :mod:`minitape.debugging`."""
-
-    entries: tuple | None    # Entry per recorded output; None once the recording is gone
-    watched: frozenset       # ids of watched tensors and of everything computed from them
-    variables: tuple         # the Variables the tape watched
-    notes: tuple             # debugging notes (see _trace), in order
-    spent: _Spent | None     # what a consumed tape kept; None while it holds its recording
-    persistent: bool
-    watch_accessed: bool     # whether trainable Variables are watched on first use
-
-
-def _entries_view(raw):
-    out = []
-    for i, e in enumerate(raw):
-        if e is None:
-            continue
-        o = e[0]
-        for oid in (o if type(o) is tuple else (o,)):
-            out.append(Entry(i, oid, e[1], e[2], e[3] if len(e) > 3 else None,
-                             e[4] if len(e) > 4 else None))
-    return tuple(out)
 
 
 def recording(tape) -> Recording:
