@@ -1,8 +1,9 @@
-"""GradientTape: recording, and the backward pass (usage counts when recorded, raw arrays when not)."""
+"""GradientTape: recording, and the backward pass (recorded: usage counts; unrecorded: raw)."""
 from __future__ import annotations
 
 import enum
 import warnings
+
 from . import _core
 from ._core import Tensor, Variable, _to_tensor, _new
 from ._state import next_id as _next_id
