@@ -18,8 +18,6 @@ import minitape as tf
 from minitape import _core, _jacobian, _tape
 from minitape._core import REGISTRY
 
-pytestmark = pytest.mark.usefixtures("host_only")
-
 # One case per primitive that has raw rules: the operation, and a domain for its inputs.
 UNARY = {
     "Neg": (tf.negative, None), "Identity": (tf.identity, None), "Sin": (tf.sin, None),
@@ -59,11 +57,13 @@ def _entry(op, *xs):
     return prim, saved, params, y
 
 
+@pytest.mark.usefixtures("host_only")
 def test_every_raw_rule_has_a_case_here():
     with_raw = {name for name, p in REGISTRY.items() if p.raw_vjps is not None}
     assert with_raw == set(UNARY) | set(BINARY)
 
 
+@pytest.mark.usefixtures("host_only")
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shape", [(), (4,), (2, 3)])
 @pytest.mark.parametrize("name", sorted(UNARY))
@@ -79,6 +79,7 @@ def test_raw_unary_rule_is_the_tensor_rule_bit_for_bit(name, shape, dtype):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.usefixtures("host_only")
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shapes", [((), ()), ((4,), (4,)), ((2, 3), (3,)), ((1, 3), (2, 1))])
 @pytest.mark.parametrize("name", sorted(BINARY))
@@ -101,6 +102,7 @@ def _model(x, w):
     return tf.reduce_mean(tf.exp(-z) + tf.sqrt(tf.sigmoid(z)) + tf.sin(z) * tf.cos(h))
 
 
+@pytest.mark.usefixtures("host_only")
 def test_a_raw_pass_gives_what_a_recorded_pass_gives():
     rng = np.random.default_rng(0)
     x = tf.constant(rng.standard_normal((5, 4)))
@@ -127,6 +129,7 @@ def _refuse_tensor_rule(monkeypatch, name):
     monkeypatch.setattr(prim, "vjps", (refuse,) * len(prim.vjps))
 
 
+@pytest.mark.usefixtures("host_only")
 def test_first_order_passes_run_no_tensor_rule(monkeypatch):
     _refuse_tensor_rule(monkeypatch, "Sin")
     _refuse_tensor_rule(monkeypatch, "Mul")
@@ -138,6 +141,7 @@ def test_first_order_passes_run_no_tensor_rule(monkeypatch):
             2 * np.cos(0.6) * 0.3 + np.sin(0.6), rel=1e-14)
 
 
+@pytest.mark.usefixtures("host_only")
 @pytest.mark.parametrize("recorder", ["outer tape", "own persistent context", "accumulator"])
 def test_passes_that_something_records_run_the_tensor_rules(monkeypatch, recorder):
     _refuse_tensor_rule(monkeypatch, "Sin")
@@ -161,6 +165,18 @@ def test_passes_that_something_records_run_the_tensor_rules(monkeypatch, recorde
                 tape.gradient(y, x)
 
 
+def test_a_second_array_module_keeps_the_tensor_rules(monkeypatch):
+    from minitape import _state
+    if not _state.multi_device[0]:
+        pytest.skip("needs a second array module registered: runs under --backend=strict")
+    _refuse_tensor_rule(monkeypatch, "Sin")
+    x = tf.Variable(0.3, dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        y = tf.sin(x)
+    with pytest.raises(AssertionError, match="Sin's Tensor rule ran"):
+        tape.gradient(y, x)
+
+
 def test_higher_orders_through_nested_tapes_are_unchanged():
     x = tf.Variable(0.7, dtype=tf.float64)
     with tf.GradientTape() as t3:
@@ -176,6 +192,7 @@ def test_higher_orders_through_nested_tapes_are_unchanged():
     assert float(d3) == pytest.approx(-c * v - 3 * s, rel=1e-14)
 
 
+@pytest.mark.usefixtures("host_only")
 def test_raw_pass_sums_fan_in_and_skips_what_leads_to_no_source(monkeypatch):
     prim = REGISTRY["Cos"]
 
@@ -274,7 +291,8 @@ def test_binary_and_unary_calls_record_as_the_general_path_does():
     assert [n.kind for n in one._notes] == ["cut"] and one._notes[0].op == "FloorDiv"
     assert free._id not in one._watched and cut._id not in one._watched
     v = x.numpy()
-    np.testing.assert_allclose(one.gradient(s, x).numpy(), np.cos(v * [3.0, 4.0] + 0.5) * [3.0, 4.0],
+    np.testing.assert_allclose(one.gradient(s, x).numpy(),
+                               np.cos(v * [3.0, 4.0] + 0.5) * [3.0, 4.0],
                                rtol=1e-15)
     # two tapes, or a forward accumulator: the general path, the same recording
     with tf.GradientTape() as outer, tf.GradientTape() as inner:
