@@ -50,13 +50,20 @@ class Primitive:
     hold.  A primitive without them (None: custom gradients, whole-op rules) makes a Jacobian
     that meets it fall back to one pass per row.
 
+    ``raw_vjps`` (attached with :meth:`defraw`) are the same per-input rules written on raw
+    arrays: ``g`` is an array and so is each result (``saved`` are still Tensors).  A backward
+    pass that nothing records (no tape or forward accumulator active, one array module) runs
+    them instead of the Tensor rules, so a first-order gradient builds no Tensor per step.
+    They must compute exactly what the Tensor rules compute (``tests/minitape/test_raw_rules.py``
+    compares them); a primitive without them runs its Tensor rules on wrapped arrays.
+
     An operation without a rule is *not differentiable* (its result
     is never recorded and gradients are None); ``no_gradient = True`` means *no gradient
     registered* (differentiating through it raises LookupError).
     """
 
     __slots__ = ("name", "fwd", "vjps", "vjp", "save", "unbroadcast", "no_gradient",
-                 "differentiable", "batch_vjps", "batch_when")
+                 "differentiable", "batch_vjps", "batch_when", "raw_vjps")
 
     def __init__(self, name, fwd, save=None, unbroadcast=False, no_gradient=False):
         self.name = name
@@ -71,6 +78,7 @@ class Primitive:
         self.differentiable = False
         self.batch_vjps = None
         self.batch_when = None
+        self.raw_vjps = None
 
     def defvjps(self, *vjps, batch=False):
         """Attach one gradient rule per input (or a variadic :class:`EachInput`).
@@ -83,6 +91,15 @@ class Primitive:
         self.differentiable = True
         self.batch_vjps = self.vjps if batch else None
         self.batch_when = None
+        self.raw_vjps = None
+        return self
+
+    def defraw(self, *vjps):
+        """Attach the per-input rules on raw arrays (one per input, or an :class:`EachInput`):
+        the Tensor rules' own arithmetic, for passes that nothing records."""
+        if self.vjps is None:
+            raise ValueError(f"primitive {self.name}: raw rules need per-input rules first")
+        self.raw_vjps = vjps[0] if len(vjps) == 1 and type(vjps[0]) is EachInput else tuple(vjps)
         return self
 
     def defbatch(self, *vjps, when=None):
@@ -107,6 +124,7 @@ class Primitive:
         self.vjp = vjp
         self.vjps = None
         self.batch_vjps = None
+        self.raw_vjps = None
         self.differentiable = True
         return self
 
@@ -206,6 +224,68 @@ def apply(prim, inputs, params):
             _record(prim, inputs, params, out)
     if _accumulators:
         _forward_tangents(prim, inputs, params, out)
+    return out
+
+
+_NO_PARAMS: dict = {}  # the params of every call without any (shared: never written to)
+
+
+def apply2(prim, a, b):
+    """``apply(prim, (a, b), {})`` for a binary operation without parameters, the commonest
+    call: no argument tuple or parameter dict is built unless something reads it (several
+    tapes, a forward accumulator, another device, a result that is not recorded)."""
+    if _multi[0] or _accumulators or len(_tapes) > 1:
+        return apply(prim, (a, b), _NO_PARAMS)
+    try:
+        v = prim.fwd(a._value, b._value)
+    except ValueError as e:
+        err = broadcast_error(prim.name, [a._value, b._value], e)
+        if err is None:
+            raise
+        raise err from None
+    out = _new(Tensor)
+    out._value = v
+    out._id = oid = _next_id()
+    if _tapes:
+        tape = _tapes[0]
+        w = tape._watched
+        ia = a._id
+        ib = b._id
+        if ia in w or ib in w:
+            if prim.differentiable and (_SCALAR_KIND.get(type(v)) or v.dtype.kind) in "fc":
+                w.add(oid)
+                tape._entries.append((oid, (ia, ib), prim, (out, a, b) if prim.save is None
+                                      else prim.save(out, a, b), _NO_PARAMS))
+            else:
+                _record(prim, (a, b), _NO_PARAMS, out)
+    return out
+
+
+def apply1(prim, a):
+    """``apply(prim, (a,), {})`` for a unary operation without parameters (see apply2)."""
+    if _multi[0] or _accumulators or len(_tapes) > 1:
+        return apply(prim, (a,), _NO_PARAMS)
+    try:
+        v = prim.fwd(a._value)
+    except ValueError as e:
+        err = broadcast_error(prim.name, [a._value], e)
+        if err is None:
+            raise
+        raise err from None
+    out = _new(Tensor)
+    out._value = v
+    out._id = oid = _next_id()
+    if _tapes:
+        tape = _tapes[0]
+        w = tape._watched
+        ia = a._id
+        if ia in w:
+            if prim.differentiable and (_SCALAR_KIND.get(type(v)) or v.dtype.kind) in "fc":
+                w.add(oid)
+                tape._entries.append((oid, (ia,), prim, (out, a) if prim.save is None
+                                      else prim.save(out, a), _NO_PARAMS))
+            else:
+                _record(prim, (a,), _NO_PARAMS, out)
     return out
 
 

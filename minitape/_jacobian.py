@@ -1,7 +1,8 @@
 """Jacobians by vectorized backward passes, and by one pass per row (the fallback).
 
-A vectorized pass is the tape's own backward pass (``GradientTape._gradient(...,
-batch=rows)``) whose output gradients carry a leading batch axis of seeds: the rows of the
+A vectorized pass is the tape's own backward pass (``Reader.passes(..., batch=rows)``: the
+tape hands a :class:`Reader` over after deciding whether the call consumes its recording)
+whose output gradients carry a leading batch axis of seeds: the rows of the
 identity for ``jacobian``, one position of every example for ``batch_jacobian``.  Each
 primitive's batch rules (``Primitive.batch_vjps``) carry that axis through; a recording with an
 operation without them is refused before anything is computed (:class:`NotBatchable`) and the
@@ -9,6 +10,8 @@ Jacobian is computed row by row instead.  Large passes are split into chunks of 
 Jacobian needs about twice its own size in memory (``parallel_iterations`` sets the chunk).
 """
 from __future__ import annotations
+
+from typing import Callable, NamedTuple
 
 from . import _backend as B
 from . import _state
@@ -19,11 +22,20 @@ from ._indexed_slices import IndexedSlices
 _UNSPLIT = 2 ** 17  # elements a vectorized Jacobian pass may hold before it is chunked
 
 
+class Reader(NamedTuple):
+    """What a Jacobian receives from the tape (it never touches the tape itself)."""
+
+    passes: Callable    # passes(target, sources, output_gradients, unconnected, batch=None):
+                        # one backward pass that keeps the recording, one gradient per source
+    entries: list       # the recording, read only (auto_chunk's sizes)
+    watched: set        # ids the tape watched
+
+
 class NotBatchable(Exception):
     """A vectorized pass met an operation whose gradient rule cannot take a batch axis."""
 
 
-def jacobian(tape, target, flat_sources, unconnected_gradients, parallel_iterations, use_pfor):
+def jacobian(reader, target, flat_sources, unconnected_gradients, parallel_iterations, use_pfor):
     """One Jacobian (or None) per source, ``target.shape + source.shape``."""
     n = target._value.size
     tshape = tuple(target._value.shape)
@@ -36,14 +48,14 @@ def jacobian(tape, target, flat_sources, unconnected_gradients, parallel_iterati
             e[:, start:stop] = m.eye(stop - start, dtype=v.dtype)
             return Tensor(e.reshape((stop - start,) + tshape))
         try:
-            js = vectorized(tape, target, flat_sources, seeds, n, unconnected_gradients,
+            js = vectorized(reader, target, flat_sources, seeds, n, unconnected_gradients,
                             parallel_iterations)
         except NotBatchable:
             pass
         else:
             return [None if j is None else _ops.reshape(j, tshape + tuple(s._value.shape))
                     for s, j in zip(flat_sources, js)]
-    return jacobian_rows(tape, target, flat_sources, unconnected_gradients)
+    return jacobian_rows(reader, target, flat_sources, unconnected_gradients)
 
 
 def _dense(g):
@@ -51,13 +63,13 @@ def _dense(g):
     return _ops._to_tensor(g) if type(g) is IndexedSlices else g
 
 
-def jacobian_rows(tape, target, flat_sources, unconnected_gradients):
+def jacobian_rows(reader, target, flat_sources, unconnected_gradients):
     """The Jacobian by one backward pass per row (the fallback, and use_pfor=False)."""
     n = target._value.size
     rows = [[] for _ in flat_sources]
     for i in range(n):  # one pass per row, none of them consuming the recording
         og = _ops.one_hot_like(target, i)
-        gs = tape._rows_pass(target, flat_sources, og, unconnected_gradients)
+        gs = reader.passes(target, flat_sources, og, unconnected_gradients)
         for k, g in enumerate(gs):
             rows[k].append(_dense(g))
     out = []
@@ -73,7 +85,7 @@ def jacobian_rows(tape, target, flat_sources, unconnected_gradients):
     return out
 
 
-def batch_jacobian(tape, target, source_t, unconnected_gradients, parallel_iterations,
+def batch_jacobian(reader, target, source_t, unconnected_gradients, parallel_iterations,
                    experimental_use_pfor):
     """Per-example Jacobians (batch, *t, *s), or None: seeds 1 at one position of every
     example (the target's example i depends only on the source's example i)."""
@@ -94,7 +106,7 @@ def batch_jacobian(tape, target, source_t, unconnected_gradients, parallel_itera
             e[:, :, start:stop] = xm.eye(stop - start, dtype=v.dtype)[:, None, :]
             return Tensor(e.reshape((stop - start, batch) + inner))
         try:
-            js = vectorized(tape, target, [source_t], seeds, m, unconnected_gradients,
+            js = vectorized(reader, target, [source_t], seeds, m, unconnected_gradients,
                             parallel_iterations, axis=1)
             done = True
         except NotBatchable:
@@ -105,7 +117,7 @@ def batch_jacobian(tape, target, source_t, unconnected_gradients, parallel_itera
         rows = []
         for k in range(m):  # one pass per row, none of them consuming the recording
             og = _ops.one_hot_batch_like(target, k)
-            g = tape._rows_pass(target, [source_t], og, unconnected_gradients)[0]
+            g = reader.passes(target, [source_t], og, unconnected_gradients)[0]
             if g is None:
                 rows = None
                 break
@@ -115,7 +127,7 @@ def batch_jacobian(tape, target, source_t, unconnected_gradients, parallel_itera
     return j
 
 
-def vectorized(tape, target, sources, seeds, n, unconnected_gradients, chunk, axis=0):
+def vectorized(reader, target, sources, seeds, n, unconnected_gradients, chunk, axis=0):
     """Vectorized backward passes for ``n`` rows of a Jacobian, a chunk of rows at a time.
 
     ``seeds(start, stop)`` gives the output gradients of rows start..stop with a leading
@@ -128,15 +140,15 @@ def vectorized(tape, target, sources, seeds, n, unconnected_gradients, chunk, ax
     recorded operation, so that the Jacobian can be differentiated again.
     """
     if chunk is None:
-        chunk = auto_chunk(tape, target, sources, n)
+        chunk = auto_chunk(reader, target, sources, n)
     chunk = max(1, min(int(chunk), n))
     recorded = chunk < n and bool(_state.tapes or _state.accumulators)
     parts = [[] for _ in sources]
     whole = [None] * len(sources)
     for start in range(0, n, chunk):
         stop = min(n, start + chunk)
-        gs = tape._gradient(target, sources, [seeds(start, stop)], unconnected_gradients,
-                            consume=False, batch=stop - start)
+        gs = reader.passes(target, sources, [seeds(start, stop)], unconnected_gradients,
+                           batch=stop - start)
         for k, g in enumerate(gs):
             if g is None:
                 whole[k] = parts[k] = None
@@ -166,7 +178,8 @@ def vectorized(tape, target, sources, seeds, n, unconnected_gradients, chunk, ax
             out.append(p[0] if len(p) == 1 else _ops.concat(p, axis=axis))
     return out
 
-def auto_chunk(tape, target, sources, n):
+
+def auto_chunk(reader, target, sources, n):
     """Rows per vectorized pass so that the pass needs at most the Jacobian's size.
 
     A pass over ``c`` rows holds, per row, its seed and a few gradients as large as the
@@ -178,8 +191,8 @@ def auto_chunk(tape, target, sources, n):
     float64) are not split: chunks would only cost time.
     """
     largest = target._value.size
-    watched = tape._watched
-    for e in tape._entries:
+    watched = reader.watched
+    for e in reader.entries:
         for t in e[3]:
             if type(t) is Tensor and t._id in watched:
                 z = t._value.size

@@ -1,20 +1,23 @@
-"""GradientTape: recording, and the backward pass scheduled by usage counts."""
+"""GradientTape: recording, and the backward pass (recorded: usage counts; unrecorded: raw)."""
 from __future__ import annotations
 
 import enum
 from math import prod as _prod
 import warnings
-from typing import NamedTuple
 
 from . import _core
-from ._core import Tensor, Variable, _to_tensor
+from ._core import Tensor, Variable, _to_tensor, _new
 from ._backend import quiet_floating_errors as _quiet, restore_floating_errors as _restore
 from ._indexed_slices import IndexedSlices
-from ._state import tapes as _tapes
+from ._state import next_id as _next_id
+from ._state import tapes as _tapes, accumulators as _accumulators
+from ._state import multi_device as _multi
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
 from . import _jacobian
+from ._recording import Entry, Recording, _Spent, _entries_view  # noqa: F401  (debugging's view)
 from ._jacobian import NotBatchable
+from ._ops.array_ops import _unbroadcast_fwd as _unbroadcast_raw  # (unbroadcast's forward)
 from .dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
 
 
@@ -146,7 +149,15 @@ class GradientTape:
             self._push()
 
     # --- gradients ------------------------------------------------------------------------
-    def _check_usable(self):
+    # The backward contract.  gradient, jacobian and batch_jacobian each call _open first: it
+    # is the one decision whether the call consumes the recording (a tape that is not
+    # persistent stops recording there and gives its recording away when the call is done,
+    # through _release, the one place that does) or keeps it (a persistent tape).  Whatever
+    # runs inside one call (the rows or chunks of a Jacobian, the debugging stepper) only
+    # reads the recording.
+
+    def _open(self):
+        """Check that the tape can still answer; True when this call consumes the recording."""
         if self._used and not self._persistent:
             raise RuntimeError(_NON_PERSISTENT_MSG)
         if not self._entered and not self._entries:
@@ -154,6 +165,18 @@ class GradientTape:
             if not self._watched:
                 raise RuntimeError(_NON_PERSISTENT_MSG if not self._persistent else
                                    "GradientTape.gradient called on a tape that never recorded.")
+        consume = not self._persistent
+        if self._recording:
+            if consume:
+                self._pop()
+            else:
+                _warn("Calling GradientTape.gradient on a persistent tape inside its context is "
+                      "significantly less efficient than calling it outside the context (it "
+                      "causes the gradient ops to be recorded on the tape, leading to increased "
+                      "CPU and memory usage). Only call GradientTape.gradient inside the context "
+                      "if you actually want to trace the gradient in order to compute higher "
+                      "order derivatives.")
+        return consume
 
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients=UnconnectedGradients.NONE):
@@ -163,22 +186,13 @@ class GradientTape:
         Sources that the target does not depend on give None, or zeros with
         ``unconnected_gradients=tf.UnconnectedGradients.ZERO``.
         """
-        return self._gradient(target, sources, output_gradients, unconnected_gradients,
-                              consume=not self._persistent)
+        consume = self._open()
+        return self._gradient(target, sources, output_gradients, unconnected_gradients, consume)
 
     def _gradient(self, target, sources, output_gradients, unconnected_gradients, consume,
                   batch=None):
-        self._check_usable()
-        if self._recording:
-            if not self._persistent:
-                self._pop()
-            else:
-                _warn("Calling GradientTape.gradient on a persistent tape inside its context is "
-                      "significantly less efficient than calling it outside the context (it "
-                      "causes the gradient ops to be recorded on the tape, leading to increased "
-                      "CPU and memory usage). Only call GradientTape.gradient inside the context "
-                      "if you actually want to trace the gradient in order to compute higher "
-                      "order derivatives.")
+        """One backward pass for ``gradient`` (and for each row or chunk of a Jacobian, which
+        passes ``consume=False``); ``batch``: the rows a vectorized pass carries."""
         if target is None:
             raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
                             "Variables or CompositeTensors to be differentiated, but received "
@@ -228,6 +242,17 @@ class GradientTape:
             results.append(g)
         return _nest.pack_sequence_as(sources, results)
 
+    def _reader(self):
+        """What a Jacobian needs of the recording: passes that keep it, and the recording."""
+        entries = self._entries
+        if entries is None:
+            raise RuntimeError(_NON_PERSISTENT_MSG)
+
+        def passes(target, sources, output_gradients, unconnected_gradients, batch=None):
+            return self._gradient(target, sources, output_gradients, unconnected_gradients,
+                                  consume=False, batch=batch)
+        return _jacobian.Reader(passes, entries, self._watched)
+
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
         """Full Jacobian: result shape is ``target.shape + source.shape`` for each source.
@@ -238,13 +263,11 @@ class GradientTape:
         operation whose rule cannot take a batch axis (custom gradients), or
         ``experimental_use_pfor=False``, gives one backward pass per row instead.
         """
-        self._check_usable()
-        if self._recording and not self._persistent:
-            self._pop()
-        out = _jacobian.jacobian(self, _to_tensor(target), _nest.flatten(sources),
+        consume = self._open()
+        out = _jacobian.jacobian(self._reader(), _to_tensor(target), _nest.flatten(sources),
                                  unconnected_gradients, parallel_iterations,
                                  experimental_use_pfor)
-        if not self._persistent:
+        if consume:
             self._release()
         return _nest.pack_sequence_as(sources, out)
 
@@ -264,12 +287,10 @@ class GradientTape:
         if target.shape[0] != source_t.shape[0]:
             raise ValueError("Need first dimension of target shape "
                              f"({target.shape}) and source shape ({source_t.shape}) to match.")
-        self._check_usable()
-        if self._recording and not self._persistent:
-            self._pop()
-        j = _jacobian.batch_jacobian(self, target, source_t, unconnected_gradients,
+        consume = self._open()
+        j = _jacobian.batch_jacobian(self._reader(), target, source_t, unconnected_gradients,
                                      parallel_iterations, experimental_use_pfor)
-        if not self._persistent:
+        if consume:
             self._release()
         if j is None:
             # TF returns zeros, not None, for an unconnected target (whatever
@@ -278,13 +299,14 @@ class GradientTape:
             return _ops.zeros(tuple(target.shape) + tuple(source_t.shape[1:]), dtype=target.dtype)
         return j
 
-    # --- the backward contract ------------------------------------------------------------
-    # A pass either consumes the recording (gradient() on a non-persistent tape) or keeps it
-    # (persistent tapes, every row of a Jacobian, the debugging stepper); _pass decides it
-    # once, and _release is the one place that gives the recording away.
-
     def _pass(self, targets, sources, output_gradients, consume, on_step=None, batched=False):
-        """One backward pass over the recording: one gradient (or None) per source."""
+        """One backward pass over the recording: one gradient (or None) per source.
+
+        ``consume`` (decided by :meth:`_open`): the pass frees each entry once it has run and
+        the tape gives its recording away.  The pass runs its rules on raw arrays when nothing
+        would record them (no tape or forward accumulator active, one array module): a
+        first-order gradient then builds no graph of its own backward pass.
+        """
         entries = self._entries
         if entries is None:
             raise RuntimeError(_NON_PERSISTENT_MSG)
@@ -294,12 +316,14 @@ class GradientTape:
         skeleton = None
         if consume and self._notes is not None:
             skeleton = [(e[0], e[1], e[2]) for e in entries]
+        raw = (on_step is None and not batched and not _tapes and not _accumulators
+               and not _multi[0])
         # Gradient rules at kinks compute inf and nan silently, as TF's kernels do (once per
         # pass, not per operation)
         quiet = _quiet()
         try:
             grads = backward(entries, self._watched, targets, sources, output_gradients,
-                             consume=consume, on_step=on_step, batched=batched)
+                             consume=consume, on_step=on_step, batched=batched, raw=raw)
         finally:
             _restore(quiet)
         if consume:
@@ -308,61 +332,12 @@ class GradientTape:
                            {s._id: g is not None for s, g in zip(sources, grads)}))
         return grads
 
-    def _rows_pass(self, target, sources, output_gradients, unconnected_gradients):
-        """One row of a Jacobian: ``gradient`` without consuming the recording."""
-        return self._gradient(target, sources, output_gradients, unconnected_gradients,
-                              consume=False)
-
     def _release(self, spent=None):
         """Give the recording away (a non-persistent tape after its gradient or Jacobian)."""
         self._used = True
         self._spent = spent
         self._entries = None
         self._watched = set()
-
-
-class _Spent(NamedTuple):
-    """What a consumed tape keeps for debugging.why_none."""
-
-    skeleton: list | None   # [(out, ins, op)] of the entries, when the tape had notes
-    watched: set            # ids the tape watched
-    target_ids: list        # the targets of the consuming gradient call
-    answered: dict          # {source id: whether it got a gradient}
-
-
-class Entry(NamedTuple):
-    """One recorded operation as :func:`recording` shows it (read-only, outside the tape)."""
-
-    index: int      # position on the tape
-    out: int        # id of the output (an operation with several outputs shows one per output)
-    ins: tuple      # ids of the inputs
-    op: object      # the Primitive
-    saved: tuple | None   # what its gradient keeps (None on a consumed tape's skeleton)
-    params: dict | None
-
-
-class Recording(NamedTuple):
-    """A read-only view of a tape's recording, for :mod:`minitape.debugging`."""
-
-    entries: tuple | None    # Entry per recorded output; None once the recording is gone
-    watched: frozenset       # ids of watched tensors and of everything computed from them
-    variables: tuple         # the Variables the tape watched
-    notes: tuple             # debugging notes (see _trace), in order
-    spent: _Spent | None     # what a consumed tape kept; None while it holds its recording
-    persistent: bool
-    watch_accessed: bool     # whether trainable Variables are watched on first use
-
-
-def _entries_view(raw):
-    out = []
-    for i, e in enumerate(raw):
-        if e is None:
-            continue
-        o = e[0]
-        for oid in (o if type(o) is tuple else (o,)):
-            out.append(Entry(i, oid, e[1], e[2], e[3] if len(e) > 3 else None,
-                             e[4] if len(e) > 4 else None))
-    return tuple(out)
 
 
 def recording(tape) -> Recording:
@@ -423,7 +398,7 @@ class _StopRecording:
 
 
 def backward(entries, watched, targets, sources, output_gradients=None, consume=False,
-             on_step=None, batched=False):
+             on_step=None, batched=False, raw=False):
     """The backward pass over a recording: one gradient (or None) per source.
 
     Scheduled by usage counts, without recursion (TensorFlow's algorithm): an entry runs
@@ -438,6 +413,8 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
     Jacobian) and the pass runs each primitive's batch rules (``Primitive.batch_vjps``),
     undoing broadcasting behind that axis; it raises :class:`NotBatchable`, before computing
     anything, when an entry between the targets and the sources has none.
+    ``raw``: nothing records the rules (the caller checked): run them on raw arrays
+    (:func:`_run_raw`), the same schedule and the same arithmetic without a Tensor per step.
     """
     live = entries
     if not consume:
@@ -446,6 +423,9 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
     # (A target is its own source: d(x)/dx = 1 whether or not x was watched, as in TF.)
     target_ids = {t._id for t in targets}
     source_ids = {s._id for s in sources if s._id in watched or s._id in target_ids}
+    if raw:
+        return _backward_raw(entries, live, targets, sources, output_gradients, source_ids,
+                             consume)
 
     # 1. the entries that lead to a source (entries are in execution order, every producer
     #    before its consumers: one forward sweep), and 2. usage counts: how many of them
@@ -494,19 +474,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                 wanted.update(e[1])
         e = None
     # 3. seed with the targets' gradients
-    grads = {}
-    for k, t in enumerate(targets):
-        if t._value.dtype.kind not in _FLOATING:
-            continue
-        g = output_gradients[k] if output_gradients is not None else None
-        if g is None:
-            g = _ops.ones_like(t)
-        else:
-            g = _to_tensor(g)
-            if g.dtype != t.dtype:
-                g = _ops.cast(g, t.dtype)
-        prev = grads.get(t._id)
-        grads[t._id] = g if prev is None else _ops.add(prev, g)
+    grads = _seeds(targets, output_gradients)
     if multi is None:
         ready = [i for out_id, i in producer.items() if out_id not in usage]
     else:
@@ -579,6 +547,145 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         if consume:
             live[i] = None  # free what this entry kept alive
     return [grads.get(s._id) if s._id in source_ids else None for s in sources]
+
+
+def _seeds(targets, output_gradients):
+    """The targets' gradients that start a pass: ones, or ``output_gradients`` in their dtype."""
+    grads = {}
+    for k, t in enumerate(targets):
+        if t._value.dtype.kind not in _FLOATING:
+            continue
+        g = output_gradients[k] if output_gradients is not None else None
+        if g is None:
+            g = _ops.ones_like(t)
+        else:
+            g = _to_tensor(g)
+            if g.dtype != t.dtype:
+                g = _ops.cast(g, t.dtype)
+        prev = grads.get(t._id)
+        grads[t._id] = g if prev is None else _ops.add(prev, g)
+    return grads
+
+
+def _backward_raw(entries, live, targets, sources, output_gradients, source_ids, consume):
+    """:func:`backward` on raw arrays, for a pass that nothing records.
+
+    A primitive's raw rules (``Primitive.raw_vjps``) run where it has them, else its Tensor
+    rules on wrapped arrays; gradients are arrays until the end, where each source's becomes a
+    Tensor.  Scheduled without usage counts: entries are in execution order, so walking them
+    backwards reaches each one after every entry that consumed its outputs.  (Where three or
+    more gradients meet in one tensor they are summed in that order, which may differ in the
+    last bit from the usage-count order of a recorded pass.)
+    """
+    # the entries that lead to a source: one forward sweep
+    needed_ids = set(source_ids)
+    need = needed_ids.add
+    last = -1
+    i = -1
+    for e in entries:
+        i += 1
+        for tid in e[1]:
+            if tid in needed_ids:
+                o = e[0]
+                if o.__class__ is tuple:
+                    needed_ids.update(o)
+                else:
+                    need(o)
+                last = i
+                break
+    e = None
+    grads = _seeds(targets, output_gradients)
+    for tid, g in grads.items():
+        grads[tid] = g._value
+    get = grads.get
+    pop = grads.pop
+    for i in range(last, -1, -1):
+        out_id, in_ids, prim, saved, params = entries[i]
+        if out_id.__class__ is tuple:  # several outputs: a tuple of their gradients
+            if not any(o in needed_ids for o in out_id):
+                continue
+            g = tuple([get(o) if o in source_ids else pop(o, None) for o in out_id])
+            if all(x is None for x in g):
+                g = None
+        else:
+            if out_id not in needed_ids:
+                continue
+            g = get(out_id) if out_id in source_ids else pop(out_id, None)
+        if g is not None:
+            if prim.no_gradient:
+                raise LookupError(f"gradient registry has no entry for: {prim.name}")
+            vjps = prim.raw_vjps
+            if vjps is not None:
+                if type(g) is IndexedSlices:  # a gather's sparse gradient reaching a dense rule
+                    g = _ops._to_tensor(g)._value
+                k = 0
+                for tid in in_ids:
+                    if tid in needed_ids:
+                        try:
+                            r = vjps[k](g, *saved, **params) if params else vjps[k](g, *saved)
+                        except ValueError:  # (shapes that do not broadcast: TF's error)
+                            r = _tensor_rule(prim, k, g, saved, params)
+                        if r is not None:
+                            if prim.unbroadcast:
+                                shape = saved[k + 1]._value.shape
+                                if r.shape != shape:
+                                    r = _unbroadcast_raw(r, shape)
+                            prev = get(tid)
+                            grads[tid] = r if prev is None else _raw_accumulate(prev, r)
+                    k += 1
+            else:  # no raw rules: the Tensor rules, on the arrays wrapped
+                if type(g) is tuple:
+                    g = tuple([None if x is None or type(x) is IndexedSlices else _wrap(x) for x in g])
+                elif type(g) is not IndexedSlices:
+                    g = _wrap(g)
+                for tid, r in zip(in_ids, entry_grads(prim, g, saved, params, in_ids,
+                                                      needed_ids)):
+                    if r is not None and tid in needed_ids:
+                        if type(r) is not IndexedSlices:  # (a gather's rule: kept sparse, as TF)
+                            r = r._value
+                        prev = get(tid)
+                        grads[tid] = r if prev is None else _raw_accumulate(prev, r)
+        if consume:
+            live[i] = None  # free what this entry kept alive
+    out = []
+    for s in sources:
+        sid = s._id
+        v = get(sid) if sid in source_ids else None
+        out.append(None if v is None else v if type(v) is IndexedSlices else _wrap(v))
+    return out
+
+
+def _tensor_rule(prim, k, g, saved, params):
+    """Input ``k``'s Tensor rule on a raw gradient, for what a raw rule refused: it raises
+    the error the Tensor rule raises (TensorFlow's), or gives the same result."""
+    r = prim.vjps[k](_wrap(g), *saved, **params)
+    return None if r is None else r._value
+
+
+def _raw_accumulate(a, b):
+    """Two gradients of one tensor summed: arrays as arrays; where one is a gather's
+    IndexedSlices, as a recorded pass sums them (two sparse ones stay sparse)."""
+    if type(a) is not IndexedSlices and type(b) is not IndexedSlices:
+        return _raw_add(a, b)
+    r = _ops.add_gradients(a if type(a) is IndexedSlices else _wrap(a),
+                           b if type(b) is IndexedSlices else _wrap(b))
+    return r if type(r) is IndexedSlices else r._value
+
+
+def _raw_add(a, b):
+    """``a + b`` of two gradients of one tensor (TF's error if their shapes do not match)."""
+    try:
+        return a + b
+    except ValueError:
+        return _ops.add(_wrap(a), _wrap(b))._value
+
+
+def _wrap(v):
+    """A Tensor holding array ``v`` (Tensor(v) without the __init__ call)."""
+    t = _new(Tensor)
+    t._value = v
+    t._id = _next_id()
+    return t
 
 
 def _last_output(multi, i):

@@ -10,6 +10,8 @@ Layers, bottom up (each module imports only from the ones before it):
 * gradient rules, one module per family (``math_grads``...): each attaches the VJPs of its
   family's primitives by name (``REGISTRY["Sin"].defvjps(...)``).  They are written with
   minitape operations of any family, so they come after all the forwards;
+* ``raw_grads``: the commonest rules again on raw arrays, which a backward pass that nothing
+  records runs instead (first-order gradients build no Tensor per step);
 * ``operators``: Tensor's ``+``, ``*``, ``[]``... installed once.
 
 Adding an operation: its forward in the family's ``*_ops.py``, its rule in ``*_grads.py``, and
@@ -43,5 +45,6 @@ from .extra_ops import (asinh, acosh, atanh, divide_no_nan, multiply_no_nan, rec
 
 # the gradient layer: attaches the rules to the primitives defined above
 from . import math_grads, reduce_grads, array_grads, linalg_grads, nn_grads, extra_grads  # noqa: E402,F401
+from . import raw_grads  # noqa: E402,F401  (the same rules on raw arrays, for unrecorded passes)
 from .array_grads import unbroadcast_batch  # noqa: E402,F401  (vectorized Jacobians' passes)
 from . import operators  # noqa: E402,F401  (Tensor's operators, installed once)

@@ -8,7 +8,7 @@ import operator
 
 from .. import _backend as B
 from .. import dtypes as _d
-from .._core import Tensor, apply, primitive, _to_tensor, _new, _SCALAR_KIND, broadcast_error
+from .._core import Tensor, apply, apply1, apply2, primitive, _to_tensor, _new, _SCALAR_KIND, broadcast_error
 from .._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
 from .._state import multi_device as _multi  # [True] once a second array module (GPU) exists
 from ..errors import InvalidArgumentError
@@ -54,7 +54,7 @@ def _mk_binary(name, fwd, prim=None, slow=None):
                             raise err from None
                         out._id = _next_id()
                         return out
-                    return apply(prim, (x, y), {})
+                    return apply2(prim, x, y)
             elif ty is _float:
                 # a tensor and a Python float (y * 0.9): the one float-constant shortcut.
                 # Its cache is probed here first: a NumPy scalar's type is its cache key, so
@@ -64,7 +64,7 @@ def _mk_binary(name, fwd, prim=None, slow=None):
                 if c is None:
                     c = float_constant(y, x._value)
                 if c is not None:
-                    return apply(prim, (x, c), {})
+                    return apply2(prim, x, c)
         if slow is not None:
             r = slow(x, y)
             if r is not NotImplemented:
@@ -72,7 +72,7 @@ def _mk_binary(name, fwd, prim=None, slow=None):
         a, b = _pair(x, y, pname)
         if (_SCALAR_KIND.get(type(a._value)) or a._value.dtype.kind) == "b":
             raise not_allowed(pname, a._value.dtype, ALLOWED_ARITHMETIC)
-        return apply(prim, (a, b), {})
+        return apply2(prim, a, b)
 
     op.prim = prim
     return op
@@ -198,7 +198,7 @@ def _mk_unary(name, fwd, save=None, float_only=True):
             out._value = prim.fwd(x._value)
             out._id = _next_id()
             return out
-        return apply(prim, (x,), {})
+        return apply1(prim, x)
 
     op.prim = prim
     op.__name__ = name.lower()
