@@ -134,7 +134,7 @@ class BoundOutputs(NbGraderPreprocessor):
         from nbgrader import utils
 
         from .i18n import t
-        from .nbgrader_ext import notebook_language
+        from .i18n import notebook_language
 
         lang = notebook_language(nb, resources)
         total_count = total_bytes = 0

@@ -61,3 +61,17 @@ def tn(key: str, count: object, lang: str | None = None, /, **kwargs: object) ->
     return forms[rule(abs(_plural_count(count)))].format(**kwargs)
 
 
+# The language of a notebook being graded (nbgrader's preprocessors, the output bounds)
+def lang_of_assignment(assignment: str) -> str:
+    variant = split_variant(assignment or "")
+    return variant[1] if variant else "en"
+
+
+def notebook_language(nb: dict, resources: dict | None = None) -> str:
+    """The course language of a lesson notebook: its ``metadata.minitape.lang``, else the
+    ``-<lang>`` of the nbgrader assignment it belongs to, else English."""
+    lang = nb.get("metadata", {}).get("minitape", {}).get("lang")
+    if lang in LANGS:
+        return lang
+    assignment = ((resources or {}).get("nbgrader") or {}).get("assignment") or ""
+    return lang_of_assignment(assignment)

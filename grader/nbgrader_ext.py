@@ -52,7 +52,7 @@ from . import nbgrader_compat
 # The course's nbgrader_config.py imports this module: nbgrader's own commands
 # (`.venv/bin/nbgrader ...`) then open the gradebook without an `alembic` on PATH.
 nbgrader_compat.install()
-from .i18n import split_variant
+from .i18n import lang_of_assignment as _lang_of, notebook_language, split_variant
 
 __all__ = [
     "FlagIssues",
@@ -231,11 +231,6 @@ class RecordSubmissionIssues(NbGraderPreprocessor):
                 _add_issue(nb, "test_cell_modified", grade_id,
                            "a locked test cell was edited; its source was restored from the gradebook")
         return nb, resources
-
-
-def _lang_of(assignment: str) -> str:
-    variant = split_variant(assignment or "")
-    return variant[1] if variant else "en"
 
 
 def _defines(source: str, name: str) -> bool:
@@ -637,18 +632,6 @@ class FlagIssues(NbGraderPreprocessor):
             submitted.flagged = True
             gb.db.commit()
         return nb, resources
-
-
-def notebook_language(nb: NotebookNode, resources: dict | None = None) -> str:
-    """The course language of a lesson notebook: its ``metadata.minitape.lang``, else the
-    ``-<lang>`` of the nbgrader assignment it belongs to, else English."""
-    from .i18n import LANGS
-
-    lang = nb.get("metadata", {}).get("minitape", {}).get("lang")
-    if lang in LANGS:
-        return lang
-    assignment = ((resources or {}).get("nbgrader") or {}).get("assignment") or ""
-    return _lang_of(assignment)
 
 
 class LocalizedClearSolutions(ClearSolutions):

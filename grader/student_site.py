@@ -8,7 +8,7 @@ another matter: an editable install (``pip install -e '.[course]'``) maps the pa
 checkout, whose ``lessons/src`` holds every solution; a regular install carries whatever the
 instructor's wheel carries. So a grading kernel never imports the instructor's packages:
 :func:`ensure` builds the student wheel the same way the student distribution does, unpacks it
-into a *student site* folder, audits that folder (:func:`lessons.student.audit`: instructor
+into a *student site* folder, audits that folder (:func:`grader.student_wheel.audit`: instructor
 paths, exercise registrations, solution and hidden-test fingerprints) and caches it under
 ``$GRADER_STUDENT_SITE_CACHE`` (default ``~/.cache/minitape-grader/student-site``), keyed on a
 hash of the files it is built from: a grading run builds it once (a few seconds), later runs
@@ -60,7 +60,7 @@ def _checkout(dirs: dict[str, Path]) -> Path | None:
 
 
 def _wanted(rel: str, path: Path) -> bool:
-    from lessons.student import INSTRUCTOR_PATH
+    from .student_wheel import INSTRUCTOR_PATH
 
     parts = rel.split("/")
     return not (_SKIP_PARTS.intersection(parts) or path.suffix in {".pyc", ".pyo"}
@@ -96,7 +96,7 @@ def cache_root() -> Path:
 
 
 def _build(site: Path, root: Path | None, files: list[tuple[str, Path]]) -> None:
-    from lessons.student import build_wheel
+    from .student_wheel import build_wheel
 
     if root is not None:  # the student distribution's own build: the wheel, unpacked
         with tempfile.TemporaryDirectory(prefix="grader-student-wheel-") as tmp:
@@ -116,7 +116,7 @@ def _build(site: Path, root: Path | None, files: list[tuple[str, Path]]) -> None
 def ensure(log=None) -> str:
     """The student site folder (built, audited and cached if needed); raises
     :class:`StudentSiteError` where it cannot be built or the audit finds instructor material."""
-    from lessons.student import Fingerprints, audit
+    from .student_wheel import Fingerprints, audit
 
     dirs = instructor_package_dirs()
     missing = [name for name in PACKAGES if name not in dirs]

@@ -24,8 +24,19 @@ from __future__ import annotations
 from . import _backend as B
 from ._tensor import Tensor, TensorShape, convert_to_tensor
 from ._state import tapes as _tapes, accumulators as _accumulators
+from .dtypes import int64
 
 np = B.numpy
+
+# The operations an IndexedSlices needs (negative, concat, cast, reshape, and its densifying
+# scatter), installed once by minitape._ops when the operations exist: this module sits below
+# them in the engine's layers (docs/architecture.md), as Tensor's operators do.
+_OPS = {}
+
+
+def install(**ops) -> None:
+    """Give IndexedSlices the operations it uses (called by ``minitape._ops`` at import)."""
+    _OPS.update(ops)
 
 
 class IndexedSlices:
@@ -66,8 +77,7 @@ class IndexedSlices:
         return self._values.device
 
     def __neg__(self):
-        from ._ops import negative
-        return IndexedSlices(negative(self._values), self._indices, self._dense_shape)
+        return IndexedSlices(_OPS["negative"](self._values), self._indices, self._dense_shape)
 
     def __str__(self):
         shape = "" if self._dense_shape is None else f", dense_shape={self._dense_shape!s}"
@@ -86,11 +96,9 @@ class IndexedSlices:
         if self._dense_shape is None:
             raise ValueError(f"Tensor conversion requested for IndexedSlices for argument "
                              f"`value` without dense_shape: {self}")
-        from ._ops.array_ops import _ScatterAxis
-        from ._core import apply
         shape = tuple(int(s) for s in B.to_host(self._dense_shape._value))
         idx = self._indices._value.reshape(-1)
-        t = apply(_ScatterAxis, (self._values,), {"indices": idx, "axis": 0, "shape": shape})
+        t = _OPS["scatter"](self._values, idx, shape)
         self._dense = (t, recorders)
         return t
 
@@ -112,8 +120,7 @@ IndexedSlices.__module__ = "minitape"
 
 def concat_slices(a, b):
     """Two sparse gradients of one tensor as one (TF's AggregateIndexedSlicesGradients)."""
-    from ._ops import concat, cast
-    from .dtypes import int64
+    concat, cast = _OPS["concat"], _OPS["cast"]
     ia, ib = a._indices, b._indices
     if ia.dtype != ib.dtype:  # TF casts int32 indices to int64 when they are mixed
         ia, ib = cast(ia, int64), cast(ib, int64)
@@ -123,7 +130,6 @@ def concat_slices(a, b):
 def sparse_gradient(g, indices, shape):
     """The gradient of a gather along axis 0 from a tensor of ``shape``: ``g`` reshaped to one
     row per index (TF's ``_GatherV2Grad`` / ``ResourceGather``'s gradient)."""
-    from ._ops import reshape
     idx = indices.reshape(-1)
-    values = reshape(g, (idx.shape[0],) + tuple(shape[1:]))
+    values = _OPS["reshape"](g, (idx.shape[0],) + tuple(shape[1:]))
     return IndexedSlices(values, Tensor(idx), Tensor(np.asarray(shape, dtype=np.int32)))

@@ -6,15 +6,15 @@ from math import prod as _prod
 import warnings
 
 from . import _core
-from ._core import Tensor, Variable, _to_tensor, _new
+from ._core import Tensor, Variable, _to_tensor
 from ._backend import quiet_floating_errors as _quiet, restore_floating_errors as _restore
 from ._indexed_slices import IndexedSlices
-from ._state import next_id as _next_id
 from ._state import tapes as _tapes, accumulators as _accumulators
 from ._state import multi_device as _multi
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
 from . import _jacobian
+from ._ops.raw_grads import _raw_accumulate, _tensor_rule, _wrap
 from ._recording import Entry, Recording, _Spent, _entries_view  # noqa: F401  (debugging's view)
 from ._jacobian import NotBatchable
 from ._ops.array_ops import _unbroadcast_fwd as _unbroadcast_raw  # (unbroadcast's forward)
@@ -614,10 +614,9 @@ def _backward_raw(entries, live, targets, sources, output_gradients, source_ids,
         if g is not None:
             if prim.no_gradient:
                 raise LookupError(f"gradient registry has no entry for: {prim.name}")
-            vjps = prim.raw_vjps
+            # (a gather's sparse gradient takes the Tensor rules: identity and cast keep it sparse)
+            vjps = prim.raw_vjps if type(g) is not IndexedSlices else None
             if vjps is not None:
-                if type(g) is IndexedSlices:  # a gather's sparse gradient reaching a dense rule
-                    g = _ops._to_tensor(g)._value
                 k = 0
                 for tid in in_ids:
                     if tid in needed_ids:
@@ -653,39 +652,6 @@ def _backward_raw(entries, live, targets, sources, output_gradients, source_ids,
         v = get(sid) if sid in source_ids else None
         out.append(None if v is None else v if type(v) is IndexedSlices else _wrap(v))
     return out
-
-
-def _tensor_rule(prim, k, g, saved, params):
-    """Input ``k``'s Tensor rule on a raw gradient, for what a raw rule refused: it raises
-    the error the Tensor rule raises (TensorFlow's), or gives the same result."""
-    r = prim.vjps[k](_wrap(g), *saved, **params)
-    return None if r is None else r._value
-
-
-def _raw_accumulate(a, b):
-    """Two gradients of one tensor summed: arrays as arrays; where one is a gather's
-    IndexedSlices, as a recorded pass sums them (two sparse ones stay sparse)."""
-    if type(a) is not IndexedSlices and type(b) is not IndexedSlices:
-        return _raw_add(a, b)
-    r = _ops.add_gradients(a if type(a) is IndexedSlices else _wrap(a),
-                           b if type(b) is IndexedSlices else _wrap(b))
-    return r if type(r) is IndexedSlices else r._value
-
-
-def _raw_add(a, b):
-    """``a + b`` of two gradients of one tensor (TF's error if their shapes do not match)."""
-    try:
-        return a + b
-    except ValueError:
-        return _ops.add(_wrap(a), _wrap(b))._value
-
-
-def _wrap(v):
-    """A Tensor holding array ``v`` (Tensor(v) without the __init__ call)."""
-    t = _new(Tensor)
-    t._value = v
-    t._id = _next_id()
-    return t
 
 
 def _last_output(multi, i):

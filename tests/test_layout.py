@@ -24,6 +24,7 @@ LAYERS = [
     {"minitape._device", "minitape.config"},
     {"minitape._trace"},
     {"minitape._tensor"},
+    {"minitape._indexed_slices"},
     {"minitape._core"},
     {"minitape._ops._adapt"},
     {"minitape._ops.*_ops", "minitape._ops.operators"},

@@ -48,3 +48,18 @@ from . import math_grads, reduce_grads, array_grads, linalg_grads, nn_grads, ext
 from . import raw_grads  # noqa: E402,F401  (the same rules on raw arrays, for unrecorded passes)
 from .array_grads import unbroadcast_batch  # noqa: E402,F401  (vectorized Jacobians' passes)
 from . import operators  # noqa: E402,F401  (Tensor's operators, installed once)
+
+
+def _install_sparse_ops():
+    """IndexedSlices (a gather's gradient, in the layer below) gets the operations it uses."""
+    from .. import _indexed_slices
+    from .._core import apply
+    from .array_ops import _ScatterAxis
+
+    def scatter(values, indices, shape):   # the rows summed into a dense tensor, recorded
+        return apply(_ScatterAxis, (values,), {"indices": indices, "axis": 0, "shape": shape})
+
+    _indexed_slices.install(negative=negative, concat=concat, cast=cast, reshape=reshape, scatter=scatter)
+
+
+_install_sparse_ops()

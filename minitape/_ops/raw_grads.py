@@ -16,7 +16,10 @@ NumPy (``_state.multi_device`` off), so ``np`` is the array module.
 from __future__ import annotations
 
 from .. import _backend as B
-from .._core import REGISTRY
+from .._core import REGISTRY, Tensor, _new
+from .._indexed_slices import IndexedSlices
+from .._state import next_id as _next_id
+from .math_ops import add, add_gradients
 
 np = B.numpy
 R = REGISTRY
@@ -71,3 +74,37 @@ R["Sqrt"].defraw(_sqrt)
 # Relu, Relu6, LeakyRelu keep a mask: ReluGrad's forward is g * mask
 R["Relu"].defraw(lambda g, mask: g * mask._value)
 R["Relu6"].defraw(lambda g, mask: g * mask._value)
+
+
+# --- the raw pass's own arithmetic (minitape._tape._backward_raw) ---------------------------
+def _tensor_rule(prim, k, g, saved, params):
+    """Input ``k``'s Tensor rule on a raw gradient, for what a raw rule refused: it raises
+    the error the Tensor rule raises (TensorFlow's), or gives the same result."""
+    r = prim.vjps[k](_wrap(g), *saved, **params)
+    return None if r is None else r._value
+
+
+def _raw_accumulate(a, b):
+    """Two gradients of one tensor summed: arrays as arrays; where one is a gather's
+    IndexedSlices, as a recorded pass sums them (two sparse ones stay sparse)."""
+    if type(a) is not IndexedSlices and type(b) is not IndexedSlices:
+        return _raw_add(a, b)
+    r = add_gradients(a if type(a) is IndexedSlices else _wrap(a),
+                      b if type(b) is IndexedSlices else _wrap(b))
+    return r if type(r) is IndexedSlices else r._value
+
+
+def _raw_add(a, b):
+    """``a + b`` of two gradients of one tensor (TF's error if their shapes do not match)."""
+    try:
+        return a + b
+    except ValueError:
+        return add(_wrap(a), _wrap(b))._value
+
+
+def _wrap(v):
+    """A Tensor holding array ``v`` (Tensor(v) without the __init__ call)."""
+    t = _new(Tensor)
+    t._value = v
+    t._id = _next_id()
+    return t
