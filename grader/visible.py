@@ -53,6 +53,8 @@ def build_data(exercises: dict[str, Exercise]) -> dict:
                       "compares": ex.compares, "components": ex.components,
                       "tolerance": [tol.rtol, tol.atol, tol.rtol_low, tol.atol_low],
                       "hidden_checks": ex.hidden_check_count, "visible": cases}
+        if ex.plain_numbers:
+            out[ex_id]["plain_numbers"] = True
     return {"format": 1, "exercises": out}
 
 
@@ -89,7 +91,8 @@ def visible_exercise(exercise_id: str) -> Exercise:
                     tolerance=Tolerance(rtol, atol, rtol_low, atol_low),
                     precision=entry["precision"], title=entry["title"],
                     compares=entry.get("compares", "gradient"), components=entry.get("components"),
-                    hidden_checks=int(entry["hidden_checks"]))
+                    hidden_checks=int(entry["hidden_checks"]),
+                    plain_numbers=bool(entry.get("plain_numbers", False)))
 
 
 def visible_exercises() -> dict[str, Exercise]:
