@@ -261,17 +261,21 @@ def score_probe(ex: Exercise, plan: ProbePlan, outputs: list, lang: str,
     if len(payloads) > 1:
         issues.append(("multiple_results",
                        f"the kernel published {len(payloads)} results; the lowest score counts"))
-    stub = cell_sources is not None and provably_raises(cell_sources, ex.function)
+    stub = "no" if cell_sources is None else provably_raises(cell_sources, ex.function)
     results = []
     for checks, facts in judged:
-        if stub and facts.get("answered"):
+        if stub == "yes" and facts.get("answered"):
             checks = _forged(ex, lang, checks)
             issues.append(("forged_result", f"{ex.function} as submitted always raises, yet "
                            "the kernel reported values for it: scored 0"))
+        elif stub == "unsure" and facts.get("answered"):
+            issues.append(("technique", f"{ex.function} as written always raises, yet the "
+                           "kernel reported values for it, and the notebook has code a reading "
+                           "cannot follow: review by hand"))
         results.append((ExerciseResult(ex, lang, checks, "grade"), facts))
     result, facts = min(results, key=lambda rf: rf[0].score)
     defined = not any(c.reason == "undefined" for c in result.checks)
-    if defined and cell_sources is not None and not stub:
+    if defined and cell_sources is not None and stub == "no":
         for note in technique_notes(ex.techniques, cell_sources, ex.function):
             issues.append(("technique", note))
     return result, issues, facts

@@ -135,8 +135,8 @@ class _Module:
             elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
-                    for name in ast.walk(target):
-                        if isinstance(name, ast.Name):
+                    for name in ast.walk(target):  # names bound, not `Value.__add__ = ...`
+                        if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
                             value = node.value if isinstance(target, ast.Name) and \
                                 not isinstance(node, ast.AugAssign) else None
                             self._bind(name.id, node, value)
@@ -304,16 +304,83 @@ class _Reader:
             self.node(child, conditional)
 
 
-def _raises_always(node: ast.AST) -> bool:
-    """A ``def`` whose body (after a docstring, ``pass`` and comments) starts with ``raise``."""
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.decorator_list:
+def _unconditional_calls(node) -> list[str]:
+    """Names called in ``node`` wherever evaluating it must reach the call (not under a
+    condition, a lambda, a comprehension or a nested definition)."""
+    out = []
+    if isinstance(node, (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp,
+                         ast.DictComp, ast.GeneratorExp, ast.FunctionDef,
+                         ast.AsyncFunctionDef, ast.ClassDef)):
+        if isinstance(node, ast.IfExp):
+            return _unconditional_calls(node.test)
+        if isinstance(node, ast.BoolOp):
+            return _unconditional_calls(node.values[0])
+        return out
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        out.append(node.func.id)
+    for child in ast.iter_child_nodes(node):
+        out.extend(_unconditional_calls(child))
+    return out
+
+
+def _exit_never_suppresses(module: "_Module", item: ast.withitem) -> bool:
+    """A ``with C(...)`` whose class ``C`` (bound at the end) has an ``__exit__`` that returns
+    nothing but None/False: an exception inside the block goes on."""
+    expr = item.context_expr
+    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name)):
         return False
-    for statement in node.body:
-        if isinstance(statement, ast.Pass) or (isinstance(statement, ast.Expr)
-                                               and isinstance(statement.value, ast.Constant)):
-            continue
-        return isinstance(statement, ast.Raise)
-    return False
+    cls = module.bindings.get(expr.func.id)
+    if not isinstance(cls, ast.ClassDef) or cls.decorator_list:
+        return False
+    exits = [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__exit__"]
+    if len(exits) != 1 or exits[0].decorator_list:
+        return False
+    for node in ast.walk(exits[0]):
+        if isinstance(node, ast.Return) and node.value is not None and not (
+                isinstance(node.value, ast.Constant) and node.value.value in (None, False)):
+            return False
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return False
+    return True
+
+
+def _raises_always(module: "_Module", name: str, seen: set | None = None) -> bool:
+    """``name`` is bound at the end to a plain ``def`` whose body, statement by statement,
+    reaches a ``raise`` (or a call of such a function) before anything that could return or
+    branch: the released stub, or a function built on stubs."""
+    seen = set() if seen is None else seen
+    node = module.bindings.get(name)
+    if name in seen or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+            or node.decorator_list:
+        return False
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)):
+        return False  # a generator returns without running its body
+    seen = seen | {name}
+    local = _Reader._locals(node)
+
+    def block(body) -> bool:
+        for statement in body:
+            if isinstance(statement, ast.Raise):
+                return True
+            if isinstance(statement, (ast.Pass, ast.FunctionDef, ast.AsyncFunctionDef,
+                                      ast.ClassDef, ast.Import, ast.ImportFrom)):
+                continue
+            if isinstance(statement, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                value = statement.value
+                if value is not None and any(
+                        called not in local and _raises_always(module, called, seen)
+                        for called in _unconditional_calls(value)):
+                    return True
+                continue
+            if isinstance(statement, ast.With) and all(
+                    _exit_never_suppresses(module, item) for item in statement.items):
+                if block(statement.body):
+                    return True
+                continue
+            return False  # return, if, loops, try ...: a reading stops here
+        return False
+
+    return block(node.body)
 
 
 def evidence(cell_sources: list[str], function: str) -> Evidence:
@@ -324,30 +391,31 @@ def evidence(cell_sources: list[str], function: str) -> Evidence:
     reader = _Reader(module)
     reader.follow(function, False)
     ev = reader.ev
-    ev.raises = _raises_always(module.bindings.get(function))
+    ev.raises = _raises_always(module, function)
     if module.unparsable:
         ev.dynamic.add("unparsable")
     return ev
 
 
-def provably_raises(cell_sources: list[str], function: str) -> bool:
+def provably_raises(cell_sources: list[str], function: str) -> str:
     """Whether the function bound to ``function`` after the last cell always raises as written
-    (the released stub, or a stub left after an answer written elsewhere), with nothing in the
-    notebook that could rebind or rewrite it out of sight of a reading."""
+    (the released stub, or a function built on stubs): ``"yes"``; ``"unsure"`` when it does as
+    written but the notebook has code a reading cannot follow (which could rebind or rewrite
+    it); ``"no"`` otherwise."""
     module = _Module(cell_sources or [])
-    if module.unparsable or not _raises_always(module.bindings.get(function)):
-        return False
+    if module.unparsable or not _raises_always(module, function):
+        return "no"
     for source in cell_sources:
         tree = _parse(source)
         for node in ast.walk(tree) if tree is not None else ():
             if isinstance(node, ast.Name) and node.id in _DYNAMIC_CALLS | {"builtins"}:
-                return False
+                return "unsure"
             if isinstance(node, ast.Attribute) and (node.attr in _DYNAMIC_ATTRS
                                                    or node.attr in _DYNAMIC_CALLS):
-                return False
+                return "unsure"
             if isinstance(node, ast.Global):
-                return False
-    return True
+                return "unsure"
+    return "yes"
 
 
 def technique_notes(techniques, cell_sources: list[str], function: str) -> list[str]:

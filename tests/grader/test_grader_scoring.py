@@ -322,10 +322,23 @@ def test_a_forbidden_tool_behind_an_alias_or_a_captured_method_is_noted():
 
 def test_a_stub_that_always_raises_is_known_from_its_source():
     stub = "def f(x):\n    \"\"\"doc\"\"\"\n    # YOUR CODE HERE\n    raise NotImplementedError()\n"
-    assert provably_raises([stub], "f")
-    assert not provably_raises([stub, "def f(x):\n    return x\n"], "f")
-    assert not provably_raises([stub, "f = lambda x: x\n"], "f")
-    assert not provably_raises([stub, "globals()['f'] = print\n"], "f")  # unreadable: no claim
+    assert provably_raises([stub], "f") == "yes"
+    assert provably_raises([stub, "def f(x):\n    return x\n"], "f") == "no"
+    assert provably_raises([stub, "f = lambda x: x\n"], "f") == "no"
+    assert provably_raises([stub, "globals()['f'] = print\n"], "f") == "unsure"
+    # a function built on stubs (lesson 7's release: quotient_gradients calls cos and div)
+    tape = ("class Tape:\n    def __enter__(self):\n        return self\n"
+            "    def __exit__(self, *exc):\n        return False\n")
+    built = ("def cos(x):\n    x = float(x)\n    raise NotImplementedError()\n\n"
+             "def g(a):\n    a = float(a)\n    with Tape() as t:\n        f = cos(a) / 2\n"
+             "    return f\n")
+    assert provably_raises([tape, built], "g") == "yes"
+    suppressing = tape.replace("return False", "return True")
+    assert provably_raises([suppressing, built], "g") == "no"
+    answered = built.replace("    raise NotImplementedError()\n", "    return x\n")
+    assert provably_raises([tape, answered], "g") == "no"
+    branching = built.replace("    a = float(a)\n", "    if a > 0:\n        return a\n")
+    assert provably_raises([tape, branching], "g") == "no"
 
 
 def test_values_reported_for_a_stub_are_forged_and_score_zero():
