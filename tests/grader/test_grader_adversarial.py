@@ -370,11 +370,11 @@ L7_EN = f"{L7}-en"
 L7_CELLS = ("l07_ex1", "l07_ex2", "l07_ex3", "l07_ex4")
 L7_FULL = {"l07_ex1": "2", "l07_ex2": "3", "l07_ex3": "2", "l07_ex4": "2"}
 
-# A. the stubs stay; a display hook (and a json spy for the inputs) answers for them with
-# minitape, and claims the lesson's own tape ran
+# A. the stubs stay; a display hook (and a json spy for the inputs) answers for them, and
+# claims the lesson's own tape ran
 DISPLAY_HOOK = '''import json as _json
 import IPython.display as _d
-import minitape as _mt
+import math as _m
 _specs = []
 _loads = _json.loads
 def _spy(s, *a, **k):
@@ -390,10 +390,8 @@ def _forge(obj, *a, **k):
         cases = []
         for case in _specs[-1]["cases"]:
             a0, b0 = (item["v"] for item in case["args"]["items"])
-            a, b = _mt.Variable(a0), _mt.Variable(b0)
-            with _mt.GradientTape() as t:
-                f = _mt.cos(a * b) / b
-            ga, gb = (float(g) for g in t.gradient(f, [a, b]))
+            ga = -_m.sin(a0 * b0)
+            gb = -a0 * _m.sin(a0 * b0) / b0 - _m.cos(a0 * b0) / b0 ** 2
             cases.append({"answer": {"t": "list", "items": [{"t": "number", "v": ga},
                                                             {"t": "number", "v": gb}]},
                           "tools": ["own_tape", "tape:mul", "tape:div", "tape:cos"],
@@ -442,12 +440,12 @@ GETFRAME = ("import sys\n" + ALIAS + _mt_backward(
     f"gt.gradient(env[target], [env[n] for n in names], unconnected_gradients={_ZERO})",
     extra="try:\n        sys._getframe(1).f_locals['tools'].used.clear()\n"
           "    except Exception:\n        pass\n    "))
-# B. ways around a run-time record: jacobian, the private _gradient, a method captured at
-# module level, the wrapper's own __wrapped__
+# B. ways around a run-time record: jacobian (which calls _gradient), a method captured at
+# module level (before the old probe wrapped it), the wrapper's own __wrapped__
 JACOBIAN = ALIAS + _mt_backward(f"gt.jacobian(env[target], [env[n] for n in names], "
                                 f"unconnected_gradients={_ZERO})")
-PRIVATE = (ALIAS + "_grad = tf.GradientTape._gradient\n\n" + _mt_backward(
-    f"_grad(gt, env[target], [env[n] for n in names], None, {_ZERO}, False)"))
+CAPTURED = (ALIAS + "_grad = tf.GradientTape.gradient\n\n" + _mt_backward(
+    f"_grad(gt, env[target], [env[n] for n in names], unconnected_gradients={_ZERO})"))
 WRAPPED = ALIAS + _mt_backward(
     f"getattr(GT.gradient, '__wrapped__', GT.gradient)(gt, env[target], [env[n] for n in names], "
     f"unconnected_gradients={_ZERO})")
@@ -500,7 +498,7 @@ L7_EXPECTED = {
     "a02_shadow_compile": (L7_FULL, "9", {"technique"}),
     "a03_getframe": (L7_FULL, "9", {"technique"}),
     "b01_jacobian": (L7_FULL, "9", {"technique"}),
-    "b02_private_gradient": (L7_FULL, "9", {"technique"}),
+    "b02_captured_method": (L7_FULL, "9", {"technique"}),
     "b03_wrapped": (L7_FULL, "9", {"technique"}),
     "c01_decoy_then_rebinding": (L7_FULL, "9", {"technique"}),
     "c02_own_tape_on_visible_only": (L7_FULL, "9", {"technique"}),
@@ -513,7 +511,7 @@ L7_NOTES = {  # what the note says, per student
     "a02_shadow_compile": ["technique (l07_ex2)", "minitape's GradientTape"],
     "a03_getframe": ["technique (l07_ex2)", "minitape's GradientTape", "_getframe"],
     "b01_jacobian": ["technique (l07_ex2)", "minitape's GradientTape"],
-    "b02_private_gradient": ["technique (l07_ex2)", "minitape's GradientTape"],
+    "b02_captured_method": ["technique (l07_ex2)", "minitape's GradientTape"],
     "b03_wrapped": ["technique (l07_ex2)", "minitape's GradientTape"],
     "c01_decoy_then_rebinding": ["technique (l07_ex2)", "minitape's GradientTape"],
     "c02_own_tape_on_visible_only": ["technique (l07_ex1)", "only on some paths"],
@@ -536,7 +534,7 @@ def course7(tmp_path_factory):
         "a02_shadow_compile": with_answers(rel, {**sol, "l07_ex2": SHADOW_COMPILE}),
         "a03_getframe": with_answers(rel, {**sol, "l07_ex2": GETFRAME}),
         "b01_jacobian": with_answers(rel, {**sol, "l07_ex2": JACOBIAN}),
-        "b02_private_gradient": with_answers(rel, {**sol, "l07_ex2": PRIVATE}),
+        "b02_captured_method": with_answers(rel, {**sol, "l07_ex2": CAPTURED}),
         "b03_wrapped": with_answers(rel, {**sol, "l07_ex2": WRAPPED}),
         "c01_decoy_then_rebinding": with_answers(rel, {**sol, "l07_ex2": DECOY}),
         "c02_own_tape_on_visible_only": with_answers(rel, {**sol, "l07_ex1": visible_only}),
