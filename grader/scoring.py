@@ -154,16 +154,19 @@ _HIDDEN_REASONS = {"none": "none", "type": "type", "dtype": "dtype", "shape": "s
                    "unusable": "unusable"}
 
 
-def _hidden_view(check: CheckResult, lang: str, error: StudentError | None) -> CheckResult:
-    """A hidden check as feedback may show it: that it failed and why, never what with."""
+def _hidden_view(check: CheckResult, lang: str, error: StudentError | None,
+                 case_label: str) -> CheckResult:
+    """A hidden check as feedback may show it: that it failed and why, never what with (not
+    even the names of the answer's parts, which for some exercises are drawn with the case)."""
+    label = check.label if check.label == t("check.finite_difference", lang) else case_label
     if check.passed:
-        return CheckResult(check.label, True, check.weight, True, check.reason,
+        return CheckResult(label, True, check.weight, True, check.reason,
                            t("hidden.passed", lang))
     if error is not None and error.not_implemented:
         key = "not_implemented"
     else:
         key = _HIDDEN_REASONS.get(check.reason, "other")
-    return CheckResult(check.label, True, check.weight, False, check.reason,
+    return CheckResult(label, True, check.weight, False, check.reason,
                        t(f"hidden.{key}", lang))
 
 
@@ -217,7 +220,7 @@ def _judge_payload(ex: Exercise, plan: ProbePlan, payload: dict, lang: str
             ex, case, label, hidden, case_seed, lang, answer=answer, error=error, inputs=inputs,
             with_fd=with_fd, why_none=lambda path, why=why: why.get(path) or why.get(""))
         if hidden:
-            judged = [_hidden_view(c, lang, error) for c in judged]
+            judged = [_hidden_view(c, lang, error, label) for c in judged]
         checks.extend(judged)
     return checks, facts
 

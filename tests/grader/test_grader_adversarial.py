@@ -93,7 +93,7 @@ FLOAT32_CAST = ("def derivative_at(x0):\n    x = tf.Variable(x0)\n    with tf.Gr
 # 5 calls of 4 s: more than one cell's limit (15 s) in all, well under it per call
 SLOW = ("import time\n\ndef derivative_at(x0):\n    time.sleep(4)\n    x = tf.Variable(x0)\n"
         "    with tf.GradientTape() as tape:\n        y = x**3 - 2 * x\n    return tape.gradient(y, x)\n")
-PRINTS_INPUTS = ("def derivative_at(x0):\n    print('SEEN-INPUT', repr(x0))\n"
+PRINTS_INPUTS = ("def derivative_at(x0):\n    print('SEEN' + '-INPUT', repr(x0))\n"
                  "    x = tf.Variable(x0)\n    with tf.GradientTape() as tape:\n"
                  "        y = x**3 - 2 * x\n    return tape.gradient(y, x)\n")
 FILLS_A_LIST = ("SEEN = []\n\ndef derivative_at(x0):\n    SEEN.append(float(x0))\n"
