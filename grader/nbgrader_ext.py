@@ -318,8 +318,7 @@ class InjectProbes(NbGraderPreprocessor):
             timeout = per_call * len(plan.cases) + 30
             defined_at = next((i for i, c in enumerate(nb.cells)
                                if c.cell_type == "code" and _defines(c.source, ex.function)), None)
-            entry = {"source": cell.source, "plan": plan, "timeout": timeout, "moved": True,
-                     "code": student_code}
+            entry = {"source": cell.source, "plan": plan, "timeout": timeout, "code": student_code}
             if defined_at is not None and defined_at > index:
                 moved.append(grade_id)  # noted in the export, as before
             # every probe runs after the last of the student's cells: no later cell can see
@@ -358,7 +357,7 @@ class ScoreProbes(NbGraderPreprocessor):
                 continue
             entry = probes.pop(grade_id)
             ex = get(grade_id)
-            ran = appended.get(grade_id, cell) if entry["moved"] else cell
+            ran = appended.get(grade_id, cell)  # the probe cell at the end
             outputs = list(ran.get("outputs", []))
             stopped = [o for o in outputs + list(cell.get("outputs", []))
                        if o.get("output_type") == "error" and o.get("ename") in _STOPPED_ENAMES]
