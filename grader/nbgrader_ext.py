@@ -90,7 +90,8 @@ def _add_issue(nb: NotebookNode, kind: str, cell: str | None = None, detail: str
 
 
 def _cell_name(cell: NotebookNode, index: int) -> str:
-    grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+    grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") or \
+        cell.get("metadata", {}).get("grader_probe")  # a probe cell: its exercise
     return grade_id or f"cell {index + 1}"
 
 
@@ -556,7 +557,7 @@ class GraderExecute(Execute):
                 reason, where = self._stopped
                 cell.outputs = [_error("NotRun", self.not_run_message.format(reason=reason, cell=where))]
                 cell.execution_count = None
-                if utils.is_grade(cell):
+                if utils.is_grade(cell) or cell.get("metadata", {}).get("grader_probe"):
                     _add_issue(self.nb, "not_run", _cell_name(cell, index))
             return cell, resources
         probes = (resources or {}).get("grader_probes", {})
