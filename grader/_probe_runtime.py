@@ -6,8 +6,10 @@ cell it executes, so a ``grader.py`` next to the notebook, a patched ``sys.modul
 or an edited registry cannot change what runs here. What runs here decides nothing either: it
 builds the inputs the trusted process chose (sent as plain JSON data), calls the student's
 function once per case, and publishes what came back — values with dtype and shape, None,
-exceptions, elapsed time, captured output, why a gradient is None, which autodiff tools were
-used — as one ``application/vnd.minitape.probe+json`` output. The trusted process decodes that
+exceptions, elapsed time, why a gradient is None — as one
+``application/vnd.minitape.probe+json`` output. What the function prints is swallowed (never
+published: it ran on hidden inputs too), and no record of which tools ran is kept: such a
+record, kept in the student's process, would be the student's to rewrite. The trusted process decodes that
 data defensively and computes references, comparisons and the score itself, so patching
 anything here (or in NumPy, minitape, builtins, IPython) can at most change the data, which is
 then judged on its values like any other answer.
@@ -29,27 +31,7 @@ import warnings
 
 MIME = "application/vnd.minitape.probe+json"
 MAX_ELEMENTS = 1_000_000      # per answer: larger answers are reported as "too large"
-MAX_CAPTURED = 4000           # characters of the student's printed output kept
 MAX_TRACEBACK = 2000
-
-def _reads_variables(args, kwargs):
-    """_CustomRule(grad_fn, outs, variables, n_in): the custom_gradient function read Variables,
-    so its backward was called with ``variables=`` (a custom gradient of a Variable)."""
-    variables = args[3] if len(args) > 3 else kwargs.get("variables")
-    return bool(variables)
-
-
-_TOOLS = (  # (name reported, module path, attribute[, only when]): used-or-not is recorded per call
-    ("custom_gradient", "minitape._custom", "_CustomRule.__init__"),  # a custom_gradient op was recorded
-    ("custom_gradient.variables", "minitape._custom", "_CustomRule.__init__", _reads_variables),
-    ("RegisterGradient", "minitape._custom", "RegisterGradient.__call__"),  # a registration ran
-    ("no_gradient", "minitape", "no_gradient"),
-    ("ForwardAccumulator", "minitape.autodiff", "ForwardAccumulator.__enter__"),
-    ("GradientTape.jacobian", "minitape", "GradientTape.jacobian"),
-    ("GradientTape.batch_jacobian", "minitape", "GradientTape.batch_jacobian"),
-    ("GradientTape.gradient", "minitape", "GradientTape.gradient"),
-)
-
 
 class _CallTimeout(BaseException):
     """Raised in the student's function when one call runs past its time limit."""
@@ -245,56 +227,6 @@ def _time_limit(seconds):
         signal.signal(signal.SIGALRM, previous)
 
 
-class _ToolRecorder:
-    """Which autodiff tools (custom_gradient, ForwardAccumulator, jacobian, ...) ran."""
-
-    def __init__(self):
-        self.used = set()
-        self.gradient_calls = []
-        self._undo = []
-
-    def __enter__(self):
-        for name, module, attr, *when in _TOOLS:
-            try:
-                obj = sys.modules.get(module) or __import__(module, fromlist=["_"])
-                owner_name, _, attr_name = attr.rpartition(".")
-                owner = getattr(obj, owner_name) if owner_name else obj
-                original = getattr(owner, attr_name)
-            except Exception:
-                continue
-            self._wrap(owner, attr_name, original, name, when[0] if when else None)
-        return self
-
-    def _wrap(self, owner, attr_name, original, name, when=None):
-        recorder = self
-        is_class_attr = isinstance(owner, type)
-        had_own = attr_name in getattr(owner, "__dict__", {})
-
-        def wrapper(*args, **kwargs):
-            if when is None or when(args, kwargs):
-                recorder.used.add(name)
-            return original(*args, **kwargs)
-        wrapper.__name__ = getattr(original, "__name__", attr_name)
-        wrapper.__doc__ = getattr(original, "__doc__", None)
-        wrapper.__wrapped__ = original
-        setattr(owner, attr_name, wrapper)
-
-        def undo():
-            if is_class_attr and not had_own:
-                delattr(owner, attr_name)
-            else:
-                setattr(owner, attr_name, original)
-        self._undo.append(undo)
-
-    def __exit__(self, *exc):
-        for undo in reversed(self._undo):
-            try:
-                undo()
-            except Exception:
-                pass
-        return False
-
-
 def _student_traceback(exc):
     frames = [f for f in traceback.extract_tb(exc.__traceback__)
               if f.filename != "<grader-probe>"]
@@ -302,53 +234,7 @@ def _student_traceback(exc):
     return "".join(lines).rstrip()[-MAX_TRACEBACK:]
 
 
-class _TapeWatcher:
-    """The records of the lesson's own ``Tape`` s (lesson 7) entered during a call: their
-    operations are reported as ``tape:<op>`` tools."""
-
-    def __init__(self, namespace):
-        cls = namespace.get("Tape")
-        self.cls = cls if isinstance(cls, type) and cls.__module__ == "__main__" else None
-        self.tapes = []
-
-    def __enter__(self):
-        if self.cls is None:
-            return self
-        original = self.cls.__dict__.get("__enter__")
-        if original is None:
-            self.cls = None
-            return self
-        watcher = self
-
-        def enter(tape, *args, **kwargs):
-            if len(watcher.tapes) < 100:
-                watcher.tapes.append(tape)
-            return original(tape, *args, **kwargs)
-
-        self._original = original
-        self.cls.__enter__ = enter
-        return self
-
-    def __exit__(self, *exc):
-        if self.cls is not None:
-            self.cls.__enter__ = self._original
-        return False
-
-    def ops(self):
-        found = set()
-        for tape in self.tapes:
-            try:
-                for entry in list(getattr(tape, "records", []))[:10000]:
-                    op = getattr(entry, "op", None)
-                    if isinstance(op, str):
-                        found.add("own_tape")
-                        found.add("tape:" + op[:30])
-            except Exception:
-                continue
-        return found
-
-
-def _call(func, case, lang, limit, buffer, namespace=None):
+def _call(func, case, lang, limit, buffer):
     try:
         args = _build(case["args"])
         kwargs = _build(case["kwargs"])
@@ -363,12 +249,10 @@ def _call(func, case, lang, limit, buffer, namespace=None):
         explain = explain_none
     except Exception:
         pass
-    tools = _ToolRecorder()
-    tapes = _TapeWatcher(namespace or {})
     answer = None
     out = {}
     start = time.perf_counter()
-    with recorder_ctx as recorder, tools, tapes, _captured(buffer):
+    with recorder_ctx as recorder, _captured(buffer):
         try:
             with _time_limit(limit):
                 answer = func(*args, **kwargs)
@@ -381,7 +265,6 @@ def _call(func, case, lang, limit, buffer, namespace=None):
                             "traceback": "" if isinstance(exc, NotImplementedError)
                             else _student_traceback(exc)}
     out["seconds"] = round(time.perf_counter() - start, 4)
-    out["tools"] = sorted(tools.used | tapes.ops())
     if "error" not in out:
         out["answer"] = _encode(answer, [MAX_ELEMENTS])
         if explain is not None and recorder is not None:
@@ -415,10 +298,10 @@ def run(namespace, spec_json):
                                                    "skipped": True,
                                                    "evalue": "not run: an earlier call timed out"}})
                 continue
-            result = _call(func, case, spec["lang"], spec.get("call_timeout"), buffer, namespace)
+            result = _call(func, case, spec["lang"], spec.get("call_timeout"), buffer)
             timed_out = bool(result.get("error", {}).get("timed_out"))
             payload["cases"].append(result)
-        payload["captured"] = buffer.getvalue()[:MAX_CAPTURED]
+        # what the function printed is swallowed, not reported: it ran on hidden inputs too
     from IPython.display import display
 
     display({MIME: payload}, raw=True)

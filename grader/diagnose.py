@@ -25,14 +25,6 @@ from .i18n import t
 __all__ = ["GradientCall", "GradientRecorder", "explain_none"]
 
 
-def _minitape():
-    try:
-        import minitape
-    except Exception:  # not importable (yet): no recording, generic explanations
-        return None
-    return minitape
-
-
 @dataclass
 class GradientCall:
     tape: Any
@@ -61,10 +53,9 @@ class GradientRecorder:
         self._had_own = False
 
     def __enter__(self) -> "GradientRecorder":
-        mt = _minitape()
-        cls = getattr(mt, "GradientTape", None) if mt is not None else None
-        if cls is None:
-            return self
+        import minitape
+
+        cls = minitape.GradientTape
         original = cls.gradient
         recorder = self
 
@@ -107,9 +98,9 @@ def _np_dtype(x: Any) -> np.dtype | None:
 
 
 def _is_variable(x: Any) -> bool:
-    mt = _minitape()
-    var_cls = getattr(mt, "Variable", None) if mt is not None else None
-    if var_cls is not None and isinstance(x, var_cls):
+    import minitape
+
+    if isinstance(x, minitape.Variable):
         return True
     return any(c.__name__.endswith("Variable") for c in type(x).__mro__)
 

@@ -234,7 +234,10 @@ def _lesson_cells(gradebook, lesson: Lesson, student_id: str, autograded_path,
             if kind and kind not in status and kind not in NOTE_ONLY_KINDS:
                 status.append(kind)
             where = issue.get("cell") or ""
-            notes.append(f"{kind.replace('_', ' ')} ({where})" if where else kind.replace("_", " "))
+            note = f"{kind.replace('_', ' ')} ({where})" if where else kind.replace("_", " ")
+            if kind in ("technique", "forged_result") and issue.get("detail"):
+                note += f": {issue['detail']}"  # a concern for the instructor's review
+            notes.append(note)
     penalty = sub.late_submission_penalty or 0.0
     if sub.total_seconds_late > 0:
         status.insert(0, "late")

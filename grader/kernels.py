@@ -61,7 +61,8 @@ class KernelZygote:
 
     def __init__(self, modules: Iterable[str], cwd: str | None = None, startup_timeout: float = 120,
                  sandbox: "Sandbox | None" = None):
-        env = dict(os.environ)
+        # kernels are forked from it (their /proc/self/environ is its): no seed of hidden points
+        env = {k: v for k, v in os.environ.items() if k != "GRADER_SEED"}
         env.setdefault("MPLBACKEND", INLINE_BACKEND)  # before matplotlib can be imported
         self.modules = list(modules)
         self.sandbox = sandbox
@@ -300,7 +301,10 @@ class ForkingProvisioner(LocalProvisioner):
                 log.warning("starting a fresh kernel: %s", zygote.unsafe or f"cannot fork {cmd[:3]}")
             return await self._launch_fresh(sandbox, cmd, **kwargs)
         env = dict(kwargs.get("env") or os.environ)
-        env["JPY_PARENT_PID"] = str(os.getpid())  # as jupyter_client's launcher sets it
+        # as jupyter_client's launcher sets it; a sandboxed kernel gets no host PID (its parent
+        # is outside its PID namespace, as for a fresh sandboxed kernel below)
+        env["JPY_PARENT_PID"] = "1" if zygote.sandbox is not None else str(os.getpid())
+        env.pop("GRADER_SEED", None)
         cwd = os.fspath(kwargs.get("cwd") or os.getcwd())
         confine = None if sandbox is None else self._confinement(sandbox)
         try:

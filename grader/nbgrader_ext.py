@@ -68,8 +68,9 @@ __all__ = [
 ISSUE_KINDS = ("crashed", "timed_out", "not_run", "test_cell_restored", "test_cell_modified",
                "no_result", "multiple_results", "malformed_result", "test_cell_moved",
                "duplicate_cell", "cell_retyped", "metadata_edited", "solution_cell_deleted",
-               "technique")
-FLAGGED_KINDS = ("crashed", "timed_out", "test_cell_restored", "test_cell_modified",
+               "technique", "forged_result")
+FLAGGED_KINDS = ("crashed", "timed_out", "test_cell_restored", "test_cell_modified", "technique",
+                 "forged_result",
                  "no_result", "multiple_results", "malformed_result", "test_cell_moved",
                  "duplicate_cell", "cell_retyped", "metadata_edited", "solution_cell_deleted")
 _STOPPED_ENAMES = ("DeadKernelError", "NotRun", "CellTimeoutError")
@@ -89,7 +90,8 @@ def _add_issue(nb: NotebookNode, kind: str, cell: str | None = None, detail: str
 
 
 def _cell_name(cell: NotebookNode, index: int) -> str:
-    grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+    grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") or \
+        cell.get("metadata", {}).get("grader_probe")  # a probe cell: its exercise
     return grade_id or f"cell {index + 1}"
 
 
@@ -256,9 +258,11 @@ class InjectProbes(NbGraderPreprocessor):
 
     The probe (see :mod:`grader.scoring`) only runs the student's function on inputs drawn
     here and publishes the results as data; :class:`ScoreProbes` scores them after execution
-    and puts the test cell's own source back. A test cell that comes before the cell defining
-    its function (moved cells) has its probe run at the end of the notebook instead, and the
-    export notes ``test_cell_moved``.
+    and puts the test cell's own source back. Every probe runs at the end of the notebook,
+    after all of the student's cells (in the order of the test cells): no later cell can read
+    what a probe passed, and the function graded is the one bound after the last cell (what
+    :mod:`grader.technique` reads). A test cell that comes before the cell defining its
+    function is noted in the export (``test_cell_moved``).
     """
 
     seed = Integer(None, allow_none=True,
@@ -289,7 +293,7 @@ class InjectProbes(NbGraderPreprocessor):
         course = str(self.config.get("CourseDirectory", {}).get("course_id", ""))
         per_call = self.call_timeout or float(self.config.get("Execute", {}).get("timeout", 60) or 60)
         probes = {}
-        moved = []
+        moved, appended = [], []
         # the submitted code (not the test cells), for the exercises' technique checks
         student_code = [c.source for c in nb.cells
                         if c.cell_type == "code" and not (utils.is_grade(c) and not utils.is_solution(c))]
@@ -310,21 +314,20 @@ class InjectProbes(NbGraderPreprocessor):
             timeout = per_call * len(plan.cases) + 30
             defined_at = next((i for i, c in enumerate(nb.cells)
                                if c.cell_type == "code" and _defines(c.source, ex.function)), None)
-            entry = {"source": cell.source, "plan": plan, "timeout": timeout, "moved": False,
-                     "code": student_code}
+            entry = {"source": cell.source, "plan": plan, "timeout": timeout, "code": student_code}
             if defined_at is not None and defined_at > index:
-                entry["moved"] = True
-                cell.source = f"# {ex.id}: graded at the end of the notebook (this cell was " \
-                              "moved above its function)"
-                moved.append((grade_id, source, timeout))
-            else:
-                cell.source = source
+                moved.append(grade_id)  # noted in the export, as before
+            # every probe runs after the last of the student's cells: no later cell can see
+            # what a probe passed, and the function graded is the one bound at the end
+            cell.source = f"# {ex.id}: graded at the end of the notebook"
+            appended.append((grade_id, source, timeout))
             probes[grade_id] = entry
-        for grade_id, source, timeout in moved:
+        for grade_id, source, timeout in appended:
             nb.cells.append(NotebookNode(cell_type="code", source=source, outputs=[],
                                          execution_count=None,
                                          metadata=NotebookNode(grader_probe=grade_id)))
-            probes[grade_id]["timeout"] = timeout
+        for grade_id in moved:
+            probes[grade_id]["above_function"] = True
         resources["grader_probes"] = probes
         return nb, resources
 
@@ -336,7 +339,7 @@ class ScoreProbes(NbGraderPreprocessor):
         from .exercises import get
         from .mistakes import annotate
         from .runner import format_score
-        from .scoring import score_probe
+        from .scoring import hidden_digest, score_probe
 
         probes = resources.pop("grader_probes", {})
         lang = _lang_of(resources.get("nbgrader", {}).get("assignment", ""))
@@ -351,13 +354,13 @@ class ScoreProbes(NbGraderPreprocessor):
                 continue
             entry = probes.pop(grade_id)
             ex = get(grade_id)
-            ran = appended.get(grade_id, cell) if entry["moved"] else cell
+            ran = appended.get(grade_id, cell)  # the probe cell at the end
             outputs = list(ran.get("outputs", []))
             stopped = [o for o in outputs + list(cell.get("outputs", []))
                        if o.get("output_type") == "error" and o.get("ename") in _STOPPED_ENAMES]
             result, issues, facts = score_probe(ex, entry["plan"], outputs, lang, entry["code"])
             pattern = annotate(result)  # the mistake pattern over all cases (grader.mistakes)
-            if entry["moved"]:
+            if entry.get("above_function"):
                 _add_issue(nb, "test_cell_moved", grade_id,
                            "the test cell was above its function; graded at the end")
             for kind, detail in issues:
@@ -379,7 +382,9 @@ class ScoreProbes(NbGraderPreprocessor):
             cell.outputs = new_outputs
             scores[grade_id] = {"score": result.score, "points": result.points,
                                 "seconds": facts.get("seconds", []),
-                                "tools": sorted(facts.get("tools", [])), "pattern": pattern}
+                                "pattern": pattern,
+                                # which hidden points were used (a digest: regrades compare it)
+                                "hidden_points": hidden_digest(entry["plan"])}
         nb.cells = [c for c in nb.cells if not c.get("metadata", {}).get("grader_probe")]
         # a test cell of a registered exercise that could not be probed never keeps the
         # kernel's own verdict: untrusted outputs decide nothing
@@ -528,11 +533,14 @@ class GraderExecute(Execute):
     @contextlib.contextmanager
     def setup_kernel(self, **kwargs):
         variant = split_variant(self._assignment or "")
-        if self.set_language and variant and "env" not in kwargs:
+        if "env" not in kwargs:
             env = dict(os.environ)
-            env["MINITAPE_LANG"] = variant[1]
-            env.pop("JPY_SESSION_NAME", None)
+            if self.set_language and variant:
+                env["MINITAPE_LANG"] = variant[1]
+                env.pop("JPY_SESSION_NAME", None)
             kwargs["env"] = env
+        # the kernel never needs the seed of the hidden points: the inputs come in the probes
+        kwargs["env"] = {k: v for k, v in kwargs["env"].items() if k != "GRADER_SEED"}
         with super().setup_kernel(**kwargs):
             yield
 
@@ -549,7 +557,7 @@ class GraderExecute(Execute):
                 reason, where = self._stopped
                 cell.outputs = [_error("NotRun", self.not_run_message.format(reason=reason, cell=where))]
                 cell.execution_count = None
-                if utils.is_grade(cell):
+                if utils.is_grade(cell) or cell.get("metadata", {}).get("grader_probe"):
                     _add_issue(self.nb, "not_run", _cell_name(cell, index))
             return cell, resources
         probes = (resources or {}).get("grader_probes", {})

@@ -214,6 +214,20 @@ def error_message(err: StudentError, name: str, lang: str) -> str:
     return t("err.raised", lang, name=name, error=text) + (f" ({meaning})" if meaning else "")
 
 
+def _ints_as_floats(value: Any, depth: int = 0) -> Any:
+    """Python ints (never bools) as floats, in lists, tuples and dict values: where the
+    answers are plain numbers, ``0`` is as right as ``0.0``."""
+    if type(value) is int:
+        return float(value)
+    if depth > 20:
+        return value
+    if isinstance(value, dict):
+        return {k: _ints_as_floats(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_ints_as_floats(v, depth + 1) for v in value)
+    return value
+
+
 def judge_case(ex: Exercise, case: Case, label: str, hidden: bool, seed: int, lang: str, *,
                answer: Any = None, error: StudentError | None = None, inputs: Inputs,
                why_none=None, with_fd: bool = False, expected: Any = None) -> list[CheckResult]:
@@ -240,6 +254,8 @@ def judge_case(ex: Exercise, case: Case, label: str, hidden: bool, seed: int, la
             fails.append(CheckResult(t("check.finite_difference", lang), True, ex.fd_weight,
                                      False, "unusable", t("fd.unusable", lang)))
         return fails
+    if ex.plain_numbers:
+        answer = _ints_as_floats(answer)
     outcomes = compare(expected, answer, ex.tolerance, lang, precision=ex.precision, kind=ex.compares)
     weight = case.weight / max(1, len(outcomes))
     evidence = CaseEvidence(case, seed, inputs, expected, answer)

@@ -302,6 +302,7 @@ class Sandbox:
         instructor's home; matplotlib's configuration in the scratch area (below)."""
         env = dict(os.environ if env is None else env)
         keep = {k: v for k, v in env.items() if k in ENV_NAMES or k.startswith(ENV_PREFIXES)}
+        keep.pop("GRADER_SEED", None)  # the hidden points' seed stays with the trusted side
         keep.update(HOME=SANDBOX_HOME, TMPDIR="/tmp", USER="student", LOGNAME="student",
                     MPLCONFIGDIR=self.matplotlib_dir(),
                     # the student's packages, first; the instructor's are not in the sandbox

@@ -11,13 +11,18 @@ from a kernel. For every test cell of a registered exercise it
 2. lets the kernel call the student's function on them; the probe publishes what came back
    as data (``application/vnd.minitape.probe+json``);
 3. decodes that data defensively (:mod:`grader.wire`), computes the references with its own
-   minitape, compares with the exercise's tolerance, runs the finite-difference checks,
-   checks the technique the exercise requires (:mod:`grader.technique`) and produces the
-   :class:`~grader.runner.ExerciseResult` whose score nbgrader saves (:func:`score_probe`).
+   minitape, compares with the exercise's tolerance, runs the finite-difference checks and
+   produces the :class:`~grader.runner.ExerciseResult` whose score nbgrader saves
+   (:func:`score_probe`).
 
 Whatever the kernel displayed, patched or forged, the score is what the reported *values*
 deserve: no output scores 0, several probe outputs score the lowest of them, malformed data
-fails the cases it concerns.
+fails the cases it concerns. Nothing else the kernel says about itself (which tools ran, what
+it printed, why a gradient is None on a hidden case) decides points or reaches feedback for a
+hidden case: a hidden check shows only its reason, in fixed words. Techniques are read from
+the submitted source on this side (:mod:`grader.technique`) and become notes for the
+instructor, never points; the one exception is a function that, as submitted, always raises
+(the released stub): values reported for it are forged and score 0 (``forged_result``).
 """
 
 from __future__ import annotations
@@ -36,11 +41,10 @@ from .i18n import t
 from .runner import CheckResult, ExerciseResult, StudentError, graded_cases, judge_case
 from .wire import MAX_PAYLOAD, WireError, decode_answer, encode_input
 
-__all__ = ["PROBE_MIME", "ProbePlan", "build_probe", "exercise_seed", "score_probe"]
+__all__ = ["PROBE_MIME", "ProbePlan", "build_probe", "exercise_seed", "hidden_digest", "score_probe"]
 
 PROBE_MIME = "application/vnd.minitape.probe+json"
 _RUNTIME = Path(__file__).resolve().parent / "_probe_runtime.py"
-MAX_CAPTURED = 4000
 
 
 def exercise_seed(exercise_id: str, *, course: str = "", assignment: str = "", student: str = "",
@@ -64,6 +68,13 @@ class ProbePlan:
     nonce: str
     call_timeout: float | None
     cases: list[tuple[str, bool, int, bool]] = field(default_factory=list)  # label, hidden, seed, fd
+
+
+def hidden_digest(plan: ProbePlan) -> str:
+    """A short digest of the hidden points a plan used: equal across regrades of one student
+    (the points are fixed per student), and reveals nothing of the points themselves."""
+    seeds = [str(seed) for _, hidden, seed, _ in plan.cases if hidden]
+    return hashlib.sha256(("\0".join(seeds)).encode()).hexdigest()[:16]
 
 
 def build_probe(ex: Exercise, lang: str, seed: int, call_timeout: float | None = None
@@ -128,33 +139,55 @@ def _error(d: Any) -> StudentError:
                         bool(d.get("timed_out")))
 
 
-def _setup_failure(ex: Exercise, lang: str, message: str, reason: str, plan: ProbePlan
-                   ) -> list[CheckResult]:
+def _setup_failure(ex: Exercise, lang: str, message: str, reason: str) -> list[CheckResult]:
     visible = sum(c.weight for c in ex.visible)
-    rest = ex.total_weight - visible + ex.technique_weight * len(ex.techniques)
+    rest = ex.total_weight - visible
     return [CheckResult(t("check.setup", lang), False, visible, False, reason, message),
             CheckResult(t("check.setup", lang), True, rest, False, reason, message)]
 
 
+# what a failed hidden check says: its reason in fixed words, nothing the kernel reported
+# (a message, a shape, a type name, printed text) and nothing of the case (inputs, expected)
+_HIDDEN_REASONS = {"none": "none", "type": "type", "dtype": "dtype", "shape": "shape",
+                   "structure": "structure", "not_finite": "not_finite", "values": "values",
+                   "error": "error", "timeout": "timeout", "fd": "values",
+                   "unusable": "unusable"}
+
+
+def _hidden_view(check: CheckResult, lang: str, error: StudentError | None,
+                 case_label: str) -> CheckResult:
+    """A hidden check as feedback may show it: that it failed and why, never what with (not
+    even the names of the answer's parts, which for some exercises are drawn with the case)."""
+    label = check.label if check.label == t("check.finite_difference", lang) else case_label
+    if check.passed:
+        return CheckResult(label, True, check.weight, True, check.reason,
+                           t("hidden.passed", lang))
+    if error is not None and error.not_implemented:
+        key = "not_implemented"
+    else:
+        key = _HIDDEN_REASONS.get(check.reason, "other")
+    return CheckResult(label, True, check.weight, False, check.reason,
+                       t(f"hidden.{key}", lang))
+
+
 def _judge_payload(ex: Exercise, plan: ProbePlan, payload: dict, lang: str
                    ) -> tuple[list[CheckResult], str, dict]:
-    """(checks, captured output, facts) for one well-formed-looking payload."""
+    """(checks, facts) for one well-formed-looking payload. What the function printed is not
+    kept: it ran on hidden inputs too, and feedback must not show them."""
     if payload.get("exercise") != ex.id or payload.get("nonce") != plan.nonce:
         raise WireError("probe output for another exercise or run")
     setup = payload.get("setup")
     if setup == "undefined":
-        return _setup_failure(ex, lang, t("err.undefined", lang, name=ex.function), "undefined",
-                              plan), "", {}
+        return _setup_failure(ex, lang, t("err.undefined", lang, name=ex.function),
+                              "undefined"), {}
     if setup == "not_callable":
         kind = str(payload.get("kind", "object"))[:100]
         return _setup_failure(ex, lang, t("err.not_callable", lang, name=ex.function, kind=kind),
-                              "undefined", plan), "", {}
+                              "undefined"), {}
     cases = payload.get("cases")
     if not isinstance(cases, list) or len(cases) != len(plan.cases):
         raise WireError("probe output with the wrong number of cases")
-    captured = payload.get("captured", "")
-    captured = captured[:MAX_CAPTURED] if isinstance(captured, str) else ""
-    facts = {"tools": set(), "seconds": [], "timed_out": False, "raised": False}
+    facts = {"seconds": [], "timed_out": False, "answered": False, "raised": False}
     checks: list[CheckResult] = []
     by_index = {i: case for i, case in enumerate(ex.visible)}
     by_index.update({len(ex.visible) + i: case for i, case in enumerate(ex.hidden)})
@@ -173,37 +206,31 @@ def _judge_payload(ex: Exercise, plan: ProbePlan, payload: dict, lang: str
                     facts["raised"] = True  # exported in the notes (grader/export.py)
             elif "answer" in reported:
                 answer = decode_answer(reported["answer"])
+                facts["answered"] = True
                 raw_why = reported.get("why_none", {})
                 if isinstance(raw_why, dict):
                     why = {k: v[:1000] for k, v in raw_why.items()
                            if isinstance(k, str) and isinstance(v, str)}
             else:
                 raise WireError("case without answer or error")
-            tools = reported.get("tools", [])
-            if isinstance(tools, list):
-                facts["tools"].update(x for x in tools if isinstance(x, str))
             seconds = reported.get("seconds")
             if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
                 facts["seconds"].append(float(seconds))
         except WireError as exc:
             error = StudentError("MalformedResult", f"the kernel reported unusable data ({exc})")
-        checks.extend(judge_case(
+        judged = judge_case(
             ex, case, label, hidden, case_seed, lang, answer=answer, error=error, inputs=inputs,
-            with_fd=with_fd, why_none=lambda path, why=why: why.get(path) or why.get("")))
-    return checks, captured, facts
+            with_fd=with_fd, why_none=lambda path, why=why: why.get(path) or why.get(""))
+        if hidden:
+            judged = [_hidden_view(c, lang, error, label) for c in judged]
+        checks.extend(judged)
+    return checks, facts
 
 
-def _technique_checks(ex: Exercise, cell_sources: list[str] | None, tools: set[str], lang: str
-                      ) -> list[CheckResult]:
-    from .technique import check_technique, names_used
-
-    names = names_used(cell_sources or [], ex.function)
-    out = []
-    for technique in ex.techniques:
-        passed, message = check_technique(technique, names, tools, lang)
-        label = f"{t('check.technique', lang)}: {technique.describe(lang)}"
-        out.append(CheckResult(label, False, ex.technique_weight, passed, "technique", message))
-    return out
+def _forged(ex: Exercise, lang: str, checks: list[CheckResult]) -> list[CheckResult]:
+    """Every check failed: the function as submitted cannot return, yet values came back."""
+    message = t("err.forged", lang, name=ex.function)
+    return [CheckResult(c.label, c.hidden, c.weight, False, "forged", message) for c in checks]
 
 
 def score_probe(ex: Exercise, plan: ProbePlan, outputs: list, lang: str,
@@ -211,11 +238,17 @@ def score_probe(ex: Exercise, plan: ProbePlan, outputs: list, lang: str,
                 ) -> tuple[ExerciseResult, list[tuple[str, str]], dict]:
     """Judge the outputs of a probe cell: ``(result, issues, facts)``.
 
+    Points come from the values the kernel reported for the inputs chosen here, nothing else.
     ``issues``: ``(kind, detail)`` pairs for the export (``no_result`` when the kernel published
-    nothing usable, ``multiple_results`` when it published several — the lowest score counts).
-    ``facts``: what the kernel reported beyond values (tools used, seconds per call).
-    ``cell_sources``: the submitted notebook's code, for the exercise's technique checks.
+    nothing usable, ``multiple_results`` when it published several — the lowest score counts,
+    ``forged_result`` when values came back for a function that, as submitted, always raises,
+    ``technique`` for a technique concern read from the source: a note, never points).
+    ``facts``: seconds per call, and whether a call timed out.
+    ``cell_sources``: the submitted notebook's code, in order (the function graded is the one
+    bound after the last cell: the probes run after all of it).
     """
+    from .technique import provably_raises, technique_notes
+
     payloads = probe_payloads(outputs)
     issues: list[tuple[str, str]] = []
     judged = []
@@ -227,19 +260,27 @@ def score_probe(ex: Exercise, plan: ProbePlan, outputs: list, lang: str,
             issues.append(("malformed_result", str(exc)[:200]))
     if not judged:
         message = t("err.no_result", lang, name=ex.function)
-        checks = _setup_failure(ex, lang, message, "no_result", plan)
+        checks = _setup_failure(ex, lang, message, "no_result")
         issues.append(("no_result", "the kernel published no usable result for this exercise"))
         return ExerciseResult(ex, lang, checks, "grade"), issues, {}
     if len(payloads) > 1:
         issues.append(("multiple_results",
                        f"the kernel published {len(payloads)} results; the lowest score counts"))
+    stub = "no" if cell_sources is None else provably_raises(cell_sources, ex.function)
     results = []
-    for checks, captured, facts in judged:
-        if ex.techniques and not any(c.reason == "undefined" for c in checks):
-            checks = checks + _technique_checks(ex, cell_sources, facts.get("tools", set()), lang)
-        results.append((ExerciseResult(ex, lang, checks, "grade", 0, captured), facts))
+    for checks, facts in judged:
+        if stub == "yes" and facts.get("answered"):
+            checks = _forged(ex, lang, checks)
+            issues.append(("forged_result", f"{ex.function} as submitted always raises, yet "
+                           "the kernel reported values for it: scored 0"))
+        elif stub == "unsure" and facts.get("answered"):
+            issues.append(("technique", f"{ex.function} as written always raises, yet the "
+                           "kernel reported values for it, and the notebook has code a reading "
+                           "cannot follow: review by hand"))
+        results.append((ExerciseResult(ex, lang, checks, "grade"), facts))
     result, facts = min(results, key=lambda rf: rf[0].score)
-    for check in result.checks:
-        if check.reason == "technique" and not check.passed:
-            issues.append(("technique", check.message))
+    defined = not any(c.reason == "undefined" for c in result.checks)
+    if defined and cell_sources is not None and stub == "no":
+        for note in technique_notes(ex.techniques, cell_sources, ex.function):
+            issues.append(("technique", note))
     return result, issues, facts

@@ -62,6 +62,8 @@ def build_data(exercises: dict[str, Exercise]) -> dict:
         if ex.mistakes:
             out[ex_id]["mistakes"] = [{"name": p.name, "kind": p.kind, "title": p.title,
                                        "hint": p.hint} for p in ex.mistakes]
+        if ex.plain_numbers:
+            out[ex_id]["plain_numbers"] = True
     return {"format": 1, "exercises": out}
 
 
@@ -103,7 +105,8 @@ def visible_exercise(exercise_id: str) -> Exercise:
                     hidden_checks=int(entry["hidden_checks"]),
                     mistakes=tuple(Pattern(p["name"], _reference_not_installed, p["kind"],
                                            p.get("title", {}), p.get("hint", {}))
-                                   for p in entry.get("mistakes", [])))
+                                   for p in entry.get("mistakes", [])),
+                    plain_numbers=bool(entry.get("plain_numbers", False)))
 
 
 def visible_exercises() -> dict[str, Exercise]:

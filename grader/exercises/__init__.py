@@ -95,6 +95,8 @@ class Exercise:
     precision: str = "float64"
     # what the answer must (or must not) use, checked by the autograder (grader.technique)
     techniques: tuple = ()
+    # the answers are plain Python numbers (lesson 7): an int such as 0 is a number like 0.0
+    plain_numbers: bool = False
     # how many hidden checks grading adds, for exercises known only from data (no hidden cases)
     hidden_checks: int | None = None
     signature: str = ""

@@ -94,6 +94,20 @@ FLOAT32_CAST = ("def derivative_at(x0):\n    x = tf.Variable(x0)\n    with tf.Gr
 # 5 calls of 4 s: more than one cell's limit (15 s) in all, well under it per call
 SLOW = ("import time\n\ndef derivative_at(x0):\n    time.sleep(4)\n    x = tf.Variable(x0)\n"
         "    with tf.GradientTape() as tape:\n        y = x**3 - 2 * x\n    return tape.gradient(y, x)\n")
+PRINTS_INPUTS = ("def derivative_at(x0):\n    print('SEEN' + '-INPUT', repr(x0))\n"
+                 "    x = tf.Variable(x0)\n    with tf.GradientTape() as tape:\n"
+                 "        y = x**3 - 2 * x\n    return tape.gradient(y, x)\n")
+FILLS_A_LIST = ("SEEN = []\n\ndef derivative_at(x0):\n    SEEN.append(float(x0))\n"
+                "    x = tf.Variable(x0)\n    with tf.GradientTape() as tape:\n"
+                "        y = x**3 - 2 * x\n    return tape.gradient(y, x)\n")
+ENV_CHECK = ("import os\n\ndef _clean():\n    try:\n"
+             "        raw = open('/proc/self/environ', 'rb').read().decode('utf-8', 'replace')\n"
+             "    except OSError:\n        raw = ''\n"
+             "    return ('GRADER_SEED' not in os.environ and 'GRADER_SEED' not in raw\n"
+             "            and os.environ.get('JPY_PARENT_PID') in (None, '', '0', '1'))\n\n"
+             "def derivative_at(x0):\n    x = tf.Variable(x0)\n"
+             "    with tf.GradientTape() as tape:\n        y = x**3 - 2 * x\n"
+             "    g = tape.gradient(y, x)\n    return g if _clean() else g * 0.0\n")
 MARKER = ("# ### BEGIN HIDDEN TESTS -- my own note, not nbgrader's\n"
           "def derivative_at(x0):\n    x = tf.Variable(x0)\n    with tf.GradientTape() as tape:\n"
           "        y = x**3 - 2 * x\n    return tape.gradient(y, x)\n")
@@ -119,6 +133,10 @@ EXPECTED = {
     "h01_float32_cast": (FULL, "7", "ok"),
     "h02_slow": (FULL, "7", "ok"),
     "h03_marker_in_solution": (FULL, "7", "ok"),
+    # issue 24, class F: what a hidden case passes never reaches the student
+    "f01_prints_inputs": (FULL, "7", "ok"),
+    "f02_later_cell_prints": (FULL, "7", "ok"),
+    "f03_env": (FULL, "7", "ok"),
     # what students do to notebooks
     "m01_duplicate_solution": (FULL, "7", "duplicate_cell"),
     "m02_duplicate_test": (FULL, "7", "duplicate_cell"),
@@ -171,6 +189,11 @@ def course(tmp_path_factory):
         "h01_float32_cast": with_answers(rel, {**sol, "l01_ex1": FLOAT32_CAST}),
         "h02_slow": with_answers(rel, {**sol, "l01_ex1": SLOW}),
         "h03_marker_in_solution": with_answers(rel, {**sol, "l01_ex1": MARKER}),
+        "f01_prints_inputs": with_answers(rel, {**sol, "l01_ex1": PRINTS_INPUTS}),
+        "f02_later_cell_prints": with_answers(rel, {**sol, "l01_ex1": FILLS_A_LIST,
+                                                    "l01_ex2": "print('LEAKED', SEEN)\n\n"
+                                                               + sol["l01_ex2"]}),
+        "f03_env": with_answers(rel, {**sol, "l01_ex1": ENV_CHECK}),
         # the stub duplicated, the answer written in the copy
         "m01_duplicate_solution": _duplicate(with_answers(rel, {k: v for k, v in sol.items()
                                                                 if k != "l01_ex2"}),
@@ -263,17 +286,293 @@ def test_slow_solution_got_a_time_limit_per_call(course):
 
 
 def test_regrade_is_reproducible_and_seed_sets_the_points_for_everyone(course):
-    def hidden_values(student):
+    def hidden_points(student):
         nb = read(course / "autograded" / student / EN / f"{LESSON}.ipynb")
-        cell = nb.cells[cell_index_of_test(nb, "l01_ex1")]
-        html = next(o for o in cell.outputs if o.output_type == "display_data").data["text/html"]
-        return re.findall(r"expected: ([-0-9.e]+)", strip_html(html))
+        return nb.metadata.grader.scores["l01_ex1"]["hidden_points"]
 
-    first = {s: hidden_values(s) for s in ("c01_patch_grade", "c02_patch_compare")}
-    assert first["c01_patch_grade"] and first["c01_patch_grade"] != first["c02_patch_compare"]
+    first = {s: hidden_points(s) for s in ("c01_patch_grade", "c02_patch_compare")}
+    assert first["c01_patch_grade"] != first["c02_patch_compare"]
     grader_cli(course, "autograde-all", EN, "--force", "--quiet", "--student", "c01_patch_grade")
-    assert hidden_values("c01_patch_grade") == first["c01_patch_grade"]
+    assert hidden_points("c01_patch_grade") == first["c01_patch_grade"]
     grader_cli(course, "autograde-all", EN, "--force", "--quiet", "--seed", "7",
                "--student", "c01_patch_grade", "--student", "c02_patch_compare")
-    seeded = {s: hidden_values(s) for s in ("c01_patch_grade", "c02_patch_compare")}
+    seeded = {s: hidden_points(s) for s in ("c01_patch_grade", "c02_patch_compare")}
     assert seeded["c01_patch_grade"] == seeded["c02_patch_compare"] != first["c01_patch_grade"]
+
+
+# ------------------------------------------------------------------------------------------
+# Issue 24, class F (lesson 1): nothing of a hidden case reaches the student, no seed or host
+# PID in the kernel
+# ------------------------------------------------------------------------------------------
+def _hidden_cases(student, exercise="l01_ex1"):
+    """(inputs, expected) of ``student``'s hidden cases, as the trusted side draws them."""
+    import numpy as np
+
+    from grader.exercises import get
+    from grader.runner import graded_cases, reference_answer
+    from grader.scoring import exercise_seed
+
+    ex = get(exercise)
+    seed = exercise_seed(exercise, course="minitape-autodiff", assignment=EN, student=student)
+    out = []
+    for case, _, hidden, case_seed, _ in graded_cases(ex, "en", True, seed):
+        if hidden:
+            out.append((case.make(np.random.default_rng(case_seed)).args,
+                        reference_answer(ex, case, case_seed)))
+    return out
+
+
+def test_a_failed_hidden_check_shows_neither_its_inputs_nor_its_expected_value(course):
+    # what a resubmission would need to be a lookup table built from the first feedback
+    from grader.checks import fmt_number
+
+    text = _feedback(course, "c03_patch_score")
+    assert "Wrong values at a hidden point" in text
+    found = []
+    for args, expected in _hidden_cases("c03_patch_score"):
+        for value in (float(args[0]), float(expected)):
+            shown = fmt_number(value)
+            if len(shown.strip("-0.")) >= 4 and shown in text:
+                found.append(shown)
+    assert found == [], found
+
+
+def test_output_printed_during_hidden_calls_is_not_shown(course):
+    text = _feedback(course, "f01_prints_inputs")
+    assert "Score: 1 of 1 point" in text
+    assert "SEEN-INPUT" not in text
+
+
+def test_a_later_cell_cannot_see_what_the_probes_passed(course):
+    # the probes run after the last cell: the list the function fills is empty when printed
+    text = _feedback(course, "f02_later_cell_prints")
+    assert "LEAKED []" in text and "Score: 1 of 1 point" in text
+
+
+def test_the_kernel_sees_no_seed_and_no_host_pid(course):
+    # f03 answers right only in a kernel whose environment (os.environ and the process's own
+    # /proc/self/environ) has no GRADER_SEED and no host PID in JPY_PARENT_PID
+    def score():
+        nb = read(course / "autograded" / "f03_env" / EN / f"{LESSON}.ipynb")
+        return nb.metadata.grader.scores["l01_ex1"]["score"]
+
+    assert score() == 1
+    grader_cli(course, "autograde-all", EN, "--force", "--quiet", "--seed", "3",
+               "--student", "f03_env")
+    assert score() == 1
+
+
+# ------------------------------------------------------------------------------------------
+# Issue 24, classes A-E (lesson 7): techniques are never taken from the kernel's word
+# ------------------------------------------------------------------------------------------
+L7 = "07-build-your-own-tape"
+L7_EN = f"{L7}-en"
+L7_CELLS = ("l07_ex1", "l07_ex2", "l07_ex3", "l07_ex4")
+L7_FULL = {"l07_ex1": "2", "l07_ex2": "3", "l07_ex3": "2", "l07_ex4": "2"}
+
+# A. the stubs stay; a display hook (and a json spy for the inputs) answers for them, and
+# claims the lesson's own tape ran
+DISPLAY_HOOK = '''import json as _json
+import IPython.display as _d
+import math as _m
+_specs = []
+_loads = _json.loads
+def _spy(s, *a, **k):
+    out = _loads(s, *a, **k)
+    if isinstance(out, dict) and out.get("function") == "quotient_gradients":
+        _specs.append(out)
+    return out
+_json.loads = _spy
+_display = _d.display
+def _forge(obj, *a, **k):
+    key = "application/vnd.minitape.probe+json"
+    if isinstance(obj, dict) and key in obj and _specs and obj[key].get("exercise") == "l07_ex1":
+        cases = []
+        for case in _specs[-1]["cases"]:
+            a0, b0 = (item["v"] for item in case["args"]["items"])
+            ga = -_m.sin(a0 * b0)
+            gb = -a0 * _m.sin(a0 * b0) / b0 - _m.cos(a0 * b0) / b0 ** 2
+            cases.append({"answer": {"t": "list", "items": [{"t": "number", "v": ga},
+                                                            {"t": "number", "v": gb}]},
+                          "tools": ["own_tape", "tape:mul", "tape:div", "tape:cos"],
+                          "seconds": 0.001})
+        obj = {key: dict(obj[key], cases=cases)}
+    return _display(obj, *a, **k)
+_d.display = _forge
+'''
+
+# backward() by minitape (forbidden): the body, with `GT` standing for tf.GradientTape and
+# GRADIENT for how the gradient is taken
+_MT_BACKWARD = '''def {name}(tape, values, target):
+    ops = {{"add": lambda a, b: a + b, "mul": lambda a, b: a * b, "sin": tf.sin, "exp": tf.exp}}
+    outs = {{o for o, _, _ in tape}}
+    env = {{}}
+    with GT(persistent=True) as gt:
+        for n, v in values.items():
+            if n not in outs:
+                env[n] = tf.constant(float(v))
+                gt.watch(env[n])
+        for o, op, ins in tape:
+            env[o] = ops[op](*(env[i] for i in ins))
+    names = list(values)
+    g = {gradient}
+    {extra}return {{n: float(x.numpy()) for n, x in zip(names, g)}}
+'''
+_ZERO = "tf.UnconnectedGradients.ZERO"
+
+
+def _mt_backward(gradient, name="backward", extra=""):
+    return _MT_BACKWARD.format(name=name, gradient=gradient, extra=extra)
+
+
+ALIAS = "import minitape as tf\nGT = tf.GradientTape\n\n"
+# A. `compile` shadowed in the notebook's globals: the old probe was compiled with it and its
+# tool record edited before it was published
+SHADOW_COMPILE = (ALIAS + "_real_compile = compile\n\n"
+                  "def compile(source, *args, **kwargs):\n"
+                  "    if isinstance(source, str):\n"
+                  "        source = source.replace('sorted(tools.used | tapes.ops())', '[]')\n"
+                  "    return _real_compile(source, *args, **kwargs)\n\n"
+                  + _mt_backward(f"gt.gradient(env[target], [env[n] for n in names], "
+                                 f"unconnected_gradients={_ZERO})"))
+# A. the record edited from inside the call, through the caller's frame
+GETFRAME = ("import sys\n" + ALIAS + _mt_backward(
+    f"gt.gradient(env[target], [env[n] for n in names], unconnected_gradients={_ZERO})",
+    extra="try:\n        sys._getframe(1).f_locals['tools'].used.clear()\n"
+          "    except Exception:\n        pass\n    "))
+# B. ways around a run-time record: jacobian (which calls _gradient), a method captured at
+# module level (before the old probe wrapped it), the wrapper's own __wrapped__
+JACOBIAN = ALIAS + _mt_backward(f"gt.jacobian(env[target], [env[n] for n in names], "
+                                f"unconnected_gradients={_ZERO})")
+CAPTURED = (ALIAS + "_grad = tf.GradientTape.gradient\n\n" + _mt_backward(
+    f"_grad(gt, env[target], [env[n] for n in names], unconnected_gradients={_ZERO})"))
+WRAPPED = ALIAS + _mt_backward(
+    f"getattr(GT.gradient, '__wrapped__', GT.gradient)(gt, env[target], [env[n] for n in names], "
+    f"unconnected_gradients={_ZERO})")
+# C. a decoy definition, then a rebinding to what really runs
+DECOY = ("def backward(tape, values, target):\n    return {name: 0.0 for name in values}\n\n"
+         "import minitape as tf\nGT = tf.GradientTape\n\n"
+         + _mt_backward(f"gt.jacobian(env[target], [env[n] for n in names], "
+                        f"unconnected_gradients={_ZERO})", name="_by_minitape")
+         + "\nbackward = _by_minitape\n")
+
+
+def _l7_answers(sol):
+    ex1 = sol["l07_ex1"]
+    own = ex1[ex1.index("def quotient_gradients"):]
+    helpers = ex1[:ex1.index("def quotient_gradients")]
+    # C. the own tape on the visible points only, a hand-derived formula elsewhere
+    visible_only = (helpers + "import math as _m\n\n"
+                    + own.replace("def quotient_gradients(a0, b0):",
+                                  "def _taped(a0, b0):")
+                    + "\n\ndef quotient_gradients(a0, b0):\n"
+                      "    if (a0, b0) in ((0.5, 2.0), (-1.0, 0.75)):\n"
+                      "        return _taped(a0, b0)\n"
+                      "    s = _m.sin(a0 * b0)\n"
+                      "    return [-s, -a0 * s / b0 - _m.cos(a0 * b0) / b0 ** 2]\n")
+    # E. a switched-off debug branch that mentions GradientTape, a helper, a lambda
+    debug_lambda = (helpers + "DEBUG = False\n\n"
+                    + own.replace("def quotient_gradients(a0, b0):", "def _quotient(a0, b0):")
+                    .replace("    return tape.gradient(f, [a, b])",
+                             "    if DEBUG:\n"
+                             "        import minitape as tf\n"
+                             "        with tf.GradientTape() as check_tape:\n"
+                             "            pass\n"
+                             "    return tape.gradient(f, [a, b])")
+                    + "\n\nquotient_gradients = lambda a0, b0: _quotient(a0, b0)\n")
+    # E. a plain Python 0 where the answers are plain numbers
+    zero_int = sol["l07_ex2"].replace("{name: 0.0 for name in values}", "{name: 0 for name in values}")
+    assert zero_int != sol["l07_ex2"] and "_quotient" in debug_lambda and "_taped" in visible_only
+    return visible_only, debug_lambda, zero_int
+
+
+# student -> ({cell: score}, total, issue kinds the export must note (status words))
+L7_EXPECTED = {
+    # D. untouched: no points (the old grader gave technique points to a function that raised)
+    "d01_untouched": (dict.fromkeys(L7_CELLS, "0"), "0", set()),
+    "e01_solution": (L7_FULL, "9", set()),
+    # A. answers forged for a stub that always raises: 0 and flagged
+    "a01_display_hook": (dict.fromkeys(L7_CELLS, "0"), "0", {"forged_result"}),
+    # A/B/C: right values by a forbidden tool: the values earn their points, the technique is
+    # the instructor's to review (a note and a flag), whatever the kernel claimed
+    "a02_shadow_compile": (L7_FULL, "9", {"technique"}),
+    "a03_getframe": (L7_FULL, "9", {"technique"}),
+    "b01_jacobian": (L7_FULL, "9", {"technique"}),
+    "b02_captured_method": (L7_FULL, "9", {"technique"}),
+    "b03_wrapped": (L7_FULL, "9", {"technique"}),
+    "c01_decoy_then_rebinding": (L7_FULL, "9", {"technique"}),
+    "c02_own_tape_on_visible_only": (L7_FULL, "9", {"technique"}),
+    # E. honest variety: every point, no note
+    "e02_debug_branch_and_lambda": (L7_FULL, "9", set()),
+    "e03_plain_zero": (L7_FULL, "9", set()),
+}
+L7_NOTES = {  # what the note says, per student
+    "a01_display_hook": ["forged result (l07_ex1)", "always raises"],
+    "a02_shadow_compile": ["technique (l07_ex2)", "minitape's GradientTape"],
+    "a03_getframe": ["technique (l07_ex2)", "minitape's GradientTape", "_getframe"],
+    "b01_jacobian": ["technique (l07_ex2)", "minitape's GradientTape"],
+    "b02_captured_method": ["technique (l07_ex2)", "minitape's GradientTape"],
+    "b03_wrapped": ["technique (l07_ex2)", "minitape's GradientTape"],
+    "c01_decoy_then_rebinding": ["technique (l07_ex2)", "minitape's GradientTape"],
+    "c02_own_tape_on_visible_only": ["technique (l07_ex1)", "only on some paths"],
+}
+
+
+@pytest.fixture(scope="module")
+def course7(tmp_path_factory):
+    course = make_course(tmp_path_factory.mktemp("adversarial7"), langs=("en",), timeout=60,
+                         lessons=(L7,))
+    nbgrader(course, "generate_assignment", L7_EN)
+    sol = reference_solutions(course, L7_EN, lesson=L7)
+    rel = released(course, L7_EN, lesson=L7)
+    stub1 = rel.cells[solution_index(rel, "l07_ex1")].source
+    visible_only, debug_lambda, zero_int = _l7_answers(sol)
+    subs = {
+        "d01_untouched": rel,
+        "e01_solution": with_answers(rel, sol),
+        "a01_display_hook": with_answers(rel, {"l07_ex1": DISPLAY_HOOK + "\n" + stub1}),
+        "a02_shadow_compile": with_answers(rel, {**sol, "l07_ex2": SHADOW_COMPILE}),
+        "a03_getframe": with_answers(rel, {**sol, "l07_ex2": GETFRAME}),
+        "b01_jacobian": with_answers(rel, {**sol, "l07_ex2": JACOBIAN}),
+        "b02_captured_method": with_answers(rel, {**sol, "l07_ex2": CAPTURED}),
+        "b03_wrapped": with_answers(rel, {**sol, "l07_ex2": WRAPPED}),
+        "c01_decoy_then_rebinding": with_answers(rel, {**sol, "l07_ex2": DECOY}),
+        "c02_own_tape_on_visible_only": with_answers(rel, {**sol, "l07_ex1": visible_only}),
+        "e02_debug_branch_and_lambda": with_answers(rel, {**sol, "l07_ex1": debug_lambda}),
+        "e03_plain_zero": with_answers(rel, {**sol, "l07_ex2": zero_int}),
+    }
+    for student, nb in subs.items():
+        submit(course, student, L7_EN, nb, ON_TIME, lesson=L7)
+    grader_cli(course, "autograde-all", L7_EN, "--jobs", "2", "--quiet")
+    nbgrader(course, "generate_feedback", L7_EN)
+    nbgrader(course, "export", "--to", str(course / "grades.csv"))
+    return course
+
+
+def test_lesson7_scores_rest_on_values_and_techniques_become_notes(course7):
+    with open(course7 / "grades.csv", newline="", encoding="utf-8") as fh:
+        rows = {row["student_id"]: row for row in csv.DictReader(fh)}
+    assert sorted(rows) == sorted(L7_EXPECTED)
+    got, want = {}, {}
+    for student, (cells, total, kinds) in L7_EXPECTED.items():
+        row = rows[student]
+        status = set(row[f"{L7}:status"].split(";"))
+        got[student] = ({c: row[f"{L7}:{c}"] for c in L7_CELLS}, row[f"{L7}:score"],
+                        status & {"technique", "forged_result"})
+        want[student] = (cells, total, kinds)
+    assert got == want
+    for student, words in L7_NOTES.items():
+        notes = rows[student][f"{L7}:notes"]
+        for word in words:
+            assert word in notes, (student, notes)
+
+
+def test_lesson7_notes_stay_with_the_instructor(course7):
+    for student in L7_EXPECTED:
+        path = course7 / "feedback" / student / L7_EN / f"{L7}.html"
+        text = strip_html(path.read_text(encoding="utf-8"))
+        for phrase in ("asked for", "asked not to use", "reaches it", "review by hand"):
+            assert phrase not in text, (student, phrase)
+    forged = strip_html((course7 / "feedback" / "a01_display_hook" / L7_EN / f"{L7}.html")
+                        .read_text(encoding="utf-8"))
+    assert "did not come from your function" in forged

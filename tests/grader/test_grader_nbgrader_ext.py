@@ -124,3 +124,13 @@ def test_feedback_words_follow_the_assignments_language():
     assert resources["grader_lang"] == "es"
     assert set(resources["grader_words"]) == set(FEEDBACK_WORDS)
     assert (resources["grader_words"]["answer"], resources["grader_words"]["score"]) == ("Tu respuesta", "Puntuación")
+
+
+def test_the_kernel_never_gets_the_seed_of_the_hidden_points(monkeypatch):
+    # autograde-all --seed N puts GRADER_SEED in the grading process's environment (read by
+    # InjectProbes there); the kernel gets the probes' inputs, never the seed
+    monkeypatch.setenv("GRADER_SEED", "12345")
+    for assignment in ("demo-ru", "no-language-suffix"):
+        nb = new_notebook(cells=[new_code_cell("import os\nprint(repr(os.environ.get('GRADER_SEED')))")])
+        _run(nb, assignment=assignment)
+        assert nb.cells[0].outputs[0].text.strip() == "None", assignment

@@ -32,8 +32,10 @@ def env() -> dict:
     return e
 
 
-def make_course(root: Path, langs=("en", "ru"), timeout: int | None = None) -> Path:
-    """A course folder: the packaged nbgrader_config.py (+ overrides) and lesson 1's sources."""
+def make_course(root: Path, langs=("en", "ru"), timeout: int | None = None,
+                lessons=(LESSON,)) -> Path:
+    """A course folder: the packaged nbgrader_config.py (+ overrides) and the sources of
+    ``lessons`` (lesson 1 by default)."""
     root.mkdir(parents=True, exist_ok=True)
     config = (PACKAGED_COURSE / "nbgrader_config.py").read_text(encoding="utf-8")
     if timeout is not None:
@@ -42,11 +44,12 @@ def make_course(root: Path, langs=("en", "ru"), timeout: int | None = None) -> P
     # the instructor's exercise definitions, as `python -m grader init-course` copies them
     shutil.copytree(PACKAGED_COURSE / "exercises", root / "exercises",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    for lang in langs:
-        src = PACKAGED_COURSE / "source" / f"{LESSON}-{lang}"
-        if not (src / f"{LESSON}.ipynb").exists():
-            raise FileNotFoundError(f"{src} is missing: run `python -m lessons build`")
-        shutil.copytree(src, root / "source" / f"{LESSON}-{lang}")
+    for lesson in lessons:
+        for lang in langs:
+            src = PACKAGED_COURSE / "source" / f"{lesson}-{lang}"
+            if not (src / f"{lesson}.ipynb").exists():
+                raise FileNotFoundError(f"{src} is missing: run `python -m lessons build`")
+            shutil.copytree(src, root / "source" / f"{lesson}-{lang}")
     return root
 
 
@@ -138,9 +141,9 @@ def solution_index(nb, exercise: str) -> int:
     raise KeyError(f"no solution cell above tests cell {exercise}")
 
 
-def reference_solutions(course: Path, assignment: str) -> dict[str, str]:
+def reference_solutions(course: Path, assignment: str, lesson: str = LESSON) -> dict[str, str]:
     """The instructor's solution code of every exercise (markers removed)."""
-    nb = read(course / "source" / assignment / f"{LESSON}.ipynb")
+    nb = read(course / "source" / assignment / f"{lesson}.ipynb")
     out = {}
     for cell in nb.cells:
         meta = cell.get("metadata", {}).get("nbgrader", {})
@@ -152,14 +155,15 @@ def reference_solutions(course: Path, assignment: str) -> dict[str, str]:
     return out
 
 
-def released(course: Path, assignment: str):
-    return read(course / "release" / assignment / f"{LESSON}.ipynb")
+def released(course: Path, assignment: str, lesson: str = LESSON):
+    return read(course / "release" / assignment / f"{lesson}.ipynb")
 
 
-def submit(course: Path, student: str, assignment: str, nb, timestamp: str) -> Path:
+def submit(course: Path, student: str, assignment: str, nb, timestamp: str,
+           lesson: str = LESSON) -> Path:
     folder = course / "submitted" / student / assignment
     folder.mkdir(parents=True, exist_ok=True)
-    nbformat.write(nb, str(folder / f"{LESSON}.ipynb"))
+    nbformat.write(nb, str(folder / f"{lesson}.ipynb"))
     (folder / "timestamp.txt").write_text(timestamp + "\n", encoding="utf-8")
     return folder
 

@@ -39,7 +39,12 @@ Finite-difference checks (independent of the references): ``l07_ex1``, ``l07_ex3
 are compared with minitape only.
 
 Students compute in Python floats (float64), so answers are compared with the float64
-tolerance. Hidden cases draw points (and, for ``l07_ex2``, whole programs) at random.
+tolerance; a Python int (``0`` for a gradient that is exactly zero) counts as the number it is
+(``plain_numbers``).
+
+Techniques: the prompts ask for the student's own tape and forbid minitape's. Neither can be
+established from what the kernel reports, so both are read from the submitted source on the
+trusted side and become notes for the instructor (:mod:`grader.technique`), never points. Hidden cases draw points (and, for ``l07_ex2``, whole programs) at random.
 """
 
 from __future__ import annotations
@@ -104,6 +109,7 @@ register(Exercise(
     signature="quotient_gradients(a0, b0)",
     techniques=_OWN_TAPE_ONLY,
     points=2,
+    plain_numbers=True,
     reference=_quotient_reference,
     visible=[Case(lambda rng: _ex1(0.5, 2.0), "a0 = 0.5, b0 = 2.0"),
              Case(lambda rng: _ex1(-1.0, 0.75), "a0 = -1.0, b0 = 0.75")],
@@ -199,6 +205,7 @@ register(Exercise(
                                "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
     ),
     points=3,
+    plain_numbers=True,
     reference=_backward_reference,
     visible=[Case(lambda rng: _ex2(_EX2_TAPE, {"x": 0.5, "y": 2.0}, "f"),
                   {"en": "the lesson's example tape, target f",
@@ -252,6 +259,7 @@ register(Exercise(
     signature="neuron_gradients(w1, w2, b, x1, x2, y)",
     techniques=_OWN_TAPE_ONLY,
     points=2,
+    plain_numbers=True,
     reference=_neuron_reference,
     visible=[Case(lambda rng: _ex3(0.5, -1.0, 0.1, 1.0, 2.0, 0.5),
                   "w = (0.5, -1.0), b = 0.1, x = (1.0, 2.0), y = 0.5"),
@@ -317,6 +325,7 @@ register(Exercise(
     signature="linear_hinge_gradients(w1, w2, b, xs, ys, alpha)",
     techniques=_OWN_TAPE_ONLY,
     points=2,
+    plain_numbers=True,
     reference=_linear_hinge_reference,
     visible=[Case(lambda rng: _ex4(0.5, -0.25, 0.1, [[1.0, 2.0], [-1.0, 0.5], [0.3, -1.2]],
                                    [1.0, -1.0, 1.0], 0.01),
