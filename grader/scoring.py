@@ -159,15 +159,17 @@ def _hidden_view(check: CheckResult, lang: str, error: StudentError | None,
     """A hidden check as feedback may show it: that it failed and why, never what with (not
     even the names of the answer's parts, which for some exercises are drawn with the case)."""
     label = check.label if check.label == t("check.finite_difference", lang) else case_label
+    # (the case's evidence stays with it, on this side only: the mistake patterns are read
+    # over every case, hidden ones included, and a pattern says how, never at which point)
     if check.passed:
         return CheckResult(label, True, check.weight, True, check.reason,
-                           t("hidden.passed", lang))
+                           t("hidden.passed", lang), evidence=check.evidence)
     if error is not None and error.not_implemented:
         key = "not_implemented"
     else:
         key = _HIDDEN_REASONS.get(check.reason, "other")
     return CheckResult(label, True, check.weight, False, check.reason,
-                       t(f"hidden.{key}", lang))
+                       t(f"hidden.{key}", lang), evidence=check.evidence)
 
 
 def _judge_payload(ex: Exercise, plan: ProbePlan, payload: dict, lang: str

@@ -126,6 +126,7 @@ def test_feedback_words_follow_the_assignments_language():
     assert (resources["grader_words"]["answer"], resources["grader_words"]["score"]) == ("Tu respuesta", "Puntuación")
 
 
+@pytest.mark.kernel  # runs a notebook
 def test_the_kernel_never_gets_the_seed_of_the_hidden_points(monkeypatch):
     # autograde-all --seed N puts GRADER_SEED in the grading process's environment (read by
     # InjectProbes there); the kernel gets the probes' inputs, never the seed

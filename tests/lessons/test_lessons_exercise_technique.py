@@ -1,5 +1,7 @@
-"""Exercises whose prose says "a tape must compute it" declare that technique, so a
-hand-derived formula with the right values keeps only the values' share of the points."""
+"""Exercises whose prose says "a tape must compute it" declare that technique. A technique is
+established on the trusted side by reading the code that ran, and a concern is a note for the
+instructor's review, never points lost (grader/README.md, "Evidence"): a hand-derived formula with
+the right values keeps every point and is noted."""
 
 from __future__ import annotations
 
@@ -49,13 +51,12 @@ def _score(exercise_id, code):
 
 
 @pytest.mark.parametrize("exercise_id", sorted(HAND_DERIVED))
-def test_a_hand_derived_formula_loses_the_technique_share(exercise_id):
+def test_a_hand_derived_formula_is_noted_for_the_instructor(exercise_id):
     result, issues, _ = _score(exercise_id, HAND_DERIVED[exercise_id])
-    values = [c for c in result.checks if c.reason != "technique"]
-    assert values and all(c.passed for c in values), result.text()
-    assert any(kind == "technique" for kind, _ in issues)
-    assert 0 < result.score < result.points
-    assert "asks for a GradientTape" in result.text()
+    assert result.checks and all(c.passed for c in result.checks), result.text()
+    assert result.score == result.points
+    notes = [detail for kind, detail in issues if kind == "technique"]
+    assert notes and any("GradientTape" in d for d in notes), issues
 
 
 def test_l03_ex5_snippets_in_the_lesson_are_the_graders(lessons):
@@ -141,16 +142,16 @@ def test_l04_new_exercises_ask_for_their_technique(exercise_id):
                         "        loss = tf.reduce_sum(layer(x) ** 2)\n"
                         "    return [tape.gradient(loss, x), 0.0]\n")}[exercise_id]
     result, issues, _ = _score(exercise_id, code)
-    assert all(c.passed for c in result.checks if c.reason != "technique"), result.text()
-    assert any(kind == "technique" for kind, _ in issues)
-    assert result.score < result.points
+    assert all(c.passed for c in result.checks), result.text()
+    assert result.score == result.points   # a technique concern is a note, never points
+    assert any(kind == "technique" for kind, _ in issues), issues
 
 
-def test_l05_ex7_the_closed_form_keeps_only_the_values_share():
+def test_l05_ex7_the_closed_form_is_noted_for_the_instructor():
     closed_form = ("def softmax_jacobian(z):\n"
                    "    s = tf.nn.softmax(z)\n"
                    "    return tf.linalg.diag(s) - s[:, None] * s[None, :]\n")
     result, issues, _ = _score("l05_ex7", closed_form)
-    assert all(c.passed for c in result.checks if c.reason != "technique"), result.text()
-    assert any(kind == "technique" for kind, _ in issues)
-    assert "asks for tape.jacobian" in result.text()
+    assert all(c.passed for c in result.checks) and result.score == result.points, result.text()
+    notes = [detail for kind, detail in issues if kind == "technique"]
+    assert notes and any("jacobian" in d for d in notes), issues
