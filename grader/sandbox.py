@@ -141,8 +141,12 @@ def _python_paths(python: str, exclude=()) -> tuple[list[str], list[str]]:
             if os.path.isfile(real):  # a zip on sys.path
                 add(real)
             continue
-        # a source tree (PYTHONPATH, a checkout): its packages and modules only, not the rest
-        # of the folder (tests, course folders, version control)
+        # the project's own checkout (on PYTHONPATH, or the cwd of `python -m`): nothing of it,
+        # the kernel imports the project from the student site and the rest of a checkout is
+        # instructor or developer material (tests, lesson sources, course folders)
+        if any(os.path.dirname(p) == real for p in own):
+            continue
+        # another source tree: its packages and modules only, not the rest of the folder
         for child in sorted(os.listdir(real)):
             full = os.path.join(real, child)
             if ((os.path.isdir(full) and os.path.isfile(os.path.join(full, "__init__.py")))

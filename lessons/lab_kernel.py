@@ -40,7 +40,6 @@ def _under(path: str, roots) -> bool:
 
 def command(connection_file: str, cwd: str, settings: dict):
     """(bwrap argv, scratch folder to remove afterwards)."""
-    import grader.sandbox as grader_sandbox
     from grader.sandbox import SANDBOX_HOME, Limits, Sandbox
 
     limits = Limits(memory_mb=None, cpu_seconds=None, processes=1024, file_size_mb=None, tmp_mb=1024)
@@ -59,7 +58,7 @@ def command(connection_file: str, cwd: str, settings: dict):
     env = sandbox.environment(None)
     env.pop(ENV_VAR, None)
     env["JPY_PARENT_PID"] = "1"  # its parent is outside its PID namespace: no parent poller
-    script = os.path.join(os.path.dirname(os.path.abspath(grader_sandbox.__file__)), "_zygote.py")
+    script = sandbox.script()  # the student site's copy: the checkout is not there in the sandbox
     confine = {"own": own, "scratch": sandbox.scratch, "home": SANDBOX_HOME, "cwd": cwd,
                "tmp_bytes": limits.tmp_mb << 20, "limits": limits.rlimits(),
                "keep": [*sandbox.readonly, *folders]}
