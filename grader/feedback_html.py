@@ -15,10 +15,14 @@ time, instead of MathJax from a CDN.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from nbconvert.exporters import HTMLExporter
 from traitlets import default
 
 from .mathml import export_with_mathml
+
+COURSE_CSS = Path(__file__).resolve().parent / "templates" / "course.css"
 
 
 def without_score_values(nb):
@@ -55,6 +59,9 @@ class FeedbackExporter(HTMLExporter):
         if getattr(self, "_in_mathml", False):
             return super().from_notebook_node(nb, resources=resources, **kw)
         self._in_mathml = True
+        resources = dict(resources or {})
+        # the course's stylesheet: code and prompt colours at WCAG AA contrast (docs/accessibility.md)
+        resources["course_css"] = COURSE_CSS.read_text(encoding="utf-8")
         try:
             return export_with_mathml(self, without_score_values(nb), resources=resources, **kw)
         finally:

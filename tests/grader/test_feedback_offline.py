@@ -30,6 +30,7 @@ from grader.glosses import gloss
 from grader.mathml import protect, restore
 
 PT = f"{LESSON}-pt"
+OTHER = {"en": "lee", "es": "lia", "ru": "lev"}   # language -> a student graded in it
 RAISES = {
     "l01_ex1": "def derivative_at(x0):\n    x = tf.Variable(x0)\n"
                "    return tf.constant([1.0, 2.0]) + tf.constant([1.0, 2.0, 3.0])\n",
@@ -99,7 +100,7 @@ def test_a_raised_call_has_no_expected_got_expander():
 # --------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    course = make_course(tmp_path_factory.mktemp("feedback"), langs=("pt",), timeout=30)
+    course = make_course(tmp_path_factory.mktemp("feedback"), langs=("pt", *OTHER), timeout=30)
     logs = {"generate_assignment": nbgrader(course, "generate_assignment", PT).stderr}
     sol = reference_solutions(course, PT)
     rel = released(course, PT)
@@ -111,6 +112,15 @@ def course(tmp_path_factory):
     logs["autograde"] = proc.stdout + proc.stderr
     logs["generate_feedback"] = nbgrader(course, "generate_feedback", PT).stderr
     logs["validate"] = nbgrader(course, "validate", str(course / "submitted" / "ana" / PT / f"{LESSON}.ipynb")).stderr
+    # one wrong submission in each other language: the feedback page's frame in every language
+    for lang, student in OTHER.items():
+        assignment = f"{LESSON}-{lang}"
+        nbgrader(course, "generate_assignment", assignment)
+        submit(course, student, assignment,
+               with_answers(released(course, assignment), {**reference_solutions(course, assignment), **WRONG}),
+               stamp)
+        grader_cli(course, "autograde-all", assignment, "--jobs", "2", "--quiet")
+        nbgrader(course, "generate_feedback", assignment)
     nbgrader(course, "export", "--to", str(course / "grades.csv"))
     return course, logs
 
@@ -136,7 +146,7 @@ def test_feedback_is_true_and_clean(course):
     raised = (course / "feedback" / "bia" / PT / f"{LESSON}.html").read_text(encoding="utf-8")
     for page in (right, raised):
         text = _text(page)
-        assert "os mesmos a cada nova correção" in text and "a cada avaliação" not in text
+        assert "Uma nova avaliação usa os mesmos pontos" in text and "a cada avaliação" not in text
         assert "<math" in page and "mathjax" not in page.lower()
         assert not re.findall(r"(?<![\\\w])\$[^$\n]{1,80}\$", text), re.findall(r"\$[^$\n]{1,80}\$", text)[:5]
         # no bare score value (Out[n]: 2) after a report
@@ -200,3 +210,30 @@ def test_feedback_renders_math_offline(course, tmp_path):
     assert "\\frac" not in text and "\\partial" not in text
     # the page asked for nothing outside (or, if it did, works without it)
     assert all("mathjax" not in u.lower() for u in outside), outside
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize("lang, student", [("pt", "caio"), *OTHER.items()])
+def test_feedback_page_has_no_serious_accessibility_violation(course, lang, student):
+    """axe-core (WCAG 2.1 A/AA, tests/support/accessibility.py) over a wrong submission's feedback
+    page in each language: no serious or critical violation, ``lang``, a title, headings in order."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.support.accessibility import audit, install_axe
+
+    course, _ = course
+    axe = install_axe()
+    page_file = course / "feedback" / student / f"{LESSON}-{lang}" / f"{LESSON}.html"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                     args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        page = browser.new_page()
+        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort())
+        page.goto(page_file.as_uri())
+        page.wait_for_load_state("load")
+        problems = audit(page, axe, f"feedback [{lang}]", lang)
+        alts = page.eval_on_selector_all("img", "imgs => imgs.map(i => i.alt)")
+        browser.close()
+    assert not problems, "\n".join(problems)
+    assert alts and "No description has been provided for this image" not in alts, alts
