@@ -393,6 +393,17 @@ class PreloadedKernelManager(AsyncKernelManager):
             self.transport = "ipc"
             self.ip = os.path.join(own, ".kernel", "s")  # sockets s-1 ... s-5
             self.connection_file = os.path.join(own, ".kernel", f"kernel-{self.kernel_id}.json")
+        elif self.transport == "ipc" and not os.path.isabs(self.ip or ""):
+            # unconfined over Unix sockets (the course's configuration): jupyter_client names
+            # them relative to the working directory, and a kernel forked into the submission's
+            # folder would look for them there; an absolute path in Jupyter's runtime folder
+            # (removed with the connection file) is the same for both ends
+            from jupyter_core.paths import jupyter_runtime_dir
+
+            self.kernel_id = self.kernel_id or kw.pop("kernel_id", str(uuid.uuid4()))
+            runtime = jupyter_runtime_dir()
+            os.makedirs(runtime, exist_ok=True)
+            self.ip = os.path.join(runtime, f"kernel-{self.kernel_id}-ipc")
         return await super()._async_pre_start_kernel(**kw)
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 
 def pytest_collection_modifyitems(session, config, items):
     """Run tests marked `slow` first: with pytest-xdist one worker starts the long ones (a full
@@ -35,3 +39,32 @@ def _refuse_kernels() -> None:
     KernelManager.start_kernel = refuse
     KernelManager._async_start_kernel = refuse_async
     AsyncKernelManager.start_kernel = refuse_async
+
+
+# Debian's Chromium, driven by Playwright (its own browser downloads are not used)
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    # no host name resolves but 127.0.0.1: a test page can reach nothing outside this machine
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium per test process (a second Playwright cannot start in one process:
+    every test that needs a browser takes this one)."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (`make test` does it as root)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

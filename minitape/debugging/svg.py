@@ -403,8 +403,10 @@ class TapeDrawing:
         return self.svg
 
     def _repr_html_(self):
-        return ('<div class="minitape-drawing" style="max-width:100%;overflow-x:auto">'
-                + self.svg + "</div>")
+        # a wide drawing scrolls sideways: the keyboard reaches the scrolling area (tabindex),
+        # named as the drawing is (WCAG 2.1.1, axe's scrollable-region-focusable)
+        return (f'<div class="minitape-drawing" style="max-width:100%;overflow-x:auto" tabindex="0" '
+                f'role="group" aria-label="{_esc(self.text.splitlines()[0])}">' + self.svg + "</div>")
 
     def save(self, path):
         """Write the SVG to ``path`` (a ``.svg`` file any browser opens)."""

@@ -139,16 +139,8 @@ def jupyterlab(lab_root: Path, tmp_path: Path):
             proc.wait()
 
 
-@pytest.fixture(scope="session")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (`make test` does it as root)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+# `browser` (one Chromium per test process) lives in tests/conftest.py: tests outside this folder
+# use it too, since a second Playwright in one process cannot start.
 
 
 @pytest.fixture

@@ -134,8 +134,10 @@ def work_through_lesson_01(page, lang: str, *, run_all_cells, notebook_state, sc
     assert cells.count() == len(nb.cells)
 
     # --- the tangent explorer: the slider moves, the readout and the plot follow ------------------
+    # (the lesson has two sliders since the backward pass by hand: the tape stepper's, and this)
     explorer = panel.locator(".jp-OutputArea-output .widget-vbox").filter(
-        has=page.locator(".widget-slider"))
+        has=page.locator(".widget-slider .widget-label",
+                         has_text=lessons_t("widgets.tangent.slider", lang)))
     explorer.first.wait_for(timeout=60_000)
     assert explorer.count() == 1
     slider_value = explorer.locator(".widget-slider .widget-readout")

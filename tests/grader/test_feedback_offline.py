@@ -17,7 +17,6 @@ import html
 import http.server
 import re
 import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -170,40 +169,31 @@ def test_export_notes_say_raised_with_the_exercises(course):
 
 @pytest.mark.slow
 @pytest.mark.browser
-def test_feedback_renders_math_offline(course, tmp_path):
+def test_feedback_renders_math_offline(course, tmp_path, browser):
     course, _ = course
-    chromium = Path("/usr/bin/chromium")
-    if not chromium.exists():
-        pytest.fail(f"{chromium} is missing: install Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
     folder = course / "feedback" / "bia" / PT
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
     handler.log_message = lambda *a: None
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     outside: list[str] = []
+    page = browser.new_page()
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=str(chromium), headless=True,
-                                         args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
-            page = browser.new_page()
+        def route(r):
+            if r.request.url.startswith("http://127.0.0.1:"):
+                r.continue_()
+            else:
+                outside.append(r.request.url)
+                r.abort()
 
-            def route(r):
-                if r.request.url.startswith("http://127.0.0.1:"):
-                    r.continue_()
-                else:
-                    outside.append(r.request.url)
-                    r.abort()
-
-            page.route("**/*", route)
-            page.goto(f"http://127.0.0.1:{server.server_address[1]}/{LESSON}.html")
-            page.wait_for_load_state("load")
-            text = page.inner_text("body")
-            sizes = page.evaluate("() => [...document.querySelectorAll('math')].map("
-                                  "m => m.getBoundingClientRect().height)")
-            browser.close()
+        page.route("**/*", route)
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/{LESSON}.html")
+        page.wait_for_load_state("load")
+        text = page.inner_text("body")
+        sizes = page.evaluate("() => [...document.querySelectorAll('math')].map("
+                              "m => m.getBoundingClientRect().height)")
     finally:
+        page.close()
         server.shutdown()
     assert sizes and all(h > 5 for h in sizes), sizes  # rendered (MathML), not an empty box
     assert not re.findall(r"(?<![\\\w])\$[^$\n]{1,80}\$", text)
@@ -215,25 +205,22 @@ def test_feedback_renders_math_offline(course, tmp_path):
 @pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.parametrize("lang, student", [("pt", "caio"), *OTHER.items()])
-def test_feedback_page_has_no_serious_accessibility_violation(course, lang, student):
+def test_feedback_page_has_no_serious_accessibility_violation(course, lang, student, browser):
     """axe-core (WCAG 2.1 A/AA, tests/support/accessibility.py) over a wrong submission's feedback
     page in each language: no serious or critical violation, ``lang``, a title, headings in order."""
-    from playwright.sync_api import sync_playwright
-
     from tests.support.accessibility import audit, install_axe
 
     course, _ = course
     axe = install_axe()
     page_file = course / "feedback" / student / f"{LESSON}-{lang}" / f"{LESSON}.html"
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                     args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
-        page = browser.new_page()
+    page = browser.new_page()
+    try:
         page.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort())
         page.goto(page_file.as_uri())
         page.wait_for_load_state("load")
         problems = audit(page, axe, f"feedback [{lang}]", lang)
         alts = page.eval_on_selector_all("img", "imgs => imgs.map(i => i.alt)")
-        browser.close()
+    finally:
+        page.close()
     assert not problems, "\n".join(problems)
     assert alts and "No description has been provided for this image" not in alts, alts

@@ -24,7 +24,7 @@ LESSON = "05-higher-order"
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def test_site_page_renders_math_and_widget_figures_offline(tmp_path):
+def test_site_page_renders_math_and_widget_figures_offline(tmp_path, browser):
     out = tmp_path / "site"
     proc = subprocess.run([sys.executable, "-m", "lessons", "site", "05", "--lang", "en", "--out", str(out)],
                           cwd=REPO, capture_output=True, text=True, timeout=600)
@@ -34,33 +34,25 @@ def test_site_page_renders_math_and_widget_figures_offline(tmp_path):
     views = source.count('<script type="application/vnd.jupyter.widget-view+json">')
     assert views >= 1 and source.count('<div class="minitape-widget-static">') == views
 
-    chromium = Path("/usr/bin/chromium")
-    if not chromium.exists():
-        pytest.fail(f"{chromium} is missing: install Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
     handler.log_message = lambda *a: None
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
+    page = browser.new_page()
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=str(chromium), headless=True,
-                                         args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
-            page = browser.new_page()
-            page.route("**/*", lambda r: r.continue_() if r.request.url.startswith("http://127.0.0.1:")
-                       else r.abort())
-            page.goto(f"http://127.0.0.1:{server.server_address[1]}/en/{LESSON}.html")
-            page.wait_for_load_state("load")
-            page.wait_for_timeout(1000)
-            text = page.inner_text("body")
-            math = page.evaluate("() => [...document.querySelectorAll('math')]"
-                                 ".map(m => m.getBoundingClientRect().height)")
-            widgets = page.evaluate("""() => [...document.querySelectorAll('.minitape-widget-static')].map(s => ({
-                height: s.getBoundingClientRect().height, images: s.querySelectorAll('img, svg').length,
-                visible: getComputedStyle(s).display !== 'none'}))""")
-            browser.close()
+        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith("http://127.0.0.1:")
+                   else r.abort())
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/en/{LESSON}.html")
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(1000)
+        text = page.inner_text("body")
+        math = page.evaluate("() => [...document.querySelectorAll('math')]"
+                             ".map(m => m.getBoundingClientRect().height)")
+        widgets = page.evaluate("""() => [...document.querySelectorAll('.minitape-widget-static')].map(s => ({
+            height: s.getBoundingClientRect().height, images: s.querySelectorAll('img, svg').length,
+            visible: getComputedStyle(s).display !== 'none'}))""")
     finally:
+        page.close()
         server.shutdown()
     assert math and all(h > 5 for h in math), math
     assert not re.findall(r"(?<![\\\w])\$[^$\n]{1,80}\$", text), re.findall(r"\$[^$\n]{1,80}\$", text)[:5]
