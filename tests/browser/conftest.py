@@ -31,20 +31,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: F401  (one Chromium setup for the suite)
+
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "browser"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--no-first-run",
-    # no host name resolves but 127.0.0.1: a test page can reach nothing outside this machine
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 
 
 @dataclass
