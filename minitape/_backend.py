@@ -86,6 +86,10 @@ def move(a, mod):
         return src.asnumpy(a)
     if src is not _np:
         a = src.asnumpy(a)
+    if getattr(a, "ndim", None) == 0:
+        # CuPy makes a 0-d array from its Python value and loses the sign of -0.0; a one-element
+        # array is copied byte for byte
+        return mod.asarray(_np.reshape(a, (1,))).reshape(())
     return mod.asarray(a)
 
 

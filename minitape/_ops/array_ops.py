@@ -192,7 +192,8 @@ _ScatterTo = primitive("ScatterTo", _scatter_fwd)
 
 _SLICE_TYPE_ERROR = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
                      "scalar tf.int32/tf.int64 tensors are valid indices")
-_OUT_OF_BOUNDS = re.compile(r"index (-?\d+) is out of bounds for axis (\d+)")
+# NumPy says "index 5 is out of bounds ...", CuPy "Index 5 is out of bounds ..."
+_OUT_OF_BOUNDS = re.compile(r"index (-?\d+) is out of bounds for axis (\d+)", re.IGNORECASE)
 
 
 def _check_index(k):

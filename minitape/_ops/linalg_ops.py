@@ -137,8 +137,17 @@ def det(input, name=None):  # noqa: A002
     return apply(_MatrixDeterminant, (_to_tensor(input),), {})
 
 
-_MatrixSolve = primitive("MatrixSolve", lambda a, b: xp(a).linalg.solve(a, b),
-                         unbroadcast=True)  # batch dims broadcast
+def _solve_fwd(a, b):
+    m = xp(a)
+    if m is not np and b.ndim >= 2 and a.shape[:-2] != b.shape[:-2]:
+        # NumPy broadcasts the batch dimensions of a and b; CuPy's solve requires them equal
+        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        a = m.ascontiguousarray(m.broadcast_to(a, batch + a.shape[-2:]))
+        b = m.ascontiguousarray(m.broadcast_to(b, batch + b.shape[-2:]))
+    return m.linalg.solve(a, b)
+
+
+_MatrixSolve = primitive("MatrixSolve", _solve_fwd, unbroadcast=True)  # batch dims broadcast
 
 
 def solve(matrix, rhs, adjoint=False, name=None):

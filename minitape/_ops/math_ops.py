@@ -146,8 +146,13 @@ mod = floormod
 
 
 def _pow_fwd(a, b):
+    m = xp(a)
+    if m is not np and a.dtype.kind in "iu" and b.dtype.kind in "iu" and bool(B.move((b < 0).any(), np)):
+        # CuPy computes integers to negative powers (NumPy and TF refuse them): TF's error here
+        # too (one reduction, only for integer operands off the host)
+        raise InvalidArgumentError("Integers to negative integer powers are not allowed [Op:Pow]")
     try:
-        return xp(a).power(a, b)
+        return m.power(a, b)
     except ValueError as e:  # NumPy refuses integers to negative integer powers, as TF's kernel
         if "negative integer powers" in str(e):
             raise InvalidArgumentError("Integers to negative integer powers are not allowed "
