@@ -21,7 +21,24 @@ numpy = _np
 # per operation (np.errstate around each forward would double an operation's overhead), and
 # leaves the student's own NumPy code warning as usual.  A student who asks for every warning
 # (warnings.simplefilter("always")) sees them again.
-_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minitape(\.|$)")
+def _ignore_own_runtime_warnings():
+    _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minitape(\.|$)")
+    # Imported inside `with warnings.catch_warnings():` the filter went into the block's copy of
+    # the filter list, which the block's exit throws away: put it in the list the exit restores
+    # too (the interpreter's own list, which C's _warnings module keeps).
+    try:
+        import _warnings as _c
+    except ImportError:  # pragma: no cover - every CPython and Pyodide has it
+        return
+    original, current = getattr(_c, "filters", None), _warnings.filters
+    if type(original) is list and original is not current and current[0] not in original:
+        original.insert(0, current[0])
+        mutated = getattr(_warnings, "_filters_mutated", None)
+        if mutated is not None:
+            mutated()
+
+
+_ignore_own_runtime_warnings()
 
 # type(array) -> array module.  NumPy's own types are registered eagerly; other backends
 # (CuPy, the strict test backend) register themselves when they are first used.

@@ -68,6 +68,28 @@ def test_numpy_runtime_warnings_never_reach_the_student():
     assert done.stdout.strip() == "[inf, nan] nan [inf, nan]"
 
 
+def test_the_filter_outlives_a_catch_warnings_block_minitape_was_imported_in():
+    # e.g. a harness or a library that imports minitape inside `warnings.catch_warnings()`
+    code = textwrap.dedent("""
+        import warnings
+        with warnings.catch_warnings():
+            import minitape as tf
+        r = tf.math.log(tf.constant([1., 0.]))
+        x = tf.Variable([0., -1.])
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(tf.sqrt(x))
+        print(r.numpy().tolist(), tape.gradient(y, x).numpy().tolist())
+        import numpy as np
+        np.log(np.zeros(1))  # the student's own NumPy still warns
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[0.0, -inf] [inf, nan]"
+    assert done.stderr.count("RuntimeWarning") == 1
+    assert "divide by zero encountered in log" in done.stderr and "<string>" in done.stderr
+
+
 def test_the_students_own_numpy_still_warns():
     code = "import minitape, numpy as np; np.log(np.zeros(1))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
