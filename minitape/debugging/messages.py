@@ -10,7 +10,7 @@ forms separated by ``|``, Russian three), read with the course's one ``t`` / ``t
 """
 from __future__ import annotations
 
-from course_lang import Catalog
+from course_lang import LANGS, Catalog
 
 REASONS = (
     "has_gradient",        # not None: the tape watched the source and connects it to the target
@@ -533,3 +533,12 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 CATALOG = Catalog("minitape.debugging", MESSAGES, where="minitape/debugging/messages.py")
+
+# why_none's templates by language, {lang: {template: text}}: a read-only projection of MESSAGES
+# (not a second catalog) for grader.mistakes, which recognizes a kernel's explanation by its
+# template whatever the language it came back in.
+WHY_NONE_BY_LANGUAGE = {
+    lang: {key.removeprefix("why_none."): texts[lang] for key, texts in MESSAGES.items()
+           if key.startswith("why_none.") and not key.startswith("why_none.noun.")}
+    for lang in LANGS
+}
