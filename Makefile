@@ -25,7 +25,7 @@ PYTEST_ARGS ?= -n auto -q --durations=10
 DEB_PACKAGES ?= chromium:/usr/bin/chromium fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
                 bubblewrap:/usr/bin/bwrap valgrind:/usr/bin/valgrind
 
-INSTALL_KEY := $(shell { cat pyproject.toml; for p in minitape grader lessons; do test -f $$p/__init__.py && echo $$p; done; } 2>/dev/null | sha256sum | cut -c1-16)
+INSTALL_KEY := $(shell { cat pyproject.toml; for p in course_lang minitape grader lessons; do test -f $$p/__init__.py && echo $$p; done; } 2>/dev/null | sha256sum | cut -c1-16)
 STAMP_COURSE := $(VENV)/.stamp-course-$(INSTALL_KEY)
 STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
 

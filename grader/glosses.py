@@ -3,102 +3,130 @@
 minitape speaks TensorFlow's English (``Incompatible shapes: [2] vs. [3] [Op:AddV2]``), and so
 does Python.  A report in Spanish, Portuguese or Russian quotes the error as raised (it is what
 the student will search for) and follows it with what it means, in their language.  English
-reports get no gloss: the error is already in the student's language.
+reports get no gloss: the error is already in the student's language (each English text below
+is empty on purpose).
 
 ``gloss(ename, evalue, lang)`` returns the gloss ("" when there is none); the most specific
-pattern wins (a known message), then the exception's class.
+pattern wins (a known message), then the exception's class.  The texts are one catalog in the
+course's shape (``course_lang.Catalog``, key-major; docs/languages.md): ``gloss.<message>`` with
+the pattern's named groups as fields, and ``gloss.class.<exception class>``.
 """
 
 from __future__ import annotations
 
 import re
 
-# (exception class or None for any, pattern on the message, {lang: text with {0}, {1}... groups})
-_BY_MESSAGE: list[tuple[str | None, re.Pattern, dict[str, str]]] = [
-    (None, re.compile(r"Incompatible shapes: \[([^\]]*)\] vs\. \[([^\]]*)\]"), {
-        "es": "los formatos [{0}] y [{1}] no encajan en esta operación: no son iguales ni se "
-              "pueden ampliar uno al otro (broadcasting)",
-        "pt": "os formatos [{0}] e [{1}] não combinam nesta operação: não são iguais nem podem "
-              "ser ampliados um para o outro (broadcasting)",
-        "ru": "формы [{0}] и [{1}] несовместимы в этой операции: они не равны и не приводятся "
-              "друг к другу (broadcasting)",
-    }),
-    (None, re.compile(r"cannot compute (\w+) as input #\d+\(zero-based\) was expected to be a (\w+) "
-                      r"tensor but is a (\w+) tensor"), {
-        "es": "la operación {0} recibió tensores de tipos distintos ({1} y {2}); conviértelos al "
-              "mismo tipo con tf.cast",
-        "pt": "a operação {0} recebeu tensores de tipos diferentes ({1} e {2}); converta-os para o "
-              "mesmo tipo com tf.cast",
-        "ru": "операция {0} получила тензоры разных типов ({1} и {2}); приведите их к одному типу "
-              "с помощью tf.cast",
-    }),
-    (None, re.compile(r"non-persistent GradientTape can only be used to compute one set of gradients"), {
+from course_lang import Catalog
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "gloss.incompatible_shapes": {
+        "en": "",
+        "es": "los formatos [{left}] y [{right}] no encajan en esta operación: no son iguales ni "
+              "se pueden ampliar uno al otro (broadcasting)",
+        "pt": "os formatos [{left}] e [{right}] não combinam nesta operação: não são iguais nem "
+              "podem ser ampliados um para o outro (broadcasting)",
+        "ru": "формы [{left}] и [{right}] несовместимы в этой операции: они не равны и не "
+              "приводятся друг к другу (broadcasting)",
+    },
+    "gloss.dtype_mismatch": {
+        "en": "",
+        "es": "la operación {op} recibió tensores de tipos distintos ({expected} y {got}); "
+              "conviértelos al mismo tipo con tf.cast",
+        "pt": "a operação {op} recebeu tensores de tipos diferentes ({expected} e {got}); "
+              "converta-os para o mesmo tipo com tf.cast",
+        "ru": "операция {op} получила тензоры разных типов ({expected} и {got}); приведите их к "
+              "одному типу с помощью tf.cast",
+    },
+    "gloss.non_persistent": {
+        "en": "",
         "es": "una cinta no persistente solo calcula gradientes una vez; usa "
               "tf.GradientTape(persistent=True) para pedir varios",
         "pt": "uma fita não persistente só calcula gradientes uma vez; use "
               "tf.GradientTape(persistent=True) para pedir vários",
         "ru": "неперсистентная лента вычисляет градиенты только один раз; для нескольких вызовов "
               "используйте tf.GradientTape(persistent=True)",
-    }),
-    ("NameError", re.compile(r"name '([^']+)' is not defined"), {
-        "es": "el nombre {0} no está definido (¿falta ejecutar una celda o hay un error al escribirlo?)",
-        "pt": "o nome {0} não está definido (falta executar uma célula ou há um erro de digitação?)",
-        "ru": "имя {0} не определено (не выполнена ячейка или опечатка?)",
-    }),
-]
-
-_BY_CLASS: dict[str, dict[str, str]] = {
-    "InvalidArgumentError": {
+    },
+    "gloss.name_error": {
+        "en": "",
+        "es": "el nombre {name} no está definido (¿falta ejecutar una celda o hay un error al "
+              "escribirlo?)",
+        "pt": "o nome {name} não está definido (falta executar uma célula ou há um erro de "
+              "digitação?)",
+        "ru": "имя {name} не определено (не выполнена ячейка или опечатка?)",
+    },
+    "gloss.class.InvalidArgumentError": {
+        "en": "",
         "es": "el motor rechazó los argumentos de una operación (formas o tipos que no encajan)",
         "pt": "o motor recusou os argumentos de uma operação (formatos ou tipos que não combinam)",
         "ru": "движок отклонил аргументы операции (несовместимые формы или типы)",
     },
-    "TypeError": {
+    "gloss.class.TypeError": {
+        "en": "",
         "es": "un valor de un tipo que esta operación no acepta",
         "pt": "um valor de um tipo que esta operação não aceita",
         "ru": "значение типа, который эта операция не принимает",
     },
-    "ValueError": {
+    "gloss.class.ValueError": {
+        "en": "",
         "es": "un valor que esta operación no acepta",
         "pt": "um valor que esta operação não aceita",
         "ru": "значение, которое эта операция не принимает",
     },
-    "AttributeError": {
+    "gloss.class.AttributeError": {
+        "en": "",
         "es": "el objeto no tiene ese atributo o método",
         "pt": "o objeto não tem esse atributo ou método",
         "ru": "у объекта нет такого атрибута или метода",
     },
-    "IndexError": {
+    "gloss.class.IndexError": {
+        "en": "",
         "es": "un índice fuera del rango",
         "pt": "um índice fora do intervalo",
         "ru": "индекс вне допустимого диапазона",
     },
-    "KeyError": {
+    "gloss.class.KeyError": {
+        "en": "",
         "es": "una clave que no está en el diccionario",
         "pt": "uma chave que não está no dicionário",
         "ru": "ключа нет в словаре",
     },
-    "ZeroDivisionError": {
+    "gloss.class.ZeroDivisionError": {
+        "en": "",
         "es": "una división por cero",
         "pt": "uma divisão por zero",
         "ru": "деление на ноль",
     },
-    "RecursionError": {
+    "gloss.class.RecursionError": {
+        "en": "",
         "es": "la función se llama a sí misma sin fin",
         "pt": "a função chama a si mesma sem fim",
         "ru": "функция бесконечно вызывает саму себя",
     },
 }
 
+CATALOG = Catalog("grader gloss", MESSAGES, where="grader/glosses.py")
+
+# (exception class or None for any, pattern on the message with named groups, catalog key)
+_BY_MESSAGE: list[tuple[str | None, re.Pattern, str]] = [
+    (None, re.compile(r"Incompatible shapes: \[(?P<left>[^\]]*)\] vs\. \[(?P<right>[^\]]*)\]"),
+     "gloss.incompatible_shapes"),
+    (None, re.compile(r"cannot compute (?P<op>\w+) as input #\d+\(zero-based\) was expected to be a "
+                      r"(?P<expected>\w+) tensor but is a (?P<got>\w+) tensor"), "gloss.dtype_mismatch"),
+    (None, re.compile(r"non-persistent GradientTape can only be used to compute one set of gradients"),
+     "gloss.non_persistent"),
+    ("NameError", re.compile(r"name '(?P<name>[^']+)' is not defined"), "gloss.name_error"),
+]
+
 
 def gloss(ename: str, evalue: str, lang: str) -> str:
     """What the error means, in ``lang``; "" in English or when nothing is known about it."""
     if lang == "en":
         return ""
-    for cls, pattern, texts in _BY_MESSAGE:
-        if cls not in (None, ename) or lang not in texts:
+    for cls, pattern, key in _BY_MESSAGE:
+        if cls not in (None, ename):
             continue
         match = pattern.search(evalue or "")
         if match:
-            return texts[lang].format(*match.groups())
-    return _BY_CLASS.get(ename, {}).get(lang, "")
+            return CATALOG.t(key, lang, **match.groupdict())
+    key = f"gloss.class.{ename}"
+    return CATALOG.t(key, lang) if key in CATALOG else ""

@@ -276,7 +276,7 @@ def _none_patterns() -> list:
         return _NONE_PATTERNS
     found = []
     try:  # minitape's why_none: its stable reasons and their texts in every language
-        from minitape.debugging.messages import _MESSAGES, REASONS
+        from minitape.debugging.messages import REASONS, WHY_NONE_BY_LANGUAGE as _MESSAGES
 
         for texts in _MESSAGES.values():
             for key, template in texts.items():

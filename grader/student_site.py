@@ -29,7 +29,7 @@ from pathlib import Path
 
 __all__ = ["PACKAGES", "StudentSiteError", "ensure", "instructor_package_dirs"]
 
-PACKAGES = ("minitape", "grader", "lessons")
+PACKAGES = ("course_lang", "minitape", "grader", "lessons")
 _SKIP_PARTS = {"__pycache__", ".ipynb_checkpoints", "build", "dist"}
 _COURSE_WORK = re.compile(r"grader/course/(submitted|autograded|feedback|release|exchange|downloaded)/")
 
@@ -120,7 +120,7 @@ def ensure(log=None) -> str:
 
     dirs = instructor_package_dirs()
     missing = [name for name in PACKAGES if name not in dirs]
-    if "grader" in missing or "minitape" in missing:
+    if {"course_lang", "minitape", "grader"} & set(missing):
         raise StudentSiteError(f"cannot find the installed package(s) {', '.join(missing)}")
     root = _checkout(dirs)
     files = _files(dirs)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 MANIFEST = "student-dist.json"
-PACKAGES = ("minitape", "grader", "lessons")
+PACKAGES = ("course_lang", "minitape", "grader", "lessons")
 # instructor material, as paths relative to a checkout (or to a wheel's root)
 INSTRUCTOR_DIRS = ("grader/course/exercises", "grader/course/source", "lessons/src")
 INSTRUCTOR_PATH = re.compile(r"(^|/)(grader/course/exercises|grader/course/source|lessons/src)(/|$)")

@@ -14,7 +14,7 @@ the build tooling (jupytext, nbgrader) is only imported by the commands that nee
 notebook can ``from lessons.widgets import tangent_explorer`` without pulling in nbgrader.
 """
 
-from minitape._lang import LANGS, SOURCE_LANG  # the course's one list of languages
+from course_lang import LANGS, SOURCE_LANG  # the course's one list of languages (course_lang)
 
 # LANGS: the languages every lesson is written in; SOURCE_LANG: English, the source language.
 

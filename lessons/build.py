@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from minitape._lang import split_variant, variant_name
+from course_lang import split_variant, variant_name
 
 from . import LANGS, SOURCE_LANG
 from .i18n import t

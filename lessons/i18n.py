@@ -11,20 +11,14 @@ running notebook::
     >>> t("widgets.tangent.readout", x="1.00", y="0.84", slope="0.54")
     'f(1.00) = 0.84; pendiente f′(1.00) = 0.54'
 
-Language of a running notebook (first match wins), see ``current_language`` (owned by
-``minitape._lang``, shared with the grader and ``minitape.debugging``):
+Language of a running notebook: ``course_lang.current_language`` (the course's one resolver,
+shared with the grader and ``minitape.debugging``; order in ``docs/languages.md``): an explicit
+``lang`` argument, else ``set_language("es")``, else ``MINITAPE_LANG``, else the notebook's path
+(``JPY_SESSION_NAME``, then the working directory: ``lessons/<lang>/`` or an nbgrader assignment
+folder ending in ``-<lang>``), else ``"en"``.
 
-1. ``set_language("es")`` called in this process;
-2. environment variable ``MINITAPE_LANG``;
-3. environment variable ``JPY_SESSION_NAME`` (the notebook path Jupyter gives the kernel);
-4. the kernel's working directory;
-5. ``"en"``.
-
-For 3 and 4 a path names a language when one of its folders is ``lessons/<lang>`` or ends in
-``-<lang>`` (an nbgrader assignment such as ``01-gradients-es``); the deepest such folder wins.
-
-The catalog is *key-major*: each key holds its text in every language side by side, so a
-translator sees the English beside their own. Shared messages live in ``MESSAGES`` below;
+The catalog has the course's one shape (``course_lang.Catalog``), *key-major*: each key holds
+its text in every language side by side, so a translator sees the English beside their own. Shared messages live in ``MESSAGES`` below;
 a lesson's own messages live in ``lessons/messages/NN-name.json`` (same layout, keys prefixed
 with the lesson, e.g. ``"l01.sigmoid.title"``) so that lesson authors do not edit one file.
 A key missing in a language falls back to English; ``tests/lessons/test_lessons_i18n.py`` asserts
@@ -34,18 +28,17 @@ that every key exists in every language.
 from __future__ import annotations
 
 import json
-import os
-import warnings
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import Mapping
 
-from minitape._lang import (LANGS, SOURCE_LANG, current_language, language_from_path,
-                            normalize_language, set_language)
+from course_lang import (LANGS, Catalog, current_language, language_from_path, normalize_language,
+                         set_language)
 
 __all__ = [
     "LANGS",
     "MESSAGES",
     "add_messages",
+    "CATALOG",
     "catalog",
     "current_language",
     "language_from_path",
@@ -151,42 +144,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
 }
 
-_loaded_files = False
 
 
-# --------------------------------------------------------------------------------------------
-# Catalog
-# --------------------------------------------------------------------------------------------
-def _check_entry(key: str, texts: object, origin: str) -> dict[str, str]:
-    if not isinstance(key, str) or not key:
-        raise ValueError(f"{origin}: message keys must be non-empty strings, got {key!r}")
-    if not isinstance(texts, Mapping):
-        raise ValueError(f"{origin}: message {key!r} must map languages to text, got {type(texts).__name__}")
-    unknown = sorted(set(texts) - set(LANGS))
-    if unknown:
-        raise ValueError(f"{origin}: message {key!r} has unknown language(s) {unknown}; use {list(LANGS)}")
-    if SOURCE_LANG not in texts:
-        raise ValueError(f"{origin}: message {key!r} has no English text (English is the fallback)")
-    for lang, text in texts.items():
-        if not isinstance(text, str):
-            raise ValueError(f"{origin}: message {key!r} [{lang}] must be a string")
-    return dict(texts)
-
-
-def add_messages(messages: Mapping[str, Mapping[str, str]], origin: str = "add_messages") -> None:
-    """Add messages (``{key: {lang: text}}``) to the catalog; a key may not be defined twice."""
-    checked = {key: _check_entry(key, texts, origin) for key, texts in messages.items()}
-    clash = sorted(set(checked) & set(MESSAGES))
-    if clash:
-        raise ValueError(f"{origin}: message key(s) already defined: {', '.join(clash)}")
-    MESSAGES.update(checked)
-
-
-def _load_message_files() -> None:
-    global _loaded_files
-    if _loaded_files:
-        return
-    _loaded_files = True
+def _load_message_files(into: Catalog) -> None:
+    """The lessons' own messages, ``lessons/messages/NN-name.json`` (loaded at the first lookup)."""
     folder = Path(__file__).with_name("messages")
     for path in sorted(folder.glob("*.json")):
         try:
@@ -195,13 +156,20 @@ def _load_message_files() -> None:
             raise ValueError(f"{path}:{exc.lineno}: invalid JSON in message file: {exc.msg}") from None
         if not isinstance(data, dict):
             raise ValueError(f"{path}: a message file holds one JSON object {{key: {{lang: text}}}}")
-        add_messages(data, origin=str(path))
+        into.add(data, origin=str(path))
+
+
+CATALOG = Catalog("lessons", MESSAGES, where="lessons/i18n.py, lessons/messages/", load=_load_message_files)
+
+
+def add_messages(messages: Mapping[str, Mapping[str, str]], origin: str = "add_messages") -> None:
+    """Add messages (``{key: {lang: text}}``) to the catalog; a key may not be defined twice."""
+    CATALOG.add(messages, origin)
 
 
 def catalog() -> dict[str, dict[str, str]]:
     """Every message, shared and per-lesson (a copy)."""
-    _load_message_files()
-    return {key: dict(texts) for key, texts in MESSAGES.items()}
+    return CATALOG.entries()
 
 
 def t(key: str, lang: str | None = None, /, **kwargs: object) -> str:
@@ -210,11 +178,4 @@ def t(key: str, lang: str | None = None, /, **kwargs: object) -> str:
     Falls back to English when the language lacks the key; an unknown key is a KeyError
     (a typo in a lesson should fail loudly, not show the key to students).
     """
-    _load_message_files()
-    try:
-        texts = MESSAGES[key]
-    except KeyError:
-        raise KeyError(f"no message {key!r} in the lessons catalog (lessons/i18n.py, lessons/messages/)") from None
-    code = current_language() if lang is None else normalize_language(lang)
-    text = texts.get(code) or texts[SOURCE_LANG]
-    return text.format(**kwargs) if kwargs else text
+    return CATALOG.t(key, lang, **kwargs)

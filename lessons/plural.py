@@ -9,12 +9,12 @@ and whose text holds the language's plural forms separated by ``|``, in gettext'
     }
 
 Which form a count takes comes from the CLDR plural rules written as gettext ``Plural-Forms``
-expressions (``minitape._lang.PLURAL_FORMS``, the one home of the course's languages: two forms
-for English, Spanish and Portuguese, three for Russian: 1, 21 -> form 0; 2-4, 22 -> form 1;
-5-20, 11-14 -> form 2), evaluated by the standard library's ``gettext.c2py``. They are the
-expressions Babel ships (``babel.messages.plurals.get_plural``; ``tests/lessons/test_plural.py``
-compares them), so that lessons need no Babel at run time: the in-browser course (JupyterLite)
-has none.
+expressions in ``course_lang`` (the one home of the course's languages: two forms for English,
+Spanish and Portuguese, three for Russian: 1, 21 -> form 0; 2-4, 22 -> form 1; 5-20, 11-14 ->
+form 2), evaluated by the standard library's ``gettext.c2py``. They are the expressions Babel
+ships (``babel.messages.plurals.get_plural``; ``tests/lessons/test_plural.py`` compares them),
+so that lessons need no Babel at run time: the in-browser course (JupyterLite) has none.
+The lookup is the course's one ``Catalog.tn`` (the grader's and ``minitape.debugging``'s too).
 Nothing here writes endings by hand::
 
     >>> from lessons.plural import tn
@@ -24,34 +24,22 @@ Nothing here writes endings by hand::
 
 from __future__ import annotations
 
-from minitape._lang import PLURAL_FORMS, plural_rule
+from course_lang import PLURAL_FORMS, PLURAL_SUFFIX, SEPARATOR, plural_rule
+from course_lang import plural_index as _plural_index
 
-from .i18n import current_language, normalize_language, t
+from .i18n import CATALOG
 
 __all__ = ["PLURAL_FORMS", "PLURAL_SUFFIX", "SEPARATOR", "plural_rule", "plural_index", "forms", "tn"]
 
-PLURAL_SUFFIX = ".plural"
-SEPARATOR = "|"
-
 
 def plural_index(count: int, lang: str) -> int:
-    """The index of the plural form that ``count`` takes in ``lang``."""
-    if isinstance(count, bool) or not isinstance(count, int):
-        raise TypeError(f"a plural count must be an int, got {type(count).__name__} {count!r}")
-    return plural_rule(lang)[1](abs(count))
+    """The index of the plural form that ``count`` (an int) takes in ``lang``."""
+    return _plural_index(count, lang)
 
 
 def forms(key: str, lang: str) -> list[str]:
     """The plural forms of message ``key`` in ``lang`` (checked against the language's rule)."""
-    if not key.endswith(PLURAL_SUFFIX):
-        raise KeyError(f"{key!r} is not a plural message: plural keys end in {PLURAL_SUFFIX!r}")
-    code = normalize_language(lang)
-    texts = t(key, code).split(SEPARATOR)
-    expected = plural_rule(code)[0]
-    if len(texts) != expected:
-        raise ValueError(f"message {key!r} [{code}] has {len(texts)} plural form(s) separated by "
-                         f"{SEPARATOR!r}; {code} needs {expected}")
-    return texts
+    return CATALOG.forms(key, lang)
 
 
 def tn(key: str, count: int, lang: str | None = None, /, **kwargs: object) -> str:
@@ -59,6 +47,4 @@ def tn(key: str, count: int, lang: str | None = None, /, **kwargs: object) -> st
 
     ``count`` is also passed to the text as ``{count}``, next to ``kwargs``.
     """
-    code = current_language() if lang is None else normalize_language(lang)
-    text = forms(key, code)[plural_index(count, code)]
-    return text.format(count=count, **kwargs)
+    return CATALOG.tn(key, count, lang, **kwargs)

@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 from urllib.parse import quote
 
-from minitape._lang import LANGUAGES
+from course_lang import LANGUAGES
 
 from . import LANGS
 from .source import Lesson

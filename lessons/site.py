@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from minitape._lang import LANGUAGES
+from course_lang import LANGUAGES
 
 from . import LANGS
 from .build import ROOT, instructor_notebook, student_notebook, student_path

@@ -15,7 +15,7 @@ Where each piece comes from (see lite/README.md for the whole provenance):
   only when its sha256 is the one the official lock gives for it; any mismatch or missing file
   stops the build;
 * comm, ipywidgets (pure Python, not in Pyodide): PyPI, pinned by sha256;
-* minitape, lessons, grader: a wheel built from this checkout.
+* minitape, lessons, grader, course_lang: a wheel built from this checkout.
 
 The site's pyodide-lock.json is the official lock cut down to the packages shipped, plus entries
 for comm, ipywidgets and the course wheel, so that `import minitape` in a cell loads the course
@@ -45,11 +45,24 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 HERE = REPO / "lite"
-LANGS = ("en", "es", "pt", "ru")
-LANG_NAMES = {"en": "English", "es": "Español", "pt": "Português", "ru": "Русский"}
+
+
+def _course_lang():
+    """The course's language rules (course_lang/__init__.py, standard library only), loaded by
+    path: this script runs in .venv-lite, where the course is not installed (docs/languages.md)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("course_lang_for_lite", REPO / "course_lang" / "__init__.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# The course's languages (codes in order, and each one's own name), from their one home.
+LANG_NAMES = dict(_course_lang().LANGUAGES)
+LANGS = tuple(LANG_NAMES)
 
 # The notice lab/index.html shows while the notebook's kernel starts (lite/startup-status.js):
-# {n} is STARTUP_SECONDS. One entry per course language (minitape/_lang.py); the build checks it.
+# {n} is STARTUP_SECONDS. One entry per course language (course_lang); the build checks it.
 STARTUP_MESSAGES = {
     "en": {"starting": "Starting Python in your browser: about {n} seconds the first time. "
                        "You can read the lesson meanwhile; the cells run once Python is ready.",
@@ -115,12 +128,12 @@ EXTRA_PACKAGES = {
     "comm": {"imports": ["comm"], "depends": []},
     "ipywidgets": {"imports": ["ipywidgets"], "depends": ["comm", "ipython", "traitlets"]},
 }
-# The course wheel: one lock entry for its three top-level packages. lessons.widgets and grader
+# The course wheel: one lock entry for its four top-level packages. lessons.widgets and grader
 # import matplotlib and ipywidgets inside functions, where Pyodide's import scan of a cell cannot
 # see them, so they are declared here.
 # The JupyterLab extensions the site serves: the Pyodide kernel and the widget manager.
 SITE_EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager")
-COURSE_IMPORTS = ["minitape", "lessons", "grader"]
+COURSE_IMPORTS = ["minitape", "lessons", "grader", "course_lang"]
 COURSE_DEPENDS = ["numpy", "matplotlib", "ipywidgets", "matplotlib-fontcache"]
 
 
@@ -159,14 +172,14 @@ def course_files() -> list[Path]:
     caches and nbgrader's runtime folders outside a git checkout."""
     try:
         listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard",
-                                 "minitape", "lessons", "grader"], cwd=REPO, check=True,
+                                 "minitape", "lessons", "grader", "course_lang"], cwd=REPO, check=True,
                                 capture_output=True).stdout.decode().split("\0")
     except (OSError, subprocess.CalledProcessError):
         listed = None
     if listed is not None:
         return sorted(p for p in (REPO / name for name in listed if name) if p.is_file())
     files = []
-    for pkg in ("minitape", "lessons", "grader"):
+    for pkg in ("minitape", "lessons", "grader", "course_lang"):
         files += [p for p in (REPO / pkg).rglob("*")
                   if p.is_file() and "__pycache__" not in p.parts and not p.name.endswith(".pyc")
                   and not any(part in {"release", "submitted", "autograded", "feedback", "downloaded"}
@@ -513,13 +526,8 @@ def landing_page(out: Path, titles: dict[str, list[tuple[str, str]]], lock: dict
 
 
 def course_languages() -> tuple[str, ...]:
-    """The course's language list, from its one owner (minitape/_lang.py, stdlib only), read
-    without importing minitape (this script runs in .venv-lite, which has no NumPy)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("minitape_lang_for_lite", REPO / "minitape" / "_lang.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return tuple(module.LANGUAGES)
+    """The course's language list, from its one home (course_lang, loaded by path)."""
+    return tuple(_course_lang().LANGUAGES)
 
 
 def startup_notice(out: Path) -> None:

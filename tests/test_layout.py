@@ -1,10 +1,11 @@
 """The project's structure, as the README's architecture section draws it.
 
-Every import in minitape/, lessons/ and grader/ (at module level or inside a function: a lazy
-import is still an arrow) is read with ``ast``; the tests assert there is no import circle,
-that no arrow runs back up (minitape imports neither lessons nor grader; grader does not import
-lessons; inside minitape each module imports only from its own layer or below), and that no
-file in minitape/ is over 700 lines.
+Every import in course_lang/, minitape/, lessons/ and grader/ (at module level or inside a
+function: a lazy import is still an arrow) is read with ``ast``; the tests assert there is no
+import circle, that no arrow runs back up (course_lang, the course's language rules, imports
+nothing but the standard library; minitape imports neither lessons nor grader; grader does not
+import lessons; inside minitape each module imports only from its own layer or below), and that
+no file in minitape/ is over 700 lines.
 """
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-PACKAGES = ("minitape", "lessons", "grader")
+PACKAGES = ("course_lang", "minitape", "lessons", "grader")
 
 # minitape's layers, bottom first (README, "Architecture"). A module may import from its own
 # layer or any layer below it, never above.
 LAYERS = [
+    {"course_lang"},  # the course's language rules: below minitape.debugging, grader and lessons
     {"minitape.errors", "minitape.nest", "minitape._lang", "minitape._state"},
     {"minitape.dtypes", "minitape._backend"},
     {"minitape._device", "minitape.config"},
@@ -141,7 +143,7 @@ def _layer(mod):
 def test_the_graph_was_read():
     assert len(MODULES) > 60
     assert "minitape._state" in EDGES["minitape._core"] or "minitape._state" in EDGES["minitape._tensor"]
-    assert "minitape._lang" in EDGES["grader.i18n"]
+    assert "course_lang" in EDGES["grader.i18n"]
 
 
 def test_cycle_detection_finds_a_circle():
@@ -153,7 +155,8 @@ def test_no_import_circle_anywhere():
 
 
 @pytest.mark.parametrize("low, high", [("minitape", "lessons"), ("minitape", "grader"),
-                                       ("grader", "lessons")])
+                                       ("grader", "lessons"), ("course_lang", "minitape"),
+                                       ("course_lang", "grader"), ("course_lang", "lessons")])
 def test_no_arrow_runs_back_up_between_packages(low, high):
     bad = sorted(f"{m} -> {t}" for m, ts in EDGES.items() if m.split(".")[0] == low
                  for t in ts if t.split(".")[0] == high)
@@ -185,3 +188,22 @@ def test_no_engine_file_over_700_lines():
     long = {str(p.relative_to(ROOT)): n for m, p in MODULES.items() if m.startswith("minitape")
             for n in [len(p.read_text(encoding="utf-8").splitlines())] if n > 700}
     assert long == {}
+
+
+def test_the_language_home_is_a_leaf_below_its_users():
+    """course_lang imports only the standard library (the lite build loads it without NumPy),
+    and minitape.debugging, lessons and grader take their language from it."""
+    import sys
+
+    path = MODULES["course_lang"]
+    imported = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            imported.add((node.module or "").split(".")[0])
+    assert imported and imported <= set(sys.stdlib_module_names) | {"__future__"}, imported
+    assert _layer("course_lang") < _layer("minitape._lang") < _layer("minitape.debugging.view")
+    for user in ("minitape._lang", "minitape.debugging.view", "minitape.debugging.messages",
+                 "lessons.i18n", "grader.i18n"):
+        assert "course_lang" in EDGES[user], user

@@ -13,13 +13,14 @@ JupyterLite; ipywidgets is imported only by the stepper's widget)::
 ``backward_steps(tape, target, sources)`` is the generator behind the stepper.  See
 ``minitape/DEBUGGING.md`` for a tour.
 
-One concern per module, bottom up: ``messages`` (why_none's texts), ``view`` (the recording
+One concern per module, bottom up: ``messages`` (every text, one catalog in the course's shape;
+the language comes from ``course_lang``), ``view`` (the recording
 as a graph, read through the tape's read-only view), ``layout``, ``svg`` (draw), ``stepper``,
 ``why_none``.
 """
 from __future__ import annotations
 
-from .messages import REASONS, _MESSAGES  # noqa: F401  (_MESSAGES: the catalog, for tests)
+from .messages import CATALOG, REASONS  # noqa: F401  (CATALOG: the texts, for tests)
 from .view import LANGUAGES
 from .svg import TapeDrawing, draw
 from .stepper import Step, Stepper, backward_steps, stepper

@@ -6,7 +6,7 @@ from .. import _core
 from .. import _tape
 from .. import nest as _nest
 from .view import _Graph, _caller_frame, _check_tape, _flat_tensors, _fmt_value, _lang
-from .svg import TapeDrawing, _FONT, _UI, _esc
+from .svg import TapeDrawing, _FONT, _esc, _ui
 
 
 class Step:
@@ -185,7 +185,7 @@ class Stepper:
 
     # --- views ----------------------------------------------------------------------------
     def caption(self):
-        ui, g, st = _UI[self._lang], self._graph, self.step
+        ui, g, st = _ui(self._lang), self._graph, self.step
         n = len(self.steps) - 1
         if st.op is None:
             t = g.label(g.target_ids[0]) if g.target_ids and g.target_ids[0] in g.tensors else "y"
@@ -222,7 +222,7 @@ class Stepper:
         p.text(self.text)
 
     def _table_html(self):
-        ui, g, st = _UI[self._lang], self._graph, self.step
+        ui, g, st = _ui(self._lang), self._graph, self.step
         rows = []
         for tid in g.order:
             n = g.tensors[tid]
@@ -249,7 +249,7 @@ class Stepper:
         if self._widget is not None:
             return self._widget
         import ipywidgets as W
-        ui = _UI[self._lang]
+        ui = _ui(self._lang)
         n = len(self.steps) - 1
         b_reset = W.Button(description=ui["reset"], icon="undo", layout=W.Layout(width="auto"))
         b_back = W.Button(description=ui["back"], icon="arrow-left", layout=W.Layout(width="auto"))

@@ -5,70 +5,19 @@ from __future__ import annotations
 import html as _html
 import itertools
 
-from .._lang import plural_rule
+from .messages import CATALOG
 from .view import _Graph, _caller_frame, _fmt_meta, _fmt_value, _lang
 from .layout import _Box, _CW, _CW_S, _LINE, _layout
 
 
-_UI = {
-    "en": {"source": "watched source", "target": "target", "inter": "computed",
-           "const": "constant", "variable": "not watched", "grad": "grad", "op": "operation",
-           "ops": "operation|operations", "recorded": "recorded|recorded", "of": "of", "showing": "showing the last",
-           "spent": "values were freed by tape.gradient (use persistent=True to keep them)",
-           "empty": "The tape recorded no operations.", "next": "Next", "back": "Back",
-           "reset": "Reset", "step": "step", "seed": "seed: d{t}/d{t} = 1",
-           "current": "current operation", "tensor": "tensor", "value": "value",
-           "sofar": "gradient so far", "done": "done", "result": "result (= tape.gradient)",
-           "partial": "still collecting", "complete": "complete"},
-    "es": {"source": "fuente observada", "target": "objetivo", "inter": "calculado",
-           "const": "constante", "variable": "no observada", "grad": "grad",
-           "op": "operación", "ops": "operación|operaciones", "recorded": "grabada|grabadas", "of": "de",
-           "showing": "se muestran las últimas",
-           "spent": "tape.gradient liberó los valores (usa persistent=True para conservarlos)",
-           "empty": "La cinta no grabó ninguna operación.", "next": "Siguiente",
-           "back": "Atrás", "reset": "Reiniciar", "step": "paso",
-           "seed": "semilla: d{t}/d{t} = 1", "current": "operación actual",
-           "tensor": "tensor", "value": "valor", "sofar": "gradiente acumulado",
-           "done": "terminado", "result": "resultado (= tape.gradient)",
-           "partial": "aún acumulando", "complete": "completo"},
-    "pt": {"source": "fonte observada", "target": "alvo", "inter": "calculado",
-           "const": "constante", "variable": "não observada", "grad": "grad",
-           "op": "operação", "ops": "operação|operações", "recorded": "gravada|gravadas", "of": "de",
-           "showing": "mostrando as últimas",
-           "spent": "tape.gradient liberou os valores (use persistent=True para mantê-los)",
-           "empty": "A fita não gravou nenhuma operação.", "next": "Próximo",
-           "back": "Voltar", "reset": "Reiniciar", "step": "passo",
-           "seed": "semente: d{t}/d{t} = 1", "current": "operação atual",
-           "tensor": "tensor", "value": "valor", "sofar": "gradiente acumulado",
-           "done": "concluído", "result": "resultado (= tape.gradient)",
-           "partial": "ainda acumulando", "complete": "completo"},
-    "ru": {"source": "отслеживаемый источник", "target": "цель", "inter": "вычислен",
-           "const": "константа", "variable": "не отслеживается", "grad": "градиент",
-           "op": "операция", "ops": "операция|операции|операций", "recorded": "записана|записаны|записано",
-           "ops_of": "операции|операций|операций", "of": "из",
-           "showing": "показаны последние",
-           "spent": "tape.gradient освободил значения (persistent=True сохранит их)",
-           "empty": "Лента не записала ни одной операции.", "next": "Далее",
-           "back": "Назад", "reset": "Сначала", "step": "шаг",
-           "seed": "начало: d{t}/d{t} = 1", "current": "текущая операция",
-           "tensor": "тензор", "value": "значение", "sofar": "накопленный градиент",
-           "done": "готово", "result": "результат (= tape.gradient)",
-           "partial": "ещё накапливается", "complete": "готов"},
-}
+# The texts (header, legend, notes, buttons, the text alternative): draw.* and draw.desc.* in
+# the debugging catalog (messages.py), read through one language's view: ui["next"].
+def _ui(lang):
+    return CATALOG.view("draw.", lang)
 
 
-# The drawing's text alternative (its <desc>): the recorded operations in order, so a screen
-# reader gives what the picture shows. Kept beside _UI, in the same four languages.
-_DESC = {
-    "en": {"order": "Recorded operations, in order", "watched": "watched sources", "targets": "targets",
-           "none": "none"},
-    "es": {"order": "Operaciones grabadas, en orden", "watched": "fuentes observadas", "targets": "objetivos",
-           "none": "ninguna"},
-    "pt": {"order": "Operações gravadas, em ordem", "watched": "fontes observadas", "targets": "alvos",
-           "none": "nenhuma"},
-    "ru": {"order": "Записанные операции по порядку", "watched": "отслеживаемые источники", "targets": "цели",
-           "none": "нет"},
-}
+def _desc(lang):
+    return CATALOG.view("draw.desc.", lang)
 
 
 # Colours: every node has its own light fill and dark text, so it reads the same on light
@@ -108,12 +57,6 @@ _FONT = "ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', mono
 _uid = itertools.count(1)
 
 
-def _n(lang, forms, n):
-    """The plural form of ``forms`` ("one|other", ru "one|few|many") for the count ``n``."""
-    forms = forms.split("|")
-    return forms[min(plural_rule(lang)[1](n), len(forms) - 1)]
-
-
 def _esc(s):
     return _html.escape(str(s), quote=True)
 
@@ -142,10 +85,10 @@ class TapeDrawing:
     # --- text form ------------------------------------------------------------------------
     @property
     def text(self):
-        g, ui = self._g, _UI[self._lang]
+        g, ui = self._g, _ui(self._lang)
         lines = []
-        head = f"GradientTape: {g.total_ops} {_n(self._lang, ui['ops'], g.total_ops)} " \
-               f"{_n(self._lang, ui['recorded'], g.total_ops)}"
+        head = f"GradientTape: {g.total_ops} {ui.tn('ops.plural', g.total_ops)} " \
+               f"{ui.tn('recorded.plural', g.total_ops)}"
         if g.truncated:
             head += f" ({ui['showing']} {len(g.ops)})"
         lines.append(head)
@@ -195,7 +138,7 @@ class TapeDrawing:
 
     # --- SVG ------------------------------------------------------------------------------
     def _tensor_lines(self, tid):
-        g, ui = self._g, _UI[self._lang]
+        g, ui = self._g, _ui(self._lang)
         n = g.tensors[tid]
         val = g.value_text(tid)
         if n.role == "const" and not n.named:
@@ -220,7 +163,7 @@ class TapeDrawing:
     def _description(self) -> str:
         """What the drawing shows, as one sentence per part: the operations in recording order
         (``Mul(x, x) -> t1``), the watched sources and the targets."""
-        g, words = self._g, _DESC[self._lang]
+        g, words = self._g, _desc(self._lang)
 
         def label(tid):
             n = g.tensors.get(tid)
@@ -233,7 +176,7 @@ class TapeDrawing:
                 f"{words['targets'].capitalize()}: {targets}.")
 
     def _render(self):
-        g, ui = self._g, _UI[self._lang]
+        g, ui = self._g, _ui(self._lang)
         uid = f"mt{next(_uid)}"
         boxes = {}
         content = {}
@@ -372,7 +315,7 @@ class TapeDrawing:
         note = ""
         if g.truncated:
             note = (f"{ui['showing']} {len(g.ops)} {ui['of']} {g.total_ops} "
-                    f"{_n(self._lang, ui.get('ops_of', ui['ops']), g.total_ops)}")
+                    f"{ui.tn('ops_of.plural', g.total_ops)}")
         elif g.spent:
             note = ui["spent"]
         if note:

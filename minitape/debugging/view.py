@@ -9,22 +9,22 @@ import sys
 
 from .. import _tape
 from .. import nest as _nest
-from .. import _lang as _course_lang
+import course_lang
+
 from .._core import Tensor, Variable
 
 
-LANGUAGES = _course_lang.LANGS
+LANGUAGES = course_lang.LANGS
 
 
 def _lang(lang):
-    """Resolve ``lang``: the argument, else the course's language as ``minitape._lang`` finds it
-    (``set_language()`` > ``MINITAPE_LANG``, warned about and skipped when unknown > the
-    notebook's path > en): the instruments speak the language the lessons and the grader do."""
-    if lang is None:
-        return _course_lang.current_language()
-    if not isinstance(lang, str):
+    """Resolve ``lang`` with the course's one resolver (``course_lang.resolve``): the argument
+    (checked), else ``set_language()`` > ``MINITAPE_LANG`` (warned about and skipped when
+    unknown) > the notebook's path > en: the instruments speak the language the lessons and the
+    grader do."""
+    if lang is not None and not isinstance(lang, str):
         raise TypeError(f"lang must be a string such as 'en', got {lang!r}")
-    return _course_lang.normalize_language(lang)
+    return course_lang.resolve(lang)
 
 
 def _check_tape(tape, who):

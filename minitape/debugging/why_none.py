@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import _trace
 from .. import nest as _nest
 from .._core import Tensor, Variable
-from .messages import _MESSAGES, _NOUNS
+from .messages import CATALOG
 from .view import _Recording, _caller_frame, _check_tape, _flat_tensors, _frame_names, _lang
 
 
@@ -74,12 +74,14 @@ class WhyNone:
         return f"{self.message}\n\n*why_none: `{self.reason}`*"
 
 
+_NOUNS = ("src", "Src", "tgt", "Tgt")
+
+
 def _explain(key, lang, s_name, t_name, **kw):
-    m = _MESSAGES[lang]
-    nouns = _NOUNS[lang]
+    nouns = {noun: CATALOG.t(f"why_none.noun.{noun}", lang) for noun in _NOUNS}
     s = f" `{s_name}`" if s_name else ""
     t = f" `{t_name}`" if t_name else ""
-    return m[key].format(s=s, t=t, **nouns, **kw)
+    return CATALOG.t(f"why_none.{key}", lang, s=s, t=t, **nouns, **kw)
 
 
 def why_none(tape, target, source, lang=None, *, name=None, target_name=None):
@@ -88,8 +90,9 @@ def why_none(tape, target, source, lang=None, *, name=None, target_name=None):
     Returns a :class:`WhyNone` with a stable ``.reason`` (one of :data:`REASONS`) and a
     ``.message`` written for students.  ``source`` may also be a list/tuple/dict of sources:
     the answer then has the same structure.  Works before or after ``tape.gradient``, on
-    persistent and non-persistent tapes.  ``lang=None`` uses the environment variable
-    ``MINITAPE_LANG`` (else English).  Names in the message come from ``name=`` /
+    persistent and non-persistent tapes.  ``lang=None`` speaks the course's language as
+    ``course_lang`` resolves it (``set_language()`` > ``MINITAPE_LANG`` > the notebook's path >
+    English; docs/languages.md).  Names in the message come from ``name=`` /
     ``target_name=``, a Variable's own name, or, when called from a notebook or script
     (``__main__``), the variables that hold the tensors.
     """
@@ -210,7 +213,7 @@ def _why(tape, targets, source, lang, s_name, t_name, names):
 
 
 def _numpy_answer(answer, lang, how, np_func, line):
-    m = _MESSAGES[lang]
+    m = CATALOG.view("why_none.", lang)
     if how == "array":
         via = m["via_call"].format(np=np_func) if np_func else m["via_numpy"]
     else:

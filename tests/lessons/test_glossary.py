@@ -155,10 +155,9 @@ def test_why_none_messages_use_the_glossary():
     """why_none speaks the lessons' words in every language."""
     from minitape.debugging import messages
 
-    by_code: dict = {}
-    for lang, texts in messages._MESSAGES.items():
-        for code, text in texts.items():
-            by_code.setdefault(code, {})[lang] = text
+    # key-major, the course's one catalog shape: why_none.<template> -> {lang: text}
+    by_code = {key.removeprefix("why_none."): texts for key, texts in messages.CATALOG.entries().items()
+               if key.startswith("why_none.")}
     assert set(by_code) >= {"not_watched", "integer", "unconnected"}
     problems = list(check_catalog(by_code, "minitape/debugging/messages.py"))
     assert not problems, _report(problems)
@@ -190,12 +189,10 @@ def test_exercise_titles_and_technique_texts_use_the_glossary():
 
 def test_tape_drawing_texts_use_the_glossary():
     """The header, legend and notes of minitape.debugging.draw and the stepper."""
-    from minitape.debugging.svg import _UI
+    from minitape.debugging.messages import CATALOG
 
-    by_key: dict = {}
-    for lang, texts in _UI.items():
-        for key, text in texts.items():
-            by_key.setdefault(key, {})[lang] = text
+    by_key = {key: texts for key, texts in CATALOG.entries().items() if key.startswith("draw.")}
+    assert "draw.ops.plural" in by_key and "draw.desc.order" in by_key
     problems = list(check_catalog(by_key, "minitape/debugging/svg.py"))
     assert not problems, _report(problems)
 

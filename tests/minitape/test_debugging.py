@@ -565,13 +565,16 @@ def test_why_none_in_every_language_and_from_the_environment(monkeypatch):
 
 
 def test_why_none_message_catalog_is_complete_in_every_language():
-    keys = set(dbg._MESSAGES["en"])
+    # the debugging catalog is key-major (course_lang.Catalog): why_none.<template> -> {lang: text}
+    entries = dbg.CATALOG.entries()
+    keys = {k.removeprefix("why_none.") for k in entries if k.startswith("why_none.")
+            and not k.startswith("why_none.noun.")}
     fmt = string.Formatter()
     for lang in dbg.LANGUAGES:
-        assert set(dbg._MESSAGES[lang]) == keys, lang
+        assert {k for k in keys if lang in entries[f"why_none.{k}"]} == keys, lang
         for k in keys:
-            a = {f for _, f, _, _ in fmt.parse(dbg._MESSAGES["en"][k]) if f}
-            b = {f for _, f, _, _ in fmt.parse(dbg._MESSAGES[lang][k]) if f}
+            a = {f for _, f, _, _ in fmt.parse(entries[f"why_none.{k}"]["en"]) if f}
+            b = {f for _, f, _, _ in fmt.parse(entries[f"why_none.{k}"][lang]) if f}
             # every language uses the facts English uses (nouns may be spelt out instead)
             assert a - {"src", "Src", "tgt", "Tgt"} <= b | {"src", "Src", "tgt", "Tgt"}, (lang, k)
     for reason in dbg.REASONS:

@@ -9,7 +9,7 @@ import pytest
 
 import minitape as tf
 from minitape.debugging import draw
-from minitape.debugging.svg import _DESC, _UI
+from minitape.debugging.messages import CATALOG
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "pt", "ru"])
@@ -26,7 +26,7 @@ def test_svg_title_and_desc_are_in_the_drawings_language(lang):
     title = re.search(rf'<title id="{title_id}">([^<]*)</title>', svg).group(1)
     desc = re.search(rf'<desc id="{desc_id}">([^<]*)</desc>', svg).group(1)
     assert title == drawing.text.splitlines()[0] and "2" in title     # the header line, in its language
-    assert any(form in title for form in _UI[lang]["ops"].split("|"))
-    assert desc.startswith(_DESC[lang]["order"])
+    assert any(form in title for form in CATALOG.text("draw.ops.plural", lang).split("|"))
+    assert desc.startswith(CATALOG.text("draw.desc.order", lang))
     assert "Mul(x, x) → y" in desc and "Sin(y) → z" in desc
-    assert f"{_DESC[lang]['watched'].capitalize()}: x" in desc
+    assert f"{CATALOG.text('draw.desc.watched', lang).capitalize()}: x" in desc

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-PACKAGES = ("minitape", "grader", "lessons")
+PACKAGES = ("course_lang", "minitape", "grader", "lessons")
 _SKIP_PARTS = {".git", ".venv", "__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis",
                "build", "dist", "test-artifacts"}
 
