@@ -203,7 +203,10 @@ def student_readme(root: Path, version: str) -> str:
                               "la lección en JupyterLab en Binder · Os selos abrem a lição no JupyterLab "
                               "no Binder · Значки открывают урок в JupyterLab на Binder")
     links = " · ".join(f"[{LANGUAGES[lang]}](#{_anchor(LANGUAGES[lang])})" for lang in LANGS)
-    sections = "\n".join(README_SECTIONS[lang].format(version=version) for lang in LANGS)
+    # each section marked with its language (WCAG 3.1.2): screen readers switch voice; GitHub keeps
+    # `lang` on the div, and Markdown inside an HTML block needs the blank lines around it
+    sections = "\n".join(f'<div lang="{lang}">\n\n{README_SECTIONS[lang].format(version=version)}\n</div>\n'
+                          for lang in LANGS)
     return f"""# minitape: learn reverse-mode automatic differentiation with a gradient tape
 
 {links}

@@ -180,6 +180,7 @@ def test_student_dist_holds_only_student_material(dist: Path) -> None:
     for heading, command in [("## English", "LAB_LANG=en"), ("## Español", "LAB_LANG=es"),
                              ("## Português", "LAB_LANG=pt"), ("## Русский", "LAB_LANG=ru")]:
         assert heading in readme and f"make lab {command}" in readme, heading
+    assert [f'<div lang="{lang}">' in readme for lang in ("en", "es", "pt", "ru")] == [True] * 4
     # the checkout's make student-dist runs the same command
     dry = subprocess.run(["make", "-n", "-C", str(REPO), "student-dist", "STUDENT_DIST=/elsewhere/x",
                           "VENV=/nonexistent-venv"], capture_output=True, text=True, timeout=60)
