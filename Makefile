@@ -98,10 +98,12 @@ system-packages:
 # (python -m lessons lab; instructors use python -m grader lab in their course folder). This
 # checkout holds instructor material, so the lab's kernels run confined (bubblewrap); without
 # bubblewrap it refuses unless LAB_ARGS=--no-sandbox (lessons/lab.py says why).
+# LAB_LANG=es|pt|ru|en: JupyterLab's interface language (default: the system's, else English).
 LAB_ARGS ?=
+LAB_LANG ?=
 BWRAP ?= bwrap
 lab: preflight-lab $(STAMP_COURSE)
-	$(VPY) -m lessons lab $(LAB_ARGS)
+	$(VPY) -m lessons lab $(if $(LAB_LANG),--lang $(LAB_LANG)) $(LAB_ARGS)
 
 # Before installing anything (2-3 minutes): Python (preflight) and bubblewrap, which this
 # checkout's lab needs (see above), said in the words of starting a lab.

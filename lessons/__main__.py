@@ -126,7 +126,7 @@ def cmd_timing(args) -> int:
 def cmd_lab(args) -> int:
     from .lab import main
 
-    return main(args.jupyter_args, root=args.lab_root, no_sandbox=args.no_sandbox)
+    return main(args.jupyter_args, root=args.lab_root, no_sandbox=args.no_sandbox, lang=args.lab_lang)
 
 
 def cmd_student_dist(args) -> int:
@@ -162,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="folder of lesson notebooks to serve (default: this package's lessons)")
     p.add_argument("--no-sandbox", action="store_true",
                    help="run kernels unconfined even where instructor material is reachable (warns)")
+    p.add_argument("--lang", dest="lab_lang", metavar="LANG",
+                   help="JupyterLab's interface language: en, es, pt or ru (default: MINITAPE_LANG, "
+                        "else the system's language if it is one of them, else en)")
     p.set_defaults(func=cmd_lab)
 
     p = sub.add_parser("student-dist", help="build what students get (notebooks, the wheel, Binder files) into OUT",

@@ -14,7 +14,15 @@ A JupyterLab server rooted at the lessons, as a student should meet it:
   be activated, and passes ``--allow-root`` when run as root (containers, CI machines), which
   Jupyter otherwise refuses;
 * ``--root DIR`` serves another folder of lesson notebooks (the student distribution's
-  ``make lab`` serves its ``lessons/``).
+  ``make lab`` serves its ``lessons/``);
+* JupyterLab's own interface (menus, dialogs) speaks the course language the student chose:
+  ``--lang es`` (``make lab LAB_LANG=es``), else ``MINITAPE_LANG``, else the system's language
+  (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) where it is a course language, else English. The
+  language packs are in Binder's requirements; ``jupyter_config/jupyter_server_config.py`` points
+  the server at ``jupyter_config/lab_settings/<lang>/overrides.json`` (named by
+  ``MINITAPE_LAB_LANG``), which also turns JupyterLab's "news" prompt and update checks off.
+  Only the defaults are set: Settings > Language still changes the language. The notebooks'
+  own language follows their folder, as before.
 
 **Instructor material.** Where the lab can reach it -- this package is a checkout (or an editable
 install of one: ``lessons/src/``, ``grader/course/exercises/``, ``grader/course/source/`` exist),
@@ -36,16 +44,43 @@ import os
 import sys
 from pathlib import Path
 
+from minitape._lang import LANGUAGES as LANGUAGE_NAMES
+
 ROOT = Path(__file__).resolve().parent
 CONFIG = ROOT / "jupyter_config"
 KERNELS = ROOT / "jupyter_kernels"  # the confined kernel's spec (lessons.lab_kernel)
 # instructor material, relative to a checkout (lessons.student.INSTRUCTOR_DIRS)
 INSTRUCTOR_DIRS = ("grader/course/exercises", "grader/course/source", "lessons/src")
+# JupyterLab's locale per course language: the language packs of binder/requirements.txt
+# (jupyterlab-language-pack-es-ES, ...); English is JupyterLab's own.
+LAB_LOCALES = {"en": "en", "es": "es_ES", "pt": "pt_BR", "ru": "ru_RU"}
+LAB_LANG_VAR = "MINITAPE_LAB_LANG"  # read by jupyter_config/jupyter_server_config.py
 NO_SANDBOX_WARNING = (
     "WARNING: starting the lab without a sandbox (--no-sandbox) although instructor material is "
     "reachable from it ({}): every notebook's code can read the reference solutions, hidden "
     "cases and instructor notebooks. Students get the student distribution "
     "(python -m lessons student-dist), never this checkout.")
+
+
+def lab_language(choice: str | None = None, env: dict | None = None) -> str:
+    """The interface language of the lab: ``choice`` (``--lang``), else ``MINITAPE_LANG``, else
+    the system's language (``LC_ALL`` > ``LC_MESSAGES`` > ``LANG``, e.g. ``es_AR.UTF-8``) where it
+    is a course language, else English. Raises ValueError for a ``choice`` that is not one."""
+    if choice is not None:
+        lang = choice.strip().lower()
+        if lang not in LAB_LOCALES:
+            raise ValueError(f"--lang {choice!r}: the course's languages are {', '.join(LAB_LOCALES)}")
+        return lang
+    env = os.environ if env is None else env
+    course = env.get("MINITAPE_LANG", "").strip().lower()
+    if course in LAB_LOCALES:
+        return course
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "").strip()
+        if value:  # the first one set decides, as for any program (POSIX)
+            lang = value.split(".")[0].split("_")[0].split("-")[0].lower()
+            return lang if lang in LAB_LOCALES else "en"
+    return "en"
 
 
 def lesson_folders(root: Path = ROOT) -> list[str]:
@@ -86,12 +121,16 @@ def command(root: Path = ROOT, extra: list[str] | None = None, confined: bool = 
     return argv + list(extra or [])
 
 
-def environment(base: dict | None = None, confine: dict | None = None) -> dict:
-    """The server's environment: the students' Jupyter configuration first; with ``confine``
-    (what :mod:`lessons.lab_kernel` hides and shows) the confined kernel spec first too."""
+def environment(base: dict | None = None, confine: dict | None = None, lang: str = "en") -> dict:
+    """The server's environment: the students' Jupyter configuration first, the interface
+    language ``lang``; with ``confine`` (what :mod:`lessons.lab_kernel` hides and shows) the
+    confined kernel spec first too."""
     from .lab_kernel import ENV_VAR
 
     env = dict(os.environ if base is None else base)
+    if lang not in LAB_LOCALES:
+        raise ValueError(f"{lang!r} is not a course language ({', '.join(LAB_LOCALES)})")
+    env[LAB_LANG_VAR] = lang
     env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
         [str(CONFIG)] + [p for p in env.get("JUPYTER_CONFIG_PATH", "").split(os.pathsep) if p])
     env.pop(ENV_VAR, None)
@@ -111,7 +150,13 @@ def confinement(root: Path, material: list[str]) -> dict:
     return {"hide": material, "folders": [str(Path(root).resolve() / f) for f in lesson_folders(root)]}
 
 
-def main(extra: list[str], root: Path | None = None, no_sandbox: bool = False) -> int:
+def main(extra: list[str], root: Path | None = None, no_sandbox: bool = False,
+         lang: str | None = None) -> int:
+    try:
+        lang = lab_language(lang)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     root = Path(root or ROOT).resolve()
     if not root.is_dir():
         print(f"error: {root} is not a folder", file=sys.stderr)
@@ -144,6 +189,7 @@ def main(extra: list[str], root: Path | None = None, no_sandbox: bool = False) -
             return 2
     argv = command(root, extra=extra, confined=confine is not None)
     how = " (kernels confined: instructor material is not visible to them)" if confine else ""
-    print(f"Starting JupyterLab on the lessons in {root} ({', '.join(folders)}){how}; "
+    print(f"Starting JupyterLab on the lessons in {root} ({', '.join(folders)}){how}, its "
+          f"interface in {LANGUAGE_NAMES[lang]} (--lang {'/'.join(LAB_LOCALES)} to choose); "
           "stop it with Ctrl+C.", flush=True)
-    os.execve(argv[0], argv, environment(confine=confine))
+    os.execve(argv[0], argv, environment(confine=confine, lang=lang))

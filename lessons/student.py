@@ -82,16 +82,19 @@ exec "$@"
 MAKEFILE = """# make lab: a .venv with exactly Binder's environment (binder/requirements.txt: the pinned
 # JupyterLab, NumPy, ... and the course's wheel), then JupyterLab on the lessons.
 # Needs python3.11 on PATH (or: make lab PYTHON=/path/to/python3.11).
+# make lab LAB_LANG=es (or pt, ru, en): JupyterLab's menus in that language (default: the
+# system's language where it is one of the course's, else English).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 PYTHON ?= python3.11
+LAB_LANG ?=
 VPY := .venv/bin/python
 STAMP := .venv/.stamp-$(shell sha256sum binder/requirements.txt | cut -c1-16)
 
 .PHONY: lab clean
 lab: $(STAMP)
-\t$(VPY) -m lessons lab --root lessons
+\t$(VPY) -m lessons lab --root lessons $(if $(LAB_LANG),--lang $(LAB_LANG))
 
 $(STAMP):
 \t@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) is not on PATH; install Python 3.11 or run: make lab PYTHON=/path/to/python3.11" >&2; exit 1; }
@@ -107,33 +110,122 @@ clean:
 GITIGNORE = ".venv/\n.ipynb_checkpoints/\n__pycache__/\n"
 
 
+# The students' README, one section per course language (the notebooks' own languages). Each
+# says how to open the lessons, how to pick the language of the notebooks and of JupyterLab's
+# menus, and how the exercises are checked. {version} is the course's version.
+README_SECTIONS = {
+    "en": """## English
+
+The lessons of the minitape course (version `{version}`): reverse-mode automatic differentiation
+with a gradient tape, as Jupyter notebooks.
+
+1. **Open a lesson.** Click its Binder badge in the table below to run it in your browser with
+   nothing to install, or run it on your machine with `make lab` (the first time it creates
+   `.venv` with `python3.11` and installs the course, 2-3 minutes).
+2. **Your language.** Open the notebooks in `lessons/en/`: the explanations, plots, sliders and
+   the checks' messages follow the folder the notebook is in.
+3. **JupyterLab's menus** in your language: `make lab LAB_LANG=en` (or `es`, `pt`, `ru`; without
+   it, your computer's language is used where it is one of these four, else English). On Binder,
+   choose it under *Settings → Language*; the page reloads in that language.
+4. **Exercises.** Replace `raise NotImplementedError()` with your code and run the cell below
+   it: `check("l01_ex1")` tries your function at a few fixed points and shows what differs.
+   When your notebook is graded, hidden checks call it at other points, so write a general
+   solution.
+""",
+    "es": """## Español
+
+Las lecciones del curso de minitape (versión `{version}`): diferenciación automática en modo
+inverso con una cinta (`GradientTape`), en cuadernos de Jupyter.
+
+1. **Abre una lección.** Haz clic en su insignia de Binder, en la tabla de abajo, para usarla en
+   el navegador sin instalar nada, o ábrela en tu equipo con `make lab` (la primera vez crea
+   `.venv` con `python3.11` e instala el curso: 2-3 minutos).
+2. **Tu idioma.** Abre los cuadernos de `lessons/es/`: las explicaciones, los gráficos, los
+   deslizadores y los mensajes de las comprobaciones siguen la carpeta del cuaderno.
+3. **Los menús de JupyterLab** en español: `make lab LAB_LANG=es` (sin esa opción se usa el
+   idioma de tu equipo si es uno de los cuatro del curso; si no, el inglés). En Binder, elígelo en
+   *Settings → Language* (*Configuración → Idioma*); la página se recarga en ese idioma.
+4. **Ejercicios.** Sustituye `raise NotImplementedError()` por tu código y ejecuta la celda de
+   debajo: `check("l01_ex1")` prueba tu función en unos puntos fijos y te muestra qué difiere.
+   Al calificar tu cuaderno, unas comprobaciones ocultas la llaman en otros puntos, así que
+   escribe una solución general.
+""",
+    "pt": """## Português
+
+As lições do curso do minitape (versão `{version}`): diferenciação automática no modo reverso com
+uma fita (`GradientTape`), em notebooks do Jupyter.
+
+1. **Abra uma lição.** Clique no selo do Binder dela, na tabela abaixo, para usá-la no navegador
+   sem instalar nada, ou abra-a no seu computador com `make lab` (na primeira vez ele cria o
+   `.venv` com `python3.11` e instala o curso: 2-3 minutos).
+2. **Seu idioma.** Abra os notebooks de `lessons/pt/`: as explicações, os gráficos, os
+   controles deslizantes e as mensagens das verificações seguem a pasta do notebook.
+3. **Os menus do JupyterLab** em português: `make lab LAB_LANG=pt` (sem essa opção, usa-se o
+   idioma do seu computador se for um dos quatro do curso; senão, o inglês). No Binder, escolha-o
+   em *Settings → Language* (*Configurações → Idioma*); a página é recarregada nesse idioma. O
+   pacote de português do JupyterLab ainda não traduz todos os menus.
+4. **Exercícios.** Substitua `raise NotImplementedError()` pelo seu código e execute a célula
+   logo abaixo: `check("l01_ex1")` testa a sua função em alguns pontos fixos e mostra o que está
+   diferente. Quando o seu notebook for avaliado, verificações ocultas vão chamá-la em outros
+   pontos; por isso, escreva uma solução geral.
+""",
+    "ru": """## Русский
+
+Уроки курса minitape (версия `{version}`): автоматическое дифференцирование в обратном режиме с
+помощью ленты (`GradientTape`), в виде блокнотов Jupyter.
+
+1. **Откройте урок.** Нажмите на его значок Binder в таблице ниже, чтобы работать в браузере
+   без установки, или запустите уроки на своём компьютере командой `make lab` (в первый раз она
+   создаёт `.venv` с `python3.11` и устанавливает курс — 2–3 минуты).
+2. **Ваш язык.** Открывайте блокноты из `lessons/ru/`: пояснения, графики, ползунки и сообщения
+   проверок следуют папке, в которой лежит блокнот.
+3. **Меню JupyterLab** на русском: `make lab LAB_LANG=ru` (без этого параметра берётся язык
+   вашего компьютера, если это один из четырёх языков курса, иначе английский). В Binder
+   выберите язык в меню *Settings → Language* (*Настройки → Язык*); страница перезагрузится на
+   этом языке.
+4. **Упражнения.** Замените `raise NotImplementedError()` своим кодом и выполните ячейку под
+   ним: `check("l01_ex1")` проверяет вашу функцию в нескольких фиксированных точках и
+   показывает, что не совпадает. При оценивании блокнота скрытые проверки вызывают её в других
+   точках, поэтому нужно общее решение.
+""",
+}
+
+
 def student_readme(root: Path, version: str) -> str:
+    from minitape._lang import LANGUAGES
+
     from .readme import course_settings, render_table
     from .source import load_lessons
 
     repository, branch = course_settings(root)
     table = render_table(load_lessons(root / "lessons/src"), repository, branch,
-                         note="The badges open the lesson in JupyterLab on Binder.")
+                         note="The badges open the lesson in JupyterLab on Binder · Las insignias abren "
+                              "la lección en JupyterLab en Binder · Os selos abrem a lição no JupyterLab "
+                              "no Binder · Значки открывают урок в JupyterLab на Binder")
+    links = " · ".join(f"[{LANGUAGES[lang]}](#{_anchor(LANGUAGES[lang])})" for lang in LANGS)
+    # each section marked with its language (WCAG 3.1.2): screen readers switch voice; GitHub keeps
+    # `lang` on the div, and Markdown inside an HTML block needs the blank lines around it
+    sections = "\n".join(f'<div lang="{lang}">\n\n{README_SECTIONS[lang].format(version=version)}\n</div>\n'
+                          for lang in LANGS)
     return f"""# minitape: learn reverse-mode automatic differentiation with a gradient tape
 
-The lessons of the minitape course (version {version}) as Jupyter notebooks, in English,
-Spanish, Portuguese and Russian. Click a lesson's Binder badge to run it in your browser with
-nothing to install, or run it on your machine:
+{links}
 
 ```bash
-make lab     # creates .venv on first use (Python 3.11), installs the course, starts JupyterLab
+make lab                 # JupyterLab on the lessons (Python 3.11; the first run installs the course)
+make lab LAB_LANG=es     # ... with JupyterLab's menus in Spanish (or pt, ru, en)
 ```
 
-Open the notebook of your language (`lessons/en/`, `lessons/es/`, `lessons/pt/`, `lessons/ru/`),
-run the cells from top to bottom, and in each exercise replace `raise NotImplementedError()`
-with your code; the cell below it, `check("l01_ex1")`, checks your function at a few fixed
-points and shows what differs. When your notebook is graded, hidden checks call your function
-at other points, so a general solution is needed.
-
-## Lessons
+{sections}
+## Lessons · Lecciones · Lições · Уроки
 
 {table}
 """
+
+
+def _anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading (lower case, spaces as dashes, punctuation dropped)."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
 
 def _sha256(data: bytes) -> str:

@@ -4,7 +4,10 @@
 * ``tangent_at(f, x0)`` -- f(x0) and f'(x0) from a GradientTape;
 * ``plot_function_and_derivative(f, x_range)`` -- a matplotlib figure of f and f';
 * ``tangent_explorer(f, x_range)`` -- an ipywidgets slider that moves a point along f and draws
-  its tangent, whose slope is the gradient the tape returns.
+  its tangent, whose slope is the gradient the tape returns;
+* ``curvature_at(f, x0)`` -- f'(x0) and f''(x0) from two nested tapes;
+* ``newton_explorer(f, newton, descent)`` -- lesson 5's slider: where the lesson's Newton's
+  method and gradient descent go from a starting point (labels: lesson 5's catalog).
 
 ``f`` takes and returns minitape tensors and works element by element (``tf.math.sin``,
 ``lambda x: x**3 - 3*x``). The derivative always comes from ``minitape.GradientTape``; nothing
@@ -43,7 +46,7 @@ _MESSAGES = {
 add_messages({key: texts for key, texts in _MESSAGES.items() if key not in MESSAGES}, origin=__name__)
 
 __all__ = ["derivative_curve", "tangent_at", "plot_function_and_derivative", "tangent_explorer",
-           "TangentExplorer"]
+           "TangentExplorer", "curvature_at", "newton_explorer", "NewtonExplorer"]
 
 
 def _numpy(value) -> np.ndarray:
@@ -209,6 +212,115 @@ class TangentExplorer:
                                slope=f"{self.slope:.4g}")
         self.image.value = _render_tangent(self.f, self.x_range, self.xs, self.ys, self.x0,
                                            self.value, self.slope)
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
+        label_sliders()
+
+
+def curvature_at(f: Callable, x0: float) -> tuple[float, float]:
+    """``(f'(x0), f''(x0))`` from two nested GradientTapes (lesson 5's technique)."""
+    import minitape as tf
+
+    x = tf.Variable(float(x0), dtype=tf.float64)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            y = f(x)
+        dy = inner.gradient(y, x)
+    if dy is None:
+        raise ValueError(t("widgets.error.none_gradient"))
+    d2y = outer.gradient(dy, x)
+    return float(_numpy(dy)), 0.0 if d2y is None else float(_numpy(d2y))
+
+
+def newton_explorer(f: Callable, newton: Callable, descent: Callable,
+                    x_range: tuple[float, float] = (-2.5, 2.5), x0: float = 2.0, steps: int = 6,
+                    ylim: tuple[float, float] | None = None) -> "NewtonExplorer":
+    """Lesson 5's slider: where Newton's method and gradient descent go from a starting point.
+    ``newton(x0, steps)`` and ``descent(x0, steps)`` are the lesson's own methods (arrays of the
+    points they visit); f', f'' at the end points come from nested tapes."""
+    return NewtonExplorer(f, newton, descent, x_range=x_range, x0=x0, steps=steps, ylim=ylim)
+
+
+class NewtonExplorer:
+    """The Newton explorer: ``.widget`` (an ipywidgets VBox), ``.slider``, ``.readout``, ``.image``.
+
+    ``explorer.paths`` holds ``{"newton": points, "descent": points}`` for the slider's start;
+    ``explorer.ends`` the end point of each with f' and f'' there and what it is ("min", "max",
+    "moving", "diverged"). Displays itself in a notebook.
+    """
+
+    def __init__(self, f: Callable, newton: Callable, descent: Callable, x_range=(-2.5, 2.5), x0=2.0,
+                 steps=6, ylim=None):
+        import ipywidgets as w
+
+        lo, hi = float(x_range[0]), float(x_range[1])
+        if not hi > lo:
+            raise ValueError(t("widgets.error.x_range", x_range=repr(x_range)))
+        self.f, self.newton, self.descent = f, newton, descent
+        self.x_range, self.steps, self.ylim = (lo, hi), int(steps), ylim
+        self.grid = np.linspace(lo, hi, 201)
+        self.curve = _numpy(f(self.grid))
+        self.slider = w.FloatSlider(value=float(x0), min=lo, max=hi, step=(hi - lo) / 100,
+                                    description=t("l05.newton.slider"), continuous_update=False,
+                                    style={"description_width": "initial"})
+        self.readout = w.HTML()
+        self.image = w.Image(format="png")
+        self.widget = w.VBox([self.slider, self.readout, self.image])
+        self.slider.observe(lambda change: self.update(change["new"]), names="value")
+        self.update(float(x0))
+
+    def end_point(self, path) -> dict:
+        """Where a path ends: x, f'(x), f''(x) from the tapes, and what kind of point it is."""
+        x = float(path[-1])
+        if not np.isfinite(x):
+            return {"x": x, "kind": "diverged"}
+        d1, d2 = curvature_at(self.f, x)
+        kind = "moving" if abs(d1) > 1e-4 else ("min" if d2 > 0 else "max")
+        return {"x": x, "d1": d1, "d2": d2, "kind": kind}
+
+    @staticmethod
+    def _describe(end: dict) -> str:
+        if end["kind"] == "diverged":
+            return "x = ∞"
+        return (f"x = {end['x']:.4f}, f′(x) = {end['d1']:.4f}, f″(x) = {end['d2']:.2f} "
+                f"({t('l05.newton.' + end['kind'])})")
+
+    def update(self, x0: float) -> None:
+        """Start both methods at x0 (what the slider does), recompute, redraw."""
+        self.x0 = float(x0)
+        self.paths = {"newton": np.asarray(self.newton(self.x0, self.steps), dtype=float),
+                      "descent": np.asarray(self.descent(self.x0, self.steps), dtype=float)}
+        self.ends = {name: self.end_point(path) for name, path in self.paths.items()}
+        self.readout.value = t("l05.newton.readout", newton=self._describe(self.ends["newton"]),
+                               descent=self._describe(self.ends["descent"]))
+        self.image.value = self._render()
+
+    def _render(self) -> bytes:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        lo, hi = self.x_range
+        fig = Figure(figsize=(6.4, 3.8), dpi=90)
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot()
+        ax.plot(self.grid, self.curve, color="0.6", label="f(x)")
+        for name, style, color in [("descent", "o-", "C0"), ("newton", "s-", "C1")]:
+            path = self.paths[name]
+            shown = path[np.isfinite(path) & (path >= lo) & (path <= hi)]
+            ax.plot(shown, _numpy(self.f(shown)), style, color=color, markersize=5, alpha=0.75,
+                    label=t(f"l05.newton.{name}"))
+        ax.plot([self.x0], [float(_numpy(self.f(self.x0)))], "*", color="black", markersize=12, label="x₀")
+        ax.set(xlim=(lo, hi), xlabel=t("plot.x"))
+        if self.ylim is not None:
+            ax.set_ylim(*self.ylim)
+        ax.set_title(t("l05.newton.title"), fontsize=10)
+        ax.legend(loc="upper center", fontsize=8)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png")
+        return buffer.getvalue()
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

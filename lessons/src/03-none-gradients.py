@@ -203,8 +203,8 @@ print(tape.gradient(y, x).numpy())
 # sem precisar escrever `reduce_sum`.
 
 # %% [markdown] key="per-example" lang="ru" src="4e2ead9a"
-# Это удобно: градиент вектора потерь по отдельным примерам совпадает с градиентом суммарной
-# потери, и `reduce_sum` писать не нужно.
+# Это удобно: градиент вектора потерь по отдельным примерам совпадает с градиентом суммы
+# потерь, и `reduce_sum` писать не нужно.
 
 # %% key="per-example-code"
 w = tf.Variable([0.5, -1.0])

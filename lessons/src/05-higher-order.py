@@ -77,18 +77,13 @@
 #   гессиана на вектор, не строя сам гессиан.
 
 # %% key="setup-code"
-import io
-
-import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 import minitape as tf
 from lessons.figures import describe
 from lessons.i18n import t
-from lessons.widgets import label_sliders
+from lessons.widgets import label_sliders, newton_explorer
 
 tf.random.set_seed(4)
 label_sliders()
@@ -757,53 +752,7 @@ print(t("l05.newton.descent") + ":", np.round(descent_points, 4))
 # и шаг $\frac{f'}{f''}$ огромен. Градиентный спуск медленнее, но всегда идёт вниз по склону.
 
 # %% key="newton-widget-code"
-def draw_paths(x0):
-    grid = np.linspace(-2.5, 2.5, 201)
-    fig = Figure(figsize=(6.4, 3.8), dpi=90)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    ax.plot(grid, f(grid), color="0.6", label="f(x)")
-    for path, style, color, name in [(descent_path(x0, 6), "o-", "C0", "l05.newton.descent"),
-                                     (newton_path(x0, 6), "s-", "C1", "l05.newton.newton")]:
-        shown = path[np.abs(path) <= 2.5]
-        ax.plot(shown, f(shown), style, color=color, markersize=5, alpha=0.75, label=t(name))
-    ax.plot([x0], [f(x0)], "*", color="black", markersize=12, label="x₀")
-    ax.set(xlim=(-2.5, 2.5), ylim=(-2.5, 3.0), xlabel=t("plot.x"))
-    ax.set_title(t("l05.newton.title"), fontsize=10)
-    ax.legend(loc="upper center", fontsize=8)
-    return fig
-
-
-def end_point(path):
-    x = path[-1]
-    if not np.isfinite(x):
-        return "x = ∞"
-    d1, d2 = x**3 - 2 * x + 0.5, 3 * x**2 - 2  # f'(x), f''(x)
-    if abs(d1) > 1e-4:
-        kind = "l05.newton.moving"
-    else:
-        kind = "l05.newton.min" if d2 > 0 else "l05.newton.max"
-    return f"x = {x:.4f}, f′(x) = {d1:.4f}, f″(x) = {d2:.2f} ({t(kind)})"
-
-
-start_slider = widgets.FloatSlider(value=2.0, min=-2.5, max=2.5, step=0.05, description=t("l05.newton.slider"),
-                                   continuous_update=False, style={"description_width": "initial"})
-paths_readout = widgets.HTML()
-paths_image = widgets.Image(format="png")
-
-
-def show_paths(change=None):
-    x0 = start_slider.value
-    paths_readout.value = t("l05.newton.readout", newton=end_point(newton_path(x0, 6)),
-                            descent=end_point(descent_path(x0, 6)))
-    buffer = io.BytesIO()
-    draw_paths(x0).savefig(buffer, format="png")
-    paths_image.value = buffer.getvalue()
-
-
-start_slider.observe(show_paths, names="value")
-show_paths()
-widgets.VBox([start_slider, paths_readout, paths_image])
+newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5), x0=2.0, ylim=(-2.5, 3.0))
 
 # %% [markdown] key="batch-jacobian-full" lang="en"
 # ## Batch Jacobians

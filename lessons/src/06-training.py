@@ -86,7 +86,7 @@
 
 # %% [markdown] key="setup" lang="es" src="c577d458"
 # Como en todas las lecciones, `import minitape as tf`. Además usamos NumPy para generar los
-# datos, matplotlib para las gráficas e ipywidgets para un deslizador.
+# datos, matplotlib para los gráficos e ipywidgets para un deslizador.
 
 # %% [markdown] key="setup" lang="pt" src="c577d458"
 # Como em todas as lições, `import minitape as tf`. Também usamos o NumPy para gerar os dados, o

@@ -1834,7 +1834,7 @@ print(tn("l07.payoff.trained.plural", len(losses), first=f"{losses[0]:.3f}", las
 # de fita: sem nenhuma fita ativa, `record` não grava nada.
 
 # %% [markdown] key="payoff-figure" lang="ru" src="e06868fc"
-# Слева — функция потерь на каждом шаге, справа — то, чему научилась сеть: знак её оценки на
+# Слева — потери на каждом шаге, справа — то, чему научилась сеть: знак её оценки на
 # плоскости, граница $s(x) = 0$ показана чёрным. Чтобы вычислить оценку на сетке, лента не
 # нужна: когда ни одна лента не активна, `record` ничего не записывает.
 
@@ -2028,7 +2028,7 @@ grade("l07_ex4")
 #   las filas de un jacobiano en una sola pasada vectorizada en lugar de una pasada hacia atrás
 #   por fila, como hace minitape;
 # - `tf.saved_model.save(model, path)`, que guarda las variables y los grafos trazados para que
-#   el modelo funcione sin tu código de Python (TensorFlow Serving, LiteRT en el móvil);
+#   el modelo funcione sin tu código de Python (TensorFlow Serving, LiteRT en dispositivos móviles);
 # - GPU y TPU a gran escala, precisión mixta y distribución entre varios dispositivos.
 #
 # Nada de esto cambia qué es un gradiente ni cómo lo calcula la cinta.
@@ -2176,7 +2176,7 @@ grade("l07_ex4")
 # %% [markdown] key="reflect" lang="es" src="9a16a5cb"
 # 1. Tu cinta recorre sus registros en orden inverso y nunca los ordena. ¿Qué cambio en el motor
 #    rompería esa garantía? (Piensa en valores que se modifican en su sitio, o en registros que se
-#    añaden mientras corre una pasada hacia atrás).
+#    añaden mientras se ejecuta una pasada hacia atrás).
 # 2. micrograd guarda los gradientes en los nodos; tu cinta, en un diccionario local a cada
 #    llamada. ¿Qué facilita cada diseño, y en qué facilita equivocarse?
 # 3. ¿Qué tendrías que añadir a tu cinta para que calcule segundas derivadas, como hacen las

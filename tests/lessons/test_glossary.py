@@ -214,3 +214,42 @@ def test_numbers_in_math_use_the_language_decimal_mark(lang, text, found):
 ])
 def test_kernel_branch_and_grid_terms(lang, text, found):
     assert [v.found for v in check_text(text, lang)] == found
+
+
+# Issue 27: Russian keeps «функция потерь» for the function L and «потери» for its values; Spanish
+# is written in one register (tú) and one neutral variety. The old wordings must be found again.
+@pytest.mark.parametrize("lang, text, found", [
+    ("ru", "после {count} шагов: функция потерь {first} → {last}", ["функция потерь →"]),
+    ("ru", "Слева — функция потерь на каждом шаге, справа — то, чему научилась сеть.",
+     ["функция потерь на каждом шаге"]),
+    ("ru", "Слева: функция потерь при обучении сети, убывающая с шагами.", ["функция потерь при обучении"]),
+    ("ru", "совпадает с градиентом суммарной потери", ["суммарной потери"]),
+    ("ru", "Нарисуем кривую функции потерь.", ["кривую функции потерь"]),
+    ("es", "Usted puede ejecutar la celda; vosotros también podéis.", ["Usted", "vosotros", "podéis"]),
+    ("es", "matplotlib para las gráficas", ["gráficas"]),
+    ("es", "mientras corre una pasada hacia atrás; corre el código", ["corre", "corre"]),
+    ("es", "LiteRT en el móvil o en tu celular", ["el móvil", "tu celular"]),
+    ("es", "una rejilla de puntos", ["rejilla"]),
+])
+def test_register_and_loss_choices_are_held(lang, text, found):
+    assert [" ".join(v.found.split()) for v in check_text(text, lang)] == found
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("ru", "Градиент указывает направление, в котором функция потерь растёт быстрее всего."),
+    ("ru", "Гессиан функции потерь; потери на каждом шаге падают; кривая потерь."),
+    ("ru", "Справа: значение функции потерь на каждом шаге обучения."),
+    ("ru", "Совпадает с эталонными значениями функции потерь на каждом шаге."),
+    ("es", "Escribe tu función, ejecuta la celda y mira los gráficos: dieciséis puntos en una malla."),
+    ("es", "LiteRT en dispositivos móviles; una media móvil de los gradientes."),
+])
+def test_register_and_loss_choices_let_the_right_wording_pass(lang, text):
+    assert check_text(text, lang) == []
+
+
+def test_students_readme_uses_the_glossary():
+    from lessons.student import README_SECTIONS
+
+    sections = {"readme": {lang: text.format(version="1.0") for lang, text in README_SECTIONS.items()}}
+    problems = check_catalog(sections, "lessons/student.py: README_SECTIONS")
+    assert not problems, _report(problems)

@@ -137,3 +137,135 @@ def test_lessons_cli_documents_lab(args):
     proc = subprocess.run([sys.executable, "-m", "lessons", *args], capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 0 and "lab" in proc.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# JupyterLab's own interface in the course language the student chose (issue 27), no news prompt
+# ---------------------------------------------------------------------------------------------
+TRANSLATION = "@jupyterlab/translation-extension:plugin"
+NOTIFICATION = "@jupyterlab/apputils-extension:notification"
+
+
+@pytest.mark.parametrize("choice, env, lang", [
+    ("es", {"LANG": "ru_RU.UTF-8"}, "es"),  # --lang wins
+    ("RU", {}, "ru"),
+    (None, {"MINITAPE_LANG": "pt", "LANG": "es_ES.UTF-8"}, "pt"),  # the course's own setting next
+    (None, {"LANG": "pt_BR.UTF-8"}, "pt"),
+    (None, {"LC_ALL": "es_AR.UTF-8", "LANG": "ru_RU.UTF-8"}, "es"),  # LC_ALL before LANG (POSIX)
+    (None, {"LC_ALL": "", "LC_MESSAGES": "ru_RU", "LANG": "es_ES.UTF-8"}, "ru"),
+    (None, {"LANG": "fr_FR.UTF-8"}, "en"),  # not a course language: English
+    (None, {"LANG": "C.UTF-8"}, "en"),
+    (None, {}, "en"),
+])
+def test_lab_language_follows_the_students_choice(choice, env, lang):
+    from lessons.lab import lab_language
+
+    assert lab_language(choice, env) == lang
+
+
+def test_lab_language_refuses_a_language_the_course_does_not_have():
+    from lessons.lab import lab_language
+
+    with pytest.raises(ValueError, match="en, es, pt, ru"):
+        lab_language("fr")
+    proc = subprocess.run([sys.executable, "-m", "lessons", "lab", "--lang", "fr"], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 2 and "--lang 'fr'" in proc.stderr and "Starting" not in proc.stdout
+
+
+def test_lab_settings_name_a_shipped_language_pack_and_turn_news_off():
+    """lessons/jupyter_config/lab_settings/<lang>/overrides.json, one per course language: the
+    locale of a language pack that Binder's requirements and the course extra install, the news
+    prompt and update checks off; the server config picks the folder from MINITAPE_LAB_LANG."""
+    import tomllib
+
+    from lessons import LANGS
+    from lessons.lab import CONFIG, LAB_LOCALES, environment
+
+    assert set(LAB_LOCALES) == set(LANGS)
+    pins = (REPO / "binder" / "requirements.txt").read_text(encoding="utf-8").lower()
+    course = " ".join(tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+                      ["project"]["optional-dependencies"]["course"]).lower()
+    folders = sorted(p.name for p in (CONFIG / "lab_settings").iterdir())
+    assert folders == sorted(LANGS)
+    for lang, locale in LAB_LOCALES.items():
+        overrides = json.loads((CONFIG / "lab_settings" / lang / "overrides.json").read_text(encoding="utf-8"))
+        assert overrides[TRANSLATION] == {"locale": locale}
+        assert overrides[NOTIFICATION] == {"fetchNews": "false", "checkForUpdates": False}
+        if lang != "en":
+            pack = "jupyterlab-language-pack-" + locale.replace("_", "-").lower()
+            assert f"{pack}==" in pins and pack in course, pack
+    server = json.loads((CONFIG / "jupyter_server_config.json").read_text(encoding="utf-8"))
+    assert server["LabApp"]["news_url"] is None
+    # the Python config file that points the server at the folder of the chosen language
+    for lang, expected in [("ru", "ru"), ("", "en"), ("xx", "en")]:
+        namespace = {"c": _Config(), "__file__": str(CONFIG / "jupyter_server_config.py")}
+        old = os.environ.get("MINITAPE_LAB_LANG")
+        os.environ["MINITAPE_LAB_LANG"] = lang
+        try:
+            exec((CONFIG / "jupyter_server_config.py").read_text(encoding="utf-8"), namespace)
+        finally:
+            os.environ.pop("MINITAPE_LAB_LANG") if old is None else os.environ.update(MINITAPE_LAB_LANG=old)
+        assert namespace["c"].LabApp.app_settings_dir == str(CONFIG / "lab_settings" / expected)
+    assert environment({}, lang="pt")["MINITAPE_LAB_LANG"] == "pt"
+    with pytest.raises(ValueError):
+        environment({}, lang="fr")
+
+
+class _Config:
+    """Enough of traitlets' config object for `c.LabApp.app_settings_dir = ...`."""
+
+    def __init__(self):
+        self.LabApp = type("Section", (), {})()
+
+
+def _settings(base: str, plugin: str) -> dict:
+    status, body = _get(f"{base}/lab/api/settings/{plugin}")
+    assert status == 200, body[:500]
+    return json.loads(body)
+
+
+@pytest.mark.kernel  # a JupyterLab server
+@pytest.mark.parametrize("args, env, locale, word", [
+    (["--lang", "es"], {}, "es_ES", "Archivo"),
+    ([], {"LANG": "ru_RU.UTF-8"}, "ru_RU", "Файл"),  # no --lang: the system's language
+])
+def test_students_lab_serves_its_settings_in_the_chosen_language(tmp_path, args, env, locale, word):
+    """What JupyterLab's page reads at start: the translation plugin's default locale is the
+    chosen language's pack, the pack is installed (the translations API answers with its strings),
+    and the news prompt is off."""
+    with _server([sys.executable, "-m", "lessons", "lab", *args], {**_env(tmp_path), **env},
+                 tmp_path) as (base, log):
+        translation = _settings(base, TRANSLATION)
+        assert translation["schema"]["properties"]["locale"]["default"] == locale
+        notification = _settings(base, NOTIFICATION)["schema"]["properties"]
+        assert notification["fetchNews"]["default"] == "false"
+        assert notification["checkForUpdates"]["default"] is False
+        status, body = _get(f"{base}/lab/api/translations/{locale}")
+        strings = json.loads(body)["data"]["jupyterlab"]
+        assert status == 200 and strings["menu\x04File"] == [word]
+    assert f"interface in" in log.read_text()
+
+
+@pytest.mark.browser
+@pytest.mark.kernel  # a JupyterLab server
+def test_students_lab_menu_bar_speaks_spanish(tmp_path, browser):
+    """One real page: with --lang es the menu bar's first menu reads 'Archivo', and no news
+    prompt is shown."""
+    with _server([sys.executable, "-m", "lessons", "lab", "--lang", "es"], _env(tmp_path),
+                 tmp_path) as (base, log):
+        page = browser.new_page()
+        try:
+            page.goto(f"{base}/lab?token={TOKEN}")
+            page.wait_for_selector(".lm-MenuBar-itemLabel", timeout=60_000)
+            page.wait_for_function("() => [...document.querySelectorAll('.lm-MenuBar-itemLabel')]"
+                                   ".some(e => e.textContent.trim() === 'Archivo')", timeout=60_000)
+            labels = page.eval_on_selector_all(".lm-MenuBar-itemLabel", "els => els.map(e => e.textContent.trim())")
+            lang = page.evaluate("() => document.documentElement.lang")
+            page.wait_for_timeout(1500)
+            toasts = page.inner_text("body")
+        finally:
+            page.close()
+    assert labels[0] == "Archivo" and "File" not in labels, labels
+    assert lang.startswith("es"), lang
+    assert "Jupyter news" not in toasts and "noticias" not in toasts.lower()

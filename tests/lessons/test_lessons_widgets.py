@@ -110,3 +110,79 @@ def test_lesson_1s_readout_and_report_title_speak_every_language(lang, slope_wor
     explorer = tangent_explorer(lambda x: x**3 - 3 * x, x_range=(-2.5, 2.5), x0=1.5)
     assert slope_word in explorer.readout.value
     assert grader_t("report.title", lang, exercise="l01_ex1").startswith(exercise_word)
+
+
+# Lesson 5's Newton explorer (lessons.widgets.newton_explorer): the lesson passes its own f and
+# its own two methods; the helper draws them and names where each ends, with f' and f'' from tapes.
+def _f(x):
+    return x**4 / 4 - x**2 + x / 2
+
+
+def _newton(x0, steps=8):
+    import minitape as tf
+
+    x = tf.Variable(float(x0), dtype=tf.float64)
+    path = [float(x0)]
+    for _ in range(steps):
+        with tf.GradientTape() as outer:
+            with tf.GradientTape() as inner:
+                y = _f(x)
+            dy = inner.gradient(y, x)
+        x.assign_sub(dy / outer.gradient(dy, x))
+        path.append(float(x.numpy()))
+    return np.array(path)
+
+
+def _descent(x0, steps=8, lr=0.1):
+    import minitape as tf
+
+    x = tf.Variable(float(x0), dtype=tf.float64)
+    path = [float(x0)]
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            y = _f(x)
+        x.assign_sub(lr * tape.gradient(y, x))
+        path.append(float(x.numpy()))
+    return np.array(path)
+
+
+def test_curvature_at_uses_nested_tapes():
+    from lessons.widgets import curvature_at
+
+    d1, d2 = curvature_at(_f, 1.5)
+    assert d1 == pytest.approx(1.5**3 - 2 * 1.5 + 0.5) and d2 == pytest.approx(3 * 1.5**2 - 2)
+    import minitape as tf
+
+    with pytest.raises(ValueError, match="no depende de x"):
+        curvature_at(lambda x: tf.constant(3.0), 1.0)
+
+
+def test_newton_explorer_follows_the_slider_and_names_the_end_points():
+    from lessons.widgets import newton_explorer
+
+    explorer = newton_explorer(_f, newton=_newton, descent=_descent, x_range=(-2.5, 2.5), x0=2.0,
+                               ylim=(-2.5, 3.0))
+    assert explorer.slider.description == t("l05.newton.slider") == "punto de partida x₀"
+    assert len(explorer.paths["newton"]) == 7 and explorer.paths["newton"][0] == 2.0
+    assert explorer.ends["newton"]["kind"] == "min" and explorer.ends["newton"]["d2"] > 0
+    assert abs(explorer.ends["newton"]["d1"]) < 1e-4
+    assert "Tras 6 pasos" in explorer.readout.value and "un mínimo" in explorer.readout.value
+    first_png = bytes(explorer.image.value)
+    assert first_png.startswith(b"\x89PNG")
+    explorer.slider.value = 0.0  # between the inflection points: Newton's method climbs to a maximum
+    x_end = explorer.ends["newton"]["x"]
+    assert explorer.x0 == 0.0 and explorer.ends["newton"]["kind"] == "max"
+    assert x_end == pytest.approx(0.2587, abs=1e-3) and explorer.ends["newton"]["d2"] < 0
+    assert "¡un máximo!" in explorer.readout.value and f"x = {x_end:.4f}" in explorer.readout.value
+    assert explorer.ends["descent"]["kind"] in {"min", "moving"}  # descent never climbs
+    assert bytes(explorer.image.value) != first_png
+    with pytest.raises(ValueError, match="mínimo < máximo"):
+        newton_explorer(_f, _newton, _descent, x_range=(2, -2))
+
+
+def test_newton_explorer_reports_a_diverged_start():
+    from lessons.widgets import NewtonExplorer
+
+    explorer = NewtonExplorer(_f, newton=lambda x0, steps: np.array([x0, np.inf]), descent=_descent, x0=1.0)
+    assert explorer.ends["newton"] == {"x": np.inf, "kind": "diverged"}
+    assert "x = ∞" in explorer.readout.value

@@ -170,6 +170,17 @@ def test_student_dist_holds_only_student_material(dist: Path) -> None:
     assert "python3.11 -m venv --clear .venv" in dry.stdout
     assert ".venv/bin/python -m pip --disable-pip-version-check install --progress-bar on -r binder/requirements.txt" in dry.stdout
     assert dry.stdout.rstrip().splitlines()[-1] == ".venv/bin/python -m lessons lab --root lessons"
+    # JupyterLab's menus in the student's language (issue 27): make lab LAB_LANG=es, the settings
+    # it points at shipped in the wheel, and the README saying so in the four languages
+    dry = subprocess.run(["make", "-n", "--no-print-directory", "-C", str(dist), "lab", "PYTHON=python3.11",
+                          "LAB_LANG=es"], capture_output=True, text=True, timeout=60)
+    assert dry.stdout.rstrip().splitlines()[-1] == ".venv/bin/python -m lessons lab --root lessons --lang es"
+    assert {"lessons/jupyter_config/jupyter_server_config.py",
+            *(f"lessons/jupyter_config/lab_settings/{lang}/overrides.json" for lang in ("en", "es", "pt", "ru"))} <= set(names)
+    for heading, command in [("## English", "LAB_LANG=en"), ("## Español", "LAB_LANG=es"),
+                             ("## Português", "LAB_LANG=pt"), ("## Русский", "LAB_LANG=ru")]:
+        assert heading in readme and f"make lab {command}" in readme, heading
+    assert [f'<div lang="{lang}">' in readme for lang in ("en", "es", "pt", "ru")] == [True] * 4
     # the checkout's make student-dist runs the same command
     dry = subprocess.run(["make", "-n", "-C", str(REPO), "student-dist", "STUDENT_DIST=/elsewhere/x",
                           "VENV=/nonexistent-venv"], capture_output=True, text=True, timeout=60)
