@@ -1,0 +1,119 @@
+"""benchmarks/pyodide_chain.py without a browser: the notebook the site ships holds the workload's
+one copy, the figures are checked, the table's ratios are what the figures say. The run inside
+Pyodide itself is tests/browser/test_pyodide_chain.py (marker `lite`)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "benchmarks"
+
+
+def _load(name):
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+pc = _load("pyodide_chain")
+cw = _load("chain_workload")
+
+
+def test_the_notebook_runs_chain_workload_py_unchanged_with_the_parameters_cell_set(tmp_path):
+    path = pc.write_notebook(tmp_path / "chain.ipynb")
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    assert nb["nbformat"] == 4 and [c["cell_type"] for c in nb["cells"]] == ["markdown", "code", "code", "code"]
+    full, quick = pc.code_cells(nb, False), pc.code_cells(nb, True)
+    assert full[0] == "QUICK = False" and quick[0] == "QUICK = True"
+    assert full[1] == (BENCH / "chain_workload.py").read_text(encoding="utf-8").rstrip("\n")
+    assert full[1:] == quick[1:] and "measure(quick=QUICK)" in full[2]
+    # the cells, run in order in one namespace, do what the kernel does (here in CPython)
+    ns: dict = {}
+    for code in quick:
+        exec(compile(code, "<cell>", "exec"), ns)
+    res = ns["chain_result"]
+    assert res["quick"] is True and res["implementation"] == "CPython"
+    assert set(res["implementations"]) == {"NumPy by hand", "minitape"}
+
+
+def test_run_py_takes_the_chain_from_the_one_workload_file():
+    run = _load("run")
+    impls = run.chain_impls()
+    assert impls["NumPy by hand"].__module__ == "chain_workload"
+    assert impls["NumPy by hand"] is sys.modules["chain_workload"].numpy_hand
+    assert impls["minitape"].__qualname__ == "minitape_chain.<locals>.chain"
+    assert impls["minitape"].__module__ == "chain_workload"
+    assert run.CHAIN_OPS == cw.CHAIN_OPS == 200
+
+
+def test_measure_quick_gives_finite_positive_figures_and_matching_gradients():
+    res = cw.measure(quick=True)
+    for r in res["implementations"].values():
+        assert 0 < r["q1_us"] <= r["per_op_us"] <= r["q3_us"] < math.inf
+        assert r["rounds"] == 5 and r["batch"] >= 1
+    g = res["implementations"]["minitape"]["gradient"]
+    assert g == pytest.approx(cw.numpy_hand(), rel=1e-12) and g != 0
+    assert res["overhead"] == pytest.approx(res["implementations"]["minitape"]["per_op_us"]
+                                            / res["implementations"]["NumPy by hand"]["per_op_us"])
+
+
+def test_measure_refuses_a_wrong_gradient(monkeypatch):
+    monkeypatch.setattr(cw, "implementations", lambda: {"NumPy by hand": cw.numpy_hand,
+                                                         "minitape": lambda: cw.numpy_hand() * (1 + 1e-9)})
+    with pytest.raises(AssertionError, match="differs from the chain rule by hand"):
+        cw.measure(quick=True)
+
+
+def _result(tape_us, floor_us, grad, python="3.11.2", platform="linux"):
+    def impl(us, g):
+        return {"per_op_us": us, "q1_us": us * 0.9, "q3_us": us * 1.1, "rounds": 5, "batch": 10, "gradient": g}
+    return {"implementations": {"NumPy by hand": impl(floor_us, grad), "minitape": impl(tape_us, grad)},
+            "overhead": tape_us / floor_us, "python": python, "platform": platform, "numpy": "2.x",
+            "implementation": "CPython", "minitape": "0.1.0", "ops": 200, "quick": True}
+
+
+def test_table_ratios_and_the_cpython_mean_of_two_sessions():
+    g = cw.numpy_hand()
+    cpython = pc.combine(_result(4.0, 0.3, g), _result(6.0, 0.5, g))
+    assert cpython["implementations"]["minitape"]["per_op_us"] == 5.0
+    assert cpython["implementations"]["NumPy by hand"]["per_op_us"] == pytest.approx(0.4)
+    assert cpython["overhead"] == pytest.approx(12.5) and cpython["sessions"] == [4.0, 6.0]
+    pyodide = dict(_result(15.0, 1.6, g, python="3.12.7", platform="emscripten"), pyodide="0.27.7")
+    rows = pc.table(cpython, pyodide)
+    assert rows[0].startswith("| µs per primitive op") and "Pyodide 0.27.7 kernel (Python 3.12.7)" in rows[0]
+    assert rows[2] == "| minitape: chain recorded + gradient | 5.000 | 15.000 | 3.00x |"
+    assert rows[3] == "| NumPy by hand (floor) | 0.400 | 1.600 | 4.00x |"
+    assert rows[4] == "| minitape / NumPy by hand (the tape's overhead) | 12.5x | 9.4x | |"
+    assert pc.problems(cpython, pyodide) == []
+
+
+def test_problems_names_bad_figures_and_gradients_that_disagree():
+    g = cw.numpy_hand()
+    cpython = _result(4.0, 0.3, g)
+    assert pc.problems(cpython, _result(float("nan"), 0.3, g)) == [
+        f"Pyodide minitape {key} = nan (not finite and positive)" for key in ("per_op_us", "q1_us", "q3_us")]
+    assert pc.problems(cpython, _result(4.0, -0.3, g))[0] == "Pyodide NumPy by hand per_op_us = -0.3 (not finite and positive)"
+    off = _result(4.0, 0.3, g)
+    off["implementations"]["minitape"]["gradient"] = g * (1 + 1e-9)
+    (p,) = pc.problems(cpython, off)
+    assert p.startswith("Pyodide minitape: dy/dx =") and "CPython's NumPy by hand gives" in p
+
+
+def test_a_site_without_the_notebook_or_with_an_old_one_is_refused(tmp_path):
+    assert "make lite" in pc.stale(tmp_path)
+    path = pc.write_notebook(tmp_path / "files" / pc.NOTEBOOK)
+    assert pc.stale(tmp_path) is None
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb["cells"][2]["source"] = ["X0 = 0.25\n"]
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    assert "older than benchmarks/chain_workload.py" in pc.stale(tmp_path)
