@@ -19,7 +19,8 @@ Timing: each repetition times a *batch* of calls together and divides. In the br
 ``time.perf_counter`` is ``performance.now()``, which Chromium coarsens to 100 µs on a page
 that is not cross-origin isolated (a JupyterLite site is not); a chain gradient takes a few
 hundred µs there, so one call per timing would be mostly clock noise. A batch lasts at least
-``batch_s`` (20 ms quick, 100 ms full), which puts that error under 0.5 % (0.1 %). The two
+``batch_s`` (20 ms quick, 100 ms full; its size is found after the warm-up as timeit's
+autorange finds it), which puts that error under 0.5 % (0.1 %). The two
 implementations alternate batch by batch in rounds after a warm-up, so a slow moment of a
 shared machine hits both alike; the figure is the median over the rounds, per op.
 """
@@ -80,7 +81,21 @@ def _warm(fn, seconds):
     while n < 3 or time.perf_counter() - t0 < seconds:
         fn()
         n += 1
-    return (time.perf_counter() - t0) / n
+
+
+def _batch_size(fn, seconds):
+    """The first of 1, 2, 5, 10, 20, 50, ... calls that last at least `seconds` together (as
+    timeit's autorange): measured on the clock itself, after the warm-up, so neither a slow
+    first call nor a coarse clock makes the batches too short."""
+    n = 1
+    while True:
+        for k in (1, 2, 5):
+            t0 = time.perf_counter()
+            for _ in range(n * k):
+                fn()
+            if time.perf_counter() - t0 >= seconds:
+                return n * k
+        n *= 10
 
 
 def measure(quick=False):
@@ -93,8 +108,9 @@ def measure(quick=False):
     if not abs(gradients["minitape"] - floor) <= GRADIENT_RTOL * abs(floor):
         raise AssertionError(f"chain: minitape's gradient {gradients['minitape']!r} differs from "
                              f"the chain rule by hand {floor!r} (rtol {GRADIENT_RTOL})")
-    estimate = {name: _warm(fn, warmup_s) for name, fn in fns.items()}
-    batch = {name: max(1, round(batch_s / max(est, 1e-9))) for name, est in estimate.items()}
+    for fn in fns.values():
+        _warm(fn, warmup_s)
+    batch = {name: _batch_size(fn, batch_s) for name, fn in fns.items()}
     per_call = {name: [] for name in fns}
     perf = time.perf_counter
     for _ in range(rounds):
