@@ -117,3 +117,23 @@ def test_a_site_without_the_notebook_or_with_an_old_one_is_refused(tmp_path):
     nb["cells"][2]["source"] = ["X0 = 0.25\n"]
     path.write_text(json.dumps(nb), encoding="utf-8")
     assert "older than benchmarks/chain_workload.py" in pc.stale(tmp_path)
+
+
+def test_make_lite_ships_the_notebook_and_rebuilds_when_the_workload_changes(tmp_path):
+    spec = importlib.util.spec_from_file_location("minitape_lite_build_for_chain", ROOT / "lite" / "build.py")
+    lite_build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lite_build)
+    assert set(lite_build.CHAIN_BENCHMARK_SOURCES) == {BENCH / "chain_workload.py", BENCH / "pyodide_chain.py"}
+    lite_build.stage_chain_benchmark(tmp_path)
+    shipped = json.loads((tmp_path / "benchmarks" / "chain.ipynb").read_text(encoding="utf-8"))
+    assert pc.code_cells(shipped, False) == pc.code_cells(pc.notebook(), False)
+    # the build's cache key covers both files: an edited workload makes `make lite` rebuild
+    key = lite_build.input_key()
+    edited = ROOT / "build" / "test-chain-workload.py"  # inside the repo: the key names paths relative to it
+    edited.parent.mkdir(exist_ok=True)
+    try:
+        edited.write_text((BENCH / "chain_workload.py").read_text(encoding="utf-8") + "\n# edited\n")
+        lite_build.CHAIN_BENCHMARK_SOURCES = (edited, BENCH / "pyodide_chain.py")
+        assert lite_build.input_key() != key
+    finally:
+        edited.unlink()
