@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -47,8 +48,13 @@ def test_the_notebook_runs_chain_workload_py_unchanged_with_the_parameters_cell_
 
 
 def test_run_py_takes_the_chain_from_the_one_workload_file():
-    run = _load("run")
-    impls = run.chain_impls()
+    saved = os.environ.copy()
+    try:
+        run = _load("run")  # it sets the BLAS thread counts in os.environ: put them back after
+        impls = run.chain_impls()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
     assert impls["NumPy by hand"].__module__ == "chain_workload"
     assert impls["NumPy by hand"] is sys.modules["chain_workload"].numpy_hand
     assert impls["minitape"].__qualname__ == "minitape_chain.<locals>.chain"
