@@ -65,7 +65,7 @@ def test_run_py_takes_the_chain_from_the_one_workload_file():
 def test_measure_quick_gives_finite_positive_figures_and_matching_gradients():
     res = cw.measure(quick=True)
     for r in res["implementations"].values():
-        assert 0 < r["q1_us"] <= r["per_op_us"] <= r["q3_us"] < math.inf
+        assert 0 < r["best_us"] <= r["q1_us"] <= r["per_op_us"] <= r["q3_us"] < math.inf
         assert r["rounds"] == 5 and r["batch"] >= 1
     g = res["implementations"]["minitape"]["gradient"]
     assert g == pytest.approx(cw.numpy_hand(), rel=1e-12) and g != 0
@@ -82,7 +82,7 @@ def test_measure_refuses_a_wrong_gradient(monkeypatch):
 
 def _result(tape_us, floor_us, grad, python="3.11.2", platform="linux"):
     def impl(us, g):
-        return {"per_op_us": us, "q1_us": us * 0.9, "q3_us": us * 1.1, "rounds": 5, "batch": 10, "gradient": g}
+        return {"per_op_us": us, "q1_us": us * 0.9, "q3_us": us * 1.1, "best_us": us * 0.8, "rounds": 5, "batch": 10, "gradient": g}
     return {"implementations": {"NumPy by hand": impl(floor_us, grad), "minitape": impl(tape_us, grad)},
             "overhead": tape_us / floor_us, "python": python, "platform": platform, "numpy": "2.x",
             "implementation": "CPython", "minitape": "0.1.0", "ops": 200, "quick": True}
@@ -100,6 +100,9 @@ def test_table_ratios_and_the_cpython_mean_of_two_sessions():
     assert rows[2] == "| minitape: chain recorded + gradient | 5.000 | 15.000 | 3.00x |"
     assert rows[3] == "| NumPy by hand (floor) | 0.400 | 1.600 | 4.00x |"
     assert rows[4] == "| minitape / NumPy by hand (the tape's overhead) | 12.5x | 9.4x | |"
+    # fastest batch: the minimum of CPython's two measurements (3.2 and 4.8 for minitape)
+    assert rows[5] == "| minitape, fastest batch | 3.200 | 12.000 | 3.75x |"
+    assert rows[6] == "| NumPy by hand, fastest batch | 0.240 | 1.280 | 5.33x |"
     assert pc.problems(cpython, pyodide) == []
 
 
@@ -107,7 +110,7 @@ def test_problems_names_bad_figures_and_gradients_that_disagree():
     g = cw.numpy_hand()
     cpython = _result(4.0, 0.3, g)
     assert pc.problems(cpython, _result(float("nan"), 0.3, g)) == [
-        f"Pyodide minitape {key} = nan (not finite and positive)" for key in ("per_op_us", "q1_us", "q3_us")]
+        f"Pyodide minitape {key} = nan (not finite and positive)" for key in ("per_op_us", "q1_us", "q3_us", "best_us")]
     assert pc.problems(cpython, _result(4.0, -0.3, g))[0] == "Pyodide NumPy by hand per_op_us = -0.3 (not finite and positive)"
     off = _result(4.0, 0.3, g)
     off["implementations"]["minitape"]["gradient"] = g * (1 + 1e-9)

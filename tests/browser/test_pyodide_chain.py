@@ -46,6 +46,7 @@ def test_chain_benchmark_runs_in_the_pyodide_kernel_with_matching_gradients(brow
     assert set(impls) == {"NumPy by hand", "minitape"}
     for r in impls.values():
         assert r["rounds"] == 5 and r["batch"] >= 1
+        assert 0 < r["best_us"] <= r["q1_us"] <= r["per_op_us"] <= r["q3_us"]
     cpython = cw.measure(quick=True)
     # finite, positive figures; the gradients agree inside Pyodide and with CPython's
     assert pc.problems(cpython, pyodide) == []
