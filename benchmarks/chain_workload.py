@@ -122,14 +122,17 @@ def measure(quick=False):
             for _ in range(n):
                 fn()
             per_call[name].append((perf() - t0) / n)
-    result = {}
-    for name, ts in per_call.items():
-        q = statistics.quantiles(ts, n=4) if len(ts) >= 2 else [ts[0]] * 3
-        result[name] = {"per_op_us": statistics.median(ts) / CHAIN_OPS * 1e6,
-                        "q1_us": q[0] / CHAIN_OPS * 1e6, "q3_us": q[2] / CHAIN_OPS * 1e6,
-                        "best_us": min(ts) / CHAIN_OPS * 1e6,
-                        "rounds": len(ts), "batch": batch[name], "gradient": gradients[name]}
+    result = {name: dict(summarize([t / CHAIN_OPS * 1e6 for t in ts]), batch=batch[name],
+                         gradient=gradients[name]) for name, ts in per_call.items()}
     return {"implementations": result, "ops": CHAIN_OPS, "quick": bool(quick),
             "overhead": result["minitape"]["per_op_us"] / result["NumPy by hand"]["per_op_us"],
             "python": platform.python_version(), "implementation": platform.python_implementation(),
             "platform": sys.platform, "numpy": np.__version__, "minitape": minitape.__version__}
+
+
+def summarize(batches_us):
+    """Median, quartiles and fastest of per-op figures (one per batch), and the figures."""
+    ts = list(batches_us)
+    q = statistics.quantiles(ts, n=4) if len(ts) >= 2 else [ts[0]] * 3
+    return {"per_op_us": statistics.median(ts), "q1_us": q[0], "q3_us": q[2], "best_us": min(ts),
+            "rounds": len(ts), "batches_us": ts}

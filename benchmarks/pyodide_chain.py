@@ -2,8 +2,8 @@
 """The chain figure of benchmarks/run.py measured in CPython and inside the JupyterLite site's
 Pyodide kernel, in one run, side by side.
 
-    python benchmarks/pyodide_chain.py            # full: 15 rounds of 100 ms batches on each side
-    python benchmarks/pyodide_chain.py --quick    # smoke run: 5 rounds of 20 ms batches
+    python benchmarks/pyodide_chain.py            # full: 3 turns of 15 batches of 100 ms each side
+    python benchmarks/pyodide_chain.py --quick    # smoke run: 1 turn of 5 batches of 20 ms
     python benchmarks/pyodide_chain.py --write    # also write benchmarks/results/pyodide_chain.md
 
 The workload is benchmarks/chain_workload.py, the one place its code lives: a recorded scalar
@@ -14,12 +14,14 @@ it there too.
 
 What this script does: serves build/lite on 127.0.0.1, opens the notebook in Debian's headless
 Chromium (/usr/bin/chromium through Playwright, as tests/browser and lite_startup.py do), waits
-for its kernel, then measures CPython (this process, importing chain_workload.py), runs the
-notebook's code cells one by one in the Pyodide kernel (the parameters cell set to --quick or
-not), and measures CPython again; CPython's figure is the mean of the two measurements around
-the Pyodide one, so that a change in the shared machine's load shows in both. It prints a
-table of µs per op (minitape, NumPy by hand) in each, the ratios, the gradients each computed,
-and the load average (`uptime`) before and after. Exit status 1 when a gradient disagrees.
+for its kernel, then lets the two sides take turns: CPython (this process, importing
+chain_workload.py) measures, the Pyodide kernel runs the notebook's code cells one by one (the
+parameters cell set to --quick or not), CPython again, the notebook's last cell again, ...,
+CPython last (--segments: 3 Pyodide measurements, 1 with --quick), so that a change in the
+shared machine's load falls on both sides. Each side's batches are pooled into one median. It
+prints a table of µs per op (minitape, NumPy by hand) in each, the ratios, the gradients each
+computed, and `uptime` before and after. Exit status 1 when a figure is not finite and positive
+or a gradient disagrees (inside Pyodide or with CPython's).
 """
 
 from __future__ import annotations
@@ -210,11 +212,20 @@ class PyodideSession:
         return text
 
     def run(self, quick: bool) -> dict:
+        """Every code cell of the notebook, in order: the first measurement."""
         t0 = time.monotonic()
         for n, code in enumerate(code_cells(self.nb, quick), 1):
             self.printed = self.execute(code)
         self.log(f"Pyodide: the notebook's {n} code cells ran in {time.monotonic() - t0:.0f} s "
                  "(loading NumPy and the course included)")
+        return self._result()
+
+    def rerun(self) -> dict:
+        """The notebook's last cell again (it calls measure()): one more measurement."""
+        self.printed = self.execute(code_cells(self.nb, False)[-1])
+        return self._result()
+
+    def _result(self) -> dict:
         return json.loads(self.execute(READ_RESULT).strip().splitlines()[-1])
 
     def close(self) -> None:
@@ -250,17 +261,16 @@ def problems(cpython: dict, pyodide: dict) -> list[str]:
     return out
 
 
-def combine(first: dict, second: dict) -> dict:
-    """CPython's figure: the mean of the two measurements made around Pyodide's."""
-    out = json.loads(json.dumps(first))
+def combine(measurements: list[dict]) -> dict:
+    """One side's figure from its measurements (segments): every batch of all of them pooled,
+    then median, quartiles and fastest recomputed; `segments` keeps each one's minitape median."""
+    from chain_workload import summarize
+
+    out = json.loads(json.dumps(measurements[0]))
     for name, r in out["implementations"].items():
-        other = second["implementations"][name]
-        for key in ("per_op_us", "q1_us", "q3_us"):
-            r[key] = (r[key] + other[key]) / 2
-        r["best_us"] = min(r["best_us"], other["best_us"])
-        r["rounds"] += other["rounds"]
+        r.update(summarize([t for m in measurements for t in m["implementations"][name]["batches_us"]]))
     out["overhead"] = out["implementations"][TAPE]["per_op_us"] / out["implementations"][FLOOR]["per_op_us"]
-    out["sessions"] = [first["implementations"][TAPE]["per_op_us"], second["implementations"][TAPE]["per_op_us"]]
+    out["segments"] = [m["implementations"][TAPE]["per_op_us"] for m in measurements]
     return out
 
 
@@ -295,8 +305,14 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="smoke run: 5 rounds of 20 ms batches on each side")
     parser.add_argument("--site", type=Path, default=REPO / "build" / "lite", help="the built site (default build/lite)")
     parser.add_argument("--timeout", type=float, default=420, help="seconds to wait for the kernel (default 420)")
+    parser.add_argument("--segments", type=int, help="measurements in Pyodide, taking turns with CPython's "
+                        "(which makes one more, the last): default 3, 1 with --quick")
     add_write_option(parser, "pyodide_chain")
     args = parser.parse_args(argv)
+    if args.segments is None:
+        args.segments = 1 if args.quick else 3
+    if args.segments < 1:
+        parser.error("--segments must be at least 1")
     if not (args.site / "index.html").exists():
         print(f"{args.site} is missing: build it with `make lite`", file=sys.stderr)
         return 1
@@ -325,12 +341,14 @@ def _main(args) -> int:
         try:
             session = PyodideSession(browser, base, args.site, args.timeout, log)
             try:
-                log("CPython: measuring (1 of 2) ...")
-                first = chain_workload.measure(quick=args.quick)
-                log("Pyodide: running the notebook's cells in the kernel ...")
-                pyodide = session.run(args.quick)
-                log("CPython: measuring (2 of 2) ...")
-                second = chain_workload.measure(quick=args.quick)
+                cpython, pyodide = [], []
+                for n in range(args.segments):
+                    log(f"CPython: measuring ({n + 1} of {args.segments + 1}) ...")
+                    cpython.append(chain_workload.measure(quick=args.quick))
+                    log(f"Pyodide: measuring ({n + 1} of {args.segments}) ...")
+                    pyodide.append(session.run(args.quick) if n == 0 else session.rerun())
+                log(f"CPython: measuring ({args.segments + 1} of {args.segments + 1}) ...")
+                cpython.append(chain_workload.measure(quick=args.quick))
                 printed = session.printed
             finally:
                 session.close()
@@ -338,7 +356,8 @@ def _main(args) -> int:
         finally:
             browser.close()
     after = uptime()
-    cpython = combine(first, second)
+    segments = {"CPython": cpython, "Pyodide": pyodide}
+    cpython, pyodide = combine(cpython), combine(pyodide)
 
     print(f"**chain: {chain_workload.CHAIN_LINES} x `y = sin(y * 1.0001 + 0.1) * 0.9` = "
           f"{chain_workload.CHAIN_OPS} primitive ops on a float64 scalar, recorded and differentiated; "
@@ -347,17 +366,17 @@ def _main(args) -> int:
     print()
     print("\n".join(table(cpython, pyodide)))
     print()
-    print(f"Medians over {pyodide['implementations'][TAPE]['rounds']} batches each in Pyodide and "
-          f"{cpython['implementations'][TAPE]['rounds']} in CPython (two measurements of "
-          f"{first['implementations'][TAPE]['rounds']}, before and after Pyodide's, averaged: minitape "
-          f"{cpython['sessions'][0]:.3f} and {cpython['sessions'][1]:.3f} µs/op); a batch is at least "
-          f"{'20' if args.quick else '100'} ms of calls; the fastest batch is the minimum over them (CPython: "
-          f"over both measurements), the figure a loaded machine disturbs least. Interquartile ranges (µs/op): CPython minitape "
-          f"{cpython['implementations'][TAPE]['q1_us']:.3f}-{cpython['implementations'][TAPE]['q3_us']:.3f}, "
-          f"NumPy {cpython['implementations'][FLOOR]['q1_us']:.3f}-{cpython['implementations'][FLOOR]['q3_us']:.3f}; "
-          f"Pyodide minitape {pyodide['implementations'][TAPE]['q1_us']:.3f}-"
-          f"{pyodide['implementations'][TAPE]['q3_us']:.3f}, NumPy {pyodide['implementations'][FLOOR]['q1_us']:.3f}-"
-          f"{pyodide['implementations'][FLOOR]['q3_us']:.3f}.")
+    c, p = cpython["implementations"], pyodide["implementations"]
+    print(f"The two sides took turns, CPython first and last: {len(segments['CPython'])} measurements in "
+          f"CPython, {len(segments['Pyodide'])} in Pyodide, each {c[TAPE]['rounds'] // len(segments['CPython'])} "
+          f"batches per implementation of at least {'20' if args.quick else '100'} ms of calls; a figure is "
+          f"the median over all batches of its side, the fastest batch their minimum (what a loaded machine "
+          f"disturbs least). minitape's median per measurement, in order (µs/op): CPython "
+          f"{', '.join(f'{x:.3f}' for x in cpython['segments'])}; Pyodide "
+          f"{', '.join(f'{x:.3f}' for x in pyodide['segments'])}. Interquartile ranges (µs/op): CPython "
+          f"minitape {c[TAPE]['q1_us']:.3f}-{c[TAPE]['q3_us']:.3f}, NumPy {c[FLOOR]['q1_us']:.3f}-"
+          f"{c[FLOOR]['q3_us']:.3f}; Pyodide minitape {p[TAPE]['q1_us']:.3f}-{p[TAPE]['q3_us']:.3f}, NumPy "
+          f"{p[FLOOR]['q1_us']:.3f}-{p[FLOOR]['q3_us']:.3f}.")
     print()
     print(f"Chromium {chromium}, headless, site served from 127.0.0.1; kernel ready "
           f"{session.kernel_ready_s:.0f} s after opening the notebook. The machine is shared: "

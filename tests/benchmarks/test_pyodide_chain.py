@@ -8,6 +8,7 @@ import importlib.util
 import json
 import math
 import os
+import statistics
 import sys
 from pathlib import Path
 
@@ -66,7 +67,8 @@ def test_measure_quick_gives_finite_positive_figures_and_matching_gradients():
     res = cw.measure(quick=True)
     for r in res["implementations"].values():
         assert 0 < r["best_us"] <= r["q1_us"] <= r["per_op_us"] <= r["q3_us"] < math.inf
-        assert r["rounds"] == 5 and r["batch"] >= 1
+        assert r["rounds"] == len(r["batches_us"]) == 5 and r["batch"] >= 1
+        assert r["per_op_us"] == statistics.median(r["batches_us"]) and r["best_us"] == min(r["batches_us"])
     g = res["implementations"]["minitape"]["gradient"]
     assert g == pytest.approx(cw.numpy_hand(), rel=1e-12) and g != 0
     assert res["overhead"] == pytest.approx(res["implementations"]["minitape"]["per_op_us"]
@@ -82,25 +84,31 @@ def test_measure_refuses_a_wrong_gradient(monkeypatch):
 
 def _result(tape_us, floor_us, grad, python="3.11.2", platform="linux"):
     def impl(us, g):
-        return {"per_op_us": us, "q1_us": us * 0.9, "q3_us": us * 1.1, "best_us": us * 0.8, "rounds": 5, "batch": 10, "gradient": g}
+        batches = [us * 0.8, us * 0.9, us, us * 1.1, us * 1.2]
+        return {"per_op_us": us, "q1_us": us * 0.85, "q3_us": us * 1.15, "best_us": us * 0.8, "rounds": 5,
+                "batches_us": batches, "batch": 10, "gradient": g}
     return {"implementations": {"NumPy by hand": impl(floor_us, grad), "minitape": impl(tape_us, grad)},
             "overhead": tape_us / floor_us, "python": python, "platform": platform, "numpy": "2.x",
             "implementation": "CPython", "minitape": "0.1.0", "ops": 200, "quick": True}
 
 
-def test_table_ratios_and_the_cpython_mean_of_two_sessions():
+def test_table_ratios_and_each_side_pooled_over_its_measurements():
     g = cw.numpy_hand()
-    cpython = pc.combine(_result(4.0, 0.3, g), _result(6.0, 0.5, g))
-    assert cpython["implementations"]["minitape"]["per_op_us"] == 5.0
-    assert cpython["implementations"]["NumPy by hand"]["per_op_us"] == pytest.approx(0.4)
-    assert cpython["overhead"] == pytest.approx(12.5) and cpython["sessions"] == [4.0, 6.0]
-    pyodide = dict(_result(15.0, 1.6, g, python="3.12.7", platform="emscripten"), pyodide="0.27.7")
+    # CPython's batches pooled over two measurements: minitape 3.2 3.6 4 4.4 4.8 and 4.8 5.4 6 6.6 7.2
+    cpython = pc.combine([_result(4.0, 0.3, g), _result(6.0, 0.5, g)])
+    c = cpython["implementations"]
+    assert c["minitape"]["per_op_us"] == pytest.approx(4.8) and c["minitape"]["best_us"] == pytest.approx(3.2)
+    assert c["minitape"]["rounds"] == 10 and len(c["minitape"]["batches_us"]) == 10
+    assert c["NumPy by hand"]["per_op_us"] == pytest.approx(0.38)
+    assert cpython["overhead"] == pytest.approx(4.8 / 0.38) and cpython["segments"] == [4.0, 6.0]
+    pyodide = dict(pc.combine([_result(15.0, 1.6, g, python="3.12.7", platform="emscripten")]), pyodide="0.27.7")
+    assert pyodide["implementations"]["minitape"]["per_op_us"] == 15.0
     rows = pc.table(cpython, pyodide)
     assert rows[0].startswith("| µs per primitive op") and "Pyodide 0.27.7 kernel (Python 3.12.7)" in rows[0]
-    assert rows[2] == "| minitape: chain recorded + gradient | 5.000 | 15.000 | 3.00x |"
-    assert rows[3] == "| NumPy by hand (floor) | 0.400 | 1.600 | 4.00x |"
-    assert rows[4] == "| minitape / NumPy by hand (the tape's overhead) | 12.5x | 9.4x | |"
-    # fastest batch: the minimum of CPython's two measurements (3.2 and 4.8 for minitape)
+    assert rows[2] == "| minitape: chain recorded + gradient | 4.800 | 15.000 | 3.12x |"
+    assert rows[3] == "| NumPy by hand (floor) | 0.380 | 1.600 | 4.21x |"
+    assert rows[4] == "| minitape / NumPy by hand (the tape's overhead) | 12.6x | 9.4x | |"
+    # fastest batch: the minimum over all of a side's batches
     assert rows[5] == "| minitape, fastest batch | 3.200 | 12.000 | 3.75x |"
     assert rows[6] == "| NumPy by hand, fastest batch | 0.240 | 1.280 | 5.33x |"
     assert pc.problems(cpython, pyodide) == []
