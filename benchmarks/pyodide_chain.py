@@ -382,7 +382,7 @@ def _main(args) -> int:
           f"{session.kernel_ready_s:.0f} s after opening the notebook. The machine is shared: "
           f"`uptime` before: `{before}`; after: `{after}`. Read the ratios, measured in the same run.")
     print()
-    print("What the notebook printed in the Pyodide kernel:")
+    print("What the notebook's last cell printed in the Pyodide kernel (its last measurement):")
     print()
     print("```text\n" + printed.rstrip() + "\n```")
     wrong = problems(cpython, pyodide)
