@@ -225,40 +225,14 @@ def time_interleaved(fns, cfg):
 # Workload 1: chain of scalar operations
 # ------------------------------------------------------------------------------------------
 
-CHAIN_LINES = 50          # each line is 4 primitive ops: multiply, add, sin, multiply
-CHAIN_OPS = 4 * CHAIN_LINES
-A, B_, C = 1.0001, 0.1, 0.9
-X0 = 0.5
+# The workload's constants and its NumPy and minitape implementations live in one place,
+# benchmarks/chain_workload.py, which benchmarks/pyodide_chain.py also runs inside Pyodide.
+from chain_workload import A, B_, C, CHAIN_LINES, CHAIN_OPS, X0  # noqa: E402
+from chain_workload import minitape_chain, numpy_hand  # noqa: E402
 
 
 def chain_impls():
-    impls = {}
-
-    def numpy_hand():
-        y = np.float64(X0)
-        us = []
-        for _ in range(CHAIN_LINES):
-            u = y * A + B_
-            us.append(u)
-            y = np.sin(u) * C
-        g = np.float64(1.0)
-        for u in reversed(us):
-            g = g * C
-            g = g * np.cos(u)
-            g = g * A
-        return float(g)
-    impls["NumPy by hand"] = numpy_hand
-
-    mt = minitape
-    xm = mt.Variable(X0, dtype=mt.float64)
-
-    def mt_chain():
-        with mt.GradientTape() as tape:
-            y = xm
-            for _ in range(CHAIN_LINES):
-                y = mt.sin(y * A + B_) * C
-        return float(tape.gradient(y, xm))
-    impls["minitape"] = mt_chain
+    impls = {"NumPy by hand": numpy_hand, "minitape": minitape_chain(minitape)}
 
     if "autograd" in MODULES:
         import autograd

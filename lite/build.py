@@ -192,7 +192,8 @@ def input_key() -> str:
     # README.md is left out: it is only the course wheel's long description, and editing it
     # should not cost a rebuild (nor make the lite tests call the site stale)
     inputs = [REPO / "pyproject.toml", REPO / "MANIFEST.in",
-              *sorted(p for p in HERE.iterdir() if p.is_file() and p.suffix != ".md"), *course_files()]
+              *sorted(p for p in HERE.iterdir() if p.is_file() and p.suffix != ".md"), *course_files(),
+              *CHAIN_BENCHMARK_SOURCES]
     for p in inputs:
         h.update(str(p.relative_to(REPO)).encode() + b"\0")
         h.update(p.read_bytes())
@@ -549,6 +550,23 @@ def startup_notice(out: Path) -> None:
                     encoding="utf-8")
 
 
+# ---------------------------------------------------------------------------------------------
+# the chain benchmark notebook (issue 31 item 4; benchmarks/pyodide_chain.py runs it): nothing
+# else in this file depends on it
+
+CHAIN_BENCHMARK_SOURCES = (REPO / "benchmarks" / "chain_workload.py", REPO / "benchmarks" / "pyodide_chain.py")
+
+
+def stage_chain_benchmark(contents: Path) -> None:
+    """benchmarks/chain.ipynb in the site: benchmarks/chain_workload.py's text in a notebook,
+    written by benchmarks/pyodide_chain.py (which runs it in the site's kernel)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("minitape_pyodide_chain", CHAIN_BENCHMARK_SOURCES[1])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.write_notebook(contents / module.NOTEBOOK)
+
+
 def check_site(out: Path, lock: dict) -> None:
     """Fail when the built site would need anything from outside: a lock entry without its file,
     a kernel setting pointing elsewhere."""
@@ -585,6 +603,7 @@ def build(out: Path, cache: Path, force: bool) -> None:
     # static/pyodide in the lite dir: jupyterlite-pyodide-kernel serves it and points the kernel at it
     lock = assemble_pyodide(cache, python, lite_dir / "static" / "pyodide")
     contents, titles = stage_contents(cache)
+    stage_chain_benchmark(contents)
     extensions = cache / "labextensions"
     if extensions.exists():
         shutil.rmtree(extensions)

@@ -24,7 +24,7 @@ def test_run_writes_its_tables_with_the_command_date_and_machine(tmp_path):
 
 def test_the_docs_link_files_the_scripts_write():
     docs = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
-    for name in ("run", "instructions", "autograde_parallel"):
+    for name in ("run", "instructions", "autograde_parallel", "pyodide_chain"):
         assert f"benchmarks/results/{name}.md" in docs
         assert (ROOT / "benchmarks" / "results" / f"{name}.md").exists()
         help_text = subprocess.run([sys.executable, str(ROOT / "benchmarks" / f"{name}.py"), "--help"],
