@@ -118,8 +118,9 @@ EXPECTED = {
     "c01_patch_grade": (ZERO, "0", "ok"),
     "c02_patch_compare": (ZERO, "0", "ok"),
     "c03_patch_score": (ZERO, "0", "ok"),
-    # the registry cleared in the kernel: the hidden checks still run (2 of 6 weights of l01_ex1)
-    "c04_clear_registry": ({**FULL, "l01_ex1": "0.3333"}, "6.3333", "ok"),
+    # the registry cleared in the kernel: the hidden checks still run (2 of 6 weights of l01_ex1);
+    # its hard-coded answer has no GradientTape, which l01_ex1 asks for: a note, never points
+    "c04_clear_registry": ({**FULL, "l01_ex1": "0.3333"}, "6.3333", "technique"),
     "c05_fake_grader_module": (ZERO, "0", "ok"),
     "c06_patch_numpy": (ZERO, "0", "ok"),
     "c07_patch_builtins": (ZERO, "0", "ok"),

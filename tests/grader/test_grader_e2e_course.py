@@ -33,8 +33,9 @@ EXPECTED = {
     "s01_correct": ("en", FULL, "7", "ok"),
     "s02_untouched": ("en", dict.fromkeys(CELLS, "0"), "0", "unanswered"),
     "s03_wrong": ("en", dict.fromkeys(CELLS, "0"), "0", "ok"),
-    # visible checks only: 2 of 6 check weights of l01_ex1 (1 point)
-    "s04_hardcoded": ("en", {**FULL, "l01_ex1": "0.3333"}, "6.3333", "ok"),
+    # visible checks only: 2 of 6 check weights of l01_ex1 (1 point); no GradientTape in the code
+    # that ran, which l01_ex1 asks for: a note for the instructor (status), never points
+    "s04_hardcoded": ("en", {**FULL, "l01_ex1": "0.3333"}, "6.3333", "technique"),
     "s05_noisy": ("en", FULL, "7", "ok"),
     "s06_infinite_loop": ("en", {**FULL, "l01_ex2": "0"}, "5", "timed_out"),
     "s07_kernel_killed": ("en", {**FULL, "l01_ex3": "0", "l01_ex4": "0"}, "3", "crashed;not_run"),
