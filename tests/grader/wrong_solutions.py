@@ -1,6 +1,6 @@
 """Real wrong solutions, one family of mistakes at a time (issue 29), for the classifier's tests
 and the class built by the class-report test: each is the source a student could write for an
-exercise of lesson 1 or 2, run through minitape against the real exercise.
+exercise (lessons 1, 2, 4 and 6), run through minitape against the real exercise.
 
 ``WRONG[family]`` is a list of ``(exercise id, function source, expected pattern record)``;
 the record is the subset of :func:`grader.mistakes.summary`'s exercise-level keys the test
@@ -161,6 +161,16 @@ def train_linear(w, b, x, y, lr, steps):
         losses.append(loss)
     return tf.stack(losses)
 ''', {"pattern": "stale", "kind": "no_update"}),
+        ("l04_ex5", '''
+def lookahead_gradient(w, x, y, lr):
+    with tf.GradientTape(persistent=True) as tape:
+        loss = tf.reduce_mean((tf.reduce_sum(x * w, axis=1) - y) ** 2)
+        with tape.stop_recording():
+            g = tape.gradient(loss, w)
+        ahead = w - lr * g
+        loss_ahead = tf.reduce_mean((tf.reduce_sum(x * ahead, axis=1) - y) ** 2)
+    return tape.gradient(loss, w)                # the loss at w, not one step ahead
+''', {"pattern": "stale", "kind": "gradient_at_start"}),
     ],
     "not_finite": [
         ("l01_ex1", '''
@@ -215,6 +225,24 @@ def loss_parts_gradients(w, x, y, lam):
     return {"data": tape.gradient(data, w), "penalty": tape.gradient(penalty, w),
             "total": tape.gradient(total, w)}
 ''', {"pattern": "lam_forgotten"}),
+        ("l04_ex4", '''
+def truncated_gradient(w, xs, k):
+    h = tf.constant(0.0, dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        for t in range(int(xs.shape[0])):      # k ignored: the tape is never reset
+            h = tf.tanh(w * h + xs[t])
+        loss = h ** 2
+    return tape.gradient(loss, w)
+''', {"pattern": "no_reset"}),
+        ("l04_ex5", '''
+def lookahead_gradient(w, x, y, lr):
+    with tf.GradientTape(persistent=True) as tape:
+        loss = tf.reduce_mean((tf.reduce_sum(x * w, axis=1) - y) ** 2)
+        g = tape.gradient(loss, w)               # recorded: no stop_recording
+        ahead = w - lr * g
+        loss_ahead = tf.reduce_mean((tf.reduce_sum(x * ahead, axis=1) - y) ** 2)
+    return tape.gradient(loss_ahead, w)
+''', {"pattern": "step_recorded"}),
     ],
     "other": [
         ("l01_ex1", '''
