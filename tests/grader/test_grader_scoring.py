@@ -436,7 +436,7 @@ QUOTIENT_WITH_MINITAPE = (
 def test_lesson7_answers_must_come_from_the_students_own_tape():
     ns = _lesson7_namespace()
     lesson = _lesson7_cells()
-    for exercise_id in ("l07_ex1", "l07_ex3", "l07_ex4"):
+    for exercise_id in ("l07_ex1", "l07_ex3", "l07_ex4", "l07_ex5"):
         result, issues, facts = run_probe(exercise_id, SOLUTIONS[exercise_id], namespace=dict(ns),
                                           cells=lesson + [SOLUTIONS[exercise_id]])
         assert (result.score, issues) == (result.points, []), (result.text(), issues)
@@ -446,6 +446,56 @@ def test_lesson7_answers_must_come_from_the_students_own_tape():
     notes = " ".join(detail for kind, detail in issues if kind == "technique")
     assert "asked for your own Tape from this lesson" in notes
     assert "asked not to use minitape's GradientTape" in notes
+
+
+# L07 ex5 (issue 27): the training loop on the student's own tape
+LOOP_WITHOUT_KIT = (
+    "def train_losses(values, xs, ys, learning_rate, steps):\n"
+    "    params = [Value(v) for v in values]\n"
+    "    losses = []\n"
+    "    for _ in range(steps):\n"
+    "        with Tape() as tape:\n"
+    "            for p in params:\n"
+    "                tape.watch(p)\n"
+    "            loss = hinge_loss(params, xs, ys, relu)\n"
+    "        for p, g in zip(params, tape.gradient(loss, params)):\n"
+    "            p.value -= learning_rate * g\n"
+    "        losses.append(loss.value)\n"
+    "    return losses, [p.value for p in params]\n")
+LOOP_ON_TENSORFLOW = (
+    "def train_losses(values, xs, ys, learning_rate, steps, kit=TENSORFLOW):\n"
+    "    leaf, tape_class, relu_fn = kit\n"
+    "    params = [leaf(v) for v in values]\n"
+    "    losses = []\n"
+    "    for _ in range(steps):\n"
+    "        with tape_class() as tape:\n"
+    "            loss = hinge_loss(params, xs, ys, relu_fn)\n"
+    "        for p, g in zip(params, tape.gradient(loss, params)):\n"
+    "            p.assign_sub(learning_rate * g)\n"
+    "        losses.append(float(loss))\n"
+    "    return [losses, [float(p) for p in params]]\n")
+LOSS_AFTER_UPDATE = LOOP_WITHOUT_KIT.replace("        losses.append(loss.value)\n",
+                                             "        losses.append(hinge_loss(params, xs, ys, relu).value)\n")
+
+
+def test_l07_ex5_honest_variety_keeps_every_point_and_tensorflows_tape_is_a_note():
+    ns = _lesson7_namespace()
+    lesson = _lesson7_cells()
+    # no kit, updates through .value, a tuple: the same numbers, every point, no note
+    result, issues, _ = run_probe("l07_ex5", LOOP_WITHOUT_KIT, namespace=dict(ns),
+                                  cells=lesson + [LOOP_WITHOUT_KIT])
+    assert (result.score, issues) == (result.points, []), (result.text(), issues)
+    # the same loop run on tf.GradientTape: the same values (the point of the exercise), so
+    # every point; that it is not the student's tape is the instructor's to read
+    result, issues, _ = run_probe("l07_ex5", LOOP_ON_TENSORFLOW, namespace=dict(ns),
+                                  cells=lesson + [LOOP_ON_TENSORFLOW])
+    assert result.score == result.points, result.text()
+    notes = " ".join(detail for kind, detail in issues if kind == "technique")
+    assert "asked not to use minitape's GradientTape" in notes
+    # each loss taken after its step's update: wrong losses, right parameters
+    result, _, _ = run_probe("l07_ex5", LOSS_AFTER_UPDATE, namespace=dict(ns),
+                             cells=lesson + [LOSS_AFTER_UPDATE])
+    assert 0 < result.score < result.points, result.text()
 
 
 # L04 ex4/ex5 (issue 27: they replace two exercises that copied the lesson's registry cells)

@@ -1,6 +1,6 @@
 """Real wrong solutions, one family of mistakes at a time (issue 29), for the classifier's tests
 and the class built by the class-report test: each is the source a student could write for an
-exercise (lessons 1, 2, 4 and 6), run through minitape against the real exercise.
+exercise (lessons 1, 2, 4, 6 and 7), run through minitape against the real exercise.
 
 ``WRONG[family]`` is a list of ``(exercise id, function source, expected pattern record)``;
 the record is the subset of :func:`grader.mistakes.summary`'s exercise-level keys the test
@@ -171,6 +171,27 @@ def lookahead_gradient(w, x, y, lr):
         loss_ahead = tf.reduce_mean((tf.reduce_sum(x * ahead, axis=1) - y) ** 2)
     return tape.gradient(loss, w)                # the loss at w, not one step ahead
 ''', {"pattern": "stale", "kind": "gradient_at_start"}),
+        ("l07_ex5", '''
+def train_losses(values, xs, ys, learning_rate, steps):   # the lesson's network, on minitape here
+    def loss_of(params):
+        total = 0.0
+        for (x1, x2), y in zip(xs, ys):
+            s = params[-1]
+            for j in range(6):
+                h = tf.nn.relu(params[2 * j] * x1 + params[2 * j + 1] * x2 + params[12 + j])
+                s = s + params[18 + j] * h
+            total = total + tf.nn.relu(1.0 - y * s)
+        return total * (1.0 / len(ys)) + 1e-3 * sum((p * p for p in params), 0.0)
+    params = [tf.Variable(v, dtype=tf.float64) for v in values]
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = loss_of(params)
+        for p, g in zip(params, tape.gradient(loss, params)):
+            p.assign_sub(learning_rate * g)
+        losses.append(float(loss_of(params)))           # after the update
+    return [losses, [float(p) for p in params]]
+''', {"pattern": "stale", "kind": "loss_after_update"}),
     ],
     "not_finite": [
         ("l01_ex1", '''

@@ -219,3 +219,31 @@ declare(
                   "pt": "derive a perda em `w - lr * g`, não a perda em `w`.",
                   "ru": "дифференцируйте функцию потерь в точке `w - lr * g`, а не в точке `w`."}),
 )
+
+
+# l07_ex5: each loss taken after its step's update (one step late); the parameters are right
+def _train_losses_after_update(values, xs, ys, learning_rate, steps):
+    from .l07 import _network_loss
+
+    tf = _tf()
+    params = [tf.Variable(float(v), dtype=tf.float64) for v in values]
+    losses = []
+    for _ in range(int(steps)):
+        with tf.GradientTape() as tape:
+            loss = _network_loss(tf, params, xs, ys)
+        for p, g in zip(params, tape.gradient(loss, params)):
+            p.assign_sub(learning_rate * g)
+        losses.append(_network_loss(tf, params, xs, ys))
+    return [tf.stack(losses), tf.stack([tf.identity(p) for p in params])]
+
+
+declare("l07_ex5", Pattern(
+    "loss_after_update", _train_losses_after_update, "stale",
+    title={"en": "every loss is taken after its step's update (one step late)",
+           "es": "cada pérdida se toma después de la actualización de su paso (un paso tarde)",
+           "pt": "cada perda é tomada depois da atualização do seu passo (um passo atrasada)",
+           "ru": "каждое значение функции потерь взято после обновления на своём шаге (на шаг позже)"},
+    hint={"en": "keep `float(loss)` of the loss your tape recorded, before `assign_sub` moves the parameters.",
+          "es": "guarda `float(loss)` de la pérdida que grabó tu cinta, antes de que `assign_sub` mueva los parámetros.",
+          "pt": "guarde `float(loss)` da perda que a sua fita gravou, antes de `assign_sub` mover os parâmetros.",
+          "ru": "сохраняйте `float(loss)` для функции потерь, записанной вашей лентой, до того как `assign_sub` сдвинет параметры."}))
