@@ -1912,7 +1912,12 @@ grade("l07_ex4")
 # ленту.
 
 # %% key="kits-code"
-Value.assign_sub = lambda self, delta: setattr(self, "value", self.value - float(delta))
+def assign_sub(self, delta):
+    self.value -= float(delta)
+    return self
+
+
+Value.assign_sub = assign_sub
 Value.__float__ = lambda self: self.value
 
 OURS = (Value, Tape, relu)

@@ -498,6 +498,13 @@ def test_l07_ex5_honest_variety_keeps_every_point_and_tensorflows_tape_is_a_note
     assert 0 < result.score < result.points, result.text()
 
 
+def test_lesson7_given_cells_leave_a_stub_provably_raising():
+    """The lesson's own cells use nothing a reading cannot follow (a setattr in the kits cell
+    once made every lesson-7 stub 'unsure', so answers forged for a stub kept their points)."""
+    stub = "def train_losses(values, xs, ys, learning_rate, steps, kit=OURS):\n    raise NotImplementedError()\n"
+    assert provably_raises(_lesson7_cells() + [stub], "train_losses") == "yes"
+
+
 # L04 ex4/ex5 (issue 27: they replace two exercises that copied the lesson's registry cells)
 NEW_TAPE_PER_WINDOW = (
     "def truncated_gradient(w, xs, k):\n"
