@@ -2142,6 +2142,173 @@ if losses is not None:
 # настоящие движки работают с тензорами: накладные расходы на одну запись те же, но каждая
 # запись выполняет тысячи арифметических операций сразу.
 
+# %% [markdown] key="tensor-tape" lang="en"
+# ## Optional · A tape for tensors
+#
+# Your tape records one number per `Value`. minitape and TensorFlow record whole arrays, and
+# their reverse loop is yours, unchanged: walk the records backwards, call each VJP, add up the
+# contributions. What changes are the VJPs, and two rules cover a dense layer
+# $Y = XW + b$, with $\bar Y$ the gradient that arrives from above:
+#
+# - **matmul**: for $Y = XW$ with $X$ of shape (n, k) and $W$ of shape (k, m),
+#   $\bar X = \bar Y\, W^\top$ and $\bar W = X^\top\, \bar Y$ (check the shapes: each gradient has
+#   the shape of its input);
+# - **broadcasting**: $b$ of shape (m,) is added to every one of the $n$ rows, so it is used $n$
+#   times, and a value used several times receives the sum of its contributions (Step 4). Its
+#   gradient is $\bar Y$ summed over the rows: **unbroadcast = sum**, over every axis that
+#   broadcasting added in front and over every axis of length 1 that it stretched.
+#
+# The cell below computes the three gradients with these two rules in NumPy and compares them
+# with minitape's tape, given the same $\bar Y$ (`output_gradients`).
+
+# %% [markdown] key="tensor-tape" lang="es" src="a8c6b46e"
+# ## Opcional · Una cinta para tensores
+#
+# Tu cinta graba un número por cada `Value`. minitape y TensorFlow graban arrays enteros, y su
+# bucle inverso es el tuyo, sin cambios: recorrer los registros hacia atrás, llamar a cada VJP y
+# sumar las contribuciones. Lo que cambia son las VJP, y dos reglas bastan para una capa densa
+# $Y = XW + b$, con $\bar Y$ el gradiente que llega desde arriba:
+#
+# - **matmul**: para $Y = XW$, con $X$ de forma (n, k) y $W$ de forma (k, m),
+#   $\bar X = \bar Y\, W^\top$ y $\bar W = X^\top\, \bar Y$ (comprueba las formas: cada gradiente
+#   tiene la forma de su entrada);
+# - ***broadcasting***: $b$, de forma (m,), se suma a cada una de las $n$ filas, así que se usa
+#   $n$ veces, y un valor usado varias veces recibe la suma de sus contribuciones (Paso 4). Su
+#   gradiente es $\bar Y$ sumado sobre las filas: **deshacer el *broadcasting* = sumar**, sobre
+#   cada eje que el *broadcasting* añadió delante y sobre cada eje de longitud 1 que estiró.
+#
+# La celda de abajo calcula los tres gradientes con estas dos reglas en NumPy y los compara con
+# la cinta de minitape, que recibe el mismo $\bar Y$ (`output_gradients`).
+
+# %% [markdown] key="tensor-tape" lang="pt" src="a8c6b46e"
+# ## Opcional · Uma fita para tensores
+#
+# A sua fita grava um número por `Value`. O minitape e o TensorFlow gravam arrays inteiros, e o
+# laço reverso deles é o seu, sem mudanças: percorrer os registros de trás para a frente, chamar
+# cada VJP e somar as contribuições. O que muda são as VJP, e duas regras bastam para uma camada
+# densa $Y = XW + b$, com $\bar Y$ o gradiente que chega de cima:
+#
+# - **matmul**: para $Y = XW$, com $X$ de formato (n, k) e $W$ de formato (k, m),
+#   $\bar X = \bar Y\, W^\top$ e $\bar W = X^\top\, \bar Y$ (confira os formatos: cada gradiente
+#   tem o formato da sua entrada);
+# - ***broadcasting***: $b$, de formato (m,), é somado a cada uma das $n$ linhas, então é usado
+#   $n$ vezes, e um valor usado várias vezes recebe a soma das suas contribuições (Passo 4). O seu
+#   gradiente é $\bar Y$ somado sobre as linhas: **desfazer o *broadcasting* = somar**, sobre cada
+#   eixo que o *broadcasting* acrescentou na frente e sobre cada eixo de comprimento 1 que ele
+#   esticou.
+#
+# A célula abaixo calcula os três gradientes com essas duas regras em NumPy e os compara com a
+# fita do minitape, que recebe o mesmo $\bar Y$ (`output_gradients`).
+
+# %% [markdown] key="tensor-tape" lang="ru" src="a8c6b46e"
+# ## Дополнительно · Лента для тензоров
+#
+# Ваша лента записывает по одному числу на каждый `Value`. minitape и TensorFlow записывают
+# целые массивы, а обратный цикл у них тот же, что у вас: пройти записи в обратном порядке,
+# вызвать каждую VJP и сложить вклады. Меняются только VJP, и для полносвязного слоя
+# $Y = XW + b$ хватает двух правил ($\bar Y$ — градиент, пришедший сверху):
+#
+# - **matmul**: для $Y = XW$, где $X$ формы (n, k), а $W$ формы (k, m),
+#   $\bar X = \bar Y\, W^\top$ и $\bar W = X^\top\, \bar Y$ (проверьте формы: у каждого градиента
+#   форма его входа);
+# - ***broadcasting***: $b$ формы (m,) прибавляется к каждой из $n$ строк, то есть используется
+#   $n$ раз, а значение, использованное несколько раз, получает сумму своих вкладов (шаг 4). Его
+#   градиент — это $\bar Y$, просуммированный по строкам: **обратный *broadcasting* =
+#   суммирование** по каждой оси, которую *broadcasting* добавил спереди, и по каждой оси длины 1,
+#   которую он растянул.
+#
+# Ячейка ниже вычисляет три градиента по этим двум правилам в NumPy и сравнивает их с лентой
+# minitape, получившей тот же $\bar Y$ (`output_gradients`).
+
+# %% key="tensor-tape-code"
+layer_rng = np.random.default_rng(3)
+X_in, W_in, b_in = layer_rng.normal(size=(4, 3)), layer_rng.normal(size=(3, 2)), layer_rng.normal(size=2)
+Y_bar = layer_rng.normal(size=(4, 2))
+
+ours_tensor = [Y_bar @ W_in.T, X_in.T @ Y_bar, Y_bar.sum(axis=0)]
+
+x_t, w_t, b_t = (tf.Variable(a) for a in (X_in, W_in, b_in))
+with tf.GradientTape() as layer_tape:
+    y_t = tf.matmul(x_t, w_t) + b_t
+theirs_tensor = layer_tape.gradient(y_t, [x_t, w_t, b_t], output_gradients=tf.constant(Y_bar))
+
+for name, a, g in zip(["dX", "dW", "db"], ours_tensor, theirs_tensor):
+    print(f"{name} {a.shape}: max |ours - minitape| = {np.max(np.abs(a - g.numpy())):.1e}")
+
+# %% [markdown] key="ex6" lang="en"
+# ### Exercise 6 (optional) · Unbroadcast = sum (1 point)
+#
+# Write `unbroadcast(grad, shape)`: `grad` is a NumPy array, the gradient of a result that
+# broadcasting gave a larger shape, and `shape` (a tuple) is the shape of the input it came
+# from. Return the input's gradient, an array of shape `shape`: sum `grad` over the leading axes
+# that broadcasting added, then over every axis where `shape` has length 1 and `grad` does not
+# (`keepdims=True` keeps that axis). For example, for `grad` of shape (4, 2) and `shape` (2,) the
+# answer is `grad.sum(axis=0)`, and for `grad` of shape (2, 3, 4) and `shape` (3, 1) it is
+# `grad.sum(axis=0).sum(axis=1, keepdims=True)`. minitape does exactly this in one place for
+# every operation that broadcasts: its tape sums each such gradient back to the shape of the
+# input (HIPS autograd's `unbroadcast` does the same).
+
+# %% [markdown] key="ex6" lang="es" src="a1796200"
+# ### Ejercicio 6 (opcional) · Deshacer el *broadcasting* = sumar (1 punto)
+#
+# Escribe `unbroadcast(grad, shape)`: `grad` es un array de NumPy, el gradiente de un resultado al
+# que el *broadcasting* dio una forma mayor, y `shape` (una tupla) es la forma de la entrada de la
+# que salió. Devuelve el gradiente de la entrada, un array de forma `shape`: suma `grad` sobre los
+# ejes iniciales que añadió el *broadcasting* y después sobre cada eje en el que `shape` tiene
+# longitud 1 y `grad` no (`keepdims=True` conserva ese eje). Por ejemplo, para `grad` de forma
+# (4, 2) y `shape` (2,) la respuesta es `grad.sum(axis=0)`, y para `grad` de forma (2, 3, 4) y
+# `shape` (3, 1) es `grad.sum(axis=0).sum(axis=1, keepdims=True)`. minitape hace exactamente
+# esto en un solo lugar para todas las operaciones con *broadcasting*: su cinta suma cada uno de
+# esos gradientes hasta devolverlo a la forma de la entrada (el `unbroadcast` de HIPS autograd
+# hace lo mismo).
+
+# %% [markdown] key="ex6" lang="pt" src="a1796200"
+# ### Exercício 6 (opcional) · Desfazer o *broadcasting* = somar (1 ponto)
+#
+# Escreva `unbroadcast(grad, shape)`: `grad` é um array do NumPy, o gradiente de um resultado ao
+# qual o *broadcasting* deu um formato maior, e `shape` (uma tupla) é o formato da entrada de onde
+# ele veio. Devolva o gradiente da entrada, um array de formato `shape`: some `grad` sobre os eixos
+# iniciais que o *broadcasting* acrescentou e depois sobre cada eixo em que `shape` tem
+# comprimento 1 e `grad` não (`keepdims=True` mantém esse eixo). Por exemplo, para `grad` de
+# formato (4, 2) e `shape` (2,) a resposta é `grad.sum(axis=0)`, e para `grad` de formato
+# (2, 3, 4) e `shape` (3, 1) é `grad.sum(axis=0).sum(axis=1, keepdims=True)`. O minitape faz
+# exatamente isso num único lugar para todas as operações com *broadcasting*: a fita dele soma
+# cada um desses gradientes até devolvê-lo ao formato da entrada (o `unbroadcast` do HIPS
+# autograd faz o mesmo).
+
+# %% [markdown] key="ex6" lang="ru" src="a1796200"
+# ### Упражнение 6 (дополнительное) · Обратный *broadcasting* = суммирование (1 балл)
+#
+# Напишите функцию `unbroadcast(grad, shape)`: `grad` — массив NumPy, градиент результата,
+# которому *broadcasting* дал бо́льшую форму, а `shape` (кортеж) — форма входа, из которого он
+# получился. Верните градиент входа — массив формы `shape`: просуммируйте `grad` по ведущим
+# осям, которые добавил *broadcasting*, а затем по каждой оси, где у `shape` длина 1, а у `grad`
+# нет (`keepdims=True` сохраняет эту ось). Например, для `grad` формы (4, 2) и `shape` (2,) ответ
+# — `grad.sum(axis=0)`, а для `grad` формы (2, 3, 4) и `shape` (3, 1) —
+# `grad.sum(axis=0).sum(axis=1, keepdims=True)`. minitape делает ровно это в одном месте для
+# всех операций с *broadcasting*: его лента суммирует каждый такой градиент обратно до формы
+# входа (`unbroadcast` в HIPS autograd делает то же самое).
+
+# %% nbgrader="solution" grade_id="l07_ex6_solution"
+def unbroadcast(grad, shape):
+    ### BEGIN SOLUTION
+    grad = np.asarray(grad)
+    while grad.ndim > len(shape):
+        grad = grad.sum(axis=0)
+    for axis, length in enumerate(shape):
+        if length == 1 and grad.shape[axis] != 1:
+            grad = grad.sum(axis=axis, keepdims=True)
+    return grad
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l07_ex6" points=1
+from grader import check
+check("l07_ex6")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l07_ex6")
+### END HIDDEN TESTS
+
 # %% [markdown] key="to-tensorflow" lang="en"
 # ## From minitape to TensorFlow
 #

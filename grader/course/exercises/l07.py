@@ -1,4 +1,5 @@
-"""Lesson 7, "Build your own tape" (``lessons/src/07-build-your-own-tape.py``): five exercises.
+"""Lesson 7, "Build your own tape" (``lessons/src/07-build-your-own-tape.py``): six exercises
+(the sixth in an optional section).
 
 In this lesson students write a small reverse-mode tape for Python floats (``Value``, ``Tape``,
 ``record``, ``Tape.gradient``). Every graded function takes and returns plain Python numbers
@@ -44,9 +45,17 @@ values after the last step, as floats. The lesson writes the loop against a "kit
 the grader calls it with the five arguments only. The reference replays the loop with
 minitape in float64.
 
+``l07_ex6`` (1 point, the optional section "A tape for tensors") -- ``unbroadcast(grad,
+shape)``: ``grad`` a float64 NumPy array, ``shape`` the tuple shape of an input that
+broadcasting stretched to ``grad``'s shape (leading axes added, axes of length 1 stretched);
+return ``grad`` summed back to ``shape`` (unbroadcast = sum). The reference is minitape's own
+answer: the gradient of ``v + zeros(grad.shape)`` for ``v`` of ``shape`` with ``grad`` as the
+output gradient. Hidden cases draw the broadcast shape (rank 1-3) and the input shape.
+
 Finite-difference checks (independent of the references): ``l07_ex1``, ``l07_ex3`` and
 ``l07_ex4`` have their objective in NumPy; ``l07_ex5`` returns losses and parameters, not a
-gradient, and is compared with the reference only. ``l07_ex2`` has none: its answer's names change from case to case
+gradient, and ``l07_ex6`` a summed array with no objective; both are compared with the
+references only. ``l07_ex2`` has none: its answer's names change from case to case
 (random programs), and the grader's finite-difference check needs fixed names; its hidden cases
 are compared with minitape only.
 
@@ -443,4 +452,47 @@ register(Exercise(
            "ru": "Цикл обучения на вашей ленте"},
     compares=["losses", "parameters"],
     components=["losses", "parameters"],
+))
+
+
+# ------------------------------------------------------------------------------------------------
+# l07_ex6 (optional section): unbroadcast = sum, the one rule a tensor-valued tape adds
+# ------------------------------------------------------------------------------------------------
+def _unbroadcast_reference(grad, shape):
+    """minitape's own answer: the gradient of ``v + zeros(grad.shape)`` for ``v`` of ``shape``,
+    with ``grad`` as the upstream gradient."""
+    tf = _tf()
+    v = tf.Variable(np.zeros(tuple(shape), dtype=np.float64))
+    with tf.GradientTape() as tape:
+        y = v + tf.zeros(np.shape(grad), dtype=tf.float64)
+    return tape.gradient(y, v, output_gradients=tf.constant(np.asarray(grad, dtype=np.float64)))
+
+
+def _ex6(grad, shape) -> Inputs:
+    grad = _f64(grad)
+    return Inputs(args=(grad.copy(), tuple(int(n) for n in shape)))
+
+
+def _ex6_random(rng):
+    """A broadcast result of rank 1-3 and an input shape it came from: leading axes dropped,
+    some of the others set to 1."""
+    out = tuple(int(n) for n in rng.integers(2, 5, size=int(rng.integers(1, 4))))
+    keep = int(rng.integers(0, len(out) + 1))
+    shape = [n if rng.random() < 0.5 else 1 for n in out[len(out) - keep:]]
+    return _ex6(rng.normal(size=out), shape)
+
+
+register(Exercise(
+    id="l07_ex6",
+    function="unbroadcast",
+    signature="unbroadcast(grad, shape)",
+    points=1,
+    reference=_unbroadcast_reference,
+    visible=[Case(lambda rng: _ex6(np.arange(8.0).reshape(4, 2), (2,)),
+                  "grad (4, 2), shape (2,)"),
+             Case(lambda rng: _ex6(np.arange(24.0).reshape(2, 3, 4) / 4.0, (3, 1)),
+                  "grad (2, 3, 4), shape (3, 1)")],
+    hidden=[Case(_ex6_random) for _ in range(3)],
+    title={"en": "Unbroadcast = sum", "es": "Deshacer el broadcasting = sumar",
+           "pt": "Desfazer o broadcasting = somar", "ru": "Обратный broadcasting = суммирование"},
 ))
