@@ -228,6 +228,24 @@ def _ints_as_floats(value: Any, depth: int = 0) -> Any:
     return value
 
 
+def _number_lists_as_arrays(expected: Any, answer: Any, depth: int = 0) -> Any:
+    """Where the answers are plain numbers and the reference has a vector (lesson 7's losses),
+    a list or tuple of numbers in the answer is that vector: ``[0.5, 0.25]`` is as right as
+    ``np.array([0.5, 0.25])``. Anything else is left for :func:`compare` to judge."""
+    if depth > 20:
+        return answer
+    if isinstance(expected, dict) and isinstance(answer, dict):
+        return {k: _number_lists_as_arrays(expected.get(k), v, depth + 1) for k, v in answer.items()}
+    if isinstance(expected, (list, tuple)) and isinstance(answer, (list, tuple)) \
+            and len(expected) == len(answer):
+        return type(answer)(_number_lists_as_arrays(e, a, depth + 1) for e, a in zip(expected, answer))
+    if np.ndim(expected) >= 1 and not isinstance(expected, (list, tuple, dict)) \
+            and isinstance(answer, (list, tuple)) and answer \
+            and all(type(v) in (int, float) for v in answer):
+        return np.array(answer, dtype=np.float64)
+    return answer
+
+
 def judge_case(ex: Exercise, case: Case, label: str, hidden: bool, seed: int, lang: str, *,
                answer: Any = None, error: StudentError | None = None, inputs: Inputs,
                why_none=None, with_fd: bool = False, expected: Any = None) -> list[CheckResult]:
@@ -255,7 +273,7 @@ def judge_case(ex: Exercise, case: Case, label: str, hidden: bool, seed: int, la
                                      False, "unusable", t("fd.unusable", lang)))
         return fails
     if ex.plain_numbers:
-        answer = _ints_as_floats(answer)
+        answer = _number_lists_as_arrays(expected, _ints_as_floats(answer))
     outcomes = compare(expected, answer, ex.tolerance, lang, precision=ex.precision, kind=ex.compares)
     weight = case.weight / max(1, len(outcomes))
     evidence = CaseEvidence(case, seed, inputs, expected, answer)

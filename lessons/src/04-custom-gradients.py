@@ -1265,86 +1265,91 @@ grade("l04_ex3")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="ex4" lang="en"
-# ### Exercise 4 · A gradient registered by operation type (2 points)
+# ### Exercise 4 · Truncated backpropagation with `reset` (2 points)
 #
-# Write `registered_contrast_gradients(images, factor)`. `images` is a `tf.Variable` of shape
-# (h, w, c) and `factor` a `tf.Variable` of shape (). Inside the function, register with
-# `@tf.RegisterGradient("AdjustContrastv2")` the gradient of `tf.image.adjust_contrast` from this
-# lesson (a function of `op` and `upstream` that reads the inputs from `op.inputs` and returns
-# one gradient per input); for
-# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor})^2$ return the list
-# $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$ from one `gradient`
-# call; and undo the registration in a `finally:` clause with
-# `minitape._custom.restore_gradient("AdjustContrastv2")`. The checks call your function several
-# times in the same kernel, so a registration left behind makes the next call raise `KeyError`.
-# For the `image` and `factor` of this lesson the answer is the `d_image` and `d_factor` printed
-# above.
+# A recurrence $h_t = \tanh(w\, h_{t-1} + x_t)$ run for many steps gives a long tape, and its
+# gradient flows back through every step. *Truncated* backpropagation through time keeps only
+# the last few steps: the tape forgets everything older than a window of $k$ steps. This is where
+# `reset` fits: leaving the `with` block in the middle of the loop would be awkward.
+#
+# Write `truncated_gradient(w, xs, k)`. `w` is a `tf.Variable` of shape (), `xs` a tensor of
+# shape (T,) and `k` a Python int. Start from `h = tf.constant(0.0, dtype=tf.float64)` and,
+# inside **one** tape, go through the steps in windows of $k$:
+# `for start in range(0, T, k):` call `tape.reset()`, then run the window's steps
+# `for t in range(start, min(start + k, T)):` with `h = tf.tanh(w * h + xs[t])`. Return the
+# gradient of $L = h_T^2$ with respect to `w`. Only the steps after the last reset count, so the answer depends on $k$:
+# for $w = 0.8$ and $x = [0.5, -0.3, 0.9, 0.1, -0.7, 0.4]$ it is about $0.1026$ with $k = 2$ and
+# $0.2254$ with $k = 3$ (without any reset, $0.2514$). Why does `w` not need `tape.watch` again
+# after a reset?
 
-# %% [markdown] key="ex4" lang="es" src="cf476e83"
-# ### Ejercicio 4 · Un gradiente registrado por tipo de operación (2 puntos)
+# %% [markdown] key="ex4" lang="es" src="f2d17605"
+# ### Ejercicio 4 · Retropropagación truncada con `reset` (2 puntos)
 #
-# Escribe `registered_contrast_gradients(images, factor)`. `images` es una `tf.Variable` de forma
-# (h, w, c) y `factor`, una `tf.Variable` de forma (). Dentro de la función, registra con
-# `@tf.RegisterGradient("AdjustContrastv2")` el gradiente de `tf.image.adjust_contrast` de esta
-# lección (una función de `op` y `upstream` que lee las entradas de `op.inputs` y devuelve un
-# gradiente por entrada); para
-# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor})^2$, devuelve la lista
-# $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$ con una sola llamada a
-# `gradient`; y deshaz el registro en una cláusula `finally:` con
-# `minitape._custom.restore_gradient("AdjustContrastv2")`. Las comprobaciones llaman a tu función
-# varias veces en el mismo kernel, así que un registro que se quede puesto hace que la siguiente
-# llamada lance `KeyError`. Para la `image` y el `factor` de esta lección, la respuesta son los
-# `d_image` y `d_factor` que se imprimieron más arriba.
+# Una recurrencia $h_t = \tanh(w\, h_{t-1} + x_t)$ que se ejecuta durante muchos pasos da una
+# cinta larga, y su gradiente vuelve hacia atrás por todos los pasos. La retropropagación
+# *truncada* en el tiempo se queda solo con los últimos pasos: la cinta olvida todo lo que sea
+# más antiguo que una ventana de $k$ pasos. Aquí encaja `reset`: salir del bloque `with` en mitad
+# del bucle sería incómodo.
+#
+# Escribe `truncated_gradient(w, xs, k)`. `w` es una `tf.Variable` de forma (), `xs` un tensor de
+# forma (T,) y `k` un `int` de Python. Empieza con `h = tf.constant(0.0, dtype=tf.float64)` y,
+# dentro de **una sola** cinta, recorre los pasos en ventanas de $k$:
+# `for start in range(0, T, k):` llama a `tape.reset()` y después ejecuta los pasos de la
+# ventana, `for t in range(start, min(start + k, T)):`, con `h = tf.tanh(w * h + xs[t])`. Devuelve
+# el gradiente de $L = h_T^2$ respecto de `w`. Solo cuentan los pasos posteriores al último
+# reinicio, así que la respuesta depende de $k$: para $w = 0{,}8$ y
+# $x = [0{,}5, -0{,}3, 0{,}9, 0{,}1, -0{,}7, 0{,}4]$ vale aproximadamente $0{,}1026$ con $k = 2$ y
+# $0{,}2254$ con $k = 3$ (sin ningún reinicio, $0{,}2514$). ¿Por qué no hace falta volver a llamar
+# a `tape.watch` con `w` después de un reinicio?
 
-# %% [markdown] key="ex4" lang="pt" src="cf476e83"
-# ### Exercício 4 · Um gradiente registrado por tipo de operação (2 pontos)
+# %% [markdown] key="ex4" lang="pt" src="f2d17605"
+# ### Exercício 4 · Retropropagação truncada com `reset` (2 pontos)
 #
-# Escreva `registered_contrast_gradients(images, factor)`. `images` é uma `tf.Variable` de
-# formato (h, w, c) e `factor`, uma `tf.Variable` de formato (). Dentro da função, registre com
-# `@tf.RegisterGradient("AdjustContrastv2")` o gradiente de `tf.image.adjust_contrast` desta
-# lição (uma função de `op` e `upstream` que lê as entradas em `op.inputs` e devolve um
-# gradiente por entrada); para
-# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor})^2$, devolva a lista
-# $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$ com uma única chamada a
-# `gradient`; e desfaça o registro numa cláusula `finally:` com
-# `minitape._custom.restore_gradient("AdjustContrastv2")`. As verificações chamam a sua função
-# várias vezes no mesmo kernel, então um registro esquecido faz a chamada seguinte lançar
-# `KeyError`. Para a `image` e o `factor` desta lição, a resposta são os `d_image` e `d_factor`
-# impressos acima.
+# Uma recorrência $h_t = \tanh(w\, h_{t-1} + x_t)$ executada por muitos passos dá uma fita longa,
+# e o seu gradiente volta por todos os passos. A retropropagação *truncada* no tempo fica só com
+# os últimos passos: a fita esquece tudo o que for mais antigo que uma janela de $k$ passos. É aí
+# que entra o `reset`: sair do bloco `with` no meio do laço seria complicado.
+#
+# Escreva `truncated_gradient(w, xs, k)`. `w` é uma `tf.Variable` de formato (), `xs` um tensor de
+# formato (T,) e `k` um `int` do Python. Comece com `h = tf.constant(0.0, dtype=tf.float64)` e,
+# dentro de **uma única** fita, percorra os passos em janelas de $k$:
+# `for start in range(0, T, k):` chame `tape.reset()` e depois execute os passos da janela,
+# `for t in range(start, min(start + k, T)):`, com `h = tf.tanh(w * h + xs[t])`. Devolva o
+# gradiente de $L = h_T^2$ em relação a `w`. Só contam os passos depois do último reinício, então
+# a resposta depende de $k$: para $w = 0{,}8$ e $x = [0{,}5, -0{,}3, 0{,}9, 0{,}1, -0{,}7, 0{,}4]$
+# ela vale cerca de $0{,}1026$ com $k = 2$ e $0{,}2254$ com $k = 3$ (sem nenhum reinício,
+# $0{,}2514$). Por que `w` não precisa de `tape.watch` de novo depois de um reinício?
 
-# %% [markdown] key="ex4" lang="ru" src="cf476e83"
-# ### Упражнение 4 · Градиент, зарегистрированный по типу операции (2 балла)
+# %% [markdown] key="ex4" lang="ru" src="f2d17605"
+# ### Упражнение 4 · Усечённое обратное распространение с `reset` (2 балла)
 #
-# Напишите `registered_contrast_gradients(images, factor)`. `images` — `tf.Variable` формы
-# (h, w, c), `factor` — `tf.Variable` формы (). Внутри функции зарегистрируйте с
-# `@tf.RegisterGradient("AdjustContrastv2")` градиент `tf.image.adjust_contrast` из этого урока
-# (функцию от `op` и `upstream`, которая берёт входы из `op.inputs` и возвращает по градиенту на
-# каждый вход); для $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor})^2$ верните
-# список $\left[\frac{dL}{d\,\text{images}}, \frac{dL}{d\,\text{factor}}\right]$, полученный
-# одним вызовом `gradient`; и отмените регистрацию в блоке `finally:` вызовом
-# `minitape._custom.restore_gradient("AdjustContrastv2")`. Проверки вызывают вашу функцию
-# несколько раз в одном и том же ядре Jupyter, так что неотменённая регистрация приведёт к `KeyError` при
-# следующем вызове. Для `image` и `factor` из этого урока ответ — это `d_image` и `d_factor`,
-# напечатанные выше.
+# Рекуррентное соотношение $h_t = \tanh(w\, h_{t-1} + x_t)$, которое выполняется много шагов,
+# даёт длинную ленту, и градиент идёт назад через все шаги. *Усечённое* обратное распространение
+# во времени оставляет только последние шаги: лента забывает всё, что старше окна из $k$ шагов.
+# Здесь и пригодится `reset`: выходить из блока `with` посреди цикла было бы неудобно.
+#
+# Напишите функцию `truncated_gradient(w, xs, k)`. `w` — `tf.Variable` формы (), `xs` — тензор
+# формы (T,), `k` — целое число Python. Начните с `h = tf.constant(0.0, dtype=tf.float64)` и
+# внутри **одной** ленты пройдите шаги окнами по $k$: в цикле `for start in range(0, T, k):`
+# вызовите `tape.reset()`, а затем выполните шаги окна,
+# `for t in range(start, min(start + k, T)):`, с `h = tf.tanh(w * h + xs[t])`. Верните
+# градиент $L = h_T^2$ по `w`. Учитываются только шаги после последнего сброса, поэтому ответ
+# зависит от $k$: для $w = 0{,}8$ и $x = [0{,}5, -0{,}3, 0{,}9, 0{,}1, -0{,}7, 0{,}4]$ он примерно
+# равен $0{,}1026$ при $k = 2$ и $0{,}2254$ при $k = 3$ (совсем без сброса — $0{,}2514$). Почему
+# после сброса не нужно снова вызывать `tape.watch` для `w`?
 
 # %% nbgrader="solution" grade_id="l04_ex4_solution"
-def registered_contrast_gradients(images, factor):
+def truncated_gradient(w, xs, k):
     ### BEGIN SOLUTION
-    import minitape._custom
-
-    @tf.RegisterGradient("AdjustContrastv2")
-    def contrast_grad(op, upstream):
-        x, f = op.inputs
-        mean = tf.reduce_mean(x, axis=[-3, -2], keepdims=True)
-        upstream_mean = tf.reduce_mean(upstream, axis=[-3, -2], keepdims=True)
-        return f * upstream + (1 - f) * upstream_mean, tf.reduce_sum(upstream * (x - mean))
-
-    try:
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_sum(tf.image.adjust_contrast(images, factor) ** 2)
-        return tape.gradient(loss, [images, factor])
-    finally:
-        minitape._custom.restore_gradient("AdjustContrastv2")
+    h = tf.constant(0.0, dtype=tf.float64)
+    steps = int(xs.shape[0])
+    with tf.GradientTape() as tape:
+        for start in range(0, steps, k):
+            tape.reset()
+            for t in range(start, min(start + k, steps)):
+                h = tf.tanh(w * h + xs[t])
+        loss = h**2
+    return tape.gradient(loss, w)
     ### END SOLUTION
 
 # %% nbgrader="tests" grade_id="l04_ex4" points=2
@@ -1356,61 +1361,93 @@ grade("l04_ex4")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="ex5" lang="en"
-# ### Exercise 5 · An operation type without a gradient (2 points)
+# ### Exercise 5 · A look-ahead gradient (2 points)
 #
-# Write `gradient_without_contrast(images, factor)`, with `images` and `factor` as in exercise 4.
-# Inside the function, declare with `tf.no_gradient("AdjustContrastv2")` that contrast
-# adjustment has no gradient, compute
-# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor}) \cdot \text{images}$ and return
-# $\frac{dL}{d\,\text{images}}$; undo the declaration in a `finally:` clause, as in exercise 4.
-# Before you run it, predict the answer: through which factor of the product does the tape still
-# reach `images`?
+# Some optimizers evaluate the gradient not where the parameters are but one step ahead, at
+# $w - \eta\, g$ with $g = \frac{dL}{dw}(w)$, and treat that step $g$ as a constant. With a
+# persistent tape you can do it in one recording: the tape answers for $g$ while it is still
+# recording, and `stop_recording` keeps that computation off the tape, as in this lesson's
+# `stop_recording` section.
+#
+# Write `lookahead_gradient(w, x, y, lr)`: `w` is a `tf.Variable` of shape (n,), `x` a tensor of
+# shape (k, n), `y` a tensor of shape (k,) and `lr` a Python float. With
+# $L(v) = \operatorname{mean}\big((x v - y)^2\big)$ (as `tf.reduce_sum(x * v, axis=1) - y`), inside
+# one `tf.GradientTape(persistent=True)`: compute $L(w)$; inside `with tape.stop_recording():`,
+# compute `g = tape.gradient(L(w), w)`; then compute $L(w - \eta\, g)$ with $\eta$ = `lr`. After
+# the block, return the gradient of $L(w - \eta\, g)$ with respect to `w`. Think first: what does
+# the answer become if $g$ is computed while the tape records? For the visible example
+# ($w = [1, -0.5]$, $\eta = 0.3$) the answer is about $[0.879, 0.261]$.
 
-# %% [markdown] key="ex5" lang="es" src="4cbd77cb"
-# ### Ejercicio 5 · Un tipo de operación sin gradiente (2 puntos)
+# %% [markdown] key="ex5" lang="es" src="aef34423"
+# ### Ejercicio 5 · Un gradiente de anticipación (2 puntos)
 #
-# Escribe `gradient_without_contrast(images, factor)`, con `images` y `factor` como en el
-# ejercicio 4. Dentro de la función, declara con `tf.no_gradient("AdjustContrastv2")` que el
-# ajuste de contraste no tiene gradiente, calcula
-# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor}) \cdot \text{images}$ y devuelve
-# $\frac{dL}{d\,\text{images}}$; deshaz la declaración en una cláusula `finally:`, como en el
-# ejercicio 4. Antes de ejecutarla, predice la respuesta: ¿a través de qué factor del producto
-# sigue llegando la cinta a `images`?
+# Algunos optimizadores no evalúan el gradiente donde están los parámetros, sino un paso más
+# adelante, en $w - \eta\, g$ con $g = \frac{dL}{dw}(w)$, y tratan ese paso $g$ como una
+# constante. Con una cinta persistente se puede hacer en una sola grabación: la cinta responde
+# cuánto vale $g$ mientras todavía está grabando, y `stop_recording` deja ese cálculo fuera de la
+# cinta, como en la sección de `stop_recording` de esta lección.
+#
+# Escribe `lookahead_gradient(w, x, y, lr)`: `w` es una `tf.Variable` de forma (n,), `x` un tensor
+# de forma (k, n), `y` un tensor de forma (k,) y `lr` un `float` de Python. Con
+# $L(v) = \operatorname{mean}\big((x v - y)^2\big)$ (como `tf.reduce_sum(x * v, axis=1) - y`),
+# dentro de una sola `tf.GradientTape(persistent=True)`: calcula $L(w)$; dentro de
+# `with tape.stop_recording():`, calcula `g = tape.gradient(L(w), w)`; después calcula
+# $L(w - \eta\, g)$ con $\eta$ = `lr`. Tras el bloque, devuelve el gradiente de $L(w - \eta\, g)$
+# respecto de `w`. Piensa primero: ¿en qué se convierte la respuesta si $g$ se calcula mientras la
+# cinta graba? Para el ejemplo visible ($w = [1, -0{,}5]$, $\eta = 0{,}3$) la respuesta es
+# aproximadamente $[0{,}879, 0{,}261]$.
 
-# %% [markdown] key="ex5" lang="pt" src="4cbd77cb"
-# ### Exercício 5 · Um tipo de operação sem gradiente (2 pontos)
+# %% [markdown] key="ex5" lang="pt" src="aef34423"
+# ### Exercício 5 · Um gradiente de antecipação (2 pontos)
 #
-# Escreva `gradient_without_contrast(images, factor)`, com `images` e `factor` como no
-# exercício 4. Dentro da função, declare com `tf.no_gradient("AdjustContrastv2")` que o ajuste
-# de contraste não tem gradiente, calcule
-# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor}) \cdot \text{images}$ e devolva
-# $\frac{dL}{d\,\text{images}}$; desfaça a declaração numa cláusula `finally:`, como no
-# exercício 4. Antes de rodar, preveja a resposta: por qual fator do produto a fita ainda chega
-# a `images`?
+# Alguns otimizadores não avaliam o gradiente onde os parâmetros estão, e sim um passo à frente,
+# em $w - \eta\, g$ com $g = \frac{dL}{dw}(w)$, e tratam esse passo $g$ como uma constante. Com uma
+# fita persistente dá para fazer isso numa única gravação: a fita responde quanto vale $g$ enquanto
+# ainda está gravando, e `stop_recording` deixa esse cálculo fora da fita, como na seção de
+# `stop_recording` desta lição.
+#
+# Escreva `lookahead_gradient(w, x, y, lr)`: `w` é uma `tf.Variable` de formato (n,), `x` um
+# tensor de formato (k, n), `y` um tensor de formato (k,) e `lr` um `float` do Python. Com
+# $L(v) = \operatorname{mean}\big((x v - y)^2\big)$ (como `tf.reduce_sum(x * v, axis=1) - y`),
+# dentro de uma única `tf.GradientTape(persistent=True)`: calcule $L(w)$; dentro de
+# `with tape.stop_recording():`, calcule `g = tape.gradient(L(w), w)`; depois calcule
+# $L(w - \eta\, g)$ com $\eta$ = `lr`. Depois do bloco, devolva o gradiente de $L(w - \eta\, g)$ em
+# relação a `w`. Pense primeiro: em que a resposta se transforma se $g$ for calculado enquanto a
+# fita grava? Para o exemplo visível ($w = [1, -0{,}5]$, $\eta = 0{,}3$) a resposta é cerca de
+# $[0{,}879, 0{,}261]$.
 
-# %% [markdown] key="ex5" lang="ru" src="4cbd77cb"
-# ### Упражнение 5 · Тип операции без градиента (2 балла)
+# %% [markdown] key="ex5" lang="ru" src="aef34423"
+# ### Упражнение 5 · Градиент с заглядыванием вперёд (2 балла)
 #
-# Напишите `gradient_without_contrast(images, factor)`; `images` и `factor` — как в
-# упражнении 4. Внутри функции объявите с `tf.no_gradient("AdjustContrastv2")`, что у изменения
-# контраста нет градиента, вычислите
-# $L = \sum \text{adjust\_contrast}(\text{images}, \text{factor}) \cdot \text{images}$ и верните
-# $\frac{dL}{d\,\text{images}}$; отмените объявление в блоке `finally:`, как в упражнении 4.
-# Прежде чем запускать, предскажите ответ: через какой множитель произведения лента всё ещё
-# доходит до `images`?
+# Некоторые оптимизаторы вычисляют градиент не там, где сейчас параметры, а на шаг впереди, в
+# точке $w - \eta\, g$, где $g = \frac{dL}{dw}(w)$, и считают этот шаг $g$ константой. С
+# персистентной лентой это делается за одну запись: лента сообщает $g$, пока ещё записывает, а
+# `stop_recording` не пускает это вычисление на ленту, как в разделе этого урока про
+# `stop_recording`.
+#
+# Напишите функцию `lookahead_gradient(w, x, y, lr)`: `w` — `tf.Variable` формы (n,), `x` — тензор
+# формы (k, n), `y` — тензор формы (k,), `lr` — число с плавающей точкой Python. Для
+# $L(v) = \operatorname{mean}\big((x v - y)^2\big)$ (как `tf.reduce_sum(x * v, axis=1) - y`)
+# внутри одной `tf.GradientTape(persistent=True)`: вычислите $L(w)$; внутри
+# `with tape.stop_recording():` вычислите `g = tape.gradient(L(w), w)`; затем вычислите
+# $L(w - \eta\, g)$, где $\eta$ = `lr`. После блока верните градиент $L(w - \eta\, g)$ по `w`.
+# Сначала подумайте: во что превратится ответ, если вычислить $g$, пока лента записывает? Для
+# видимого примера ($w = [1, -0{,}5]$, $\eta = 0{,}3$) ответ примерно равен $[0{,}879, 0{,}261]$.
 
 # %% nbgrader="solution" grade_id="l04_ex5_solution"
-def gradient_without_contrast(images, factor):
+def lookahead_gradient(w, x, y, lr):
     ### BEGIN SOLUTION
-    import minitape._custom
+    def loss_at(v):
+        return tf.reduce_mean((tf.reduce_sum(x * v, axis=1) - y) ** 2)
 
-    tf.no_gradient("AdjustContrastv2")
-    try:
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_sum(tf.image.adjust_contrast(images, factor) * images)
-        return tape.gradient(loss, images)
-    finally:
-        minitape._custom.restore_gradient("AdjustContrastv2")
+    with tf.GradientTape(persistent=True) as tape:
+        loss = loss_at(w)
+        with tape.stop_recording():
+            g = tape.gradient(loss, w)
+        loss_ahead = loss_at(w - lr * g)
+    grad = tape.gradient(loss_ahead, w)
+    del tape
+    return grad
     ### END SOLUTION
 
 # %% nbgrader="tests" grade_id="l04_ex5" points=2

@@ -1771,90 +1771,338 @@ print(t("l07.payoff.check", diff=f"{np.max(np.abs(np.array(ours_grads) - np.arra
 # запись вашей ленты: заметно больше тысячи записей ради одного значения функции потерь. Две
 # ленты совпадают с точностью до округления.
 
+# %% [markdown] key="ex4" lang="en"
+# ### Exercise 4 · The hinge loss of a linear classifier (2 points)
+#
+# A linear model, $s(x) = w_1 x_1 + w_2 x_2 + b$, cannot solve XOR, but on data that a straight
+# line can separate it is the first thing to try. Write
+# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: with **your** tape and the `relu` above,
+# record the loss the network trains with,
+#
+# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+#
+# and return $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. `xs` is a list of $n$ pairs `[x1, x2]`, `ys` a list of
+# $n$ labels `1.0` or `-1.0`, and `alpha` a number $\geq 0$; all of them are Python floats. A
+# point beyond the margin ($y_i\, s(x_i) > 1$) contributes nothing to the gradient: the VJP of
+# your `relu` sees to that.
+
+# %% [markdown] key="ex4" lang="es" src="5f23892f"
+# ### Ejercicio 4 · La pérdida hinge de un clasificador lineal (2 puntos)
+#
+# Un modelo lineal, $s(x) = w_1 x_1 + w_2 x_2 + b$, no puede resolver el XOR, pero con datos que
+# una recta sí separa es lo primero que conviene probar. Escribe
+# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: con **tu** cinta y la `relu` de arriba,
+# graba la pérdida con la que se entrena la red,
+#
+# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+#
+# y devuelve $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. `xs` es una lista de $n$ pares `[x1, x2]`; `ys`, una
+# lista de $n$ etiquetas `1.0` o `-1.0`, y `alpha`, un número $\geq 0$; todos son `float` de
+# Python. Un punto más allá del margen ($y_i\, s(x_i) > 1$) no aporta nada al gradiente: de eso
+# se encarga la VJP de tu `relu`.
+
+# %% [markdown] key="ex4" lang="pt" src="5f23892f"
+# ### Exercício 4 · A perda hinge de um classificador linear (2 pontos)
+#
+# Um modelo linear, $s(x) = w_1 x_1 + w_2 x_2 + b$, não resolve o XOR, mas em dados que uma reta
+# consegue separar ele é a primeira coisa a tentar. Escreva
+# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: com a **sua** fita e a `relu` acima, grave a
+# perda com que a rede é treinada,
+#
+# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+#
+# e devolva $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. `xs` é uma lista de $n$ pares `[x1, x2]`, `ys` uma lista
+# de $n$ rótulos `1.0` ou `-1.0`, e `alpha` um número $\geq 0$; todos são `float` do Python. Um
+# ponto além da margem ($y_i\, s(x_i) > 1$) não contribui em nada para o gradiente: a VJP da sua
+# `relu` cuida disso.
+
+# %% [markdown] key="ex4" lang="ru" src="5f23892f"
+# ### Упражнение 4 · Hinge-функция потерь линейного классификатора (2 балла)
+#
+# Линейная модель $s(x) = w_1 x_1 + w_2 x_2 + b$ не справится с XOR, но на данных, которые можно
+# разделить прямой, её стоит попробовать первой. Напишите
+# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: с помощью **вашей** ленты и `relu` из
+# раздела выше запишите функцию потерь, на которой обучается сеть,
+#
+# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+#
+# и верните $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
+# \frac{\partial L}{\partial b}\right]$. `xs` — список из $n$ пар `[x1, x2]`, `ys` — список из
+# $n$ меток `1.0` или `-1.0`, `alpha` — число $\geq 0$; все они — обычные `float` Python. Точка за
+# пределами зазора ($y_i\, s(x_i) > 1$) ничего не добавляет к градиенту: об этом позаботится VJP
+# вашей `relu`.
+
+# %% nbgrader="solution" grade_id="l07_ex4_solution"
+def linear_hinge_gradients(w1, w2, b, xs, ys, alpha):
+    ### BEGIN SOLUTION
+    w1, w2, b = Value(w1), Value(w2), Value(b)
+    with Tape() as tape:
+        for p in (w1, w2, b):
+            tape.watch(p)
+        total = 0.0
+        for (x1, x2), y in zip(xs, ys):
+            total = total + relu(1.0 - y * (w1 * x1 + w2 * x2 + b))
+        loss = total * (1.0 / len(ys)) + alpha * (w1 * w1 + w2 * w2 + b * b)
+    return tape.gradient(loss, [w1, w2, b])
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l07_ex4" points=2
+from grader import check
+check("l07_ex4")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l07_ex4")
+### END HIDDEN TESTS
+
 # %% [markdown] key="train" lang="en"
-# Now the training loop: plain gradient descent, 30 steps. Each step does by hand what lesson 6
-# did with `tf.GradientTape` and an optimizer: a **new** tape records the loss, `gradient` walks
-# it backwards once, and every parameter moves against its gradient,
-# $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. The update changes `p.value` in place.
-# That is safe only because the step's tape is finished: its records, whose VJPs read the values
-# of their inputs, are never used again, and the next step records a fresh tape.
+# Now the training loop: plain gradient descent. Each step does by hand what lesson 6 did with
+# `tf.GradientTape` and an optimizer: a **new** tape records the loss, `gradient` walks it
+# backwards once, and every parameter moves against its gradient,
+# $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. This time you write the loop, and you
+# write it so that TensorFlow's tape can run it too. Your `Tape` already speaks the language of
+# `tf.GradientTape` (`with`, `watch`, `gradient`). The cell below gives `Value` the two things of
+# a `tf.Variable` the loop needs, `assign_sub` (an update in place) and `float(...)`, and names
+# the two *kits* the loop can run on: `OURS = (Value, Tape, relu)` and
+# `TENSORFLOW = (tf.Variable, tf.GradientTape, tf.nn.relu)`. Updating `p` in place is safe only
+# because the step's tape is finished: its records, whose VJPs read the values of their inputs,
+# are never used again, and the next step records a fresh tape.
 
-# %% [markdown] key="train" lang="es" src="92502ef7"
-# Ahora el bucle de entrenamiento: descenso del gradiente sin más, 30 pasos. Cada paso hace a
-# mano lo que la lección 6 hacía con `tf.GradientTape` y un optimizador: una cinta **nueva**
-# graba la pérdida, `gradient` la recorre hacia atrás una vez, y cada parámetro se mueve en
-# contra de su gradiente, $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. La
-# actualización cambia `p.value` en su sitio. Eso solo es seguro porque la cinta del paso ya ha
-# terminado: sus registros, cuyas VJP leen los valores de sus entradas, no se vuelven a usar, y
-# el paso siguiente graba una cinta nueva.
+# %% [markdown] key="train" lang="es" src="6bee676a"
+# Ahora el bucle de entrenamiento: descenso del gradiente sin más. Cada paso hace a mano lo que
+# la lección 6 hacía con `tf.GradientTape` y un optimizador: una cinta **nueva** graba la pérdida,
+# `gradient` la recorre hacia atrás una vez, y cada parámetro se mueve en contra de su gradiente,
+# $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. Esta vez el bucle lo escribes tú, y lo
+# escribes de forma que también pueda ejecutarlo la cinta de TensorFlow. Tu `Tape` ya habla el
+# idioma de `tf.GradientTape` (`with`, `watch`, `gradient`). La celda de abajo le da a `Value` las
+# dos cosas de una `tf.Variable` que necesita el bucle, `assign_sub` (una actualización en su
+# sitio) y `float(...)`, y da nombre a los dos *kits* con los que puede funcionar el bucle:
+# `OURS = (Value, Tape, relu)` y `TENSORFLOW = (tf.Variable, tf.GradientTape, tf.nn.relu)`.
+# Actualizar `p` en su sitio solo es seguro porque la cinta del paso ya ha terminado: sus
+# registros, cuyas VJP leen los valores de sus entradas, no se vuelven a usar, y el paso
+# siguiente graba una cinta nueva.
 
-# %% [markdown] key="train" lang="pt" src="92502ef7"
-# Agora o laço de treinamento: descida do gradiente pura e simples, 30 passos. Cada passo faz à
-# mão o que a lição 6 fazia com `tf.GradientTape` e um otimizador: uma fita **nova** grava a
-# perda, `gradient` a percorre para trás uma vez, e cada parâmetro anda contra o seu gradiente,
-# $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. A atualização muda `p.value` no lugar.
-# Isso só é seguro porque a fita do passo já terminou: os registros dela, cujas VJP leem os
-# valores das entradas, nunca mais são usados, e o passo seguinte grava uma fita nova.
+# %% [markdown] key="train" lang="pt" src="6bee676a"
+# Agora o laço de treinamento: descida do gradiente pura e simples. Cada passo faz à mão o que a
+# lição 6 fazia com `tf.GradientTape` e um otimizador: uma fita **nova** grava a perda,
+# `gradient` a percorre para trás uma vez, e cada parâmetro anda contra o seu gradiente,
+# $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. Desta vez quem escreve o laço é você,
+# e de um jeito que a fita do TensorFlow também consiga executá-lo. A sua `Tape` já fala a língua
+# da `tf.GradientTape` (`with`, `watch`, `gradient`). A célula abaixo dá a `Value` as duas coisas
+# de uma `tf.Variable` de que o laço precisa, `assign_sub` (uma atualização no lugar) e
+# `float(...)`, e dá nome aos dois *kits* com que o laço pode rodar: `OURS = (Value, Tape, relu)`
+# e `TENSORFLOW = (tf.Variable, tf.GradientTape, tf.nn.relu)`. Atualizar `p` no lugar só é
+# seguro porque a fita do passo já terminou: os registros dela, cujas VJP leem os valores das
+# entradas, nunca mais são usados, e o passo seguinte grava uma fita nova.
 
-# %% [markdown] key="train" lang="ru" src="92502ef7"
-# Теперь цикл обучения: обычный градиентный спуск, 30 шагов. Каждый шаг вручную делает то, что
-# в уроке 6 делали `tf.GradientTape` и оптимизатор: **новая** лента записывает функцию потерь,
-# `gradient` один раз проходит её в обратном порядке, и каждый параметр сдвигается против своего
-# градиента: $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. Обновление меняет `p.value`
-# на месте. Это безопасно только потому, что лента этого шага уже отработала: её записи, чьи VJP
-# читают значения своих входов, больше не используются, а следующий шаг записывает новую ленту.
+# %% [markdown] key="train" lang="ru" src="6bee676a"
+# Теперь цикл обучения: обычный градиентный спуск. Каждый шаг вручную делает то, что в уроке 6
+# делали `tf.GradientTape` и оптимизатор: **новая** лента записывает функцию потерь, `gradient`
+# один раз проходит её в обратном порядке, и каждый параметр сдвигается против своего градиента:
+# $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. На этот раз цикл пишете вы, причём
+# так, чтобы его могла выполнить и лента TensorFlow. Ваша `Tape` уже говорит на языке
+# `tf.GradientTape` (`with`, `watch`, `gradient`). Ячейка ниже добавляет к `Value` две
+# возможности `tf.Variable`, которые нужны циклу, — `assign_sub` (обновление на месте) и
+# `float(...)` — и даёт имена двум *наборам*, на которых может работать цикл:
+# `OURS = (Value, Tape, relu)` и `TENSORFLOW = (tf.Variable, tf.GradientTape, tf.nn.relu)`.
+# Обновлять `p` на месте безопасно только потому, что лента этого шага уже отработала: её записи,
+# чьи VJP читают значения своих входов, больше не используются, а следующий шаг записывает новую
+# ленту.
 
-# %%
+# %% key="kits-code"
+def assign_sub(self, delta):
+    self.value -= float(delta)
+    return self
+
+
+Value.assign_sub = assign_sub
+Value.__float__ = lambda self: self.value
+
+OURS = (Value, Tape, relu)
+TENSORFLOW = (lambda v: tf.Variable(v, dtype=tf.float64), tf.GradientTape, tf.nn.relu)
+
+# %% [markdown] key="ex5" lang="en"
+# ### Exercise 5 · The training loop, on your tape (2 points)
+#
+# Write `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`. `values` are the 25
+# starting values of the parameters (Python floats, in the order of `init_params`), `xs` and `ys`
+# points and labels like `X` and `Y`. Unpack the kit, `leaf, tape_class, relu_fn = kit`, and make
+# the parameters with `leaf(v)`. Then, `steps` times: open a new `tape_class()`, watch every
+# parameter, compute `loss = hinge_loss(params, xs, ys, relu_fn)`, take its `gradient` with
+# respect to the parameters, move each one with `p.assign_sub(learning_rate * g)` and keep
+# `float(loss)`. Return `[losses, [float(p) for p in params]]`: the `steps` losses, each from
+# before its step's update, and the parameters after the last step. Reach the tape only through
+# the kit: the checks call your function with the five data arguments, so it runs on your tape,
+# and the cell after it swaps in TensorFlow's tape with one argument.
+
+# %% [markdown] key="ex5" lang="es" src="a6940957"
+# ### Ejercicio 5 · El bucle de entrenamiento, con tu cinta (2 puntos)
+#
+# Escribe `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`. `values` son los 25
+# valores iniciales de los parámetros (`float` de Python, en el orden de `init_params`); `xs` e
+# `ys`, puntos y etiquetas como `X` e `Y`. Desempaqueta el kit, `leaf, tape_class, relu_fn = kit`,
+# y crea los parámetros con `leaf(v)`. Después, `steps` veces: abre una `tape_class()` nueva,
+# observa cada parámetro, calcula `loss = hinge_loss(params, xs, ys, relu_fn)`, toma su
+# `gradient` respecto de los parámetros, mueve cada uno con `p.assign_sub(learning_rate * g)` y
+# guarda `float(loss)`. Devuelve `[losses, [float(p) for p in params]]`: las `steps` pérdidas,
+# cada una de antes de la actualización de su paso, y los parámetros tras el último paso. Llega a
+# la cinta solo a través del kit: las comprobaciones llaman a tu función con los cinco argumentos
+# de datos, así que funciona con tu cinta, y la celda siguiente pone la cinta de TensorFlow en su
+# lugar con un solo argumento.
+
+# %% [markdown] key="ex5" lang="pt" src="a6940957"
+# ### Exercício 5 · O laço de treinamento, com a sua fita (2 pontos)
+#
+# Escreva `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`. `values` são os 25
+# valores iniciais dos parâmetros (`float` do Python, na ordem de `init_params`); `xs` e `ys`,
+# pontos e rótulos como `X` e `Y`. Desempacote o kit, `leaf, tape_class, relu_fn = kit`, e crie os
+# parâmetros com `leaf(v)`. Depois, `steps` vezes: abra uma `tape_class()` nova, observe cada
+# parâmetro, calcule `loss = hinge_loss(params, xs, ys, relu_fn)`, tome o `gradient` dela em
+# relação aos parâmetros, mova cada um com `p.assign_sub(learning_rate * g)` e guarde
+# `float(loss)`. Devolva `[losses, [float(p) for p in params]]`: as `steps` perdas, cada uma de
+# antes da atualização do seu passo, e os parâmetros depois do último passo. Chegue à fita só pelo
+# kit: as verificações chamam a sua função com os cinco argumentos de dados, então ela roda com a
+# sua fita, e a célula seguinte troca pela fita do TensorFlow com um único argumento.
+
+# %% [markdown] key="ex5" lang="ru" src="a6940957"
+# ### Упражнение 5 · Цикл обучения на вашей ленте (2 балла)
+#
+# Напишите функцию `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`. `values` —
+# 25 начальных значений параметров (числа `float` Python в порядке `init_params`), `xs` и `ys` —
+# точки и метки, как `X` и `Y`. Распакуйте набор, `leaf, tape_class, relu_fn = kit`, и создайте
+# параметры через `leaf(v)`. Затем `steps` раз: откройте новую `tape_class()`, отследите каждый
+# параметр, вычислите `loss = hinge_loss(params, xs, ys, relu_fn)`, возьмите её `gradient` по
+# параметрам, сдвиньте каждый параметр с помощью `p.assign_sub(learning_rate * g)` и сохраните
+# `float(loss)`. Верните `[losses, [float(p) for p in params]]`: `steps` значений функции потерь,
+# каждое — до обновления на своём шаге, и параметры после последнего шага. Обращайтесь к ленте
+# только через набор: проверки вызывают функцию с пятью аргументами-данными, так что она работает
+# на вашей ленте, а следующая ячейка одним аргументом подставляет ленту TensorFlow.
+
+# %% nbgrader="solution" grade_id="l07_ex5_solution"
+def train_losses(values, xs, ys, learning_rate, steps, kit=OURS):
+    ### BEGIN SOLUTION
+    leaf, tape_class, relu_fn = kit
+    params = [leaf(v) for v in values]
+    losses = []
+    for _ in range(steps):
+        with tape_class() as tape:
+            for p in params:
+                tape.watch(p)
+            loss = hinge_loss(params, xs, ys, relu_fn)
+        grads = tape.gradient(loss, params)
+        for p, g in zip(params, grads):
+            p.assign_sub(learning_rate * g)
+        losses.append(float(loss))
+    return [losses, [float(p) for p in params]]
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l07_ex5" points=2
+from grader import check
+check("l07_ex5")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l07_ex5")
+### END HIDDEN TESTS
+
+# %% [markdown] key="swap" lang="en"
+# ### The same curve with TensorFlow's tape
+#
+# The cell below trains the network twice from the same start, 30 steps with $\eta = 0.5$: once
+# with your loop as it is, and once with one argument changed, `kit=TENSORFLOW`. Nothing else
+# changes: the same loop and the same `hinge_loss`, now recorded by `tf.GradientTape` on
+# `tf.Variable`s. Until exercise 5 is solved, the cell says so and trains nothing.
+
+# %% [markdown] key="swap" lang="es" src="8317073f"
+# ### La misma curva con la cinta de TensorFlow
+#
+# La celda de abajo entrena la red dos veces desde el mismo punto de partida, 30 pasos con
+# $\eta = 0{,}5$: una con tu bucle tal como está y otra cambiando un solo argumento,
+# `kit=TENSORFLOW`. Nada más cambia: el mismo bucle y la misma `hinge_loss`, ahora grabados por
+# `tf.GradientTape` sobre `tf.Variable`. Mientras el ejercicio 5 no esté resuelto, la celda lo
+# avisa y no entrena nada.
+
+# %% [markdown] key="swap" lang="pt" src="8317073f"
+# ### A mesma curva com a fita do TensorFlow
+#
+# A célula abaixo treina a rede duas vezes a partir do mesmo ponto de partida, 30 passos com
+# $\eta = 0{,}5$: uma com o seu laço do jeito que está e outra mudando um único argumento,
+# `kit=TENSORFLOW`. Nada mais muda: o mesmo laço e a mesma `hinge_loss`, agora gravados pela
+# `tf.GradientTape` sobre `tf.Variable`. Enquanto o exercício 5 não estiver resolvido, a célula
+# avisa e não treina nada.
+
+# %% [markdown] key="swap" lang="ru" src="8317073f"
+# ### Та же кривая с лентой TensorFlow
+#
+# Ячейка ниже дважды обучает сеть из одной и той же начальной точки, 30 шагов при
+# $\eta = 0{,}5$: один раз вашим циклом как есть, другой раз — изменив один аргумент,
+# `kit=TENSORFLOW`. Больше ничего не меняется: тот же цикл и та же `hinge_loss`, только теперь их
+# записывает `tf.GradientTape` на переменных `tf.Variable`. Пока упражнение 5 не решено, ячейка
+# сообщает об этом и ничего не обучает.
+
+# %% key="swap-code"
 learning_rate = 0.5
-losses = []
-for step in range(30):
-    loss, grads, _ = our_loss_and_gradients(params)
-    for p, g in zip(params, grads):
-        p.value -= learning_rate * g
-    losses.append(loss)
-
-predictions = np.array([score(params, float(x1), float(x2), relu).value for x1, x2 in X])
-accuracy = np.mean(np.sign(predictions) == Y)
-print(tn("l07.payoff.trained.plural", len(losses), first=f"{losses[0]:.3f}", last=f"{losses[-1]:.3f}",
-         accuracy=f"{accuracy:.0%}"))
+initial = [p.value for p in params]
+try:
+    losses, trained = train_losses(initial, X, Y, learning_rate, 30)
+    tf_losses, _ = train_losses(initial, X, Y, learning_rate, 30, kit=TENSORFLOW)
+except (NameError, NotImplementedError):
+    losses = None
+    print(t("l07.train.todo"))
+else:
+    params = [Value(v) for v in trained]
+    predictions = np.array([score(params, float(x1), float(x2), relu).value for x1, x2 in X])
+    accuracy = np.mean(np.sign(predictions) == Y)
+    print(tn("l07.payoff.trained.plural", len(losses), first=f"{losses[0]:.3f}", last=f"{losses[-1]:.3f}",
+             accuracy=f"{accuracy:.0%}"))
+    print(t("l07.train.same", diff=f"{np.max(np.abs(np.array(losses) - np.array(tf_losses))):.1e}"))
 
 # %% [markdown] key="payoff-figure" lang="en"
-# On the left, the loss at each step; on the right, what the network learned: the sign of its
-# score over the plane, with the boundary $s(x) = 0$ drawn in black. Evaluating the score on a
-# grid needs no tape: with no tape active, `record` writes nothing.
+# On the left, the loss at each step, from your tape (the line) and from `tf.GradientTape` (the
+# circles); on the right, what the network learned: the sign of its score over the plane, with
+# the boundary $s(x) = 0$ drawn in black. Evaluating the score on a grid needs no tape: with no
+# tape active, `record` writes nothing.
 
-# %% [markdown] key="payoff-figure" lang="es" src="e06868fc"
-# A la izquierda, la pérdida en cada paso; a la derecha, lo que ha aprendido la red: el signo de
-# su puntuación sobre el plano, con la frontera $s(x) = 0$ en negro. Evaluar la puntuación sobre
-# una malla no necesita cinta: si no hay ninguna cinta activa, `record` no graba nada.
+# %% [markdown] key="payoff-figure" lang="es" src="de2a0ad3"
+# A la izquierda, la pérdida en cada paso, con tu cinta (la línea) y con `tf.GradientTape` (los
+# círculos); a la derecha, lo que ha aprendido la red: el signo de su puntuación sobre el plano,
+# con la frontera $s(x) = 0$ en negro. Evaluar la puntuación sobre una malla no necesita cinta: si
+# no hay ninguna cinta activa, `record` no graba nada.
 
-# %% [markdown] key="payoff-figure" lang="pt" src="e06868fc"
-# À esquerda, a perda a cada passo; à direita, o que a rede aprendeu: o sinal da sua pontuação
-# sobre o plano, com a fronteira $s(x) = 0$ em preto. Avaliar a pontuação numa grade não precisa
-# de fita: sem nenhuma fita ativa, `record` não grava nada.
+# %% [markdown] key="payoff-figure" lang="pt" src="de2a0ad3"
+# À esquerda, a perda a cada passo, com a sua fita (a linha) e com a `tf.GradientTape` (os
+# círculos); à direita, o que a rede aprendeu: o sinal da sua pontuação sobre o plano, com a
+# fronteira $s(x) = 0$ em preto. Avaliar a pontuação numa grade não precisa de fita: sem nenhuma
+# fita ativa, `record` não grava nada.
 
-# %% [markdown] key="payoff-figure" lang="ru" src="e06868fc"
-# Слева — потери на каждом шаге, справа — то, чему научилась сеть: знак её оценки на
-# плоскости, граница $s(x) = 0$ показана чёрным. Чтобы вычислить оценку на сетке, лента не
-# нужна: когда ни одна лента не активна, `record` ничего не записывает.
+# %% [markdown] key="payoff-figure" lang="ru" src="de2a0ad3"
+# Слева — потери на каждом шаге, полученные вашей лентой (линия) и `tf.GradientTape`
+# (кружки), справа — то, чему научилась сеть: знак её оценки на плоскости, граница $s(x) = 0$
+# показана чёрным. Чтобы вычислить оценку на сетке, лента не нужна: когда ни одна лента не
+# активна, `record` ничего не записывает.
 
-# %%
-grid = np.linspace(-2.5, 2.5, 31)
-surface = np.array([[score(params, float(a), float(b), relu).value for a in grid] for b in grid])
+# %% key="payoff-figure-code"
+if losses is not None:
+    grid = np.linspace(-2.5, 2.5, 31)
+    surface = np.array([[score(params, float(a), float(b), relu).value for a in grid] for b in grid])
 
-fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-left.plot(range(1, len(losses) + 1), losses, color="C0")
-left.set(xlabel=t("l07.payoff.fig.step"), ylabel=t("l07.payoff.fig.loss"), title=t("l07.payoff.fig.loss_title"))
-right.contourf(grid, grid, surface, levels=[surface.min() - 1, 0, surface.max() + 1],
-               colors=["C4", "C0"], alpha=0.25)
-right.contour(grid, grid, surface, levels=[0], colors="k", linewidths=1)
-right.scatter(*X[Y > 0].T, color="C0", marker="o", edgecolor="k", label=t("l07.payoff.fig.class", label="+1"))
-right.scatter(*X[Y < 0].T, color="C4", marker="^", edgecolor="k", label=t("l07.payoff.fig.class", label="−1"))
-right.set(xlabel="$x_1$", ylabel="$x_2$", title=t("l07.payoff.fig.boundary_title"))
-right.legend(fontsize=8, loc="lower left")
-fig.tight_layout()
-describe(t("l07.payoff.alt"))
-plt.show()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    steps_axis = range(1, len(losses) + 1)
+    left.plot(steps_axis, losses, color="C0", label=t("l07.train.ours"))
+    left.plot(steps_axis, tf_losses, "o", color="C1", markersize=4, label="tf.GradientTape")
+    left.set(xlabel=t("l07.payoff.fig.step"), ylabel=t("l07.payoff.fig.loss"), title=t("l07.payoff.fig.loss_title"))
+    left.legend(fontsize=8)
+    right.contourf(grid, grid, surface, levels=[surface.min() - 1, 0, surface.max() + 1],
+                   colors=["C4", "C0"], alpha=0.25)
+    right.contour(grid, grid, surface, levels=[0], colors="k", linewidths=1)
+    right.scatter(*X[Y > 0].T, color="C0", marker="o", edgecolor="k", label=t("l07.payoff.fig.class", label="+1"))
+    right.scatter(*X[Y < 0].T, color="C4", marker="^", edgecolor="k", label=t("l07.payoff.fig.class", label="−1"))
+    right.set(xlabel="$x_1$", ylabel="$x_2$", title=t("l07.payoff.fig.boundary_title"))
+    right.legend(fontsize=8, loc="lower left")
+    fig.tight_layout()
+    describe(t("l07.payoff.alt"))
+    plt.show()
 
 # %% [markdown] key="payoff-done" lang="en"
 # What you just did is what every framework does when it trains a model: record the forward
@@ -1894,90 +2142,171 @@ plt.show()
 # настоящие движки работают с тензорами: накладные расходы на одну запись те же, но каждая
 # запись выполняет тысячи арифметических операций сразу.
 
-# %% [markdown] key="ex4" lang="en"
-# ### Exercise 4 · The hinge loss of a linear classifier (2 points)
+# %% [markdown] key="tensor-tape" lang="en"
+# ## Optional · A tape for tensors
 #
-# A linear model, $s(x) = w_1 x_1 + w_2 x_2 + b$, cannot solve XOR, but on data that a straight
-# line can separate it is the first thing to try. Write
-# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: with **your** tape and the `relu` above,
-# record the loss the network trained with,
+# Your tape records one number per `Value`. minitape and TensorFlow record whole arrays, and
+# their reverse loop is yours, unchanged: walk the records backwards, call each VJP, add up the
+# contributions. What changes are the VJPs, and two rules cover a dense layer
+# $Y = XW + b$, with $\bar Y$ the gradient that arrives from above:
 #
-# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+# - **matmul**: for $Y = XW$ with $X$ of shape (n, k) and $W$ of shape (k, m),
+#   $\bar X = \bar Y\, W^\top$ and $\bar W = X^\top\, \bar Y$ (check the shapes: each gradient has
+#   the shape of its input);
+# - **broadcasting**: $b$ of shape (m,) is added to every one of the $n$ rows, so it is used $n$
+#   times, and a value used several times receives the sum of its contributions (Step 4). Its
+#   gradient is $\bar Y$ summed over the rows: **unbroadcast = sum**, over every axis that
+#   broadcasting added in front and over every axis of length 1 that it stretched.
 #
-# and return $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
-# \frac{\partial L}{\partial b}\right]$. `xs` is a list of $n$ pairs `[x1, x2]`, `ys` a list of
-# $n$ labels `1.0` or `-1.0`, and `alpha` a number $\geq 0$; all of them are Python floats. A
-# point beyond the margin ($y_i\, s(x_i) > 1$) contributes nothing to the gradient: the VJP of
-# your `relu` sees to that.
+# The cell below computes the three gradients with these two rules in NumPy and compares them
+# with minitape's tape, given the same $\bar Y$ (`output_gradients`).
 
-# %% [markdown] key="ex4" lang="es" src="c8940c50"
-# ### Ejercicio 4 · La pérdida hinge de un clasificador lineal (2 puntos)
+# %% [markdown] key="tensor-tape" lang="es" src="a8c6b46e"
+# ## Opcional · Una cinta para tensores
 #
-# Un modelo lineal, $s(x) = w_1 x_1 + w_2 x_2 + b$, no puede resolver el XOR, pero con datos que
-# una recta sí separa es lo primero que conviene probar. Escribe
-# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: con **tu** cinta y la `relu` de arriba,
-# graba la pérdida con la que se entrenó la red,
+# Tu cinta graba un número por cada `Value`. minitape y TensorFlow graban arrays enteros, y su
+# bucle inverso es el tuyo, sin cambios: recorrer los registros hacia atrás, llamar a cada VJP y
+# sumar las contribuciones. Lo que cambia son las VJP, y dos reglas bastan para una capa densa
+# $Y = XW + b$, con $\bar Y$ el gradiente que llega desde arriba:
 #
-# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+# - **matmul**: para $Y = XW$, con $X$ de forma (n, k) y $W$ de forma (k, m),
+#   $\bar X = \bar Y\, W^\top$ y $\bar W = X^\top\, \bar Y$ (comprueba las formas: cada gradiente
+#   tiene la forma de su entrada);
+# - ***broadcasting***: $b$, de forma (m,), se suma a cada una de las $n$ filas, así que se usa
+#   $n$ veces, y un valor usado varias veces recibe la suma de sus contribuciones (Paso 4). Su
+#   gradiente es $\bar Y$ sumado sobre las filas: **deshacer el *broadcasting* = sumar**, sobre
+#   cada eje que el *broadcasting* añadió delante y sobre cada eje de longitud 1 que estiró.
 #
-# y devuelve $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
-# \frac{\partial L}{\partial b}\right]$. `xs` es una lista de $n$ pares `[x1, x2]`; `ys`, una
-# lista de $n$ etiquetas `1.0` o `-1.0`, y `alpha`, un número $\geq 0$; todos son `float` de
-# Python. Un punto más allá del margen ($y_i\, s(x_i) > 1$) no aporta nada al gradiente: de eso
-# se encarga la VJP de tu `relu`.
+# La celda de abajo calcula los tres gradientes con estas dos reglas en NumPy y los compara con
+# la cinta de minitape, que recibe el mismo $\bar Y$ (`output_gradients`).
 
-# %% [markdown] key="ex4" lang="pt" src="c8940c50"
-# ### Exercício 4 · A perda hinge de um classificador linear (2 pontos)
+# %% [markdown] key="tensor-tape" lang="pt" src="a8c6b46e"
+# ## Opcional · Uma fita para tensores
 #
-# Um modelo linear, $s(x) = w_1 x_1 + w_2 x_2 + b$, não resolve o XOR, mas em dados que uma reta
-# consegue separar ele é a primeira coisa a tentar. Escreva
-# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: com a **sua** fita e a `relu` acima, grave a
-# perda com que a rede foi treinada,
+# A sua fita grava um número por `Value`. O minitape e o TensorFlow gravam arrays inteiros, e o
+# laço reverso deles é o seu, sem mudanças: percorrer os registros de trás para a frente, chamar
+# cada VJP e somar as contribuições. O que muda são as VJP, e duas regras bastam para uma camada
+# densa $Y = XW + b$, com $\bar Y$ o gradiente que chega de cima:
 #
-# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+# - **matmul**: para $Y = XW$, com $X$ de formato (n, k) e $W$ de formato (k, m),
+#   $\bar X = \bar Y\, W^\top$ e $\bar W = X^\top\, \bar Y$ (confira os formatos: cada gradiente
+#   tem o formato da sua entrada);
+# - ***broadcasting***: $b$, de formato (m,), é somado a cada uma das $n$ linhas, então é usado
+#   $n$ vezes, e um valor usado várias vezes recebe a soma das suas contribuições (Passo 4). O seu
+#   gradiente é $\bar Y$ somado sobre as linhas: **desfazer o *broadcasting* = somar**, sobre cada
+#   eixo que o *broadcasting* acrescentou na frente e sobre cada eixo de comprimento 1 que ele
+#   esticou.
 #
-# e devolva $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
-# \frac{\partial L}{\partial b}\right]$. `xs` é uma lista de $n$ pares `[x1, x2]`, `ys` uma lista
-# de $n$ rótulos `1.0` ou `-1.0`, e `alpha` um número $\geq 0$; todos são `float` do Python. Um
-# ponto além da margem ($y_i\, s(x_i) > 1$) não contribui em nada para o gradiente: a VJP da sua
-# `relu` cuida disso.
+# A célula abaixo calcula os três gradientes com essas duas regras em NumPy e os compara com a
+# fita do minitape, que recebe o mesmo $\bar Y$ (`output_gradients`).
 
-# %% [markdown] key="ex4" lang="ru" src="c8940c50"
-# ### Упражнение 4 · Hinge-функция потерь линейного классификатора (2 балла)
+# %% [markdown] key="tensor-tape" lang="ru" src="a8c6b46e"
+# ## Дополнительно · Лента для тензоров
 #
-# Линейная модель $s(x) = w_1 x_1 + w_2 x_2 + b$ не справится с XOR, но на данных, которые можно
-# разделить прямой, её стоит попробовать первой. Напишите
-# `linear_hinge_gradients(w1, w2, b, xs, ys, alpha)`: с помощью **вашей** ленты и `relu` из
-# раздела выше запишите функцию потерь, на которой обучалась сеть,
+# Ваша лента записывает по одному числу на каждый `Value`. minitape и TensorFlow записывают
+# целые массивы, а обратный цикл у них тот же, что у вас: пройти записи в обратном порядке,
+# вызвать каждую VJP и сложить вклады. Меняются только VJP, и для полносвязного слоя
+# $Y = XW + b$ хватает двух правил ($\bar Y$ — градиент, пришедший сверху):
 #
-# $$L = \frac{1}{n}\sum_{i=1}^{n} \max\big(0,\ 1 - y_i\, s(x_i)\big) + \alpha\,(w_1^2 + w_2^2 + b^2),$$
+# - **matmul**: для $Y = XW$, где $X$ формы (n, k), а $W$ формы (k, m),
+#   $\bar X = \bar Y\, W^\top$ и $\bar W = X^\top\, \bar Y$ (проверьте формы: у каждого градиента
+#   форма его входа);
+# - ***broadcasting***: $b$ формы (m,) прибавляется к каждой из $n$ строк, то есть используется
+#   $n$ раз, а значение, использованное несколько раз, получает сумму своих вкладов (шаг 4). Его
+#   градиент — это $\bar Y$, просуммированный по строкам: **обратный *broadcasting* =
+#   суммирование** по каждой оси, которую *broadcasting* добавил спереди, и по каждой оси длины 1,
+#   которую он растянул.
 #
-# и верните $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
-# \frac{\partial L}{\partial b}\right]$. `xs` — список из $n$ пар `[x1, x2]`, `ys` — список из
-# $n$ меток `1.0` или `-1.0`, `alpha` — число $\geq 0$; все они — обычные `float` Python. Точка за
-# пределами зазора ($y_i\, s(x_i) > 1$) ничего не добавляет к градиенту: об этом позаботится VJP
-# вашей `relu`.
+# Ячейка ниже вычисляет три градиента по этим двум правилам в NumPy и сравнивает их с лентой
+# minitape, получившей тот же $\bar Y$ (`output_gradients`).
 
-# %% nbgrader="solution" grade_id="l07_ex4_solution"
-def linear_hinge_gradients(w1, w2, b, xs, ys, alpha):
+# %% key="tensor-tape-code"
+layer_rng = np.random.default_rng(3)
+X_in, W_in, b_in = layer_rng.normal(size=(4, 3)), layer_rng.normal(size=(3, 2)), layer_rng.normal(size=2)
+Y_bar = layer_rng.normal(size=(4, 2))
+
+ours_tensor = [Y_bar @ W_in.T, X_in.T @ Y_bar, Y_bar.sum(axis=0)]
+
+x_t, w_t, b_t = (tf.Variable(a) for a in (X_in, W_in, b_in))
+with tf.GradientTape() as layer_tape:
+    y_t = tf.matmul(x_t, w_t) + b_t
+theirs_tensor = layer_tape.gradient(y_t, [x_t, w_t, b_t], output_gradients=tf.constant(Y_bar))
+
+for name, a, g in zip(["dX", "dW", "db"], ours_tensor, theirs_tensor):
+    print(f"{name} {a.shape}: max |ours - minitape| = {np.max(np.abs(a - g.numpy())):.1e}")
+
+# %% [markdown] key="ex6" lang="en"
+# ### Exercise 6 (optional) · Unbroadcast = sum (1 point)
+#
+# Write `unbroadcast(grad, shape)`: `grad` is a NumPy array, the gradient of a result that
+# broadcasting gave a larger shape, and `shape` (a tuple) is the shape of the input it came
+# from. Return the input's gradient, an array of shape `shape`: sum `grad` over the leading axes
+# that broadcasting added, then over every axis where `shape` has length 1 and `grad` does not
+# (`keepdims=True` keeps that axis). For example, for `grad` of shape (4, 2) and `shape` (2,) the
+# answer is `grad.sum(axis=0)`, and for `grad` of shape (2, 3, 4) and `shape` (3, 1) it is
+# `grad.sum(axis=0).sum(axis=1, keepdims=True)`. minitape does exactly this in one place for
+# every operation that broadcasts: its tape sums each such gradient back to the shape of the
+# input (HIPS autograd's `unbroadcast` does the same).
+
+# %% [markdown] key="ex6" lang="es" src="a1796200"
+# ### Ejercicio 6 (opcional) · Deshacer el *broadcasting* = sumar (1 punto)
+#
+# Escribe `unbroadcast(grad, shape)`: `grad` es un array de NumPy, el gradiente de un resultado al
+# que el *broadcasting* dio una forma mayor, y `shape` (una tupla) es la forma de la entrada de la
+# que salió. Devuelve el gradiente de la entrada, un array de forma `shape`: suma `grad` sobre los
+# ejes iniciales que añadió el *broadcasting* y después sobre cada eje en el que `shape` tiene
+# longitud 1 y `grad` no (`keepdims=True` conserva ese eje). Por ejemplo, para `grad` de forma
+# (4, 2) y `shape` (2,) la respuesta es `grad.sum(axis=0)`, y para `grad` de forma (2, 3, 4) y
+# `shape` (3, 1) es `grad.sum(axis=0).sum(axis=1, keepdims=True)`. minitape hace exactamente
+# esto en un solo lugar para todas las operaciones con *broadcasting*: su cinta suma cada uno de
+# esos gradientes hasta devolverlo a la forma de la entrada (el `unbroadcast` de HIPS autograd
+# hace lo mismo).
+
+# %% [markdown] key="ex6" lang="pt" src="a1796200"
+# ### Exercício 6 (opcional) · Desfazer o *broadcasting* = somar (1 ponto)
+#
+# Escreva `unbroadcast(grad, shape)`: `grad` é um array do NumPy, o gradiente de um resultado ao
+# qual o *broadcasting* deu um formato maior, e `shape` (uma tupla) é o formato da entrada de onde
+# ele veio. Devolva o gradiente da entrada, um array de formato `shape`: some `grad` sobre os eixos
+# iniciais que o *broadcasting* acrescentou e depois sobre cada eixo em que `shape` tem
+# comprimento 1 e `grad` não (`keepdims=True` mantém esse eixo). Por exemplo, para `grad` de
+# formato (4, 2) e `shape` (2,) a resposta é `grad.sum(axis=0)`, e para `grad` de formato
+# (2, 3, 4) e `shape` (3, 1) é `grad.sum(axis=0).sum(axis=1, keepdims=True)`. O minitape faz
+# exatamente isso num único lugar para todas as operações com *broadcasting*: a fita dele soma
+# cada um desses gradientes até devolvê-lo ao formato da entrada (o `unbroadcast` do HIPS
+# autograd faz o mesmo).
+
+# %% [markdown] key="ex6" lang="ru" src="a1796200"
+# ### Упражнение 6 (дополнительное) · Обратный *broadcasting* = суммирование (1 балл)
+#
+# Напишите функцию `unbroadcast(grad, shape)`: `grad` — массив NumPy, градиент результата,
+# которому *broadcasting* дал бо́льшую форму, а `shape` (кортеж) — форма входа, из которого он
+# получился. Верните градиент входа — массив формы `shape`: просуммируйте `grad` по ведущим
+# осям, которые добавил *broadcasting*, а затем по каждой оси, где у `shape` длина 1, а у `grad`
+# нет (`keepdims=True` сохраняет эту ось). Например, для `grad` формы (4, 2) и `shape` (2,) ответ
+# — `grad.sum(axis=0)`, а для `grad` формы (2, 3, 4) и `shape` (3, 1) —
+# `grad.sum(axis=0).sum(axis=1, keepdims=True)`. minitape делает ровно это в одном месте для
+# всех операций с *broadcasting*: его лента суммирует каждый такой градиент обратно до формы
+# входа (`unbroadcast` в HIPS autograd делает то же самое).
+
+# %% nbgrader="solution" grade_id="l07_ex6_solution"
+def unbroadcast(grad, shape):
     ### BEGIN SOLUTION
-    w1, w2, b = Value(w1), Value(w2), Value(b)
-    with Tape() as tape:
-        for p in (w1, w2, b):
-            tape.watch(p)
-        total = 0.0
-        for (x1, x2), y in zip(xs, ys):
-            total = total + relu(1.0 - y * (w1 * x1 + w2 * x2 + b))
-        loss = total * (1.0 / len(ys)) + alpha * (w1 * w1 + w2 * w2 + b * b)
-    return tape.gradient(loss, [w1, w2, b])
+    grad = np.asarray(grad)
+    while grad.ndim > len(shape):
+        grad = grad.sum(axis=0)
+    for axis, length in enumerate(shape):
+        if length == 1 and grad.shape[axis] != 1:
+            grad = grad.sum(axis=axis, keepdims=True)
+    return grad
     ### END SOLUTION
 
-# %% nbgrader="tests" grade_id="l07_ex4" points=2
+# %% nbgrader="tests" grade_id="l07_ex6" points=1
 from grader import check
-check("l07_ex4")
+check("l07_ex6")
 ### BEGIN HIDDEN TESTS
 from grader import grade
-grade("l07_ex4")
+grade("l07_ex6")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="to-tensorflow" lang="en"

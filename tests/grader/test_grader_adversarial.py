@@ -118,8 +118,9 @@ EXPECTED = {
     "c01_patch_grade": (ZERO, "0", "ok"),
     "c02_patch_compare": (ZERO, "0", "ok"),
     "c03_patch_score": (ZERO, "0", "ok"),
-    # the registry cleared in the kernel: the hidden checks still run (2 of 6 weights of l01_ex1)
-    "c04_clear_registry": ({**FULL, "l01_ex1": "0.3333"}, "6.3333", "ok"),
+    # the registry cleared in the kernel: the hidden checks still run (2 of 6 weights of l01_ex1);
+    # its hard-coded answer has no GradientTape, which l01_ex1 asks for: a note, never points
+    "c04_clear_registry": ({**FULL, "l01_ex1": "0.3333"}, "6.3333", "technique"),
     "c05_fake_grader_module": (ZERO, "0", "ok"),
     "c06_patch_numpy": (ZERO, "0", "ok"),
     "c07_patch_builtins": (ZERO, "0", "ok"),
@@ -367,8 +368,9 @@ def test_the_kernel_sees_no_seed_and_no_host_pid(course):
 # ------------------------------------------------------------------------------------------
 L7 = "07-build-your-own-tape"
 L7_EN = f"{L7}-en"
-L7_CELLS = ("l07_ex1", "l07_ex2", "l07_ex3", "l07_ex4")
-L7_FULL = {"l07_ex1": "2", "l07_ex2": "3", "l07_ex3": "2", "l07_ex4": "2"}
+L7_CELLS = ("l07_ex1", "l07_ex2", "l07_ex3", "l07_ex4", "l07_ex5", "l07_ex6")
+L7_FULL = {"l07_ex1": "2", "l07_ex2": "3", "l07_ex3": "2", "l07_ex4": "2", "l07_ex5": "2",
+           "l07_ex6": "1"}
 
 # A. the stubs stay; a display hook (and a json spy for the inputs) answers for them, and
 # claims the lesson's own tape ran
@@ -490,21 +492,21 @@ def _l7_answers(sol):
 L7_EXPECTED = {
     # D. untouched: no points (the old grader gave technique points to a function that raised)
     "d01_untouched": (dict.fromkeys(L7_CELLS, "0"), "0", set()),
-    "e01_solution": (L7_FULL, "9", set()),
+    "e01_solution": (L7_FULL, "12", set()),
     # A. answers forged for a stub that always raises: 0 and flagged
     "a01_display_hook": (dict.fromkeys(L7_CELLS, "0"), "0", {"forged_result"}),
     # A/B/C: right values by a forbidden tool: the values earn their points, the technique is
     # the instructor's to review (a note and a flag), whatever the kernel claimed
-    "a02_shadow_compile": (L7_FULL, "9", {"technique"}),
-    "a03_getframe": (L7_FULL, "9", {"technique"}),
-    "b01_jacobian": (L7_FULL, "9", {"technique"}),
-    "b02_captured_method": (L7_FULL, "9", {"technique"}),
-    "b03_wrapped": (L7_FULL, "9", {"technique"}),
-    "c01_decoy_then_rebinding": (L7_FULL, "9", {"technique"}),
-    "c02_own_tape_on_visible_only": (L7_FULL, "9", {"technique"}),
+    "a02_shadow_compile": (L7_FULL, "12", {"technique"}),
+    "a03_getframe": (L7_FULL, "12", {"technique"}),
+    "b01_jacobian": (L7_FULL, "12", {"technique"}),
+    "b02_captured_method": (L7_FULL, "12", {"technique"}),
+    "b03_wrapped": (L7_FULL, "12", {"technique"}),
+    "c01_decoy_then_rebinding": (L7_FULL, "12", {"technique"}),
+    "c02_own_tape_on_visible_only": (L7_FULL, "12", {"technique"}),
     # E. honest variety: every point, no note
-    "e02_debug_branch_and_lambda": (L7_FULL, "9", set()),
-    "e03_plain_zero": (L7_FULL, "9", set()),
+    "e02_debug_branch_and_lambda": (L7_FULL, "12", set()),
+    "e03_plain_zero": (L7_FULL, "12", set()),
 }
 L7_NOTES = {  # what the note says, per student
     "a01_display_hook": ["forged result (l07_ex1)", "always raises"],

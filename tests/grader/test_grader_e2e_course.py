@@ -33,8 +33,9 @@ EXPECTED = {
     "s01_correct": ("en", FULL, "7", "ok"),
     "s02_untouched": ("en", dict.fromkeys(CELLS, "0"), "0", "unanswered"),
     "s03_wrong": ("en", dict.fromkeys(CELLS, "0"), "0", "ok"),
-    # visible checks only: 2 of 6 check weights of l01_ex1 (1 point)
-    "s04_hardcoded": ("en", {**FULL, "l01_ex1": "0.3333"}, "6.3333", "ok"),
+    # visible checks only: 2 of 6 check weights of l01_ex1 (1 point); no GradientTape in the code
+    # that ran, which l01_ex1 asks for: a note for the instructor (status), never points
+    "s04_hardcoded": ("en", {**FULL, "l01_ex1": "0.3333"}, "6.3333", "technique"),
     "s05_noisy": ("en", FULL, "7", "ok"),
     "s06_infinite_loop": ("en", {**FULL, "l01_ex2": "0"}, "5", "timed_out"),
     "s07_kernel_killed": ("en", {**FULL, "l01_ex3": "0", "l01_ex4": "0"}, "3", "crashed;not_run"),
@@ -153,8 +154,11 @@ def test_gradebook_flags_crashed_timed_out_and_tampered_submissions(course):
         for assignment in (EN, RU):
             for sub in gb.assignment_submissions(assignment):
                 flagged[sub.student.id] = any(nb.flagged for nb in sub.notebooks)
+    # s04_hardcoded: l01_ex1 asks for a GradientTape and its code has none, a technique note,
+    # which flags the notebook for the instructor's review (grader.nbgrader_ext.FLAGGED_KINDS)
     assert {s for s, f in flagged.items() if f} == {
-        "s06_infinite_loop", "s07_kernel_killed", "s08_test_cell_pass", "s09_test_cell_deleted"}
+        "s04_hardcoded", "s06_infinite_loop", "s07_kernel_killed", "s08_test_cell_pass",
+        "s09_test_cell_deleted"}
 
 
 def test_feedback_keeps_messages_but_no_hidden_test_source(course):

@@ -436,7 +436,7 @@ QUOTIENT_WITH_MINITAPE = (
 def test_lesson7_answers_must_come_from_the_students_own_tape():
     ns = _lesson7_namespace()
     lesson = _lesson7_cells()
-    for exercise_id in ("l07_ex1", "l07_ex3", "l07_ex4"):
+    for exercise_id in ("l07_ex1", "l07_ex3", "l07_ex4", "l07_ex5"):
         result, issues, facts = run_probe(exercise_id, SOLUTIONS[exercise_id], namespace=dict(ns),
                                           cells=lesson + [SOLUTIONS[exercise_id]])
         assert (result.score, issues) == (result.points, []), (result.text(), issues)
@@ -448,81 +448,140 @@ def test_lesson7_answers_must_come_from_the_students_own_tape():
     assert "asked not to use minitape's GradientTape" in notes
 
 
-CONTRAST_GRAD = (
-    "    @tf.RegisterGradient('AdjustContrastv2')\n"
-    "    def contrast_grad(op, upstream):\n"
-    "        x, f = op.inputs\n"
-    "        mean = tf.reduce_mean(x, axis=[-3, -2], keepdims=True)\n"
-    "        upstream_mean = tf.reduce_mean(upstream, axis=[-3, -2], keepdims=True)\n"
-    "        return f * upstream + (1 - f) * upstream_mean, tf.reduce_sum(upstream * (x - mean))\n")
-REGISTERED_AND_UNDONE = (
-    "def registered_contrast_gradients(images, factor):\n"
-    "    import minitape._custom\n" + CONTRAST_GRAD +
-    "    try:\n"
-    "        with tf.GradientTape() as tape:\n"
-    "            loss = tf.reduce_sum(tf.image.adjust_contrast(images, factor) ** 2)\n"
-    "        return tape.gradient(loss, [images, factor])\n"
-    "    finally:\n"
-    "        minitape._custom.restore_gradient('AdjustContrastv2')\n")
-REGISTERED_AND_LEFT_BEHIND = (
-    "def registered_contrast_gradients(images, factor):\n" + CONTRAST_GRAD +
+# L07 ex5 (issue 27): the training loop on the student's own tape
+LOOP_WITHOUT_KIT = (
+    "def train_losses(values, xs, ys, learning_rate, steps):\n"
+    "    params = [Value(v) for v in values]\n"
+    "    losses = []\n"
+    "    for _ in range(steps):\n"
+    "        with Tape() as tape:\n"
+    "            for p in params:\n"
+    "                tape.watch(p)\n"
+    "            loss = hinge_loss(params, xs, ys, relu)\n"
+    "        for p, g in zip(params, tape.gradient(loss, params)):\n"
+    "            p.value -= learning_rate * g\n"
+    "        losses.append(loss.value)\n"
+    "    return losses, [p.value for p in params]\n")
+LOOP_ON_TENSORFLOW = (
+    "def train_losses(values, xs, ys, learning_rate, steps, kit=TENSORFLOW):\n"
+    "    leaf, tape_class, relu_fn = kit\n"
+    "    params = [leaf(v) for v in values]\n"
+    "    losses = []\n"
+    "    for _ in range(steps):\n"
+    "        with tape_class() as tape:\n"
+    "            loss = hinge_loss(params, xs, ys, relu_fn)\n"
+    "        for p, g in zip(params, tape.gradient(loss, params)):\n"
+    "            p.assign_sub(learning_rate * g)\n"
+    "        losses.append(float(loss))\n"
+    "    return [losses, [float(p) for p in params]]\n")
+LOSS_AFTER_UPDATE = LOOP_WITHOUT_KIT.replace("        losses.append(loss.value)\n",
+                                             "        losses.append(hinge_loss(params, xs, ys, relu).value)\n")
+
+
+def test_l07_ex5_honest_variety_keeps_every_point_and_tensorflows_tape_is_a_note():
+    ns = _lesson7_namespace()
+    lesson = _lesson7_cells()
+    # no kit, updates through .value, a tuple: the same numbers, every point, no note
+    result, issues, _ = run_probe("l07_ex5", LOOP_WITHOUT_KIT, namespace=dict(ns),
+                                  cells=lesson + [LOOP_WITHOUT_KIT])
+    assert (result.score, issues) == (result.points, []), (result.text(), issues)
+    # the same loop run on tf.GradientTape: the same values (the point of the exercise), so
+    # every point; that it is not the student's tape is the instructor's to read
+    result, issues, _ = run_probe("l07_ex5", LOOP_ON_TENSORFLOW, namespace=dict(ns),
+                                  cells=lesson + [LOOP_ON_TENSORFLOW])
+    assert result.score == result.points, result.text()
+    notes = " ".join(detail for kind, detail in issues if kind == "technique")
+    assert "asked not to use minitape's GradientTape" in notes
+    # each loss taken after its step's update: wrong losses, right parameters
+    result, _, _ = run_probe("l07_ex5", LOSS_AFTER_UPDATE, namespace=dict(ns),
+                             cells=lesson + [LOSS_AFTER_UPDATE])
+    assert 0 < result.score < result.points, result.text()
+
+
+def test_lesson7_given_cells_leave_a_stub_provably_raising():
+    """The lesson's own cells use nothing a reading cannot follow (a setattr in the kits cell
+    once made every lesson-7 stub 'unsure', so answers forged for a stub kept their points)."""
+    stub = "def train_losses(values, xs, ys, learning_rate, steps, kit=OURS):\n    raise NotImplementedError()\n"
+    assert provably_raises(_lesson7_cells() + [stub], "train_losses") == "yes"
+
+
+def test_l07_ex6_unbroadcast_is_judged_on_values_and_shapes():
+    """The optional tensor-tape exercise: the lesson's solution and another honest way (NumPy's
+    sum over a tuple of axes) earn every point; forgetting keepdims loses the (3, 1) case."""
+    result, issues, _ = run_probe("l07_ex6", SOLUTIONS["l07_ex6"], seed=11)
+    assert (result.score, issues) == (result.points, []), result.text()
+    by_axes = ("def unbroadcast(grad, shape):\n"
+               "    grad = np.asarray(grad)\n"
+               "    lead = grad.ndim - len(shape)\n"
+               "    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape)\n"
+               "                                      if n == 1 and grad.shape[lead + i] != 1)\n"
+               "    return grad.sum(axis=axes).reshape(tuple(shape))\n")
+    result, issues, _ = run_probe("l07_ex6", by_axes, seed=11)
+    assert (result.score, issues) == (result.points, []), result.text()
+    no_keepdims = SOLUTIONS["l07_ex6"].replace("keepdims=True", "keepdims=False")
+    assert no_keepdims != SOLUTIONS["l07_ex6"]
+    result, _, _ = run_probe("l07_ex6", no_keepdims, seed=11)
+    failed = [c for c in result.checks if not c.passed]
+    assert failed and any("(3, 1)" in c.label for c in failed), result.text()
+
+
+# L04 ex4/ex5 (issue 27: they replace two exercises that copied the lesson's registry cells)
+NEW_TAPE_PER_WINDOW = (
+    "def truncated_gradient(w, xs, k):\n"
+    "    h = tf.constant(0.0, dtype=tf.float64)\n"
+    "    T = int(xs.shape[0])\n"
+    "    start = ((T - 1) // k) * k\n"
+    "    for t in range(start):\n"
+    "        h = tf.tanh(w * h + xs[t])\n"
     "    with tf.GradientTape() as tape:\n"
-    "        loss = tf.reduce_sum(tf.image.adjust_contrast(images, factor) ** 2)\n"
-    "    return tape.gradient(loss, [images, factor])\n")
-CONTRAST_BY_FORMULA = (
-    "def registered_contrast_gradients(images, factor):\n"
+    "        for t in range(start, T):\n"
+    "            h = tf.tanh(w * h + xs[t])\n"
+    "        loss = h ** 2\n"
+    "    return tape.gradient(loss, w)\n")
+NEVER_RESET = (
+    "def truncated_gradient(w, xs, k):\n"
+    "    h = tf.constant(0.0, dtype=tf.float64)\n"
     "    with tf.GradientTape() as tape:\n"
-    "        mean = tf.reduce_mean(images, axis=[-3, -2], keepdims=True)\n"
-    "        loss = tf.reduce_sum(((images - mean) * factor + mean) ** 2)\n"
-    "    return tape.gradient(loss, [images, factor])\n")
-CUT_BY_STOP_GRADIENT = (
-    "def gradient_without_contrast(images, factor):\n"
-    "    with tf.GradientTape() as tape:\n"
-    "        loss = tf.reduce_sum(tf.stop_gradient(tf.image.adjust_contrast(images, factor)) * images)\n"
-    "    return tape.gradient(loss, images)\n")
-
-
-@pytest.fixture
-def gradient_registry_restored():
-    """The gradient registry is global per process: leave AdjustContrastv2 as it was found."""
-    import minitape._custom
-
-    yield
-    minitape._custom.restore_gradient("AdjustContrastv2")
-
-
-def test_a_registration_undone_in_finally_can_be_graded_again_in_the_same_process(
-        gradient_registry_restored):
-    # every case calls the function (visible and hidden: five calls), and a second grading
-    # in the same process (a student's re-run of the check cell) still finds the registry free
-    for _ in range(2):
-        result, issues, _ = run_probe("l04_ex4", REGISTERED_AND_UNDONE)
-        assert result.score == 2, result.text()
-    import minitape as tf
-
-    with pytest.raises(LookupError):  # the registry is as it was: no gradient for the type
-        with tf.GradientTape() as tape:
-            image = tf.Variable([[[0.5, 0.0], [0.25, 1.0]]])
-            loss = tf.reduce_sum(tf.image.adjust_contrast(image, 2.0))
-        tape.gradient(loss, image)
-
-
-def test_a_registration_left_behind_fails_every_later_call(gradient_registry_restored):
-    result, _, _ = run_probe("l04_ex4", REGISTERED_AND_LEFT_BEHIND)
-    value_checks = [c for c in result.checks if c.reason != "technique"]
-    assert value_checks[0].passed and not all(c.passed for c in value_checks), result.text()
-    assert "KeyError" in result.text()
-    assert result.score < 1
+    "        for t in range(int(xs.shape[0])):\n"
+    "            h = tf.tanh(w * h + xs[t])\n"
+    "        loss = h ** 2\n"
+    "    return tape.gradient(loss, w)\n")
+TWO_TAPES = (
+    "def lookahead_gradient(w, x, y, lr):\n"
+    "    loss_at = lambda v: tf.reduce_mean((tf.reduce_sum(x * v, axis=1) - y) ** 2)\n"
+    "    with tf.GradientTape() as first:\n"
+    "        loss = loss_at(w)\n"
+    "    g = first.gradient(loss, w)\n"
+    "    with tf.GradientTape() as second:\n"
+    "        ahead = loss_at(w - lr * g)\n"
+    "    return second.gradient(ahead, w)\n")
+STEP_RECORDED = (
+    "def lookahead_gradient(w, x, y, lr):\n"
+    "    loss_at = lambda v: tf.reduce_mean((tf.reduce_sum(x * v, axis=1) - y) ** 2)\n"
+    "    with tf.GradientTape(persistent=True) as tape:\n"
+    "        loss = loss_at(w)\n"
+    "        g = tape.gradient(loss, w)\n"
+    "        ahead = loss_at(w - lr * g)\n"
+    "    return tape.gradient(ahead, w)\n")
 
 
 @pytest.mark.parametrize("exercise_id, code, words", [
-    ("l04_ex4", CONTRAST_BY_FORMULA, ["asked for tf.RegisterGradient"]),
-    ("l04_ex5", CUT_BY_STOP_GRADIENT, ["asked for tf.no_gradient"]),
+    ("l04_ex4", NEW_TAPE_PER_WINDOW, ["asked for tape.reset()"]),
+    ("l04_ex5", TWO_TAPES, ["asked for a persistent tape", "stop_recording"]),
 ])
-def test_the_registry_exercises_ask_for_the_registry(exercise_id, code, words,
-                                                      gradient_registry_restored):
+def test_l04_other_ways_to_the_same_values_keep_the_points_and_are_noted(exercise_id, code, words):
+    """Honest variety never costs a point: a new tape per window instead of reset, two tapes
+    instead of stop_recording give the same values; the technique is a note."""
     result, issues, _ = run_probe(exercise_id, code)
     assert result.score == result.points, result.text()
     notes = " ".join(detail for kind, detail in issues if kind == "technique")
     for word in words:
         assert word in notes
+
+
+@pytest.mark.parametrize("exercise_id, code", [("l04_ex4", NEVER_RESET), ("l04_ex5", STEP_RECORDED)])
+def test_l04_the_tape_control_the_exercise_asks_for_decides_the_values(exercise_id, code):
+    """Without the reset (the full gradient) or with the step recorded (second order) the values
+    differ from the reference at every case (test_grader_mistakes: the report names the mistake)."""
+    result, _, _ = run_probe(exercise_id, code)
+    assert result.score == 0 and not any(c.passed for c in result.checks), result.text()

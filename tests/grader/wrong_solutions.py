@@ -1,6 +1,6 @@
 """Real wrong solutions, one family of mistakes at a time (issue 29), for the classifier's tests
 and the class built by the class-report test: each is the source a student could write for an
-exercise of lesson 1 or 2, run through minitape against the real exercise.
+exercise (lessons 1, 2, 4, 6 and 7), run through minitape against the real exercise.
 
 ``WRONG[family]`` is a list of ``(exercise id, function source, expected pattern record)``;
 the record is the subset of :func:`grader.mistakes.summary`'s exercise-level keys the test
@@ -161,6 +161,37 @@ def train_linear(w, b, x, y, lr, steps):
         losses.append(loss)
     return tf.stack(losses)
 ''', {"pattern": "stale", "kind": "no_update"}),
+        ("l04_ex5", '''
+def lookahead_gradient(w, x, y, lr):
+    with tf.GradientTape(persistent=True) as tape:
+        loss = tf.reduce_mean((tf.reduce_sum(x * w, axis=1) - y) ** 2)
+        with tape.stop_recording():
+            g = tape.gradient(loss, w)
+        ahead = w - lr * g
+        loss_ahead = tf.reduce_mean((tf.reduce_sum(x * ahead, axis=1) - y) ** 2)
+    return tape.gradient(loss, w)                # the loss at w, not one step ahead
+''', {"pattern": "stale", "kind": "gradient_at_start"}),
+        ("l07_ex5", '''
+def train_losses(values, xs, ys, learning_rate, steps):   # the lesson's network, on minitape here
+    def loss_of(params):
+        total = 0.0
+        for (x1, x2), y in zip(xs, ys):
+            s = params[-1]
+            for j in range(6):
+                h = tf.nn.relu(params[2 * j] * x1 + params[2 * j + 1] * x2 + params[12 + j])
+                s = s + params[18 + j] * h
+            total = total + tf.nn.relu(1.0 - y * s)
+        return total * (1.0 / len(ys)) + 1e-3 * sum((p * p for p in params), 0.0)
+    params = [tf.Variable(v, dtype=tf.float64) for v in values]
+    losses = []
+    for _ in range(steps):
+        with tf.GradientTape() as tape:
+            loss = loss_of(params)
+        for p, g in zip(params, tape.gradient(loss, params)):
+            p.assign_sub(learning_rate * g)
+        losses.append(float(loss_of(params)))           # after the update
+    return [losses, [float(p) for p in params]]
+''', {"pattern": "stale", "kind": "loss_after_update"}),
     ],
     "not_finite": [
         ("l01_ex1", '''
@@ -215,6 +246,24 @@ def loss_parts_gradients(w, x, y, lam):
     return {"data": tape.gradient(data, w), "penalty": tape.gradient(penalty, w),
             "total": tape.gradient(total, w)}
 ''', {"pattern": "lam_forgotten"}),
+        ("l04_ex4", '''
+def truncated_gradient(w, xs, k):
+    h = tf.constant(0.0, dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        for t in range(int(xs.shape[0])):      # k ignored: the tape is never reset
+            h = tf.tanh(w * h + xs[t])
+        loss = h ** 2
+    return tape.gradient(loss, w)
+''', {"pattern": "no_reset"}),
+        ("l04_ex5", '''
+def lookahead_gradient(w, x, y, lr):
+    with tf.GradientTape(persistent=True) as tape:
+        loss = tf.reduce_mean((tf.reduce_sum(x * w, axis=1) - y) ** 2)
+        g = tape.gradient(loss, w)               # recorded: no stop_recording
+        ahead = w - lr * g
+        loss_ahead = tf.reduce_mean((tf.reduce_sum(x * ahead, axis=1) - y) ** 2)
+    return tape.gradient(loss_ahead, w)
+''', {"pattern": "step_recorded"}),
     ],
     "other": [
         ("l01_ex1", '''

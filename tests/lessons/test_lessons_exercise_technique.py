@@ -12,9 +12,10 @@ import pytest
 from grader.exercises import get
 from grader.scoring import build_probe, score_probe
 
-TAPE_EXERCISES = ["l03_ex1", "l03_ex2", "l03_ex3", "l05_ex1"]
+TAPE_EXERCISES = ["l01_ex1", "l03_ex1", "l03_ex2", "l03_ex3", "l05_ex1"]
 
 HAND_DERIVED = {
+    "l01_ex1": "def derivative_at(x0):\n    return tf.constant(3 * x0**2 - 2.0)\n",
     "l03_ex2": ("def descent_gradients(x0, lr, steps):\n"
                 "    x, grads = x0, []\n"
                 "    for _ in range(steps):\n"

@@ -3,7 +3,9 @@
 The contracts are the ones the lesson states to students:
 
 ``l01_ex1`` (1 point) -- ``derivative_at(x0)``: ``x0`` is a Python float; return
-``tape.gradient`` of ``y = x**3 - 2*x`` at ``x0`` (a scalar tensor).
+``tape.gradient`` of ``y = x**3 - 2*x`` at ``x0`` (a scalar tensor). The prompt asks for a
+``GradientTape``: a hand-derived formula keeps the points its values earn and is noted for the
+instructor (``techniques``; :mod:`grader.technique`).
 
 ``l01_ex2`` (2 points) -- ``mse_gradients(w, b, x, y_true)``: ``w`` (n, m) and ``b`` (m,) are
 Variables, ``x`` (k, n) and ``y_true`` (k, m) tensors; return ``[dL/dw, dL/db]`` for
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..technique import Technique
 from . import Case, Exercise, Inputs, register
 
 
@@ -60,6 +63,13 @@ register(Exercise(
     function="derivative_at",
     signature="derivative_at(x0)",
     precision="float32",
+    # the prompt asks for the tape's answer: a hand-derived 3*x0**2 - 2 keeps every point (values
+    # decide points) and is noted for the instructor (grader.technique)
+    techniques=(Technique("GradientTape", ("GradientTape",), "GradientTape.gradient", description={
+        "en": "a GradientTape (not a hand-derived formula)",
+        "es": "una GradientTape (no una fórmula derivada a mano)",
+        "pt": "uma GradientTape (não uma fórmula derivada à mão)",
+        "ru": "GradientTape (а не выведенную вручную формулу)"}),),
     points=1,
     reference=_derivative_at_reference,
     visible=[Case(lambda rng: _ex1(2.0), "x0 = 2.0"),

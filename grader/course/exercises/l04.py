@@ -21,18 +21,22 @@ and returns ``tanh(a z)``; its ``backward(upstream, variables=None)`` returns th
 ``z`` and ``[gradient for a]``. For ``L = sum(scaled_tanh(x)**2)`` return ``[dL/dx, dL/da]``
 from one ``gradient`` call.
 
-``l04_ex4`` (2 points) -- ``registered_contrast_gradients(images, factor)``: ``images`` (h, w, c)
-and ``factor`` () Variables; inside the function, ``@tf.RegisterGradient("AdjustContrastv2")``
-registers the gradient of ``tf.image.adjust_contrast`` (``f u + (1 - f) mean(u)`` for the images,
-``sum(u (x - mean(x)))`` for the factor); return ``[dL/dimages, dL/dfactor]`` for
-``L = sum(adjust_contrast(images, factor)**2)`` and undo the registration in ``finally:`` with
-``minitape._custom.restore_gradient``. The registry is global per process: a registration left
-behind makes the next call (every case is one) raise ``KeyError``.
+``l04_ex4`` (2 points) -- ``truncated_gradient(w, xs, k)``: ``w`` () Variable, ``xs`` (T,)
+tensor, ``k`` a Python int; the recurrence ``h <- tanh(w h + xs[t])`` from ``h = 0`` runs
+inside one tape, in windows of ``k`` steps, the tape ``reset()`` at the start of each window
+(truncated backpropagation through time; written as a loop over windows, the reset is on every
+path of the code, which is how the technique reading finds it); return ``dL/dw`` for ``L = h_T**2``, which flows
+through the steps after the last reset only. Without the resets the tape gives the full
+gradient (a declared mistake pattern). The exercise asks for ``reset``.
 
-``l04_ex5`` (2 points) -- ``gradient_without_contrast(images, factor)``: same inputs; inside the
-function ``tf.no_gradient("AdjustContrastv2")``, then ``dL/dimages`` for
-``L = sum(adjust_contrast(images, factor) * images)``, which is ``adjust_contrast(images,
-factor)`` itself (the operation's result is a constant); undone in ``finally:`` as in ``l04_ex4``.
+``l04_ex5`` (2 points) -- ``lookahead_gradient(w, x, y, lr)``: ``w`` (n,) Variable, ``x``
+(k, n) and ``y`` (k,) tensors, ``lr`` a float; with ``L(v) = mean((sum(x * v, axis=1) - y)**2)``,
+one persistent tape computes ``L(w)``, then, inside ``tape.stop_recording()``, ``g = dL/dw``,
+then ``L(w - lr g)``; return the gradient of that look-ahead loss with respect to ``w``, ``g``
+held constant (the first-order look-ahead gradient, ``grad L`` at ``w - lr g``). Computed while
+recording, ``g`` would be differentiated too (second order: a declared mistake pattern, like
+``grad L(w)``, the gradient at the start point). The exercise asks for ``stop_recording``.
+They replace two exercises that copied the lesson's RegisterGradient / no_gradient cells.
 
 ``l04_ex6`` (2 points) -- ``relative_loss_gradient(w, x, y)``: ``w`` (n,) Variable, ``x`` (k, n)
 and ``y`` (k,) tensors; with ``r = sum(x * w, axis=1) - y``, ``L = mean(r**2)`` and the scale
@@ -46,10 +50,10 @@ is 0 (a default tape watches the kernel and the bias: 2).
 
 Finite-difference checks (independent of the references, see ``grader.exercises``): ``l04_ex2``
 checks the gradient of ``sum(logaddexp(0, x))``, ``l04_ex3`` that of ``sum(tanh(a x)**2)`` with
-respect to ``x`` and ``a``, ``l04_ex4`` that of ``sum(adjust_contrast(images, factor)**2)``
-written in NumPy. The answers of ``l04_ex1`` and ``l04_ex5`` are, on
-purpose, not gradients of their losses (rounding has derivative zero almost everywhere; a type
-declared without a gradient is a constant): they are compared with the references only.
+respect to ``x`` and ``a``. The answers of ``l04_ex1``, ``l04_ex4`` and ``l04_ex5`` are, on
+purpose, not gradients of their losses (rounding has derivative zero almost everywhere; a
+truncated or look-ahead gradient leaves out some paths on purpose): they are compared with the
+references only.
 
 Tensors and Variables given to students are float64, except in ``l04_ex2`` (float32 on purpose:
 that is where ``exp`` overflows), whose answers are compared with the float32 tolerance.
@@ -233,93 +237,105 @@ register(Exercise(
 
 
 # ------------------------------------------------------------------------------------------------
-# l04_ex4 / l04_ex5: the gradient registry by operation type (RegisterGradient, no_gradient)
+# l04_ex4: truncated backpropagation through time with tape.reset()
 # ------------------------------------------------------------------------------------------------
-# The registry is global per process. The references below never touch it (they write the
-# contrast adjustment with operations the tape knows), so computing them cannot collide with a
-# registration, in the grader's process or anywhere else; the student's function must leave the
-# registry as it found it, or the next call (the checks make several) raises KeyError.
-def _contrast_np(x, f):
-    mean = x.mean(axis=(-3, -2), keepdims=True)
-    return (x - mean) * f + mean
-
-
-def _registered_contrast_reference(images, factor):
+def _truncated_gradient_reference(w, xs, k):
     tf = _tf()
+    h = tf.constant(np.float64(0.0))
+    steps = int(xs.shape[0])
     with tf.GradientTape() as tape:
-        mean = tf.reduce_mean(images, axis=[-3, -2], keepdims=True)
-        loss = tf.reduce_sum(((images - mean) * factor + mean) ** 2)
-    return tape.gradient(loss, [images, factor])
+        for start in range(0, steps, k):
+            tape.reset()
+            for t in range(start, min(start + k, steps)):
+                h = tf.tanh(w * h + xs[t])
+        loss = h ** 2
+    return tape.gradient(loss, w)
 
 
-def _without_contrast_reference(images, factor):
+def _ex4(w, xs, k) -> Inputs:
     tf = _tf()
-    return tf.constant(_contrast_np(images.numpy(), factor.numpy()))
+    w, xs = _f64(w), _f64(xs)
+    return Inputs(args=(tf.Variable(w.copy()), tf.constant(xs.copy()), int(k)))
 
 
-def _contrast_inputs(images, factor) -> Inputs:
-    tf = _tf()
-    images, factor = _f64(images), _f64(factor)
-    return Inputs(args=(tf.Variable(images.copy()), tf.Variable(factor.copy())),
-                  values={"images": images, "factor": factor})
+def _ex4_random(rng):
+    steps = int(rng.integers(5, 10))
+    k = int(rng.integers(2, min(5, steps)))
+    return _ex4(rng.uniform(-1.2, 1.2), rng.normal(scale=0.8, size=steps), k)
 
 
-def _contrast_random(rng):
-    h, w, c = int(rng.integers(1, 5)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
-    return _contrast_inputs(rng.uniform(0.0, 1.0, size=(h, w, c)), rng.uniform(-1.0, 3.0))
-
-
-_IMAGE = [[[0.5, 0.0, 0.0], [0.1, 0.9, 0.3]]]
-_IMAGE2 = [[[0.2], [0.8]], [[0.4], [1.0]]]
-
-
-def _contrast_visible():
-    """The visible cases of both registry exercises (the same images and factors)."""
-    return [Case(lambda rng: _contrast_inputs(_IMAGE, 2.0), "images (1, 2, 3), factor = 2"),
-            Case(lambda rng: _contrast_inputs(_IMAGE2, 0.5), "images (2, 2, 1), factor = 0.5")]
-
+_EX4_XS = [0.5, -0.3, 0.9, 0.1, -0.7, 0.4]
 
 register(Exercise(
     id="l04_ex4",
-    function="registered_contrast_gradients",
-    signature="registered_contrast_gradients(images, factor)",
-    techniques=(Technique("RegisterGradient", ("RegisterGradient",), "RegisterGradient", description={
-        "en": "tf.RegisterGradient (registered inside the function, undone in finally:)",
-        "es": "tf.RegisterGradient (registrado dentro de la función y deshecho en finally:)",
-        "pt": "tf.RegisterGradient (registrado dentro da função e desfeito em finally:)",
-        "ru": "tf.RegisterGradient (регистрация внутри функции, отмена в finally:)"}),),
+    function="truncated_gradient",
+    signature="truncated_gradient(w, xs, k)",
+    techniques=(Technique("reset", ("reset",), None, description={
+        "en": "tape.reset() every k steps, inside the one tape",
+        "es": "tape.reset() cada k pasos, dentro de la misma cinta",
+        "pt": "tape.reset() a cada k passos, dentro da mesma fita",
+        "ru": "tape.reset() каждые k шагов внутри одной и той же ленты"}),),
     points=2,
-    reference=_registered_contrast_reference,
-    visible=_contrast_visible(),
-    hidden=[Case(_contrast_random) for _ in range(3)],
-    objective=lambda v, inputs: float(np.sum(_contrast_np(v["images"], v["factor"]) ** 2)),
-    gradient_names=["images", "factor"],
-    title={"en": "A gradient registered by operation type",
-           "es": "Un gradiente registrado por tipo de operación",
-           "pt": "Um gradiente registrado por tipo de operação",
-           "ru": "Градиент, зарегистрированный по типу операции"},
-    components=["dL/dimages", "dL/dfactor"],
+    reference=_truncated_gradient_reference,
+    visible=[Case(lambda rng: _ex4(0.8, _EX4_XS, 2), "w = 0.8, 6 steps, k = 2"),
+             Case(lambda rng: _ex4(0.8, _EX4_XS, 3), "w = 0.8, 6 steps, k = 3")],
+    hidden=[Case(_ex4_random) for _ in range(3)],
+    title={"en": "Truncated backpropagation with reset",
+           "es": "Retropropagación truncada con reset",
+           "pt": "Retropropagação truncada com reset",
+           "ru": "Усечённое обратное распространение с reset"},
 ))
+
+
+# ------------------------------------------------------------------------------------------------
+# l04_ex5: a look-ahead gradient: a gradient computed mid-recording, inside stop_recording
+# ------------------------------------------------------------------------------------------------
+def _lookahead_reference(w, x, y, lr):
+    tf = _tf()
+    with tf.GradientTape(persistent=True) as tape:
+        loss = tf.reduce_mean((tf.reduce_sum(x * w, axis=1) - y) ** 2)
+        with tape.stop_recording():
+            g = tape.gradient(loss, w)
+        ahead = w - lr * g
+        loss_ahead = tf.reduce_mean((tf.reduce_sum(x * ahead, axis=1) - y) ** 2)
+    grad = tape.gradient(loss_ahead, w)
+    del tape
+    return grad
+
+
+def _ex5(w, x, y, lr) -> Inputs:
+    tf = _tf()
+    w, x, y = _f64(w), _f64(x), _f64(y)
+    return Inputs(args=(tf.Variable(w.copy()), tf.constant(x.copy()), tf.constant(y.copy()),
+                        float(lr)))
+
+
+def _ex5_random(rng):
+    k, n = int(rng.integers(3, 9)), int(rng.integers(1, 5))
+    return _ex5(rng.normal(size=n), rng.normal(size=(k, n)), rng.normal(size=k),
+                rng.uniform(0.05, 0.4))
+
 
 register(Exercise(
     id="l04_ex5",
-    function="gradient_without_contrast",
-    signature="gradient_without_contrast(images, factor)",
-    techniques=(Technique("no_gradient", ("no_gradient",), "no_gradient", description={
-        "en": "tf.no_gradient (declared inside the function, undone in finally:)",
-        "es": "tf.no_gradient (declarado dentro de la función y deshecho en finally:)",
-        "pt": "tf.no_gradient (declarado dentro da função e desfeito em finally:)",
-        "ru": "tf.no_gradient (объявление внутри функции, отмена в finally:)"}),),
+    function="lookahead_gradient",
+    signature="lookahead_gradient(w, x, y, lr)",
+    techniques=(Technique("stop_recording", ("stop_recording",), None, description={
+        "en": "a persistent tape whose look-ahead gradient is computed inside tape.stop_recording()",
+        "es": "una cinta persistente que calcula el gradiente de anticipación dentro de "
+              "tape.stop_recording()",
+        "pt": "uma fita persistente que calcula o gradiente de antecipação dentro de "
+              "tape.stop_recording()",
+        "ru": "персистентная лента, в которой градиент для шага вперёд вычисляется внутри "
+              "tape.stop_recording()"}),),
     points=2,
-    reference=_without_contrast_reference,
-    visible=_contrast_visible(),
-    hidden=[Case(_contrast_random) for _ in range(3)],
-    title={"en": "An operation type without a gradient",
-           "es": "Un tipo de operación sin gradiente",
-           "pt": "Um tipo de operação sem gradiente",
-           "ru": "Тип операции без градиента"},
+    reference=_lookahead_reference,
+    visible=[Case(lambda rng: _ex5([1.0, -0.5], [[1.0, 2.0], [0.5, -1.0], [2.0, 0.3]],
+                                   [1.0, 0.0, 2.0], 0.3), "w (2,), x (3, 2), y (3,), lr = 0.3")],
+    hidden=[Case(_ex5_random) for _ in range(3)],
+    title={"en": "A look-ahead gradient", "es": "Un gradiente de anticipación",
+           "pt": "Um gradiente de antecipação", "ru": "Градиент с заглядыванием вперёд"},
 ))
-
 
 # ------------------------------------------------------------------------------------------------
 # l04_ex6: a scale factor computed while the recording is paused (stop_recording)

@@ -1,4 +1,5 @@
-"""Lesson 7, "Build your own tape" (``lessons/src/07-build-your-own-tape.py``): four exercises.
+"""Lesson 7, "Build your own tape" (``lessons/src/07-build-your-own-tape.py``): six exercises
+(the sixth in an optional section).
 
 In this lesson students write a small reverse-mode tape for Python floats (``Value``, ``Tape``,
 ``record``, ``Tape.gradient``). Every graded function takes and returns plain Python numbers
@@ -33,8 +34,28 @@ lesson's closing network trains with, for a linear model ``s(x) = w1 * x1 + w2 *
 lesson's tape and its ``relu``; return ``[dL/dw1, dL/dw2, dL/db]``. ``xs`` is a list of
 ``[x1, x2]`` pairs, ``ys`` a list of ``1.0`` / ``-1.0``, ``alpha >= 0``; all plain floats.
 
+``l07_ex5`` (2 points) -- ``train_losses(values, xs, ys, learning_rate, steps)``: the training
+loop of the lesson's closing network (6 hidden ReLU units, 25 parameters, its ``hinge_loss``
+with ``alpha = 1e-3``), written by the student on their own tape: from the 25 floats
+``values``, ``steps`` steps of plain gradient descent, a new tape per step; return
+``[losses, parameters]``, the ``steps`` losses (each before its step's update) and the 25
+values after the last step, as floats. The lesson writes the loop against a "kit" (``Value``,
+``Tape``, ``relu``) that the student's tape shares with TensorFlow's API, so that passing
+``kit=TENSORFLOW`` (``tf.Variable``, ``tf.GradientTape``, ``tf.nn.relu``) draws the same curve;
+the grader calls it with the five arguments only. The reference replays the loop with
+minitape in float64.
+
+``l07_ex6`` (1 point, the optional section "A tape for tensors") -- ``unbroadcast(grad,
+shape)``: ``grad`` a float64 NumPy array, ``shape`` the tuple shape of an input that
+broadcasting stretched to ``grad``'s shape (leading axes added, axes of length 1 stretched);
+return ``grad`` summed back to ``shape`` (unbroadcast = sum). The reference is minitape's own
+answer: the gradient of ``v + zeros(grad.shape)`` for ``v`` of ``shape`` with ``grad`` as the
+output gradient. Hidden cases draw the broadcast shape (rank 1-3) and the input shape.
+
 Finite-difference checks (independent of the references): ``l07_ex1``, ``l07_ex3`` and
-``l07_ex4`` have their objective in NumPy. ``l07_ex2`` has none: its answer's names change from case to case
+``l07_ex4`` have their objective in NumPy; ``l07_ex5`` returns losses and parameters, not a
+gradient, and ``l07_ex6`` a summed array with no objective; both are compared with the
+references only. ``l07_ex2`` has none: its answer's names change from case to case
 (random programs), and the grader's finite-difference check needs fixed names; its hidden cases
 are compared with minitape only.
 
@@ -57,7 +78,7 @@ from ..technique import Technique
 from . import Case, Exercise, Inputs, register
 
 
-# Exercises 1, 3 and 4 must use the students' own tape and must not use minitape's.
+# Exercises 1, 3, 4 and 5 must use the students' own tape and must not use minitape's.
 _OWN_TAPE_ONLY = (
     Technique("own tape", ("Tape", "record"), "own_tape", description={
         "en": "your own Tape from this lesson, which records the operations",
@@ -342,6 +363,136 @@ register(Exercise(
     title={"en": "The hinge loss of a linear classifier on your tape",
            "es": "La pérdida hinge de un clasificador lineal con tu cinta",
            "pt": "A perda hinge de um classificador linear com a sua fita",
-           "ru": "Hinge-потеря линейного классификатора на вашей ленте"},
+           "ru": "Hinge-функция потерь линейного классификатора на вашей ленте"},
     components=["dL/dw1", "dL/dw2", "dL/db"],
+))
+
+
+# ------------------------------------------------------------------------------------------------
+# l07_ex5: the training loop of the lesson's network, on the student's own tape
+# ------------------------------------------------------------------------------------------------
+_HIDDEN = 6  # the lesson's network: 6 hidden ReLU units, 25 parameters
+_ALPHA = 1e-3  # hinge_loss's default penalty
+
+
+def _network_loss(tf, params, xs, ys):
+    """The lesson's ``hinge_loss`` with ``tf.nn.relu``, operation for operation (the same
+    floating-point sums as the student's scalar tape)."""
+    total = 0.0
+    for (x1, x2), y in zip(xs, ys):
+        s = params[-1]
+        for j in range(_HIDDEN):
+            h = tf.nn.relu(params[2 * j] * float(x1) + params[2 * j + 1] * float(x2)
+                           + params[2 * _HIDDEN + j])
+            s = s + params[3 * _HIDDEN + j] * h
+        total = total + tf.nn.relu(1.0 - float(y) * s)
+    penalty = sum((p * p for p in params), 0.0)
+    return total * (1.0 / len(ys)) + _ALPHA * penalty
+
+
+def _train_losses_reference(values, xs, ys, learning_rate, steps):
+    tf = _tf()
+    params = [tf.Variable(np.float64(v)) for v in values]
+    losses = []
+    for _ in range(int(steps)):
+        with tf.GradientTape() as tape:
+            loss = _network_loss(tf, params, xs, ys)
+        grads = tape.gradient(loss, params)
+        for p, g in zip(params, grads):
+            p.assign_sub(learning_rate * g)
+        losses.append(loss)
+    return [tf.stack(losses), tf.stack([tf.identity(p) for p in params])]
+
+
+def _ex5(values, xs, ys, learning_rate, steps) -> Inputs:
+    values = [float(v) for v in values]
+    xs = [[float(x1), float(x2)] for x1, x2 in xs]
+    ys = [float(y) for y in ys]
+    return Inputs(args=(values, xs, ys, float(learning_rate), int(steps)))
+
+
+def _ex5_data(rng, n):
+    """Points around the four corners of the lesson's XOR data, labelled like it, and a
+    start drawn like the lesson's ``init_params``."""
+    corners = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
+    which = rng.integers(0, 4, size=n)
+    xs = corners[which] + rng.normal(scale=0.3, size=(n, 2))
+    ys = np.where(which < 2, 1.0, -1.0)
+    values = np.concatenate([rng.normal(size=2 * _HIDDEN), rng.normal(scale=0.5, size=_HIDDEN),
+                             rng.normal(scale=1 / np.sqrt(_HIDDEN), size=_HIDDEN), [0.0]])
+    return values, xs, ys
+
+
+def _ex5_visible(rng):
+    values, xs, ys = _ex5_data(np.random.default_rng(7), 6)
+    return _ex5(values, xs, ys, 0.5, 3)
+
+
+def _ex5_random(rng):
+    values, xs, ys = _ex5_data(rng, int(rng.integers(4, 9)))
+    return _ex5(values, xs, ys, rng.uniform(0.1, 0.5), int(rng.integers(2, 5)))
+
+
+register(Exercise(
+    id="l07_ex5",
+    function="train_losses",
+    signature="train_losses(values, xs, ys, learning_rate, steps)",
+    techniques=_OWN_TAPE_ONLY,
+    points=2,
+    plain_numbers=True,
+    reference=_train_losses_reference,
+    visible=[Case(_ex5_visible, {"en": "25 parameters, 6 points, 3 steps, learning_rate = 0.5",
+                                 "es": "25 parámetros, 6 puntos, 3 pasos, learning_rate = 0.5",
+                                 "pt": "25 parâmetros, 6 pontos, 3 passos, learning_rate = 0.5",
+                                 "ru": "25 параметров, 6 точек, 3 шага, learning_rate = 0.5"})],
+    hidden=[Case(_ex5_random) for _ in range(3)],
+    title={"en": "The training loop, on your tape",
+           "es": "El bucle de entrenamiento, con tu cinta",
+           "pt": "O laço de treinamento, com a sua fita",
+           "ru": "Цикл обучения на вашей ленте"},
+    compares=["losses", "parameters"],
+    components=["losses", "parameters"],
+))
+
+
+# ------------------------------------------------------------------------------------------------
+# l07_ex6 (optional section): unbroadcast = sum, the one rule a tensor-valued tape adds
+# ------------------------------------------------------------------------------------------------
+def _unbroadcast_reference(grad, shape):
+    """minitape's own answer: the gradient of ``v + zeros(grad.shape)`` for ``v`` of ``shape``,
+    with ``grad`` as the upstream gradient."""
+    tf = _tf()
+    v = tf.Variable(np.zeros(tuple(shape), dtype=np.float64))
+    with tf.GradientTape() as tape:
+        y = v + tf.zeros(np.shape(grad), dtype=tf.float64)
+    return tape.gradient(y, v, output_gradients=tf.constant(np.asarray(grad, dtype=np.float64)))
+
+
+def _ex6(grad, shape) -> Inputs:
+    grad = _f64(grad)
+    return Inputs(args=(grad.copy(), tuple(int(n) for n in shape)))
+
+
+def _ex6_random(rng):
+    """A broadcast result of rank 1-3 and an input shape it came from: leading axes dropped,
+    some of the others set to 1."""
+    out = tuple(int(n) for n in rng.integers(2, 5, size=int(rng.integers(1, 4))))
+    keep = int(rng.integers(0, len(out) + 1))
+    shape = [n if rng.random() < 0.5 else 1 for n in out[len(out) - keep:]]
+    return _ex6(rng.normal(size=out), shape)
+
+
+register(Exercise(
+    id="l07_ex6",
+    function="unbroadcast",
+    signature="unbroadcast(grad, shape)",
+    points=1,
+    reference=_unbroadcast_reference,
+    visible=[Case(lambda rng: _ex6(np.arange(8.0).reshape(4, 2), (2,)),
+                  "grad (4, 2), shape (2,)"),
+             Case(lambda rng: _ex6(np.arange(24.0).reshape(2, 3, 4) / 4.0, (3, 1)),
+                  "grad (2, 3, 4), shape (3, 1)")],
+    hidden=[Case(_ex6_random) for _ in range(3)],
+    title={"en": "Unbroadcast = sum", "es": "Deshacer el broadcasting = sumar",
+           "pt": "Desfazer o broadcasting = somar", "ru": "Обратный broadcasting = суммирование"},
 ))

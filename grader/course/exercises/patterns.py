@@ -136,7 +136,7 @@ declare(
             title={"en": "every loss is taken after its step's update (one step late)",
                    "es": "cada pérdida se toma después de la actualización de su paso (un paso tarde)",
                    "pt": "cada perda é tomada depois da atualização do seu passo (um passo atrasada)",
-                   "ru": "каждая потеря взята после обновления на своём шаге (на шаг позже)"},
+                   "ru": "каждое значение потерь взято после обновления на своём шаге (на шаг позже)"},
             hint={"en": "record the loss the tape computed, before `assign_sub` changes the parameters.",
                   "es": "guarda la pérdida que calculó la cinta, antes de que `assign_sub` cambie los parámetros.",
                   "pt": "guarde a perda que a fita calculou, antes de `assign_sub` mudar os parâmetros.",
@@ -152,3 +152,98 @@ declare(
                   "pt": "atualize as Variables no lugar (`w.assign_sub(lr * dw)`); `w - lr * dw` sozinho não muda nada.",
                   "ru": "обновляйте Variable на месте (`w.assign_sub(lr * dw)`); само по себе `w - lr * dw` ничего не меняет."}),
 )
+
+
+# l04_ex4: the tape never reset -- the full backpropagation through time, every step counted
+def _untruncated_gradient(w, xs, k):
+    tf = _tf()
+    h = tf.constant(0.0, dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        for t in range(int(xs.shape[0])):
+            h = tf.tanh(w * h + xs[t])
+        loss = h ** 2
+    return tape.gradient(loss, w)
+
+
+declare("l04_ex4", Pattern(
+    "no_reset", _untruncated_gradient, "extra",
+    title={"en": "the full gradient: the tape was never reset",
+           "es": "el gradiente completo: la cinta no se reinició nunca",
+           "pt": "o gradiente completo: a fita nunca foi reiniciada",
+           "ru": "полный градиент: лента ни разу не была сброшена"},
+    hint={"en": "call `tape.reset()` inside the loop, before every step `t > 0` with `t % k == 0`: only the steps after the last reset count.",
+          "es": "llama a `tape.reset()` dentro del bucle, antes de cada paso `t > 0` con `t % k == 0`: solo cuentan los pasos posteriores al último reinicio.",
+          "pt": "chame `tape.reset()` dentro do laço, antes de cada passo `t > 0` com `t % k == 0`: só contam os passos depois do último reinício.",
+          "ru": "вызывайте `tape.reset()` внутри цикла перед каждым шагом `t > 0`, для которого `t % k == 0`: учитываются только шаги после последнего сброса."}))
+
+
+# l04_ex5: g computed while the tape records (the look-ahead step differentiated too: second
+# order), or the gradient at the start point instead of one step ahead
+def _lookahead_parts(w, x, y, lr, *, stop=True, ahead=True):
+    tf = _tf()
+
+    def loss_at(v):
+        return tf.reduce_mean((tf.reduce_sum(x * v, axis=1) - y) ** 2)
+
+    with tf.GradientTape(persistent=True) as tape:
+        loss = loss_at(w)
+        if stop:
+            with tape.stop_recording():
+                g = tape.gradient(loss, w)
+        else:
+            g = tape.gradient(loss, w)
+        loss_ahead = loss_at(w - lr * g)
+    grad = tape.gradient(loss_ahead if ahead else loss, w)
+    del tape
+    return grad
+
+
+declare(
+    "l04_ex5",
+    Pattern("step_recorded", lambda w, x, y, lr: _lookahead_parts(w, x, y, lr, stop=False), "extra",
+            title={"en": "g was recorded: the look-ahead step was differentiated too",
+                   "es": "g quedó grabado: también se derivó el paso de anticipación",
+                   "pt": "g ficou gravado: o passo de antecipação também foi derivado",
+                   "ru": "g попал на ленту: шаг вперёд тоже продифференцирован"},
+            hint={"en": "compute `g` inside `with tape.stop_recording():`, so that the step `lr * g` is a constant for the tape.",
+                  "es": "calcula `g` dentro de `with tape.stop_recording():`, para que el paso `lr * g` sea una constante para la cinta.",
+                  "pt": "calcule `g` dentro de `with tape.stop_recording():`, para que o passo `lr * g` seja uma constante para a fita.",
+                  "ru": "вычисляйте `g` внутри `with tape.stop_recording():`, чтобы шаг `lr * g` был для ленты константой."}),
+    Pattern("gradient_at_start", lambda w, x, y, lr: _lookahead_parts(w, x, y, lr, ahead=False), "stale",
+            title={"en": "the gradient at w, not one step ahead",
+                   "es": "el gradiente en w, no un paso más adelante",
+                   "pt": "o gradiente em w, não um passo à frente",
+                   "ru": "градиент в точке w, а не на шаг впереди"},
+            hint={"en": "differentiate the loss at `w - lr * g`, not the loss at `w`.",
+                  "es": "deriva la pérdida en `w - lr * g`, no la pérdida en `w`.",
+                  "pt": "derive a perda em `w - lr * g`, não a perda em `w`.",
+                  "ru": "дифференцируйте функцию потерь в точке `w - lr * g`, а не в точке `w`."}),
+)
+
+
+# l07_ex5: each loss taken after its step's update (one step late); the parameters are right
+def _train_losses_after_update(values, xs, ys, learning_rate, steps):
+    from .l07 import _network_loss
+
+    tf = _tf()
+    params = [tf.Variable(float(v), dtype=tf.float64) for v in values]
+    losses = []
+    for _ in range(int(steps)):
+        with tf.GradientTape() as tape:
+            loss = _network_loss(tf, params, xs, ys)
+        for p, g in zip(params, tape.gradient(loss, params)):
+            p.assign_sub(learning_rate * g)
+        losses.append(_network_loss(tf, params, xs, ys))
+    return [tf.stack(losses), tf.stack([tf.identity(p) for p in params])]
+
+
+declare("l07_ex5", Pattern(
+    "loss_after_update", _train_losses_after_update, "stale",
+    title={"en": "every loss is taken after its step's update (one step late)",
+           "es": "cada pérdida se toma después de la actualización de su paso (un paso tarde)",
+           "pt": "cada perda é tomada depois da atualização do seu passo (um passo atrasada)",
+           "ru": "каждое значение функции потерь взято после обновления на своём шаге (на шаг позже)"},
+    hint={"en": "keep `float(loss)` of the loss your tape recorded, before `assign_sub` moves the parameters.",
+          "es": "guarda `float(loss)` de la pérdida que grabó tu cinta, antes de que `assign_sub` mueva los parámetros.",
+          "pt": "guarde `float(loss)` da perda que a sua fita gravou, antes de `assign_sub` mover os parâmetros.",
+          "ru": "сохраняйте `float(loss)` для функции потерь, записанной вашей лентой, до того как `assign_sub` сдвинет параметры."}))
