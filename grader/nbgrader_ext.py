@@ -8,7 +8,11 @@ Configured in ``grader/course/nbgrader_config.py``:
 * :class:`GraderExecute` (replaces nbgrader's ``Execute``): when the kernel dies (``os._exit``,
   segfault, out of memory) nbgrader abandons the whole submission and it exports as a silent 0;
   here the cell that killed the kernel gets an error, every later cell is marked "not run"
-  (a test cell with no output would otherwise get *full* credit), and grading goes on. Two
+  (a test cell with no output would otherwise get *full* credit), and grading goes on. When
+  one of the student's own cells killed it (``os._exit(1)`` at top level), the kernel is
+  restarted instead, the cells that ran are replayed without that cell (and without any that
+  kills it again on replay; ``max_kernel_restarts``), the killing cell gets an error in the
+  student's language, and grading goes on: only what depends on that cell is lost. Two
   timeouts in a row (a kernel that ignores the interrupt) stop execution the same way. The
   kernel runs with ``MINITAPE_LANG`` set from the assignment id (``01-gradients-ru`` -> ru),
   so feedback is in the language the student worked in.
@@ -74,6 +78,7 @@ FLAGGED_KINDS = ("crashed", "timed_out", "test_cell_restored", "test_cell_modifi
                  "no_result", "multiple_results", "malformed_result", "test_cell_moved",
                  "duplicate_cell", "cell_retyped", "metadata_edited", "solution_cell_deleted")
 _STOPPED_ENAMES = ("DeadKernelError", "NotRun", "CellTimeoutError")
+KILLED_DETAIL = "the kernel died; it was restarted and the notebook graded without this cell"
 
 
 def issues_of(nb: NotebookNode) -> list[dict]:
@@ -93,6 +98,13 @@ def _cell_name(cell: NotebookNode, index: int) -> str:
     grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") or \
         cell.get("metadata", {}).get("grader_probe")  # a probe cell: its exercise
     return grade_id or f"cell {index + 1}"
+
+
+def _students_own(cell: NotebookNode) -> bool:
+    """A cell of the student's code: neither a probe nor a test cell (the grader's code, which
+    calls the student's functions: when it kills the kernel, the notebook stops there)."""
+    return not cell.get("metadata", {}).get("grader_probe") and \
+        not (utils.is_grade(cell) and not utils.is_solution(cell))
 
 
 def _probe_nonces(resources) -> dict[str, str]:
@@ -421,6 +433,13 @@ class GraderExecute(Execute):
         help="Error text put in the cell a grading worker died in (see `replay`)."
     ).tag(config=True)
 
+    max_kernel_restarts = Integer(
+        3, help="How many times a kernel killed by one of the student's own cells (os._exit, a "
+                "signal to itself) is restarted: the cells that ran are replayed in a fresh "
+                "kernel without the cell(s) that killed it, and grading goes on with the next "
+                "cell and the probes. 0: the notebook stops at the first kill, later cells are "
+                "not run").tag(config=True)
+
     def __init__(self, *args, **kwargs):
         from .kernels import kernel_manager_class
 
@@ -431,6 +450,9 @@ class GraderExecute(Execute):
 
     def preprocess(self, nb, resources=None, km=None):
         self._stopped: tuple[str, str] | None = None
+        self._ran: list[int] = []  # the student's code cells that ran (replayed after a restart)
+        self._restarts = 0
+        self._kernel_kwargs: dict = {}
         self._last_timed_out = False
         self._assignment = (resources or {}).get("nbgrader", {}).get("assignment", "")
         self._record, self._language_recorded = None, False
@@ -541,6 +563,7 @@ class GraderExecute(Execute):
             kwargs["env"] = env
         # the kernel never needs the seed of the hidden points: the inputs come in the probes
         kwargs["env"] = {k: v for k, v in kwargs["env"].items() if k != "GRADER_SEED"}
+        self._kernel_kwargs = {k: v for k, v in kwargs.items() if k != "cleanup_kc"}
         with super().setup_kernel(**kwargs):
             yield
 
@@ -578,6 +601,11 @@ class GraderExecute(Execute):
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
+            if _students_own(cell) and self._restart_without(index):
+                # one of the student's own cells killed it: graded without that cell
+                cell.outputs.append(_error("DeadKernelError", self._killed_message(name)))
+                _add_issue(self.nb, "crashed", name, KILLED_DETAIL)
+                return cell, resources
             cell.outputs.append(_error(
                 "DeadKernelError",
                 "The kernel died while running this cell (os._exit, a crash, or out of memory)."))
@@ -605,7 +633,68 @@ class GraderExecute(Execute):
             if self._last_timed_out:  # the interrupt did not stop it: the kernel is stuck
                 self._stop("kernel unresponsive after a timeout", name)
         self._last_timed_out = timed_out
+        if _students_own(cell) and cell.source.strip():
+            self._ran.append(index)
         return cell, resources
+
+    def _killed_message(self, name: str) -> str:
+        from .i18n import t
+
+        variant = split_variant(self._assignment or "")
+        return t("grading.kernel_killed", variant[1] if variant else "en", cell=name)
+
+    def _restart_without(self, index: int) -> bool:
+        """After the student's cell ``index`` killed the kernel: start a fresh kernel and replay
+        the cells that ran before it, in order, without ``index``. A replayed cell that kills the
+        kernel again is left out too (noted as crashed) and the replay starts over, at most
+        ``max_kernel_restarts`` kernels in all. False when no kernel could be brought back to
+        that state: the notebook then stops here as before (later cells not run)."""
+        if not self.owns_km:
+            return False  # the caller's kernel: not ours to replace
+        while self._restarts < self.max_kernel_restarts:
+            self._restarts += 1
+            self.log.warning("The kernel died in %s; restarting it (%d of %d) and replaying "
+                             "%d cell(s) without it", _cell_name(self.nb.cells[index], index),
+                             self._restarts, self.max_kernel_restarts, len(self._ran))
+            try:
+                self._fresh_kernel()
+            except Exception as exc:  # noqa: BLE001 - no kernel: stop as for any dead kernel
+                self.log.warning("Could not restart the kernel: %s", exc)
+                return False
+            if self._replay_ran_cells():
+                return True
+        return False
+
+    def _fresh_kernel(self) -> None:
+        try:
+            self._cleanup_kernel()
+        except Exception as exc:  # noqa: BLE001 - the dead kernel's leftovers
+            self.log.debug("cleaning up the dead kernel: %s", exc)
+        self.kc = None
+        self.km = self.create_kernel_manager()
+        self.start_new_kernel(**self._kernel_kwargs)
+        self.start_new_kernel_client()
+
+    def _replay_ran_cells(self) -> bool:
+        """Run again, in the fresh kernel, every cell that ran; their outputs stay those of the
+        first run. False (and that cell dropped from the replay) when one kills the kernel."""
+        import copy
+
+        for i in list(self._ran):
+            twin = copy.deepcopy(self.nb.cells[i])
+            twin.outputs = []
+            try:
+                self.execute_cell(twin, i, store_history=True)
+            except DeadKernelError:
+                self._ran.remove(i)
+                name = _cell_name(self.nb.cells[i], i)
+                self.nb.cells[i].setdefault("outputs", []).append(
+                    _error("DeadKernelError", self._killed_message(name)))
+                _add_issue(self.nb, "crashed", name, KILLED_DETAIL + " (when it was run again)")
+                return False
+            except CellTimeoutError:
+                continue  # as in its first run; its outputs there say so
+        return True
 
 
 class NeutralizeStderr(NbGraderPreprocessor):
