@@ -17,7 +17,8 @@ from nbformat.v4 import new_code_cell, new_notebook
 
 from nbgrader.utils import determine_grade
 from grader.i18n import t
-from grader.nbgrader_ext import GraderExecute, issues_of
+from grader.autograde.execute import GraderExecute
+from grader.autograde.issues import issues_of
 from tests.support.course import (LESSON, grader_cli, nbgrader, reference_solutions, released,
                                   released_course, solution_index, submit, with_answers)
 
