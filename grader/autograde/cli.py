@@ -43,9 +43,12 @@ def cmd_autograde_all(args) -> int:
         print(NO_SANDBOX_WARNING, file=sys.stderr)
     limits = Limits(memory_mb=args.memory_limit or None, cpu_seconds=args.cpu_limit or None,
                     processes=args.process_limit or None)
-    if args.seed is not None:  # read by grader.nbgrader_ext.InjectProbes in every worker
-        os.environ["GRADER_SEED"] = str(args.seed)
-    common = dict(force=args.force, students=args.student or None, progress=not args.quiet,
+    from grader.student.runner import environment_seed
+
+    # the seed is read here once (--seed, else GRADER_SEED) and travels as an argument to every
+    # worker (InjectProbes.seed); no grading process reads it from the environment
+    seed = args.seed if args.seed is not None else environment_seed()
+    common = dict(seed=seed, force=args.force, students=args.student or None, progress=not args.quiet,
                   preload=not args.fresh_kernels,
                   extra_preload=[m for v in args.preload or [] for m in v.split(",") if m],
                   sandbox=not args.no_sandbox, limits=limits)
@@ -61,7 +64,7 @@ def cmd_autograde_all(args) -> int:
 
             try:
                 summary = autograde_on_cluster(_course(args), args.assignment, args.scheduler,
-                                               seed=args.seed, **common)
+                                               **common)
             except ClusterError as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return 2

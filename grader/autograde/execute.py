@@ -21,7 +21,7 @@ import os
 
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.notebooknode import NotebookNode
-from traitlets import Bool, Integer, Unicode
+from traitlets import Bool, Integer, Unicode, default
 
 from nbgrader import utils
 from nbgrader.preprocessors import Execute
@@ -98,13 +98,24 @@ class GraderExecute(Execute):
                 "cell and the probes. 0: the notebook stops at the first kill, later cells are "
                 "not run").tag(config=True)
 
-    def __init__(self, *args, **kwargs):
-        from grader.infra.kernels import kernel_manager_class
+    sandbox = Bool(
+        help="Run the kernels in the bubblewrap sandbox (grader.infra.sandbox). autograde-all "
+             "passes --GraderExecute.sandbox=False for --no-sandbox; default: on, unless "
+             "GRADER_SANDBOX=0 (for nbgrader's own commands). Off grades as you: only for "
+             "submissions you trust").tag(config=True)
 
-        manager = kernel_manager_class()  # autograde-all: forked from a warm process, sandboxed
-        if manager is not None:
-            kwargs.setdefault("kernel_manager_class", manager)
+    @default("sandbox")
+    def _sandbox_from_environment(self):
+        return os.environ.get("GRADER_SANDBOX", "1").strip().lower() not in ("0", "no", "false", "off")
+
+    def __init__(self, *args, **kwargs):
+        own_manager = "kernel_manager_class" not in kwargs
         super().__init__(*args, **kwargs)
+        if own_manager:
+            from grader.infra.kernels import kernel_manager_class
+
+            # autograde-all: forked from a warm process; sandboxed unless chosen otherwise
+            self.kernel_manager_class = kernel_manager_class(sandbox=self.sandbox)
 
     def preprocess(self, nb, resources=None, km=None):
         self._stopped: tuple[str, str] | None = None

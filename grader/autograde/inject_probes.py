@@ -7,11 +7,10 @@ keeps its own.
 
 from __future__ import annotations
 
-import os
 import re
 
 from nbformat.notebooknode import NotebookNode
-from traitlets import Float, Integer
+from traitlets import Float, Integer, default
 
 from nbgrader import utils
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -52,22 +51,18 @@ class InjectProbes(NbGraderPreprocessor):
     """
 
     seed = Integer(None, allow_none=True,
-                   help="One seed of hidden points for every student (default: GRADER_SEED, "
-                        "else derived from course, assignment and student)").tag(config=True)
+                   help="One seed of hidden points for every student (python -m grader "
+                        "autograde-all --seed passes it here; default: GRADER_SEED, else derived "
+                        "from course, assignment and student)").tag(config=True)
     call_timeout = Float(None, allow_none=True,
                          help="Seconds one call of the student's function may take (default: "
                               "Execute.timeout): every call gets its own limit").tag(config=True)
 
-    def _seed(self):
-        if self.seed is not None:
-            return self.seed
-        env = os.environ.get("GRADER_SEED", "").strip()
-        if env:
-            try:
-                return int(env)
-            except ValueError:
-                raise ValueError(f"GRADER_SEED must be an integer, got {env!r}") from None
-        return None
+    @default("seed")
+    def _seed_from_environment(self):
+        from grader.student.runner import environment_seed
+
+        return environment_seed()  # for nbgrader's own commands; autograde-all passes --seed
 
     def preprocess(self, nb, resources):
         from grader.student.registry import all_exercises
@@ -95,7 +90,7 @@ class InjectProbes(NbGraderPreprocessor):
                     f"(known: {', '.join(sorted(registry)) or 'none'}); are the course's "
                     "exercise definitions (exercises/ next to nbgrader_config.py) in place?")
             seed = exercise_seed(ex.id, course=course, assignment=info.get("assignment", ""),
-                                 student=info.get("student", ""), seed=self._seed())
+                                 student=info.get("student", ""), seed=self.seed)
             source, plan = build_probe(ex, lang, seed, per_call)
             timeout = per_call * len(plan.cases) + 30
             defined_at = next((i for i, c in enumerate(nb.cells)

@@ -178,11 +178,6 @@ class _Course:
 
             self.sandbox = Sandbox(hide=[self.root], limits=Limits(**options["limits"]))
             self.sandbox.check()  # SandboxError: this worker cannot sandbox kernels
-        # read by InjectProbes in the grading processes: the client's seed, or none
-        if options.get("seed") is not None:
-            os.environ["GRADER_SEED"] = str(options["seed"])
-        else:
-            os.environ.pop("GRADER_SEED", None)
         # spawn, not fork: a Dask worker runs threads (its event loop) that a fork would copy
         # mid-flight; the grading process imports nbgrader once and then grades many tasks
         self.ctx = multiprocessing.get_context("spawn")
@@ -344,26 +339,26 @@ def autograde_on_cluster(course_dir: str, assignment: str, scheduler, force: boo
 
     # the sandbox is checked where kernels run, on the workers (SandboxError there)
     coursedir, found, argv, _ = prepare(course_dir, assignment, students, force, extra_args,
-                                        False, None)
+                                        False, None, seed)  # the seed travels in argv
+    if not sandbox:  # the choice, as the grading processes' nbgrader reads it
+        argv.append("--GraderExecute.sandbox=False")
     db_url = coursedir.db_url
     if not db_url.startswith("sqlite:///"):
         raise CourseError("--scheduler grades into the course's sqlite gradebook; with "
                           f"{db_url.split(':', 1)[0]} run autograde-all on one machine")
-    if seed is None and os.environ.get("GRADER_SEED", "").strip():
-        seed = int(os.environ["GRADER_SEED"])  # as the local path's workers inherit it
     client = connect(scheduler, connect_timeout) if isinstance(scheduler, str) else scheduler
     own_client = isinstance(scheduler, str)
     try:
         return _run(client, coursedir, assignment, found, argv, force, progress,
                     preload_modules(coursedir, assignment, extra_preload) if preload else None,
-                    dataclasses.asdict(limits or Limits()), sandbox, seed)
+                    dataclasses.asdict(limits or Limits()), sandbox)
     finally:
         if own_client:
             client.close()
 
 
-def _run(client, coursedir, assignment, found, argv, force, progress, modules, limits, sandboxed,
-         seed) -> AutogradeSummary:
+def _run(client, coursedir, assignment, found, argv, force, progress, modules, limits,
+         sandboxed) -> AutogradeSummary:
     threads = sum(client.nthreads().values())
     if not threads:
         try:
@@ -396,7 +391,7 @@ def _run(client, coursedir, assignment, found, argv, force, progress, modules, l
     gradebook = Gradebook(db_url)
     try:
         _submit_all(client, coursedir, assignment, found, argv, force, modules, limits, sandboxed,
-                    seed, threads, autograded, record)
+                    threads, autograded, record)
     finally:
         gradebook.close()
     summary.seconds = time.perf_counter() - start
@@ -405,7 +400,7 @@ def _run(client, coursedir, assignment, found, argv, force, progress, modules, l
 
 
 def _submit_all(client, coursedir, assignment, found, argv, force, modules, limits, sandboxed,
-                seed, threads, autograded, record) -> None:
+                threads, autograded, record) -> None:
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
@@ -417,8 +412,8 @@ def _submit_all(client, coursedir, assignment, found, argv, force, modules, limi
         else:
             todo.append(student)
     run = uuid.uuid4().hex
-    options = {"argv": argv, "preload": modules, "sandbox": sandboxed, "limits": limits,
-               "seed": seed}
+    # the seed of hidden points, if any, is in argv (InjectProbes.seed)
+    options = {"argv": argv, "preload": modules, "sandbox": sandboxed, "limits": limits}
     # the course as a task whose result is the archive (not scattered data, which the cluster
     # cannot recover once a worker holding it dies): a worker gets it once, from the scheduler
     # or another worker, and a lost copy is made again

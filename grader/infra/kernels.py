@@ -201,18 +201,22 @@ def active_sandbox() -> "Sandbox | None":
     return _SANDBOX[-1] if _SANDBOX else None
 
 
-def kernel_manager_class():
-    """The kernel manager nbgrader's execution should use in this process, or None for
-    nbclient's default: kernels forked from the zygote and/or confined in the sandbox.
+def kernel_manager_class(sandbox: bool = True):
+    """The kernel manager nbgrader's execution should use in this process: kernels forked from
+    the zygote and/or confined in the sandbox.
 
-    In a process where nobody chose (serial ``nbgrader autograde`` with the course's config),
-    kernels are sandboxed unless ``GRADER_SANDBOX=0`` is set; where bubblewrap is missing
-    this raises :class:`grader.infra.sandbox.SandboxError`, so grading does not start."""
+    A grading worker (:mod:`grader.infra.parallel`) has set up its own sandbox (a scratch area
+    of its own, the zygote inside it), or none, with :func:`use_sandbox` before any kernel
+    starts, from the same choice its nbgrader arguments carry (``GraderExecute.sandbox``, which
+    is ``sandbox`` here); a worker that replays a record runs no kernel. In a process where nobody chose
+    (serial ``nbgrader autograde`` with the course's config), a sandbox is set up here when
+    ``sandbox`` is true; where bubblewrap is missing this raises
+    :class:`grader.infra.sandbox.SandboxError`, so grading does not start."""
     if not _SANDBOX_CHOSEN:
-        if os.environ.get("GRADER_SANDBOX", "1").strip().lower() in ("0", "no", "false", "off"):
+        if not sandbox:
             from grader.infra.sandbox import NO_SANDBOX_WARNING
 
-            log.warning(NO_SANDBOX_WARNING.replace("(--no-sandbox)", "(GRADER_SANDBOX=0)"))
+            log.warning(NO_SANDBOX_WARNING.replace("(--no-sandbox)", "(GraderExecute.sandbox=False)"))
             use_sandbox(None)
         else:
             import atexit

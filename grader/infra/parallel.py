@@ -444,9 +444,10 @@ def _run_pool(ctx, jobs: int, initargs: tuple, assignment: str, students: list[s
 
 
 def prepare(course_dir: str, assignment: str, students: list[str] | None, force: bool,
-            extra_args: list[str] | None, sandbox: bool, limits):
+            extra_args: list[str] | None, sandbox: bool, limits, seed: int | None = None):
     """What every way of grading a class starts from (this machine's pool, a Dask cluster):
-    the course, the students to grade, nbgrader's arguments, the sandbox (checked here)."""
+    the course, the students to grade, nbgrader's arguments (``seed``, one seed of hidden points
+    for everyone, among them: ``InjectProbes.seed``), the sandbox (checked here)."""
     from grader.infra import nbgrader_compat
 
     nbgrader_compat.install()  # before any Gradebook: no `alembic` needed on PATH
@@ -464,6 +465,9 @@ def prepare(course_dir: str, assignment: str, students: list[str] | None, force:
     argv = list(extra_args or [])
     if force:
         argv.append("--force")
+    if seed is not None:  # an argument of every grading process, never its environment
+        argv.append(f"--InjectProbes.seed={int(seed)}")
+
     box = None
     if sandbox:
         from grader.infra.sandbox import Sandbox
@@ -497,7 +501,7 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
                   students: list[str] | None = None, progress: bool = True,
                   extra_args: list[str] | None = None, preload: bool = True,
                   extra_preload: list[str] | None = None, sandbox: bool = True,
-                  limits=None) -> AutogradeSummary:
+                  limits=None, seed: int | None = None) -> AutogradeSummary:
     """Autograde the submissions of ``assignment`` (all, or ``students``) with ``jobs`` workers.
 
     With ``preload`` (the default) each worker forks its kernels from a process that has already
@@ -515,12 +519,18 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
     what that worker recorded before it died: crashed in the cell it died in, with the points
     of the cells before, as a kernel that dies is (reported as failed only if even that fails).
 
+    ``seed`` (optional): one seed of hidden points for every student, passed to each grading
+    process as ``--InjectProbes.seed`` (else each student's points derive from course,
+    assignment and student).
+
     Raises :class:`CourseError` for a missing course, an unknown assignment or no submissions.
     """
     from grader.infra.submissions import refusal_of
 
     coursedir, found, argv, box = prepare(course_dir, assignment, students, force, extra_args,
-                                          sandbox, limits)
+                                          sandbox, limits, seed)
+    if not sandbox:  # the choice, as the grading processes' nbgrader reads it
+        argv.append("--GraderExecute.sandbox=False")
     course_dir = coursedir.root
     # links and special files: refused before any worker reads the submission
     refusals = {s: r for s in found if (r := refusal_of(coursedir, assignment, s)) is not None}

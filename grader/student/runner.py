@@ -169,14 +169,23 @@ def _expected_structure(value: Any) -> Any:
     return arr.astype(np.float64)
 
 
-def _seed() -> int:
+def environment_seed() -> int | None:
+    """The one seed of hidden points the environment sets (``GRADER_SEED``), or None: the one
+    place it is read. ``grade()`` uses it here; the trusted side reads it only where a command
+    starts (``python -m grader autograde-all``, ``InjectProbes.seed``'s default for nbgrader's
+    own commands) and passes it on as an argument."""
     env = os.environ.get("GRADER_SEED", "").strip()
-    if env:
-        try:
-            return int(env)
-        except ValueError:
-            raise ValueError(f"GRADER_SEED must be an integer, got {env!r}") from None
-    return secrets.randbits(63)
+    if not env:
+        return None
+    try:
+        return int(env)
+    except ValueError:
+        raise ValueError(f"GRADER_SEED must be an integer, got {env!r}") from None
+
+
+def _seed() -> int:
+    seed = environment_seed()
+    return secrets.randbits(63) if seed is None else seed
 
 
 def _leaf_label(base: str, path: str) -> str:
