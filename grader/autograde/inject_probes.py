@@ -41,12 +41,12 @@ def _defines(source: str, name: str) -> bool:
 class InjectProbes(NbGraderPreprocessor):
     """Replace each exercise's test cell by a probe chosen in this (trusted) process.
 
-    The probe (see :mod:`grader.scoring`) only runs the student's function on inputs drawn
+    The probe (see :mod:`grader.autograde.scoring`) only runs the student's function on inputs drawn
     here and publishes the results as data; :class:`ScoreProbes` scores them after execution
     and puts the test cell's own source back. Every probe runs at the end of the notebook,
     after all of the student's cells (in the order of the test cells): no later cell can read
     what a probe passed, and the function graded is the one bound after the last cell (what
-    :mod:`grader.technique` reads). A test cell that comes before the cell defining its
+    :mod:`grader.autograde.technique` reads). A test cell that comes before the cell defining its
     function is noted in the export (``test_cell_moved``).
     """
 

@@ -45,7 +45,7 @@ class ScoreProbes(NbGraderPreprocessor):
             stopped = [o for o in outputs + list(cell.get("outputs", []))
                        if o.get("output_type") == "error" and o.get("ename") in STOPPED_ENAMES]
             result, issues, facts = score_probe(ex, entry["plan"], outputs, lang, entry["code"])
-            pattern = annotate(result)  # the mistake pattern over all cases (grader.mistakes)
+            pattern = annotate(result)  # the mistake pattern over all cases (grader.student.mistakes)
             if entry.get("above_function"):
                 add_issue(nb, "test_cell_moved", grade_id,
                            "the test cell was above its function; graded at the end")
