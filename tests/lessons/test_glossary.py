@@ -143,7 +143,7 @@ def test_grader_messages_and_exercise_titles_use_the_glossary():
     from grader.messages import MESSAGES
 
     problems = list(check_catalog(MESSAGES, "grader/messages.py"))
-    visible = json.loads((glossary.GLOSSARY_PATH.parents[1] / "grader" / "visible_cases.json").read_text(encoding="utf-8"))
+    visible = json.loads((glossary.GLOSSARY_PATH.parents[1] / "grader" / "student" / "visible_cases.json").read_text(encoding="utf-8"))
     titles = {ex_id: ex["title"] for ex_id, ex in visible["exercises"].items()
               if isinstance(ex, dict) and isinstance(ex.get("title"), dict)}
     assert titles, "no exercise titles found in grader/student/visible_cases.json"
