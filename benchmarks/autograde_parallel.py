@@ -72,7 +72,7 @@ def timed(cmd: list[str], cwd: Path, extra_env: dict | None = None) -> tuple[flo
 
 
 def gradebook_rows(course: Path, students: list[str]) -> dict:
-    from grader.parallel import read_rows
+    from grader.infra.parallel import read_rows
 
     url = f"sqlite:///{course / 'gradebook.db'}"
     return {s: read_rows(url, ASSIGNMENT, s) for s in students}

@@ -83,7 +83,7 @@ def run_cli(course: Path, out: Path) -> float:
 def run_in_process(course: Path, out: Path, whole: bool) -> float:
     """The report in this process (imports already paid); ``whole``: every notebook parsed
     whole (the top-level-metadata fast path switched off)."""
-    from grader import class_report
+    from grader.autograde import class_report
 
     def parse_whole(path):
         try:

@@ -1,3 +1,3 @@
-from .cli import main
+from grader.autograde.cli import main
 
 raise SystemExit(main())

@@ -226,6 +226,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "# ESCREVA AQUI O SEU CÓDIGO\nraise NotImplementedError()",
         "ru": "# ВАШ КОД ЗДЕСЬ\nraise NotImplementedError()",
     },
+    # ----- autograding: a student's cell killed the kernel (grader GraderExecute) -----------
+    "grading.kernel_killed": {
+        "en": "The kernel died while running this cell ({cell}): it was restarted and the notebook was graded without this cell. Exercises that need what this cell defines get no points for it.",
+        "es": "El kernel se detuvo al ejecutar esta celda ({cell}): se reinició y el cuaderno se calificó sin esta celda. Los ejercicios que necesitan lo que define esta celda no obtienen puntos por ello.",
+        "pt": "O kernel parou ao executar esta célula ({cell}): foi reiniciado e o notebook foi corrigido sem esta célula. Os exercícios que precisam do que esta célula define não recebem pontos por isso.",
+        "ru": "Ядро завершилось при выполнении этой ячейки ({cell}): оно было перезапущено, и блокнот проверен без этой ячейки. Упражнения, которым нужно то, что определяет эта ячейка, баллов за это не получают.",
+    },
     # ----- the frame of nbgrader's feedback page (grader/templates/minitape_feedback) -------
     "feedback.score": {
         "en": "Score",

@@ -1,15 +1,24 @@
-"""Plain-data forms of the inputs sent to a kernel and of the answers it reports.
+"""The probe's wire format, in one place: its constants and both halves of both codecs.
 
-Inputs (trusted side -> kernel): :func:`encode_input` turns what an exercise's case built
-(Python numbers and strings, NumPy arrays, minitape tensors and Variables, built ``Dense``
-layers, ``Sequential`` models of them, Keras optimizers, nested in lists, tuples and dicts) into
-JSON; ``grader/_probe_runtime.py`` rebuilds equal objects in the kernel.
+Inputs (trusted side -> kernel): :func:`encode_input` (trusted process) turns what an exercise's
+case built (Python numbers and strings, NumPy arrays, minitape tensors and Variables, built
+``Dense`` layers, ``Sequential`` models of them, Keras optimizers, nested in lists, tuples and
+dicts) into JSON; :func:`build_input` (kernel) rebuilds equal objects from it.
 
-Answers (kernel -> trusted side): :func:`decode_answer` reads the probe's JSON *defensively*:
+Answers (kernel -> trusted side): :func:`encode_answer` (kernel) turns what the student's
+function returned into JSON; :func:`decode_answer` (trusted process) reads it *defensively*:
 it never unpickles or evaluates anything, accepts only the documented node kinds, numeric
 dtypes of at most 8 bytes, bounded sizes and depth, and raises :class:`WireError` on anything
 else. Tensors come back as NumPy arrays with their dtype and shape; anything that was not a
 tensor comes back as an :class:`Opaque` naming its type, so comparisons say "not a tensor".
+The probe publishes its answers as one output of type :data:`MIME`.
+
+A leaf of the grader (standard library and NumPy; minitape only inside functions), used by all
+three sides: the trusted process (:mod:`grader.autograde.scoring`), the student side (the
+visible cases' data, :mod:`grader.student.visible`), the kernel infrastructure
+(:mod:`grader.infra.session`). In a graded kernel it is never imported: the probe cell runs this
+file's source text, then the probe's (:mod:`grader.autograde.probe`), in a namespace of their
+own, so nothing the student patched in ``sys.modules`` takes part.
 """
 
 from __future__ import annotations
@@ -21,8 +30,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Opaque", "WireError", "decode_answer", "encode_input", "MAX_PAYLOAD"]
+__all__ = ["MAX_ELEMENTS", "MAX_PAYLOAD", "MIME", "Opaque", "WireError", "build_input",
+           "decode_answer", "encode_answer", "encode_input", "kind_of"]
 
+MIME = "application/vnd.minitape.probe+json"  # the probe's output, and nothing else, has it
 MAX_PAYLOAD = 8_000_000       # characters of one probe output
 MAX_ELEMENTS = 1_000_000      # numbers in one answer
 MAX_DEPTH = 10
@@ -44,7 +55,7 @@ class Opaque:
 
 
 # ------------------------------------------------------------------------------------------
-# inputs
+# inputs, the trusted half: objects -> JSON data
 # ------------------------------------------------------------------------------------------
 def _arr(a: Any) -> dict:
     a = np.asarray(a).copy(order="C")
@@ -123,7 +134,141 @@ def encode_input(x: Any) -> dict:
 
 
 # ------------------------------------------------------------------------------------------
-# answers
+# inputs, the kernel's half: JSON data -> objects (what encode_input sent)
+# ------------------------------------------------------------------------------------------
+def _array_of(d):
+    import numpy as np
+
+    raw = base64.b64decode(d["b64"])
+    return np.frombuffer(raw, dtype=np.dtype(d["dtype"])).reshape(d["shape"]).copy()
+
+
+def build_input(d):
+    """The object ``d`` (from :func:`encode_input`) describes: run in the kernel, by the probe."""
+    t = d["t"]
+    if t in ("float", "int", "bool", "str", "none"):
+        return d.get("v")
+    if t == "list":
+        return [build_input(x) for x in d["items"]]
+    if t == "tuple":
+        return tuple(build_input(x) for x in d["items"])
+    if t == "dict":
+        return {k: build_input(v) for k, v in d["items"]}
+    if t == "ndarray":
+        return _array_of(d)
+    if t == "scalar":
+        return _array_of(d)[()]
+    import minitape as tf
+
+    if t == "constant":
+        return tf.constant(_array_of(d))
+    if t == "variable":
+        return tf.Variable(_array_of(d), trainable=d.get("trainable", True))
+    if t == "dense":
+        layer = _built_dense(tf, d)
+        return layer
+    if t == "sequential":
+        layers = [_built_dense(tf, x, build=False) for x in d["layers"]]
+        model = tf.keras.Sequential(layers)
+        model(tf.constant(_array_of(d["build_input"])))
+        for layer, x in zip(layers, d["layers"]):
+            _assign_dense(layer, x)
+        return model
+    if t == "optimizer":
+        if d["kind"] == "Adam":
+            return tf.keras.optimizers.Adam(learning_rate=d["learning_rate"], beta_1=d["beta_1"],
+                                            beta_2=d["beta_2"], epsilon=d["epsilon"])
+        return tf.keras.optimizers.SGD(learning_rate=d["learning_rate"], momentum=d["momentum"],
+                                       nesterov=d["nesterov"])
+    raise ValueError(f"unknown input kind {t!r}")
+
+
+def _built_dense(tf, d, build=True):
+    layer = tf.keras.layers.Dense(d["units"], activation=d["activation"], use_bias=d["use_bias"],
+                                  dtype=d["dtype"])
+    if build:
+        layer(tf.constant(_array_of(d["build_input"])))
+        _assign_dense(layer, d)
+    return layer
+
+
+def _assign_dense(layer, d):
+    layer.kernel.assign(_array_of(d["kernel"]))
+    if d["use_bias"]:
+        layer.bias.assign(_array_of(d["bias"]))
+
+
+# ------------------------------------------------------------------------------------------
+# answers, the kernel's half: objects -> JSON data (what decode_answer reads)
+# ------------------------------------------------------------------------------------------
+def kind_of(x):
+    """The name of ``x``'s type as an answer reports it (``minitape.Tensor``, ``list``)."""
+    cls = type(x)
+    module = cls.__module__
+    if module in ("builtins", "__main__"):
+        return cls.__name__
+    return f"{module.split('.')[0]}.{cls.__name__}"
+
+
+def _encode_array(arr, t, kind, budget):
+    import numpy as np
+
+    arr = np.asarray(arr)
+    if arr.dtype.kind not in "fiub" or arr.dtype.itemsize > 8:
+        return {"t": "other", "kind": f"{kind} of dtype {arr.dtype}"}
+    if arr.size > budget[0]:
+        return {"t": "other", "kind": f"{kind} too large ({arr.size} elements)"}
+    budget[0] -= arr.size
+    arr = arr.copy(order="C")
+    return {"t": t, "kind": kind, "dtype": arr.dtype.str, "shape": list(arr.shape),
+            "b64": base64.b64encode(arr.tobytes()).decode("ascii")}
+
+
+def encode_answer(x, budget=None, depth=0):
+    """``x`` (what a student's function returned) as plain data: run in the kernel, by the
+    probe. Tensors become their dtype, shape and bytes; anything else its type's name.
+    ``budget`` ([numbers left]) bounds the numbers encoded in all (:data:`MAX_ELEMENTS`)."""
+    if budget is None:
+        budget = [MAX_ELEMENTS]
+    import numpy as np
+
+    if depth > 8:
+        return {"t": "other", "kind": "nested too deep"}
+    if x is None:
+        return {"t": "none"}
+    if isinstance(x, bool):
+        return {"t": "bool", "v": bool(x)}
+    if isinstance(x, (int, float)) and type(x) in (int, float):
+        return {"t": "number", "v": x if isinstance(x, float) else int(x)} \
+            if not isinstance(x, int) or abs(x) < 2**53 else {"t": "number", "v": float(x)}
+    if isinstance(x, dict):
+        items = [[k, encode_answer(v, budget, depth + 1)] for k, v in list(x.items())[:1000]
+                 if isinstance(k, (str, int))]
+        return {"t": "dict", "items": items}
+    if isinstance(x, (list, tuple)):
+        return {"t": "list" if isinstance(x, list) else "tuple",
+                "items": [encode_answer(v, budget, depth + 1) for v in list(x)[:1000]]}
+    try:
+        if (hasattr(x, "numpy") and callable(getattr(x, "numpy")) and hasattr(x, "shape")
+                and hasattr(x, "dtype")):
+            return _encode_array(np.asarray(x.numpy()), "tensor", kind_of(x), budget)
+        if all(hasattr(x, a) for a in ("values", "indices", "dense_shape")):  # IndexedSlices
+            values = np.asarray(x.values.numpy() if hasattr(x.values, "numpy") else x.values)
+            indices = np.asarray(x.indices.numpy() if hasattr(x.indices, "numpy") else x.indices)
+            shape = tuple(int(s) for s in np.asarray(
+                x.dense_shape.numpy() if hasattr(x.dense_shape, "numpy") else x.dense_shape))
+            dense = np.zeros(shape, dtype=values.dtype)
+            np.add.at(dense, indices.astype(np.int64), values)
+            return _encode_array(dense, "tensor", kind_of(x), budget)
+        if isinstance(x, (np.ndarray, np.generic)):
+            return _encode_array(np.asarray(x), "ndarray", kind_of(x), budget)
+    except Exception as exc:  # a broken __array__ / numpy(): not a usable tensor
+        return {"t": "other", "kind": f"{kind_of(x)} ({type(exc).__name__})"}
+    return {"t": "other", "kind": kind_of(x)}
+
+
+# ------------------------------------------------------------------------------------------
+# answers, the trusted half
 # ------------------------------------------------------------------------------------------
 def _decode_array(d: dict, budget: list[int]) -> np.ndarray:
     dtype_text, shape, b64 = d.get("dtype"), d.get("shape"), d.get("b64")

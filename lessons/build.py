@@ -169,7 +169,7 @@ def student_notebook(instructor_nb):
     from nbgrader.preprocessors import (CheckCellMetadata, ClearHiddenTests, ClearMarkScheme,
                                         ClearOutput, ComputeChecksums, LockCells)
 
-    from grader.nbgrader_ext import LocalizedClearSolutions
+    from grader.autograde.clear_solutions import LocalizedClearSolutions
 
     nb = copy.deepcopy(instructor_nb)
     resources: dict = {}

@@ -25,7 +25,7 @@ A JupyterLab server rooted at the lessons, as a student should meet it:
   own language follows their folder, as before.
 
 **Instructor material.** Where the lab can reach it -- this package is a checkout (or an editable
-install of one: ``lessons/src/``, ``grader/course/exercises/``, ``grader/course/source/`` exist),
+install of one: ``lessons/src/``, ``grader/course/definitions/``, ``grader/course/source/`` exist),
 or a folder above the lab's root holds them -- the kernels run confined
 (:mod:`lessons.lab_kernel`: the grader's bubblewrap sandbox, which shows them the Python
 packages with those folders emptied and the lesson folders, not the checkout) and the server
@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parent
 CONFIG = ROOT / "jupyter_config"
 KERNELS = ROOT / "jupyter_kernels"  # the confined kernel's spec (lessons.lab_kernel)
 # instructor material, relative to a checkout (lessons.student.INSTRUCTOR_DIRS)
-INSTRUCTOR_DIRS = ("grader/course/exercises", "grader/course/source", "lessons/src")
+INSTRUCTOR_DIRS = ("grader/course/definitions", "grader/course/source", "lessons/src")
 # JupyterLab's locale per course language: the language packs of binder/requirements.txt
 # (jupyterlab-language-pack-es-ES, ...); English is JupyterLab's own.
 LAB_LOCALES = {"en": "en", "es": "es_ES", "pt": "pt_BR", "ru": "ru_RU"}
@@ -142,9 +142,9 @@ def environment(base: dict | None = None, confine: dict | None = None, lang: str
 
 
 def confinement(root: Path, material: list[str]) -> dict:
-    """What the lab's kernels hide and show; raises grader.sandbox.SandboxError where bubblewrap
+    """What the lab's kernels hide and show; raises grader.infra.sandbox.SandboxError where bubblewrap
     cannot confine them here."""
-    from grader.sandbox import Sandbox
+    from grader.infra.sandbox import Sandbox
 
     Sandbox(hide=material, share_network=True).check()
     return {"hide": material, "folders": [str(Path(root).resolve() / f) for f in lesson_folders(root)]}
@@ -171,12 +171,12 @@ def main(extra: list[str], root: Path | None = None, no_sandbox: bool = False,
     if material and no_sandbox:
         print(NO_SANDBOX_WARNING.format(", ".join(material)), file=sys.stderr, flush=True)
     elif material:
-        from grader.sandbox import SandboxError
+        from grader.infra.sandbox import SandboxError
 
         try:
             confine = confinement(root, material)
         except SandboxError as exc:
-            from grader.sandbox import find_bwrap
+            from grader.infra.sandbox import find_bwrap
 
             # in the words of starting a lab, not of grading (the sandbox's own text says "grade")
             reason = (str(exc) if find_bwrap() else "bubblewrap (bwrap), which that sandbox needs, "

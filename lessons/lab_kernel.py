@@ -2,7 +2,7 @@
 
 ``python -m lessons lab`` uses it (its kernel spec, ``jupyter_kernels/kernels/python3``) when
 instructor material can be reached from the lab -- a checkout of the repository, or an editable
-install of one: the kernel then runs in the grader's bubblewrap sandbox (:mod:`grader.sandbox`,
+install of one: the kernel then runs in the grader's bubblewrap sandbox (:mod:`grader.infra.sandbox`,
 the one autograding uses) and sees
 
 * the Python installation and the packages it imports, read-only, with the instructor folders
@@ -40,7 +40,7 @@ def _under(path: str, roots) -> bool:
 
 def command(connection_file: str, cwd: str, settings: dict):
     """(bwrap argv, scratch folder to remove afterwards)."""
-    from grader.sandbox import SANDBOX_HOME, Limits, Sandbox
+    from grader.infra.sandbox import SANDBOX_HOME, Limits, Sandbox
 
     limits = Limits(memory_mb=None, cpu_seconds=None, processes=1024, file_size_mb=None, tmp_mb=1024)
     sandbox = Sandbox(limits=limits, hide=list(settings.get("hide", [])), share_network=True)
@@ -58,12 +58,11 @@ def command(connection_file: str, cwd: str, settings: dict):
     env = sandbox.environment(None)
     env.pop(ENV_VAR, None)
     env["JPY_PARENT_PID"] = "1"  # its parent is outside its PID namespace: no parent poller
-    script = sandbox.script()  # the student site's copy: the checkout is not there in the sandbox
     confine = {"own": own, "scratch": sandbox.scratch, "home": SANDBOX_HOME, "cwd": cwd,
                "tmp_bytes": limits.tmp_mb << 20, "limits": limits.rlimits(),
                "keep": [*sandbox.readonly, *folders]}
-    argv = [sandbox.python, script, "--exec-confined", json.dumps(confine),
-            sandbox.python, "-m", "ipykernel_launcher", "-f", connection]
+    argv = sandbox.confined_command(confine, [sandbox.python, "-m", "ipykernel_launcher",
+                                              "-f", connection])
     wrapped = sandbox.command(argv, writable=sandbox.scratch, cwd=cwd, env=env,
                               binds={f: f for f in folders})
     return wrapped, sandbox

@@ -214,7 +214,7 @@ def export_page(nb, lang: str, title: str, nav: str, note: str) -> str:
     """The executed notebook as one HTML page (nbconvert's ``lab`` template plus the site's bar)."""
     from nbconvert import HTMLExporter
 
-    from grader.mathml import export_with_mathml
+    from grader.autograde.mathml import export_with_mathml
 
     from .widget_static import CSS as WIDGET_CSS, snapshots
 

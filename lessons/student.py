@@ -1,6 +1,6 @@
 """The student distribution: ``python -m lessons student-dist OUT`` (``make student-dist``).
 
-A checkout of this repository is instructor material: ``grader/course/exercises/`` holds the
+A checkout of this repository is instructor material: ``grader/course/definitions/`` holds the
 reference solutions and the hidden cases' code, ``grader/course/source/`` the instructor
 notebooks, ``lessons/src/`` the lesson sources with their solutions. Whoever holds the checkout
 can read them. What students get is built from it by this command, a folder that holds only:
@@ -9,7 +9,7 @@ can read them. What students get is built from it by this command, a folder that
   tests), at the same paths as in the checkout, so Binder links keep their ``urlpath``;
 * ``binder/minitape-<version>-py3-none-any.whl`` -- the wheel, built from a clean copy of the
   package folders without the instructor folders (the visible cases' expected values are in
-  it as data, ``grader/visible_cases.json``: that is what ``check()`` uses);
+  it as data, ``grader/student/visible_cases.json``: that is what ``check()`` uses);
 * ``binder/requirements.txt`` (the checkout's pins, with the wheel instead of ``.``),
   ``binder/runtime.txt``, ``binder/start``: what repo2docker (mybinder.org) builds and starts;
 * ``Makefile`` (``make lab``: a ``.venv`` with exactly Binder's requirements, then JupyterLab on
@@ -18,7 +18,7 @@ can read them. What students get is built from it by this command, a folder that
 
 Before anything is written the result is audited (:func:`audit`): no path of instructor
 material, inside the wheel too, and no text of it -- no exercise registration, reference or
-hidden-case function (each function of ``grader/course/exercises/*.py`` is looked for, whitespace
+hidden-case function (each function of ``grader/course/definitions/*.py`` is looked for, whitespace
 ignored), no solution or hidden-test region of ``lessons/src/*.py`` and no nbgrader solution or
 hidden-test marker. A failed audit writes nothing and exits 1.
 
@@ -44,7 +44,7 @@ from pathlib import Path
 
 from . import LANGS
 
-from grader.student_wheel import (  # noqa: F401  (re-exported: the student distribution's API)
+from grader.infra.student_wheel import (  # noqa: F401  (re-exported: the student distribution's API)
     Fingerprints, INSTRUCTOR_DIRS, INSTRUCTOR_MARKERS, INSTRUCTOR_PATH, KEEP_ON_REFRESH,
     MANIFEST, MIN_FINGERPRINT, NOTEBOOK_MARKERS, PACKAGES, REPO,
     StudentDistError, _can_build_here, _git, _members, _package_sources,

@@ -3,9 +3,11 @@
 Every import in course_lang/, minitape/, lessons/ and grader/ (at module level or inside a
 function: a lazy import is still an arrow) is read with ``ast``; the tests assert there is no
 import circle, that no arrow runs back up (course_lang, the course's language rules, imports
-nothing but the standard library; minitape imports neither lessons nor grader; grader does not
-import lessons; inside minitape each module imports only from its own layer or below), and that
-no file in minitape/ is over 700 lines.
+nothing but the standard library; minitape imports neither lessons nor grader; grader does not import
+lessons; inside minitape each module imports only from its own layer or below; the grader's
+three sides -- student, kernel infrastructure, trusted autograding -- import only downward, and
+no code that runs in a kernel imports the trusted side; a lesson in a kernel imports only the
+grader's student side), and that no file in minitape/ is over 700 lines.
 """
 from __future__ import annotations
 
@@ -207,3 +209,92 @@ def test_the_language_home_is_a_leaf_below_its_users():
     for user in ("minitape._lang", "minitape.debugging.view", "minitape.debugging.messages",
                  "lessons.i18n", "grader.i18n"):
         assert "course_lang" in EDGES[user], user
+# ------------------------------------------------------------------------------------------------
+# The grader, by where its code runs (grader/README.md, "Layout"): bottom first, imports only
+# downward. The base (messages, language, glosses, the wire format) imports no other grader
+# module; the student side (check() and what it needs: shipped into kernels, the student wheel
+# and JupyterLite) and the kernel infrastructure (kernels, sandbox, workers) import only the base
+# and their own package, never each other; the trusted autograding side may import all of them.
+# On top: the package's face (grader/__init__.py: check for students), `python -m grader` and the
+# old import path of the preprocessors (grader.nbgrader_ext); the course's configuration and its
+# exercise definitions are instructor material that may import any side.
+# ------------------------------------------------------------------------------------------------
+GRADER_BASE = {"grader.messages", "grader.i18n", "grader.glosses", "grader.wire"}
+GRADER_SIDES = ("grader.student", "grader.infra", "grader.autograde")
+GRADER_TOP = {"grader", "grader.__main__", "grader.nbgrader_ext"}
+GRADER_MAY_IMPORT = {
+    "base": {"base"},
+    "grader.student": {"base", "grader.student"},
+    "grader.infra": {"base", "grader.infra"},
+    "grader.autograde": {"base", "grader.student", "grader.infra", "grader.autograde"},
+}
+# what runs inside a student's kernel and is grading code: the probe (its source text, beside the
+# wire format's) and the zygote kernels are forked from
+IN_KERNEL = {"grader.autograde.probe": {"grader.wire", "grader.student.diagnose"},
+             "grader.infra.zygote": set()}
+# lessons: what a lesson notebook imports in a student's kernel (the lesson sources, their figures
+# and widgets, the lessons' language), versus the tools that build, serve and sandbox them
+LESSONS_IN_KERNEL_PREFIXES = ("lessons.src.",)
+LESSONS_IN_KERNEL = {"lessons.widgets", "lessons.figures", "lessons.i18n", "lessons.plural"}
+
+
+def _grader_part(mod):
+    if mod in GRADER_BASE:
+        return "base"
+    if mod in GRADER_TOP:
+        return "top"
+    for side in GRADER_SIDES:
+        if mod == side or mod.startswith(side + "."):
+            return side
+    if mod.startswith("grader.course."):
+        return "course"
+    return None
+
+
+def test_every_grader_module_has_a_place():
+    unplaced = sorted(m for m in MODULES if m.split(".")[0] == "grader" and _grader_part(m) is None)
+    assert unplaced == []
+    assert {"grader.student.check", "grader.infra.sandbox", "grader.autograde.execute",
+            "grader.wire"} <= set(MODULES)
+
+
+@pytest.mark.parametrize("side", ["base", *GRADER_SIDES])
+def test_grader_imports_only_downward(side):
+    bad = sorted(f"{m} -> {t}" for m, ts in EDGES.items() if _grader_part(m) == side
+                 for t in ts if t.split(".")[0] == "grader"
+                 and _grader_part(t) not in GRADER_MAY_IMPORT[side])
+    assert bad == []
+
+
+def test_student_side_and_infrastructure_know_nothing_of_the_trusted_side_or_each_other():
+    # the two rules the test above holds, stated as the issue states them
+    student = sorted(f"{m} -> {t}" for m, ts in EDGES.items() if _grader_part(m) == "grader.student"
+                     for t in ts if _grader_part(t) in ("grader.autograde", "grader.infra", "top"))
+    infra = sorted(f"{m} -> {t}" for m, ts in EDGES.items() if _grader_part(m) == "grader.infra"
+                   for t in ts if _grader_part(t) in ("grader.autograde", "grader.student", "top"))
+    assert (student, infra) == ([], [])
+
+
+def test_code_that_runs_in_a_kernel_imports_nothing_of_the_trusted_side():
+    for mod, allowed in IN_KERNEL.items():
+        grader_imports = {t for t in EDGES[mod] if t.split(".")[0] == "grader"}
+        assert grader_imports <= allowed, mod
+        assert not any(_grader_part(t) in ("grader.autograde", "top") for t in grader_imports)
+
+
+def test_lessons_in_a_kernel_import_only_the_student_side():
+    in_kernel = {m for m in MODULES if m.startswith(LESSONS_IN_KERNEL_PREFIXES) or m in LESSONS_IN_KERNEL}
+    assert len(in_kernel) >= 10
+    bad = sorted(f"{m} -> {t}" for m in in_kernel for t in EDGES[m]
+                 if (t.startswith("lessons") and t not in in_kernel)
+                 or (t.split(".")[0] == "grader" and _grader_part(t) not in ("top", "grader.student", "base"))
+                 or t in ("grader.__main__", "grader.nbgrader_ext"))
+    assert bad == []
+
+
+def test_layout_rules_catch_an_upward_import():
+    # the checks above would see an arrow from the student side to the trusted side
+    edges = {"grader.student.runner": {"grader.autograde.scoring"}}
+    assert [f"{m} -> {t}" for m, ts in edges.items() for t in ts
+            if _grader_part(t) not in GRADER_MAY_IMPORT[_grader_part(m)]] == [
+        "grader.student.runner -> grader.autograde.scoring"]

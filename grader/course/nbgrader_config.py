@@ -2,7 +2,7 @@
 
 Run every nbgrader command from this folder (or pass ``--course-dir``); see grader/README.md.
 Assignments are ``<NN-name>-<lang>`` (``01-gradients-es``), one notebook each, generated into
-``source/`` by ``python -m lessons build``.  The preprocessors from ``grader.nbgrader_ext``
+``source/`` by ``python -m lessons build``.  The preprocessors from ``grader.autograde``
 close nbgrader's gaps: crashed or hung kernels, stderr zeroing correct cells, hidden test
 source in feedback, deleted/edited test cells recorded for the export.
 """
@@ -14,14 +14,20 @@ from nbgrader.preprocessors import (AssignLatePenalties, CheckCellMetadata, Clea
                                     InstantiateTests, LimitOutput, LockCells, OverwriteCells,
                                     OverwriteKernelspec, SaveAutoGrades, SaveCells)
 
-import grader.submissions  # noqa: E402
-from grader.bounds import BoundOutputs
-from grader.export import GraderExportPlugin
-from grader.feedback_html import FeedbackExporter, formgrade_template_dirs
-from grader.nbgrader_ext import (FEEDBACK_TEMPLATE, FlagIssues, GraderExecute,
-                                 HideHiddenTestsInFeedback, InjectProbes, LocalizedClearSolutions,
-                                 LocalizeFeedback, NeutralizeStderr, RecordSubmissionIssues,
-                                 ScoreProbes, feedback_template_dirs)
+import grader.infra.submissions  # noqa: E402
+from grader.autograde.bounds import BoundOutputs
+from grader.autograde.clear_solutions import LocalizedClearSolutions
+from grader.autograde.execute import GraderExecute
+from grader.autograde.export import GraderExportPlugin
+from grader.autograde.feedback_html import FeedbackExporter, formgrade_template_dirs
+from grader.autograde.flag_issues import FlagIssues
+from grader.autograde.hide_hidden_tests import HideHiddenTestsInFeedback
+from grader.autograde.inject_probes import InjectProbes
+from grader.autograde.localize_feedback import (FEEDBACK_TEMPLATE, LocalizeFeedback,
+                                                feedback_template_dirs)
+from grader.autograde.neutralize_stderr import NeutralizeStderr
+from grader.autograde.record_issues import RecordSubmissionIssues
+from grader.autograde.score_probes import ScoreProbes
 
 c = get_config()  # noqa: F821 (provided by traitlets when nbgrader loads this file)
 
@@ -29,11 +35,11 @@ c = get_config()  # noqa: F821 (provided by traitlets when nbgrader loads this f
 # material, next to this file, loaded only by the autograder (never in a student's install).
 import os  # noqa: E402
 
-import grader.exercises  # noqa: E402
+import grader.student.registry  # noqa: E402
 
 _here = os.path.dirname(os.path.abspath(__file__))  # noqa: F821 (set by traitlets)
-if os.path.isdir(os.path.join(_here, "exercises")):
-    grader.exercises.add_path(os.path.join(_here, "exercises"))
+if grader.student.registry.course_definitions(_here):
+    grader.student.registry.add_path(grader.student.registry.course_definitions(_here))
 
 c.CourseDirectory.course_id = "minitape-autodiff"
 # The gradebook is sqlite:///<this folder>/gradebook.db (nbgrader's default); never committed.
@@ -120,7 +126,7 @@ c.FileNameCollectorPlugin.named_regexp = (
 c.ExportApp.plugin_class = GraderExportPlugin
 
 # submissions are untrusted files: links and special files are refused before anything reads
-# them (grader/submissions.py): by collect, zip_collect and autograde; the export shows them
-grader.submissions.install()
-c.ExchangeFactory.collect = grader.submissions.SafeExchangeCollect
-c.ZipCollectApp.extractor_plugin = grader.submissions.SafeExtractor
+# them (grader/infra/submissions.py): by collect, zip_collect and autograde; the export shows them
+grader.infra.submissions.install()
+c.ExchangeFactory.collect = grader.infra.submissions.SafeExchangeCollect
+c.ZipCollectApp.extractor_plugin = grader.infra.submissions.SafeExtractor

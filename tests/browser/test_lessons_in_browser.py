@@ -171,7 +171,7 @@ def work_through_lesson_01(page, lang: str, *, run_all_cells, notebook_state, sc
     # --- check(...): the unfilled stub fails, in the lesson's language ----------------------------
     report = cells.nth(check_cell).locator(".grader-report")
     assert report.count() == 1, f"no grader report under cell #{check_cell}"
-    from grader.visible import visible_exercise
+    from grader.student.visible import visible_exercise
 
     # the header names the exercise by its title in the notebook's language, then its id
     title = f"{grader_t('report.title', lang, exercise=visible_exercise(EXERCISE).display_title(lang))} ({EXERCISE})"

@@ -24,9 +24,9 @@ import pytest
 from course_fixture import (LESSON, WRONG, grader_cli, make_course, nbgrader, reference_solutions,
                             released, submit, with_answers)
 
-from grader.checks import compare_leaf
+from grader.student.checks import compare_leaf
 from grader.glosses import gloss
-from grader.mathml import protect, restore
+from grader.autograde.mathml import protect, restore
 
 PT = f"{LESSON}-pt"
 OTHER = {"en": "lee", "es": "lia", "ru": "lev"}   # language -> a student graded in it
@@ -68,8 +68,8 @@ def test_scalar_mismatch_names_no_index():
 
 
 def test_a_raised_call_has_no_expected_got_expander():
-    from grader.report import render_html
-    from grader.runner import StudentError, error_message
+    from grader.student.report import render_html
+    from grader.student.runner import StudentError, error_message
 
     msg = error_message(StudentError("InvalidArgumentError", "Incompatible shapes: [2] vs. [3]",
                                      traceback="Traceback ...\nInvalidArgumentError"), "f", "pt")

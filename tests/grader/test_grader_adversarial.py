@@ -5,7 +5,7 @@ lose points, every way students break a notebook's structure: one submission eac
 ``python -m grader autograde-all`` (and the ``grader.py`` shadowing case by serial
 ``nbgrader autograde``), then ``generate_feedback`` and ``export``. Exact per-cell scores,
 status and feedback content are asserted. Scores are computed in the nbgrader process from the
-values the kernel reports (grader.scoring), so cheats earn what their values deserve: here 0,
+values the kernel reports (grader.autograde.scoring), so cheats earn what their values deserve: here 0,
 or the visible checks' share for a hard-coded answer.
 """
 
@@ -43,17 +43,17 @@ def _wrong_with(prefix: str) -> dict[str, str]:
 PATCH_GRADE = ("import grader\n"
                "grader.grade = lambda *a, **k: 7\n"
                "grader.check = lambda *a, **k: None\n")
-PATCH_COMPARE = ("import grader.checks, grader.runner\n"
-                 "from grader.checks import LeafOutcome\n"
-                 "grader.checks.compare_leaf = lambda *a, **k: LeafOutcome('', True, 'ok', 'ok')\n"
-                 "grader.runner.compare = lambda *a, **k: []\n")
-PATCH_SCORE = ("import grader.runner\n"
-               "grader.runner.ExerciseResult.score = property(lambda self: self.points)\n"
-               "grader.runner.ExerciseResult.__repr__ = lambda self: str(self.points)\n")
+PATCH_COMPARE = ("import grader.student.checks, grader.student.runner\n"
+                 "from grader.student.checks import LeafOutcome\n"
+                 "grader.student.checks.compare_leaf = lambda *a, **k: LeafOutcome('', True, 'ok', 'ok')\n"
+                 "grader.student.runner.compare = lambda *a, **k: []\n")
+PATCH_SCORE = ("import grader.student.runner\n"
+               "grader.student.runner.ExerciseResult.score = property(lambda self: self.points)\n"
+               "grader.student.runner.ExerciseResult.__repr__ = lambda self: str(self.points)\n")
 # in the sandbox the registry is not even importable (the course is hidden): the cheat must
 # not cost the hard-coded answer below its visible share either way
 CLEAR_REGISTRY = ("try:\n"
-                  "    from grader.exercises import get\n"
+                  "    from grader.student.registry import get\n"
                   "    for i in range(1, 5):\n"
                   "        get(f'l01_ex{i}').hidden.clear()\n"
                   "except Exception:\n"
@@ -309,9 +309,9 @@ def _hidden_cases(student, exercise="l01_ex1"):
     """(inputs, expected) of ``student``'s hidden cases, as the trusted side draws them."""
     import numpy as np
 
-    from grader.exercises import get
-    from grader.runner import graded_cases, reference_answer
-    from grader.scoring import exercise_seed
+    from grader.student.registry import get
+    from grader.student.runner import graded_cases, reference_answer
+    from grader.autograde.scoring import exercise_seed
 
     ex = get(exercise)
     seed = exercise_seed(exercise, course="minitape-autodiff", assignment=EN, student=student)
@@ -325,7 +325,7 @@ def _hidden_cases(student, exercise="l01_ex1"):
 
 def test_a_failed_hidden_check_shows_neither_its_inputs_nor_its_expected_value(course):
     # what a resubmission would need to be a lookup table built from the first feedback
-    from grader.checks import fmt_number
+    from grader.student.checks import fmt_number
 
     text = _feedback(course, "c03_patch_score")
     assert "Wrong values at a hidden point" in text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from grader.checks import Tolerance, compare, compare_leaf, finite_difference_check, to_array
+from grader.student.checks import Tolerance, compare, compare_leaf, finite_difference_check, to_array
 
 
 def test_broadcastable_answers_fail_on_shape_where_allclose_passes():

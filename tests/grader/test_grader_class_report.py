@@ -48,7 +48,7 @@ def course(tmp_path_factory):
 
 def _cli(course, *args):
     """``python -m grader ARGS --course COURSE`` in this process: (returncode, stdout, stderr)."""
-    from grader.cli import main
+    from grader.autograde.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -10,8 +10,8 @@ import nbformat
 import pytest
 
 from tests.support.course import PACKAGED_COURSE, REPO, env
-from grader.cli import main
-from grader.course_check import check_notebook
+from grader.autograde.cli import main
+from grader.autograde.course_check import check_notebook
 
 
 def _run(*args, cwd=None):

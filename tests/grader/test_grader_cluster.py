@@ -18,7 +18,7 @@ import pytest
 from tests.support.course import (KILLS_KERNEL, LESSON, PARTLY_RIGHT, WRONG, env, grader_cli, released_course,
                             nbgrader, released, reference_solutions, set_duedate, submit,
                             with_answers)
-from grader.parallel import read_rows
+from grader.infra.parallel import read_rows
 from test_grader_parallel import _outputs
 
 pytest.importorskip("distributed", reason="Dask is not installed (pip install -e '.[cluster]')")
@@ -193,7 +193,7 @@ def test_unreachable_scheduler_is_one_clear_line(tmp_path):
 
 
 def test_without_scheduler_dask_is_not_imported():
-    code = ("import sys, grader.cli, grader.parallel; grader.cli.build_parser(); "
+    code = ("import sys, grader.autograde.cli, grader.infra.parallel; grader.autograde.cli.build_parser(); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
     out = subprocess.run([sys.executable, "-c", code], env=env(), capture_output=True, text=True,
                          check=True).stdout

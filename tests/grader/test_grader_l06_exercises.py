@@ -6,7 +6,7 @@ import pytest
 
 import minitape as tf
 from grader import get_exercise
-from grader.runner import run_exercise
+from grader.student.runner import run_exercise
 
 
 @pytest.fixture(autouse=True)

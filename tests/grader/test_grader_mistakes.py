@@ -1,4 +1,4 @@
-"""The mistake classifier (grader/mistakes.py, issue 29), pattern by pattern, on real wrong
+"""The mistake classifier (grader/student/mistakes.py, issue 29), pattern by pattern, on real wrong
 solutions (tests/grader/wrong_solutions.py) run through minitape against the real exercises:
 on every case as the trusted side grades them, and on the visible cases as check() does."""
 
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from grader import check
-from grader.exercises import get
-from grader.mistakes import CaseData, LeafCase, classify, summary
-from grader.runner import run_exercise
+from grader.student.registry import get
+from grader.student.mistakes import CaseData, LeafCase, classify, summary
+from grader.student.runner import run_exercise
 from wrong_solutions import WRONG, namespace
 
 ALL = [(family, eid, src, want) for family, items in WRONG.items() for eid, src, want in items]
@@ -24,7 +24,7 @@ def _top(record: dict) -> dict:
 @pytest.mark.parametrize("family,eid,src,want", ALL, ids=IDS)
 @pytest.mark.parametrize("seed", [7, 12345])
 def test_every_case_graded(family, eid, src, want, seed):
-    from grader.mistakes import annotate
+    from grader.student.mistakes import annotate
 
     result = run_exercise(get(eid), namespace(src), include_hidden=True, seed=seed, lang="en")
     assert not result.passed
@@ -138,8 +138,8 @@ def test_trusted_side_classifies_the_data_a_kernel_reported(family, eid, src, wa
     trusted process exactly as a live answer is."""
     from unittest import mock
 
-    from grader.mistakes import annotate
-    from grader.scoring import build_probe, score_probe
+    from grader.student.mistakes import annotate
+    from grader.autograde.scoring import build_probe, score_probe
 
     ex = get(eid)
     source, plan = build_probe(ex, "en", 3)
@@ -160,7 +160,7 @@ def test_none_names_its_reason_as_a_stable_code_in_every_language(lang):
     """"forgot tape.watch" and "went through NumPy" are counted apart, whatever the language
     the explanation came back in (the trusted side only gets the kernel's text)."""
     from grader.i18n import set_language
-    from grader.mistakes import annotate
+    from grader.student.mistakes import annotate
 
     detour = '''
 def derivative_at(x0):
@@ -179,7 +179,7 @@ def derivative_at(x0):
 
 
 def test_a_failure_to_classify_never_costs_the_report(monkeypatch):
-    import grader.mistakes as mistakes
+    import grader.student.mistakes as mistakes
 
     def broken(*args, **kwargs):
         raise RuntimeError("classifier bug")

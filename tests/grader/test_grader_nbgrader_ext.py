@@ -7,8 +7,10 @@ import pytest
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
 from nbgrader.utils import determine_grade
-from grader.nbgrader_ext import (GraderExecute, HideHiddenTestsInFeedback, NeutralizeStderr,
-                                 issues_of)
+from grader.autograde.execute import GraderExecute
+from grader.autograde.hide_hidden_tests import HideHiddenTestsInFeedback
+from grader.autograde.issues import issues_of
+from grader.autograde.neutralize_stderr import NeutralizeStderr
 
 
 def _grade_cell(source: str, points: float = 2, grade_id: str = "ex1"):
@@ -103,7 +105,7 @@ def _solution_notebook(lang: str | None):
 
 
 def test_the_stub_speaks_the_notebooks_language():
-    from grader.nbgrader_ext import LocalizedClearSolutions
+    from grader.autograde.clear_solutions import LocalizedClearSolutions
 
     released = {}
     for lang, resources in (("ru", {}), (None, {"nbgrader": {"assignment": "01-gradients-pt"}}),
@@ -118,7 +120,7 @@ def test_the_stub_speaks_the_notebooks_language():
 
 
 def test_feedback_words_follow_the_assignments_language():
-    from grader.nbgrader_ext import FEEDBACK_WORDS, LocalizeFeedback
+    from grader.autograde.localize_feedback import FEEDBACK_WORDS, LocalizeFeedback
 
     _, resources = LocalizeFeedback().preprocess(new_notebook(), {"nbgrader": {"assignment": "03-none-gradients-es"}})
     assert resources["grader_lang"] == "es"

@@ -11,7 +11,7 @@ import pytest
 from tests.support.course import (KILLS_KERNEL, LESSON, PARTLY_RIGHT, WRONG, grader_cli, released_course,
                             nbgrader, released, reference_solutions, set_duedate, submit,
                             with_answers)
-from grader.parallel import merge_rows, read_rows
+from grader.infra.parallel import merge_rows, read_rows
 
 pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 

@@ -11,8 +11,8 @@ import pytest
 
 import minitape as tf
 from grader import check, grade, get_exercise
-from grader import diagnose
-from grader.runner import run_exercise
+from grader.student import diagnose
+from grader.student.runner import run_exercise
 
 
 # ----- answers ------------------------------------------------------------------------------
@@ -150,7 +150,7 @@ def test_errors_in_student_code_are_reported_not_raised():
     assert result.checks[0].reason == "error"
     assert result.checks[0].message == "Calling `derivative_at` raised KeyError: 'nope'"
     assert "broken" in result.checks[0].details["traceback"]  # the student's own frame
-    assert "grader/runner.py" not in result.checks[0].details["traceback"]
+    assert "grader/student/runner.py" not in result.checks[0].details["traceback"]
     missing = check("l01_ex1", {})
     assert missing.checks[0].message.startswith("Define a function named `derivative_at`")
     not_callable = check("l01_ex1", {"derivative_at": 3.0})

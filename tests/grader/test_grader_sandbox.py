@@ -1,4 +1,4 @@
-"""Adversarial submissions against the grading sandbox (grader.sandbox, grader.kernels).
+"""Adversarial submissions against the grading sandbox (grader.infra.sandbox, grader.infra.kernels).
 
 One class of lesson 1 is graded with ``autograde-all`` (sandboxed, the default): every student
 answers every exercise correctly *and* attacks the grader in one exercise's solution. Each
@@ -23,7 +23,7 @@ import pytest
 
 from course_fixture import (LESSON, REPO, env, grader_cli, make_course, nbgrader, released,
                             reference_solutions, set_duedate, submit, with_answers)
-from grader.parallel import read_rows
+from grader.infra.parallel import read_rows
 from tests.support.course import released_course  # one released course per process
 
 pytestmark = [pytest.mark.slow, pytest.mark.kernel,
@@ -385,7 +385,7 @@ def _in_kernel_audit(course) -> str:
 
     # the fingerprints travel compressed: the notebook itself never holds instructor text
     blob = base64.b64encode(zlib.compress(json.dumps(Fingerprints.of_checkout().blocks).encode(), 9)).decode()
-    targets = [str(CHECKOUT / "lessons/src/01-gradients.py"), str(CHECKOUT / "grader/course/exercises/l01.py"),
+    targets = [str(CHECKOUT / "lessons/src/01-gradients.py"), str(CHECKOUT / "grader/course/definitions/l01.py"),
                str(CHECKOUT / f"grader/course/source/{EN}/{LESSON}.ipynb"), str(course / "exercises/l01.py"),
                str(course / "gradebook.db"), str(course / "nbgrader_config.py")]
     return f"""
@@ -544,7 +544,7 @@ def test_hostile_outputs_flag_only_their_exercise_and_scratch_is_bounded(tmp_pat
     import re
     import tempfile
 
-    from grader.exercises import get
+    from grader.student.registry import get
 
     course = make_course(tmp_path / "course", langs=("en",), timeout=60)
     nbgrader(course, "generate_assignment", EN)

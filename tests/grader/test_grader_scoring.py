@@ -1,6 +1,6 @@
-"""Out-of-kernel scoring (grader.scoring, grader.wire, grader.technique), in one process.
+"""Out-of-kernel scoring (grader.autograde.scoring, grader.wire, grader.autograde.technique), in one process.
 
-The probe's code (grader/_probe_runtime.py) runs here as it would in a kernel; its one
+The probe's code (grader/autograde/probe.py) runs here as it would in a kernel; its one
 output is captured and scored like ScoreProbes does. The end-to-end version, with real
 kernels and cheats, is tests/grader/test_grader_adversarial.py.
 """
@@ -16,10 +16,10 @@ import nbformat
 import numpy as np
 import pytest
 
-from grader.checks import compare_leaf
-from grader.exercises import all_exercises, get
-from grader.scoring import PROBE_MIME, build_probe, exercise_seed, score_probe
-from grader.technique import evidence, provably_raises, technique_notes
+from grader.student.checks import compare_leaf
+from grader.student.registry import all_exercises, get
+from grader.autograde.scoring import PROBE_MIME, build_probe, exercise_seed, score_probe
+from grader.autograde.technique import evidence, provably_raises, technique_notes
 from grader.wire import WireError, decode_answer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -365,7 +365,7 @@ def test_hidden_failures_say_why_and_never_with_what():
     result, _, _ = run_probe("l01_ex1", printing, seed=5)
     text = result.text() + result._repr_html_()
     _, plan = build_probe(ex, "en", 5)
-    from grader.runner import graded_cases
+    from grader.student.runner import graded_cases
 
     for case, _, hidden, case_seed, _ in graded_cases(ex, "en", True, 5):
         x0 = case.make(np.random.default_rng(case_seed)).args[0]
@@ -387,7 +387,7 @@ def test_hidden_failures_say_why_and_never_with_what():
 
 def test_a_plain_python_zero_is_a_number_where_the_answers_are_plain_numbers():
     ex = get("l07_ex4")
-    from grader.runner import judge_case
+    from grader.student.runner import judge_case
 
     case = ex.visible[1]  # alpha = 0, first point beyond the margin
     inputs = case.make(np.random.default_rng(1001))

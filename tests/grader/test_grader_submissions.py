@@ -19,7 +19,7 @@ import pytest
 
 from course_fixture import (LESSON, grader_cli, make_course, nbgrader, released, reference_solutions,
                             set_duedate, submit, with_answers)
-from grader.parallel import read_rows
+from grader.infra.parallel import read_rows
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]

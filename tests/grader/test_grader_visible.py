@@ -1,4 +1,4 @@
-"""The visible checks as shipped to students: data, no reference code (grader.visible)."""
+"""The visible checks as shipped to students: data, no reference code (grader.student.visible)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercises import all_exercises
-from grader.runner import run_exercise
-from grader.visible import DATA, build_data, dumps, visible_exercise
+from grader.student.registry import all_exercises
+from grader.student.runner import run_exercise
+from grader.student.visible import DATA, build_data, dumps, visible_exercise
 
 from test_grader_scoring import SOLUTIONS, _lesson7_namespace
 
@@ -62,7 +62,7 @@ def test_the_shipped_data_is_up_to_date_with_the_definitions():
 
     differences = _same(json.loads(DATA.read_text(encoding="utf-8")),
                         json.loads(dumps(build_data(all_exercises()))))
-    assert not differences, ("grader/visible_cases.json is stale: run `python -m grader.visible`\n"
+    assert not differences, ("grader/student/visible_cases.json is stale: run `python -m grader.student.visible`\n"
                              + "\n".join(differences[:20]))
 
 
@@ -81,9 +81,9 @@ def test_visible_exercises_carry_answers_but_no_reference_and_no_hidden_case(exe
 
 
 def test_check_works_and_grade_refuses_without_the_instructor_definitions():
-    # a student's install: grader without grader/course/exercises
+    # a student's install: grader without grader/course/definitions
     code = (
-        "import grader.exercises as e\n"
+        "import grader.student.registry as e\n"
         "e.__path__[:] = [p for p in e.__path__ if 'course' not in p]\n"
         "assert not e.definitions_available() and e.all_exercises() == {}\n"
         "import minitape as tf\n"
@@ -113,9 +113,9 @@ def test_grade_in_a_course_folder_finds_the_courses_definitions(tmp_path):
 
     (tmp_path / "source" / "a").mkdir(parents=True)
     (tmp_path / "nbgrader_config.py").write_text("", encoding="utf-8")
-    shutil.copytree(REPO / "grader" / "course" / "exercises", tmp_path / "exercises")
+    shutil.copytree(REPO / "grader" / "course" / "definitions", tmp_path / "exercises")
     code = (
-        "import grader.exercises as e\n"
+        "import grader.student.registry as e\n"
         "e.__path__[:] = [p for p in e.__path__ if not p.startswith(%r)]\n"
         "import minitape as tf\n"
         "from grader import grade\n"
@@ -136,7 +136,7 @@ def test_the_report_names_the_exercise_its_parts_and_what_was_compared(exercise_
     """Every exercise has a title in every language; its ``components`` and ``compares`` have
     the structure of its reference answer, so a part is called ``dL/dw`` (not ``[0]``) and a
     loss curve is never said to match "the reference gradient"."""
-    from grader.checks import KINDS, flatten_with_paths
+    from grader.student.checks import KINDS, flatten_with_paths
     from grader.i18n import LANGS
 
     ex = all_exercises()[exercise_id]

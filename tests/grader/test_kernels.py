@@ -1,4 +1,4 @@
-"""Kernels forked from a preloaded process (grader.kernels) behave like kernels started fresh:
+"""Kernels forked from a preloaded process (grader.infra.kernels) behave like kernels started fresh:
 own process, directory, environment, random stream; interrupts, deaths and shutdowns are seen;
 inline figures still appear; where forking would differ, a fresh kernel is started instead."""
 
@@ -11,7 +11,7 @@ import sys
 import nbformat
 import pytest
 
-from grader import kernels
+from grader.infra import kernels
 
 pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 

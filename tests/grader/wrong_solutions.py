@@ -3,7 +3,7 @@ and the class built by the class-report test: each is the source a student could
 exercise (lessons 1, 2, 4, 6 and 7), run through minitape against the real exercise.
 
 ``WRONG[family]`` is a list of ``(exercise id, function source, expected pattern record)``;
-the record is the subset of :func:`grader.mistakes.summary`'s exercise-level keys the test
+the record is the subset of :func:`grader.student.mistakes.summary`'s exercise-level keys the test
 asserts (``pattern`` and its sub-kind, factor ...).
 """
 

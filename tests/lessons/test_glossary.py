@@ -143,11 +143,11 @@ def test_grader_messages_and_exercise_titles_use_the_glossary():
     from grader.messages import MESSAGES
 
     problems = list(check_catalog(MESSAGES, "grader/messages.py"))
-    visible = json.loads((glossary.GLOSSARY_PATH.parents[1] / "grader" / "visible_cases.json").read_text(encoding="utf-8"))
+    visible = json.loads((glossary.GLOSSARY_PATH.parents[1] / "grader" / "student" / "visible_cases.json").read_text(encoding="utf-8"))
     titles = {ex_id: ex["title"] for ex_id, ex in visible["exercises"].items()
               if isinstance(ex, dict) and isinstance(ex.get("title"), dict)}
-    assert titles, "no exercise titles found in grader/visible_cases.json"
-    problems += list(check_catalog(titles, "grader/visible_cases.json"))
+    assert titles, "no exercise titles found in grader/student/visible_cases.json"
+    problems += list(check_catalog(titles, "grader/student/visible_cases.json"))
     assert not problems, _report(problems)
 
 
@@ -173,17 +173,17 @@ def test_a_term_wrapped_over_two_lines_is_found():
 def test_exercise_titles_and_technique_texts_use_the_glossary():
     """What the report says an exercise is and how it must be solved (the instructor's
     definitions: every title, every technique's description, in every language)."""
-    from grader.exercises import all_exercises
+    from grader.student.registry import all_exercises
 
     exercises = all_exercises()
-    assert exercises, "no exercise definitions found (grader/course/exercises)"
+    assert exercises, "no exercise definitions found (grader/course/definitions)"
     catalog: dict = {}
     for ex_id, ex in exercises.items():
         catalog[f"{ex_id}.title"] = ex.title
         for i, technique in enumerate(ex.techniques):
             catalog[f"{ex_id}.technique{i}"] = technique.description
     assert any(".technique" in key for key in catalog)
-    problems = list(check_catalog(catalog, "grader/course/exercises"))
+    problems = list(check_catalog(catalog, "grader/course/definitions"))
     assert not problems, _report(problems)
 
 

@@ -9,8 +9,8 @@ from unittest import mock
 
 import pytest
 
-from grader.exercises import get
-from grader.scoring import build_probe, score_probe
+from grader.student.registry import get
+from grader.autograde.scoring import build_probe, score_probe
 
 TAPE_EXERCISES = ["l01_ex1", "l03_ex1", "l03_ex2", "l03_ex3", "l05_ex1"]
 
@@ -63,7 +63,7 @@ def test_a_hand_derived_formula_is_noted_for_the_instructor(exercise_id):
 def test_l03_ex5_snippets_in_the_lesson_are_the_graders(lessons):
     """The lesson prints the snippets the reference runs: the same strings, letter by letter,
     and each cause code 0-6 is the answer to at least one of them."""
-    from grader.exercises import l03
+    from grader.student.registry import l03
 
     lesson = next(lesson for lesson in lessons if lesson.name == "03-none-gradients")
     cell = next(c for c in lesson.code if c.key == "ex5-snippets")
@@ -92,7 +92,7 @@ def test_l03_ex5_needs_the_cause_not_only_none():
 
 
 def _graded(exercise_id, func, seed=11):
-    from grader.runner import run_exercise
+    from grader.student.runner import run_exercise
 
     ex = get(exercise_id)
     return run_exercise(ex, {ex.function: func}, include_hidden=True, seed=seed)

@@ -7,13 +7,13 @@ import re
 
 
 def test_exercises_match_the_grader_registry(lessons):
-    from grader.exercises import all_exercises
+    from grader.student.registry import all_exercises
 
     registry = all_exercises()
     for lesson in lessons:
         solutions = {c.grade_id: c for c in lesson.code if c.role == "solution"}
         for tests in lesson.exercises:
-            assert tests.grade_id in registry, f"{lesson.name}: {tests.grade_id} is not defined in grader/course/exercises"
+            assert tests.grade_id in registry, f"{lesson.name}: {tests.grade_id} is not defined in grader/course/definitions"
             ex = registry[tests.grade_id]
             assert float(tests.points) == float(ex.points), \
                 f"{tests.grade_id}: tests cell has {tests.points} points, grader says {ex.points}"

@@ -243,7 +243,7 @@ def test_generated_notebook_structure(tmp_path):
                                        "schema_version": 3, "solution": False, "task": False}
     assert "return 2 * x" in solution.source and "assert double(21)" in tests.source
     s_solution, s_tests = snb.cells[2], snb.cells[3]
-    # nbgrader's stub, its comment in the notebook's language (grader.nbgrader_ext.LocalizedClearSolutions)
+    # nbgrader's stub, its comment in the notebook's language (grader.autograde.clear_solutions.LocalizedClearSolutions)
     assert s_solution.source == "def double(x):\n    # ESCREVA AQUI O SEU CÓDIGO\n    raise NotImplementedError()"
     assert s_tests.source == 'check("l07_ex1")'
     assert s_tests.metadata.editable is False and s_tests.metadata.deletable is False

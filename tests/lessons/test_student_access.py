@@ -8,7 +8,7 @@ there from the visible cases shipped as data.
   hidden-test region of the lesson sources, whitespace ignored);
 * its `make lab` (`python -m lessons lab --root lessons` with the wheel installed, not the
   checkout) starts, through its server, a real kernel for a lesson (reached with jupyter_client):
-  it cannot open the instructor files by relative path nor import `grader.course.exercises`;
+  it cannot open the instructor files by relative path nor import `grader.course.definitions`;
   `check()` fails the stub and passes a solution (tests/packaging/test_binder.py does the same
   with Binder's pinned environment);
 * `make lab` in the checkout (`python -m lessons lab`): a real kernel started through the lab's
@@ -34,7 +34,7 @@ from test_lab import REPO, TOKEN, _env, _get, _server
 
 from lessons import student
 
-INSTRUCTOR_FILES = ["grader/course/exercises/l01.py", "grader/course/exercises/__init__.py",
+INSTRUCTOR_FILES = ["grader/course/definitions/l01.py", "grader/course/definitions/__init__.py",
                     "lessons/src/01-gradients.py",
                     "grader/course/source/01-gradients-en/01-gradients.ipynb"]
 
@@ -54,13 +54,13 @@ PROBE = textwrap.dedent("""
         except OSError as _e:
             _report["listed"][_p] = type(_e).__name__
     try:
-        import grader.course.exercises
-        _report["import"] = "imported " + str(grader.course.exercises.__file__)
+        import grader.course.definitions
+        _report["import"] = "imported " + str(grader.course.definitions.__file__)
     except Exception as _e:
         _report["import"] = type(_e).__name__
-    import grader, grader.exercises
+    import grader, grader.student.registry
     _report["grader"] = grader.__file__
-    _report["definitions"] = grader.exercises.definitions_available()
+    _report["definitions"] = grader.student.registry.definitions_available()
 
     import minitape as tf
     from grader import check
@@ -151,7 +151,7 @@ def test_student_dist_holds_only_student_material(dist: Path) -> None:
 
     with zipfile.ZipFile(dist / wheel) as zf:
         names = zf.namelist()
-    assert "grader/visible_cases.json" in names and "grader/__init__.py" in names
+    assert "grader/student/visible_cases.json" in names and "grader/__init__.py" in names
     assert not [n for n in names if student.INSTRUCTOR_PATH.search(n)]
     assert student.audit(dist, student.Fingerprints.of_checkout(REPO)) == []
     # Binder installs the wheel with the checkout's pins
@@ -195,7 +195,7 @@ def test_audit_finds_instructor_material(tmp_path: Path) -> None:
     (tmp_path / "lessons/en").mkdir(parents=True)
     assert student.audit(tmp_path, prints) == []
     # a reference function pasted into a notes file (reindented), a lesson source renamed
-    ref = (REPO / "grader/course/exercises/l01.py").read_text()
+    ref = (REPO / "grader/course/definitions/l01.py").read_text()
     start = ref.index("def _mse_gradients_reference")
     body = ref[start:ref.index("\n\n\n", start)]
     (tmp_path / "notes.txt").write_text(textwrap.indent(body, "        "))
@@ -203,14 +203,14 @@ def test_audit_finds_instructor_material(tmp_path: Path) -> None:
     import shutil
     import zipfile
 
-    shutil.copytree(REPO / "grader/course/exercises", tmp_path / "x/grader/course/exercises",
+    shutil.copytree(REPO / "grader/course/definitions", tmp_path / "x/grader/course/definitions",
                     ignore=shutil.ignore_patterns("__pycache__"))
     with zipfile.ZipFile(tmp_path / "pkg.whl", "w") as zf:
         zf.writestr("lessons/src/01-gradients.py", "x = 1\n")
     problems = "\n".join(student.audit(tmp_path, prints))
-    assert "notes.txt: holds the code of grader/course/exercises/l01.py" in problems, problems
+    assert "notes.txt: holds the code of grader/course/definitions/l01.py" in problems, problems
     assert "lessons/en/copy.py" in problems
-    assert "x/grader/course/exercises/l01.py: instructor material by path" in problems
+    assert "x/grader/course/definitions/l01.py: instructor material by path" in problems
     assert "pkg.whl!/lessons/src/01-gradients.py: instructor material by path" in problems
 
 
@@ -403,6 +403,6 @@ def test_lab_with_no_sandbox_warns_and_the_probe_sees_the_leak(tmp_path: Path) -
     report, _paths, log = _lab_kernel_report(
         [sys.executable, "-m", "lessons", "lab", "--no-sandbox"], env, tmp_path, REPO, REPO / "lessons")
     assert "WARNING: starting the lab without a sandbox" in log
-    assert isinstance(report["read"]["../../grader/course/exercises/l01.py"], int)
+    assert isinstance(report["read"]["../../grader/course/definitions/l01.py"], int)
     assert isinstance(report["read"][str(REPO / "lessons/src/01-gradients.py")], int)
     assert report["import"].startswith("imported")

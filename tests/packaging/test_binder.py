@@ -45,8 +45,8 @@ GRADIENT_NOTEBOOK = [
     "import sys\nimport minitape as tf\nimport grader\nimport lessons\nprint(sys.prefix)",
     "x = tf.Variable(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\nprint(float(tape.gradient(y, x).numpy()))",
     # the answers are not installed: no definitions, no course folder; check() works from data
-    "import importlib.util, grader.exercises\n"
-    "print(importlib.util.find_spec('grader.course.exercises') is None, grader.exercises.definitions_available())",
+    "import importlib.util, grader.student.registry\n"
+    "print(importlib.util.find_spec('grader.course.definitions') is None, grader.student.registry.definitions_available())",
     "def derivative_at(x0):\n    x = tf.Variable(x0)\n    with tf.GradientTape() as tape:\n        y = x ** 3 - 2 * x\n"
     "    return tape.gradient(y, x)\nfrom grader import check\nprint(check('l01_ex1').passed)",
 ]

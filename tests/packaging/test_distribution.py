@@ -3,7 +3,7 @@ material, NumPy as the only runtime dependency, and none of the repository tooli
 tests/, benchmarks/).
 
 Instructor material is what students must never hold: the exercise definitions (reference
-solutions and hidden cases, grader/course/exercises/), the nbgrader source notebooks
+solutions and hidden cases, grader/course/definitions/), the nbgrader source notebooks
 (solutions and hidden tests, grader/course/source/) and the lesson sources (solutions,
 lessons/src/). Students install the wheel (Binder builds one from the repository), so neither
 it nor the sdist carries any of it, by path or by content."""
@@ -27,7 +27,7 @@ from tests.support.project import PACKAGES, REPO, clean_env, project_files, run
 TOOLING = ("binder/", "tests/", "benchmarks/", ".ci/")
 # nbgrader runtime state that may sit in a working copy of the course (pruned in MANIFEST.in).
 COURSE_STATE = re.compile(r"^grader/course/(submitted|autograded|feedback|release|exchange)/|(^|/)gradebook\.db$")
-INSTRUCTOR = re.compile(r"^(grader/course/exercises|grader/course/source|lessons/src)/")
+INSTRUCTOR = re.compile(r"^(grader/course/definitions|grader/course/source|lessons/src)/")
 # text that only instructor material contains: exercise registrations with their reference
 # solutions and hidden-case generators, notebooks' solution regions
 INSTRUCTOR_TEXT = re.compile(rb"register\(Exercise\(|def _\w+_reference\(|def _ex\d+_random\(|"
@@ -85,7 +85,7 @@ def test_sdist_and_wheel_contents(project_copy: Path, tmp_path: Path) -> None:
         by_text = sorted(n for n, data in files.items() if INSTRUCTOR_TEXT.search(data))
         assert not by_text, f"solutions or hidden tests inside files of the {kind}: {by_text}"
     # what check() needs instead: the visible cases as data
-    assert "grader/visible_cases.json" in wheel_text
+    assert "grader/student/visible_cases.json" in wheel_text
     leaked = sorted(m for m in members if m.startswith(TOOLING))
     assert not leaked, f"repository tooling in the sdist: {leaked}"
 

@@ -42,7 +42,7 @@ def make_course(root: Path, langs=("en", "ru"), timeout: int | None = None,
         config += f"\nc.Execute.timeout = {int(timeout)}\n"
     (root / "nbgrader_config.py").write_text(config, encoding="utf-8")
     # the instructor's exercise definitions, as `python -m grader init-course` copies them
-    shutil.copytree(PACKAGED_COURSE / "exercises", root / "exercises",
+    shutil.copytree(PACKAGED_COURSE / "definitions", root / "definitions",
                     ignore=shutil.ignore_patterns("__pycache__"))
     for lesson in lessons:
         for lang in langs:
@@ -189,7 +189,7 @@ def with_answers(nb, answers: dict[str, str]):
 
 
 # ----------------------------------------------------------------------------------------------
-# Wrong answers students write (lesson 1's exercises, see grader/course/exercises/l01.py)
+# Wrong answers students write (lesson 1's exercises, see grader/course/definitions/l01.py)
 # ----------------------------------------------------------------------------------------------
 WRONG = {
     # forgot the -2x term: wrong values everywhere

@@ -22,7 +22,7 @@ POINTS = {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0}
 class Submission:
     student: str
     scores: dict  # grade id -> score
-    patterns: dict = field(default_factory=dict)  # grade id -> summary record (grader.mistakes)
+    patterns: dict = field(default_factory=dict)  # grade id -> summary record (grader.student.mistakes)
     issues: list = field(default_factory=list)  # {"kind", "cell", "detail"}
     code: dict = field(default_factory=dict)  # function name -> source of its cell
     first_name: str = ""
@@ -39,7 +39,7 @@ def build(course: Path, submissions: list[Submission], assignment: str = "01-gra
           timestamp: str = "2026-11-20 10:00:00.000000") -> Path:
     """Write ``course/`` (config, gradebook.db, autograded/...) for ``submissions``; called
     again on the same course, it adds another assignment (a language variant)."""
-    from grader import nbgrader_compat
+    from grader.infra import nbgrader_compat
 
     nbgrader_compat.install()  # before any Gradebook: no `alembic` needed on PATH
     from nbgrader.api import Gradebook

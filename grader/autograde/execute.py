@@ -1,0 +1,366 @@
+"""nbgrader preprocessor :class:`GraderExecute` (replaces nbgrader's ``Execute``): when the kernel dies (``os._exit``,
+segfault, out of memory) nbgrader abandons the whole submission and it exports as a silent 0;
+here the cell that killed the kernel gets an error, every later cell is marked "not run"
+(a test cell with no output would otherwise get *full* credit), and grading goes on. When
+one of the student's own cells killed it (``os._exit(1)`` at top level), the kernel is
+restarted instead, the cells that ran are replayed without that cell (and without any that
+kills it again on replay; ``max_kernel_restarts``), the killing cell gets an error in the
+student's language, and grading goes on: only what depends on that cell is lost. Two
+timeouts in a row (a kernel that ignores the interrupt) stop execution the same way. The
+kernel runs with ``MINITAPE_LANG`` set from the assignment id (``01-gradients-ru`` -> ru),
+so feedback is in the language the student worked in.
+
+Configured in ``grader/course/nbgrader_config.py``; one preprocessor per module, as nbgrader
+keeps its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbformat.notebooknode import NotebookNode
+from traitlets import Bool, Integer, Unicode, default
+
+from nbgrader import utils
+from nbgrader.preprocessors import Execute
+
+from grader.i18n import split_variant
+from grader.autograde.issues import add_issue, cell_name, error_output, issues_of
+
+__all__ = ["GraderExecute"]
+
+
+KILLED_DETAIL = "the kernel died; it was restarted and the notebook graded without this cell"
+
+
+def _students_own(cell: NotebookNode) -> bool:
+    """A cell of the student's code: neither a probe nor a test cell (the grader's code, which
+    calls the student's functions: when it kills the kernel, the notebook stops there)."""
+    return not cell.get("metadata", {}).get("grader_probe") and \
+        not (utils.is_grade(cell) and not utils.is_solution(cell))
+
+
+def _probe_nonces(resources) -> dict[str, str]:
+    return {gid: entry["plan"].nonce
+            for gid, entry in ((resources or {}).get("grader_probes") or {}).items()}
+
+
+def _cells_digest(nb: NotebookNode, nonces: dict[str, str]) -> str:
+    """What identifies the notebook a grading worker ran: its cells' types and sources (the
+    probes' nonces, drawn afresh at every run, left out)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for cell in nb.cells:
+        source = cell.get("source", "")
+        for nonce in nonces.values():
+            source = source.replace(nonce, "")
+        h.update(cell.cell_type.encode() + b"\0" + source.encode() + b"\0")
+    return h.hexdigest()
+
+
+class GraderExecute(Execute):
+    """nbgrader's ``Execute`` that survives a dead or unresponsive kernel (see module doc)."""
+
+    set_language = Bool(
+        True, help="Run the kernel with MINITAPE_LANG taken from the assignment id suffix "
+                   "(-en, -es, -pt, -ru) so that feedback is in the student's language."
+    ).tag(config=True)
+
+    not_run_message = Unicode(
+        "Not run: the kernel stopped earlier in this notebook ({reason} in {cell}).",
+        help="Error text put in cells that could not run after the kernel died or hung."
+    ).tag(config=True)
+
+    checkpoint = Unicode(
+        "", help="Record each cell's outputs, as it finishes, in <checkpoint>.<notebook>.jsonl "
+                 "(autograde-all sets it: if the student's code kills the grading worker, the "
+                 "notebook is graded up to the cell that killed it)").tag(config=True)
+
+    replay = Bool(
+        False, help="Run no kernel: take the outputs from the checkpoint a grading worker wrote "
+                    "before it died, record the cell it died in as crashed and the later cells "
+                    "as not run (autograde-all, for a submission that killed its worker twice)"
+    ).tag(config=True)
+
+    worker_died_message = Unicode(
+        "The grading worker died while this cell ran (the submission's code killed it, or it "
+        "ran out of memory); the notebook was graded up to this cell.",
+        help="Error text put in the cell a grading worker died in (see `replay`)."
+    ).tag(config=True)
+
+    max_kernel_restarts = Integer(
+        3, help="How many times a kernel killed by one of the student's own cells (os._exit, a "
+                "signal to itself) is restarted: the cells that ran are replayed in a fresh "
+                "kernel without the cell(s) that killed it, and grading goes on with the next "
+                "cell and the probes. 0: the notebook stops at the first kill, later cells are "
+                "not run").tag(config=True)
+
+    sandbox = Bool(
+        help="Run the kernels in the bubblewrap sandbox (grader.infra.sandbox). autograde-all "
+             "passes --GraderExecute.sandbox=False for --no-sandbox; default: on, unless "
+             "GRADER_SANDBOX=0 (for nbgrader's own commands). Off grades as you: only for "
+             "submissions you trust").tag(config=True)
+
+    @default("sandbox")
+    def _sandbox_from_environment(self):
+        return os.environ.get("GRADER_SANDBOX", "1").strip().lower() not in ("0", "no", "false", "off")
+
+    def __init__(self, *args, **kwargs):
+        own_manager = "kernel_manager_class" not in kwargs
+        super().__init__(*args, **kwargs)
+        if own_manager:
+            from grader.infra.kernels import kernel_manager_class
+
+            # autograde-all: forked from a warm process; sandboxed unless chosen otherwise
+            self.kernel_manager_class = kernel_manager_class(sandbox=self.sandbox)
+
+    def preprocess(self, nb, resources=None, km=None):
+        self._stopped: tuple[str, str] | None = None
+        self._ran: list[int] = []  # the student's code cells that ran (replayed after a restart)
+        self._restarts = 0
+        self._kernel_kwargs: dict = {}
+        self._last_timed_out = False
+        self._assignment = (resources or {}).get("nbgrader", {}).get("assignment", "")
+        self._record, self._language_recorded = None, False
+        path = self._checkpoint_path(resources)
+        if self.replay:
+            return self._replay(nb, resources, path)
+        if path:
+            self._record = open(path, "w", encoding="utf-8")
+            nonces = _probe_nonces(resources)
+            self._write_record({"cells": len(nb.cells), "digest": _cells_digest(nb, nonces),
+                                "nonces": nonces})
+        try:
+            return super().preprocess(nb, resources, km)
+        finally:
+            if self._record is not None:
+                self._record.close()
+                self._record = None
+
+    def _checkpoint_path(self, resources) -> str | None:
+        if not self.checkpoint:
+            return None
+        notebook = (resources or {}).get("nbgrader", {}).get("notebook", "notebook")
+        return f"{self.checkpoint}.{notebook}.jsonl"
+
+    def _write_record(self, entry: dict) -> None:
+        import json
+
+        # one line per event, flushed: a worker killed the next instant leaves it on disk
+        self._record.write(json.dumps(entry) + "\n")
+        self._record.flush()
+
+    def _replay(self, nb, resources, path):
+        """The notebook as far as the dead worker ran it: outputs of the cells it finished, the
+        cell it was running crashed, every later cell not run. Scores are then computed from
+        these outputs exactly as for a kernel that died (``ScoreProbes``)."""
+        import json
+
+        self.nb, self.resources = nb, resources
+        if not path or not os.path.exists(path):
+            raise RuntimeError("no record of the dead grading worker's progress to grade from")
+        done, started, header = {}, None, None
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                try:
+                    entry = json.loads(line)
+                except ValueError:  # a line cut short by the kill
+                    break
+                if header is None:
+                    header = entry
+                elif "done" in entry:
+                    done[entry["done"]] = entry
+                    started = None
+                elif "start" in entry:
+                    started = entry["start"]
+                elif "language_info" in entry:
+                    nb.metadata["language_info"] = entry["language_info"]
+        nonces = _probe_nonces(resources)
+        if (header is None or header.get("cells") != len(nb.cells)
+                or header.get("digest") != _cells_digest(nb, nonces)
+                or set(header.get("nonces", {})) != set(nonces)):
+            raise RuntimeError("the dead grading worker's record is of another notebook")
+        for gid, entry in resources["grader_probes"].items():
+            # the outputs recorded answer the probes that worker ran
+            entry["plan"].nonce = header["nonces"][gid]
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            if self._stopped is not None:
+                self.preprocess_cell(cell, resources, index)  # "not run"
+            elif index in done:
+                cell.outputs = [NotebookNode(o) for o in done[index]["outputs"]]
+                cell.execution_count = done[index]["execution_count"]
+                for kind, name, detail in done[index].get("issues", []):
+                    add_issue(nb, kind, name, detail)
+                if done[index].get("stopped"):
+                    self._stop(*done[index]["stopped"])
+            elif cell.source.strip():
+                name = cell_name(cell, index)
+                cell.outputs = [error_output("DeadKernelError", self.worker_died_message)]
+                cell.execution_count = None
+                add_issue(nb, "crashed", name, "the grading worker died")
+                self._stop("grading worker died", name)
+        return nb, resources
+
+    def _run_cell_recorded(self, cell, resources, index):
+        if self._record is None or cell.cell_type != "code":
+            return self._run_cell(cell, resources, index)
+        if "language_info" in self.nb.metadata and not getattr(self, "_language_recorded", False):
+            self._write_record({"language_info": self.nb.metadata["language_info"]})
+            self._language_recorded = True
+        issues_before = len(issues_of(self.nb))
+        self._write_record({"start": index})
+        cell, resources = self._run_cell(cell, resources, index)
+        issues = [[i["kind"], i["cell"], i["detail"]] for i in issues_of(self.nb)[issues_before:]]
+        self._write_record({"done": index, "outputs": cell.get("outputs", []),
+                            "execution_count": cell.get("execution_count"), "issues": issues,
+                            "stopped": list(self._stopped) if self._stopped else None})
+        return cell, resources
+
+    @contextlib.contextmanager
+    def setup_kernel(self, **kwargs):
+        variant = split_variant(self._assignment or "")
+        if "env" not in kwargs:
+            env = dict(os.environ)
+            if self.set_language and variant:
+                env["MINITAPE_LANG"] = variant[1]
+                env.pop("JPY_SESSION_NAME", None)
+            kwargs["env"] = env
+        # the kernel never needs the seed of the hidden points: the inputs come in the probes
+        kwargs["env"] = {k: v for k, v in kwargs["env"].items() if k != "GRADER_SEED"}
+        self._kernel_kwargs = {k: v for k, v in kwargs.items() if k != "cleanup_kc"}
+        with super().setup_kernel(**kwargs):
+            yield
+
+    def _stop(self, reason: str, name: str) -> None:
+        self._stopped = (reason, name)
+
+    async def _async_handle_timeout(self, timeout, cell=None):
+        self._timeout_hit = True  # the cell ran past Execute.timeout (not just slow output)
+        return await super()._async_handle_timeout(timeout, cell)
+
+    def preprocess_cell(self, cell, resources, index):
+        if self._stopped is not None:
+            if cell.cell_type == "code" and cell.source.strip():
+                reason, where = self._stopped
+                cell.outputs = [error_output("NotRun", self.not_run_message.format(reason=reason, cell=where))]
+                cell.execution_count = None
+                if utils.is_grade(cell) or cell.get("metadata", {}).get("grader_probe"):
+                    add_issue(self.nb, "not_run", cell_name(cell, index))
+            return cell, resources
+        probes = (resources or {}).get("grader_probes", {})
+        probe_id = cell.get("metadata", {}).get("grader_probe") or \
+            cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        saved_timeout = self.timeout
+        if probe_id in probes and self.timeout is not None and self.timeout > 0:
+            # a probe calls the function once per case, each call with its own time limit
+            self.timeout = max(self.timeout, probes[probe_id]["timeout"])
+        try:
+            return self._run_cell_recorded(cell, resources, index)
+        finally:
+            self.timeout = saved_timeout
+
+    def _run_cell(self, cell, resources, index):
+        name = cell_name(cell, index)
+        self._timeout_hit = False
+        try:
+            cell, resources = super().preprocess_cell(cell, resources, index)
+        except DeadKernelError:
+            if _students_own(cell) and self._restart_without(index):
+                # one of the student's own cells killed it: graded without that cell
+                cell.outputs.append(error_output("DeadKernelError", self._killed_message(name)))
+                add_issue(self.nb, "crashed", name, KILLED_DETAIL)
+                return cell, resources
+            cell.outputs.append(error_output(
+                "DeadKernelError",
+                "The kernel died while running this cell (os._exit, a crash, or out of memory)."))
+            add_issue(self.nb, "crashed", name, "the kernel died")
+            self._stop("kernel died", name)
+            return cell, resources
+        except CellTimeoutError:
+            if not self._timeout_hit:
+                # the cell finished (its reply came) but its last output did not arrive within
+                # iopub_timeout, e.g. on an overloaded machine: not the student's fault
+                self.log.warning("Output of %s still incomplete after %s s", name, self.iopub_timeout)
+                return cell, resources
+            # nbclient gave up waiting for the kernel even after interrupting it (no output
+            # and no idle status): nbgrader would abandon the whole submission here
+            if not any(o.get("ename") == "CellTimeoutError" for o in cell.get("outputs", [])):
+                cell.outputs.append(error_output("CellTimeoutError", f"No reply within {self.timeout} s; "
+                                           "the kernel did not respond to the interrupt."))
+            add_issue(self.nb, "timed_out", name, f"no reply within {self.timeout} s")
+            self._stop("kernel unresponsive after a timeout", name)
+            return cell, resources
+        timed_out = any(o.get("output_type") == "error" and o.get("ename") == "CellTimeoutError"
+                        for o in cell.get("outputs", []))
+        if timed_out:
+            add_issue(self.nb, "timed_out", name, f"no reply within {self.timeout} s")
+            if self._last_timed_out:  # the interrupt did not stop it: the kernel is stuck
+                self._stop("kernel unresponsive after a timeout", name)
+        self._last_timed_out = timed_out
+        if _students_own(cell) and cell.source.strip():
+            self._ran.append(index)
+        return cell, resources
+
+    def _killed_message(self, name: str) -> str:
+        from grader.i18n import t
+
+        variant = split_variant(self._assignment or "")
+        return t("grading.kernel_killed", variant[1] if variant else "en", cell=name)
+
+    def _restart_without(self, index: int) -> bool:
+        """After the student's cell ``index`` killed the kernel: start a fresh kernel and replay
+        the cells that ran before it, in order, without ``index``. A replayed cell that kills the
+        kernel again is left out too (noted as crashed) and the replay starts over, at most
+        ``max_kernel_restarts`` kernels in all. False when no kernel could be brought back to
+        that state: the notebook then stops here as before (later cells not run)."""
+        if not self.owns_km:
+            return False  # the caller's kernel: not ours to replace
+        while self._restarts < self.max_kernel_restarts:
+            self._restarts += 1
+            self.log.warning("The kernel died in %s; restarting it (%d of %d) and replaying "
+                             "%d cell(s) without it", cell_name(self.nb.cells[index], index),
+                             self._restarts, self.max_kernel_restarts, len(self._ran))
+            try:
+                self._fresh_kernel()
+            except Exception as exc:  # noqa: BLE001 - no kernel: stop as for any dead kernel
+                self.log.warning("Could not restart the kernel: %s", exc)
+                return False
+            if self._replay_ran_cells():
+                return True
+        return False
+
+    def _fresh_kernel(self) -> None:
+        try:
+            self._cleanup_kernel()
+        except Exception as exc:  # noqa: BLE001 - the dead kernel's leftovers
+            self.log.debug("cleaning up the dead kernel: %s", exc)
+        self.kc = None
+        self.km = self.create_kernel_manager()
+        self.start_new_kernel(**self._kernel_kwargs)
+        self.start_new_kernel_client()
+
+    def _replay_ran_cells(self) -> bool:
+        """Run again, in the fresh kernel, every cell that ran; their outputs stay those of the
+        first run. False (and that cell dropped from the replay) when one kills the kernel."""
+        import copy
+
+        for i in list(self._ran):
+            twin = copy.deepcopy(self.nb.cells[i])
+            twin.outputs = []
+            try:
+                self.execute_cell(twin, i, store_history=True)
+            except DeadKernelError:
+                self._ran.remove(i)
+                name = cell_name(self.nb.cells[i], i)
+                self.nb.cells[i].setdefault("outputs", []).append(
+                    error_output("DeadKernelError", self._killed_message(name)))
+                add_issue(self.nb, "crashed", name, KILLED_DETAIL + " (when it was run again)")
+                return False
+            except CellTimeoutError:
+                continue  # as in its first run; its outputs there say so
+        return True

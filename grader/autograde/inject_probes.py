@@ -1,0 +1,113 @@
+"""nbgrader preprocessor :class:`InjectProbes` (autograde, after ``OverwriteCells``): replaces each exercise's test
+cell by a probe chosen in this trusted process, run at the end of the notebook.
+
+Configured in ``grader/course/nbgrader_config.py``; one preprocessor per module, as nbgrader
+keeps its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+from nbformat.notebooknode import NotebookNode
+from traitlets import Float, Integer, default
+
+from nbgrader import utils
+from nbgrader.preprocessors import NbGraderPreprocessor
+
+from grader.i18n import lang_of_assignment as _lang_of
+
+__all__ = ["InjectProbes"]
+
+
+def _defines(source: str, name: str) -> bool:
+    """Whether ``source`` defines ``name`` at top level (``def name``, ``name = ...``)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return re.search(rf"^\s*def\s+{re.escape(name)}\b", source, re.M) is not None
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return True
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(tg, ast.Name) and tg.id == name for tg in targets):
+                return True
+    return False
+
+
+class InjectProbes(NbGraderPreprocessor):
+    """Replace each exercise's test cell by a probe chosen in this (trusted) process.
+
+    The probe (see :mod:`grader.autograde.scoring`) only runs the student's function on inputs drawn
+    here and publishes the results as data; :class:`ScoreProbes` scores them after execution
+    and puts the test cell's own source back. Every probe runs at the end of the notebook,
+    after all of the student's cells (in the order of the test cells): no later cell can read
+    what a probe passed, and the function graded is the one bound after the last cell (what
+    :mod:`grader.autograde.technique` reads). A test cell that comes before the cell defining its
+    function is noted in the export (``test_cell_moved``).
+    """
+
+    seed = Integer(None, allow_none=True,
+                   help="One seed of hidden points for every student (python -m grader "
+                        "autograde-all --seed passes it here; default: GRADER_SEED, else derived "
+                        "from course, assignment and student)").tag(config=True)
+    call_timeout = Float(None, allow_none=True,
+                         help="Seconds one call of the student's function may take (default: "
+                              "Execute.timeout): every call gets its own limit").tag(config=True)
+
+    @default("seed")
+    def _seed_from_environment(self):
+        from grader.student.runner import environment_seed
+
+        return environment_seed()  # for nbgrader's own commands; autograde-all passes --seed
+
+    def preprocess(self, nb, resources):
+        from grader.student.registry import all_exercises
+        from grader.autograde.scoring import build_probe, exercise_seed
+
+        info = resources.get("nbgrader", {})
+        lang = _lang_of(info.get("assignment", ""))
+        registry = all_exercises()
+        course = str(self.config.get("CourseDirectory", {}).get("course_id", ""))
+        per_call = self.call_timeout or float(self.config.get("Execute", {}).get("timeout", 60) or 60)
+        probes = {}
+        moved, appended = [], []
+        # the submitted code (not the test cells), for the exercises' technique checks
+        student_code = [c.source for c in nb.cells
+                        if c.cell_type == "code" and not (utils.is_grade(c) and not utils.is_solution(c))]
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code" or not utils.is_grade(cell) or utils.is_solution(cell):
+                continue
+            grade_id = cell.metadata.nbgrader.get("grade_id")
+            ex = registry.get(grade_id)
+            if ex is None:
+                # never let a kernel grade itself: a test cell must be a known exercise
+                raise RuntimeError(
+                    f"test cell {grade_id!r} is not a registered exercise "
+                    f"(known: {', '.join(sorted(registry)) or 'none'}); are the course's "
+                    "exercise definitions (exercises/ next to nbgrader_config.py) in place?")
+            seed = exercise_seed(ex.id, course=course, assignment=info.get("assignment", ""),
+                                 student=info.get("student", ""), seed=self.seed)
+            source, plan = build_probe(ex, lang, seed, per_call)
+            timeout = per_call * len(plan.cases) + 30
+            defined_at = next((i for i, c in enumerate(nb.cells)
+                               if c.cell_type == "code" and _defines(c.source, ex.function)), None)
+            entry = {"source": cell.source, "plan": plan, "timeout": timeout, "code": student_code}
+            if defined_at is not None and defined_at > index:
+                moved.append(grade_id)  # noted in the export, as before
+            # every probe runs after the last of the student's cells: no later cell can see
+            # what a probe passed, and the function graded is the one bound at the end
+            cell.source = f"# {ex.id}: graded at the end of the notebook"
+            appended.append((grade_id, source, timeout))
+            probes[grade_id] = entry
+        for grade_id, source, timeout in appended:
+            nb.cells.append(NotebookNode(cell_type="code", source=source, outputs=[],
+                                         execution_count=None,
+                                         metadata=NotebookNode(grader_probe=grade_id)))
+        for grade_id in moved:
+            probes[grade_id]["above_function"] = True
+        resources["grader_probes"] = probes
+        return nb, resources

@@ -1,0 +1,134 @@
+"""nbgrader preprocessor :class:`RecordSubmissionIssues` (sanitize step, before ``OverwriteCells``): notes which test
+cells a student deleted (nbgrader puts them back with ``add_missing_cells``) or edited
+(``OverwriteCells`` restores their source from the gradebook), so the export can say so.
+
+Configured in ``grader/course/nbgrader_config.py``; one preprocessor per module, as nbgrader
+keeps its own.
+"""
+
+from __future__ import annotations
+
+from nbformat.notebooknode import NotebookNode
+
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
+
+from grader.autograde.issues import add_issue
+
+__all__ = ["RecordSubmissionIssues"]
+
+
+def _without_hidden_tests(source: str, cell_type: str, parent=None) -> str:
+    """What the release has of a cell: its source without hidden-test regions."""
+    cell = NotebookNode(cell_type=cell_type, source=source, metadata=NotebookNode())
+    try:
+        ClearHiddenTests(parent=parent, enforce_metadata=False)._remove_hidden_test_region(cell)
+    except RuntimeError:  # unbalanced markers: compare with the full source only
+        return source
+    return cell.source
+
+
+class RecordSubmissionIssues(NbGraderPreprocessor):
+    """Repair what students do to a notebook's structure, and record it, before nbgrader's
+    ``DeduplicateIds`` and ``OverwriteCells`` (which crash or lose points on some of it).
+
+    * a duplicated cell (same ``grade_id`` twice): the last copy keeps the id, as nbgrader's
+      ``DeduplicateIds`` would, the others become ordinary cells (their code still runs, so a
+      function defined in a copy counts); ``duplicate_cell`` — nbgrader itself would leave an
+      empty ``nbgrader`` metadata that makes ``add_missing_cells`` raise ``KeyError``;
+    * a cell whose nbgrader metadata names an id the assignment does not have, or is not a
+      dict: the metadata is dropped (``metadata_edited``);
+    * a known cell with edited metadata (points, grade/solution/locked flags) or another cell
+      type (code turned into markdown): ``OverwriteCells`` restores it; ``metadata_edited`` /
+      ``cell_retyped``;
+    * a deleted test cell (``test_cell_restored``, put back by ``add_missing_cells``), an edited
+      locked test cell (``test_cell_modified``), a deleted solution cell
+      (``solution_cell_deleted``: its exercise gets what the rest of the notebook earns).
+    """
+
+    def preprocess(self, nb, resources):
+        notebook_id = resources["nbgrader"]["notebook"]
+        assignment_id = resources["nbgrader"]["assignment"]
+        nb.metadata.setdefault("grader", {})["issues"] = []  # a fresh record per autograde run
+        with Gradebook(resources["nbgrader"]["db_url"]) as gb:
+            try:
+                source_nb = gb.find_notebook(notebook_id, assignment_id)
+            except MissingEntry:
+                return nb, resources
+            grade_ids = [c.name for c in source_nb.grade_cells]
+            solution_ids = [c.name for c in source_nb.solution_cells]
+            points = {c.name: float(c.max_score) for c in source_nb.grade_cells}
+            source = {c.name: (c.locked, c.source, c.cell_type) for c in source_nb.source_cells}
+        known = set(source) | set(grade_ids) | set(solution_ids)
+        # 1. metadata that is not nbgrader's, or names a cell the assignment does not have
+        for index, cell in enumerate(nb.cells):
+            meta = cell.get("metadata", {})
+            if "nbgrader" not in meta:
+                continue
+            nbg = meta["nbgrader"]
+            grade_id = nbg.get("grade_id") if isinstance(nbg, dict) else None
+            if not isinstance(nbg, dict) or not isinstance(grade_id, str) or grade_id not in known:
+                del meta["nbgrader"]
+                add_issue(nb, "metadata_edited", grade_id if isinstance(grade_id, str) else
+                           f"cell {index + 1}", "nbgrader metadata of a cell the assignment "
+                           "does not have was removed; the cell ran as ordinary code")
+        # 2. duplicates: the last copy keeps the id (what nbgrader's DeduplicateIds keeps)
+        last = {}
+        for index, cell in enumerate(nb.cells):
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if grade_id:
+                last[grade_id] = index
+        for index, cell in enumerate(nb.cells):
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if grade_id and last[grade_id] != index:
+                del cell.metadata["nbgrader"]
+                add_issue(nb, "duplicate_cell", grade_id,
+                           "the cell appeared more than once; the last copy was graded and the "
+                           "others ran as ordinary code")
+        present = {}
+        for cell in nb.cells:
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if grade_id:
+                present[grade_id] = cell
+        # 3. deleted cells
+        for grade_id in grade_ids:
+            if grade_id not in present:
+                add_issue(nb, "test_cell_restored", grade_id,
+                           "the test cell was deleted; nbgrader added it back")
+        for grade_id in solution_ids:
+            if grade_id not in present and grade_id not in grade_ids:
+                add_issue(nb, "solution_cell_deleted", grade_id,
+                           "the answer cell was deleted")
+        # 4. re-typed cells, edited metadata, edited test cells
+        for grade_id, cell in present.items():
+            locked, original, cell_type = source[grade_id] if grade_id in source else (None, None, None)
+            nbg = cell.metadata.nbgrader
+            if cell_type is not None and cell.cell_type != cell_type:
+                add_issue(nb, "cell_retyped", grade_id,
+                           f"a {cell_type} cell was turned into {cell.cell_type}; restored")
+                if cell_type == "code" and "outputs" not in cell:
+                    cell["outputs"], cell["execution_count"] = [], None
+            expected_flags = {"grade": grade_id in grade_ids, "solution": grade_id in solution_ids}
+            if locked is not None:
+                expected_flags["locked"] = bool(locked)
+            edited = any(bool(nbg.get(k, False)) != v for k, v in expected_flags.items())
+            if grade_id in points:
+                try:
+                    edited = edited or float(nbg.get("points", -1)) != points[grade_id]
+                except (TypeError, ValueError):
+                    edited = True
+            if edited:
+                add_issue(nb, "metadata_edited", grade_id,
+                           "nbgrader metadata was edited; restored from the gradebook")
+                # what OverwriteCells restores needs the flags it reads to be sane
+                for k, v in expected_flags.items():
+                    nbg[k] = v
+                if grade_id in points:
+                    nbg["points"] = points[grade_id]
+            if not locked:
+                continue
+            released = _without_hidden_tests(original, cell_type, parent=self)
+            if cell.cell_type != cell_type or cell.source.strip() not in (released.strip(), original.strip()):
+                add_issue(nb, "test_cell_modified", grade_id,
+                           "a locked test cell was edited; its source was restored from the gradebook")
+        return nb, resources
