@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..technique import Technique
+from grader.autograde.technique import Technique
 from . import Case, Exercise, Inputs, register
 
 
