@@ -4,6 +4,9 @@
     python benchmarks/lite_startup.py                 # median of 5 first and 5 cached visits
     python benchmarks/lite_startup.py --runs 1        # one of each (a smoke run)
     python benchmarks/lite_startup.py --label after   # name the column (before/after a change)
+    python benchmarks/lite_startup.py --vs build/lite-before --breakdown   # two builds side by side,
+                                                      # interleaved, and the first cell piece by piece
+    python benchmarks/lite_startup.py --runs 0 --run-all   # Run All of every lesson in the browser kernel
 
 It serves build/lite (`make lite`) from 127.0.0.1 with a plain static file server, opens
 lesson 1 (English) in Debian's headless Chromium (/usr/bin/chromium, driven by Playwright as
