@@ -4,6 +4,9 @@
     python benchmarks/lite_startup.py                 # median of 5 first and 5 cached visits
     python benchmarks/lite_startup.py --runs 1        # one of each (a smoke run)
     python benchmarks/lite_startup.py --label after   # name the column (before/after a change)
+    python benchmarks/lite_startup.py --vs build/lite-before --breakdown   # two builds side by side,
+                                                      # interleaved, and the first cell piece by piece
+    python benchmarks/lite_startup.py --runs 0 --run-all   # Run All of every lesson in the browser kernel
 
 It serves build/lite (`make lite`) from 127.0.0.1 with a plain static file server, opens
 lesson 1 (English) in Debian's headless Chromium (/usr/bin/chromium, driven by Playwright as
@@ -29,11 +32,13 @@ average before and after (the machine is shared: read the figures with it).
 from __future__ import annotations
 
 import argparse
+import ast
 import datetime
 import functools
 import http.server
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -66,9 +71,24 @@ RUN_FIRST_CELL = """async (code) => {
   const w = window.jupyterapp.shell.currentWidget, k = w.sessionContext.session.kernel;
   const b = window.__liteBench;
   b.cellStart = performance.now();
-  const reply = await k.requestExecute({code, store_history: false}).done;
+  b.cellStderr = '';
+  const f = k.requestExecute({code, store_history: false});
+  f.onIOPub = msg => { if (msg.header.msg_type === 'stream' && msg.content.name === 'stderr') b.cellStderr += msg.content.text; };
+  const reply = await f.done;
   b.cellDone = performance.now();
   return reply.content.status;
+}"""
+
+# One step of the phase breakdown: its time from the page (sent -> reply) and what it wrote on
+# stderr (Matplotlib's "building the font cache" would show there).
+RUN_STEP = """async (code) => {
+  const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  let stderr = '';
+  const t0 = performance.now();
+  const f = k.requestExecute({code, store_history: false});
+  f.onIOPub = msg => { if (msg.header.msg_type === 'stream' && msg.content.name === 'stderr') stderr += msg.content.text; };
+  const reply = await f.done;
+  return {status: reply.content.status, ms: performance.now() - t0, stderr};
 }"""
 
 # Run in the kernel after the first cell: the worker's resource timings on the page's clock.
@@ -109,15 +129,27 @@ def first_code_cell(site: Path, lesson: str) -> str:
     raise SystemExit(f"{lesson} has no code cell")
 
 
-def visit(context, url: str, code: str, timeout_ms: int) -> dict:
+def visit(context, url: str, code: str, timeout_ms: int, steps: list[tuple[str, str]] | None = None) -> dict:
+    """One visit: the page's and the worker's clocks. With `steps` ([(label, code)]), the first
+    cell is not sent whole: each step is sent alone and timed (the phase breakdown)."""
     page = context.new_page()
     try:
         page.goto(url, wait_until="commit")
         page.wait_for_function("() => window.__liteBench && window.__liteBench.ready !== undefined"
                                " && window.__liteBench.shown !== undefined", timeout=timeout_ms, polling=100)
-        status = page.evaluate(RUN_FIRST_CELL, code)
-        if status != "ok":
-            raise RuntimeError(f"the lesson's first cell failed in the kernel: {status}")
+        timed = []
+        if steps is None:
+            status = page.evaluate(RUN_FIRST_CELL, code)
+            if status != "ok":
+                raise RuntimeError(f"the lesson's first cell failed in the kernel: {status}")
+        else:
+            page.evaluate("() => { window.__liteBench.cellStart = performance.now(); }")
+            for label, step in steps:
+                r = page.evaluate(RUN_STEP, step)
+                if r["status"] != "ok":
+                    raise RuntimeError(f"step {label!r} failed in the kernel: {r}")
+                timed.append((label, r["ms"], r["stderr"]))
+            page.evaluate("() => { window.__liteBench.cellDone = performance.now(); }")
         out = page.evaluate("""async (code) => {
             const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
             let text = '';
@@ -145,7 +177,9 @@ def visit(context, url: str, code: str, timeout_ms: int) -> dict:
         "cell_pkgs": max(after) if after else float("nan"),
         "cell_done": bench["cellDone"],
         "cell_run": bench["cellDone"] - bench["cellStart"],
+        "cell_stderr": bench.get("cellStderr", ""),
         "wheels": sorted(((e["name"], round(e["start"]), round(e["end"])) for e in wheels), key=lambda t: t[1]),
+        "steps": timed,
     }
 
 
@@ -155,88 +189,255 @@ def fmt(key: str, value: float) -> str:
     return f"{value / 1000:.1f} s"
 
 
+RUN_ALL = """async (cells) => {
+  const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const t0 = performance.now(), failed = [];
+  for (let i = 0; i < cells.length; i++) {
+    const reply = await k.requestExecute({code: cells[i], store_history: true}).done;
+    if (reply.content.status !== 'ok') failed.push(i);
+  }
+  return {ms: performance.now() - t0, failed};
+}"""
+
+FIGURE = re.compile(r"\bplt\.|\bplot_\w+\(|\bFigure\(")
+
+
+def code_cells(site: Path, lesson: str) -> list[str]:
+    nb = json.loads((site / "files" / lesson).read_text(encoding="utf-8"))
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def breakdown_steps(site: Path, lesson: str) -> list[tuple[str, str]]:
+    """The first cell statement by statement (each import alone), then the cells after it up to
+    the first that draws a Matplotlib figure."""
+    cells = code_cells(site, lesson)
+    # Pyodide's kernel loads the packages a cell imports before running it (inside `if False:`
+    # they are found and loaded, not imported): the whole first cell's, as when it runs whole
+    # (so that matplotlib's font list comes with the course wheel, as it does then)
+    steps = [("load the first cell's packages (fetch + install, no import)",
+              "if False:\n" + "\n".join("    " + line for line in cells[0].splitlines()))]
+    for node in ast.parse(cells[0]).body:
+        src = ast.get_source_segment(cells[0], node)
+        steps.append((src.splitlines()[0][:60], src))
+    for n, cell in enumerate(cells[1:], start=2):
+        figure = bool(FIGURE.search(cell))
+        steps.append((f"cell {n}" + (" (the first figure)" if figure else ""), cell))
+        if figure:
+            break
+    return steps
+
+
+class Site:
+    """A built site served on its own port of 127.0.0.1 (its own origin: its own browser caches)."""
+
+    def __init__(self, name: str, path: Path) -> None:
+        self.name, self.path = name, path
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=path))
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def url(self, lesson: str) -> str:
+        return f"{self.base}/lab/index.html?path={lesson}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def new_context(browser):
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-US")
+    context.add_init_script(PROBE)
+    return context
+
+
+def run_all(browser, site: Site, lessons: list[str], timeout_ms: int) -> dict[str, dict]:
+    """Each lesson opened in a new page (cached context), its kernel ready, then every code cell
+    sent in order: the kernel's time for Run All, from the page."""
+    out = {}
+    context = new_context(browser)
+    try:
+        for lesson in lessons:
+            page = context.new_page()
+            try:
+                page.goto(site.url(lesson), wait_until="commit")
+                page.wait_for_function("() => window.__liteBench && window.__liteBench.ready !== undefined",
+                                       timeout=timeout_ms, polling=100)
+                r = page.evaluate(RUN_ALL, code_cells(site.path, lesson))
+            finally:
+                page.close()
+            out[lesson] = r
+            print(f"  Run All {site.name:8s} {lesson}: {r['ms'] / 1000:.1f} s"
+                  + (f", cells failed: {r['failed']}" if r["failed"] else ""), flush=True)
+    finally:
+        context.close()
+    return out
+
+
+def median_table(runs_by_site: dict[str, dict[str, list[dict]]]) -> list[str]:
+    names = list(runs_by_site)
+    med = {(name, kind): {k: statistics.median(r[k] for r in rs) for k, _ in PHASES}
+           for name, by_kind in runs_by_site.items() for kind, rs in by_kind.items()}
+    head = "| phase | " + " | ".join(f"{kind} visit: {name}" for kind in ("first", "cached") for name in names) + " |"
+    rows = [head, "| --- |" + " ---: |" * (2 * len(names))]
+    for k, text in PHASES:
+        rows.append(f"| {text} | " + " | ".join(fmt(k, med[(name, kind)][k]) for kind in ("first", "cached")
+                                                 for name in names) + " |")
+    return rows
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="rounds of (first visit, cached visit); default 5")
     parser.add_argument("--site", type=Path, default=REPO / "build" / "lite")
+    parser.add_argument("--vs", type=Path, default=None, metavar="BASELINE_SITE",
+                        help="a second built site (e.g. a copy of build/lite made before a change): every round "
+                        "visits it and --site in turn, and the table puts them side by side (before | after)")
     parser.add_argument("--lesson", default=LESSON, help=f"notebook path in the site (default {LESSON})")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="one more first visit per site, the first cell sent statement by statement (each "
+                        "import timed alone) and then the cells up to the first figure")
+    parser.add_argument("--run-all", action="store_true",
+                        help="also time Run All of every English lesson in the browser kernel, per site")
     parser.add_argument("--label", default="", help="a name for this measurement (e.g. before, after): its table is appended to --output "
                         "instead of replacing it, so a before/after pair made in one sitting sits together")
     parser.add_argument("--output", type=Path, default=REPO / "benchmarks" / "results" / "lite_startup.md")
+    parser.add_argument("--json", type=Path, default=None, help="also write every measurement as JSON here")
     parser.add_argument("--timeout", type=float, default=300, help="seconds to wait for a kernel (default 300)")
     args = parser.parse_args(argv)
-    if args.runs < 1:
-        parser.error("--runs must be at least 1")
-    if not (args.site / "index.html").exists():
-        print(f"{args.site} is missing: build it with `make lite`", file=sys.stderr)
-        return 1
+    if args.runs < 0:
+        parser.error("--runs must be at least 0")
+    for site in (args.site, args.vs):
+        if site is not None and not (site / "index.html").exists():
+            print(f"{site} is missing: build it with `make lite`", file=sys.stderr)
+            return 1
     if not CHROMIUM.exists():
         print(f"{CHROMIUM} is missing: install Debian's chromium (`make system-packages`)", file=sys.stderr)
         return 1
     from playwright.sync_api import sync_playwright
 
-    code = first_code_cell(args.site, args.lesson)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=args.site))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/lab/index.html?path={args.lesson}"
+    sites = ([Site("before", args.vs.resolve())] if args.vs else []) + \
+        [Site("after" if args.vs else (args.label or "site"), args.site.resolve())]
+    timeout_ms = int(args.timeout * 1000)
     load_before = os.getloadavg()
     started = time.monotonic()
-    runs: dict[str, list[dict]] = {"first": [], "cached": []}
+    runs = {site.name: {"first": [], "cached": []} for site in sites}
+    breakdown: dict[str, dict] = {}
+    run_alls: dict[str, dict] = {}
+    loads = []
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
             version = browser.version
             for n in range(args.runs):
-                context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-US")
-                context.add_init_script(PROBE)
-                try:
-                    for kind in ("first", "cached"):
-                        t0 = time.monotonic()
-                        r = visit(context, url, code, int(args.timeout * 1000))
-                        runs[kind].append(r)
-                        print(f"run {n + 1}/{args.runs} {kind:6s}: shown {fmt('shown', r['shown'])}, ready "
-                              f"{fmt('ready', r['ready'])}, first cell {fmt('cell_done', r['cell_done'])} "
-                              f"({time.monotonic() - t0:.0f} s wall, load {os.getloadavg()[0]:.1f})", flush=True)
-                finally:
-                    context.close()
+                for site in sites:          # interleaved: both sites see the same load
+                    code = first_code_cell(site.path, args.lesson)
+                    context = new_context(browser)
+                    try:
+                        for kind in ("first", "cached"):
+                            t0 = time.monotonic()
+                            r = visit(context, site.url(args.lesson), code, timeout_ms)
+                            runs[site.name][kind].append(r)
+                            loads.append(os.getloadavg()[0])
+                            print(f"run {n + 1}/{args.runs} {site.name:8s} {kind:6s}: shown {fmt('shown', r['shown'])}, "
+                                  f"ready {fmt('ready', r['ready'])}, first cell {fmt('cell_done', r['cell_done'])} "
+                                  f"({time.monotonic() - t0:.0f} s wall, load {loads[-1]:.1f})", flush=True)
+                    finally:
+                        context.close()
+            if args.breakdown:
+                for site in sites:
+                    context = new_context(browser)
+                    try:
+                        r = visit(context, site.url(args.lesson), "", timeout_ms,
+                                  steps=breakdown_steps(site.path, args.lesson))
+                    finally:
+                        context.close()
+                    breakdown[site.name] = r
+                    print(f"breakdown {site.name}: ready {fmt('ready', r['ready'])}, "
+                          + ", ".join(f"{label} {ms / 1000:.2f} s" for label, ms, _ in r["steps"]), flush=True)
+            if args.run_all:
+                lessons = sorted(f"lessons/en/{p.name}" for p in (sites[-1].path / "files" / "lessons" / "en").glob("*.ipynb"))
+                for site in sites:
+                    run_alls[site.name] = run_all(browser, site, lessons, timeout_ms)
             browser.close()
     finally:
-        server.shutdown()
-        server.server_close()
+        for site in sites:
+            site.close()
     load_after = os.getloadavg()
 
-    med = {kind: {k: statistics.median(r[k] for r in rs) for k, _ in PHASES} for kind, rs in runs.items()}
-    label = f" ({args.label})" if args.label else ""
-    head = f"| phase{label} | first visit | cached visit |"
-    rows = [head, "| --- | ---: | ---: |"]
-    rows += [f"| {text} | {fmt(k, med['first'][k])} | {fmt(k, med['cached'][k])} |" for k, text in PHASES]
     cores = os.cpu_count()
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     load = (f"load average (1, 5, 15 min) {', '.join(f'{x:.1f}' for x in load_before)} before, "
-            f"{', '.join(f'{x:.1f}' for x in load_after)} after; {cores} cores")
+            f"{', '.join(f'{x:.1f}' for x in load_after)} after"
+            + (f", 1-min load {min(loads):.1f}-{max(loads):.1f} during the visits" if loads else "") + f"; {cores} cores")
+    rows = median_table(runs) if args.runs else []
+    if args.runs:
+        rows += ["", "The first cell wrote on stderr (e.g. Matplotlib building its font cache): " + ", ".join(
+            f"{name}: {sum(bool(r['cell_stderr'].strip()) for rs in by_kind.values() for r in rs)} of "
+            f"{sum(len(rs) for rs in by_kind.values())} visits" for name, by_kind in runs.items())]
+    bd_rows = []
+    if breakdown:
+        names = list(breakdown)
+        labels = [label for label, _, _ in breakdown[names[-1]]["steps"]]
+        bd_rows = ["| step (one first visit each; sent -> reply) | " + " | ".join(names) + " |",
+                   "| --- |" + " ---: |" * len(names),
+                   "| kernel ready (from navigation) | " + " | ".join(fmt("", breakdown[n]["ready"]) for n in names) + " |"]
+        for i, label in enumerate(labels):
+            cells = []
+            for n in names:
+                steps = breakdown[n]["steps"]
+                cells.append(f"{steps[i][1] / 1000:.2f} s" if i < len(steps) and steps[i][0] == label else "-")
+            bd_rows.append(f"| `{label}` | " + " | ".join(cells) + " |")
+        fontcache = {n: any("font cache" in err for _, _, err in breakdown[n]["steps"]) for n in names}
+        bd_rows += ["", "Matplotlib built its font cache in the browser (stderr): "
+                    + ", ".join(f"{n}: {'yes' if v else 'no'}" for n, v in fontcache.items())]
+    ra_rows = []
+    if run_alls:
+        names = list(run_alls)
+        lessons = list(run_alls[names[-1]])
+        ra_rows = ["| Run All, in the browser kernel (cached visit) | " + " | ".join(names) + " |",
+                   "| --- |" + " ---: |" * len(names)]
+        ra_rows += [f"| {lesson.rsplit('/', 1)[-1]} | " + " | ".join(
+            f"{run_alls[n][lesson]['ms'] / 1000:.1f} s" + (" (failed cells)" if run_alls[n][lesson]["failed"] else "")
+            for n in names) + " |" for lesson in lessons]
     print()
-    print("\n".join(rows))
-    print(f"\nmedian of {args.runs}; times from navigation start; {load}; Chromium {version}")
+    for block in (rows, bd_rows, ra_rows):
+        if block:
+            print("\n".join(block))
+            print()
+    print(f"median of {args.runs}; times from navigation start; {load}; Chromium {version}")
 
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                                 text=True).stdout.strip()
     except OSError:
         commit = "?"
+    label = f" ({args.label})" if args.label else ""
+    command = "python benchmarks/lite_startup.py " + " ".join(argv if argv is not None else sys.argv[1:])
     lines = [f"## lite start-up{label}: {when}, commit {commit}", "",
-             f"`python benchmarks/lite_startup.py --runs {args.runs}` on {args.lesson}; Chromium {version}; "
-             f"{load}; {time.monotonic() - started:.0f} s in all.", "", *rows, "",
-             "Every run (seconds from navigation start: shown / ready / first cell done):", ""]
-    for kind, rs in runs.items():
-        lines.append(f"- {kind}: " + "; ".join(f"{r['shown'] / 1000:.1f} / {r['ready'] / 1000:.1f} / "
-                                             f"{r['cell_done'] / 1000:.1f}" for r in rs))
-    last = runs["first"][-1]
-    lines += ["", "Wheels fetched by the kernel in the last first visit (name, start, end in ms):", ""]
-    lines += [f"- {name}: {a}-{b}" for name, a, b in last["wheels"]]
+             f"`{command.strip()}` on {args.lesson}; Chromium {version}; "
+             f"{load}; {time.monotonic() - started:.0f} s in all.", ""]
+    for block in (rows, bd_rows, ra_rows):
+        if block:
+            lines += [*block, ""]
+    if args.runs:
+        lines += ["Every run (seconds from navigation start: shown / ready / first cell done):", ""]
+        for name, by_kind in runs.items():
+            for kind, rs in by_kind.items():
+                lines.append(f"- {name}, {kind}: " + "; ".join(f"{r['shown'] / 1000:.1f} / {r['ready'] / 1000:.1f} / "
+                                                             f"{r['cell_done'] / 1000:.1f}" for r in rs))
+        for name, by_kind in runs.items():
+            last = by_kind["first"][-1]
+            lines += ["", f"Wheels fetched by the kernel in the last first visit, {name} (name, start, end in ms):", ""]
+            lines += [f"- {w}: {a}-{b}" for w, a, b in last["wheels"]]
     args.output.parent.mkdir(parents=True, exist_ok=True)
     previous = args.output.read_text(encoding="utf-8") if args.output.exists() and args.label else ""
     args.output.write_text((previous + "\n" if previous else "") + "\n".join(lines) + "\n", encoding="utf-8")
     print(f"written to {args.output.relative_to(REPO) if args.output.is_relative_to(REPO) else args.output}")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"when": when, "commit": commit, "load_before": load_before,
+                                         "load_after": load_after, "chromium": version, "runs": runs,
+                                         "breakdown": breakdown, "run_all": run_alls}, indent=1) + "\n")
     return 0
 
 

@@ -356,6 +356,8 @@ def assemble_pyodide(cache: Path, python: str, dist: Path) -> dict:
     shutil.copy2(course, dist / course.name)
     site_packages["minitape"] = wheel_entry(dist / course.name, "minitape", course.name.split("-")[1],
                                             COURSE_IMPORTS, COURSE_DEPENDS)
+    kernel_wheels(dist, site_packages)                  # start-up: see the section below
+    bytecode_wheels(cache, dist, official, site_packages)
     for entry in site_packages.values():
         missing = [d for d in entry["depends"] if canonical(d) not in {canonical(k) for k in site_packages}]
         if missing:
@@ -412,6 +414,116 @@ def _b64_digest(data: bytes) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# start-up (issue 31 item 2; lite/README.md "Start-up"): what the kernel loads while Pyodide
+# boots, and bytecode for every package. benchmarks/lite_startup.py measures both.
+
+# The kernel's own small wheels, which come inside jupyterlite-pyodide-kernel (its static/pypi/
+# folder, installed from the hashed wheel of lite/requirements.txt): module -> lock name.
+KERNEL_WHEELS = {"piplite": "piplite", "pyodide_kernel": "pyodide-kernel", "ipykernel": "ipykernel"}
+# What the kernel needs before it is ready, given to loadPyodide (the kernel's
+# loadPyodideOptions.packages): Pyodide fetches them all at once while it boots and installs them
+# in one pass from the site's lock, and jupyterlite-pyodide-kernel 0.6.1 skips its own install of
+# each package named here (otherwise micropip, then piplite, then ssl, sqlite3, ipykernel, comm,
+# pyodide_kernel, jedi, ipython, each resolved by micropip and waiting for the one before).
+PRELOAD = ["micropip", "piplite", "ssl", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi", "ipython"]
+BYTECODE_SUFFIX = "-bytecode"
+
+
+# The standard library with bytecode (bytecode_wheels), served beside the official archive.
+STDLIB_BYTECODE = "python_stdlib_bytecode.zip"
+
+
+def kernel_preload_settings() -> dict:
+    """The Pyodide kernel's settings (jupyter-lite.json): preload PRELOAD, and take the standard
+    library from the archive with bytecode (the kernel resolves a *URL option against the site)."""
+    return {"loadPyodideOptions": {"packages": list(PRELOAD),
+                                   "stdLibURL": f"./static/pyodide/{STDLIB_BYTECODE}"}}
+
+
+def kernel_wheels(dist: Path, site_packages: dict) -> None:
+    """The kernel's own wheels (piplite, pyodide_kernel, ipykernel) into the site's lock, so that
+    loadPyodide can preload them like any Pyodide package."""
+    pypi = (Path(sys.prefix) / "share" / "jupyter" / "labextensions"
+            / "@jupyterlite" / "pyodide-kernel-extension" / "static" / "pypi")
+    for module, name in KERNEL_WHEELS.items():
+        found = sorted(pypi.glob(f"{module}-*.whl")) if pypi.is_dir() else []
+        if len(found) != 1:
+            raise BuildError(f"expected one {module} wheel in {pypi}, found {found}")
+        shutil.copy2(found[0], dist / found[0].name)
+        site_packages[name] = wheel_entry(dist / found[0].name, name, found[0].name.split("-")[1], [module], [])
+
+
+def bytecode_wheels(cache: Path, dist: Path, official: dict, site_packages: dict) -> None:
+    """Python bytecode (.pyc) for every package of the site, compiled by the site's own Pyodide
+    under Node (lite/bytecode.js), one small wheel per package, which that package's lock entry
+    depends on: the browser loads it with the package and imports without compiling the source.
+
+    The served package files stay byte for byte the official ones (or PyPI's, or the course's);
+    only their lock entries gain the dependency. A .pyc is of the unchecked-hash kind (PEP 552):
+    Python uses it without looking at the source's time stamp, which each install changes."""
+    write_lock(dist, official, site_packages)            # what Node loads the packages from
+    out = cache / "bytecode"
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    names = sorted(k for k in site_packages if not k.endswith(BYTECODE_SUFFIX))
+    try:
+        proc = subprocess.run(["node", str(HERE / "bytecode.js"), str(dist), str(out), *names], check=True,
+                              capture_output=True, text=True, timeout=600)
+    except FileNotFoundError:
+        raise BuildError("node is not installed (it comes with npm)") from None
+    except subprocess.CalledProcessError as exc:
+        raise BuildError(f"compiling the packages' bytecode under Node failed:\n{exc.stderr[-2000:]}") from None
+    report = json.loads(proc.stdout)
+    stdlib = out / "python_stdlib.zip"
+    with zipfile.ZipFile(stdlib) as ours, zipfile.ZipFile(dist / "python_stdlib.zip") as official:
+        # every official entry, byte for byte, plus .pyc files only
+        theirs = {i.filename: official.read(i) for i in official.infolist()}
+        mine = {i.filename: ours.read(i) for i in ours.infolist()}
+        if any(mine.get(name) != data for name, data in theirs.items()) or \
+                any(not name.endswith(".pyc") for name in set(mine) - set(theirs)):
+            raise BuildError(f"{stdlib} is not the official python_stdlib.zip plus .pyc files")
+    shutil.move(stdlib, dist / STDLIB_BYTECODE)
+    keys = {canonical(k): k for k in site_packages}
+    total = report["(standard library)"]["files"]
+    for archive in sorted(out.glob("*.zip")):
+        key = keys.get(archive.stem)
+        if key is None:
+            raise BuildError(f"bytecode for {archive.stem!r}, which is not a package of the site's lock")
+        name = f"{canonical(key)}{BYTECODE_SUFFIX}"
+        module = name.replace("-", "_")
+        with zipfile.ZipFile(archive) as zf:
+            files = {info.filename: zf.read(info) for info in zf.infolist()}
+        wheel = _pure_wheel(dist, module, "1.0", files,
+                            f"Python 3.12 bytecode of {key} {site_packages[key]['version']}, built by minitape's lite/build.py")
+        site_packages[name] = wheel_entry(wheel, name, "1.0", [], [])
+        site_packages[key] = dict(site_packages[key], depends=[*site_packages[key]["depends"], name])
+        total += len(files)
+    failed = {k: v["failed"] for k, v in report.items() if v["failed"]}
+    log(f"bytecode compiled under Node: {total} .pyc files in {len(list(out.glob('*.zip')))} wheels and {STDLIB_BYTECODE}"
+        + (f"; not compilable (never importable either): {failed}" if failed else ""))
+
+
+def _pure_wheel(dist: Path, module: str, version: str, files: dict[str, bytes], summary: str) -> Path:
+    """A py3-none-any wheel of `files` (archive path -> bytes), reproducible (fixed dates)."""
+    dist_info = f"{module}-{version}.dist-info"
+    files = dict(files)
+    files[f"{dist_info}/METADATA"] = (f"Metadata-Version: 2.1\nName: {module.replace('_', '-')}\n"
+                                      f"Version: {version}\nSummary: {summary}\n").encode()
+    files[f"{dist_info}/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: minitape lite/build.py\n"
+                                   b"Root-Is-Purelib: true\nTag: py3-none-any\n")
+    record = "".join(f"{path},sha256={_b64_digest(data)},{len(data)}\n" for path, data in files.items())
+    files[f"{dist_info}/RECORD"] = (record + f"{dist_info}/RECORD,,\n").encode()
+    wheel = dist / f"{module}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path, data in files.items():
+            info = zipfile.ZipInfo(path, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
+    return wheel
+
+
+# ---------------------------------------------------------------------------------------------
 # the site
 
 def stage_contents(cache: Path) -> tuple[Path, dict[str, list[tuple[str, str]]]]:
@@ -464,6 +576,7 @@ def lite_config(lite_dir: Path, extensions: Path) -> None:
                 "@jupyterlite/pyodide-kernel-extension:kernel": {
                     # every package comes from the site: never fall back to PyPI
                     "disablePyPIFallback": True,
+                    **kernel_preload_settings(),
                 },
             },
         },
@@ -579,6 +692,9 @@ def check_site(out: Path, lock: dict) -> None:
     kernel = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
     if kernel.get("pyodideUrl") != "./static/pyodide/pyodide.js" or not kernel.get("disablePyPIFallback"):
         raise BuildError(f"unexpected kernel settings in jupyter-lite.json: {kernel}")
+    stdlib = kernel.get("loadPyodideOptions", {}).get("stdLibURL")
+    if stdlib and not (out / stdlib).is_file():
+        raise BuildError(f"the kernel's stdLibURL {stdlib} is not in the site")
     for lang in LANGS:
         if not list((out / "files" / "lessons" / lang).glob("*.ipynb")):
             raise BuildError(f"the site has no lessons in files/lessons/{lang}/")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import http.server
 import importlib.util
+import json
 import re
 import threading
 import time
@@ -219,6 +220,24 @@ def test_startup_notice_until_the_kernel_is_ready(lite_site, offline_page, scree
     }""")
     assert reply == "ok"
     assert notice.count() == 0
+    # the kernel's modules came from the site's bytecode (lite/build.py's start-up section): the
+    # standard library's from the archive with .pyc files, IPython's and the course's from their
+    # packages' unchecked-hash .pyc (Python would write timestamp-checked ones itself)
+    facts = json.loads(page.evaluate("""async () => {
+        const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+        let out = '';
+        const f = k.requestExecute({code: `
+import json as _j, sys as _s, IPython as _i, minitape as _m
+def _flags(mod):
+    with open(mod.__spec__.cached, 'rb') as f:
+        return int.from_bytes(f.read(8)[4:], 'little')
+print(_j.dumps({'stdlib': _s.modules['json'].__file__, 'ipython': _flags(_i), 'minitape': _flags(_m)}))`});
+        f.onIOPub = msg => { if (msg.header.msg_type === 'stream') out += msg.content.text; };
+        await f.done;
+        return out;
+    }""").strip().splitlines()[-1])
+    assert facts["stdlib"].endswith(".zip/json/__init__.pyc"), facts
+    assert facts["ipython"] == 1 and facts["minitape"] == 1, facts
 
 
 @pytest.mark.parametrize("lang", LITE_LANGS)
