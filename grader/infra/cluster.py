@@ -333,15 +333,19 @@ def autograde_on_cluster(course_dir: str, assignment: str, scheduler, force: boo
     """
     import dataclasses
 
-    import dataclasses
-
     from grader.infra.sandbox import Limits
+    from grader.infra.submissions import refusal_of
 
     # the sandbox is checked where kernels run, on the workers (SandboxError there)
     coursedir, found, argv, _ = prepare(course_dir, assignment, students, force, extra_args,
                                         False, None, seed)  # the seed travels in argv
     if not sandbox:  # the choice, as the grading processes' nbgrader reads it
         argv.append("--GraderExecute.sandbox=False")
+    # links and special files: refused here, before anything of them is packed for a worker (as
+    # the local pool refuses them), and reported as refused, not as failed
+    refusals = {s: r for s in found if (r := refusal_of(coursedir, assignment, s)) is not None}
+    found = [s for s in found if s not in refusals]
+    refused = [StudentResult(s, False, 0.0, log=r.note, refused=r.status) for s, r in refusals.items()]
     db_url = coursedir.db_url
     if not db_url.startswith("sqlite:///"):
         raise CourseError("--scheduler grades into the course's sqlite gradebook; with "
@@ -349,9 +353,11 @@ def autograde_on_cluster(course_dir: str, assignment: str, scheduler, force: boo
     client = connect(scheduler, connect_timeout) if isinstance(scheduler, str) else scheduler
     own_client = isinstance(scheduler, str)
     try:
-        return _run(client, coursedir, assignment, found, argv, force, progress,
-                    preload_modules(coursedir, assignment, extra_preload) if preload else None,
-                    dataclasses.asdict(limits or Limits()), sandbox)
+        summary = _run(client, coursedir, assignment, found, argv, force, progress,
+                       preload_modules(coursedir, assignment, extra_preload) if preload else None,
+                       dataclasses.asdict(limits or Limits()), sandbox)
+        summary.results = sorted(summary.results + refused, key=lambda r: r.student)
+        return summary
     finally:
         if own_client:
             client.close()

@@ -127,10 +127,17 @@ def test_cluster_grades_like_the_local_pool(tmp_path, cluster):
                            "d_killed": {**sol, **KILLS_KERNEL}, "e_untouched": {}}
     local, students = _class(tmp_path / "local", answers)
     remote, _ = _class(tmp_path / "remote", answers)
-    grader_cli(local, "autograde-all", EN, "--jobs", "2", "--quiet")
+    for course in (local, remote):  # a submission that is a link: refused on both paths alike
+        linked = course / "submitted" / "f_linked" / EN
+        linked.mkdir(parents=True)
+        (linked / f"{LESSON}.ipynb").symlink_to(course / "source" / EN / f"{LESSON}.ipynb")
+    local_out = grader_cli(local, "autograde-all", EN, "--jobs", "2", "--quiet").stdout
     out = grader_cli(remote, "autograde-all", EN, "--scheduler", cluster.address, "--quiet").stdout
-    assert (f"{EN}: 5 submission(s): 5 graded (1 flagged for review), 0 failed; 2 worker thread(s) "
-            f"of the Dask cluster at {cluster.address}") in out
+    assert (f"{EN}: 6 submission(s): 5 graded (1 flagged for review), 0 failed, 1 refused; "
+            f"2 worker thread(s) of the Dask cluster at {cluster.address}") in out
+    refused = "refused (not graded, nothing copied; see the export): f_linked: refused_link"
+    assert refused in out and refused in local_out
+    assert not (remote / "autograded" / "f_linked").exists()
     assert "kernels: 5 forked from preloaded processes, 0 started fresh" in out
     for student in students:
         assert _rows(remote, student) == _rows(local, student), student
