@@ -14,6 +14,19 @@ def pytest_collection_modifyitems(session, config, items):
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _shared_builds(tmp_path_factory):
+    """The folder where ``tests.support.shared.build_once`` builds what every worker of this
+    session shares (a released course, the student distribution): beside the workers' own
+    temporary folders under pytest-xdist (``pytest-N/popen-gwX``), in this run's one otherwise."""
+    import os
+
+    from tests.support import shared
+
+    base = tmp_path_factory.getbasetemp()
+    shared.set_root((base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared")
+
+
 def pytest_configure(config):
     """A run that deselects the ``kernel`` marker (``make check``) refuses to start a Jupyter
     kernel in its processes: a test that starts one lacks the marker (docs/testing.md) and fails
