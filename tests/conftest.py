@@ -49,6 +49,7 @@ def _shares_a_module_fixture(item) -> bool:
 LOADGROUP_IN_HAND = 16
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown in a run with -p no:xdist
 def pytest_xdist_make_scheduler(config, log):
     if config.getvalue("dist") != "loadgroup":
         return None
