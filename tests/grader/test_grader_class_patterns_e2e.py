@@ -14,7 +14,7 @@ from tests.support.course import (LESSON, grader_cli, reference_solutions, relea
                                   set_duedate, submit, with_answers)
 from wrong_solutions import HEADER, WRONG
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]  # grades 36 submissions in kernels
 
 EN = f"{LESSON}-en"
 

@@ -21,7 +21,7 @@ from grader.parallel import read_rows
 from tests.support.course import (LESSON, grader_cli, nbgrader, released, released_course,
                                   reference_solutions, set_duedate, submit, with_answers)
 
-pytestmark = [pytest.mark.slow,
+pytestmark = [pytest.mark.slow, pytest.mark.kernel,
               pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
 
 EN = f"{LESSON}-en"
