@@ -69,16 +69,16 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _shared_builds(tmp_path_factory):
+def _shared_builds(request, tmp_path_factory):
     """The folder where ``tests.support.shared.build_once`` builds what every worker of this
     session shares (a released course, the student distribution): beside the workers' own
-    temporary folders under pytest-xdist (``pytest-N/popen-gwX``), in this run's one otherwise."""
-    import os
-
+    temporary folders in a pytest-xdist worker (``pytest-N/popen-gwX``), in this run's one
+    otherwise (a pytest run in a subprocess of a worker inherits PYTEST_XDIST_WORKER, so the
+    worker is told by its config, not by the environment)."""
     from tests.support import shared
 
     base = tmp_path_factory.getbasetemp()
-    shared.set_root((base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared")
+    shared.set_root((base.parent if hasattr(request.config, "workerinput") else base) / "shared")
 
 
 def pytest_configure(config):
