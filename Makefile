@@ -19,8 +19,8 @@ PYTHON ?= python3.11
 VENV ?= .venv
 VPY := $(VENV)/bin/python
 PIP_INSTALL := $(VPY) -m pip --disable-pip-version-check install --progress-bar on
-# -n auto: pytest-xdist, one worker per core; --dist loadgroup: the tests that share a module fixture (an xdist_group, tests/conftest.py) on one worker; --durations: the slowest tests, to keep CI time in view; override e.g. `make test PYTEST_ARGS="-x tests/minitape"`.
-PYTEST_ARGS ?= -n auto --dist loadgroup -q --durations=10
+# -n auto: pytest-xdist, one worker per core; --durations: the slowest tests, to keep CI time in view; override e.g. `make test PYTEST_ARGS="-x tests/minitape"`.
+PYTEST_ARGS ?= -n auto -q --durations=10
 # Debian packages the tests need, as package:file-it-provides (installed when the file is missing).
 DEB_PACKAGES ?= chromium:/usr/bin/chromium fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
                 bubblewrap:/usr/bin/bwrap valgrind:/usr/bin/valgrind
@@ -149,7 +149,7 @@ test: $(STAMP_DEV) system-packages lite
 CHECK_MARKERS ?= not kernel and not browser and not install and not lite and not slow
 check: $(STAMP_DEV)
 	$(call phase,"Running the fast tier: pytest -m '$(CHECK_MARKERS)' (2-4 min on 2 cores, by the load)")
-	$(VPY) -m pytest -n auto --dist loadgroup -q --durations=10 -m '$(CHECK_MARKERS)' $(CHECK_ARGS)
+	$(VPY) -m pytest -n auto -q --durations=10 -m '$(CHECK_MARKERS)' $(CHECK_ARGS)
 
 # ----- The course in the browser: a static JupyterLite site (lite/README.md) -----------------------
 # `make lite` installs the pinned tools into .venv-lite (lite/requirements.txt by hash, then the

@@ -11,61 +11,13 @@ import pytest
 _EXPENSIVE = ("kernel", "browser", "install", "lite")
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(session, config, items):
     """Run tests marked `slow` first, then the others that need a kernel, a browser or an
     install: with pytest-xdist one worker starts the long ones (a full install, a browser
     session) at once while the others work through the fast tests, instead of the long ones
-    starting last and running alone.
-
-    The tests of a module that share a module- or class-scoped fixture of their own (a graded
-    course, the student distribution, a replayed guide) go to one worker: ``make test`` runs
-    with ``--dist loadgroup``, under which every test of an ``xdist_group`` runs on one worker,
-    so such a fixture is built once per run instead of once on every worker that got one of its
-    tests (the grader's end-to-end courses were graded twice on two workers)."""
+    starting last and running alone."""
     items.sort(key=lambda item: (item.get_closest_marker("slow") is None,
                                  not any(item.get_closest_marker(m) for m in _EXPENSIVE)))
-    for item in items:
-        if _shares_a_module_fixture(item):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-
-
-def _shares_a_module_fixture(item) -> bool:
-    info = getattr(item, "_fixtureinfo", None)
-    module = getattr(item, "module", None)
-    if info is None or module is None:
-        return False
-    for name in info.names_closure:
-        for fixturedef in info.name2fixturedefs.get(name, ()):
-            if fixturedef.scope in ("module", "class") and getattr(fixturedef.func, "__module__", None) == module.__name__:
-                return True
-    return False
-
-
-# Tests a worker holds in hand under --dist loadgroup. pytest-xdist's group scheduler gives a
-# worker one more test (or group) only when it has two or fewer left, so on a loaded machine a
-# worker idles between two fast tests until the controller answers; with a few more in hand it
-# never waits, and the slow tests, which run first, still spread over the workers.
-LOADGROUP_IN_HAND = 16
-
-
-@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown in a run with -p no:xdist
-def pytest_xdist_make_scheduler(config, log):
-    if config.getvalue("dist") != "loadgroup":
-        return None
-    from xdist.scheduler import LoadGroupScheduling
-
-    class Scheduling(LoadGroupScheduling):
-        def _reschedule(self, node):
-            if node.shutting_down:
-                return
-            if not self.workqueue:
-                node.shutdown()
-                return
-            while self.workqueue and self._pending_of(self.assigned_work[node]) < LOADGROUP_IN_HAND:
-                self._assign_work_unit(node)
-
-    return Scheduling(config, log)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -82,13 +34,6 @@ def _shared_builds(request, tmp_path_factory):
 
 
 def pytest_configure(config):
-    # the mark is pytest-xdist's; registered here too so that a run without xdist (-p no:xdist) knows it
-    config.addinivalue_line("markers", "xdist_group(name): tests that run on one pytest-xdist worker "
-                                       "under --dist loadgroup (set by tests/conftest.py)")
-    _configure_tiers(config)
-
-
-def _configure_tiers(config):
     """A run that deselects the ``kernel`` marker (``make check``) refuses to start a Jupyter
     kernel in its processes: a test that starts one lacks the marker (docs/testing.md) and fails
     at once, saying so, instead of slowing the fast tier down unnoticed."""

@@ -44,21 +44,3 @@ def test_the_fast_tier_refuses_to_start_a_kernel():
     assert p.stdout.count("refused: ") == 2, p.stdout
     assert "mark it @pytest.mark.kernel" in p.stdout
 
-
-def test_tests_sharing_a_module_fixture_run_on_one_worker():
-    """make test distributes with --dist loadgroup, and the tests of a module that share a
-    module-scoped fixture of their own carry one xdist_group, so that the fixture (a graded
-    course, the student distribution) is built once per run, not once per worker."""
-    make = (REPO / "Makefile").read_text(encoding="utf-8")
-    (test_args,) = [l for l in make.splitlines() if l.startswith("PYTEST_ARGS ?=")]
-    assert "--dist loadgroup" in test_args
-    p = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
-                        "-m", "xdist_group", "tests/lessons/test_student_access.py", "tests/test_tiers.py"],
-                       cwd=REPO, capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
-    selected = [l for l in p.stdout.splitlines() if "::" in l]
-    # the distribution's tests (fixture `dist`, module scope) and only they
-    assert selected and all(l.startswith("tests/lessons/test_student_access.py::") for l in selected)
-    assert {"test_student_dist_holds_only_student_material",
-            "test_student_dist_lab_kernel_cannot_reach_the_answers"} <= {l.split("::")[1] for l in selected}
-    assert "test_audit_finds_instructor_material" not in p.stdout
