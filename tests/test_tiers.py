@@ -43,4 +43,3 @@ def test_the_fast_tier_refuses_to_start_a_kernel():
     assert p.returncode == 0, p.stderr
     assert p.stdout.count("refused: ") == 2, p.stdout
     assert "mark it @pytest.mark.kernel" in p.stdout
-
