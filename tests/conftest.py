@@ -7,11 +7,30 @@ from pathlib import Path
 import pytest
 
 
+# markers of tests that wait on a kernel, a browser or an install: after the slow ones, before the rest
+_EXPENSIVE = ("kernel", "browser", "install", "lite")
+
+
 def pytest_collection_modifyitems(session, config, items):
-    """Run tests marked `slow` first: with pytest-xdist one worker starts the long ones (a full
-    install, a browser session) at once while the others work through the fast tests, instead of
-    the long ones starting last and running alone."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """Run tests marked `slow` first, then the others that need a kernel, a browser or an
+    install: with pytest-xdist one worker starts the long ones (a full install, a browser
+    session) at once while the others work through the fast tests, instead of the long ones
+    starting last and running alone."""
+    items.sort(key=lambda item: (item.get_closest_marker("slow") is None,
+                                 not any(item.get_closest_marker(m) for m in _EXPENSIVE)))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_builds(request, tmp_path_factory):
+    """The folder where ``tests.support.shared.build_once`` builds what every worker of this
+    session shares (a released course, the student distribution): beside the workers' own
+    temporary folders in a pytest-xdist worker (``pytest-N/popen-gwX``), in this run's one
+    otherwise (a pytest run in a subprocess of a worker inherits PYTEST_XDIST_WORKER, so the
+    worker is told by its config, not by the environment)."""
+    from tests.support import shared
+
+    base = tmp_path_factory.getbasetemp()
+    shared.set_root((base.parent if hasattr(request.config, "workerinput") else base) / "shared")
 
 
 def pytest_configure(config):

@@ -20,18 +20,15 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import socket
-import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: F401  (one Chromium setup for the suite)
+from tests.support.server import free_port, running_server
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "browser"
@@ -47,12 +44,6 @@ class JupyterLab:
     def url(self, path: str = "lab") -> str:
         sep = "&" if "?" in path else "?"
         return f"{self.base}/{path.lstrip('/')}{sep}token={self.token}"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
@@ -95,38 +86,14 @@ def jupyterlab(lab_root: Path, tmp_path: Path):
                JUPYTERLAB_WORKSPACES_DIR=str(home / "lab-workspaces"),
                MPLCONFIGDIR=str(home / "matplotlib"),
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    port, token = _free_port(), secrets.token_hex(16)
-    log = tmp_path / "jupyterlab.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(
+    port, token = free_port(), secrets.token_hex(16)
+    lab = JupyterLab(base=f"http://127.0.0.1:{port}", token=token, root=lab_root, log=tmp_path / "jupyterlab.log")
+    with running_server(
             [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", "--allow-root",
              f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
              f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={lab_root}"],
-            cwd=lab_root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-        )
-    lab = JupyterLab(base=f"http://127.0.0.1:{port}", token=token, root=lab_root, log=log)
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"JupyterLab exited with {proc.returncode}:\n{log.read_text()[-4000:]}")
-            try:
-                with urllib.request.urlopen(lab.url("api/status"), timeout=5) as resp:
-                    if resp.status == 200:
-                        break
-            except (urllib.error.URLError, OSError):
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"JupyterLab did not start in 90 s:\n{log.read_text()[-4000:]}")
-            time.sleep(0.3)
+            cwd=lab_root, env=env, log=lab.log, status_url=lab.url("api/status"), name="JupyterLab"):
         yield lab
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 # `browser` (one Chromium per test process) lives in tests/conftest.py: tests outside this folder

@@ -13,28 +13,14 @@ from __future__ import annotations
 import csv
 import json
 import secrets
-import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "grader"))
-from course_fixture import (LESSON, env, grader_cli, make_course, nbgrader,  # noqa: E402
-                            reference_solutions, released, submit, with_answers)
-
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
+from tests.support.course import (LESSON, env, grader_cli, nbgrader, reference_solutions, released,
+                                  released_course, submit, with_answers)
+from tests.support.server import free_port, running_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -44,8 +30,7 @@ COMMENT = "Good use of the tape; name your variables after the maths."
 
 @pytest.fixture
 def graded_course(tmp_path):
-    course = make_course(tmp_path / "course", langs=("en",), timeout=30)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(tmp_path / "course", langs=("en",), timeout=30)
     submit(course, "ana", EN, with_answers(released(course, EN), reference_solutions(course, EN)),
            "2030-01-01 10:00:00 UTC")
     grader_cli(course, "autograde-all", EN, "--jobs", "2", "--quiet")
@@ -64,37 +49,16 @@ def instructor_lab(graded_course, tmp_path):
              JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"),
              JUPYTERLAB_SETTINGS_DIR=str(home / "lab-settings"),
              JUPYTERLAB_WORKSPACES_DIR=str(home / "lab-workspaces"))
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     log = tmp_path / "instructor-lab.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(
+    base = f"http://127.0.0.1:{port}"
+    with running_server(
             [sys.executable, "-m", "grader", "lab", "--course", str(graded_course), "--no-browser",
              "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
              f"--IdentityProvider.token={token}"],
-            cwd=graded_course, env=e, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"python -m grader lab exited with {proc.returncode}:\n{log.read_text()[-4000:]}")
-            try:
-                with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5) as resp:
-                    if resp.status == 200:
-                        break
-            except (urllib.error.URLError, OSError):
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"python -m grader lab did not start in 90 s:\n{log.read_text()[-4000:]}")
-            time.sleep(0.3)
+            cwd=graded_course, env=e, log=log, status_url=f"{base}/api/status?token={token}",
+            name="python -m grader lab"):
         yield base, token, log
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_open_a_submission_grade_it_by_hand_and_find_it_in_the_export(graded_course, instructor_lab,

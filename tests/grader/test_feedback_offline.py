@@ -21,8 +21,8 @@ import threading
 import numpy as np
 import pytest
 
-from course_fixture import (LESSON, WRONG, grader_cli, make_course, nbgrader, reference_solutions,
-                            released, submit, with_answers)
+from tests.support.course import (LESSON, WRONG, grader_cli, make_course, nbgrader, reference_solutions,
+                                  released, submit, with_answers)
 
 from grader.student.checks import compare_leaf
 from grader.glosses import gloss

@@ -19,11 +19,10 @@ import re
 import nbformat
 import pytest
 
-from course_fixture import (HARD_CODED, LESSON, WRONG, grader_cli, make_course, nbgrader, read,
-                            released, reference_solutions, solution_index, strip_html, submit,
-                            with_answers)
-from course_fixture import test_index as cell_index_of_test
-from tests.support.course import released_course  # one released course per process
+from tests.support.course import (HARD_CODED, LESSON, WRONG, grader_cli, make_course, nbgrader, read,
+                                  released, released_course, reference_solutions, solution_index,
+                                  strip_html, submit, with_answers)
+from tests.support.course import test_index as cell_index_of_test
 
 pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 

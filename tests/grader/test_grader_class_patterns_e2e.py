@@ -10,11 +10,11 @@ import json
 import nbformat
 import pytest
 
-from course_fixture import (LESSON, grader_cli, make_course, nbgrader, reference_solutions,
-                            released, set_duedate, submit, with_answers)
+from tests.support.course import (LESSON, grader_cli, reference_solutions, released, released_course,
+                                  set_duedate, submit, with_answers)
 from wrong_solutions import HEADER, WRONG
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]  # grades 36 submissions in kernels
 
 EN = f"{LESSON}-en"
 
@@ -48,8 +48,7 @@ PLAN = {
 
 
 def test_class_report_counts_equal_the_class_as_built(tmp_path):
-    course = make_course(tmp_path / "course", langs=("en",), timeout=60)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(tmp_path / "course", langs=("en",), timeout=60)
     set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
     solutions, rel = reference_solutions(course, EN), released(course, EN)
     expected = {eid: {} for eid in PLAN}

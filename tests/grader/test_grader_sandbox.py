@@ -21,10 +21,9 @@ import time
 import nbformat
 import pytest
 
-from course_fixture import (LESSON, REPO, env, grader_cli, make_course, nbgrader, released,
-                            reference_solutions, set_duedate, submit, with_answers)
 from grader.infra.parallel import read_rows
-from tests.support.course import released_course  # one released course per process
+from tests.support.course import (LESSON, REPO, env, grader_cli, nbgrader, released, released_course,
+                                  reference_solutions, set_duedate, submit, with_answers)
 
 pytestmark = [pytest.mark.slow, pytest.mark.kernel,
               pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
@@ -428,8 +427,7 @@ print('AUDIT: ' + _j.dumps({{'roots': sorted(_roots), 'found': _found[:50]}}))
 
 
 def test_the_student_distribution_audit_run_inside_a_graded_kernel_finds_nothing(tmp_path):
-    course = make_course(tmp_path / "course", langs=("en",), timeout=60)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(tmp_path / "course", langs=("en",), timeout=60)
     set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
     sol, rel = reference_solutions(course, EN), released(course, EN)
     # the attack: a stub notebook that runs the lesson's solutions from lessons/src
@@ -546,8 +544,7 @@ def test_hostile_outputs_flag_only_their_exercise_and_scratch_is_bounded(tmp_pat
 
     from grader.student.registry import get
 
-    course = make_course(tmp_path / "course", langs=("en",), timeout=60)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(tmp_path / "course", langs=("en",), timeout=60)
     set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
     sol, rel = reference_solutions(course, EN), released(course, EN)
     ex2 = get("l01_ex2").function

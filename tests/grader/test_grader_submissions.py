@@ -17,11 +17,11 @@ import shutil
 
 import pytest
 
-from course_fixture import (LESSON, grader_cli, make_course, nbgrader, released, reference_solutions,
-                            set_duedate, submit, with_answers)
 from grader.infra.parallel import read_rows
+from tests.support.course import (LESSON, grader_cli, nbgrader, released, released_course,
+                                  reference_solutions, set_duedate, submit, with_answers)
 
-pytestmark = [pytest.mark.slow,
+pytestmark = [pytest.mark.slow, pytest.mark.kernel,
               pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
 
 EN = f"{LESSON}-en"
@@ -42,8 +42,7 @@ def _no_secrets_under(folder) -> list[str]:
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("submissions")
-    course = make_course(tmp / "course", langs=("en",), timeout=60)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(tmp / "course", langs=("en",), timeout=60)
     set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
     sol, rel = reference_solutions(course, EN), released(course, EN)
     nb = with_answers(rel, sol)
@@ -118,8 +117,7 @@ def test_serial_nbgrader_autograde_refuses_too(graded):
 def test_collect_from_the_exchange_copies_no_link(tmp_path):
     """``nbgrader collect`` copies the exchange with copytree, which copies a link's target: a
     link to the gradebook became a copy of every student's grades in submitted/."""
-    course = make_course(tmp_path / "course", langs=("en",), timeout=60)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(tmp_path / "course", langs=("en",), timeout=60)
     set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
     sol, rel = reference_solutions(course, EN), released(course, EN)
     exchange = tmp_path / "exchange"
@@ -151,8 +149,7 @@ def test_zip_collect_copies_no_link(tmp_path):
     """Files an instructor unpacked by hand into ``downloaded/<assignment>/archive`` (Info-ZIP
     ``unzip`` and ``tar`` keep links) are copied by zip_collect with shutil.copy, which follows
     a link: a link named like a submission became a copy of the instructor's notebook."""
-    course = make_course(tmp_path / "course", langs=("en",), timeout=60)
-    nbgrader(course, "generate_assignment", EN)
+    course = released_course(tmp_path / "course", langs=("en",), timeout=60)
     sol, rel = reference_solutions(course, EN), released(course, EN)
     archive = course / "downloaded" / EN / "archive"
     archive.mkdir(parents=True)

@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.support.project import PACKAGES, clean_env, run
+from tests.support.project import PACKAGES, clean_env, run, student_distribution
 
 # Executed inside the Binder venv: run one notebook with nbclient, report outputs as JSON.
 EXECUTE = textwrap.dedent(
@@ -63,12 +63,13 @@ def _stream(cell: dict) -> str:
 
 @pytest.mark.slow
 @pytest.mark.install
-def test_binder_environment_runs_the_course(project_copy: Path, tmp_path: Path) -> None:
-    from lessons import student
+def test_binder_environment_runs_the_course(tmp_path: Path) -> None:
+    import shutil
 
-    checkout = project_copy
-    project_copy = tmp_path / "minitape-student"  # what Binder links open: the student distribution
-    student.build(project_copy, root=checkout)
+    # what Binder links open: the student distribution, built from a copy of the project as a
+    # fresh clone has it (once per session, shared with tests/lessons/test_student_access.py)
+    project_copy = tmp_path / "minitape-student"
+    shutil.copytree(student_distribution(), project_copy, symlinks=True)
     assert (project_copy / "binder/requirements.txt").is_file() and not (project_copy / "grader").exists()
     venv = tmp_path / "binder-venv"
     run([sys.executable, "-m", "venv", venv], cwd=tmp_path, env=clean_env(), timeout=300)

@@ -53,28 +53,27 @@ def make_course(root: Path, langs=("en", "ru"), timeout: int | None = None,
     return root
 
 
-_RELEASED: dict[tuple[str, ...], Path] = {}
+def released_course(root: Path, langs=("en",), timeout: int | None = None, lesson: str = LESSON) -> Path:
+    """A course folder as ``make_course(root, langs, timeout, lessons=(lesson,))`` followed by
+    ``nbgrader generate_assignment`` of each language's assignment gives it (sources,
+    ``release/``, the gradebook with the assignments), copied from one course released once per
+    test session (across pytest-xdist's workers: ``tests.support.shared.build_once``, keyed by the
+    course's inputs and the languages): the grader's end-to-end tests share it instead of each
+    running nbgrader on the lesson again. The copy is the caller's to change (submissions, due
+    dates, students)."""
+    from tests.support import shared
 
-
-def released_course(root: Path, langs=("en",), timeout: int | None = None) -> Path:
-    """A course folder as ``make_course(root, langs, timeout)`` followed by ``nbgrader
-    generate_assignment`` of each language's assignment gives it (sources, ``release/``, the
-    gradebook with the assignments), copied from one course released once per process and per
-    set of languages: the grader's end-to-end tests share it instead of each running nbgrader on
-    lesson 1 again (the ``released_course`` fixture of tests/grader/conftest.py). The copy is the
-    caller's to change (submissions, due dates, students)."""
     langs = tuple(langs)
-    template = _RELEASED.get(langs)
-    if template is None:
-        import atexit
-        import tempfile
+    inputs = [PACKAGED_COURSE / "nbgrader_config.py", PACKAGED_COURSE / "exercises",
+              *(PACKAGED_COURSE / "source" / f"{lesson}-{lang}" for lang in langs)]
 
-        scratch = Path(tempfile.mkdtemp(prefix="minitape-released-course-"))
-        atexit.register(shutil.rmtree, scratch, ignore_errors=True)
-        template = make_course(scratch / "course", langs=langs)
+    def release(folder: Path) -> None:
+        course = make_course(folder / "course", langs=langs, lessons=(lesson,))
         for lang in langs:
-            nbgrader(template, "generate_assignment", f"{LESSON}-{lang}")
-        _RELEASED[langs] = template
+            nbgrader(course, "generate_assignment", f"{lesson}-{lang}")
+
+    template = shared.build_once(f"released-{lesson}-{'-'.join(langs)}",
+                                 shared.content_key(inputs, lesson, *langs), release) / "course"
     root.parent.mkdir(parents=True, exist_ok=True)
     shutil.copytree(template, root, dirs_exist_ok=True)
     if timeout is not None:

@@ -71,3 +71,24 @@ def run(cmd, *, cwd: Path, env: dict[str, str], timeout: float) -> subprocess.Co
             f"--- stdout (tail) ---\n{proc.stdout[-6000:]}\n--- stderr (tail) ---\n{proc.stderr[-6000:]}"
         )
     return proc
+
+
+def student_distribution() -> Path:
+    """The student distribution (``python -m lessons student-dist``: notebooks, the wheel, Binder's
+    files) built from a copy of the project as a fresh clone has it, once per test session for
+    every pytest-xdist worker (``tests.support.shared.build_once``, keyed by the project's files).
+    Shared: read it, or copy it before changing anything in it."""
+    from tests.support import shared
+
+    files = project_files()
+
+    def build(folder: Path) -> None:
+        from lessons import student
+
+        checkout = copy_project(folder / "checkout")
+        manifest = student.build(folder / "minitape-student", root=checkout)
+        assert manifest["files"], manifest
+        shutil.rmtree(checkout)
+
+    key = shared.content_key([REPO / f for f in files], *files)
+    return shared.build_once("student-dist", key, build) / "minitape-student"
