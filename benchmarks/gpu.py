@@ -46,6 +46,9 @@ import numpy as np  # noqa: E402
 import minitape as tf  # noqa: E402
 from minitape import _device  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _results import add_write_option, written_to  # noqa: E402
+
 
 # ------------------------------------------------------------------------------------------
 # Workloads
@@ -141,6 +144,7 @@ def main(argv=None) -> int:
     parser.add_argument("--cpu-reps", type=int, default=None, help="CPU repetitions (default 3)")
     parser.add_argument("--no-cpu", action="store_true", help="skip the (slow) CPU mlp run")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    add_write_option(parser, "gpu")
     args = parser.parse_args(argv)
 
     try:
@@ -221,8 +225,14 @@ def main(argv=None) -> int:
     notes = [f"minitape / by hand, mlp: GPU {ratio_gpu:.2f}x"
              + ("" if ratio_cpu is None else f", CPU {ratio_cpu:.2f}x"),
              f"mlp repetitions: GPU {reps}, CPU {cpu_reps}; chain repetitions {chain_reps}"]
+    with written_to(args.write, "minitape on a GPU (benchmarks/gpu.py)", args.markdown):
+        _report(header, table, notes, args.markdown)
+    return 0
+
+
+def _report(header, table, notes, markdown) -> None:
     print(header)
-    if args.markdown:
+    if markdown:
         print()
         print("| " + " | ".join(table[0]) + " |")
         print("| --- | ---: | ---: | ---: |")
@@ -239,7 +249,6 @@ def main(argv=None) -> int:
                 print("  ".join("-" * w for w in widths))
         for n in notes:
             print(n)
-    return 0
 
 
 if __name__ == "__main__":

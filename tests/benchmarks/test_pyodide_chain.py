@@ -1,6 +1,6 @@
 """benchmarks/pyodide_chain.py without a browser: the notebook the site ships holds the workload's
 one copy, the figures are checked, the table's ratios are what the figures say. The run inside
-Pyodide itself is tests/browser/test_pyodide_chain.py (marker `lite`)."""
+Pyodide itself is tests/browser/test_pyodide_chain_in_browser.py (marker `lite`)."""
 
 from __future__ import annotations
 
