@@ -43,3 +43,32 @@ def test_the_fast_tier_refuses_to_start_a_kernel():
     assert p.returncode == 0, p.stderr
     assert p.stdout.count("refused: ") == 2, p.stdout
     assert "mark it @pytest.mark.kernel" in p.stdout
+
+
+def test_a_module_that_builds_a_shared_fixture_runs_on_one_worker(tmp_path):
+    # two modules, one with a module-scoped fixture that records which worker built it: run on
+    # two workers, it is built once, by the worker that ran every test of its module
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tmp_path / "conftest.py").write_text(
+        "import sys\nsys.path.insert(0, %r)\nfrom tests.conftest import pytest_xdist_make_scheduler  # noqa\n"
+        % str(REPO), encoding="utf-8")
+    (tests / "test_a_alone.py").write_text(
+        "".join(f"def test_first_{i}():\n    pass\n" for i in range(6)), encoding="utf-8")
+    (tests / "test_b_shared.py").write_text(
+        "import os, pytest\n"
+        "@pytest.fixture(scope='module')\n"
+        "def built(tmp_path_factory):\n"
+        "    with open(os.environ['BUILT_LOG'], 'a') as f:\n"
+        "        f.write(os.environ.get('PYTEST_XDIST_WORKER', '-') + '\\n')\n"
+        "    return 1\n"
+        + "".join(f"def test_uses_{i}(built):\n    assert built == 1\n" for i in range(12)),
+        encoding="utf-8")
+    (tests / "test_c_alone.py").write_text(
+        "".join(f"def test_fast_{i}():\n    pass\n" for i in range(40)), encoding="utf-8")
+    log = tmp_path / "built.log"
+    p = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "-q", "-p", "no:cacheprovider",
+                        "--rootdir", str(tmp_path), str(tests)], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=300, env={**__import__("os").environ, "BUILT_LOG": str(log)})
+    assert "58 passed" in p.stdout, p.stdout + p.stderr
+    assert len(log.read_text().split()) == 1  # built once, not once per worker
