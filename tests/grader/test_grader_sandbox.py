@@ -245,7 +245,11 @@ def test_adversarial_class_is_contained(tmp_path):
     with open(tmp_path / "grades.csv", newline="", encoding="utf-8") as fh:
         rows = {r["student_id"]: r for r in csv.DictReader(fh)}
     status = {s: rows[s][f"{LESSON}:status"] for s in answers}
-    assert status == {**{s: "ok" for s in answers}, "f_kills_parent": "crashed;not_run"}
+    # the kernel dies in ex3's probe; whether nbclient sees the death there (ex4's probe is then
+    # not run) or at ex4's probe (the last cell) depends on when the process-group kill lands: the
+    # points are the same either way (asserted above)
+    assert status.pop("f_kills_parent") in ("crashed;not_run", "crashed")
+    assert status == {s: "ok" for s in answers if s != "f_kills_parent"}
 
 
 def test_refuses_to_grade_without_bubblewrap_unless_told(tmp_path):
