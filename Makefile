@@ -140,7 +140,7 @@ site: $(STAMP_COURSE)
 # refuses implicit conversion to NumPy as CuPy's GPU arrays do (tests/support/strict_backend.py);
 # tests the backend cannot reach (their own placement, a subprocess) are left out of that pass.
 test: $(STAMP_DEV) system-packages lite
-	$(call phase,"Running the test suite: pytest $(PYTEST_ARGS) (about 17 min on 2 cores)")
+	$(call phase,"Running the test suite: pytest $(PYTEST_ARGS) (about 13 min on 2 cores)")
 	$(VPY) -m pytest $(PYTEST_ARGS)
 	$(call phase,"Running tests/minitape again on the strict backend (about 1 min)")
 	$(VPY) -m pytest -n auto -q tests/minitape --backend=strict
