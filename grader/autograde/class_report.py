@@ -32,6 +32,8 @@ import tokenize
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from course_lang import split_variant
+
 __all__ = ["ClassData", "collect", "render_html", "to_json", "write_report"]
 
 # autograder issues the report counts as flags (grader.autograde.issues / grader.autograde.export)
@@ -105,8 +107,7 @@ def _metadata(path: str) -> dict | None:
 def _assignments(names: list[str], wanted: str) -> list[str]:
     if wanted in names:
         return [wanted]
-    variants = sorted(n for n in names if n.rsplit("-", 1)[0] == wanted)
-    return variants
+    return sorted(n for n in names if (split_variant(n) or ("",))[0] == wanted)
 
 
 def collect(course_dir: str, assignment: str, progress: bool = False) -> ClassData:

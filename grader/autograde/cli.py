@@ -21,6 +21,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from course_lang import split_variant
+
 PACKAGED_COURSE = Path(__file__).resolve().parents[1] / "course"
 
 
@@ -139,7 +141,8 @@ def cmd_export(args) -> int:
 
     with Gradebook(db, coursedir.course_id) as gb:
         known = {a.name for a in gb.assignments}
-        lessons = {name.rsplit("-", 1)[0] for name in known}
+        # a lesson names all its language variants (01-gradients -> 01-gradients-en, -ru, ...)
+        lessons = {variant[0] for variant in map(split_variant, known) if variant}
         unknown = [a for a in args.assignment if a not in known and a not in lessons]
         if unknown:
             print(f"error: unknown assignment(s) {', '.join(unknown)} "
