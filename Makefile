@@ -139,7 +139,11 @@ site: $(STAMP_COURSE)
 # The engine's tests a second time with every tensor on the strict backend, a CPU array that
 # refuses implicit conversion to NumPy as CuPy's GPU arrays do (tests/support/strict_backend.py);
 # tests the backend cannot reach (their own placement, a subprocess) are left out of that pass.
-test: $(STAMP_DEV) system-packages lite
+# The course's .venv and the JupyterLite build (.venv-lite, then build/lite) do not depend on each
+# other: they are made side by side (-j2; the output of the two a line at a time), which takes
+# about as long as the longer of the two instead of both.
+test: system-packages
+	@$(MAKE) --no-print-directory -j2 --output-sync=line install-dev lite
 	$(call phase,"Running the test suite: pytest $(PYTEST_ARGS) (about 13 min on 2 cores)")
 	$(VPY) -m pytest $(PYTEST_ARGS)
 	$(call phase,"Running tests/minitape again on the strict backend (about 1 min)")
