@@ -88,21 +88,46 @@ def _page_config(html: str) -> dict:
     return json.loads(html[start:html.index("</script>", start)])
 
 
+# Two students' labs, each started once for the tests that need its command line: `python -m lessons
+# lab --lang es` and plain `python -m lessons lab` on a Russian system (LANG=ru_RU.UTF-8), as students
+# start them. Read-only tests: nothing a test does changes what another one reads.
+LABS = {"es": (["--lang", "es"], {}), "system-ru": ([], {"LANG": "ru_RU.UTF-8"})}
+
+
+@pytest.fixture(scope="module")
+def students_labs(tmp_path_factory):
+    """``{name: (base url, server log)}`` for LABS, started on first use and stopped with the module."""
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:
+        started = {}
+
+        def get(name):
+            if name not in started:
+                args, env = LABS[name]
+                home = tmp_path_factory.mktemp(f"lab-{name}")
+                started[name] = stack.enter_context(
+                    _server([sys.executable, "-m", "lessons", "lab", *args], {**_env(home), **env}, home))
+            return started[name]
+
+        yield get
+
+
 @pytest.mark.kernel  # a JupyterLab server
-def test_students_lab_shows_lessons_only_and_no_nbgrader(tmp_path):
-    with _server([sys.executable, "-m", "lessons", "lab"], _env(tmp_path), tmp_path) as (base, log):
-        status, body = _get(f"{base}/api/contents/")
-        assert status == 200
-        assert sorted(c["name"] for c in json.loads(body)["content"]) == ["en", "es", "pt", "ru"]
-        status, body = _get(f"{base}/api/contents/es")
-        names = sorted(c["name"] for c in json.loads(body)["content"])
-        assert names and all(n.endswith(".ipynb") for n in names) and "01-gradients.ipynb" in names
-        assert _get(f"{base}/formgrader")[0] == 404
-        assert _get(f"{base}/assignments")[0] == 404
-        status, html = _get(f"{base}/lab")
-        assert status == 200
-        assert "@jupyter/nbgrader" in _page_config(html)["disabledExtensions"]
-        text = log.read_text()
+def test_students_lab_shows_lessons_only_and_no_nbgrader(students_labs):
+    base, log = students_labs("system-ru")   # plain `python -m lessons lab`
+    status, body = _get(f"{base}/api/contents/")
+    assert status == 200
+    assert sorted(c["name"] for c in json.loads(body)["content"]) == ["en", "es", "pt", "ru"]
+    status, body = _get(f"{base}/api/contents/es")
+    names = sorted(c["name"] for c in json.loads(body)["content"])
+    assert names and all(n.endswith(".ipynb") for n in names) and "01-gradients.ipynb" in names
+    assert _get(f"{base}/formgrader")[0] == 404
+    assert _get(f"{base}/assignments")[0] == 404
+    status, html = _get(f"{base}/lab")
+    assert status == 200
+    assert "@jupyter/nbgrader" in _page_config(html)["disabledExtensions"]
+    text = log.read_text()
     assert "nbgrader" not in text.lower(), text
 
 
@@ -226,46 +251,44 @@ def _settings(base: str, plugin: str) -> dict:
 
 
 @pytest.mark.kernel  # a JupyterLab server
-@pytest.mark.parametrize("args, env, locale, word", [
-    (["--lang", "es"], {}, "es_ES", "Archivo"),
-    ([], {"LANG": "ru_RU.UTF-8"}, "ru_RU", "Файл"),  # no --lang: the system's language
+@pytest.mark.parametrize("lab, locale, word", [
+    ("es", "es_ES", "Archivo"),
+    ("system-ru", "ru_RU", "Файл"),  # no --lang: the system's language
 ])
-def test_students_lab_serves_its_settings_in_the_chosen_language(tmp_path, args, env, locale, word):
+def test_students_lab_serves_its_settings_in_the_chosen_language(students_labs, lab, locale, word):
     """What JupyterLab's page reads at start: the translation plugin's default locale is the
     chosen language's pack, the pack is installed (the translations API answers with its strings),
     and the news prompt is off."""
-    with _server([sys.executable, "-m", "lessons", "lab", *args], {**_env(tmp_path), **env},
-                 tmp_path) as (base, log):
-        translation = _settings(base, TRANSLATION)
-        assert translation["schema"]["properties"]["locale"]["default"] == locale
-        notification = _settings(base, NOTIFICATION)["schema"]["properties"]
-        assert notification["fetchNews"]["default"] == "false"
-        assert notification["checkForUpdates"]["default"] is False
-        status, body = _get(f"{base}/lab/api/translations/{locale}")
-        strings = json.loads(body)["data"]["jupyterlab"]
-        assert status == 200 and strings["menu\x04File"] == [word]
-    assert f"interface in" in log.read_text()
+    base, log = students_labs(lab)
+    translation = _settings(base, TRANSLATION)
+    assert translation["schema"]["properties"]["locale"]["default"] == locale
+    notification = _settings(base, NOTIFICATION)["schema"]["properties"]
+    assert notification["fetchNews"]["default"] == "false"
+    assert notification["checkForUpdates"]["default"] is False
+    status, body = _get(f"{base}/lab/api/translations/{locale}")
+    strings = json.loads(body)["data"]["jupyterlab"]
+    assert status == 200 and strings["menu\x04File"] == [word]
+    assert "interface in" in log.read_text()
 
 
 @pytest.mark.browser
 @pytest.mark.kernel  # a JupyterLab server
-def test_students_lab_menu_bar_speaks_spanish(tmp_path, browser):
+def test_students_lab_menu_bar_speaks_spanish(students_labs, browser):
     """One real page: with --lang es the menu bar's first menu reads 'Archivo', and no news
     prompt is shown."""
-    with _server([sys.executable, "-m", "lessons", "lab", "--lang", "es"], _env(tmp_path),
-                 tmp_path) as (base, log):
-        page = browser.new_page()
-        try:
-            page.goto(f"{base}/lab?token={TOKEN}")
-            page.wait_for_selector(".lm-MenuBar-itemLabel", timeout=60_000)
-            page.wait_for_function("() => [...document.querySelectorAll('.lm-MenuBar-itemLabel')]"
-                                   ".some(e => e.textContent.trim() === 'Archivo')", timeout=60_000)
-            labels = page.eval_on_selector_all(".lm-MenuBar-itemLabel", "els => els.map(e => e.textContent.trim())")
-            lang = page.evaluate("() => document.documentElement.lang")
-            page.wait_for_timeout(1500)
-            toasts = page.inner_text("body")
-        finally:
-            page.close()
+    base, _ = students_labs("es")
+    page = browser.new_page()
+    try:
+        page.goto(f"{base}/lab?token={TOKEN}")
+        page.wait_for_selector(".lm-MenuBar-itemLabel", timeout=60_000)
+        page.wait_for_function("() => [...document.querySelectorAll('.lm-MenuBar-itemLabel')]"
+                               ".some(e => e.textContent.trim() === 'Archivo')", timeout=60_000)
+        labels = page.eval_on_selector_all(".lm-MenuBar-itemLabel", "els => els.map(e => e.textContent.trim())")
+        lang = page.evaluate("() => document.documentElement.lang")
+        page.wait_for_timeout(1500)
+        toasts = page.inner_text("body")
+    finally:
+        page.close()
     assert labels[0] == "Archivo" and "File" not in labels, labels
     assert lang.startswith("es"), lang
     assert "Jupyter news" not in toasts and "noticias" not in toasts.lower()
