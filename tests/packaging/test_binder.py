@@ -80,8 +80,10 @@ def test_binder_environment_runs_the_course(tmp_path: Path) -> None:
                     JUPYTER_DATA_DIR=str(jupyter_home / "data"), IPYTHONDIR=str(jupyter_home / "ipython"),
                     MPLCONFIGDIR=str(jupyter_home / "matplotlib"), JUPYTER_PLATFORM_DIRS="1")
 
-    # 1. exactly what repo2docker runs, from the repository root (pip's cache keeps it reasonable).
-    run([py, "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
+    # 1. what repo2docker runs, from the repository root (pip's cache keeps it reasonable), without
+    #    compiling every installed module to bytecode up front (40 % of the install's CPU, 28.6 ->
+    #    17.1 s): the kernels below compile what they import, and what is installed is the same.
+    run([py, "-m", "pip", "install", "--quiet", "--no-compile", "-r", "binder/requirements.txt"],
         cwd=project_copy, env=env, timeout=1800)
     post_build = project_copy / "binder" / "postBuild"
     if post_build.exists():
