@@ -17,11 +17,13 @@ The server's kernels import this checkout (PYTHONPATH), and notebooks render eve
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +57,15 @@ def lab_root(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def jupyterlab(lab_root: Path, tmp_path: Path):
+    with jupyterlab_server(lab_root, tmp_path) as lab:
+        yield lab
+
+
+@contextlib.contextmanager
+def jupyterlab_server(lab_root: Path, tmp_path: Path) -> Iterator[JupyterLab]:
+    """A JupyterLab serving `lab_root`, its settings and log under `tmp_path`, stopped on the way
+    out (with its kernels). The `jupyterlab` fixture gives each test one; a module whose tests
+    only add folders of their own can share one (test_widget_layout.py)."""
     home = tmp_path / "jupyter-home"
     config = home / "config"
     config.mkdir(parents=True)

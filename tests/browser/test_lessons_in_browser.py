@@ -6,7 +6,10 @@ language, first for the unfilled stub and then, after the solution is typed in, 
 The student notebook lessons/<lang>/01-gradients.ipynb is copied to
 <lab_root>/lessons/<lang>/01-gradients.ipynb (the layout `make lab` serves), so the kernel finds
 the language from its path the way it does for students (lessons.i18n; the harness removes
-MINITAPE_LANG). Screenshots: test-artifacts/browser/lesson01-<lang>-{widget,check}.png.
+MINITAPE_LANG). Right after its Run All, its widgets are measured as test_widget_layout.py measures
+every widget lesson (widget_measure.py; that test leaves lesson 1 in these languages to this one).
+Screenshots: test-artifacts/browser/lesson01-<lang>-{widget,check}.png and
+widget-layout-01-gradients-<lang>.png.
 
 The workflow is the same in every language and the lesson's code is too
 (tests/lessons/test_lessons_generated.py); what a language changes, its words, is checked in all
@@ -26,6 +29,7 @@ import pytest
 from grader.i18n import t as grader_t
 from lessons.i18n import t as lessons_t
 from lessons.widgets import tangent_at
+from widget_measure import widget_layout_problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -91,7 +95,8 @@ def test_lesson_01_runs_with_widget_and_check_in_jupyterlab(lang, jupyterlab, pa
     shutil.copy(source, folder / source.name)        # a copy: autosave never touches the repo
     page.goto(jupyterlab.url(f"lab/tree/lessons/{lang}/{source.name}"))
     work_through_lesson_01(page, lang, run_all_cells=run_all_cells, notebook_state=notebook_state,
-                           screenshot=screenshot, shot_prefix="lesson01", slider="keyboard")
+                           screenshot=screenshot, shot_prefix="lesson01", slider="keyboard",
+                           measure_widgets=True)
 
 
 def _move_slider(page, explorer, how: str) -> None:
@@ -117,11 +122,14 @@ def _move_slider(page, explorer, how: str) -> None:
 
 
 def work_through_lesson_01(page, lang: str, *, run_all_cells, notebook_state, screenshot, shot_prefix: str,
-                           slider: str) -> None:
+                           slider: str, measure_widgets: bool = False) -> None:
     """Lesson 1 as a student meets it, on a page that has just opened lessons/<lang>/01-gradients:
     Run All without error output, the slider moves and the kernel's readout and plot follow, the
     stub's check() fails and, once the solution is typed in, passes, in the lesson's language.
-    Shared by the JupyterLab test here and the JupyterLite one (test_lite.py)."""
+    Shared by the JupyterLab test here and the JupyterLite one (test_lite.py).
+
+    measure_widgets: right after Run All (before anything is moved or typed), measure the
+    widgets' layout as test_widget_layout.py does and fail on any problem it finds."""
     source = REPO / "lessons" / lang / f"{LESSON}.ipynb"
     nb = nbformat.read(source, as_version=4)
     solution_cell, check_cell = _cell_index(nb, f"{EXERCISE}_solution"), _cell_index(nb, EXERCISE)
@@ -132,6 +140,12 @@ def work_through_lesson_01(page, lang: str, *, run_all_cells, notebook_state, sc
     panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
     cells = panel.locator(".jp-Notebook .jp-Cell")
     assert cells.count() == len(nb.cells)
+    if measure_widgets:
+        problems, counts = widget_layout_problems(page, f"{LESSON} [{lang}]")
+        screenshot(page, f"widget-layout-{LESSON}-{lang}")
+        assert not problems, "\n".join(problems)
+        # what lesson 1 holds: the stepper's and the tangent explorer's sliders, the stub's check report
+        assert counts["sliders"] >= 2 and counts["reports"] >= 1, counts
 
     # --- the tangent explorer: the slider moves, the readout and the plot follow ------------------
     # (the lesson has two sliders since the backward pass by hand: the tape stepper's, and this)

@@ -1,25 +1,30 @@
 """Widgets fit their labels in every language (issue 16): the lessons with a dropdown or the tape
-stepper, run in a real JupyterLab in Debian's Chromium in en, es, pt and ru, and measured.
-
-* every slider's track is at least MIN_TRACK_PX wide (translated button labels beside the stepper's
-  slider once squeezed its track to 0-2 px in es and ru);
-* every dropdown's box is at least as wide as its longest option's text, measured with the
-  select's own font (a translated option was cut off);
-* the explanation column of every ``check()`` report is left-aligned and takes most of the table
-  (JupyterLab's stylesheet right-aligns table cells and lays columns out at equal widths).
+stepper, run in a real JupyterLab in Debian's Chromium in en, es, pt and ru, and measured
+(widget_measure.py says what is measured: slider tracks, dropdown boxes, check() report columns).
 
 Which lessons: those whose code builds a dropdown or calls ``stepper(``, found in the lesson
 registry (``lessons.source.load_lessons``), so a renumbered or split lesson is still covered.
+Lesson 1 in the languages that test_lessons_in_browser.py runs in JupyterLab (LAB_LANGS) is
+measured there, right after its Run All: here it would be the same lesson, in the same
+language, run a second time only to be measured.
+
+One JupyterLab serves the module (each language gets its own lessons/<lang>/ folder, each
+lesson a fresh kernel, shut down when it has been measured), and one page per language opens
+the lessons one after another: the previous notebook is closed first, so what is measured is
+the open lesson's own widgets, rendered by its own Run All.
 Screenshots: test-artifacts/browser/widget-layout-<lesson>-<lang>.png.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
-from pathlib import Path
 
 import pytest
+from conftest import jupyterlab_server
+from test_lessons_in_browser import LAB_LANGS, LESSON
+from widget_measure import widget_layout_problems
 
 from lessons import LANGS
 from lessons.build import student_path
@@ -27,81 +32,76 @@ from lessons.source import load_lessons
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-MIN_TRACK_PX = 150
 WIDGET_CODE = re.compile(r"(^|[^\w.])stepper\(|widgets\.Dropdown\(", re.MULTILINE)
 
 
-def _widget_lessons() -> list[str]:
-    return [lesson.name for lesson in load_lessons()
-            if any(WIDGET_CODE.search(cell.source) for cell in lesson.code)]
+@functools.cache
+def _widget_lessons() -> tuple[str, ...]:
+    """The lessons that build a dropdown or a stepper (read once per process: parsing every
+    lesson source costs about half a second)."""
+    return tuple(lesson.name for lesson in load_lessons()
+                 if any(WIDGET_CODE.search(cell.source) for cell in lesson.code))
 
 
-# Every slider and dropdown in the open notebook, and the explanation cell of every check() report.
-_MEASURE_JS = """panel => {
-    const canvas = document.createElement('canvas').getContext('2d');
-    const px = v => parseFloat(v) || 0;
-    const label = el => (el.querySelector('.widget-label') || {}).textContent || '';
-    const sliders = [...panel.querySelectorAll('.jp-OutputArea-output .widget-slider')].map(s => {
-        const track = s.querySelector('.noUi-target') || s.querySelector('.slider-container');
-        return {label: label(s), track: track ? track.getBoundingClientRect().width : 0};
-    });
-    const dropdowns = [...panel.querySelectorAll('.jp-OutputArea-output .widget-dropdown select')].map(sel => {
-        const style = getComputedStyle(sel);
-        canvas.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-        const texts = [...sel.options].map(o => o.text);
-        const longest = texts.reduce((a, b) => canvas.measureText(b).width > canvas.measureText(a).width ? b : a, '');
-        return {label: label(sel.parentElement), longest,
-                text: canvas.measureText(longest).width,
-                room: sel.clientWidth - px(style.paddingLeft) - px(style.paddingRight)};
-    });
-    const reports = [...panel.querySelectorAll('.grader-report')].map(r => {
-        const td = r.querySelector('table tr:nth-child(2) > td:nth-child(3)');
-        if (!td) return {exercise: r.dataset.exercise, align: null, share: 0, width: 0};
-        const table = td.closest('table').getBoundingClientRect().width;
-        const width = td.getBoundingClientRect().width;
-        return {exercise: r.dataset.exercise, align: getComputedStyle(td).textAlign, share: width / table, width,
-                row: [...td.parentElement.children].map(
-                    c => `${Math.round(c.getBoundingClientRect().width)} px: ${c.textContent.trim().slice(0, 60)}`)};
-    });
-    return {sliders, dropdowns, reports};
+@pytest.fixture(scope="module")
+def module_jupyterlab(tmp_path_factory):
+    """One JupyterLab for this module's tests (they write only below lessons/<lang>/)."""
+    tmp = tmp_path_factory.mktemp("widget-layout")
+    root = tmp / "lab-root"
+    root.mkdir()
+    with jupyterlab_server(root, tmp) as lab:
+        yield lab
+
+
+# Close the open notebook without asking to save it (Run All left it modified) and shut its
+# kernel down, then open the next lesson in its place.
+_OPEN_NEXT_JS = """async path => {
+    const app = window.jupyterapp, w = app.shell.currentWidget;
+    await w.sessionContext.shutdown();
+    w.dispose();
+    await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
+    return document.querySelectorAll('.jp-NotebookPanel').length;
 }"""
 
 
+def test_widget_lessons_include_lesson_1() -> None:
+    """Lesson 1 builds the stepper, so skipping it here for LAB_LANGS is covered by
+    test_lessons_in_browser.py's measurement of it, not lost."""
+    assert LESSON in _widget_lessons()
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_widgets_fit_their_labels(lang, jupyterlab, browser, run_all_cells, screenshot) -> None:
-    names = _widget_lessons()
+def test_widgets_fit_their_labels(lang, module_jupyterlab, browser, run_all_cells, screenshot) -> None:
+    names = [name for name in _widget_lessons() if not (lang in LAB_LANGS and name == LESSON)]
     assert names, "no lesson builds a dropdown or a stepper: has the lesson registry moved?"
-    folder = jupyterlab.root / "lessons" / lang
+    lab = module_jupyterlab
+    folder = lab.root / "lessons" / lang
     folder.mkdir(parents=True)
     problems, seen = [], {"sliders": 0, "dropdowns": 0, "reports": 0}
-    for name in names:
-        source = student_path(name, lang)
-        shutil.copy(source, folder / source.name)   # a copy: autosave never touches the repo
-        context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-US")
-        page = context.new_page()     # one page per lesson: nothing asks to save the one before
-        # a workspace of its own: JupyterLab would otherwise reopen the lesson before beside this one
-        page.goto(jupyterlab.url(f"lab/workspaces/{name}/tree/lessons/{lang}/{source.name}"))
-        state = run_all_cells(page)
-        assert not [p for p in state["problems"] if "Error" in p], state["problems"]
-        panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
-        # widgets render after their cell has run: wait until the lesson's dropdowns or sliders are there
-        page.wait_for_function(
-            "p => p.querySelectorAll('.jp-OutputArea-output .widget-slider, "
-            ".jp-OutputArea-output .widget-dropdown').length > 0",
-            arg=panel.element_handle(), timeout=60_000)
-        page.wait_for_timeout(300)   # one more layout pass after the last widget arrived
-        found = panel.evaluate(_MEASURE_JS)
-        for key in seen:
-            seen[key] += len(found[key])
-        where = f"{name} [{lang}]"
-        problems += [f"{where}: slider {s['label']!r} has a {s['track']:.0f} px track (< {MIN_TRACK_PX})"
-                     for s in found["sliders"] if s["track"] < MIN_TRACK_PX]
-        problems += [f"{where}: dropdown {d['label']!r} shows {d['room']:.0f} px of text, its option "
-                     f"{d['longest']!r} needs {d['text']:.0f} px" for d in found["dropdowns"] if d["room"] < d["text"]]
-        problems += [f"{where}: check({r['exercise']!r}) explanation column is {r['align']}-aligned, "
-                     f"{r['width']:.0f} px ({r['share']:.0%} of the table); its first row: {r['row']}"
-                     for r in found["reports"] if r["align"] not in ("left", "start") or r["share"] < 0.4]
-        screenshot(page, f"widget-layout-{name}-{lang}")
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-US")
+    page = context.new_page()
+    try:
+        for n, name in enumerate(names):
+            source = student_path(name, lang)
+            shutil.copy(source, folder / source.name)   # a copy: autosave never touches the repo
+            path = f"lessons/{lang}/{source.name}"
+            if n == 0:
+                # a workspace of its own: JupyterLab would otherwise reopen another language's lesson
+                page.goto(lab.url(f"lab/workspaces/widget-layout-{lang}/tree/{path}"))
+            else:
+                panels = page.evaluate(_OPEN_NEXT_JS, path)
+                assert panels == 1, f"{panels} notebooks open after opening {path}"
+            state = run_all_cells(page)
+            # what ran is this lesson (the notebook in view, its kernel started in its folder)
+            assert page.evaluate("() => window.jupyterapp.shell.currentWidget.context.path") == path
+            assert not [p for p in state["problems"] if "Error" in p], state["problems"]
+            found, counts = widget_layout_problems(page, f"{name} [{lang}]")
+            problems += found
+            for key in seen:
+                seen[key] += counts[key]
+            screenshot(page, f"widget-layout-{name}-{lang}")
+        page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
+    finally:
         context.close()
     assert not problems, "\n".join(problems)
     # the lessons measured hold the stepper's slider, the detective's dropdown and check reports
