@@ -155,7 +155,9 @@ def test_cluster_grades_like_the_local_pool(tmp_path, cluster):
 
 def test_a_worker_killed_mid_run_loses_no_submission(tmp_path, bare_cluster):
     cluster = bare_cluster
-    slow = "import time\ntime.sleep(10)\n"
+    # the kill lands 1 s after a worker names s_slow as the one it grades: its 4 s sleep keeps the
+    # window open under load, and its regrade on the other worker sleeps 4 s, not 10
+    slow = "import time\ntime.sleep(4)\n"
     correct = ["a_correct", "b_correct", "c_correct"]
     course, students = _class(tmp_path / "c", lambda sol: {
         **{s: sol for s in correct}, "s_slow": {**sol, "l01_ex1": slow + sol["l01_ex1"]}})
@@ -169,7 +171,7 @@ def test_a_worker_killed_mid_run_loses_no_submission(tmp_path, bare_cluster):
             for marker in (cluster.root / name / "tmp").glob("grader-worker-*/grader-task-*/running-*"):
                 try:
                     if marker.read_text(encoding="utf-8").strip() == "s_slow":
-                        time.sleep(3)  # well inside its 10 s sleep
+                        time.sleep(1)  # grading s_slow (≥ 4 s): well inside it
                         cluster.workers[name].kill()
                         killed = name
                         break
