@@ -438,11 +438,11 @@ print('AUDIT: ' + _j.dumps({{'roots': sorted(_roots), 'found': _found[:50]}}))
 """
 
 
-def _audit_answers(course, sol: dict) -> dict:
-    """Two students against the student distribution: one runs the audit (``_in_kernel_audit``)
-    before its correct ex1, one submits a stub notebook that runs the lesson's solutions from
-    lessons/src, if it can find them. Graded in the class of the hostile outputs below (one
-    ``autograde-all`` for both: the same timeout, nothing in common but the grading)."""
+def test_the_student_distribution_audit_run_inside_a_graded_kernel_finds_nothing(tmp_path):
+    course = released_course(tmp_path / "course", langs=("en",), timeout=60)
+    set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
+    sol, rel = reference_solutions(course, EN), released(course, EN)
+    # the attack: a stub notebook that runs the lesson's solutions from lessons/src
     steal = """
 import os, re
 from pathlib import Path
@@ -462,19 +462,17 @@ for base in {sys_path}:
 print('STOLEN:', STOLEN)
 """.replace("{sys_path}", "[p for p in __import__('sys').path] + [os.path.dirname(os.path.dirname("
             "__import__('lessons').__path__[0])), os.path.dirname(__import__('grader').__path__[0])]")
-    return {"a_audits": _attack(sol, "l01_ex1", _in_kernel_audit(course)),
-            "b_steals": {"l01_ex1": steal}}
+    answers = {"a_audits": _attack(sol, "l01_ex1", _in_kernel_audit(course)),
+               "b_steals": {"l01_ex1": steal}}
+    for student, code in answers.items():
+        submit(course, student, EN, with_answers(rel, code), "2030-01-01 10:00:00 UTC")
 
-
-def _assert_the_audit_found_nothing(course) -> None:
-    """The student-distribution audit run inside a graded kernel finds nothing, the kernel
-    imported the student site (never the checkout), and the stub that steals from lessons/src
-    found nothing to steal (0 points)."""
-    import json
-
+    grader_cli(course, "autograde-all", EN, "--jobs", "2", "--quiet")
     text = _cell_text(course, "a_audits", "l01_ex1")
     line = next((ln for ln in text.splitlines() if ln.startswith("AUDIT: ")), None)
     assert line is not None, text
+    import json
+
     result = json.loads(line[len("AUDIT: "):])
     assert result["found"] == [], result
     # the kernel imported the student site, never the checkout
@@ -552,10 +550,6 @@ def _function_body_prelude(code: str, sol: str, name: str) -> str:
 
 
 def test_hostile_outputs_flag_only_their_exercise_and_scratch_is_bounded(tmp_path):
-    """Hostile outputs (a deep probe message, NaN in an output, a flood, a full scratch space)
-    each cost only their own exercise, and nothing is left in the grader's temporary folder. The
-    same class holds the two students of the student-distribution audit
-    (``_assert_the_audit_found_nothing``): one grading run for both attacks."""
     import json
     import re
     import tempfile
@@ -573,8 +567,7 @@ def test_hostile_outputs_flag_only_their_exercise_and_scratch_is_bounded(tmp_pat
         "d_flood": _attack(sol, "l01_ex1", FLOOD),
         "e_fills": _attack(sol, "l01_ex1", FILL_SCRATCH),
     }
-    audit = _audit_answers(course, sol)
-    for student, code in {**answers, **audit}.items():
+    for student, code in answers.items():
         submit(course, student, EN, with_answers(rel, code), "2030-01-01 10:00:00 UTC")
     tmp = tempfile.mkdtemp(prefix="g24-", dir="/tmp")  # the grader's temporary folder, short
     try:
@@ -593,7 +586,7 @@ def test_hostile_outputs_flag_only_their_exercise_and_scratch_is_bounded(tmp_pat
 
     expect(proc.returncode == 0, f"autograde-all failed: {proc.stdout[-1500:]}{proc.stderr[-1500:]}")
     expect(left == [], f"left behind in the temporary folder: {left}")
-    expect(f"{EN}: 7 submission(s): 7 graded" in proc.stdout, f"not every submission graded: {proc.stdout[:300]}")
+    expect(f"{EN}: 5 submission(s): 5 graded" in proc.stdout, f"not every submission graded: {proc.stdout[:300]}")
     nbgrader(course, "generate_feedback", EN, check=False)
 
     scores = _scores(course, list(answers))
@@ -631,4 +624,3 @@ def test_hostile_outputs_flag_only_their_exercise_and_scratch_is_bounded(tmp_pat
     expect(filled and filled.group(1).endswith("'ENOSPC'") and filled.group(1).count("'ok'") <= 2,
            f"e_fills: {filled and filled.group(1)}")
     assert not problems, "\n".join(problems)
-    _assert_the_audit_found_nothing(course)
