@@ -15,11 +15,11 @@ import time
 import nbformat
 import pytest
 
-from tests.support.course import (KILLS_KERNEL, LESSON, PARTLY_RIGHT, WRONG, env, grader_cli, released_course,
+from tests.support.course import (LESSON, env, grader_cli, released_course,
                             nbgrader, released, reference_solutions, set_duedate, submit,
                             with_answers)
 from grader.infra.parallel import read_rows
-from test_grader_parallel import _outputs
+from test_grader_parallel import _class as _local_class, _outputs, link_submission, local_pool_class
 
 pytest.importorskip("distributed", reason="Dask is not installed (pip install -e '.[cluster]')")
 
@@ -123,16 +123,13 @@ def _cells(course, student):
 
 
 def test_cluster_grades_like_the_local_pool(tmp_path, cluster):
-    answers = lambda sol: {"a_correct": sol, "b_wrong": WRONG, "c_partly": {**sol, **PARTLY_RIGHT},  # noqa: E731
-                           "d_killed": {**sol, **KILLS_KERNEL}, "e_untouched": {}}
-    local, students = _class(tmp_path / "local", answers)
-    remote, _ = _class(tmp_path / "remote", answers)
-    for course in (local, remote):  # a submission that is a link: refused on both paths alike
-        linked = course / "submitted" / "f_linked" / EN
-        linked.mkdir(parents=True)
-        (linked / f"{LESSON}.ipynb").symlink_to(course / "source" / EN / f"{LESSON}.ipynb")
-    local_out = grader_cli(local, "autograde-all", EN, "--jobs", "2", "--quiet").stdout
+    """The cluster's gradebook rows and autograded cells equal the local pool's for the same
+    class (test_grader_parallel's, graded once per session and shared): a correct, a wrong and
+    late, a partly right, a crashed kernel, an untouched notebook, a link (refused alike)."""
+    remote, students = _local_class(tmp_path / "remote", untouched=True)
+    link_submission(remote)
     out = grader_cli(remote, "autograde-all", EN, "--scheduler", cluster.address, "--quiet").stdout
+    local, local_out = local_pool_class()
     assert (f"{EN}: 6 submission(s): 5 graded (1 flagged for review), 0 failed, 1 refused; "
             f"2 worker thread(s) of the Dask cluster at {cluster.address}") in out
     refused = "refused (not graded, nothing copied; see the export): f_linked: refused_link"
@@ -155,7 +152,9 @@ def test_cluster_grades_like_the_local_pool(tmp_path, cluster):
 
 def test_a_worker_killed_mid_run_loses_no_submission(tmp_path, bare_cluster):
     cluster = bare_cluster
-    slow = "import time\ntime.sleep(10)\n"
+    # the kill lands 1 s after a worker names s_slow as the one it grades: its 4 s sleep keeps the
+    # window open under load, and its regrade on the other worker sleeps 4 s, not 10
+    slow = "import time\ntime.sleep(4)\n"
     correct = ["a_correct", "b_correct", "c_correct"]
     course, students = _class(tmp_path / "c", lambda sol: {
         **{s: sol for s in correct}, "s_slow": {**sol, "l01_ex1": slow + sol["l01_ex1"]}})
@@ -169,7 +168,7 @@ def test_a_worker_killed_mid_run_loses_no_submission(tmp_path, bare_cluster):
             for marker in (cluster.root / name / "tmp").glob("grader-worker-*/grader-task-*/running-*"):
                 try:
                     if marker.read_text(encoding="utf-8").strip() == "s_slow":
-                        time.sleep(3)  # well inside its 10 s sleep
+                        time.sleep(1)  # grading s_slow (≥ 4 s): well inside it
                         cluster.workers[name].kill()
                         killed = name
                         break

@@ -1,4 +1,8 @@
-"""Parallel autograde gives the gradebook serial `nbgrader autograde` gives."""
+"""Parallel autograde gives the gradebook serial `nbgrader autograde` gives.
+
+The class graded by the local pool (``local_pool_class``) is graded once per test session and
+shared with test_grader_cluster, which compares the Dask cluster's run with the same run.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import re
 import nbformat
 import pytest
 
+from tests.support import shared
 from tests.support.course import (KILLS_KERNEL, LESSON, PARTLY_RIGHT, WRONG, grader_cli, released_course,
                             nbgrader, released, reference_solutions, set_duedate, submit,
                             with_answers)
@@ -18,16 +23,41 @@ pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 EN = f"{LESSON}-en"
 
 
-def _class(root):
+def _class(root, untouched: bool = False):
+    """Lesson 1's class: a_correct, b_wrong (late), c_partly, d_killed (its kernel dies in ex3),
+    and with ``untouched`` e_untouched (the released notebook as it was)."""
     course = released_course(root, langs=("en",), timeout=30)
     set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
     sol, rel = reference_solutions(course, EN), released(course, EN)
     answers = {"a_correct": sol, "b_wrong": WRONG, "c_partly": {**sol, **PARTLY_RIGHT},
-               "d_killed": {**sol, **KILLS_KERNEL}}
+               "d_killed": {**sol, **KILLS_KERNEL}, **({"e_untouched": {}} if untouched else {})}
     for i, (student, code) in enumerate(answers.items()):
         stamp = "2030-01-02 10:00:00 UTC" if i == 1 else "2030-01-01 10:00:00 UTC"  # b is late
         submit(course, student, EN, with_answers(rel, code), stamp)
     return course, sorted(answers)
+
+
+def link_submission(course) -> None:
+    """f_linked: a submission that is a symbolic link (to the instructor's source notebook)."""
+    linked = course / "submitted" / "f_linked" / EN
+    linked.mkdir(parents=True)
+    (linked / f"{LESSON}.ipynb").symlink_to(course / "source" / EN / f"{LESSON}.ipynb")
+
+
+def local_pool_class():
+    """``_class(untouched=True)`` plus ``f_linked``, graded by the local pool
+    (``autograde-all --jobs 2``), once per test session across pytest-xdist's workers
+    (``shared.build_once``): this module compares it with serial nbgrader, test_grader_cluster
+    with the Dask cluster, instead of each grading the same class again. Returns (course,
+    autograde-all's stdout); the course is shared: read it, never change it."""
+    def build(folder):
+        course, _ = _class(folder / "course", untouched=True)
+        link_submission(course)
+        out = grader_cli(course, "autograde-all", EN, "--jobs", "2", "--quiet").stdout
+        (folder / "autograde-all.out").write_text(out, encoding="utf-8")
+
+    folder = shared.build_once("local-pool-class", shared.content_key([], LESSON, "v1"), build)
+    return folder / "course", (folder / "autograde-all.out").read_text(encoding="utf-8")
 
 
 def _volatile(text):
@@ -66,13 +96,13 @@ def _outputs(cell):
 
 def test_parallel_autograde_equals_serial(tmp_path):
     serial, students = _class(tmp_path / "serial")
-    parallel, _ = _class(tmp_path / "parallel")
     nbgrader(serial, "autograde", EN)
-    out = grader_cli(parallel, "autograde-all", EN, "--jobs", "2", "--quiet").stdout
+    parallel, out = local_pool_class()
     # every kernel forked from a worker's preloaded process, none fell back to a fresh start
-    assert f"kernels: {len(students)} forked from preloaded processes, 0 started fresh" in out
+    # (5: a-d and e_untouched; the link is refused before any kernel)
+    assert "kernels: 5 forked from preloaded processes, 0 started fresh" in out
     # exact counts: d_killed crashed its kernel, is graded and flagged for review
-    assert f"{EN}: 4 submission(s): 4 graded (1 flagged for review), 0 failed;" in out
+    assert f"{EN}: 6 submission(s): 5 graded (1 flagged for review), 0 failed, 1 refused;" in out
     assert "flagged (see the export's status and notes): d_killed" in out
     db = lambda course: f"sqlite:///{course / 'gradebook.db'}"  # noqa: E731
     for student in students:
