@@ -66,7 +66,7 @@ def cmd_autograde_all(args) -> int:
 
             try:
                 summary = autograde_on_cluster(_course(args), args.assignment, args.scheduler,
-                                               **common)
+                                               connect_timeout=args.connect_timeout, **common)
             except ClusterError as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return 2
@@ -264,6 +264,16 @@ def cmd_lab(args, jupyter_args: list[str]) -> int:
     os.execve(argv[0], argv + list(jupyter_args), env)
 
 
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     from grader.infra.sandbox import Limits
 
@@ -292,6 +302,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "tcp://10.0.0.5:8786; needs pip install -e '.[course,cluster]'): the "
                         "course and each submission are shipped to the workers, the gradebook is "
                         "written here; --jobs is then the cluster's (see grader/README.md)")
+    p.add_argument("--connect-timeout", type=_positive_seconds, default=10.0, metavar="SECONDS",
+                   help="with --scheduler: how long to keep trying to reach the scheduler before "
+                        "giving up with one line saying so (default: 10)")
     p.add_argument("--force", "-f", action="store_true",
                    help="regrade submissions that were already autograded")
     p.add_argument("--student", action="append", metavar="ID",

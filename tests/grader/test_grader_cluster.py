@@ -190,7 +190,11 @@ def test_a_worker_killed_mid_run_loses_no_submission(tmp_path, bare_cluster):
 def test_unreachable_scheduler_is_one_clear_line(tmp_path):
     course, _ = _class(tmp_path / "c", lambda sol: {"a_correct": sol})
     address = f"tcp://127.0.0.1:{_free_port()}"
-    proc = grader_cli(course, "autograde-all", EN, "--scheduler", address, "--quiet", check=False)
+    started = time.monotonic()
+    # a short --connect-timeout: nothing listens there, and the default (10 s) would only be waited out
+    proc = grader_cli(course, "autograde-all", EN, "--scheduler", address, "--connect-timeout", "2",
+                      "--quiet", check=False)
+    assert time.monotonic() - started < 9, "--connect-timeout was not used"
     assert proc.returncode == 2, proc.stdout + proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: cannot reach the Dask scheduler at {address}")
@@ -204,3 +208,14 @@ def test_without_scheduler_dask_is_not_imported():
     out = subprocess.run([sys.executable, "-c", code], env=env(), capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "soon", "inf"])
+def test_connect_timeout_must_be_positive_seconds(value, capsys):
+    from grader.autograde.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["autograde-all", EN, "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", value])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "--connect-timeout" in err and "Traceback" not in err
