@@ -19,8 +19,11 @@ PYTHON ?= python3.11
 VENV ?= .venv
 VPY := $(VENV)/bin/python
 PIP_INSTALL := $(VPY) -m pip --disable-pip-version-check install --progress-bar on
-# -n auto: pytest-xdist, one worker per core; --durations: the slowest tests, to keep CI time in view; override e.g. `make test PYTEST_ARGS="-x tests/minitape"`.
-PYTEST_ARGS ?= -n auto -q --durations=10
+# -n: pytest-xdist workers, one per core plus one: the kernel, browser and install tests wait on
+# their subprocesses part of the time (about 10 % of the CPU idles with one worker per core);
+# --durations: the slowest tests, to keep CI time in view; override e.g. `make test PYTEST_ARGS="-x tests/minitape"`.
+PYTEST_WORKERS ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) + 1 )))
+PYTEST_ARGS ?= -n $(PYTEST_WORKERS) -q --durations=10
 # Debian packages the tests need, as package:file-it-provides (installed when the file is missing).
 DEB_PACKAGES ?= chromium:/usr/bin/chromium fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
                 bubblewrap:/usr/bin/bwrap valgrind:/usr/bin/valgrind
