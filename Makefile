@@ -40,7 +40,7 @@ phase = @printf '\n==> %s\n' $(1)
 help:
 	@echo "make lab    start the students' JupyterLab on the lessons (creates .venv on first use)"
 	@echo "make test   run the whole test suite (installs what is missing first)"
-	@echo "make check  the fast tier: unit-level tests, no kernels, browsers, installs or site builds (2-4 min)"
+	@echo "make check  the fast tier: unit-level tests, no kernels, browsers, installs or site builds (about 35 s)"
 	@echo "make lite   build the course as a static JupyterLite site in build/lite/ (runs in the browser, no server)"
 	@echo "make site   execute every lesson in every language into a static HTML site in build/site/ (read-only pages)"
 	@echo "make student-dist STUDENT_DIST=DIR   build what students get (notebooks, wheel, Binder files) into DIR"
@@ -147,17 +147,17 @@ site: $(STAMP_COURSE)
 # about as long as the longer of the two instead of both.
 test: system-packages
 	@$(MAKE) --no-print-directory -j2 --output-sync=line install-dev lite
-	$(call phase,"Running the test suite: pytest $(PYTEST_ARGS) (about 13 min on 2 cores)")
+	$(call phase,"Running the test suite: pytest $(PYTEST_ARGS) (about 9 min on 2 cores)")
 	$(VPY) -m pytest $(PYTEST_ARGS)
 	$(call phase,"Running tests/minitape again on the strict backend (about 1 min)")
 	$(VPY) -m pytest -n auto -q tests/minitape --backend=strict
 
 # The fast tier a developer runs after every edit (docs/testing.md): the engine, the grader's and
 # the lessons' unit-level tests, the source/glossary/layout checks; no Jupyter kernel, browser,
-# install or JupyterLite site (the markers those tests carry are deselected). 4 min 18 s on 2 cores at load 13.
+# install or JupyterLite site (the markers those tests carry are deselected). 35 s on 2 cores, quiet.
 CHECK_MARKERS ?= not kernel and not browser and not install and not lite and not slow
 check: $(STAMP_DEV)
-	$(call phase,"Running the fast tier: pytest -m '$(CHECK_MARKERS)' (2-4 min on 2 cores, by the load)")
+	$(call phase,"Running the fast tier: pytest -m '$(CHECK_MARKERS)' (about 35 s on 2 cores; minutes under load)")
 	$(VPY) -m pytest -n auto -q --durations=10 -m '$(CHECK_MARKERS)' $(CHECK_ARGS)
 
 # ----- The course in the browser: a static JupyterLite site (lite/README.md) -----------------------
