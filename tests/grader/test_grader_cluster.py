@@ -15,11 +15,9 @@ import time
 import nbformat
 import pytest
 
-from tests.support.course import (LESSON, env, grader_cli, released_course,
-                            nbgrader, released, reference_solutions, set_duedate, submit,
-                            with_answers)
+from tests.support.course import LESSON, env, grader_cli, nbgrader
 from grader.infra.parallel import read_rows
-from test_grader_parallel import _class as _local_class, _outputs, link_submission, local_pool_class
+from test_grader_parallel import _class as _local_class, _outputs, build_class as _class, link_submission, local_pool_class
 
 pytest.importorskip("distributed", reason="Dask is not installed (pip install -e '.[cluster]')")
 
@@ -100,17 +98,6 @@ def bare_cluster(tmp_path):
     c = Cluster(tmp_path / "cluster", nanny=False)
     yield c
     c.close()
-
-
-def _class(root, answers):
-    course = released_course(root, langs=("en",), timeout=30)
-    set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
-    sol, rel = reference_solutions(course, EN), released(course, EN)
-    answers = answers(sol)
-    for i, (student, code) in enumerate(answers.items()):
-        stamp = "2030-01-02 10:00:00 UTC" if i == 1 else "2030-01-01 10:00:00 UTC"  # one is late
-        submit(course, student, EN, with_answers(rel, code), stamp)
-    return course, sorted(answers)
 
 
 def _rows(course, student):

@@ -23,18 +23,25 @@ pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 EN = f"{LESSON}-en"
 
 
-def _class(root, untouched: bool = False):
-    """Lesson 1's class: a_correct, b_wrong (late), c_partly, d_killed (its kernel dies in ex3),
-    and with ``untouched`` e_untouched (the released notebook as it was)."""
+def build_class(root, answers):
+    """Lesson 1's released course under ``root`` with one submission per entry of
+    ``answers(reference solutions)`` ({student: {exercise: code}}); the second student is late."""
     course = released_course(root, langs=("en",), timeout=30)
     set_duedate(course, EN, "2030-01-01 12:00:00 UTC")
     sol, rel = reference_solutions(course, EN), released(course, EN)
-    answers = {"a_correct": sol, "b_wrong": WRONG, "c_partly": {**sol, **PARTLY_RIGHT},
-               "d_killed": {**sol, **KILLS_KERNEL}, **({"e_untouched": {}} if untouched else {})}
+    answers = answers(sol)
     for i, (student, code) in enumerate(answers.items()):
-        stamp = "2030-01-02 10:00:00 UTC" if i == 1 else "2030-01-01 10:00:00 UTC"  # b is late
+        stamp = "2030-01-02 10:00:00 UTC" if i == 1 else "2030-01-01 10:00:00 UTC"  # one is late
         submit(course, student, EN, with_answers(rel, code), stamp)
     return course, sorted(answers)
+
+
+def _class(root, untouched: bool = False):
+    """a_correct, b_wrong (late), c_partly, d_killed (its kernel dies in ex3), and with
+    ``untouched`` e_untouched (the released notebook as it was)."""
+    return build_class(root, lambda sol: {
+        "a_correct": sol, "b_wrong": WRONG, "c_partly": {**sol, **PARTLY_RIGHT},
+        "d_killed": {**sol, **KILLS_KERNEL}, **({"e_untouched": {}} if untouched else {})})
 
 
 def link_submission(course) -> None:
