@@ -4,18 +4,26 @@
 #               checkout holds the answers; students get the student distribution instead)
 #   make test   create/refresh .venv, install course + test tools and Debian's packages, run pytest
 #
-# Nothing has to be activated or be on PATH but $(PYTHON) (python3.11) and, for `make test` on a
-# machine without them, apt-get: every tool runs as .venv/bin/python -m ...
+# Nothing has to be activated or be on PATH but $(PYTHON) (Python 3.11, 3.12 or 3.13) and, for
+# `make test` on a machine without them, apt-get: every tool runs as .venv/bin/python -m ...
+# Every install comes from the lock files (requirements/course.txt, requirements/dev.txt: every
+# package pinned with its hashes, for Python 3.11-3.13; requirements/README.md), so a new release
+# of a dependency changes nothing here until `make lock` takes it and the change is reviewed;
+# `make test-latest` runs the suite against the newest releases to show what they would break.
 # Installs are idempotent: a stamp file in .venv records what was installed, keyed on the
-# hash of pyproject.toml and on which top-level packages exist (an editable install maps
-# only the packages it saw), so a second run installs nothing and starts at once.
+# hash of pyproject.toml, the lock files and on which top-level packages exist (an editable
+# install maps only the packages it saw), so a second run installs nothing and starts at once.
 # Each phase says what it does and roughly how long it takes; pip and apt-get show their progress.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 
-PYTHON ?= python3.11
+# The first of the supported Pythons on PATH (3.11, 3.12, 3.13); PYTHON=/path/to/python picks one.
+SUPPORTED_PYTHONS := python3.11 python3.12 python3.13
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(or $(firstword $(foreach p,$(SUPPORTED_PYTHONS),$(shell command -v $(p) 2>/dev/null))),python3)
+endif
 VENV ?= .venv
 VPY := $(VENV)/bin/python
 PIP_INSTALL := $(VPY) -m pip --disable-pip-version-check install --progress-bar on
@@ -28,14 +36,17 @@ PYTEST_ARGS ?= -n $(PYTEST_WORKERS) -q --durations=10
 DEB_PACKAGES ?= chromium:/usr/bin/chromium fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
                 bubblewrap:/usr/bin/bwrap valgrind:/usr/bin/valgrind
 
-INSTALL_KEY := $(shell { cat pyproject.toml; for p in course_lang minitape grader lessons; do test -f $$p/__init__.py && echo $$p; done; } 2>/dev/null | sha256sum | cut -c1-16)
+LOCK_BUILD := requirements/build.txt
+LOCK_COURSE := requirements/course.txt
+LOCK_DEV := requirements/dev.txt
+INSTALL_KEY := $(shell { cat pyproject.toml $(LOCK_BUILD) $(LOCK_COURSE) $(LOCK_DEV); for p in course_lang minitape grader lessons; do test -f $$p/__init__.py && echo $$p; done; } 2>/dev/null | sha256sum | cut -c1-16)
 STAMP_COURSE := $(VENV)/.stamp-course-$(INSTALL_KEY)
 STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
 
 phase = @printf '\n==> %s\n' $(1)
 
 .PHONY: help lab test install install-dev system-packages preflight preflight-lab clean lite test-lite student-dist site
-.PHONY: check
+.PHONY: check lock test-latest
 
 help:
 	@echo "make lab    start the students' JupyterLab on the lessons (creates .venv on first use)"
@@ -44,16 +55,18 @@ help:
 	@echo "make lite   build the course as a static JupyterLite site in build/lite/ (runs in the browser, no server)"
 	@echo "make site   execute every lesson in every language into a static HTML site in build/site/ (read-only pages)"
 	@echo "make student-dist STUDENT_DIST=DIR   build what students get (notebooks, wheel, Binder files) into DIR"
+	@echo "make lock   resolve the lock files requirements/{course,dev}.txt again (then review and test)"
+	@echo "make test-latest   the suite against the newest release of every dependency (what would break)"
 	@echo "make clean  remove .venv and build artefacts"
 
 # Fail at once, and say why, when the interpreter the project needs is missing.
 preflight:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { \
-	  echo "error: '$(PYTHON)' is not on PATH. Install Python 3.11 (Debian/Ubuntu: apt-get install" \
-	       "python3.11 python3.11-venv) or pass its path: make $(MAKECMDGOALS) PYTHON=/path/to/python3.11" >&2; exit 1; }
-	@$(PYTHON) -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
-	  echo "error: '$(PYTHON)' must be Python >= 3.11 with the venv and ensurepip modules" \
-	       "(Debian/Ubuntu: apt-get install python3.11-venv); it is: $$($(PYTHON) --version 2>&1)" >&2; exit 1; }
+	  echo "error: '$(PYTHON)' is not on PATH. Install Python 3.11, 3.12 or 3.13 (Debian/Ubuntu: apt-get install" \
+	       "python3 python3-venv) or pass its path: make $(MAKECMDGOALS) PYTHON=/path/to/python3.12" >&2; exit 1; }
+	@$(PYTHON) -c 'import sys, venv, ensurepip; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))' 2>/dev/null || { \
+	  echo "error: '$(PYTHON)' must be Python 3.11, 3.12 or 3.13 with the venv and ensurepip modules" \
+	       "(Debian/Ubuntu: apt-get install python3-venv); it is: $$($(PYTHON) --version 2>&1)" >&2; exit 1; }
 
 $(VPY): | preflight
 	$(call phase,"Creating the virtual environment $(VENV) with $$($(PYTHON) --version) (a few seconds)")
@@ -62,15 +75,19 @@ $(VPY): | preflight
 # The dev stamp implies the course stamp: `make lab` after `make test` installs nothing.
 $(STAMP_COURSE): | $(VPY)
 	@if [ -f $(STAMP_DEV) ]; then touch $@; else \
-	  printf '\n==> %s\n' "Installing the course into $(VENV): pip install -e '.[course]' (2-3 min on a fresh machine)"; \
+	  printf '\n==> %s\n' "Installing the course into $(VENV) from $(LOCK_COURSE) (2-3 min on a fresh machine)"; \
 	  rm -f $(VENV)/.stamp-*; \
-	  $(PIP_INSTALL) -e '.[course]'; \
+	  $(PIP_INSTALL) --require-hashes --no-deps -r $(LOCK_BUILD); \
+	  $(PIP_INSTALL) --require-hashes -r $(LOCK_COURSE); \
+	  $(PIP_INSTALL) --no-deps --no-build-isolation -e .; \
 	  touch $@; fi
 
 $(STAMP_DEV): | $(VPY)
-	@printf '\n==> %s\n' "Installing the course and the test tools into $(VENV): pip install -e '.[course,dev]' (about 3 min on a fresh machine)"
+	@printf '\n==> %s\n' "Installing the course and the test tools into $(VENV) from $(LOCK_DEV) (about 3 min on a fresh machine)"
 	@rm -f $(VENV)/.stamp-*
-	$(PIP_INSTALL) -e '.[course,dev]'
+	$(PIP_INSTALL) --require-hashes --no-deps -r $(LOCK_BUILD)
+	$(PIP_INSTALL) --require-hashes -r $(LOCK_DEV)
+	$(PIP_INSTALL) --no-deps --no-build-isolation -e .
 	@touch $@ $(STAMP_COURSE)
 
 install: $(STAMP_COURSE)
@@ -152,6 +169,33 @@ test: system-packages
 	$(call phase,"Running tests/minitape again on the strict backend (about 1 min)")
 	$(VPY) -m pytest -n auto -q tests/minitape --backend=strict
 
+# ----- The lock files (requirements/README.md) -------------------------------------------------------
+# `make lock` resolves pyproject.toml's extras again, with requirements/holds.txt as constraints, for
+# every supported Python at once (uv's universal resolution), every file hashed. Review the diff, run
+# `make test`, commit. LOCK_ARGS passes options to uv, e.g. LOCK_ARGS="--upgrade-package numpy".
+LOCK_ARGS ?=
+UV_COMPILE = $(VPY) -m uv pip compile -c requirements/holds.txt \
+             --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock" --quiet $(LOCK_ARGS)
+lock: $(STAMP_DEV)
+	$(call phase,"Resolving the lock files in requirements/ for Python 3.11 to 3.13 (uv: seconds)")
+	$(UV_COMPILE) requirements/build.in -o $(LOCK_BUILD)
+	$(UV_COMPILE) pyproject.toml --extra course -o $(LOCK_COURSE)
+	$(UV_COMPILE) pyproject.toml --extra course --extra dev -o $(LOCK_DEV)
+	@git diff --stat -- requirements/ 2>/dev/null || true
+
+# What the newest releases would break, before a user meets it: the whole suite in .venv-latest with
+# every dependency at its newest release (no lock, no holds), after a table of what differs from
+# the lock. Not part of CI (a new release must never turn a build red by itself); run it before
+# `make lock`, or on a schedule.
+VENV_LATEST ?= .venv-latest
+test-latest: system-packages lite | preflight
+	$(call phase,"Installing the newest release of every dependency into $(VENV_LATEST) (about 3 min)")
+	$(PYTHON) -m venv --clear $(VENV_LATEST)
+	PIP_CONSTRAINT= $(VENV_LATEST)/bin/python -m pip --disable-pip-version-check install --progress-bar on --upgrade -e '.[course,dev]'
+	$(VENV_LATEST)/bin/python requirements/compare.py $(LOCK_DEV)
+	$(call phase,"Running the test suite against the newest releases: pytest $(PYTEST_ARGS)")
+	$(VENV_LATEST)/bin/python -m pytest $(PYTEST_ARGS)
+
 # The fast tier a developer runs after every edit (docs/testing.md): the engine, the grader's and
 # the lessons' unit-level tests, the source/glossary/layout checks; no Jupyter kernel, browser,
 # install or JupyterLite site (the markers those tests carry are deselected). 35 s on 2 cores, quiet.
@@ -186,4 +230,4 @@ test-lite: $(STAMP_DEV) system-packages lite
 	$(VPY) -m pytest -m lite $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) $(VENV_LITE) build dist *.egg-info test-artifacts
+	rm -rf $(VENV) $(VENV_LITE) $(VENV_LATEST) build dist *.egg-info test-artifacts

@@ -81,13 +81,15 @@ exec "$@"
 
 MAKEFILE = """# make lab: a .venv with exactly Binder's environment (binder/requirements.txt: the pinned
 # JupyterLab, NumPy, ... and the course's wheel), then JupyterLab on the lessons.
-# Needs python3.11 on PATH (or: make lab PYTHON=/path/to/python3.11).
+# Needs Python 3.11, 3.12 or 3.13 on PATH (the first found; or: make lab PYTHON=/path/to/python3.12).
 # make lab LAB_LANG=es (or pt, ru, en): JupyterLab's menus in that language (default: the
 # system's language where it is one of the course's, else English).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
-PYTHON ?= python3.11
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(or $(firstword $(foreach p,python3.11 python3.12 python3.13,$(shell command -v $(p) 2>/dev/null))),python3)
+endif
 LAB_LANG ?=
 VPY := .venv/bin/python
 STAMP := .venv/.stamp-$(shell sha256sum binder/requirements.txt | cut -c1-16)
@@ -97,7 +99,8 @@ lab: $(STAMP)
 \t$(VPY) -m lessons lab --root lessons $(if $(LAB_LANG),--lang $(LAB_LANG))
 
 $(STAMP):
-\t@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) is not on PATH; install Python 3.11 or run: make lab PYTHON=/path/to/python3.11" >&2; exit 1; }
+\t@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) is not on PATH; install Python 3.11, 3.12 or 3.13 or run: make lab PYTHON=/path/to/python3.12" >&2; exit 1; }
+\t@$(PYTHON) -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 13))' || { echo "error: the course needs Python 3.11, 3.12 or 3.13; $(PYTHON) is $$($(PYTHON) --version 2>&1). Run: make lab PYTHON=/path/to/python3.12" >&2; exit 1; }
 \t@printf '\\n==> %s\\n' "Installing the course into .venv (2-3 min the first time)"
 \t$(PYTHON) -m venv --clear .venv
 \t$(VPY) -m pip --disable-pip-version-check install --progress-bar on -r binder/requirements.txt
@@ -121,7 +124,7 @@ with a gradient tape, as Jupyter notebooks.
 
 1. **Open a lesson.** Click its Binder badge in the table below to run it in your browser with
    nothing to install, or run it on your machine with `make lab` (the first time it creates
-   `.venv` with `python3.11` and installs the course, 2-3 minutes).
+   `.venv` with `python3.11`, `python3.12` or `python3.13` and installs the course, 2-3 minutes).
 2. **Your language.** Open the notebooks in `lessons/en/`: the explanations, plots, sliders and
    the checks' messages follow the folder the notebook is in.
 3. **JupyterLab's menus** in your language: `make lab LAB_LANG=en` (or `es`, `pt`, `ru`; without
@@ -139,7 +142,7 @@ inverso con una cinta (`GradientTape`), en cuadernos de Jupyter.
 
 1. **Abre una lección.** Haz clic en su insignia de Binder, en la tabla de abajo, para usarla en
    el navegador sin instalar nada, o ábrela en tu equipo con `make lab` (la primera vez crea
-   `.venv` con `python3.11` e instala el curso: 2-3 minutos).
+   `.venv` con `python3.11`, `python3.12` o `python3.13` e instala el curso: 2-3 minutos).
 2. **Tu idioma.** Abre los cuadernos de `lessons/es/`: las explicaciones, los gráficos, los
    deslizadores y los mensajes de las comprobaciones siguen la carpeta del cuaderno.
 3. **Los menús de JupyterLab** en español: `make lab LAB_LANG=es` (sin esa opción se usa el
@@ -157,7 +160,7 @@ uma fita (`GradientTape`), em notebooks do Jupyter.
 
 1. **Abra uma lição.** Clique no selo do Binder dela, na tabela abaixo, para usá-la no navegador
    sem instalar nada, ou abra-a no seu computador com `make lab` (na primeira vez ele cria o
-   `.venv` com `python3.11` e instala o curso: 2-3 minutos).
+   `.venv` com `python3.11`, `python3.12` ou `python3.13` e instala o curso: 2-3 minutos).
 2. **Seu idioma.** Abra os notebooks de `lessons/pt/`: as explicações, os gráficos, os
    controles deslizantes e as mensagens das verificações seguem a pasta do notebook.
 3. **Os menus do JupyterLab** em português: `make lab LAB_LANG=pt` (sem essa opção, usa-se o
@@ -176,7 +179,7 @@ uma fita (`GradientTape`), em notebooks do Jupyter.
 
 1. **Откройте урок.** Нажмите на его значок Binder в таблице ниже, чтобы работать в браузере
    без установки, или запустите уроки на своём компьютере командой `make lab` (в первый раз она
-   создаёт `.venv` с `python3.11` и устанавливает курс — 2–3 минуты).
+   создаёт `.venv` с `python3.11`, `python3.12` или `python3.13` и устанавливает курс — 2–3 минуты).
 2. **Ваш язык.** Открывайте блокноты из `lessons/ru/`: пояснения, графики, ползунки и сообщения
    проверок следуют папке, в которой лежит блокнот.
 3. **Меню JupyterLab** на русском: `make lab LAB_LANG=ru` (без этого параметра берётся язык
@@ -212,7 +215,7 @@ def student_readme(root: Path, version: str) -> str:
 {links}
 
 ```bash
-make lab                 # JupyterLab on the lessons (Python 3.11; the first run installs the course)
+make lab                 # JupyterLab on the lessons (Python 3.11-3.13; the first run installs the course)
 make lab LAB_LANG=es     # ... with JupyterLab's menus in Spanish (or pt, ru, en)
 ```
 

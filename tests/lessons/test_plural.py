@@ -69,14 +69,71 @@ def test_bad_use_fails_clearly(monkeypatch):
         tn("test.broken.plural", 5, "ru")
 
 
+# Counts that tell every CLDR rule of these languages apart (0, 1, 2-4, 5-20, the teens, 21-24, 100s,
+# thousands and the millions that CLDR 48 gives Spanish and Portuguese a form of their own).
+_COUNTS = [*range(0, 250), 1000, 1001, 1021, 1_000_000, 2_000_000, 3_000_021, 10**9]
+
+
+def _locked_version(package: str) -> str:
+    """The version requirements/dev.txt pins ``package`` to (the same for every Python it covers)."""
+    import re
+
+    from tests.support.project import REPO
+
+    pins = set(re.findall(rf"(?im)^{re.escape(package)}==([^\s;\\]+)", (REPO / "requirements/dev.txt").read_text()))
+    assert len(pins) == 1, f"requirements/dev.txt pins {package} to {sorted(pins) or 'nothing'}"
+    return pins.pop()
+
+
 def test_plural_forms_are_babels_and_cover_every_language():
-    """The expressions lessons/plural.py keeps are CLDR's as Babel ships them, for every language."""
+    """The rules course_lang keeps are CLDR's as the locked Babel ships them, for every language.
+
+    The course keeps its own copy of the rules (the in-browser course has no Babel) and they were
+    reviewed against the Babel that requirements/dev.txt pins. A Babel with other CLDR data (a lock
+    update, or `make test-latest`) fails here with what changed, count by count: taking it is a
+    reviewed change (new forms in the catalogs, then course_lang.PLURAL_FORMS), not a red build
+    that nobody asked for. The rules are compared by what they decide, not by how Babel spells them.
+    """
+    import gettext
+
+    import babel
     from babel.messages.plurals import get_plural
 
     from minitape._lang import LANGUAGES
     from lessons.plural import PLURAL_FORMS
 
     assert set(PLURAL_FORMS) == set(LANGUAGES)
+    installed, locked = babel.__version__, _locked_version("babel")
+    changed = []
     for lang, (count, expr) in PLURAL_FORMS.items():
-        rule = get_plural(lang)
-        assert (count, expr) == (rule.num_plurals, rule.plural_expr), lang
+        ours, theirs = gettext.c2py(expr), get_plural(lang)
+        babels = gettext.c2py(theirs.plural_expr)
+        differ = [n for n in _COUNTS if ours(n) != babels(n)]
+        if count != theirs.num_plurals or differ:
+            changed.append(f"{lang}: {count} forms here, {theirs.num_plurals} in Babel {installed} "
+                           f"({theirs.plural_expr}); counts the two rules put in different forms: {differ[:8]}")
+    assert not changed, (
+        f"Babel {installed} (the lock pins {locked}) has CLDR plural rules other than the reviewed ones "
+        "in course_lang.PLURAL_FORMS:\n  " + "\n  ".join(changed)
+        + "\nA CLDR change is a reviewed update: give every plural message the new forms, update "
+          "PLURAL_FORMS, then lift the hold in requirements/holds.txt.")
+
+
+def test_the_lock_holds_the_babel_the_rules_were_reviewed_against():
+    """The lock and its hold agree, so a fresh clone installs the Babel the test above was reviewed with."""
+    from tests.support.project import REPO
+
+    hold = [l.split("==", 1)[1].strip() for l in (REPO / "requirements/holds.txt").read_text().splitlines()
+            if l.lower().startswith("babel==")]
+    assert hold == [_locked_version("babel")]
+
+
+def test_a_cldr_change_fails_with_what_changed(monkeypatch):
+    """What the test above says when Babel brings CLDR 48's Spanish 'many' form (Babel 2.19)."""
+    from babel.messages import plurals
+
+    cldr48 = plurals._PluralTuple((3, "(n == 1 ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2)"))
+    real = plurals.get_plural
+    monkeypatch.setattr(plurals, "get_plural", lambda lang: cldr48 if lang == "es" else real(lang))
+    with pytest.raises(AssertionError, match=r"(?s)es: 2 forms here, 3 in Babel.*1000000.*reviewed update"):
+        test_plural_forms_are_babels_and_cover_every_language()

@@ -108,6 +108,8 @@ def _binder_pins() -> dict[str, str]:
         if not line or line == ".":
             continue
         req = Requirement(line)
+        if req.marker is not None and not req.marker.evaluate():
+            continue  # a pin for other 3.11 patch releases (soupsieve)
         spec = str(req.specifier)
         assert spec.startswith("==") and "," not in spec, f"binder requirement not pinned: {line!r}"
         assert _normalize(req.name) not in pins, f"{req.name} pinned twice"
@@ -143,14 +145,17 @@ def test_ci_runs_the_readme_test_command() -> None:
     commands = [l.split("#", 1)[0].strip() for l in block.splitlines()[1:]]
     commands = [c for c in commands if c]
     assert commands[:2] == ["make lab", "make test"], commands
-    ci = (REPO / ".ci/run").read_text().splitlines()
-    steps = [l.strip() for l in ci if l.strip() and not l.lstrip().startswith("#")]
-    last = steps[-1].split()
-    assert last[:3] == ["exec", "make", "test"] and all("=" in a for a in last[3:]), steps
-    # before it: only the shell's settings and a clean environment (PATH, interpreter), no test command
-    assert all(s.startswith(("set ", "cd ", "export PATH=", "unset ", "python=", "echo "))
-               for s in steps[:-1]), f".ci/run does more than `make test`: {steps}"
-    assert "pytest" not in "\n".join(steps[:-1])
+    ci = (REPO / ".ci/run").read_text()
+    steps = [l.strip() for l in ci.splitlines() if l.strip() and not l.lstrip().startswith("#")]
+    # the one test command is the README's, with the interpreter found before; after it, only the
+    # fast tier on the other supported Pythons; pytest is never called directly
+    (test_line,) = [s for s in steps if s.startswith("make test")]
+    assert test_line == 'make test PYTHON="$python"', steps
+    after = steps[steps.index(test_line) + 1:]
+    assert [s.split()[:2] for s in after if s.startswith("make ")] == [["make", "check"]], after
+    assert "pytest" not in ci
+    before = steps[:steps.index(test_line)]
+    assert not [s for s in before if s.startswith("make ")], before
 
 
 def test_install_instructions_name_installable_things() -> None:

@@ -39,8 +39,9 @@ def test_the_binder_pins_respect_the_bound():
     for line in (REPO / "binder" / "requirements.txt").read_text(encoding="utf-8").splitlines():
         line = line.split("#", 1)[0].strip()
         if "==" in line:
-            name, version = line.split("==", 1)
-            pins[name.strip().lower()] = Version(version.strip())
+            req = Requirement(line)
+            (spec,) = req.specifier
+            pins[req.name.lower()] = Version(spec.version)
     import tomllib
 
     course = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))[
