@@ -117,10 +117,16 @@ c.FeedbackExporter.extra_template_basedirs = feedback_template_dirs()
 # is unreachable): grader/templates/formgrade, ahead of nbgrader's templates.
 c.HTMLExporter.extra_template_basedirs, c.HTMLExporter.extra_template_paths = formgrade_template_dirs()
 
-# --- zip_collect: submissions downloaded from an LMS as <student_id>_<notebook>.ipynb ----------
-# (e.g. downloaded/01-gradients-es/archive/ana_01-gradients.ipynb); adapt to your LMS's names.
-c.FileNameCollectorPlugin.named_regexp = (
-    r"(?:.*/)?(?P<student_id>[^/]+?)_(?P<file_id>\d\d-[a-z0-9-]+)\.ipynb$")
+# --- zip_collect: an LMS's download, whose student is what the LMS wrote ----------------------
+# Put the LMS's download in downloaded/<assignment>/archive/ as it comes (Canvas: submissions.zip;
+# Moodle: its zip and the assignment's grading worksheet, Grades-*.csv). The student of each file
+# is the outermost name the LMS wrote (Canvas: lastnamefirstname_<user id>_<submission id>_...,
+# Moodle: Full Name_<participant id>_assignsubmission_file_...), or a name starting with a roster
+# id; never a name inside a student's upload. Canvas user ids are looked up in the roster's
+# lms_user_id column (students.csv). See grader/infra/lms_download.py and docs/instructors.md.
+import grader.infra.lms_download  # noqa: E402
+
+c.ZipCollectApp.collector_plugin = grader.infra.lms_download.LmsCollector
 
 # --- export: one row per student, one column per test cell, a status column -------------------
 c.ExportApp.plugin_class = GraderExportPlugin
