@@ -788,6 +788,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "lançou uma exceção",
         "ru": "выбросило исключение",
     },
+    "classreport.unanswered": {
+        "en": "unanswered",
+        "es": "sin responder",
+        "pt": "sem resposta",
+        "ru": "без ответа",
+    },
     "classreport.example": {
         "en": "An example of “{pattern}” (anonymized)",
         "es": "Un ejemplo de «{pattern}» (anonimizado)",

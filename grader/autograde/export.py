@@ -39,7 +39,7 @@ from nbgrader.plugins import ExportPlugin
 from grader.i18n import LANGS, split_variant
 from grader.autograde.issues import issues_of
 
-__all__ = ["GraderExportPlugin", "export_rows", "submitted_on_disk", "write_csv"]
+__all__ = ["GraderExportPlugin", "assignment_statuses", "export_rows", "submitted_on_disk", "write_csv"]
 
 LANG_ORDER = LANGS
 NOTE_ONLY_KINDS = ("raised",)  # recorded issues the notes name but the status does not
@@ -153,6 +153,24 @@ def submitted_on_disk(coursedir) -> set[tuple[str, str]]:
     from grader.infra.submissions import recorded_all
 
     return found | recorded_all(coursedir.root)  # refused when collected: nothing in submitted/
+
+
+def assignment_statuses(coursedir, assignment: str, students: list[str]) -> dict[str, str]:
+    """``{student: status}`` of ``assignment`` as the export writes it (``ok``, ``unanswered``,
+    ``crashed;not_run``, ...): what ``autograde-all`` reports, in the export's one vocabulary."""
+    from grader.infra import nbgrader_compat
+
+    nbgrader_compat.install()
+
+    def autograded_path(student: str, name: str, notebook: str) -> str:
+        return os.path.join(coursedir.format_path(coursedir.autograded_directory, student, name),
+                            f"{notebook}.ipynb")
+
+    lesson = split_assignment(assignment)[0]
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        _, rows = export_rows(gb, autograded_path, [assignment], list(students),
+                              refused=refusal_lookup(coursedir))
+    return {r["student_id"]: r.get(f"{lesson}:status", "") for r in rows if r["student_id"] in students}
 
 
 def refusal_lookup(coursedir):

@@ -71,7 +71,7 @@ def graded(tmp_path_factory):
 
 def test_links_and_special_files_are_refused_and_honest_work_is_graded(graded):
     course, out, _ = graded
-    assert f"{EN}: 7 submission(s): 2 graded (0 flagged for review), 0 failed, 5 refused;" in out.stdout
+    assert f"{EN}: 7 submission(s): 2 graded (2 ok), 0 failed, 5 refused;" in out.stdout
     for student in ("b_link_to_source", "c_links_beside", "d_fifo", "e_hard_link", "g_linked_folder"):
         assert f"refused (not graded, nothing copied; see the export): {student}:" in out.stdout
         # nothing of it was graded or copied

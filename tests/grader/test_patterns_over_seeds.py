@@ -94,14 +94,16 @@ MEANS = [pytest.param(eid, i, name, id=f"{eid}-mean-over-{name}",
 @pytest.mark.parametrize("eid, index, name", MEANS)
 def test_a_mean_where_a_sum_is_asked_is_named_on_every_draw(eid, index, name):
     """The reference divided by the size of one input argument (a ``reduce_mean`` where the lesson
-    asks for ``reduce_sum``, over that input): "1/n" on every seed, whatever shapes were drawn."""
+    asks for ``reduce_sum``, over that input): "1/n" on every seed, whatever shapes were drawn
+    (or right on every seed, where that input always has one entry)."""
     ex = get(eid)
 
     def student(*args, **kwargs):
         return _scaled(ex.reference(*args, **kwargs), 1.0 / np.size(args[index]))
 
     outcomes = Counter(_outcome(ex, student, seed) for seed in SEEDS[:12])
-    assert set(outcomes) == {("scale", "1/n")}, outcomes
+    # an input of one entry in every case (a bias of shape (1,)): a mean is the sum, no mistake
+    assert set(outcomes) in ({("scale", "1/n")}, {"passed"}), outcomes
 
 
 @pytest.mark.slow
