@@ -16,7 +16,10 @@ gradebook nor in ``submitted/``), ``late``,
 ``test_cell_restored`` (deleted test cell put back), ``test_cell_modified`` (edited test cell
 restored), ``not_autograded`` (submitted but no autograded notebook: autograde failed or has
 not run), ``unanswered`` (a solution cell left as released), ``needs_manual_grade``,
-``multiple_submissions``. A crashed or timed-out submission
+``multiple_submissions``, and the refusals of :mod:`grader.infra.submissions` and
+:mod:`grader.infra.lms_download` (``refused_link``, ``refused_special``, ``refused_id``,
+``refused_ambiguous``, ``refused_no_notebook``, ``refused_unreadable``). The same words are
+what ``autograde-all`` reports (:func:`assignment_statuses`). A crashed or timed-out submission
 is therefore never a silent 0. ``notes`` says where, in words; it also says ``raised
 (<exercise>)`` for each exercise whose checks found the student's code raising an exception (a
 fact about the answer, not a grading problem: the status stays as it is), and the instructor's
