@@ -106,6 +106,12 @@ c.Autograde.autograde_preprocessors = [
 # --- feedback: messages yes, hidden test source no ------------------------------------------
 c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTestsInFeedback, LocalizeFeedback,
                                    CSSHTMLHeaderPreprocessor]
+# Run again after grading by hand, generate_feedback regenerates the pages whose grades, comments
+# or autograded notebook changed (nbgrader alone keeps every existing page); the page says which
+# scores the teacher changed (grader/autograde/feedback_update.py, LocalizeFeedback)
+import grader.autograde.feedback_update  # noqa: E402
+
+grader.autograde.feedback_update.install()
 # nbgrader's feedback page with its frame ("Score", "Your answer", "Comments") in the student's
 # language (grader/templates/minitape_feedback extends nbgrader's own "feedback" template) and
 # its math as MathML (no MathJax from a CDN): for generate_feedback only. HTMLExporter itself
