@@ -137,6 +137,15 @@ c.ZipCollectApp.collector_plugin = grader.infra.lms_download.LmsCollector
 # --- export: one row per student, one column per test cell, a status column -------------------
 c.ExportApp.plugin_class = GraderExportPlugin
 
+# --- nbgrader's exchange: only on the JupyterHub route -----------------------------------------
+# The LMS route (zip_collect) has no exchange folder; while none exists (c.Exchange.root, nbgrader's
+# default /usr/local/share/nbgrader/exchange) listing it finds nothing and says nothing, so
+# formgrader and JupyterLab do not warn about it. Create the folder (or set c.Exchange.root to
+# one) for release_assignment/collect on a JupyterHub: then this is nbgrader's own listing.
+import grader.autograde.lms_route  # noqa: E402
+
+c.ExchangeFactory.list = grader.autograde.lms_route.ExchangeList
+
 # submissions are untrusted files: links and special files are refused before anything reads
 # them (grader/infra/submissions.py): by collect, zip_collect and autograde; the export shows them
 grader.infra.submissions.install()
