@@ -64,32 +64,30 @@ class ClassData:
     people: dict = field(default_factory=dict)  # student id -> (first, last, email)
 
 
-_GRADES_SQL = """
-SELECT sa.student_id, a.name, n.name, bc.name, gc.max_score, g.auto_score, g.manual_score,
-       g.extra_credit, sa.timestamp
-FROM grade g
-JOIN submitted_notebook sn ON g.notebook_id = sn.id
+# a row of the gradebook (t: grade or comment) with its submission's student and assignment
+_PER_SUBMISSION = """
+JOIN submitted_notebook sn ON t.notebook_id = sn.id
 JOIN submitted_assignment sa ON sn.assignment_id = sa.id
 JOIN assignment a ON sa.assignment_id = a.id
-JOIN grade_cells gc ON g.cell_id = gc.id
+"""
+
+_GRADES_SQL = """
+SELECT sa.student_id, a.name, n.name, bc.name, gc.max_score, t.auto_score, t.manual_score,
+       t.extra_credit, sa.timestamp
+FROM grade t""" + _PER_SUBMISSION + """JOIN grade_cells gc ON t.cell_id = gc.id
 JOIN base_cell bc ON bc.id = gc.id
 JOIN notebook n ON bc.notebook_id = n.id
 WHERE a.name IN ({names})
 ORDER BY sa.student_id, a.name, n.name, bc.name
 """
 
-
 # solution cells nbgrader found as released ("No response.": their checksum is the release's):
 # the export's ``unanswered``, read from the same place the export reads it
 _UNANSWERED_SQL = """
 SELECT sa.student_id, a.name, n.name, bc.name
-FROM comment c
-JOIN submitted_notebook sn ON c.notebook_id = sn.id
-JOIN submitted_assignment sa ON sn.assignment_id = sa.id
-JOIN assignment a ON sa.assignment_id = a.id
-JOIN base_cell bc ON bc.id = c.cell_id
+FROM comment t""" + _PER_SUBMISSION + """JOIN base_cell bc ON bc.id = t.cell_id
 JOIN notebook n ON bc.notebook_id = n.id
-WHERE a.name IN ({names}) AND c.auto_comment = 'No response.'
+WHERE a.name IN ({names}) AND t.auto_comment = 'No response.'
 """
 SOLUTION_SUFFIX = "_solution"  # the lessons' solution cell of exercise X is X_solution
 

@@ -443,6 +443,12 @@ class LmsCollector(FileNameCollectorPlugin):
                       len(result.collect), len(students), len(result.refused))
         return result
 
+    def student_of_path(self, relpath: str) -> str | None:
+        """The student owning an entry of archive/ or extracted/ (for the extractor's refusals)."""
+        if getattr(self, "_roster", None) is None:
+            self._roster = self.roster()
+        return student_of_path(relpath, self._roster)
+
     def collect(self, submitted_file: str):
         if self._plan is None:
             self._plan = self.make_plan()

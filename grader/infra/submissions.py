@@ -247,24 +247,25 @@ class SafeExtractor(_extractor_base()):
     failed_archives: dict  # path under extracted/ -> why it could not be unpacked
 
     def _refuse(self, path: str, refusal: Refusal, top: str) -> None:
-        from grader.infra.lms_download import student_of_path
-
+        """Log a refused entry, and record it for its student where the collector can tell who
+        (the course's collector by the name the LMS wrote, ``student_of_path``; another by
+        ``collect``)."""
         app = self.parent
         student = None
         try:
-            student = student_of_path(os.path.relpath(path, top), self._roster())
+            if getattr(self, "_collector", None) is None:
+                self._collector = app.collector_plugin(parent=app)
+            owner = getattr(self._collector, "student_of_path", None)
+            if owner is not None:
+                student = owner(os.path.relpath(path, top))
+            else:
+                info = self._collector.collect(path)
+                student = info and info.get("student_id")
         except Exception:  # noqa: BLE001 - a name nobody owns: only logged
             student = None
         self.log.error("%s: %s: %s", path, refusal.status, refusal.note)
-        if student and app is not None:
+        if student and app is not None and student_id_problem(student) is None:
             record(app.coursedir.root, app.coursedir.assignment_id, student, refusal)
-
-    def _roster(self):
-        if getattr(self, "_roster_cache", None) is None:
-            from grader.infra.lms_download import LmsCollector
-
-            self._roster_cache = LmsCollector(parent=self.parent).roster()
-        return self._roster_cache
 
     def extract(self, archive_path: str, extracted_path: str) -> None:
         self.failed_archives = {}
