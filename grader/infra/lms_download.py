@@ -37,10 +37,13 @@ names the file and says why; nothing of it is collected, no student is created, 
 Canvas and browsers number a file uploaded again); where an assignment has one notebook and a
 student's upload holds one ``.ipynb`` of another name, that is it (said in a line). Hidden files,
 ``__MACOSX/`` and ``.ipynb_checkpoints/`` are not candidates. Of several versions the newest wins:
-the highest Canvas submission id, then the highest resubmission number. Versions that tie (two
-``01-gradients.ipynb`` in one zip) refuse that student's submission only (``refused_ambiguous``,
-recorded like the other refusals of :mod:`grader.infra.submissions`, so the export and
-``autograde-all`` show it), with a line naming the files.
+the highest Canvas submission id, then the highest resubmission number. A student's submission
+only is refused, with a line naming the files, and recorded like the other refusals of
+:mod:`grader.infra.submissions` (so the export and ``autograde-all`` show it) where versions tie
+(two ``01-gradients.ipynb`` in one zip: ``refused_ambiguous``), where the upload holds no notebook
+of the assignment (``refused_no_notebook``), or where it could not be unpacked
+(``refused_unreadable``: the extractor, :class:`grader.infra.submissions.SafeExtractor`, unpacks
+each archive on its own and keeps the ones it cannot as files for this collector to name).
 """
 
 from __future__ import annotations
