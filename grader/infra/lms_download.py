@@ -427,6 +427,10 @@ class LmsCollector(FileNameCollectorPlugin):
         roster = self.roster()
         extracted = app._format_collect_path(app.extracted_directory)
         failed = getattr(app.extractor_plugin_inst, "failed_archives", {}) or {}
+        if not released:  # nothing to match a notebook to: no student's fault, nothing recorded
+            self.log.error("nothing of %s is released: run `nbgrader generate_assignment %s` first; "
+                           "nothing was collected", coursedir.assignment_id, coursedir.assignment_id)
+            return Plan()
         result = plan(extracted, released, roster, failed)
         if not roster.ids:
             result.refused.insert(0, "the roster is empty: import it first (`nbgrader db student "
