@@ -430,7 +430,10 @@ class LmsCollector(FileNameCollectorPlugin):
         if not released:  # nothing to match a notebook to: no student's fault, nothing recorded
             self.log.error("nothing of %s is released: run `nbgrader generate_assignment %s` first; "
                            "nothing was collected", coursedir.assignment_id, coursedir.assignment_id)
-            return Plan()
+            empty = Plan()
+            empty.explained = {os.path.join(root, f) for root, _, files in os.walk(extracted) for f in files}
+            self.log.addFilter(_Explained(empty.explained))
+            return empty
         result = plan(extracted, released, roster, failed)
         if not roster.ids:
             result.refused.insert(0, "the roster is empty: import it first (`nbgrader db student "
