@@ -71,6 +71,7 @@ def test_readme_block_is_the_workflow():
     commands = readme_instructor_commands()
     # no sudo: a minimal image runs as root and has none (the README says "as root, or with sudo")
     assert any(c.startswith("apt-get install") and "bubblewrap" in c for c in commands)
+    assert commands.index("apt-get update") < next(i for i, c in enumerate(commands) if c.startswith("apt-get install"))
     assert not any(c.startswith("sudo") for c in commands)
     assert any(c.startswith("make student-dist") for c in commands)
     names = [shlex.split(c)[:4] for c in commands]
@@ -94,6 +95,8 @@ def test_instructor_commands_without_virtualenv_on_path(tmp_path):
     for command in readme_instructor_commands():
         argv = shlex.split(command.replace("~", str(home)))
         if argv[0] == "pip" or argv[0] == "git" or "release_assignment" in argv or "collect" in argv:
+            continue
+        if argv[:2] == ["apt-get", "update"]:  # a minimal image has no package lists yet
             continue
         if argv[:2] == ["apt-get", "install"]:
             for package, program in (("bubblewrap", "bwrap"), ("python3-venv", None), ("make", "make"),
