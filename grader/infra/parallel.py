@@ -479,7 +479,7 @@ def prepare(course_dir: str, assignment: str, students: list[str] | None, force:
     if sandbox:
         from grader.infra.sandbox import Sandbox
 
-        say(f"{len(found)} submission(s) of {assignment}: preparing the sandbox (the first run "
+        say(f"{assignment}: {len(found)} submission(s); preparing the sandbox (the first run "
             "after an update builds the student site its kernels import, a few seconds)", progress)
         # the course is hidden even where it lies inside a folder the sandbox shows
         box = Sandbox(hide=[coursedir.root], **({} if limits is None else {"limits": limits}))

@@ -150,7 +150,7 @@ def test_instructor_commands_without_virtualenv_on_path(tmp_path):
             assert f"{argv[4]}: 1 submission(s): 1 graded (1 ok), 0 failed" in proc.stdout
             assert "s wall time" in proc.stdout
             # and what it does before the first result: the sandbox, then the workers' start
-            assert f"[grader] 1 submission(s) of {argv[4]}: preparing the sandbox" in proc.stderr
+            assert f"[grader] {argv[4]}: 1 submission(s); preparing the sandbox" in proc.stderr
             assert "[grader] starting 1 grading worker(s); each preloads" in proc.stderr
 
     assert course is not None and cwd == course
