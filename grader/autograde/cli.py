@@ -50,7 +50,27 @@ def _statuses(args, summary) -> dict[str, str]:
         return {}
 
 
-def _summary_lines(summary, statuses: dict[str, str], where: str, wall: float) -> list[str]:
+def _roster(args) -> set[str] | None:
+    """The gradebook's students before grading (None where there is no gradebook to read)."""
+    try:
+        from nbgrader.api import Gradebook
+
+        from grader.infra import nbgrader_compat
+        from grader.infra.parallel import load_coursedir
+
+        coursedir = load_coursedir(_course(args))
+        db = coursedir.db_url
+        if db.startswith("sqlite:///") and not os.path.exists(db[len("sqlite:///"):]):
+            return None
+        nbgrader_compat.install()
+        with Gradebook(db, coursedir.course_id) as gb:
+            return {s.id for s in gb.students}
+    except Exception:  # noqa: BLE001 - the error, if any, is the grading run's to report
+        return None
+
+
+def _summary_lines(summary, statuses: dict[str, str], where: str, wall: float,
+                   roster: set[str] | None = None) -> list[str]:
     """The closing summary, in the export's vocabulary: one status per submission."""
     n = len(summary.results)
     rate = n / wall if wall else 0.0
@@ -74,6 +94,13 @@ def _summary_lines(summary, statuses: dict[str, str], where: str, wall: float) -
     if not statuses and summary.flagged:
         lines.append(f"flagged (see the export's status and notes): "
                      f"{', '.join(r.student for r in summary.flagged)}")
+    # with a roster imported, a folder in submitted/ that is nobody in it (nbgrader adds the
+    # student itself); a course without one (students created by nbgrader, as on a hub) says nothing
+    outside = sorted(r.student for r in summary.graded if roster and r.student not in roster)
+    if outside:
+        lines.append(f"not in the roster (nbgrader added them to the gradebook; import the roster "
+                     f"with `nbgrader db student import`, or remove their submitted/ folders): "
+                     f"{', '.join(outside)}")
     return lines
 
 
@@ -108,6 +135,7 @@ def cmd_autograde_all(args) -> int:
     # the seed is read here once (--seed, else GRADER_SEED) and travels as an argument to every
     # worker (InjectProbes.seed); no grading process reads it from the environment
     seed = args.seed if args.seed is not None else environment_seed()
+    roster = _roster(args)
     common = dict(seed=seed, force=args.force, students=args.student or None, progress=not args.quiet,
                   preload=not args.fresh_kernels,
                   extra_preload=[m for v in args.preload or [] for m in v.split(",") if m],
@@ -140,7 +168,7 @@ def cmd_autograde_all(args) -> int:
         return 2
     n = len(summary.results)
     statuses = _statuses(args, summary) if summary.graded else {}
-    for line in _summary_lines(summary, statuses, where, time.perf_counter() - started):
+    for line in _summary_lines(summary, statuses, where, time.perf_counter() - started, roster):
         print(line)
     if summary.kernels_forked or summary.kernels_fresh:
         print(f"kernels: {summary.kernels_forked} forked from preloaded processes, "

@@ -108,6 +108,12 @@ def test_the_summary_counts_graded_submissions_by_their_export_status():
     assert "crashed;not_run (see the export's notes): cid" in lines
     assert "unanswered (see the export's notes): bob" in lines
     assert not any("flagged" in line for line in lines)
+    assert not any("roster" in line for line in lines)
+    # a graded student nobody imported (a submitted/ folder put there by hand): one line
+    lines = _summary_lines(summary, statuses, "2 worker(s)", 55.0, roster={"ana", "bob", "cid"})
+    assert lines[-1].startswith("not in the roster (nbgrader added them to the gradebook;")
+    assert lines[-1].endswith(": dan")
+    assert not any("roster" in line for line in _summary_lines(summary, statuses, "w", 1.0, roster=set()))
     # where the export cannot be read, the workers' own flags
     assert "0 flagged for review" in _summary_lines(summary, {}, "2 worker(s)", 1.0)[0]
 
