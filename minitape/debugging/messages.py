@@ -505,7 +505,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "operação|operações",
         "ru": "операции|операций|операций",
     },
-    # ----- draw()'s text alternative (its <desc>): the recorded operations in order ---------------
+    # ----- draw()'s text alternative (its <desc>): the recorded operations in order, then the
+    # tensors the drawing marks by role (each "none" agrees with its own noun: objetivos, alvos
+    # are masculine) ------------------------------------------------------------------------------
     "draw.desc.order": {
         "en": "Recorded operations, in order",
         "es": "Operaciones grabadas, en orden",
@@ -513,21 +515,39 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Записанные операции по порядку",
     },
     "draw.desc.watched": {
-        "en": "watched sources",
-        "es": "fuentes observadas",
-        "pt": "fontes observadas",
-        "ru": "отслеживаемые источники",
+        "en": "Watched sources",
+        "es": "Fuentes observadas",
+        "pt": "Fontes observadas",
+        "ru": "Отслеживаемые источники",
     },
     "draw.desc.targets": {
-        "en": "targets",
-        "es": "objetivos",
-        "pt": "alvos",
-        "ru": "цели",
+        "en": "Targets",
+        "es": "Objetivos",
+        "pt": "Alvos",
+        "ru": "Цели",
     },
-    "draw.desc.none": {
+    "draw.desc.unwatched": {
+        "en": "Variables not watched",
+        "es": "Variables no observadas",
+        "pt": "Variáveis não observadas",
+        "ru": "Неотслеживаемые переменные",
+    },
+    "draw.desc.no_ops": {
         "en": "none",
         "es": "ninguna",
         "pt": "nenhuma",
+        "ru": "нет",
+    },
+    "draw.desc.no_sources": {
+        "en": "none",
+        "es": "ninguna",
+        "pt": "nenhuma",
+        "ru": "нет",
+    },
+    "draw.desc.no_targets": {
+        "en": "none",
+        "es": "ninguno",
+        "pt": "nenhum",
         "ru": "нет",
     },
 }
