@@ -35,6 +35,8 @@ import warnings
 from pathlib import PurePath
 from typing import Callable, Mapping
 
+from .typography import typeset
+
 __all__ = [
     "LANGUAGES", "LANGS", "SOURCE_LANG", "PLURAL_FORMS", "PLURAL_SUFFIX", "SEPARATOR",
     "Catalog", "CatalogView", "current_language", "lang_of_assignment", "language_from_path", "normalize_language",
@@ -287,13 +289,15 @@ class Catalog:
             texts = self._loaded()[key]
         except KeyError:
             raise KeyError(self.missing.format(key=key, name=self.name, where=self.where or self.name)) from None
-        return texts.get(resolve(lang)) or texts[SOURCE_LANG]
+        code = resolve(lang)
+        return typeset(texts.get(code) or texts[SOURCE_LANG], code)
 
     def t(self, key: str, lang: str | None = None, /, **kwargs: object) -> str:
         """The message ``key`` in ``lang`` (default: :func:`current_language`), formatted with
         ``kwargs``."""
-        text = self.text(key, lang)
-        return text.format(**kwargs) if kwargs else text
+        code = resolve(lang)
+        text = self.text(key, code)
+        return typeset(text.format(**kwargs), code) if kwargs else text
 
     def forms(self, key: str, lang: str) -> list[str]:
         """The plural forms of ``key`` in ``lang``, checked against the language's rule."""
@@ -312,7 +316,7 @@ class Catalog:
         formatted with ``kwargs``; ``count`` is also ``{count}`` unless ``kwargs`` gives one."""
         code = resolve(lang)
         text = self.forms(key, code)[plural_index(count, code, fractions=self.fractions)]
-        return text.format(**{"count": count, **kwargs})
+        return typeset(text.format(**{"count": count, **kwargs}), code)
 
     def view(self, prefix: str, lang: str | None = None) -> "CatalogView":
         """``view("draw.", "es")["next"]`` is ``t("draw.next", "es")`` (unformatted)."""

@@ -21,12 +21,12 @@ from course_lang import Catalog
 MESSAGES: dict[str, dict[str, str]] = {
     "gloss.incompatible_shapes": {
         "en": "",
-        "es": "los formatos [{left}] y [{right}] no encajan en esta operación: no son iguales ni "
-              "se pueden ampliar uno al otro (broadcasting)",
+        "es": "las formas [{left}] y [{right}] no encajan en esta operación: no son iguales ni "
+              "se puede expandir una a la otra (broadcasting)",
         "pt": "os formatos [{left}] e [{right}] não combinam nesta operação: não são iguais nem "
-              "podem ser ampliados um para o outro (broadcasting)",
-        "ru": "формы [{left}] и [{right}] несовместимы в этой операции: они не равны и не "
-              "приводятся друг к другу (broadcasting)",
+              "podem ser expandidos um para o outro (broadcasting)",
+        "ru": "формы [{left}] и [{right}] несовместимы в этой операции: они не равны и ни одна "
+              "не транслируется в другую (broadcasting)",
     },
     "gloss.dtype_mismatch": {
         "en": "",
@@ -98,9 +98,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "gloss.class.RecursionError": {
         "en": "",
-        "es": "la función se llama a sí misma sin fin",
-        "pt": "a função chama a si mesma sem fim",
-        "ru": "функция бесконечно вызывает саму себя",
+        "es": "la recursión superó la profundidad máxima que permite Python (a menudo, una "
+              "función que se llama a sí misma sin fin)",
+        "pt": "a recursão passou do limite de profundidade do Python (muitas vezes, uma função "
+              "que chama a si mesma sem fim)",
+        "ru": "слишком глубокая рекурсия, глубже допустимого в Python предела (часто функция "
+              "бесконечно вызывает саму себя)",
     },
 }
 

@@ -133,6 +133,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "A inclinação da tangente é o gradiente que a fita calcula",
         "ru": "Наклон касательной — это градиент, который вычисляет лента",
     },
+    # the closing note of every lesson's title cell where the language writes a decimal comma
+    # (lessons/build.py): prose, figures and readouts write the comma, Python's output the point
+    "lessons.decimal_note": {
+        "en": "> **About numbers.** The text, the figures and the widgets write decimals with a "
+              "point (0.5), as Python and NumPy do. (Shown only where the language writes a "
+              "decimal comma.)",
+        "es": "> **Sobre los números.** En el texto, las figuras y los controles interactivos, los "
+              "decimales llevan coma (0,5), como se escribe en español. Python y NumPy escriben "
+              "siempre un punto (`0.5`): así aparecen los números en el código y en lo que imprimen "
+              "las celdas.",
+        "pt": "> **Sobre os números.** No texto, nas figuras e nos controles interativos, os "
+              "decimais levam vírgula (0,5), como se escreve em português. Python e NumPy "
+              "escrevem sempre um ponto (`0.5`): é assim que os números aparecem no código e no "
+              "que as células imprimem.",
+        "ru": "> **О записи чисел.** В тексте, на графиках и в интерактивных элементах десятичные "
+              "дроби записываются с запятой (0,5), как принято в русском языке. Python и NumPy "
+              "всегда пишут точку (`0.5`): так числа выглядят в коде и в том, что печатают ячейки.",
+    },
     "widgets.tangent.slider": {"en": "point x", "es": "punto x", "pt": "ponto x", "ru": "точка x"},
     "widgets.tangent.point": {"en": "point", "es": "punto", "pt": "ponto", "ru": "точка"},
     "widgets.tangent.tangent": {"en": "tangent", "es": "tangente", "pt": "tangente", "ru": "касательная"},

@@ -1123,21 +1123,21 @@ grade("l03_ex1")
 # the update itself crashes.
 
 # %% [markdown] key="ex2-broken" lang="es" src="765cacbb"
-# ### Ejercicio 2 · Un bucle de entrenamiento que conserva su Variable (2 puntos)
+# ### Ejercicio 2 · Un bucle de entrenamiento que no pierde su variable (2 puntos)
 #
 # Este descenso del gradiente sobre $f(x) = (x - 2)^2$ debería dar `steps` pasos de tamaño `lr`
 # y devolver el gradiente de cada paso. Ejecútalo: el primer paso funciona, el segundo recibe
 # `None` y después la propia actualización falla.
 
 # %% [markdown] key="ex2-broken" lang="pt" src="765cacbb"
-# ### Exercício 2 · Um laço de treinamento que mantém sua Variable (2 pontos)
+# ### Exercício 2 · Um laço de treinamento que não perde sua variável (2 pontos)
 #
 # Esta descida do gradiente em $f(x) = (x - 2)^2$ deveria dar `steps` passos de tamanho `lr` e
 # devolver o gradiente de cada passo. Execute: o primeiro passo funciona, o segundo recebe
 # `None` e depois a própria atualização quebra.
 
 # %% [markdown] key="ex2-broken" lang="ru" src="765cacbb"
-# ### Упражнение 2 · Цикл обучения, который сохраняет свою Variable (2 балла)
+# ### Упражнение 2 · Цикл обучения, в котором переменная остаётся переменной (2 балла)
 #
 # Этот градиентный спуск для $f(x) = (x - 2)^2$ должен сделать `steps` шагов размера `lr` и
 # вернуть градиент на каждом шаге. Запустите его: первый шаг проходит, второй получает `None`,

@@ -1198,7 +1198,7 @@ grade("l04_ex2")
 # $\frac{dL}{da} \approx 2.0063$.
 
 # %% [markdown] key="ex3" lang="es" src="d92e0c28"
-# ### Ejercicio 3 · Un gradiente personalizado que lee una Variable (2 puntos)
+# ### Ejercicio 3 · Un gradiente personalizado que lee una variable (2 puntos)
 #
 # Escribe `scaled_tanh_gradients(a, x)`. `a` es una `tf.Variable` entrenable de forma () y `x`,
 # un tensor de forma (n,). Dentro, define con `@tf.custom_gradient` una función
@@ -1211,7 +1211,7 @@ grade("l04_ex2")
 # $\frac{dL}{dx} \approx [0{,}3634, -0{,}3199]$ y $\frac{dL}{da} \approx 2{,}0063$.
 
 # %% [markdown] key="ex3" lang="pt" src="d92e0c28"
-# ### Exercício 3 · Um gradiente personalizado que lê uma Variable (2 pontos)
+# ### Exercício 3 · Um gradiente personalizado que lê uma variável (2 pontos)
 #
 # Escreva `scaled_tanh_gradients(a, x)`. `a` é uma `tf.Variable` treinável de formato () e `x`,
 # um tensor de formato (n,). Dentro dela, defina com `@tf.custom_gradient` uma função
@@ -1283,7 +1283,7 @@ grade("l04_ex3")
 # after a reset?
 
 # %% [markdown] key="ex4" lang="es" src="f2d17605"
-# ### Ejercicio 4 · Retropropagación truncada con `reset` (2 puntos)
+# ### Ejercicio 4 · Retropropagación truncada con `tape.reset()` (2 puntos)
 #
 # Una recurrencia $h_t = \tanh(w\, h_{t-1} + x_t)$ que se ejecuta durante muchos pasos da una
 # cinta larga, y su gradiente vuelve hacia atrás por todos los pasos. La retropropagación
@@ -1303,7 +1303,7 @@ grade("l04_ex3")
 # a `tape.watch` con `w` después de un reinicio?
 
 # %% [markdown] key="ex4" lang="pt" src="f2d17605"
-# ### Exercício 4 · Retropropagação truncada com `reset` (2 pontos)
+# ### Exercício 4 · Retropropagação truncada com `tape.reset()` (2 pontos)
 #
 # Uma recorrência $h_t = \tanh(w\, h_{t-1} + x_t)$ executada por muitos passos dá uma fita longa,
 # e o seu gradiente volta por todos os passos. A retropropagação *truncada* no tempo fica só com
@@ -1321,7 +1321,7 @@ grade("l04_ex3")
 # $0{,}2514$). Por que `w` não precisa de `tape.watch` de novo depois de um reinício?
 
 # %% [markdown] key="ex4" lang="ru" src="f2d17605"
-# ### Упражнение 4 · Усечённое обратное распространение с `reset` (2 балла)
+# ### Упражнение 4 · Усечённое обратное распространение с `tape.reset()` (2 балла)
 #
 # Рекуррентное соотношение $h_t = \tanh(w\, h_{t-1} + x_t)$, которое выполняется много шагов,
 # даёт длинную ленту, и градиент идёт назад через все шаги. *Усечённое* обратное распространение

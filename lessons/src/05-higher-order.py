@@ -1439,7 +1439,7 @@ grade("l05_ex4")
 # `tape.batch_jacobian`. `x` is a tensor: the tape has to be told to watch it.
 
 # %% [markdown] key="ex5" lang="es" src="3af0d472"
-# ### Ejercicio 5 · Jacobianos por ejemplo (2 puntos)
+# ### Ejercicio 5 · Jacobianos de cada ejemplo (2 puntos)
 #
 # Escribe `per_example_jacobians(w, x)`. `w` es una `tf.Variable` de forma (n, m) y `x` un
 # tensor de forma (b, n) con b ejemplos independientes. Para $y = \tanh(x w)$, de forma (b, m),
@@ -1448,7 +1448,7 @@ grade("l05_ex4")
 # `tape.batch_jacobian`. `x` es un tensor: hay que decirle a la cinta que lo observe.
 
 # %% [markdown] key="ex5" lang="pt" src="3af0d472"
-# ### Exercício 5 · Jacobianas por exemplo (2 pontos)
+# ### Exercício 5 · Jacobianas de cada exemplo (2 pontos)
 #
 # Escreva `per_example_jacobians(w, x)`. `w` é uma `tf.Variable` de formato (n, m) e `x` um
 # tensor de formato (b, n) com b exemplos independentes. Para $y = \tanh(x w)$, de formato

@@ -2277,7 +2277,7 @@ for name, a, g in zip(["dX", "dW", "db"], ours_tensor, theirs_tensor):
 # autograd faz o mesmo).
 
 # %% [markdown] key="ex6" lang="ru" src="a1796200"
-# ### Упражнение 6 (дополнительное) · Обратный *broadcasting* = суммирование (1 балл)
+# ### Упражнение 6 (дополнительное) · Обратное транслирование = суммирование (1 балл)
 #
 # Напишите функцию `unbroadcast(grad, shape)`: `grad` — массив NumPy, градиент результата,
 # которому *broadcasting* дал бо́льшую форму, а `shape` (кортеж) — форма входа, из которого он

@@ -53,7 +53,7 @@ def test_disconnected_function_is_a_clear_error():
     ("en", "does not depend on x", "low < high"),
     ("es", "no depende de x", "mínimo < máximo"),
     ("pt", "não depende de x", "mínimo < máximo"),
-    ("ru", "не зависит от x", "нижняя < верхней"),
+    ("ru", r"не\sзависит от\sx", "нижняя < верхней"),
 ])
 def test_widget_errors_speak_the_notebook_language(lang, none_text, range_text):
     import minitape as tf
