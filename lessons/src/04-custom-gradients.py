@@ -88,7 +88,6 @@
 #   устойчивая формула.
 
 # %% key="setup-code"
-import io
 
 import ipywidgets as widgets
 import numpy as np
@@ -97,7 +96,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 import minitape as tf
-from lessons.figures import PALETTE
+from lessons.figures import PALETTE, png
 from lessons.i18n import t
 from lessons.widgets import label_sliders
 
@@ -893,9 +892,7 @@ def show_clipping(change=None):
     fig, plain, clipped = draw_clipping(clip_slider.value)
     clip_readout.value = t("l04.clip.readout", plain=f"{np.linalg.norm(plain):.3f}",
                            clipped=f"{np.linalg.norm(clipped):.3f}")
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    clip_image.value = buffer.getvalue()
+    clip_image.value = png(fig)
 
 
 clip_slider.observe(show_clipping, names="value")

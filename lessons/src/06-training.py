@@ -97,7 +97,6 @@
 # создания данных, matplotlib для графиков и ipywidgets для ползунка.
 
 # %% key="setup-code"
-import io
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -106,7 +105,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 import minitape as tf
-from lessons.figures import describe
+from lessons.figures import describe, png
 from lessons.i18n import t
 from lessons.plural import tn
 from lessons.widgets import label_sliders
@@ -573,9 +572,7 @@ def loss_curve_png(losses, lr):
     ax.set_ylabel(t("l06.plot.loss"))
     ax.set_title(t("l06.lr.title", lr=f"{lr:.3g}"), fontsize=10)
     fig.subplots_adjust(left=0.16, right=0.97, bottom=0.16, top=0.9)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    return buffer.getvalue()
+    return png(fig)
 
 
 lr_slider = widgets.FloatLogSlider(value=0.1, base=10, min=-2, max=0.1, step=0.05,

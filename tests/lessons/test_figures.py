@@ -105,3 +105,31 @@ def test_describe_puts_the_text_into_the_png_outputs_alt_metadata():
         plt.close(fig)
     finally:
         InteractiveShell.clear_instance()
+
+
+@pytest.mark.parametrize("lang, mark", [("en", "."), ("es", ","), ("pt", ","), ("ru", ",")])
+def test_numbers_in_figures_follow_the_language(lang, mark):
+    """Issue 38, one decimal separator per page: a figure's tick labels, bar labels, legend and
+    title write numbers as the notebook's prose does (0,5 in es, pt, ru), whether the figure is
+    shown inline (the PNG formatter) or drawn into a widget (png())."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from lessons.figures import png
+
+    fig = Figure(figsize=(4, 3))
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    bars = ax.bar([0.0, 0.5, 1.0], [7.6, 0.25, 1.5], width=0.3, label="lr = 0.1")
+    ax.bar_label(bars, fmt="%.1f")
+    ax.set_title("$\\eta = 0.5$ and 2.5")
+    ax.legend()
+    assert bytes(png(fig, lang)).startswith(b"\x89PNG")
+    png(fig, lang)  # twice: one wrapper, the same texts
+    ticks = [t.get_text() for t in ax.get_xticklabels() + ax.get_yticklabels() if t.get_text()]
+    texts = [t.get_text() for t in ax.texts] + [ax.get_title(), ax.get_legend().get_texts()[0].get_text()]
+    other = "." if mark == "," else ","
+    assert any(mark in t for t in ticks), ticks
+    assert not any(re.search(rf"\\d\\{other}\\d", t) for t in ticks + texts), ticks + texts
+    assert ("7,6" if mark == "," else "7.6") in texts
+    assert ax.get_title() == ("$\\eta = 0{,}5$ and 2,5" if mark == "," else "$\\eta = 0.5$ and 2.5")
