@@ -271,12 +271,12 @@ MESSAGES: dict[str, dict[str, str]] = {
               "the value with ordinary operations inside the tape, and assign only after taking "
               "the gradient.",
         "es": "{Src}{s} solo llegó hasta {tgt}{t} a través de `{var}.{op}(...)`. Una asignación "
-              "tiene estado: la cinta ve el nuevo valor de la Variable como un punto de partida "
+              "tiene estado: la cinta ve el nuevo valor de la variable como un punto de partida "
               "nuevo, no como un resultado calculado con la fuente, así que el gradiente se "
               "detiene en la asignación. Calcula el valor con operaciones normales dentro de la "
               "cinta y asigna solo después de obtener el gradiente.",
         "pt": "{Src}{s} só chegou até {tgt}{t} através de `{var}.{op}(...)`. Uma atribuição tem "
-              "estado: a fita vê o novo valor da Variable como um novo ponto de partida, não como "
+              "estado: a fita vê o novo valor da variável como um novo ponto de partida, não como "
               "um resultado calculado com a fonte, então o gradiente para na atribuição. Calcule o "
               "valor com operações comuns dentro da fita e faça a atribuição só depois de obter o "
               "gradiente.",
