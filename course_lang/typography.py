@@ -51,9 +51,9 @@ _MASK = "\ue000"  # stands in for a protected character: neither a word characte
 
 # a run of spaces, or (in markdown) spaces around one line break that does not end a paragraph
 _SPACE_PLAIN = r"[ \t\u00a0]+"
-_SPACE_MARKDOWN = r"(?:[ \t\u00a0]*\n[ \t]*(?![ \t]*\n)|[ \t\u00a0]+)"
-# what may not be pulled up onto the previous line: a heading, a list item, a quote, a table row
-_BLOCK_START = r"(?![#>|*+\-]|\d+[.)][ \t])"
+# (never the line break before a heading, a list item, a quote or a table row: those start blocks)
+_SPACE_MARKDOWN = (r"(?:[ \t\u00a0]*\n[ \t]*(?![ \t]*\n)(?![#>|]|[*+\-][ \t]|\d+[.)][ \t])"
+                   r"|[ \t\u00a0]+)")
 
 _SHORT_WORDS = ("а", "в", "во", "и", "к", "ко", "о", "об", "обо", "с", "со", "у", "я", "да", "до",
                 "за", "из", "на", "не", "ни", "но", "от", "по")
@@ -63,12 +63,11 @@ _SHORT = "|".join(sorted({w for s in _SHORT_WORDS for w in (s, s.capitalize())},
 @functools.lru_cache(maxsize=8)
 def _rules(markdown: bool) -> tuple[re.Pattern, ...]:
     w = _SPACE_MARKDOWN if markdown else _SPACE_PLAIN
-    block = _BLOCK_START if markdown else ""
     return (
         # a dash, after a word, a closing bracket, quote or code: never at the start of a line
         re.compile(rf"(?<=[^\s])({w})(?=—(?:[ \u00a0\n]|$))"),
         # a short preposition, conjunction or particle keeps the next word
-        re.compile(rf"(?<![\w\-]){'(?:' + _SHORT + ')'}({w}){block}(?=[^\s—])"),
+        re.compile(rf"(?<![\w\-]){'(?:' + _SHORT + ')'}({w})(?=[^\s—])"),
         # a number keeps the word it counts (7,6 МиБ; 3 балла), and its groups of thousands
         re.compile(rf"(?<=\d)({w})(?=[А-Яа-яЁё%°])"),
         re.compile(rf"(?<=\d)({w})(?=\d{{3}}(?![\d.,]))"),
