@@ -380,5 +380,6 @@ def draw(tape, target=None, sources=None, *, names=None, direction="TB", lang=No
     it, the operations are still drawn but most values are gone).  Returns a
     :class:`TapeDrawing`: it renders as SVG in Jupyter and prints as text in a console.
     """
-    graph = _Graph(tape, target, sources, names, _caller_frame(), max_ops)
-    return TapeDrawing(graph, direction, _lang(lang))
+    lang = _lang(lang)
+    graph = _Graph(tape, target, sources, names, _caller_frame(), max_ops, lang=lang)
+    return TapeDrawing(graph, direction, lang)

@@ -103,3 +103,16 @@ def test_none_agrees_with_its_noun(lang, none_ops, none_targets):
     desc = re.search(r"<desc[^>]*>([^<]*)</desc>", draw(tape, lang=lang).svg).group(1)
     assert f"{CATALOG.text('draw.desc.order', lang)}: {none_ops}." in desc
     assert f"{CATALOG.text('draw.desc.targets', lang)}: {none_targets}." in desc
+
+
+@pytest.mark.parametrize("lang, word", [("en", "no longer holds"), ("es", "ya no conserva"),
+                                        ("pt", "não guarda mais"), ("ru", r"больше не\sхранит")])
+def test_drawing_a_spent_tape_says_why_in_the_drawings_language(lang, word):
+    """A student who re-runs a drawing cell after tape.gradient reads why nothing can be drawn,
+    in the notebook's language (issue 38: it was English in every language)."""
+    x = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+    tape.gradient(y, x)
+    with pytest.raises(ValueError, match=word):
+        draw(tape, lang=lang)
