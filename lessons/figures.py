@@ -35,7 +35,7 @@ from matplotlib.figure import Figure
 
 from course_lang.typography import decimal_mark, localize_number
 
-__all__ = ["PALETTE", "LINESTYLES", "apply_style", "describe", "localize", "png", "series_colours"]
+__all__ = ["PALETTE", "LINESTYLES", "apply_style", "describe", "line_styles", "localize", "png", "series_colours"]
 
 # Okabe–Ito, in the order the course uses them: blue, vermillion, bluish green, reddish purple,
 # orange, sky blue (yellow, too light for lines on white, and black are left out of the cycle).
@@ -154,6 +154,18 @@ def png(fig: Figure, lang: str | None = None, **savefig_kwargs) -> bytes:
     return buffer.getvalue()
 
 
+def line_styles(fig: Figure) -> list[str]:
+    """The styles of the lines the figure draws ("-", "--", ":", "-."), so that a test can hold
+    the description to them: "(dashed)" in the text needs a dashed line in the drawing."""
+    styles = set()
+    for ax in fig.axes:
+        for line in ax.get_lines():
+            style = line.get_linestyle()
+            if line.get_visible() and style not in ("None", "", " ", "none"):
+                styles.add(style)
+    return sorted(styles)
+
+
 def _png_with_alt(base):
     def render(fig):
         localize(fig)
@@ -161,7 +173,7 @@ def _png_with_alt(base):
         alt = getattr(fig, _ALT, None)
         if data is None or not alt:
             return data
-        return data, {"alt": alt, "minitape_series": series_colours(fig)}
+        return data, {"alt": alt, "minitape_series": series_colours(fig), "minitape_line_styles": line_styles(fig)}
     render._minitape_alt = True
     return render
 
