@@ -54,6 +54,15 @@ MESSAGES: dict[str, dict[str, str]] = {
               "digitação?)",
         "ru": "имя {name} не определено (не выполнена ячейка или опечатка?)",
     },
+    "gloss.none_operand": {
+        "en": "",
+        "es": "uno de los valores es None: casi siempre un gradiente que no llegó (la lección 3 "
+              "explica por qué un gradiente sale None)",
+        "pt": "um dos valores é None: quase sempre um gradiente que não chegou (a lição 3 "
+              "explica por que um gradiente sai None)",
+        "ru": "одно из значений равно None: почти всегда это градиент, который не дошёл (почему "
+              "градиент бывает равен None, объясняет урок 3)",
+    },
     "gloss.class.InvalidArgumentError": {
         "en": "",
         "es": "el motor rechazó los argumentos de una operación (formas o tipos que no encajan)",
@@ -118,6 +127,8 @@ _BY_MESSAGE: list[tuple[str | None, re.Pattern, str]] = [
     (None, re.compile(r"non-persistent GradientTape can only be used to compute one set of gradients"),
      "gloss.non_persistent"),
     ("NameError", re.compile(r"name '(?P<name>[^']+)' is not defined"), "gloss.name_error"),
+    ("TypeError", re.compile(r"unsupported operand type\(s\) for .*'NoneType'|'NoneType' object is not"),
+     "gloss.none_operand"),
 ]
 
 

@@ -85,7 +85,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "hidden.shape": {
         "en": "At a hidden point the answer has the wrong shape.",
         "es": "En un punto oculto la respuesta tiene la forma equivocada.",
-        "pt": "Num ponto oculto a resposta tem a forma errada.",
+        "pt": "Num ponto oculto a resposta tem o formato errado.",
         "ru": "В скрытой точке у ответа неверная форма.",
     },
     "hidden.structure": {

@@ -27,8 +27,8 @@
 # %% [markdown] key="title" lang="es" src="fac70c72"
 # # Lección 7 · Construye tu propia cinta
 #
-# Durante seis lecciones has usado `tf.GradientTape` desde fuera. En esta vas a construir una
-# cinta tú mismo: un pequeño motor de diferenciación automática en modo inverso para números
+# Durante seis lecciones has usado `tf.GradientTape` desde fuera. En esta vas a construir tu
+# propia cinta: un pequeño motor de diferenciación automática en modo inverso para números
 # corrientes de Python, en menos de cien líneas. Una cinta no tiene nada de mágico, y en cuanto
 # hayas escrito una, cada regla de las lecciones anteriores (qué se graba, por qué un gradiente
 # sale `None`, por qué una cinta responde una sola vez) pasa a ser algo que sabes explicar.
@@ -1838,7 +1838,7 @@ print(t("l07.payoff.check", diff=f"{np.max(np.abs(np.array(ours_grads) - np.arra
 #
 # и верните $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
 # \frac{\partial L}{\partial b}\right]$. `xs` — список из $n$ пар `[x1, x2]`, `ys` — список из
-# $n$ меток `1.0` или `-1.0`, `alpha` — число $\geq 0$; все они — обычные `float` Python. Точка за
+# $n$ меток `1.0` или `-1.0`, `alpha` — число $\geq 0$; все числа в них — обычные `float` Python. Точка за
 # пределами зазора ($y_i\, s(x_i) > 1$) ничего не добавляет к градиенту: об этом позаботится VJP
 # вашей `relu`.
 

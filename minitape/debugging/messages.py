@@ -514,13 +514,13 @@ MESSAGES: dict[str, dict[str, str]] = {
               "tape.gradient (or jacobian) is called. Draw it before calling gradient, or create "
               "it with tf.GradientTape(persistent=True).",
         "es": "Esta cinta ya no conserva su grabación: una cinta no persistente la libera al "
-              "llamar a tape.gradient (o a jacobian). Dibújala antes de llamar a gradient, o "
+              "llamar a tape.gradient (o a jacobian). Dibújala antes de llamar a tape.gradient, o "
               "créala con tf.GradientTape(persistent=True).",
         "pt": "Esta fita não guarda mais a sua gravação: uma fita não persistente a libera "
-              "quando tape.gradient (ou jacobian) é chamado. Desenhe-a antes de chamar gradient, "
+              "quando tape.gradient (ou jacobian) é chamado. Desenhe-a antes de chamar tape.gradient, "
               "ou crie-a com tf.GradientTape(persistent=True).",
         "ru": "Эта лента больше не хранит свою запись: неперсистентная лента освобождает её при "
-              "вызове tape.gradient (или jacobian). Нарисуйте её до вызова gradient или создайте "
+              "вызове tape.gradient (или jacobian). Нарисуйте её до вызова tape.gradient или создайте "
               "с tf.GradientTape(persistent=True).",
     },
     # ----- draw()'s text alternative (its <desc>): the recorded operations in order, then the

@@ -97,6 +97,9 @@ def _each_text(lang: str):
         yield f"{ex_id}.title", ex.title[lang]
         for i, technique in enumerate(ex.techniques):
             yield f"{ex_id}.technique{i}", technique.description.get(lang, "")
+        for pattern in ex.mistakes:
+            yield f"{ex_id}.{pattern.name}.title", pattern.title.get(lang, "")
+            yield f"{ex_id}.{pattern.name}.hint", pattern.hint.get(lang, "")
         # a check's label names the function's arguments: code, whatever language
         arguments = re.findall(r"\w+", ex.signature.partition("(")[2]) if ex.signature else []
         for i, case in enumerate(ex.visible):

@@ -182,6 +182,11 @@ def test_exercise_titles_and_technique_texts_use_the_glossary():
         catalog[f"{ex_id}.title"] = ex.title
         for i, technique in enumerate(ex.techniques):
             catalog[f"{ex_id}.technique{i}"] = technique.description
+        for pattern in ex.mistakes:  # the mistakes an exercise names, title and hint
+            catalog[f"{ex_id}.{pattern.name}.title"] = pattern.title
+            catalog[f"{ex_id}.{pattern.name}.hint"] = pattern.hint
+    # (the visible checks' labels are code -- `w = 0.8, k = 2` -- and keep Python's point; their
+    # words are held by tests/lessons/test_english_to_decode.py)
     assert any(".technique" in key for key in catalog)
     problems = list(check_catalog(catalog, "grader/course/definitions"))
     assert not problems, _report(problems)
