@@ -138,20 +138,22 @@ MESSAGES: dict[str, dict[str, str]] = {
     # the closing note of every lesson's title cell where the language writes a decimal comma
     # (lessons/build.py): prose, figures and readouts write the comma, Python's output the point
     "lessons.decimal_note": {
-        "en": "> **About numbers.** The text, the figures and the widgets write decimals with a "
-              "point (0.5), as Python and NumPy do. (Shown only where the language writes a "
+        "en": "> **About numbers.** The text, the figures and the widgets' readouts write decimals "
+              "with a point (0.5), as Python and NumPy do. (Shown only where the language writes a "
               "decimal comma.)",
-        "es": "> **Sobre los números.** En el texto, las figuras y los controles interactivos, los "
-              "decimales llevan coma (0,5), como se escribe en español. Python y NumPy escriben "
-              "siempre un punto (`0.5`): así aparecen los números en el código y en lo que imprimen "
-              "las celdas.",
-        "pt": "> **Sobre os números.** No texto, nas figuras e nos controles interativos, os "
-              "decimais levam vírgula (0,5), como se escreve em português. Python e NumPy "
-              "escrevem sempre um ponto (`0.5`): é assim que os números aparecem no código e no "
-              "que as células imprimem.",
-        "ru": "> **О записи чисел.** В тексте, на графиках и в интерактивных элементах десятичные "
-              "дроби записываются с запятой (0,5), как принято в русском языке. Python и NumPy "
-              "всегда пишут точку (`0.5`): так числа выглядят в коде и в том, что печатают ячейки.",
+        "es": "> **Sobre los números.** En el texto, en las figuras y en las lecturas de los "
+              "controles interactivos, los decimales llevan coma (0,5), como se escribe en español. "
+              "Python, NumPy y los deslizadores escriben siempre un punto (`0.5`): así aparecen los "
+              "números en el código, en lo que imprimen las celdas y en la casilla de un deslizador.",
+        "pt": "> **Sobre os números.** No texto, nas figuras e nas leituras dos controles "
+              "interativos, os decimais levam vírgula (0,5), como se escreve em português. Python, "
+              "NumPy e os controles deslizantes escrevem sempre um ponto (`0.5`): é assim que os "
+              "números aparecem no código, no que as células imprimem e no campo de um controle "
+              "deslizante.",
+        "ru": "> **О записи чисел.** В тексте, на графиках и в подписях к интерактивным элементам "
+              "десятичные дроби записываются с запятой (0,5), как принято в русском языке. Python, "
+              "NumPy и ползунки всегда пишут точку (`0.5`): так числа выглядят в коде, в том, что "
+              "печатают ячейки, и в поле ползунка.",
     },
     "widgets.tangent.slider": {"en": "point x", "es": "punto x", "pt": "ponto x", "ru": "точка x"},
     "widgets.tangent.point": {"en": "point", "es": "punto", "pt": "ponto", "ru": "точка"},
