@@ -35,8 +35,6 @@ import warnings
 from pathlib import PurePath
 from typing import Callable, Mapping
 
-from .typography import typeset
-
 __all__ = [
     "LANGUAGES", "LANGS", "SOURCE_LANG", "PLURAL_FORMS", "PLURAL_SUFFIX", "SEPARATOR",
     "Catalog", "CatalogView", "current_language", "lang_of_assignment", "language_from_path", "normalize_language",
@@ -208,6 +206,15 @@ def notebook_language(nb: Mapping, resources: Mapping | None = None) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # Catalogs: one shape, one t and tn
+
+def typeset(text: str, lang: str) -> str:
+    """``text`` set for ``lang`` (``course_lang.typography``: Russian no-break spaces, nested
+    quotes). Imported when first used: ``lite/build.py`` loads this file alone, by path, for the
+    language list, where a package-relative import at the top could not run."""
+    from .typography import typeset as _typeset
+
+    return _typeset(text, lang)
+
 
 class Catalog:
     """Messages in the course's one shape: key-major ``{key: {lang: text}}``, each key holding
