@@ -35,7 +35,9 @@ def _summary(result) -> tuple[str, str]:
     """(headline, colour)."""
     lang = result.lang
     n, failed = len(result.checks), len(result.failed)
-    if result.mode == "grade":
+    if getattr(result.exercise, "optional", False):
+        head = t("report.optional", lang, passed=n - failed, total=n)
+    elif result.mode == "grade":
         head = tn("report.score.plural", result.points, lang, score=_points(result.score, lang),
                   points=_points(result.points, lang))
     else:
@@ -117,6 +119,8 @@ def render_html(result) -> str:
         *rows,
         "</table>",
     ]
+    if getattr(result.exercise, "optional", False):
+        parts.append(f"<p style='margin:6px 0 0 0;color:#444'>{_inline(t('report.optional_note', lang))}</p>")
     if result.hidden_pending:
         parts.append(f"<p style='margin:6px 0 0 0;color:#444'>"
                      f"{_inline(tn('report.hidden_pending.plural', result.hidden_pending, lang, count=result.hidden_pending))}</p>")
@@ -142,6 +146,8 @@ def render_text(result) -> str:
         lines.append(f"  {mark} {check.label} ({tag}): {check.message}")
         for extra in _details_text(check, lang):
             lines.extend("      " + line for line in extra.splitlines())
+    if getattr(result.exercise, "optional", False):
+        lines.append(t("report.optional_note", lang))
     if result.hidden_pending:
         lines.append(tn("report.hidden_pending.plural", result.hidden_pending, lang, count=result.hidden_pending))
     if result.captured:
