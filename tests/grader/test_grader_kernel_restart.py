@@ -26,8 +26,8 @@ pytestmark = [pytest.mark.kernel]
 
 EN = f"{LESSON}-en"
 ON_TIME = "2030-01-01 10:00:00 UTC"
-CELLS = ("l01_ex1", "l01_ex2", "l01_ex3", "l01_ex4")
-FULL = {"l01_ex1": "1", "l01_ex2": "2", "l01_ex3": "2", "l01_ex4": "2"}
+CELLS = ("l01_ex1", "l01_ex2", "l01_ex3", "l01_ex4", "l01_ex5")
+FULL = {"l01_ex1": "1", "l01_ex2": "2", "l01_ex3": "2", "l01_ex4": "2", "l01_ex5": "2"}
 EXIT = "import os\nos._exit(1)\n"
 SIGKILL_SELF = "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"
 

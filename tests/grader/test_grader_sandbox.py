@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.kernel,
               pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
 
 EN = f"{LESSON}-en"
-FULL = {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0}
+FULL = {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0, "l01_ex5": 2.0}
 TOKEN = "sandbox-probe-7f3a"  # in the command line of every process a daemon starts
 
 
@@ -219,7 +219,7 @@ def test_adversarial_class_is_contained(tmp_path):
     scores = {s: {g: v["auto_score"] for g, v in read_rows(db, EN, s)["notebooks"][LESSON]["grades"].items()}
               for s in answers}
     expected = {s: FULL for s in answers}
-    expected["f_kills_parent"] = {**FULL, "l01_ex3": 0.0, "l01_ex4": 0.0}  # crashed in ex3
+    expected["f_kills_parent"] = {**FULL, "l01_ex3": 0.0, "l01_ex4": 0.0, "l01_ex5": 0.0}  # crashed in ex3
     assert scores == expected
 
     # each attack failed, and said so in its own cell
@@ -366,7 +366,7 @@ def test_without_sandbox_a_student_killing_its_worker_is_graded_as_crashed(tmp_p
     assert "crashed" in status.split(";") and who == ["k_kills_worker", "p_kills_group"], summary
     for student in ("k_kills_worker", "p_kills_group"):
         assert f"{student}: the grading worker died twice while grading this submission" in proc.stderr
-    crashed = {**FULL, "l01_ex3": 0.0, "l01_ex4": 0.0}
+    crashed = {**FULL, "l01_ex3": 0.0, "l01_ex4": 0.0, "l01_ex5": 0.0}
     assert _scores(course, ["a_correct", "k_kills_worker", "p_kills_group", "z_correct"]) == {
         "a_correct": FULL, "k_kills_worker": crashed, "p_kills_group": crashed, "z_correct": FULL}
     assert _export_status(course, tmp_path) == {"a_correct": "ok", "k_kills_worker": "crashed;not_run",

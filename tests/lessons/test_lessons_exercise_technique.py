@@ -12,7 +12,7 @@ import pytest
 from grader.student.registry import get
 from grader.autograde.scoring import build_probe, score_probe
 
-TAPE_EXERCISES = ["l01_ex1", "l03_ex1", "l03_ex2", "l03_ex3", "l05_ex1"]
+TAPE_EXERCISES = ["l01_ex1", "l01_ex2", "l01_ex3", "l01_ex4", "l03_ex1", "l03_ex2", "l03_ex3", "l05_ex1"]
 
 HAND_DERIVED = {
     "l01_ex1": "def derivative_at(x0):\n    return tf.constant(3 * x0**2 - 2.0)\n",

@@ -32,24 +32,107 @@ def declare(exercise_id: str, *patterns: Pattern) -> None:
 
 
 # l01_ex4: the layer's activation left out of the loss (its derivative, a factor of the chain
-# rule, is missing); the visible Dense has no activation, the hidden ones a tanh
-def _dense_without_activation(layer, x):
+# rule, is missing); the visible Dense has no activation, the hidden ones a tanh. And the shape
+# trap the lesson shows: (k, 1) predictions minus (k,) labels broadcast into a (k, k) matrix,
+# whose mean is another loss (every prediction against every label)
+def _dense_without_activation(layer, x, y):
     tf = _tf()
     with tf.GradientTape() as tape:
-        loss = tf.reduce_mean((tf.matmul(x, layer.kernel) + layer.bias) ** 2)
+        pred = tf.reshape(tf.matmul(x, layer.kernel) + layer.bias, [-1])
+        loss = tf.reduce_mean((pred - y) ** 2)
     return tape.gradient(loss, layer.trainable_variables)
 
 
-declare("l01_ex4", Pattern(
-    "no_activation", _dense_without_activation, "partial",
-    title={"en": "the gradient of the layer without its activation",
-           "es": "el gradiente de la capa sin su activación",
-           "pt": "o gradiente da camada sem a sua ativação",
-           "ru": "градиент слоя без его функции активации"},
-    hint={"en": "call the layer itself (`layer(x)`): `x @ kernel + bias` leaves out the activation's derivative.",
-          "es": "llama a la propia capa (`layer(x)`): `x @ kernel + bias` deja fuera la derivada de la activación.",
-          "pt": "chame a própria camada (`layer(x)`): `x @ kernel + bias` deixa de fora a derivada da ativação.",
-          "ru": "вызовите сам слой (`layer(x)`): `x @ kernel + bias` теряет производную функции активации."}))
+def _dense_broadcast(layer, x, y):
+    tf = _tf()
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((layer(x) - y) ** 2)
+    return tape.gradient(loss, layer.trainable_variables)
+
+
+declare(
+    "l01_ex4",
+    Pattern("broadcast_kk", _dense_broadcast, "extra",
+            title={"en": "the loss of a (k, k) matrix: (k, 1) predictions minus (k,) labels broadcast",
+                   "es": "la pérdida de una matriz (k, k): las predicciones (k, 1) menos las etiquetas (k,) se difunden (*broadcasting*)",
+                   "pt": "a perda de uma matriz (k, k): as previsões (k, 1) menos os rótulos (k,) se expandem (*broadcasting*)",
+                   "ru": "потери по матрице (k, k): из предсказаний формы (k, 1) вычтены метки формы (k,), и формы растянулись (*broadcasting*)"},
+            hint={"en": "give the predictions and `y` the same shape before subtracting: `tf.reshape(layer(x), [-1])` or `tf.reshape(y, [-1, 1])`.",
+                  "es": "da a las predicciones y a `y` la misma forma antes de restar: `tf.reshape(layer(x), [-1])` o `tf.reshape(y, [-1, 1])`.",
+                  "pt": "dê às previsões e a `y` o mesmo formato antes de subtrair: `tf.reshape(layer(x), [-1])` ou `tf.reshape(y, [-1, 1])`.",
+                  "ru": "приведите предсказания и `y` к одной форме до вычитания: `tf.reshape(layer(x), [-1])` или `tf.reshape(y, [-1, 1])`."}),
+    Pattern("no_activation", _dense_without_activation, "partial",
+            title={"en": "the gradient of the layer without its activation",
+                   "es": "el gradiente de la capa sin su activación",
+                   "pt": "o gradiente da camada sem a sua ativação",
+                   "ru": "градиент слоя без его функции активации"},
+            hint={"en": "call the layer itself (`layer(x)`): `x @ kernel + bias` leaves out the activation's derivative.",
+                  "es": "llama a la propia capa (`layer(x)`): `x @ kernel + bias` deja fuera la derivada de la activación.",
+                  "pt": "chame a própria camada (`layer(x)`): `x @ kernel + bias` deixa de fora a derivada da ativação.",
+                  "ru": "вызовите сам слой (`layer(x)`): `x @ kernel + bias` теряет производную функции активации."}),
+)
+
+
+# l01_ex5: the slope the gradient predicts without the direction (sum(grad)), and three ways of
+# getting the relative error wrong: without its absolute value, relative to the nudge alone, or
+# not relative at all
+def _check_parts(f, x, grad, v, *, direction=True, error="relative"):
+    from .l01 import H_CHECK
+
+    tf = _tf()
+    nudge = (f(x + H_CHECK * v) - f(x - H_CHECK * v)) / (2 * H_CHECK)
+    predicted = tf.reduce_sum(grad * v) if direction else tf.reduce_sum(grad)
+    n, p = float(nudge), float(predicted)
+    if error == "signed":
+        rel = (n - p) / max(abs(n), abs(p))
+    elif error == "nudge":
+        rel = abs(n - p) / abs(n)
+    elif error == "absolute":
+        rel = abs(n - p)
+    else:
+        rel = abs(n - p) / max(abs(n), abs(p))
+    return [nudge, predicted, tf.constant(rel, dtype=tf.float64)]
+
+
+declare(
+    "l01_ex5",
+    Pattern("no_direction", lambda f, x, grad, v: _check_parts(f, x, grad, v, direction=False), "extra",
+            title={"en": "the predicted slope without the direction: `sum(grad)`",
+                   "es": "la pendiente prevista sin la dirección: `sum(grad)`",
+                   "pt": "a inclinação prevista sem a direção: `sum(grad)`",
+                   "ru": "предсказанный наклон без направления: `sum(grad)`"},
+            hint={"en": "the slope along `v` is the dot product `sum(grad * v)`: each component of the gradient weighted by how far `v` moves that input.",
+                  "es": "la pendiente a lo largo de `v` es el producto escalar `sum(grad * v)`: cada componente del gradiente, ponderada por lo que `v` mueve esa entrada.",
+                  "pt": "a inclinação ao longo de `v` é o produto escalar `sum(grad * v)`: cada componente do gradiente, ponderada por quanto `v` move essa entrada.",
+                  "ru": "наклон вдоль `v` — это скалярное произведение `sum(grad * v)`: каждая компонента градиента с весом, равным сдвигу этого входа по `v`."}),
+    Pattern("signed_error", lambda f, x, grad, v: _check_parts(f, x, grad, v, error="signed"), "extra",
+            title={"en": "the relative error without its absolute value",
+                   "es": "el error relativo sin su valor absoluto",
+                   "pt": "o erro relativo sem o valor absoluto",
+                   "ru": "относительная ошибка без модуля"},
+            hint={"en": "an error is a distance: `abs(nudge - predicted)`, never negative.",
+                  "es": "un error es una distancia: `abs(nudge - predicted)`, nunca negativo.",
+                  "pt": "um erro é uma distância: `abs(nudge - predicted)`, nunca negativo.",
+                  "ru": "ошибка — это расстояние: `abs(nudge - predicted)`, она не бывает отрицательной."}),
+    Pattern("relative_to_nudge", lambda f, x, grad, v: _check_parts(f, x, grad, v, error="nudge"), "extra",
+            title={"en": "the error relative to the nudge alone",
+                   "es": "el error relativo solo a la diferencia central",
+                   "pt": "o erro relativo apenas à diferença central",
+                   "ru": "ошибка относительно одной лишь центральной разности"},
+            hint={"en": "divide by the larger of the two slopes, `max(abs(nudge), abs(predicted))`, so that neither side is the reference.",
+                  "es": "divide entre la mayor de las dos pendientes, `max(abs(nudge), abs(predicted))`, para que ninguno de los dos lados haga de referencia.",
+                  "pt": "divida pela maior das duas inclinações, `max(abs(nudge), abs(predicted))`, para que nenhum dos lados sirva de referência.",
+                  "ru": "делите на больший из двух наклонов, `max(abs(nudge), abs(predicted))`, чтобы ни одна из сторон не считалась эталоном."}),
+    Pattern("absolute_error", lambda f, x, grad, v: _check_parts(f, x, grad, v, error="absolute"), "extra",
+            title={"en": "the absolute error, not the relative one",
+                   "es": "el error absoluto, no el relativo",
+                   "pt": "o erro absoluto, não o relativo",
+                   "ru": "абсолютная ошибка вместо относительной"},
+            hint={"en": "divide `abs(nudge - predicted)` by `max(abs(nudge), abs(predicted))`: an error of 0.01 is tiny for a slope of 1000 and huge for a slope of 0.001.",
+                  "es": "divide `abs(nudge - predicted)` entre `max(abs(nudge), abs(predicted))`: un error de 0,01 es diminuto para una pendiente de 1000 y enorme para una de 0,001.",
+                  "pt": "divida `abs(nudge - predicted)` por `max(abs(nudge), abs(predicted))`: um erro de 0,01 é minúsculo para uma inclinação de 1000 e enorme para uma de 0,001.",
+                  "ru": "делите `abs(nudge - predicted)` на `max(abs(nudge), abs(predicted))`: ошибка 0,01 ничтожна при наклоне 1000 и огромна при наклоне 0,001."}),
+)
 
 
 # l02_ex2: dL/dh without the sigmoid's derivative (a chain-rule factor)
