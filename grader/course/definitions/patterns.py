@@ -194,6 +194,55 @@ declare(
 )
 
 
+# l03_ex6: sum versus mean -- the gradient of the vector of masked losses (their sum), their
+# mean over the whole batch (padding counted in the denominator), or the mask forgotten
+def _masked_parts(w, x, y, mask, *, how):
+    from .l03 import _per_example_losses
+
+    tf = _tf()
+    with tf.GradientTape() as tape:
+        losses = _per_example_losses(tf, w, x, y)
+        if how == "sum":
+            loss = mask * losses
+        elif how == "mean_over_all":
+            loss = tf.reduce_mean(mask * losses)
+        else:
+            loss = tf.reduce_mean(losses)
+    return tape.gradient(loss, w)
+
+
+declare(
+    "l03_ex6",
+    Pattern("sum_not_mean", lambda w, x, y, mask: _masked_parts(w, x, y, mask, how="sum"), "extra",
+            title={"en": "the gradient of the sum of the losses that count, not of their mean",
+                   "es": "el gradiente de la suma de las pérdidas que cuentan, no de su media",
+                   "pt": "o gradiente da soma das perdas que contam, não da média delas",
+                   "ru": "градиент суммы учитываемых потерь, а не их среднего"},
+            hint={"en": "a vector target gives the gradient of its sum: divide by `tf.reduce_sum(mask)`, the number of examples that count.",
+                  "es": "un objetivo vectorial da el gradiente de su suma: divide entre `tf.reduce_sum(mask)`, el número de ejemplos que cuentan.",
+                  "pt": "um alvo vetorial dá o gradiente da sua soma: divida por `tf.reduce_sum(mask)`, o número de exemplos que contam.",
+                  "ru": "цель-вектор даёт градиент своей суммы: разделите на `tf.reduce_sum(mask)`, число учитываемых примеров."}),
+    Pattern("mean_over_all", lambda w, x, y, mask: _masked_parts(w, x, y, mask, how="mean_over_all"), "extra",
+            title={"en": "a mean over the whole batch, padding included",
+                   "es": "una media sobre todo el lote, relleno incluido",
+                   "pt": "uma média sobre o lote inteiro, preenchimento incluído",
+                   "ru": "среднее по всему батчу вместе с заполнением"},
+            hint={"en": "`tf.reduce_mean` divides by every example, masked ones too: divide the masked sum by `tf.reduce_sum(mask)` instead.",
+                  "es": "`tf.reduce_mean` divide entre todos los ejemplos, también los enmascarados: divide la suma enmascarada entre `tf.reduce_sum(mask)`.",
+                  "pt": "`tf.reduce_mean` divide por todos os exemplos, inclusive os mascarados: divida a soma mascarada por `tf.reduce_sum(mask)`.",
+                  "ru": "`tf.reduce_mean` делит на число всех примеров, включая замаскированные: делите сумму с маской на `tf.reduce_sum(mask)`."}),
+    Pattern("mask_ignored", lambda w, x, y, mask: _masked_parts(w, x, y, mask, how="ignored"), "extra",
+            title={"en": "the mean of every loss: the mask is not used",
+                   "es": "la media de todas las pérdidas: no se usa la máscara",
+                   "pt": "a média de todas as perdas: a máscara não é usada",
+                   "ru": "среднее всех потерь: маска не применена"},
+            hint={"en": "multiply the losses by `mask` before summing, so that the padding adds nothing.",
+                  "es": "multiplica las pérdidas por `mask` antes de sumar, para que el relleno no sume nada.",
+                  "pt": "multiplique as perdas por `mask` antes de somar, para que o preenchimento não some nada.",
+                  "ru": "умножьте потери на `mask` до суммирования, чтобы заполнение ничего не добавляло."}),
+)
+
+
 # l06_ex2: the loss curve at other points of the loop -- each loss taken after its step's
 # update (one step late), or the parameters never updated (every loss is the first one)
 def _losses(w, b, x, y, lr, steps, *, after=False, update=True):
