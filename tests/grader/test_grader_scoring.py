@@ -192,9 +192,12 @@ BACKWARD_WITH_MINITAPE = (
     "    g = gt.gradient(env[target], [env[n] for n in names],\n"
     "                    unconnected_gradients=tf.UnconnectedGradients.ZERO)\n"
     "    return {n: float(x.numpy()) for n, x in zip(names, g)}\n")
-ROUNDING_BY_FORMULA = (
-    "def straight_through_gradient(x, t):\n"
-    "    return 2.0 * (tf.round(x) - t)\n")
+ROUNDING_BY_FORMULA = (  # the windowed straight-through gradient derived by hand, no tape
+    "def quantized_gradient(w, x, t):\n"
+    "    k, m = t.shape\n"
+    "    residual = tf.matmul(x, tf.round(w)) - t\n"
+    "    window = tf.cast(tf.abs(w) <= 1.0, w.dtype)\n"
+    "    return 2.0 / (k * m) * tf.matmul(x, residual, transpose_a=True) * window\n")
 JACOBIAN_THEN_DIAGONAL = (
     "def per_example_jacobians(w, x):\n"
     "    with tf.GradientTape() as tape:\n"
@@ -222,18 +225,20 @@ VARIABLE_AS_AN_ARGUMENT = (  # a custom gradient, but `a` is an input, not a Var
     "        y = tf.tanh(s * z)\n"
     "        def backward(upstream):\n"
     "            local = 1.0 - y**2\n"
-    "            return upstream * s * local, tf.reduce_sum(upstream * z * local)\n"
+    "            d_s = tf.clip_by_value(tf.reduce_sum(upstream * z * local), -1.0, 1.0)\n"
+    "            return upstream * s * local, d_s\n"
     "        return y, backward\n"
     "    with tf.GradientTape() as tape:\n"
     "        tape.watch(x)\n"
-    "        loss = tf.reduce_sum(scaled_tanh(x, a) ** 2)\n"
+    "        loss = tf.reduce_sum(scaled_tanh(x, a) ** 2) + a**2\n"
     "    return tape.gradient(loss, [x, a])\n")
-SCALED_TANH_WITHOUT_CUSTOM_GRADIENT = (
+SCALED_TANH_WITHOUT_CUSTOM_GRADIENT = (  # the function's part clipped by hand, then the penalty's
     "def scaled_tanh_gradients(a, x):\n"
     "    with tf.GradientTape() as tape:\n"
     "        tape.watch(x)\n"
     "        loss = tf.reduce_sum(tf.tanh(a * x) ** 2)\n"
-    "    return tape.gradient(loss, [x, a])\n")
+    "    dx, da = tape.gradient(loss, [x, a])\n"
+    "    return [dx, tf.clip_by_value(da, -1.0, 1.0) + 2 * a]\n")
 
 
 @pytest.mark.parametrize("exercise_id, code, words", [

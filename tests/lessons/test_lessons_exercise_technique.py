@@ -108,9 +108,9 @@ def test_l04_ex6_a_recorded_scale_gives_a_zero_gradient_and_fails():
             relative = loss / tf.reduce_mean(residual ** 2)
         return tape.gradient(relative, w)
 
-    assert _graded("l04_ex6", scale_recorded).score == 0
-    reference = _graded("l04_ex6", get("l04_ex6").reference)
-    assert reference.score == reference.points
+    # optional (0 points): the checks still run and decide what the report says
+    assert not any(c.passed for c in _graded("l04_ex6", scale_recorded).checks)
+    assert _graded("l04_ex6", get("l04_ex6").reference).passed
 
 
 def test_l04_ex7_a_default_tape_watches_the_weights_and_loses_the_count():
@@ -126,7 +126,7 @@ def test_l04_ex7_a_default_tape_watches_the_weights_and_loses_the_count():
     count_checks = [c for c in result.checks if "watched_variables" in c.label]
     assert count_checks and not any(c.passed for c in count_checks)
     assert any(c.passed for c in result.checks if "dL/dx" in c.label)
-    assert 0 < result.score < result.points
+    assert not result.passed and result.points == result.score == 0  # optional: no points
 
 
 @pytest.mark.parametrize("exercise_id", ["l04_ex6", "l04_ex7"])

@@ -286,6 +286,86 @@ declare(
 )
 
 
+# l04_ex1: the straight-through estimator without its window (the gradient passes for every
+# weight), or the weights never rounded (the loss of w itself)
+def _quantized_parts(w, x, t, *, window=True, rounded=True):
+    tf = _tf()
+    with tf.GradientTape() as tape:
+        c = tf.clip_by_value(w, -1.0, 1.0) if window else w
+        q = c + tf.stop_gradient(tf.round(w) - c) if rounded else w
+        loss = tf.reduce_mean((tf.matmul(x, q) - t) ** 2)
+    return tape.gradient(loss, w)
+
+
+declare(
+    "l04_ex1",
+    Pattern("no_window", lambda w, x, t: _quantized_parts(w, x, t, window=False), "extra",
+            title={"en": "the straight-through estimator without its window: every weight gets a gradient",
+                   "es": "el estimador *straight-through* sin su ventana: todos los pesos reciben gradiente",
+                   "pt": "o estimador *straight-through* sem a janela: todos os pesos recebem gradiente",
+                   "ru": "сквозная оценка градиента без окна: градиент получают все веса"},
+            hint={"en": "start the trick from `c = tf.clip_by_value(w, -1.0, 1.0)`, not from `w`: the gradient of `c` is 0 outside [-1, 1].",
+                  "es": "empieza el truco desde `c = tf.clip_by_value(w, -1.0, 1.0)`, no desde `w`: el gradiente de `c` es 0 fuera de [-1, 1].",
+                  "pt": "comece o truque por `c = tf.clip_by_value(w, -1.0, 1.0)`, não por `w`: o gradiente de `c` é 0 fora de [-1, 1].",
+                  "ru": "начинайте приём с `c = tf.clip_by_value(w, -1.0, 1.0)`, а не с `w`: вне [-1, 1] градиент `c` равен 0."}),
+    Pattern("not_rounded", lambda w, x, t: _quantized_parts(w, x, t, rounded=False), "extra",
+            title={"en": "the gradient of the loss of the unrounded weights",
+                   "es": "el gradiente de la pérdida con los pesos sin redondear",
+                   "pt": "o gradiente da perda com os pesos sem arredondar",
+                   "ru": "градиент функции потерь с неокруглёнными весами"},
+            hint={"en": "the forward pass must use the rounded weights `q`, whose value is `round(w)`: compute `x @ q`.",
+                  "es": "la pasada hacia delante debe usar los pesos redondeados `q`, cuyo valor es `round(w)`: calcula `x @ q`.",
+                  "pt": "a passagem para a frente deve usar os pesos arredondados `q`, cujo valor é `round(w)`: calcule `x @ q`.",
+                  "ru": "прямой проход должен использовать округлённые веса `q`, значение которых равно `round(w)`: вычисляйте `x @ q`."}),
+)
+
+
+# l04_ex3: the gain's gradient not clipped (plain autodiff), or the whole dL/da clipped after the
+# fact, penalty included (a clip outside the function, not inside its backward pass)
+def _scaled_tanh_parts(a, x, *, clip="inside"):
+    tf = _tf()
+
+    @tf.custom_gradient
+    def scaled_tanh(z):
+        y = tf.tanh(a * z)
+
+        def backward(upstream, variables=None):
+            local = 1.0 - y ** 2
+            d_a = tf.reduce_sum(upstream * z * local)
+            return upstream * a * local, [tf.clip_by_value(d_a, -1.0, 1.0) if clip == "inside" else d_a]
+
+        return y, backward
+
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(scaled_tanh(x) ** 2) + a ** 2
+    dx, da = tape.gradient(loss, [x, a])
+    return [dx, tf.clip_by_value(da, -1.0, 1.0) if clip == "total" else da]
+
+
+declare(
+    "l04_ex3",
+    Pattern("not_clipped", lambda a, x: _scaled_tanh_parts(a, x, clip="none"), "extra",
+            title={"en": "the gradient for `a` without the clip",
+                   "es": "el gradiente para `a` sin el recorte",
+                   "pt": "o gradiente para `a` sem o recorte",
+                   "ru": "градиент по `a` без обрезки"},
+            hint={"en": "inside `backward`, clip the gradient for `a` with `tf.clip_by_value(..., -1.0, 1.0)` before returning it.",
+                  "es": "dentro de `backward`, recorta el gradiente para `a` con `tf.clip_by_value(..., -1.0, 1.0)` antes de devolverlo.",
+                  "pt": "dentro de `backward`, recorte o gradiente para `a` com `tf.clip_by_value(..., -1.0, 1.0)` antes de devolvê-lo.",
+                  "ru": "внутри `backward` обрежьте градиент по `a` с помощью `tf.clip_by_value(..., -1.0, 1.0)`, прежде чем вернуть его."}),
+    Pattern("clipped_total", lambda a, x: _scaled_tanh_parts(a, x, clip="total"), "extra",
+            title={"en": "the whole dL/da clipped, the penalty's part included",
+                   "es": "todo dL/da recortado, incluida la parte de la penalización",
+                   "pt": "todo o dL/da recortado, inclusive a parte da penalização",
+                   "ru": "обрезан весь dL/da, включая вклад штрафа"},
+            hint={"en": "clip inside `backward`: only the function's own gradient for `a` is clipped, and the penalty's `2 * a` is added to it afterwards.",
+                  "es": "recorta dentro de `backward`: solo se recorta el gradiente propio de la función para `a`, y después se le suma el `2 * a` de la penalización.",
+                  "pt": "recorte dentro de `backward`: só o gradiente da própria função para `a` é recortado, e depois se soma a ele o `2 * a` da penalização.",
+                  "ru": "обрезайте внутри `backward`: обрезается только собственный градиент функции по `a`, а `2 * a` от штрафа прибавляется к нему потом."}),
+)
+
+
 # l04_ex4: the tape never reset -- the full backpropagation through time, every step counted
 def _untruncated_gradient(w, xs, k):
     tf = _tf()
