@@ -149,10 +149,13 @@ def test_l04_new_exercises_ask_for_their_technique(exercise_id):
 
 
 def test_l05_ex7_the_closed_form_is_noted_for_the_instructor():
-    closed_form = ("def softmax_jacobian(z):\n"
-                   "    s = tf.nn.softmax(z)\n"
-                   "    return tf.linalg.diag(s) - s[:, None] * s[None, :]\n")
+    closed_form = ("def tempered_softmax_jacobians(z, temperature):\n"
+                   "    s = tf.nn.softmax(z / temperature)\n"
+                   "    ds_dz = (tf.linalg.diag(s) - s[:, None] * s[None, :]) / temperature\n"
+                   "    ds_dt = -s * (z - tf.reduce_sum(s * z)) / temperature**2\n"
+                   "    return [ds_dz, ds_dt]\n")
     result, issues, _ = _score("l05_ex7", closed_form)
-    assert all(c.passed for c in result.checks) and result.score == result.points, result.text()
+    # optional: 0 points, every check passes
+    assert all(c.passed for c in result.checks) and result.score == result.points == 0, result.text()
     notes = [detail for kind, detail in issues if kind == "technique"]
     assert notes and any("jacobian" in d for d in notes), issues

@@ -243,6 +243,30 @@ declare(
 )
 
 
+# l05_ex7: the gradient with respect to the temperature where its Jacobian is asked: the sum of
+# the Jacobian's entries, 0 because the probabilities add up to 1 whatever the temperature
+def _tempered_gradient(z, temperature):
+    tf = _tf()
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(z)
+        s = tf.nn.softmax(z / temperature)
+    out = [tape.jacobian(s, z), tape.gradient(s, temperature)]
+    del tape
+    return out
+
+
+declare("l05_ex7", Pattern(
+    "gradient_not_jacobian", _tempered_gradient, "extra",
+    title={"en": "the gradient for the temperature, not its Jacobian: one number, 0",
+           "es": "el gradiente respecto de la temperatura, no su jacobiano: un solo número, 0",
+           "pt": "o gradiente em relação à temperatura, não a jacobiana: um número só, 0",
+           "ru": "градиент по температуре вместо якобиана: одно число, 0"},
+    hint={"en": "`gradient` adds up the target's elements, and the probabilities always add up to 1; `tape.jacobian(s, temperature)` keeps one derivative per probability.",
+          "es": "`gradient` suma los elementos del objetivo, y las probabilidades siempre suman 1; `tape.jacobian(s, temperature)` conserva una derivada por probabilidad.",
+          "pt": "`gradient` soma os elementos do alvo, e as probabilidades sempre somam 1; `tape.jacobian(s, temperature)` mantém uma derivada por probabilidade.",
+          "ru": "`gradient` суммирует элементы цели, а вероятности в сумме всегда дают 1; `tape.jacobian(s, temperature)` сохраняет по производной на каждую вероятность."}))
+
+
 # l06_ex2: the loss curve at other points of the loop -- each loss taken after its step's
 # update (one step late), or the parameters never updated (every loss is the first one)
 def _losses(w, b, x, y, lr, steps, *, after=False, update=True):
