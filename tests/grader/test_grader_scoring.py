@@ -514,7 +514,7 @@ def test_l07_ex6_unbroadcast_is_judged_on_values_and_shapes():
     """The optional tensor-tape exercise: the lesson's solution and another honest way (NumPy's
     sum over a tuple of axes) earn every point; forgetting keepdims loses the (3, 1) case."""
     result, issues, _ = run_probe("l07_ex6", SOLUTIONS["l07_ex6"], seed=11)
-    assert (result.score, issues) == (result.points, []), result.text()
+    assert result.passed and (result.score, issues) == (result.points, []), result.text()
     by_axes = ("def unbroadcast(grad, shape):\n"
                "    grad = np.asarray(grad)\n"
                "    lead = grad.ndim - len(shape)\n"
@@ -522,7 +522,7 @@ def test_l07_ex6_unbroadcast_is_judged_on_values_and_shapes():
                "                                      if n == 1 and grad.shape[lead + i] != 1)\n"
                "    return grad.sum(axis=axes).reshape(tuple(shape))\n")
     result, issues, _ = run_probe("l07_ex6", by_axes, seed=11)
-    assert (result.score, issues) == (result.points, []), result.text()
+    assert result.passed and (result.score, issues) == (result.points, []), result.text()
     no_keepdims = SOLUTIONS["l07_ex6"].replace("keepdims=True", "keepdims=False")
     assert no_keepdims != SOLUTIONS["l07_ex6"]
     result, _, _ = run_probe("l07_ex6", no_keepdims, seed=11)
