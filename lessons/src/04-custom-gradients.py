@@ -25,7 +25,7 @@
 # - how to make a gradient numerically stable, and why a stable value needs a stable formula
 #   too.
 
-# %% [markdown] key="title" lang="es"
+# %% [markdown] key="title" lang="es" src="384df506"
 # # Lección 4 · Controlar la cinta y gradientes personalizados
 #
 # Hasta ahora una cinta grababa todas las operaciones que podía y usaba el gradiente que cada
@@ -46,7 +46,7 @@
 # - cómo hacer que un gradiente sea numéricamente estable, y por qué un valor estable necesita
 #   también una fórmula estable.
 
-# %% [markdown] key="title" lang="pt"
+# %% [markdown] key="title" lang="pt" src="384df506"
 # # Lição 4 · Controlando a fita e gradientes personalizados
 #
 # Até agora uma fita gravava todas as operações que podia e usava o gradiente que cada operação
@@ -67,7 +67,7 @@
 # - como tornar um gradiente numericamente estável, e por que um valor estável também precisa de
 #   uma fórmula estável.
 
-# %% [markdown] key="title" lang="ru"
+# %% [markdown] key="title" lang="ru" src="384df506"
 # # Урок 4 · Управление лентой и собственные градиенты
 #
 # До сих пор лента записывала все операции, какие могла, и брала для каждой операции её
@@ -317,7 +317,7 @@ del tape
 # `c + tf.stop_gradient(tf.round(x) - c)` still *equals* `round(x)`, but its gradient is that of
 # `c`:
 
-# %% [markdown] key="straight-through-window" lang="es"
+# %% [markdown] key="straight-through-window" lang="es" src="45cf7e54"
 # ### Una ventana para el estimador *straight-through*
 #
 # Dejar pasar el gradiente en todas partes tiene un defecto: un peso que se ha alejado mucho del
@@ -328,7 +328,7 @@ del tape
 # `c + tf.stop_gradient(tf.round(x) - c)` sigue *valiendo* `round(x)`, pero su gradiente es el de
 # `c`:
 
-# %% [markdown] key="straight-through-window" lang="pt"
+# %% [markdown] key="straight-through-window" lang="pt" src="45cf7e54"
 # ### Uma janela para o estimador *straight-through*
 #
 # Deixar o gradiente passar em todo lugar tem um defeito: um peso que se afastou muito do
@@ -339,7 +339,7 @@ del tape
 # `c + tf.stop_gradient(tf.round(x) - c)` continua *valendo* `round(x)`, mas o seu gradiente é o
 # de `c`:
 
-# %% [markdown] key="straight-through-window" lang="ru"
+# %% [markdown] key="straight-through-window" lang="ru" src="45cf7e54"
 # ### Окно для сквозной оценки градиента
 #
 # Пропускать градиент везде — значит мириться с изъяном: вес, ушедший далеко за пределы
@@ -538,7 +538,7 @@ print(d_factor.numpy())
 # loss written with the operation's value, $(x - \bar{x}) \cdot f + \bar{x}$; the gradients come
 # from our `backward`. Both relative errors are far below $10^{-6}$:
 
-# %% [markdown] key="custom-check" lang="es"
+# %% [markdown] key="custom-check" lang="es" src="4faaa0a5"
 # Un gradiente escrito a mano merece una comprobación, y la de la lección 1 no necesita más que
 # el valor de la función: una diferencia central a lo largo de una dirección aleatoria frente a la
 # pendiente que predice el gradiente, comparadas por su error relativo. Aquí está `gradient_check`,
@@ -547,7 +547,7 @@ print(d_factor.numpy())
 # $(x - \bar{x}) \cdot f + \bar{x}$; los gradientes salen de nuestro `backward`. Los dos errores
 # relativos quedan muy por debajo de $10^{-6}$:
 
-# %% [markdown] key="custom-check" lang="pt"
+# %% [markdown] key="custom-check" lang="pt" src="4faaa0a5"
 # Um gradiente escrito à mão merece uma verificação, e a da lição 1 não precisa de nada além do
 # valor da função: uma diferença central ao longo de uma direção sorteada contra a inclinação que
 # o gradiente prevê, comparadas pelo erro relativo. Aqui está `gradient_check`, do exercício 5 da
@@ -555,7 +555,7 @@ print(d_factor.numpy())
 # perturba é a perda escrita com o valor da operação, $(x - \bar{x}) \cdot f + \bar{x}$; os
 # gradientes vêm do nosso `backward`. Os dois erros relativos ficam muito abaixo de $10^{-6}$:
 
-# %% [markdown] key="custom-check" lang="ru"
+# %% [markdown] key="custom-check" lang="ru" src="4faaa0a5"
 # Градиент, написанный вручную, стоит проверить, а проверке из урока 1 не нужно ничего, кроме
 # значений функции: центральная разность вдоль случайного направления против наклона, который
 # предсказывает градиент, и сравнение по относительной ошибке. Вот `gradient_check` из
@@ -651,8 +651,36 @@ with tf.GradientTape() as tape:
 d_x, d_scale = tape.gradient(loss, [x, scale])
 print(d_x.numpy(), d_scale.numpy())
 
+# %% [markdown] key="register-note" lang="en"
+# TensorFlow can also set the gradient of a whole operation *type*, for the whole process:
+# `tf.RegisterGradient` gives one and `tf.no_gradient` takes it away. They are meant for new
+# operation types, such as an operation written in C++; to change the gradient of one function of
+# your own, use `tf.custom_gradient`, as above. The optional box below shows both; nothing later in
+# the course depends on it.
+
+# %% [markdown] key="register-note" lang="es" src="336f1c78"
+# TensorFlow también puede fijar el gradiente de todo un *tipo* de operación, para todo el
+# proceso: `tf.RegisterGradient` le da uno y `tf.no_gradient` se lo quita. Están pensados para
+# tipos de operación nuevos, como una operación escrita en C++; para cambiar el gradiente de una
+# función tuya, usa `tf.custom_gradient`, como arriba. El recuadro opcional de abajo muestra los
+# dos; nada de lo que viene después en el curso depende de él.
+
+# %% [markdown] key="register-note" lang="pt" src="336f1c78"
+# O TensorFlow também pode definir o gradiente de todo um *tipo* de operação, para o processo
+# inteiro: `tf.RegisterGradient` dá um gradiente e `tf.no_gradient` o tira. Eles foram feitos para
+# tipos de operação novos, como uma operação escrita em C++; para mudar o gradiente de uma função
+# sua, use `tf.custom_gradient`, como acima. O quadro opcional abaixo mostra os dois; nada do que
+# vem depois no curso depende dele.
+
+# %% [markdown] key="register-note" lang="ru" src="336f1c78"
+# TensorFlow умеет задавать градиент и целому *типу* операций, сразу для всего процесса:
+# `tf.RegisterGradient` даёт градиент, `tf.no_gradient` его отнимает. Они предназначены для новых
+# типов операций, например написанных на C++; чтобы изменить градиент одной своей функции,
+# используйте `tf.custom_gradient`, как выше. Необязательная врезка ниже показывает оба способа;
+# дальше в курсе ничто на неё не опирается.
+
 # %% [markdown] key="register-gradient" lang="en"
-# ### Gradients registered by operation type
+# ### Optional box · Gradients registered by operation type
 #
 # TensorFlow has a second, global way to give gradients: `@tf.RegisterGradient("OpType")` on a
 # function `grad(op, upstream)` that returns one gradient per input of the operation, and
@@ -670,8 +698,8 @@ print(d_x.numpy(), d_scale.numpy())
 # `minitape._custom.restore_gradient("AdjustContrastv2")` removes your entry again; TensorFlow
 # has no such undo, and there a registration lasts as long as the Python process.
 
-# %% [markdown] key="register-gradient" lang="es" src="7cd90706"
-# ### Gradientes registrados por tipo de operación
+# %% [markdown] key="register-gradient" lang="es" src="0fd56632"
+# ### Recuadro opcional · Gradientes registrados por tipo de operación
 #
 # TensorFlow tiene una segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
 # sobre una función `grad(op, upstream)` que devuelve un gradiente por cada entrada de la
@@ -689,8 +717,8 @@ print(d_x.numpy(), d_scale.numpy())
 # vuelve a quitar tu entrada; TensorFlow no tiene nada parecido, y en él un registro dura lo
 # que dure el proceso de Python.
 
-# %% [markdown] key="register-gradient" lang="pt" src="7cd90706"
-# ### Gradientes registrados por tipo de operação
+# %% [markdown] key="register-gradient" lang="pt" src="0fd56632"
+# ### Quadro opcional · Gradientes registrados por tipo de operação
 #
 # O TensorFlow tem uma segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
 # sobre uma função `grad(op, upstream)` que devolve um gradiente por entrada da operação, e
@@ -708,8 +736,8 @@ print(d_x.numpy(), d_scale.numpy())
 # a sua entrada de novo; o TensorFlow não tem nada parecido, e nele um registro dura enquanto
 # durar o processo Python.
 
-# %% [markdown] key="register-gradient" lang="ru" src="7cd90706"
-# ### Градиенты, зарегистрированные по типу операции
+# %% [markdown] key="register-gradient" lang="ru" src="0fd56632"
+# ### Необязательная врезка · Градиенты, зарегистрированные по типу операции
 #
 # В TensorFlow есть второй, глобальный способ задать градиент: `@tf.RegisterGradient("OpType")`
 # над функцией `grad(op, upstream)`, которая возвращает по одному градиенту на каждый вход
@@ -1106,7 +1134,7 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # differences), so your code has to work in general, not only for the examples.
 # Exercises 6 and 7 are optional: they are checked like the others and add no points.
 
-# %% [markdown] key="exercises" lang="es"
+# %% [markdown] key="exercises" lang="es" src="43125c6c"
 # ## Ejercicios
 #
 # Como antes: completa cada función, ejecuta su celda y después la celda de `check` que hay
@@ -1115,7 +1143,7 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # no solo para los ejemplos.
 # Los ejercicios 6 y 7 son opcionales: se comprueban como los demás, pero no suman puntos.
 
-# %% [markdown] key="exercises" lang="pt"
+# %% [markdown] key="exercises" lang="pt" src="43125c6c"
 # ## Exercícios
 #
 # Como antes: complete cada função, execute a célula dela e depois a célula de `check` logo
@@ -1124,7 +1152,7 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # exemplos.
 # Os exercícios 6 e 7 são opcionais: são verificados como os outros, mas não somam pontos.
 
-# %% [markdown] key="exercises" lang="ru"
+# %% [markdown] key="exercises" lang="ru" src="43125c6c"
 # ## Упражнения
 #
 # Как и раньше: допишите каждую функцию, выполните её ячейку, а затем ячейку с `check` под ней.
@@ -1144,7 +1172,7 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # entries of the answer are 0? For example, for $w = [[0.3, 1.7], [-1.2, 0.8]]$ the second column
 # of the first row and the first column of the second row are 0 whatever `x` and `t` are.
 
-# %% [markdown] key="ex1" lang="es"
+# %% [markdown] key="ex1" lang="es" src="5839433f"
 # ### Ejercicio 1 · Pesos redondeados que dejan pasar el gradiente (2 puntos)
 #
 # Una red cuyos pesos se redondean a enteros se entrena con el estimador *straight-through* con
@@ -1157,7 +1185,7 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # $w = [[0{,}3; 1{,}7]; [-1{,}2; 0{,}8]]$, la segunda columna de la primera fila y la primera
 # columna de la segunda fila son 0 sean cuales sean `x` y `t`.
 
-# %% [markdown] key="ex1" lang="pt"
+# %% [markdown] key="ex1" lang="pt" src="5839433f"
 # ### Exercício 1 · Pesos arredondados que deixam o gradiente passar (2 pontos)
 #
 # Uma rede cujos pesos são arredondados para inteiros é treinada com o estimador *straight-through*
@@ -1170,7 +1198,7 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # $w = [[0{,}3; 1{,}7]; [-1{,}2; 0{,}8]]$, a segunda coluna da primeira linha e a primeira coluna da
 # segunda linha são 0, quaisquer que sejam `x` e `t`.
 
-# %% [markdown] key="ex1" lang="ru"
+# %% [markdown] key="ex1" lang="ru" src="5839433f"
 # ### Упражнение 1 · Округлённые веса, которые пропускают градиент (2 балла)
 #
 # Сеть, веса которой округляются до целых, обучают со сквозной оценкой градиента с окном (раздел
@@ -1306,7 +1334,7 @@ grade("l04_ex2")
 # function's gradient for `a`, about $2.0063$, is clipped to $1$, and the penalty adds $2a = 1$, so
 # $\frac{dL}{da} = 2$. Clipping the whole $\frac{dL}{da}$ afterwards would give $1$ instead.
 
-# %% [markdown] key="ex3" lang="es"
+# %% [markdown] key="ex3" lang="es" src="e6fa18c0"
 # ### Ejercicio 3 · Un gradiente personalizado que lee una variable (2 puntos)
 #
 # Escribe `scaled_tanh_gradients(a, x)`. `a` es una `tf.Variable` entrenable de forma () y `x`,
@@ -1324,7 +1352,7 @@ grade("l04_ex2")
 # $2{,}0063$, se recorta a $1$, y la penalización suma $2a = 1$, así que $\frac{dL}{da} = 2$.
 # Recortar después todo $\frac{dL}{da}$ daría $1$.
 
-# %% [markdown] key="ex3" lang="pt"
+# %% [markdown] key="ex3" lang="pt" src="e6fa18c0"
 # ### Exercício 3 · Um gradiente personalizado que lê uma variável (2 pontos)
 #
 # Escreva `scaled_tanh_gradients(a, x)`. `a` é uma `tf.Variable` treinável de formato () e `x`,
@@ -1342,7 +1370,7 @@ grade("l04_ex2")
 # $2{,}0063$, é recortado para $1$, e a penalização soma $2a = 1$, então $\frac{dL}{da} = 2$.
 # Recortar depois o $\frac{dL}{da}$ inteiro daria $1$.
 
-# %% [markdown] key="ex3" lang="ru"
+# %% [markdown] key="ex3" lang="ru" src="e6fa18c0"
 # ### Упражнение 3 · Собственный градиент функции, которая читает переменную (2 балла)
 #
 # Напишите `scaled_tanh_gradients(a, x)`. `a` — обучаемая `tf.Variable` формы (), `x` — тензор
@@ -1597,7 +1625,7 @@ grade("l04_ex5")
 # *Optional: `check` and the grader run this exercise's checks and show the result, and it adds
 # no points.*
 
-# %% [markdown] key="ex6" lang="es"
+# %% [markdown] key="ex6" lang="es" src="00d77eb5"
 # ### Ejercicio 6 (opcional) · Pausar la cinta para un factor de escala (sin puntos)
 #
 # Algunas pérdidas se dividen por una escala que debe influir en el tamaño del paso, pero no en
@@ -1613,7 +1641,7 @@ grade("l04_ex5")
 # *Opcional: `check` y el corrector ejecutan las comprobaciones de este ejercicio y muestran el
 # resultado, pero no suma puntos.*
 
-# %% [markdown] key="ex6" lang="pt"
+# %% [markdown] key="ex6" lang="pt" src="00d77eb5"
 # ### Exercício 6 (opcional) · Pausar a fita para um fator de escala (sem pontos)
 #
 # Algumas perdas são divididas por uma escala que deve influir no tamanho do passo, mas não na
@@ -1628,7 +1656,7 @@ grade("l04_ex5")
 # *Opcional: `check` e o corretor executam as verificações deste exercício e mostram o
 # resultado, mas ele não soma pontos.*
 
-# %% [markdown] key="ex6" lang="ru"
+# %% [markdown] key="ex6" lang="ru" src="00d77eb5"
 # ### Упражнение 6 (необязательное) · Пауза в записи ради масштабного множителя (без баллов)
 #
 # Иногда функцию потерь делят на масштаб, который должен влиять на длину шага, но не на его
@@ -1678,7 +1706,7 @@ grade("l04_ex6")
 # *Optional: `check` and the grader run this exercise's checks and show the result, and it adds
 # no points.*
 
-# %% [markdown] key="ex7" lang="es"
+# %% [markdown] key="ex7" lang="es" src="70118143"
 # ### Ejercicio 7 (opcional) · Un gradiente solo respecto de la entrada (sin puntos)
 #
 # Para ver a qué píxeles o características de la entrada reacciona una capa entrenada, se deriva
@@ -1694,7 +1722,7 @@ grade("l04_ex6")
 # *Opcional: `check` y el corrector ejecutan las comprobaciones de este ejercicio y muestran el
 # resultado, pero no suma puntos.*
 
-# %% [markdown] key="ex7" lang="pt"
+# %% [markdown] key="ex7" lang="pt" src="70118143"
 # ### Exercício 7 (opcional) · Um gradiente só em relação à entrada (sem pontos)
 #
 # Para ver a que pixels ou atributos da entrada uma camada treinada reage, deriva-se em relação à
@@ -1709,7 +1737,7 @@ grade("l04_ex6")
 # *Opcional: `check` e o corretor executam as verificações deste exercício e mostram o
 # resultado, mas ele não soma pontos.*
 
-# %% [markdown] key="ex7" lang="ru"
+# %% [markdown] key="ex7" lang="ru" src="70118143"
 # ### Упражнение 7 (необязательное) · Градиент только по входу (без баллов)
 #
 # Чтобы увидеть, на какие пиксели или признаки входа реагирует обученный слой, дифференцируют
@@ -1759,7 +1787,7 @@ grade("l04_ex7")
 # inside tapes give second derivatives; and Jacobians keep the derivatives of every output
 # apart, up to a Hessian and a step of Newton's method.
 
-# %% [markdown] key="summary" lang="es"
+# %% [markdown] key="summary" lang="es" src="2ab58f0e"
 # ## Resumen
 #
 # - `tape.stop_recording()` pausa una cinta; `tape.reset()` le hace olvidar lo grabado;
@@ -1780,7 +1808,7 @@ grade("l04_ex7")
 # separadas las derivadas de cada salida, hasta llegar a un hessiano y a un paso del método de
 # Newton.
 
-# %% [markdown] key="summary" lang="pt"
+# %% [markdown] key="summary" lang="pt" src="2ab58f0e"
 # ## Resumo
 #
 # - `tape.stop_recording()` pausa uma fita; `tape.reset()` a faz esquecer o que gravou;
@@ -1799,7 +1827,7 @@ grade("l04_ex7")
 # fitas dentro de fitas dão segundas derivadas; e as jacobianas mantêm separadas as derivadas de
 # cada saída, até chegar a uma hessiana e a um passo do método de Newton.
 
-# %% [markdown] key="summary" lang="ru"
+# %% [markdown] key="summary" lang="ru" src="2ab58f0e"
 # ## Итоги
 #
 # - `tape.stop_recording()` приостанавливает одну ленту; `tape.reset()` заставляет её забыть
