@@ -186,10 +186,18 @@ def test_feedback_keeps_messages_but_no_hidden_test_source(course):
         assert english not in russian, english
     assert "Your answer" in partly and "Student's answer" not in partly
     # the answers to the open questions are handed back in the feedback, unscored (s01 is "ok",
-    # 7 of 7 in test_export_has_exact_scores_and_status: no manual grading asked for)
+    # 9 of 9 in test_export_has_exact_scores_and_status: no manual grading asked for)
     correct = strip_html(open(course / "feedback" / "s01_correct" / EN / f"{LESSON}.html",
                               encoding="utf-8").read())
     assert all(answer in correct for answer in REFLECTIONS)
     shape = strip_html(open(course / "feedback" / "s10_wrong_shape" / EN / f"{LESSON}.html",
                             encoding="utf-8").read())
     assert "Wrong shape: expected (), got (1,)" in shape
+
+
+def test_the_autograded_notebook_records_the_share_of_checks_passed(course):
+    """What the class report summarizes an optional exercise by (0 points): recorded for every
+    exercise by the trusted side beside the score."""
+    scores = read(course / "autograded" / "s11_partly_right" / EN / f"{LESSON}.ipynb").metadata.grader.scores
+    assert scores["l01_ex3"]["passed"] == 0.375  # 0.75 of 2 points: 1.5 of 4 check weights
+    assert all(scores[c]["passed"] == 1.0 for c in CELLS if c != "l01_ex3")
