@@ -300,7 +300,10 @@ def _fn_relu(rng, n):
     while True:
         x = rng.normal(size=n)
         b = rng.normal(size=n + 2)
-        if np.min(np.abs(a @ x + b)) > 1e-3:  # no kink within reach of the nudge
+        pre = a @ x + b
+        # no kink within reach of the nudge, and units on both sides of it (a layer with every
+        # unit off is flat there: both slopes 0, and the relative error 0/0)
+        if np.min(np.abs(pre)) > 1e-3 and (pre > 0).sum() >= 2 and (pre < 0).any():
             break
     f = Formula(["sum", ["square", ["relu", ["add", ["matvec", a, "x"], b]]]], "f")
     return f, x, lambda x: 2 * a.T @ (a @ x + b)  # the ReLU's step missing: every unit passes
@@ -329,8 +332,12 @@ def _ex5_random(which: int, right: bool):
     def make(rng):
         n = int(rng.integers(2, 6))
         f, x, wrong = _FUNCTIONS[which](rng, n)
-        grad = _tape_gradient(f, x) if right else wrong(x)
-        return _ex5_inputs(f, x, grad, rng.standard_normal(n))
+        right_grad = _tape_gradient(f, x)
+        grad = right_grad if right else wrong(x)
+        while True:  # a direction along which both slopes are clearly away from 0
+            v = rng.standard_normal(n)
+            if abs(right_grad @ v) > 1e-2 and abs(grad @ v) > 1e-2:
+                return _ex5_inputs(f, x, grad, v)
     return make
 
 
