@@ -224,7 +224,7 @@ def test_a_hand_written_clipped_custom_backward_differs_from_clipping_the_total(
 
 def test_the_gradient_check_tells_right_gradients_from_wrong_ones_at_every_hidden_point():
     """l01_ex5's hidden cases: each function once with the tape's gradient (a relative error at
-    rounding level) and once with a wrong one (well above 1e-3), at points where no ReLU input is
+    rounding level) and once with a wrong one (above 1e-3, as the statement says), at points where no ReLU input is
     within reach of the nudge and along directions where neither slope is 0."""
     ex = get("l01_ex5")
     for seed in range(40):
@@ -235,7 +235,7 @@ def test_the_gradient_check_tells_right_gradients_from_wrong_ones_at_every_hidde
             if i % 2 == 0:
                 assert rel < 1e-7, (seed, i, rel)
             else:
-                assert rel > 1e-2, (seed, i, rel)
+                assert rel > 1e-3, (seed, i, rel)
 
 
 def test_a_formula_reaches_the_kernel_as_data_and_evaluates_the_same():
