@@ -115,7 +115,7 @@ def test_exercises_that_do_not_need_the_killing_cell_keep_their_points(course):
         "k2_exit_in_own_cell": (FULL, "crashed"),
         "k3_correct": (FULL, "ok"),
     }
-    assert rows["k1_exit_in_answer"][f"{LESSON}:score"] == "5"
+    assert rows["k1_exit_in_answer"][f"{LESSON}:score"] == "7"
 
 
 def test_the_export_and_the_feedback_name_the_cell_that_killed_the_kernel(course):
