@@ -14,6 +14,8 @@ from ._state import multi_device as _multi
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
 from . import _jacobian
+from . import _onehot
+from ._onehot import OneHot as _OneHot
 from ._ops.raw_grads import _raw_accumulate, _tensor_rule, _wrap
 from ._recording import Entry, Recording, _Spent, _entries_view  # noqa: F401  (debugging's view)
 from ._jacobian import NotBatchable
@@ -483,7 +485,10 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         ready = [i for i in dict.fromkeys(producer.values())
                  if (multi.get(i) == 0 if i in multi else entries[i][0] not in usage)]
     add = _ops.add_gradients  # (_ops.add, but two IndexedSlices stay sparse)
-    unbroadcast = _ops.unbroadcast_batch if batched else _ops.unbroadcast
+    unbroadcast = _ops.unbroadcast
+    if batched:  # (a vectorized Jacobian's gradients may be one-hot: _onehot.add sums them)
+        add = _onehot.add
+        unbroadcast = _ops.unbroadcast_batch
     if on_step is not None:  # debugging's stepper watches the same pass, step by step
         on_step(None, None, None, grads)
     get = grads.get
@@ -499,6 +504,21 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         if g is not None:
             if prim.no_gradient:
                 raise LookupError(f"gradient registry has no entry for: {prim.name}")
+            if batched and g.__class__ is _OneHot:  # one-hot seeds (minitape/_onehot.py)
+                if prim.onehot_vjps is not None and on_step is None:
+                    _onehot.step(prim, g, saved, params, in_ids, needed_ids, grads, unbroadcast)
+                    for tid in in_ids:
+                        c = usage.get(tid)
+                        if c is not None:
+                            if c == 1:
+                                p = producer[tid]
+                                if multi is None or _last_output(multi, p):
+                                    ready.append(p)
+                            usage[tid] = c - 1
+                    if consume:
+                        live[i] = None
+                    continue
+                g = g.dense()  # an operation without one-hot rules: the dense gradient
             vjps = prim.batch_vjps if batched else prim.vjps
             if vjps is not None and on_step is None:
                 # the common case, entry_grads inlined: one VJP per needed input, broadcasting
@@ -546,6 +566,9 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                 usage[tid] = c - 1
         if consume:
             live[i] = None  # free what this entry kept alive
+    if batched:  # (a source's gradient still one-hot: written out)
+        return [_onehot.dense(grads.get(s._id)) if s._id in source_ids and s._id in grads
+                else None for s in sources]
     return [grads.get(s._id) if s._id in source_ids else None for s in sources]
 
 
@@ -558,6 +581,8 @@ def _seeds(targets, output_gradients):
         g = output_gradients[k] if output_gradients is not None else None
         if g is None:
             g = _ops.ones_like(t)
+        elif g.__class__ is _OneHot:  # a vectorized Jacobian's seeds, in the target's dtype
+            pass
         else:
             g = _to_tensor(g)
             if g.dtype != t.dtype:

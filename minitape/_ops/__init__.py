@@ -46,6 +46,7 @@ from .extra_ops import (asinh, acosh, atanh, divide_no_nan, multiply_no_nan, rec
 # the gradient layer: attaches the rules to the primitives defined above
 from . import math_grads, reduce_grads, array_grads, linalg_grads, nn_grads, extra_grads  # noqa: E402,F401
 from . import raw_grads  # noqa: E402,F401  (the same rules on raw arrays, for unrecorded passes)
+from . import onehot_grads  # noqa: E402,F401  (the batch rules for one-hot seeds, issue 42)
 from .array_grads import unbroadcast_batch  # noqa: E402,F401  (vectorized Jacobians' passes)
 from . import operators  # noqa: E402,F401  (Tensor's operators, installed once)
 
