@@ -70,6 +70,48 @@ def f():
     return t.jacobian(y, x)
 """),
 }
+# benchmarks/run.py's Jacobians (issue 42) and its MLP, with the MLP's NumPy floor for scale
+_JAC = """
+import numpy as np
+rng = np.random.default_rng(0)
+n, batch = {n}, {batch}
+W = mt.constant((rng.standard_normal((n, n)) / np.sqrt(n)).astype("float32"))
+x = mt.constant(rng.standard_normal((batch, n) if batch else (n,)).astype("float32"))
+def f():
+    with mt.GradientTape() as t:
+        t.watch(x)
+        h = mt.tanh(mt.matmul(x, W, transpose_b=True) if batch else mt.linalg.matvec(W, x))
+        y = mt.sin(h) * h
+    return t.batch_jacobian(y, x) if batch else t.jacobian(y, x)
+"""
+WORKLOADS["jacobian n=100"] = (1, _JAC.format(n=100, batch=0))
+WORKLOADS["jacobian n=1000"] = (1, _JAC.format(n=1000, batch=0))
+WORKLOADS["batch_jacobian 32x100"] = (1, _JAC.format(n=100, batch=32))
+_MLP = """
+import numpy as np
+rng = np.random.default_rng(0)
+X = rng.standard_normal((256, 512), dtype=np.float32)
+W1 = rng.standard_normal((512, 512), dtype=np.float32) / np.float32(np.sqrt(512))
+W2 = rng.standard_normal((512, 1), dtype=np.float32) / np.float32(np.sqrt(512))
+Y = rng.standard_normal((256, 1), dtype=np.float32)
+"""
+WORKLOADS["mlp"] = (1, _MLP + """
+Xm, Ym, W1m, W2m = mt.constant(X), mt.constant(Y), mt.Variable(W1), mt.Variable(W2)
+def f():
+    with mt.GradientTape() as tape:
+        h = mt.nn.relu(mt.matmul(Xm, W1m))
+        loss = mt.reduce_mean(mt.square(mt.matmul(h, W2m) - Ym))
+    return tape.gradient(loss, [W1m, W2m])
+""")
+WORKLOADS["mlp, NumPy by hand"] = (1, _MLP + """
+def f():  # (benchmarks/run.py's floor; the same in every tree)
+    Z = X @ W1
+    H = np.maximum(Z, np.float32(0))
+    D = H @ W2 - Y
+    loss = np.mean(D * D)
+    dP = D * np.float32(2.0 / D.size)
+    return loss, X.T @ ((dP @ W2.T) * (Z > 0)), H.T @ dP
+""")
 
 DRIVER = """
 import sys
@@ -162,7 +204,7 @@ def _main(args):
         change = (per[-1] / per[0] - 1) * 100 if per[0] else float("nan")
         print(f"{name:<22}" + "".join(f"{v:>{width + 2},.0f}" for v in per)
               + f"   {change:+.2f} %")
-    print("(chain: per primitive op; hessian, jacobian: per call.  Deterministic counts.)")
+    print("(chain: per primitive op; the others: per call.  Deterministic counts.)")
     return 0
 
 

@@ -209,22 +209,24 @@ def auto_chunk(reader, target, sources, n, onehot=False):
     (:func:`_dense_largest`); one that stays one-hot down to its sources is not split (its
     sources' gradients are the Jacobian itself).
     """
-    if onehot:
-        largest = _dense_largest(reader, target)
-        if largest == 0:
-            return n
-    else:
-        largest = target._value.size
-        watched = reader.watched
-        for e in reader.entries:
-            for t in e[3]:
-                if type(t) is Tensor and t._id in watched:
-                    z = t._value.size
-                    if z > largest:
-                        largest = z
+    largest = target._value.size
+    watched = reader.watched
+    for e in reader.entries:
+        for t in e[3]:
+            if type(t) is Tensor and t._id in watched:
+                z = t._value.size
+                if z > largest:
+                    largest = z
     per_row = 8 * largest
     if n * per_row <= _UNSPLIT:
         return n
+    if onehot:  # (only the dense gradients count)
+        largest = _dense_largest(reader, target)
+        if largest == 0:
+            return n
+        per_row = 8 * largest
+        if n * per_row <= _UNSPLIT:
+            return n
     total = 0
     for s in sources:
         total += s._value.size

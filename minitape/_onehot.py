@@ -198,6 +198,15 @@ def dense(g):
     return g.dense() if g.__class__ is OneHot else g
 
 
+_dense_add = None  # the dense passes' sum of two gradients (_ops.add_gradients: install())
+
+
+def install(add_gradients):
+    """The layer above (``_ops/onehot_grads.py``) hands down the dense sum of gradients."""
+    global _dense_add
+    _dense_add = add_gradients
+
+
 def add(a, b):
     """Two gradients of one tensor summed in a batched pass: two OneHots with the same labels
     stay one-hot (the same sums, position by position); otherwise both dense."""
@@ -207,15 +216,18 @@ def add(a, b):
         a = a.dense()
     if b.__class__ is OneHot:
         b = b.dense()
-    from ._ops import add_gradients
-    return add_gradients(a, b)
+    return _dense_add(a, b)
 
 
-def step(prim, g, saved, params, in_ids, needed_ids, grads, unbroadcast):
+def step(prim, g, saved, params, in_ids, needed_ids, grads, unbroadcast, on_step=None):
     """Run one recorded operation's one-hot rules on ``g`` (a OneHot), adding each needed
     input's gradient to ``grads``: a OneHot where the rule keeps the structure, else dense
-    (``DENSE``: the batch rule on the dense gradient, written out once for the operation)."""
+    (``DENSE``: the batch rule on the dense gradient, written out once for the operation).
+    Returns None; or, for an operation without one-hot rules (or a pass that the debugging
+    stepper watches), does nothing and returns the gradient written out."""
     rules = prim.onehot_vjps
+    if rules is None or on_step is not None:
+        return g.dense()
     dense_g = None
     get = grads.get
     k = 0
@@ -238,3 +250,4 @@ def step(prim, g, saved, params, in_ids, needed_ids, grads, unbroadcast):
                 prev = get(tid)
                 grads[tid] = r if prev is None else add(prev, r)
         k += 1
+    return None

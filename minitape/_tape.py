@@ -13,9 +13,7 @@ from ._state import tapes as _tapes, accumulators as _accumulators
 from ._state import multi_device as _multi
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
-from . import _jacobian
-from . import _onehot
-from ._onehot import OneHot as _OneHot
+from . import _jacobian, _onehot
 from ._ops.raw_grads import _raw_accumulate, _tensor_rule, _wrap
 from ._recording import Entry, Recording, _Spent, _entries_view  # noqa: F401  (debugging's view)
 from ._jacobian import NotBatchable
@@ -484,11 +482,8 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
             multi[i] = sum(1 for oid in o if oid in usage)
         ready = [i for i in dict.fromkeys(producer.values())
                  if (multi.get(i) == 0 if i in multi else entries[i][0] not in usage)]
-    add = _ops.add_gradients  # (_ops.add, but two IndexedSlices stay sparse)
-    unbroadcast = _ops.unbroadcast
-    if batched:  # (a vectorized Jacobian's gradients may be one-hot: _onehot.add sums them)
-        add = _onehot.add
-        unbroadcast = _ops.unbroadcast_batch
+    add = _onehot.add if batched else _ops.add_gradients  # (two IndexedSlices stay sparse)
+    unbroadcast = _ops.unbroadcast_batch if batched else _ops.unbroadcast
     if on_step is not None:  # debugging's stepper watches the same pass, step by step
         on_step(None, None, None, grads)
     get = grads.get
@@ -501,24 +496,12 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                 g = None
         else:
             g = get(out_id) if out_id in source_ids else grads.pop(out_id, None)
+        if batched and g.__class__ is _onehot.OneHot:  # a Jacobian's one-hot seeds: its rules
+            g = _onehot.step(prim, g, saved, params, in_ids, needed_ids, grads, unbroadcast,
+                             on_step)  # (None once done, else the gradient written out)
         if g is not None:
             if prim.no_gradient:
                 raise LookupError(f"gradient registry has no entry for: {prim.name}")
-            if batched and g.__class__ is _OneHot:  # one-hot seeds (minitape/_onehot.py)
-                if prim.onehot_vjps is not None and on_step is None:
-                    _onehot.step(prim, g, saved, params, in_ids, needed_ids, grads, unbroadcast)
-                    for tid in in_ids:
-                        c = usage.get(tid)
-                        if c is not None:
-                            if c == 1:
-                                p = producer[tid]
-                                if multi is None or _last_output(multi, p):
-                                    ready.append(p)
-                            usage[tid] = c - 1
-                    if consume:
-                        live[i] = None
-                    continue
-                g = g.dense()  # an operation without one-hot rules: the dense gradient
             vjps = prim.batch_vjps if batched else prim.vjps
             if vjps is not None and on_step is None:
                 # the common case, entry_grads inlined: one VJP per needed input, broadcasting
@@ -566,10 +549,8 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                 usage[tid] = c - 1
         if consume:
             live[i] = None  # free what this entry kept alive
-    if batched:  # (a source's gradient still one-hot: written out)
-        return [_onehot.dense(grads.get(s._id)) if s._id in source_ids and s._id in grads
-                else None for s in sources]
-    return [grads.get(s._id) if s._id in source_ids else None for s in sources]
+    out = [grads.get(s._id) if s._id in source_ids else None for s in sources]
+    return [_onehot.dense(g) for g in out] if batched else out
 
 
 def _seeds(targets, output_gradients):
@@ -581,9 +562,7 @@ def _seeds(targets, output_gradients):
         g = output_gradients[k] if output_gradients is not None else None
         if g is None:
             g = _ops.ones_like(t)
-        elif g.__class__ is _OneHot:  # a vectorized Jacobian's seeds, in the target's dtype
-            pass
-        else:
+        elif g.__class__ is not _onehot.OneHot:  # (a Jacobian's one-hot seeds: as they are)
             g = _to_tensor(g)
             if g.dtype != t.dtype:
                 g = _ops.cast(g, t.dtype)

@@ -12,6 +12,8 @@ Layers, bottom up (each module imports only from the ones before it):
   minitape operations of any family, so they come after all the forwards;
 * ``raw_grads``: the commonest rules again on raw arrays, which a backward pass that nothing
   records runs instead (first-order gradients build no Tensor per step);
+* ``onehot_grads``: the batch rules for a vectorized Jacobian's one-hot seeds
+  (:mod:`minitape._onehot`), which such a pass runs while its gradients stay one-hot;
 * ``operators``: Tensor's ``+``, ``*``, ``[]``... installed once.
 
 Adding an operation: its forward in the family's ``*_ops.py``, its rule in ``*_grads.py``, and

@@ -22,9 +22,13 @@ the dense gradient.  ``tests/minitape/test_onehot.py`` holds every rule to the d
 """
 from __future__ import annotations
 
+from .. import _onehot
 from .._core import REGISTRY
 from .._onehot import DENSE, OneHot, _tensor, finite, np
+from .math_ops import add_gradients
 from .reduce_grads import _kept_shape
+
+_onehot.install(add_gradients=add_gradients)  # (a one-hot gradient meeting a dense one)
 
 
 def _elementwise(prim, k):
