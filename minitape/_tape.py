@@ -467,7 +467,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         for i in sorted(set(producer.values()), reverse=True):
             e = entries[i]
             o = e[0]
-            if any(oid in wanted for oid in (o if type(o) is tuple else (o,))):
+            if (o in wanted) if o.__class__ is not tuple else not wanted.isdisjoint(o):
                 if batched and not e[2].batchable(e[4]):
                     raise NotBatchable(e[2].name)
                 reach.add(i)
