@@ -24,6 +24,8 @@ import minitape as tf
 from minitape import _jacobian, _onehot, _state
 from minitape._core import REGISTRY
 from test_ops_gradcheck import CASES, NAMES, NO_SECOND_ORDER, SETTINGS
+from test_ops_gradcheck import away0 as _away0, distinct as _distinct, pos as _pos
+from test_ops_gradcheck import real as _real, unit as _unit
 
 
 def _backend(request):
@@ -95,29 +97,8 @@ def _grad_of(f, x):
     return t.gradient(y, x)
 
 
-def _real(rng, shape):
-    return rng.uniform(-2.0, 2.0, size=shape)
-
-
-def _pos(rng, shape):
-    return rng.uniform(0.5, 2.0, size=shape)
-
-
-def _away0(rng, shape):
-    return rng.uniform(0.3, 2.0, size=shape) * rng.choice([-1.0, 1.0], size=shape)
-
-
-def _unit(rng, shape):
-    return rng.uniform(-0.8, 0.8, size=shape)
-
-
 def _above1(rng, shape):
     return rng.uniform(1.2, 3.0, size=shape)
-
-
-def _distinct(rng, shape):
-    n = int(np.prod(shape, dtype=int))
-    return ((rng.permutation(n) - n / 2.0) * 0.4 + 0.2).reshape(shape)
 
 
 _W = np.random.default_rng(9).standard_normal((3, 3))
