@@ -155,13 +155,18 @@ class Labels:
 
 class OneHot:
     """The gradients of ``labels.n`` one-hot seeds, as two values per position (see the
-    module's doc): ``pair`` an array ``(2, *shape)``."""
+    module's doc): ``pair`` an array ``(2, *shape)``.  ``parent``: for a OneHot that a
+    reshape, a transpose or a reduction's broadcast made of another, ``(g, prim, k, saved,
+    params)``: written out, it is that rule on ``g`` written out, so that the dense gradient
+    is the very view the dense pass holds (a matrix product or a sum of a view may round
+    differently from one of a contiguous copy)."""
 
-    __slots__ = ("pair", "labels")
+    __slots__ = ("pair", "labels", "parent")
 
-    def __init__(self, pair, labels):
+    def __init__(self, pair, labels, parent=None):
         self.pair = pair
         self.labels = labels
+        self.parent = parent
 
     @property
     def shape(self):
@@ -169,13 +174,18 @@ class OneHot:
 
     def dense(self):
         """The dense gradient ``(n, *shape)``: the other seeds' value everywhere, then the
-        labelled seeds' values at their positions."""
+        labelled seeds' values at their positions; in the memory order of ``pair`` (the dense
+        pass's arrays come out of the same operations in the same order)."""
+        if self.parent is not None:
+            g, prim, k, saved, params = self.parent
+            return prim.batch_vjps[k](g.dense(), *saved, **params)
         p = self.pair
         lab = self.labels
         n = lab.n
-        out = np.empty((n,) + p.shape[1:], dtype=p.dtype)
+        out = np.empty_like(p, shape=(n,) + p.shape[1:])
         out[...] = p[1]
-        if lab.start is not None:  # seed r: position start + r of each block of inner
+        if lab.start is not None and out.flags.c_contiguous:
+            # seed r: position start + r of each block of inner
             r = np.arange(n)
             hot = p[0].reshape(-1, lab.inner)
             out.reshape(n, hot.shape[0], lab.inner)[r, :, r + lab.start] = \
@@ -183,7 +193,11 @@ class OneHot:
             return _tensor(out)
         rows, pos = lab.hot()
         if len(pos):
-            out.reshape(n, -1)[rows, pos] = p[0].reshape(-1)[pos]
+            if p.ndim == 1:  # (a scalar's gradients: one position)
+                out[rows] = p[0]
+            else:
+                idx = np.unravel_index(pos, p.shape[1:])
+                out[(rows,) + idx] = p[0][idx]
         return _tensor(out)
 
 

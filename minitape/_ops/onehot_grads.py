@@ -70,16 +70,22 @@ for _name in ELEMENTWISE:
 
 
 # --- shapes --------------------------------------------------------------------------------
+_RESHAPE = REGISTRY["Reshape"]
+_TRANSPOSE = REGISTRY["Transpose"]
+
+
 def _reshape(g, ans, x, shape):
     xs = x._value.shape
-    return OneHot(g.pair.reshape((2,) + xs), g.labels.reshape(xs))
+    return OneHot(g.pair.reshape((2,) + xs), g.labels.reshape(xs),
+                  (g, _RESHAPE, 0, (ans, x), {"shape": shape}))
 
 
 def _transpose(g, ans, x, perm):
     inv = [0] * len(perm)
     for i, p in enumerate(perm):
         inv[p] = i
-    return OneHot(g.pair.transpose([0] + [i + 1 for i in inv]), g.labels.transpose(inv))
+    return OneHot(g.pair.transpose([0] + [i + 1 for i in inv]), g.labels.transpose(inv),
+                  (g, _TRANSPOSE, 0, (ans, x), {"perm": perm}))
 
 
 REGISTRY["Reshape"].defonehot(_reshape)
@@ -96,7 +102,8 @@ def _expanding(prim, kept):
         xs = x._value.shape
         if r.shape[1:] != xs or r.dtype.kind != "f":
             return DENSE
-        return OneHot(r, g.labels.broadcast(kept(x, *args, **params), xs))
+        return OneHot(r, g.labels.broadcast(kept(x, *args, **params), xs),
+                      (g, prim, 0, (ans, x) + args, params))
     return rule
 
 
@@ -147,7 +154,7 @@ def _product(g, matrix, src, rows_of, keys_of):
             picked = src[first:first + K]  # consecutive rows (a jacobian's seeds): a slice
         else:
             picked = src[idx]
-        return picked * vals[:, None]
+        return np.multiply(picked, vals[:, None], order="C")  # (the dense product's layout)
     out = np.zeros((K, width), dtype=pair.dtype)
     out[keys] = src[idx] * vals[:, None]
     return out
@@ -156,9 +163,8 @@ def _product(g, matrix, src, rows_of, keys_of):
 def _window(g, blocks, matrix, src):
     """The product for the seeds' own (affine) labels, when each of ``blocks`` rows of the
     gradient seen as ``(blocks, width)`` has seed ``r``'s one nonzero at column ``start + r``:
-    row ``(r, b)`` of the result is ``v[b, start + r] * src[start + r]``, built as
-    ``(blocks, n, src width)`` in memory (a batch_jacobian's layout) and returned as
-    ``(n, blocks, src width)``.  None where :func:`_product` would refuse."""
+    row ``(r, b)`` of the result ``(n, blocks, src width)`` is ``v[b, start + r] * src[start +
+    r]``, contiguous as the dense product is.  None where :func:`_product` would refuse."""
     lab = g.labels
     pair = g.pair
     if pair[1].any() or not finite(matrix):
@@ -166,8 +172,7 @@ def _window(g, blocks, matrix, src):
     s = lab.start
     e = s + lab.n
     v = pair[0].reshape(blocks, -1)[:, s:e]
-    out = v[:, :, None] * src[s:e][None, :, :]
-    return out.transpose(1, 0, 2)
+    return np.multiply(v.T[:, :, None], src[s:e][:, None, :], order="C")
 
 
 def _matmul_da(g, ans, a, b):

@@ -82,8 +82,10 @@ def _same(a, b, what, zero_sign=False):
     a = a.numpy() if hasattr(a, "numpy") else a
     b = b.numpy() if hasattr(b, "numpy") else b
     assert a.shape == b.shape and a.dtype == b.dtype, (what, a.shape, b.shape, a.dtype, b.dtype)
-    if zero_sign:
+    if zero_sign:  # the same bits, but where both are zeros
         np.testing.assert_array_equal(a, b, err_msg=what)
+        nonzero = ~((a == 0) & (b == 0))
+        assert np.array_equal(_bits(a)[nonzero], _bits(b)[nonzero]), (what, a, b)
     else:
         assert np.array_equal(_bits(a), _bits(b)), (what, a, b)
 
@@ -237,7 +239,8 @@ def test_float16_and_non_finite_values(monkeypatch, ran):
 @pytest.mark.usefixtures("host_only")
 @pytest.mark.parametrize("parallel", [None, 1, 7, 40])
 @pytest.mark.parametrize("layout", ["matvec", "row_vector", "two_layers", "batched_rows",
-                                    "non_finite", "transposed"])
+                                    "non_finite", "transposed", "transposed_matvec",
+                                    "batched_matrices", "summed"])
 def test_matrix_products(monkeypatch, ran, layout, parallel):
     """A product with a one-hot gradient is a gather of rows: the dense product's values, in
     one pass and in chunks; an infinite matrix, a gradient that is not one-hot (below the
@@ -254,16 +257,25 @@ def test_matrix_products(monkeypatch, ran, layout, parallel):
     def f(x):
         if layout == "row_vector":
             h = tf.tanh(tf.reshape(tf.reshape(x, (1, n)) @ W1, (n,)))
-        elif layout == "transposed":
-            h = tf.tanh(tf.reshape(tf.transpose(tf.reshape(x, (6, 8))), (1, n)) @ W1)
+        elif layout == "transposed":  # (labels written out by the transpose below)
+            h = tf.tanh(tf.reshape(tf.reshape(x, (1, n)) @ W1, (n,)))
         else:
             h = tf.tanh(tf.linalg.matvec(W1, x))
         if layout == "two_layers":
             h = tf.linalg.matvec(W2, h)
+        if layout == "summed":  # (one seed, n labelled positions in the product's one row:
+            # the gather would sum them, so the product is dense)
+            return tf.sin(tf.reduce_sum(tf.reshape(tf.reshape(h, (1, n)) @ W2, (n,))))
+        if layout in ("transposed", "transposed_matvec"):
+            return tf.reshape(tf.transpose(tf.reshape(tf.sin(h) * h, (6, 8))), (n,))
         return tf.sin(h) * h
     with np.errstate(all="ignore"):
         if layout == "batched_rows":
             o, d = _run(monkeypatch, lambda X: tf.sin(tf.tanh(X @ W1) @ W2), [X],
+                        batch=True, parallel=parallel)
+        elif layout == "batched_matrices":  # (examples of 3 rows: the gather's general form)
+            X3 = tf.constant(rng.standard_normal((4, 3, n)))
+            o, d = _run(monkeypatch, lambda X: tf.sin(tf.tanh(X @ W1)), [X3],
                         batch=True, parallel=parallel)
         else:
             o, d = _run(monkeypatch, f, [x], parallel=parallel)
