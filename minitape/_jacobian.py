@@ -56,9 +56,15 @@ def jacobian(reader, target, flat_sources, unconnected_gradients, parallel_itera
         except NotBatchable:
             pass
         else:
-            return [None if j is None else _ops.reshape(j, tshape + tuple(s._value.shape))
+            return [None if j is None else _shaped(j, tshape + tuple(s._value.shape))
                     for s, j in zip(flat_sources, js)]
     return jacobian_rows(reader, target, flat_sources, unconnected_gradients)
+
+
+def _shaped(j, shape):
+    """``j`` reshaped to ``shape`` (itself when it has that shape already: a vectorized pass's
+    Jacobian of a vector by a vector)."""
+    return j if j._value.shape == shape else _ops.reshape(j, shape)
 
 
 def _dense(g):
