@@ -236,15 +236,33 @@ def add(a, b):
     return _dense_add(a, b)
 
 
+def _nothing(*args, **params):
+    return None
+
+
+class _Passed:
+    """Rules that pass nothing on (the one-hot rules already did): what :func:`step` hands
+    back to the pass, which then only counts the operation's inputs as done."""
+
+    __slots__ = ()
+
+    def __getitem__(self, k):
+        return _nothing
+
+
+PASSED = _Passed()
+
+
 def step(prim, g, saved, params, in_ids, needed_ids, grads, unbroadcast, on_step=None):
     """Run one recorded operation's one-hot rules on ``g`` (a OneHot), adding each needed
     input's gradient to ``grads``: a OneHot where the rule keeps the structure, else dense
     (``DENSE``: the batch rule on the dense gradient, written out once for the operation).
-    Returns None; or, for an operation without one-hot rules (or a pass that the debugging
-    stepper watches), does nothing and returns the gradient written out."""
+    Returns ``(g, PASSED)``; or, for an operation without one-hot rules (or a pass that the
+    debugging stepper watches), does nothing and returns the gradient written out and the
+    operation's batch rules, for the pass to run."""
     rules = prim.onehot_vjps
     if rules is None or on_step is not None:
-        return g.dense()
+        return g.dense(), prim.batch_vjps
     dense_g = None
     get = grads.get
     k = 0
@@ -267,4 +285,4 @@ def step(prim, g, saved, params, in_ids, needed_ids, grads, unbroadcast, on_step
                 prev = get(tid)
                 grads[tid] = r if prev is None else add(prev, r)
         k += 1
-    return None
+    return g, PASSED

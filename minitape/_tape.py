@@ -496,13 +496,16 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                 g = None
         else:
             g = get(out_id) if out_id in source_ids else grads.pop(out_id, None)
-        if batched and g.__class__ is _onehot.OneHot:  # a Jacobian's one-hot seeds: its rules
-            g = _onehot.step(prim, g, saved, params, in_ids, needed_ids, grads, unbroadcast,
-                             on_step)  # (None once done, else the gradient written out)
         if g is not None:
             if prim.no_gradient:
                 raise LookupError(f"gradient registry has no entry for: {prim.name}")
-            vjps = prim.batch_vjps if batched else prim.vjps
+            if not batched:
+                vjps = prim.vjps
+            elif g.__class__ is _onehot.OneHot:  # a Jacobian's one-hot seeds: their own rules
+                g, vjps = _onehot.step(prim, g, saved, params, in_ids, needed_ids, grads,
+                                       unbroadcast, on_step)
+            else:
+                vjps = prim.batch_vjps
             if vjps is not None and on_step is None:
                 # the common case, entry_grads inlined: one VJP per needed input, broadcasting
                 # undone where the primitive declares it, and the count of each input's
