@@ -24,7 +24,7 @@ from course_lang import split_variant, variant_name
 
 from . import LANGS, SOURCE_LANG
 from .i18n import t
-from .source import SRC_DIR, Code, Lesson, Prose, display_path
+from .source import SRC_DIR, Code, Lesson, Prose, display_path, strip_claims
 
 ROOT = SRC_DIR.parent.parent  # the repository root
 LESSONS_DIR = SRC_DIR.parent
@@ -81,10 +81,25 @@ def prose_text(prose: Prose, lang: str) -> str:
     """The markdown of a prose cell in ``lang``, with a localized note if stale or missing."""
     status = prose.status(lang)
     if status == "missing":
-        return f"> ⚠️ {t('lessons.missing_translation', lang)}\n\n{prose.texts[SOURCE_LANG]}"
+        return f"> ⚠️ {t('lessons.missing_translation', lang)}\n\n{strip_claims(prose.texts[SOURCE_LANG])}"
     if status == "stale":
-        return f"> ⚠️ {t('lessons.stale_translation', lang)}\n\n{prose.texts[lang]}"
-    return prose.texts[lang]
+        return f"> ⚠️ {t('lessons.stale_translation', lang)}\n\n{strip_claims(prose.texts[lang])}"
+    return strip_claims(prose.texts[lang])
+
+
+def course_only(cell: Code) -> bool:
+    """Whether a code cell runs the course's own tools (``minitape.debugging``, ``lessons.widgets``,
+    ``grader.check``), so that it does not exist in TensorFlow: ``tf="course"`` in the source, and
+    every exercise's tests cell."""
+    return cell.tf == "course" or cell.role == "tests"
+
+
+def code_text(cell: Code, lang: str) -> str:
+    """A code cell's source in the notebook of ``lang``: a cell of the course's own tools starts
+    with a comment that says so, in the notebook's language."""
+    if course_only(cell):
+        return f"# {t('lessons.course_only', lang)}\n{cell.source}"
+    return cell.source
 
 
 def nbgrader_metadata(cell: Code) -> dict:
@@ -140,7 +155,7 @@ def instructor_notebook(lesson: Lesson, lang: str):
         if isinstance(item, Prose):
             cell = v4.new_markdown_cell(prose_text(item, lang), id=cell_id)
         else:
-            cell = v4.new_code_cell(item.source, id=cell_id)
+            cell = v4.new_code_cell(code_text(item, lang), id=cell_id)
             if item.role:
                 cell.metadata["nbgrader"] = nbgrader_metadata(item)
         if item.tags:

@@ -233,7 +233,7 @@ x = tf.Variable(3.0)
 with tf.GradientTape() as tape:
     y = x**2 + 2 * x
 
-# %% key="recorded-draw"
+# %% key="recorded-draw" tf="course"
 from minitape.debugging import draw
 
 draw(tape)
@@ -386,7 +386,7 @@ del tape
 # перед каждым шагом говорите, какой градиент появится в таблице под рисунком. На последнем
 # шаге будет 108 — то, что вернул `tape.gradient` выше.
 
-# %% key="stepper-code"
+# %% key="stepper-code" tf="course"
 from minitape.debugging import stepper
 
 x = tf.Variable(3.0)
@@ -731,7 +731,7 @@ del tape
 # `trainable_variables`; передав этот список как источники, вы получите по градиенту на каждую
 # переменную:
 
-# %% key="model-code"
+# %% key="model-code" tf="random"
 layer = tf.keras.layers.Dense(2, activation="tanh")
 x = tf.constant([[1.0, 2.0, 3.0]])
 
@@ -757,7 +757,7 @@ grads = tape.gradient(loss, layer.trainable_variables)
 # Градиенты возвращаются в порядке `trainable_variables`, поэтому `zip` ставит каждой
 # переменной в пару её градиент:
 
-# %% key="model-names-code"
+# %% key="model-names-code" tf="random"
 for var, g in zip(layer.trainable_variables, grads):
     print(t("l01.shapes", name=var.name, shape=tuple(var.shape), gshape=tuple(g.shape)))
 
@@ -844,7 +844,7 @@ np.allclose(dy_dx.numpy(), s * (1 - s))
 # `plot_function_and_derivative` делает то же самое для любой поэлементной функции,
 # составленной из операций minitape. Поменяйте функцию и запустите ячейку ещё раз:
 
-# %% key="plot-helper-code"
+# %% key="plot-helper-code" tf="course"
 plot_function_and_derivative(lambda x: x * tf.math.sin(x), x_range=(-6, 6));
 
 # %% [markdown] key="tangent" lang="en"
@@ -875,7 +875,7 @@ plot_function_and_derivative(lambda x: x * tf.math.sin(x), x_range=(-6, 6));
 # положении новая лента вычисляет $f'(x)$ для $f(x) = x^3 - 3x$, и красная прямая рисуется с
 # этим наклоном. Где наклон равен нулю? Где он наибольший?
 
-# %% key="tangent-code"
+# %% key="tangent-code" tf="course"
 tangent_explorer(lambda x: x**3 - 3 * x, x_range=(-2.5, 2.5), x0=1.5)
 
 # %% [markdown] key="exercises" lang="en"

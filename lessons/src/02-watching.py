@@ -687,7 +687,7 @@ np.allclose(dz_dx, dz_dy * dy_dx)
 # float32 (4 МБ); `probe` ссылается на `h`, не удерживая его; после `del h` у нашего кода не
 # остаётся ни одного имени для `h`, но `probe()` всё равно его находит: его держит лента.
 
-# %% key="memory-code"
+# %% key="memory-code" tf="random"
 x = tf.Variable(tf.random.normal([1_000_000]))
 
 with tf.GradientTape() as tape:
@@ -722,7 +722,7 @@ probe() is not None
 # тензоры, записанные за прямой проход (активации всех слоёв для целого батча), часто занимают
 # больше памяти, чем сама модель, и освобождаются сразу после каждого шага.
 
-# %% key="memory-freed-code"
+# %% key="memory-freed-code" tf="random"
 grad = tape.gradient(loss, x)
 probe() is None
 
@@ -748,7 +748,7 @@ probe() is None
 # освобождены. Выполним одно и то же вычисление с обычной и с персистентной лентой и запишем,
 # сколько памяти остаётся занятым после прямого прохода, после `gradient` и после `del tape`:
 
-# %% key="memory-figure-code"
+# %% key="memory-figure-code" tf="differs"
 def memory_held(persistent):
     x = tf.Variable(tf.random.normal([1_000_000]))
     tracemalloc.start()

@@ -462,7 +462,7 @@ print(tape.gradient(z, x))
 # ответе есть короткий код причины `reason` и сообщение для человека `message`. Она работает с
 # любой лентой, персистентной или нет, до или после вызова `gradient`:
 
-# %% key="why-none-code"
+# %% key="why-none-code" tf="course"
 answer = why_none(tape, z, x, lang=lang)
 print(answer.reason)
 print(answer.message)
@@ -507,8 +507,11 @@ for step in range(2):
     grad = tape.gradient(y, x)
     print(t("l03.step.type", step=step, kind=type(x).__name__, grad=grad))
     if grad is None:
-        print(why_none(tape, y, x, lang=lang).message)
+        break
     x = x + 1
+
+# %% key="case-replaced-why" tf="course"
+print(why_none(tape, y, x, lang=lang).message)
 
 # %% [markdown] key="case-numpy" lang="en"
 # ### 2. A detour through NumPy
@@ -547,6 +550,8 @@ with tf.GradientTape() as tape:
     y = tf.reduce_mean(y, axis=0)
 
 print(tape.gradient(y, x))
+
+# %% key="case-numpy-why" tf="course"
 print(why_none(tape, y, x, lang=lang).message)
 
 # %% [markdown] key="case-int" lang="en"
@@ -596,6 +601,8 @@ with tf.GradientTape() as tape:
     y = tf.reduce_sum(x)
 
 print(tape.gradient(y, x))
+
+# %% key="case-int-why" tf="course"
 print(why_none(tape, y, x, lang=lang).message)
 
 # %% [markdown] key="case-int-fix" lang="en"
@@ -675,6 +682,8 @@ with tf.GradientTape() as tape:
     y = x1**2
 
 print(tape.gradient(y, x0))
+
+# %% key="case-stateful-why" tf="course"
 print(why_none(tape, y, x0, lang=lang).message)
 
 # %% [markdown] key="case-frozen" lang="en"
@@ -708,6 +717,8 @@ with tf.GradientTape() as tape:
     y = scale**3
 
 print(tape.gradient(y, scale))
+
+# %% key="case-frozen-why" tf="course"
 print(why_none(tape, y, scale, lang=lang).message)
 
 # %% [markdown] key="case-unwatched" lang="en"
@@ -737,6 +748,8 @@ with tf.GradientTape() as tape:
     y = c**2
 
 print(tape.gradient(y, c))
+
+# %% key="case-unwatched-why" tf="course"
 print(why_none(tape, y, c, lang=lang).message)
 
 # %% [markdown] key="no-gradient" lang="en"
@@ -897,7 +910,7 @@ print(tape.gradient(z, x, unconnected_gradients=tf.UnconnectedGradients.ZERO))
 # градиент, собирает предупреждения и спрашивает у `why_none`, что произошло; если градиент
 # есть, `why_none` тоже об этом скажет (`reason = "has_gradient"`):
 
-# %% key="detective-code"
+# %% key="detective-code" tf="course"
 def replaced_variable(fixed):
     x = tf.Variable(2.0)
     if fixed:
@@ -998,7 +1011,7 @@ for fixed in [False, True]:
 # Выберите случай, прочитайте код и диагноз, а затем поставьте флажок, чтобы применить
 # исправление. Какая строка кода каждый раз решает дело?
 
-# %% key="detective-widget-code"
+# %% key="detective-widget-code" tf="course"
 case_menu = widgets.Dropdown(options=[(t(f"l03.case.{name}"), name) for name in CASES],
                              description=t("l03.detective.case"),
                              style={"description_width": "initial"},

@@ -637,9 +637,6 @@ print(d_x.numpy(), d_scale.numpy())
 # TensorFlow такой отмены нет, и регистрация действует, пока жив процесс Python.
 
 # %% key="register-gradient-code"
-import minitape._custom
-
-
 @tf.RegisterGradient("AdjustContrastv2")
 def adjust_contrast_grad(op, upstream):
     images, factor = op.inputs
@@ -648,18 +645,15 @@ def adjust_contrast_grad(op, upstream):
     return factor * upstream + (1 - factor) * upstream_mean, tf.reduce_sum(upstream * (images - mean))
 
 
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(tf.image.adjust_contrast(image, factor) ** 2)
+registered_image, registered_factor = tape.gradient(loss, [image, factor])
+print(np.allclose(registered_image.numpy(), d_image.numpy()),
+      np.allclose(registered_factor.numpy(), d_factor.numpy()))
 try:
-    with tf.GradientTape() as tape:
-        loss = tf.reduce_sum(tf.image.adjust_contrast(image, factor) ** 2)
-    registered_image, registered_factor = tape.gradient(loss, [image, factor])
-    print(np.allclose(registered_image.numpy(), d_image.numpy()),
-          np.allclose(registered_factor.numpy(), d_factor.numpy()))
-    try:
-        tf.RegisterGradient("AdjustContrastv2")(adjust_contrast_grad)
-    except KeyError as error:
-        print(type(error).__name__)
-finally:
-    minitape._custom.restore_gradient("AdjustContrastv2")
+    tf.RegisterGradient("AdjustContrastv2")(adjust_contrast_grad)
+except KeyError as error:
+    print(type(error).__name__)
 
 # %% [markdown] key="no-gradient" lang="en"
 # The registered function gives the same gradients as the `custom_gradient` above (`True True`),
@@ -709,7 +703,10 @@ finally:
 # множитель произведения (он равен обработанному изображению), а `factor`, до которого можно
 # добраться только через операцию, получает `None`:
 
-# %% key="no-gradient-code"
+# %% key="no-gradient-code" tf="course"
+import minitape._custom
+
+minitape._custom.restore_gradient("AdjustContrastv2")
 tf.no_gradient("AdjustContrastv2")
 try:
     with tf.GradientTape() as tape:

@@ -306,7 +306,7 @@ plt.show()
 # 2. вычисляется норма этого градиента — всё ещё под внешней лентой;
 # 3. внешняя лента дифференцирует эту норму по переменным модели.
 
-# %% key="input-gradient-code"
+# %% key="input-gradient-code" tf="random"
 x = tf.random.normal([7, 5])
 layer = tf.keras.layers.Dense(10, activation=tf.nn.relu)
 
@@ -447,7 +447,7 @@ del tape
 # их 70 (TensorFlow выполняет их векторизованно, minitape — один за другим), поэтому для больших
 # целей он дорог.
 
-# %% key="jacobian-tensor-code"
+# %% key="jacobian-tensor-code" tf="random"
 x = tf.random.normal([7, 5])
 layer = tf.keras.layers.Dense(10, activation=tf.nn.relu)
 
@@ -554,7 +554,7 @@ print(u.numpy() @ jac.numpy())
 # 40 × 40. Он растёт как *квадрат* числа параметров, поэтому гессиан настоящей сети целиком
 # никогда не строят.
 
-# %% key="hessian-code"
+# %% key="hessian-code" tf="random"
 x = tf.random.normal([7, 5])
 layer1 = tf.keras.layers.Dense(8, activation=tf.nn.relu)
 layer2 = tf.keras.layers.Dense(6, activation=tf.nn.relu)
@@ -627,7 +627,7 @@ plt.show()
 # вообще не искривлена (сеть с ReLU кусочно-линейна, и вся её кривизна берётся из квадрата в
 # функции потерь). Небольшая добавка $\varepsilon I$ делает систему разрешимой:
 
-# %% key="newton-code"
+# %% key="newton-code" tf="random"
 g_vec = tf.reshape(g, [n_params, 1])
 print("eigvalsh(H)[:3] =", np.round(np.linalg.eigvalsh(h_mat.numpy())[:3], 6) + 0.0)
 
@@ -751,7 +751,7 @@ print(t("l05.newton.descent") + ":", np.round(descent_points, 4))
 # посмотрите, где он окажется; затем начните рядом с точкой перегиба, где $f''$ почти равна нулю
 # и шаг $\frac{f'}{f''}$ огромен. Градиентный спуск медленнее, но всегда идёт вниз по склону.
 
-# %% key="newton-widget-code"
+# %% key="newton-widget-code" tf="course"
 newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5), x0=2.0, ylim=(-2.5, 3.0))
 
 # %% [markdown] key="batch-jacobian-full" lang="en"
@@ -790,7 +790,7 @@ newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5)
 # нулю. На рисунке якобиан развёрнут в матрицу 42 × 35: что-то содержат только блоки на
 # диагонали.
 
-# %% key="batch-jacobian-full-code"
+# %% key="batch-jacobian-full-code" tf="random"
 x = tf.random.normal([7, 5])
 layer1 = tf.keras.layers.Dense(8, activation=tf.nn.elu)
 layer2 = tf.keras.layers.Dense(6, activation=tf.nn.elu)
@@ -830,7 +830,7 @@ plt.show()
 # (6, 5) на пример: форма (7, 6, 5). Это блоки `j[b, :, b, :]` полного якобиана, и
 # `tf.einsum("bxby->bxy", j)` их извлекает:
 
-# %% key="batch-jacobian-code"
+# %% key="batch-jacobian-code" tf="random"
 jb = tape.batch_jacobian(y, x)
 print(t("l05.batch_shape", shape=jb.shape))
 
@@ -873,7 +873,7 @@ print("max |jb - j_select| =", tf.reduce_max(tf.abs(jb - j_select)).numpy())
 # $\frac{\partial y_{b,k}}{\partial x_b}$. Поэтому `batch_jacobian` нужен один обратный проход на
 # каждый выходной признак (6), а `jacobian` — на каждый элемент выхода (42).
 
-# %% key="batch-jacobian-sum-code"
+# %% key="batch-jacobian-sum-code" tf="random"
 j_sum = tf.reduce_sum(j, axis=2)
 print("j_sum:", j_sum.shape)
 print("max |jb - j_sum| =", tf.reduce_max(tf.abs(jb - j_sum)).numpy())
@@ -909,7 +909,7 @@ print("max |jb[:, 0, :] - one_pass| =", tf.reduce_max(tf.abs(jb[:, 0, :] - one_p
 # блоки. `batch_jacobian` по-прежнему возвращает что-то формы (7, 6, 5), но это уже не якобиан
 # каждого примера:
 
-# %% key="batch-jacobian-mixing-code"
+# %% key="batch-jacobian-mixing-code" tf="random"
 with tf.GradientTape(persistent=True) as tape:
     tape.watch(x)
     z = layer2(layer1(x))

@@ -806,14 +806,14 @@ plt.show()
 # `model.trainable_variables` перечисляет две *матрицы весов* (*kernel*) и два *вектора
 # смещений* (*bias*).
 
-# %% key="mlp-code"
-class MLP(tf.Module):
+# %% key="mlp-code" tf="random"
+class MLP(tf.keras.Model):
     def __init__(self, hidden_units, name=None):
         super().__init__(name=name)
         self.hidden = tf.keras.layers.Dense(hidden_units, activation="tanh")
         self.output_layer = tf.keras.layers.Dense(1)
 
-    def __call__(self, x):
+    def call(self, x):
         return self.output_layer(self.hidden(x))
 
 
@@ -821,7 +821,7 @@ x_curve = np.linspace(-np.pi, np.pi, 64, dtype=np.float32).reshape(-1, 1)
 y_curve = (np.sin(x_curve) + rng.normal(0.0, 0.1, size=x_curve.shape)).astype(np.float32)
 x_train, y_train = tf.constant(x_curve), tf.constant(y_curve)
 
-tf.random.set_seed(1)
+tf.keras.utils.set_random_seed(1)
 model = MLP(hidden_units=16)
 model(x_train)
 for variable in model.trainable_variables:
@@ -847,7 +847,7 @@ for variable in model.trainable_variables:
 # `model.trainable_variables`. Оформим его как функцию `train_model`, чтобы запустить ещё раз в
 # конце урока. Здесь — 300 шагов Adam.
 
-# %% key="mlp-train-code"
+# %% key="mlp-train-code" tf="random"
 def train_model(model, x, y, optimizer, steps):
     losses = []
     for step in range(steps):
@@ -879,7 +879,7 @@ print(t("l06.losses", first=f"{mlp_losses[0]:.4f}", last=f"{mlp_losses[-1]:.4f}"
 # Найденная кривая идёт вдоль синусоиды среди зашумлённых точек, а потери выходят на уровень
 # около $0{,}01$ — квадрат величины этого шума, $0{,}1^2$.
 
-# %% key="mlp-plot-code"
+# %% key="mlp-plot-code" tf="random"
 grid = np.linspace(-np.pi, np.pi, 200, dtype=np.float32).reshape(-1, 1)
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
 left.plot(x_curve, y_curve, ".", alpha=0.6, label=t("l06.plot.data"))
@@ -959,7 +959,7 @@ plt.show()
 # устройстве, и обучает модель 100 шагов. `.device` показывает, где находится переменная;
 # `.numpy()` всегда возвращает значения на CPU в виде массива NumPy.
 
-# %% key="device-code"
+# %% key="device-code" tf="random"
 gpus = tf.config.list_physical_devices("GPU")
 if gpus:
     device_name = "/GPU:0"
@@ -970,12 +970,12 @@ else:
 
 with tf.device(device_name):
     x_device, y_device = tf.constant(x_curve), tf.constant(y_curve)
-    tf.random.set_seed(1)
+    tf.keras.utils.set_random_seed(1)
     model_device = MLP(hidden_units=16)
     device_losses = train_model(model_device, x_device, y_device,
                                 tf.keras.optimizers.Adam(learning_rate=0.05), steps=100)
 
-print(t("l06.device.where", device=model_device.hidden.kernel.device))
+print(t("l06.device.where", device=model_device(x_device).device))
 print(t("l06.losses", first=f"{device_losses[0]:.4f}", last=f"{device_losses[-1]:.4f}"))
 print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 
@@ -1034,7 +1034,7 @@ print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 # `list_physical_devices`, как это делает ячейка выше, а не пишите `"/GPU:0"` вслепую. Ячейка
 # ниже показывает оба поведения на этой машине:
 
-# %% key="device-same-code"
+# %% key="device-same-code" tf="differs"
 with tf.device("/GPU:0"):
     probe = tf.constant([1.0, 2.0])
 print(probe.device)

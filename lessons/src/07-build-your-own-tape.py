@@ -981,7 +981,7 @@ print(t("l07.compare.worst", worst=f"{worst:.1e}"))
 # те же три операции (в TensorFlow они называются `Mul`, `Sin`, `AddV2`) над теми же
 # значениями.
 
-# %% key="draw-code"
+# %% key="draw-code" tf="course"
 x_tf = tf.Variable(1.5, dtype=tf.float64)
 y_tf = tf.Variable(0.5, dtype=tf.float64)
 with tf.GradientTape(persistent=True) as tf_tape:
@@ -1040,7 +1040,7 @@ draw(tf_tape, names=tf_names)
 # заканчиваются на $\frac{\partial f}{\partial x} = y + \cos x \approx 0{,}5707$ и
 # $\frac{\partial f}{\partial y} = 1{,}5$.
 
-# %% key="stepper-code"
+# %% key="stepper-code" tf="course"
 stepper(tf_tape, f_tf, [x_tf, y_tf], names=tf_names)
 
 # %% key="our-stepper-code"

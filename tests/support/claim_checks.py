@@ -1,0 +1,1 @@
+"""Checks of the lessons claims (tests/support/claims.py)."""
