@@ -468,3 +468,13 @@ def test_keras_set_random_seed_makes_initial_weights_reproducible():
     for bad in (1.5, None, "1"):
         with pytest.raises(ValueError, match=r"Expected `seed` argument to be an integer"):
             tf.keras.utils.set_random_seed(bad)
+
+
+def test_keras_trainable_weights_are_the_trainable_variables():
+    # Keras 3 names them both ways; an answer may use either (l01_ex4, l06_ex4)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="tanh"), tf.keras.layers.Dense(1)])
+    model(tf.ones((2, 4)))
+    assert [id(v) for v in model.trainable_weights] == [id(v) for v in model.trainable_variables]
+    layer = model.layers[0]
+    assert [v.name for v in layer.trainable_weights] == ["kernel", "bias"]
+    assert layer.non_trainable_weights == []
