@@ -486,6 +486,167 @@ def run_in_subprocess(name: str, engine: str, python: str | os.PathLike | None =
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Honest answers (tests/grader/test_honest_answers.py): graded in the lesson's own namespace
+# ---------------------------------------------------------------------------------------------
+def _map_leaves(value, fn):
+    if isinstance(value, dict):
+        return {k: _map_leaves(v, fn) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_map_leaves(v, fn) for v in value)
+    return fn(value)
+
+
+def _is_tensor(value) -> bool:
+    return hasattr(value, "numpy") and hasattr(value, "dtype") and hasattr(value, "shape")
+
+
+def honest_transform(name: str, tf):
+    """``(inputs, output)`` functions of one honest transform (tests/grader/honest_answers.py)."""
+    import numpy as np
+
+    def same(value):
+        return value
+
+    def to_numpy(value):
+        return np.asarray(value.numpy()) if _is_tensor(value) else value
+
+    def to_python(value):
+        if _is_tensor(value) or isinstance(value, (np.ndarray, np.generic)):
+            arr = np.asarray(value.numpy() if _is_tensor(value) else value)
+            return arr.item() if arr.ndim == 0 else arr.tolist()
+        return value
+
+    def to_tuples(value):
+        if isinstance(value, dict):
+            return {k: to_tuples(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return tuple(to_tuples(v) for v in value)
+        return value
+
+    def to_float32(value):
+        if _is_tensor(value) and value.dtype.is_floating:
+            return tf.cast(value, tf.float32)
+        if isinstance(value, (np.ndarray, np.generic)) and np.asarray(value).dtype.kind == "f":
+            return np.asarray(value, dtype=np.float32)
+        if type(value) is float:
+            return np.float32(value)
+        return value
+
+    def to_int(value):
+        arr = np.asarray(value.numpy() if _is_tensor(value) else value) \
+            if (_is_tensor(value) or isinstance(value, (float, np.ndarray, np.generic))) else None
+        if arr is not None and arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and \
+                np.all(arr == np.round(arr)) and np.all(np.abs(arr) < 2**31):
+            return int(arr) if arr.ndim == 0 else arr.astype(np.int64)
+        return value
+
+    def inputs_float32(value):
+        if isinstance(value, tf.Variable) and value.dtype == tf.float64:
+            return tf.Variable(value.numpy().astype(np.float32), trainable=value.trainable)
+        if _is_tensor(value) and not isinstance(value, tf.Variable) and value.dtype == tf.float64:
+            return tf.constant(value.numpy().astype(np.float32))
+        if isinstance(value, np.ndarray) and value.dtype == np.float64:
+            return value.astype(np.float32)
+        return value
+
+    outputs = {"numpy": to_numpy, "python": to_python, "float32": to_float32, "int": to_int}
+    if name == "tuple":
+        return same, to_tuples
+    if name == "float32_inputs":
+        return inputs_float32, same
+    return same, outputs[name]
+
+
+def grade_honest(name: str, variants: dict, transforms: dict, examples: list, seeds: list) -> dict:
+    """In the namespace of lesson ``name`` (its cells run under minitape, as a notebook runs
+    them), grade each variant (a list of cells, run in a copy of the namespace) and each
+    transform of the lesson's own solution with every hidden check, at ``seeds``; evaluate the
+    worked examples with the ``LITERAL`` variant. ``{"scores": {exercise: {variant: [score,
+    ...]}}, "points": {exercise: points}, "examples": [[expression, value or error], ...]}``."""
+    import contextlib
+    import io
+
+    import numpy as np
+
+    import minitape as tf
+    from grader.student.registry import get
+    from grader.student.runner import run_exercise
+
+    os.environ["MINITAPE_LANG"] = "en"
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.show = lambda *args, **kwargs: plt.close("all")
+    env: dict = {"__name__": "__main__"}
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for cell in lesson_cells(name):
+            if cell["tf"] == TF_COURSE:
+                continue
+            exec(compile(cell["source"], f"<{cell['key']}>", "exec"), env)
+    scores: dict = {}
+    points: dict = {}
+
+    def grade(ex_id, namespace):
+        ex = get(ex_id)
+        points[ex_id] = ex.points
+        out = []
+        for seed in seeds:
+            with contextlib.redirect_stdout(io.StringIO()):
+                result = run_exercise(ex, namespace, include_hidden=True, seed=seed, lang="en")
+            out.append([result.score, [f"{c.label}: {c.message}" for c in result.checks if not c.passed][:3]])
+        return out
+
+    for ex_id, named in variants.items():
+        for variant, cells in named.items():
+            namespace = dict(env)
+            try:
+                for cell in cells:
+                    exec(compile(cell, f"<{ex_id}: {variant}>", "exec"), namespace)
+            except Exception as error:  # noqa: BLE001 - reported as the variant's failure
+                scores.setdefault(ex_id, {})[variant] = [[0.0, [f"its cells raised {error!r}"]]]
+                continue
+            scores.setdefault(ex_id, {})[variant] = grade(ex_id, namespace)
+    for ex_id, names in transforms.items():
+        function = get(ex_id).function
+        for transform in names:
+            into, out = honest_transform(transform, tf)
+            solution = env[function]
+
+            def wrapped(*args, _solution=solution, _into=into, _out=out, **kwargs):
+                return _map_leaves(_solution(*_map_leaves(args, _into), **_map_leaves(kwargs, _into)), _out)
+
+            namespace = dict(env)
+            namespace[function] = wrapped
+            scores.setdefault(ex_id, {})[f"transform: {transform}"] = grade(ex_id, namespace)
+    results = []
+    for ex_id, expression in examples:
+        namespace = dict(env)
+        for cell in variants[ex_id]["literal"] if "literal" in variants.get(ex_id, {}) else []:
+            exec(compile(cell, f"<{ex_id}: literal>", "exec"), namespace)
+        try:
+            value = eval(compile(expression, f"<{ex_id}: example>", "eval"), namespace)
+            results.append([expression, _map_leaves(value, lambda v: np.asarray(
+                v.numpy() if _is_tensor(v) else v, dtype=np.float64).tolist())])
+        except Exception as error:  # noqa: BLE001
+            results.append([expression, f"raised {error!r}"])
+    return {"scores": scores, "points": points, "examples": results}
+
+
+def _honest_main(args: list[str]) -> int:
+    request = json.loads(sys.stdin.read())
+    real_stdout = sys.stdout
+    result = grade_honest(args[0], request["variants"], request["transforms"], request["examples"],
+                          request["seeds"])
+    real_stdout.write("\n" + json.dumps(result) + "\n")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["--summary"]:  # every lesson under both engines, one line each
@@ -497,6 +658,8 @@ def main(argv: list[str] | None = None) -> int:
             mt_run = run_in_subprocess(lesson.name, "minitape")
             print(summarize(tf_run, mt_run), flush=True)
         return 0
+    if args[:1] == ["honest"] and len(args) == 2:  # tests/grader/test_honest_answers.py
+        return _honest_main(args[1:])
     if len(args) != 2 or args[0] not in ENGINES:
         print(f"usage: python -m tests.support.lesson_engines {{{','.join(ENGINES)}}} LESSON",
               file=sys.stderr)
