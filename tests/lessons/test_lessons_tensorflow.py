@@ -48,6 +48,45 @@ def run_both(name: str) -> tuple[dict, dict]:
         return tf_run.result(), mt_run.result()
 
 
+def figure_alt_problems(name: str, run: dict) -> list[str]:
+    """Every figure a lesson shows (the minitape run, the course's own cells included): its text
+    alternative, in every language, names no line style and no unit the figure does not draw."""
+    import json
+
+    import lessons.widgets  # noqa: F401 -- adds the widgets' messages to the catalog
+    from lessons.i18n import MESSAGES
+    from lessons.source import load_lessons as load
+
+    def template_of(alt: str):  # a helper's own figure: its text alternative is a shared message
+        for texts in MESSAGES.values():
+            en = texts.get("en", "")
+            pattern = re.escape(en)
+            pattern = re.sub(r"\\\{\w+\\\}", ".+?", pattern)
+            if "{" in en and re.fullmatch(pattern, alt):
+                return texts
+        return None
+
+    (lesson,) = load(only=[name])
+    sources = {cell.key: cell.source for cell in lesson.code}
+    catalog = json.loads((REPO / "lessons" / "messages" / f"{name}.json").read_text(encoding="utf-8"))
+    problems = []
+    shown = 0
+    for cell in run["cells"]:
+        keys = re.findall(r'describe\(t\("([^"]+)"', sources[cell["key"]])
+        for i, figure in enumerate(cell.get("figures") or []):
+            if figure["alt"] is None:
+                continue
+            shown += 1
+            texts = catalog.get(keys[i]) if i < len(keys) else template_of(figure["alt"])
+            if texts is None:
+                problems.append(f"{name}:{cell['key']}: figure {i} has a text alternative found in no "
+                                f"catalog: {figure['alt'][:80]!r}")
+                continue
+            for p in claims.alt_text_problems(figure, texts, cell.get("stdout", "")):
+                problems.append(f"{name}:{cell['key']}: figure {i}'s text alternative {p}")
+    return problems
+
+
 def listed_differences() -> set[str]:
     """The lesson cells docs/tensorflow-differences.md lists (``NN-name:key`` in its table)."""
     return set(re.findall(r"`(\d\d-[a-z0-9-]+:[a-z0-9_-]+)`", DIFFERENCES.read_text(encoding="utf-8")))
@@ -61,6 +100,10 @@ def test_lesson_runs_the_same_under_tensorflow(name):
     summary = lesson_engines.summarize(tf_run, mt_run)
     diffs = lesson_engines.compare_runs(tf_run, mt_run)
     listed = listed_differences()
+    for cell in mt_run["cells"]:  # a lesson cell never fails in the course's own engine
+        if cell["ran"] and cell["error"]:
+            problems.append(f"{name}:{cell['key']} (lessons/src/{name}.py:{cell['line']}) raises under "
+                            f"minitape: {cell['error']}")
     for cell in tf_run["cells"]:
         key, mode = cell["key"], cell["tf"]
         if mode == lesson_engines.TF_COURSE:
@@ -77,6 +120,7 @@ def test_lesson_runs_the_same_under_tensorflow(name):
         elif found:
             problems.append(f"{name}:{key} (lessons/src/{name}.py:{cell['line']}) differs under "
                             "TensorFlow:\n    " + "\n    ".join(found))
+    problems += figure_alt_problems(name, mt_run)
     for ex_id, cases in tf_run["solutions"].items():
         for engine, run in (("tensorflow", tf_run), ("minitape", mt_run)):
             for case in run["solutions"][ex_id]:

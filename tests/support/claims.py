@@ -42,9 +42,9 @@ TENSORFLOW = ("tensorflow",)
 # ------------------------------------------------------------------------------------------------
 ENGINE_NAMES = re.compile(r"\b(TensorFlow|minitape|NumPy|Keras)\b")
 FIGURE_WORDS = {
-    "en": r"\b(figures?|plots?|charts?|graphs?|dashed|dotted|solid line|bar chart)\b",
-    "es": r"\b(figuras?|gráfic[oa]s?|discontinuas?|punteadas?|línea continua|barras)\b",
-    "pt": r"\b(figuras?|gráficos?|tracejad[oa]s?|pontilhad[oa]s?|linha contínua|barras)\b",
+    "en": r"\b(figures?|plots?|charts?|graphs?|drawings?|dashed|dotted|solid line|bars)\b",
+    "es": r"\b(figuras?|gráfic[oa]s?|dibujos?|discontinuas?|punteadas?|línea continua|barras)\b",
+    "pt": r"\b(figuras?|gráficos?|desenhos?|tracejad[oa]s?|pontilhad[oa]s?|linha contínua|barras)\b",
     "ru": r"(рисун\w*|график\w*|диаграмм\w*|пунктир\w*|штрих\w*|сплошн\w*|точечн\w*)",
 }
 # a code span that only shows the switch between the engines names no behaviour
@@ -83,7 +83,7 @@ def _restore(text: str, kept: list[str]) -> str:
 _MARK = re.compile(r"<!--\s*claim:\s*([a-z0-9][a-z0-9._-]*)\s*-->")
 # a sentence ends at . ! ? (or a colon before a list) followed by a space and a capital, a code
 # span, a bracket, a quote or a digit; list items and paragraphs are sentences of their own
-_END = re.compile(r"(?<=[.!?])\s+(?=[\"«“(\x00A-ZÁÉÍÓÚÑÇÂÊÔÃÕА-ЯЁ0-9*])")
+_END = re.compile(r"(?<=[.!?])\s+(?=[\"«“(\x00A-ZÁÉÍÓÚÑÇÂÊÔÃÕА-ЯЁ0-9*])|(?<=-->)\s+(?!<!--)")
 
 
 def sentences(text: str) -> list[Sentence]:
@@ -128,7 +128,7 @@ def claim_sentences(text: str, lang: str = "en") -> list[Sentence]:
 @dataclass
 class Claim:
     id: str
-    lesson: str  # "03": the lesson whose run the check uses
+    lesson: str  # "03": the lesson whose run the check uses ("*": every lesson's)
     engines: tuple[str, ...]  # where it runs; () for a claim comparing both runs
     text: str  # what it states, in English (documentation)
     check: Callable[..., Any] = field(repr=False)
@@ -215,7 +215,7 @@ def run_compare_claims(lesson: str, tf_run: dict, mt_run: dict) -> dict[str, str
     _load()
     failed = {}
     for item in REGISTRY.values():
-        if item.lesson != lesson[:2] or item.engines:
+        if item.lesson not in (lesson[:2], "*") or item.engines:
             continue
         try:
             item.check(tf_run, mt_run)
@@ -227,3 +227,53 @@ def run_compare_claims(lesson: str, tf_run: dict, mt_run: dict) -> dict[str, str
 def registry() -> dict[str, Claim]:
     _load()
     return dict(REGISTRY)
+
+
+# ------------------------------------------------------------------------------------------------
+# Figures: a text alternative names only line styles and units the figure draws
+# ------------------------------------------------------------------------------------------------
+# line-style words per language (this course's words: in its Russian, штриховая is dashed and
+# пунктир dotted) -> the Matplotlib style that must be drawn; "hatched"/"plain" are bars
+STYLE_WORDS = {
+    "en": {r"\bsolid\b": "-", r"\bdashed\b": "--", r"\bdotted\b": ":", r"\bhatched\b": "hatch",
+           r"\bplain bars\b": "plain"},
+    "es": {r"\b(?<!dis)continua\b": "-", r"\bdiscontinuas?\b": "--", r"\bpunteadas?\b": ":",
+           r"\brayadas\b": "hatch", r"\blisas\b": "plain"},
+    "pt": {r"\bcontínuas?\b": "-", r"\btracejad[oa]s?\b": "--", r"\bpontilhad[oa]s?\b": ":",
+           r"\bhachurad[oa]s\b": "hatch", r"\blisas\b": "plain"},
+    "ru": {r"сплошн\w* (?:лини|кривая)": "-", r"штрихов(?!ан)\w*": "--", r"пунктир\w*": ":",
+           r"заштрихованн\w*": "hatch", r"сплошн\w* столб": "plain"},
+}
+UNITS = re.compile(r"(?<![\w/])(MiB|MB|KiB|kB|KB|GiB|GB|МиБ|МБ|ГиБ|ГБ)(?!\w)")
+
+
+def _drawn(figure: dict) -> set[str]:
+    styles = set()
+    for line in figure["lines"]:
+        if line["linestyle"] == "bar":
+            styles.add("hatch" if line.get("hatch") else "plain")
+        elif line["linestyle"] not in ("None", "", "none"):
+            styles.add(line["linestyle"])
+    return styles
+
+
+def alt_text_problems(figure: dict, texts: dict[str, str], printed: str = "") -> list[str]:
+    """What the text alternative ``texts`` ({lang: text}) of ``figure`` (a figure record of
+    ``tests.support.lesson_engines``) says the figure draws and it does not: a line style no line
+    has, or a unit that neither the figure's labels nor the cell's printed text use."""
+    problems = []
+    drawn = _drawn(figure)
+    labels = " ".join(figure.get("texts", [])) + " " + printed
+    for lang, text in texts.items():
+        for pattern, style in STYLE_WORDS[lang].items():
+            for match in re.finditer(pattern, text, re.I):
+                if style not in drawn:
+                    problems.append(f"[{lang}] {match.group(0)!r}: the figure draws no "
+                                    f"{'line' if style not in ('hatch', 'plain') else 'bars'} "
+                                    f"of style {style!r} (it draws {sorted(drawn)})")
+        for unit in set(UNITS.findall(text)):
+            canonical = {"МиБ": "MiB", "МБ": "MB", "ГиБ": "GiB", "ГБ": "GB"}.get(unit, unit)
+            if not re.search(rf"(?<!\w){re.escape(canonical)}(?!\w)", labels):
+                problems.append(f"[{lang}] unit {unit!r}: the figure's axes say "
+                                f"{figure.get('texts')!r}")
+    return problems

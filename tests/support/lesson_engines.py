@@ -174,7 +174,7 @@ def figure_record(fig) -> dict:
         texts += [ax.get_xlabel(), ax.get_ylabel(), ax.get_title()]
         for patch in ax.patches:
             lines.append({"label": str(patch.get_label()), "linestyle": "bar", "marker": "None",
-                          "points": 1})
+                          "points": 1, "hatch": patch.get_hatch() or ""})
     return {"alt": getattr(fig, _ALT, None), "lines": lines, "texts": [t for t in texts if t]}
 
 
@@ -207,10 +207,18 @@ class _LogCapture:
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
+_CELLS_RUN = [0]
+
+
 def run_cell(env: dict, source: str, figures: _Figures) -> dict:
     """Run one cell in ``env`` as Jupyter does; what it printed, warned, raised and bound."""
+    import linecache
+
     from tests.support import tfdiff
 
+    _CELLS_RUN[0] += 1
+    filename = f"<cell {_CELLS_RUN[0]}>"  # as IPython keeps a cell's source for inspect and tracebacks
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     tree = ast.parse(source)
     names = _assigned_names(tree)
     last = None
@@ -224,14 +232,15 @@ def run_cell(env: dict, source: str, figures: _Figures) -> dict:
     with warnings.catch_warnings(record=True) as caught, _LogCapture() as logs, \
             contextlib.redirect_stdout(stdout):
         try:
-            exec(compile(tree, "<cell>", "exec"), env)
+            exec(compile(tree, filename, "exec"), env)
             if last is not None:
-                value = eval(compile(last, "<cell>", "eval"), env)
+                value = eval(compile(last, filename, "eval"), env)
                 if value is not None:
                     result["display"] = _encode(value)
         except Exception as error:  # noqa: BLE001 - what the student sees is compared
             result["error"] = {"type": type(error).__name__,
                                "msg": _ADDRESS.sub(" at 0x…", tfdiff.normalize_message(error))}
+    figures.show()  # the inline backend shows every figure left open at the end of a cell
     result["seconds"] = round(time.perf_counter() - start, 3)
     result["stdout"] = _ADDRESS.sub(" at 0x…", stdout.getvalue())
     result["warnings"] = [f"{w.category.__name__}: {w.message}" for w in caught
@@ -256,7 +265,11 @@ def run_lesson(name: str, engine: str) -> dict:
     import matplotlib.pyplot as plt
 
     figures = _Figures()
-    plt.show = figures.show
+
+    def show(*args, **kwargs):  # a plain function, as pyplot's own (matplotlib inspects it)
+        figures.show()
+
+    plt.show = show
     start = time.perf_counter()
     cells = lesson_cells(name)
     env: dict = {"__name__": "__main__"}
