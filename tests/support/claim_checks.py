@@ -138,3 +138,307 @@ def _(c):
     figure = c.figure("plot-helper-code")
     curves = [line for line in figure["lines"] if not line["label"].startswith("_")]
     assert len(curves) == 2 and all(line["points"] == 201 for line in curves), curves
+
+
+# ------------------------------------------------------------------------------------------------
+# Lesson 2
+# ------------------------------------------------------------------------------------------------
+@claim("l02.chain-figure", "02", BOTH,
+       "the figure draws dz/dy, dy/dx and dz/dx over a grid, all from one persistent tape, and "
+       "the chain rule holds at every point")
+def _(c):
+    cell = c.cell("chain-figure-code")
+    curves = [line for line in cell["figures"][0]["lines"] if not line["label"].startswith("_")]
+    assert [line["label"] for line in curves] == ["dz/dy = 2y", "dy/dx = 2x", "dz/dx = 4x³"]
+    assert {line["points"] for line in curves} == {61}
+    assert cell["display"] == {"kind": "py", "type": "bool", "value": True} or \
+        cell["display"]["value"] == [True], cell["display"]
+
+
+@claim("l02.memory-minitape", "02", MINITAPE,
+       "the memory figure measures minitape: both tapes hold about 7.6 MiB after the forward pass, "
+       "the default tape lets go during gradient, the persistent one at del tape")
+def _(c):
+    default, persistent = c.env["default"], c.env["persistent"]
+    assert abs(default[0] - 7.63) < 0.3 and abs(persistent[0] - 7.63) < 0.3, (default, persistent)
+    assert default[1] < 0.3 and abs(persistent[1] - 7.63) < 0.3, (default, persistent)
+    assert default[2] < 0.3 and persistent[2] < 0.3, (default, persistent)
+
+
+@claim("l02.tf-keeps-what-gradients-read", "02", TENSORFLOW,
+       "TensorFlow's tape keeps only what an operation's gradient reads: relu's output, not sin's")
+def _(c):
+    import gc
+    import weakref
+
+    tf = c.tf
+    x = tf.Variable(tf.ones([1000]))
+    with tf.GradientTape() as tape:
+        s, r = tf.math.sin(x), tf.nn.relu(x)
+        sin_out, relu_out = weakref.ref(s), weakref.ref(r)
+        del s, r
+    gc.collect()
+    assert sin_out() is None and relu_out() is not None
+    del tape
+
+
+@claim("l02.memory-tf-invisible", "02", TENSORFLOW,
+       "under TensorFlow, tracemalloc sees about 0 MiB at every stage: TensorFlow allocates its "
+       "tensors outside Python")
+def _(c):
+    assert max(c.env["default"] + c.env["persistent"]) < 0.1, (c.env["default"], c.env["persistent"])
+
+
+# ------------------------------------------------------------------------------------------------
+# Lesson 3
+# ------------------------------------------------------------------------------------------------
+def _lesson_source(name: str, key: str) -> str:
+    from lessons.source import load_lessons
+
+    (lesson,) = load_lessons(only=[name])
+    return next(cell.source for cell in lesson.code if cell.key == key)
+
+
+def _run_snippet(tf, source: str) -> dict:
+    import warnings
+
+    ns = {"tf": tf, "np": np}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exec(source, ns)  # noqa: S102 -- the lesson's own snippets
+        ns["grad"] = ns["tape"].gradient(ns["y"], ns["x"])
+    return ns
+
+
+def snippet_causes(tf, name: str, source: str) -> set[int]:
+    """The codes of lesson 3's table (exercise 5) that fit a snippet, each read off the snippet
+    as the table's row words it: what the source is, where it is used, what the path holds."""
+    import re
+
+    ns = _run_snippet(tf, source)
+    x, grad = ns["x"], ns["grad"]
+    lines = source.strip().splitlines()
+    with_at = next(i for i, line in enumerate(lines) if line.startswith("with tf.GradientTape"))
+    before, inside = lines[:with_at], lines[with_at + 1:]
+    uses_x = lambda text: re.search(r"\bx\b", text) is not None  # noqa: E731
+    fits = set()
+    if grad is not None:
+        fits.add(0)
+    else:
+        made_by_constant = any(re.match(r"x = tf\.constant\(", line) for line in before)
+        watched = any("tape.watch(x)" in line for line in inside)
+        frozen = isinstance(x, tf.Variable) and not x.trainable
+        if (made_by_constant and not watched) or frozen:
+            fits.add(1)
+        if x.dtype.is_integer:
+            fits.add(2)
+        if any(re.match(r"x = tf\.Variable\(", line) for line in before) and \
+                any(re.match(r"x = .*\bx\b", line) for line in before):
+            fits.add(3)
+        if any(".numpy()" in line or "np." in line for line in inside):
+            fits.add(4)
+        if any(".assign" in line for line in inside):
+            fits.add(5)
+        if any(uses_x(line) for line in before[1:]) and not any(uses_x(line) for line in inside):
+            fits.add(6)
+    return fits
+
+
+@claim("l03.why-none", "03", MINITAPE,
+       "minitape.debugging.why_none inspects a tape and says, in the notebook's language, why no "
+       "gradient reached a source (a reason code and a message), persistent or not, before or "
+       "after gradient")
+def _(c):
+    from minitape.debugging import why_none
+
+    tf = c.tf
+    for persistent in (False, True):
+        for ask_first in (False, True):
+            x, y = tf.Variable(2.0), tf.Variable(3.0)
+            with tf.GradientTape(persistent=persistent) as tape:
+                z = y * y
+            if ask_first:
+                assert tape.gradient(z, x) is None
+            answer = why_none(tape, z, x, lang="en")
+            assert answer.reason == "unconnected" and answer.message
+            assert why_none(tape, z, x, lang="es").message != answer.message
+    assert c.stdout("why-none-code").startswith("unconnected\n")
+
+
+@claim("l03.numpy-detour", "03", BOTH,
+       "a value that leaves for NumPy comes back as a constant: the gradient through it is None")
+def _(c):
+    assert c.stdout("case-numpy-code").strip() == "None"
+
+
+@claim("l03.int-silent", "03", BOTH,
+       "an integer source gets a None gradient and nothing is printed or logged by default; "
+       "TensorFlow notes the dtype only in its verbose log")
+def _(c):
+    cell = c.cell("case-int-code")
+    assert cell["stdout"] == "<dtype: 'int32'>\nNone\n" and cell["warnings"] == [], cell
+    if c.is_tf:  # the note exists, below the level a default logger shows
+        import logging
+
+        tf, records = c.tf, []
+        handler = logging.Handler(level=1)
+        handler.emit = lambda record: records.append(record)
+        logger = logging.getLogger("tensorflow")
+        old_level = logger.level
+        logger.addHandler(handler)
+        logger.setLevel(1)
+        try:
+            x = tf.Variable([[2, 2], [2, 2]])
+            with tf.GradientTape() as tape:
+                y = tf.reduce_sum(x)
+            assert tape.gradient(y, x) is None
+        finally:
+            logger.removeHandler(handler)
+            logger.setLevel(old_level)
+        notes = [r for r in records if "must be floating" in r.getMessage()]
+        assert notes and all(r.levelno < logging.INFO for r in notes), [(r.levelno, r.getMessage()) for r in records]
+
+
+@claim("l03.no-auto-cast", "03", BOTH,
+       "integers and floats are not converted for each other: the mix is a TypeError")
+def _(c):
+    out = c.stdout("case-int-fix-code")
+    assert "\nTypeError: " in "\n" + out and out.rstrip().endswith("[[0.5 0.5]\n [0.5 0.5]]"), out
+
+
+@claim("l03.ex1-input", "03", MINITAPE, "exercise 1's x is a 1-D NumPy array of floats")
+def _(c):
+    from grader.student.registry import get
+
+    ex = get("l03_ex1")
+    for case in ex.visible + ex.hidden:
+        (x,) = case.make(np.random.default_rng(0)).args
+        assert isinstance(x, np.ndarray) and x.ndim == 1 and x.dtype == np.float64
+
+
+@claim("l03.snippets-one-code", "03", BOTH,
+       "each snippet of exercise 5 fits exactly one row of the table, the row of its key")
+def _(c):
+    from grader.student.registry import get
+
+    reference = get("l03_ex5").reference
+    for letter, source in c.env["SNIPPETS"].items():
+        fits = snippet_causes(c.tf, letter, source)
+        assert fits == {int(float(reference(letter)))}, (letter, fits)
+
+
+@claim("l03.none-causes", "03", BOTH,
+       "a gradient is None for each cause the lesson lists (unconnected target, replaced Variable, "
+       "NumPy detour, integer dtype, stateful assign, unwatched source), and a tensor otherwise")
+def _(c):
+    from grader.student.registry import get
+
+    reference = get("l03_ex5").reference
+    for letter, source in c.env["SNIPPETS"].items():
+        grad = _run_snippet(c.tf, source)["grad"]
+        assert (grad is None) == (float(reference(letter)) != 0), letter
+
+
+@claim("l03.cases-silent", "03", BOTH,
+       "none of the detective's cases, broken or fixed, gives a warning or a log line")
+def _(c):
+    import logging
+    import warnings
+
+    source = _lesson_source("03", "detective-code")
+    ns = {"tf": c.tf, "np": np}
+    exec(source[:source.index("def investigate")], ns)  # noqa: S102 -- the lesson's cases
+    records = []
+    handler = logging.Handler(level=logging.WARNING)
+    handler.emit = lambda record: records.append(record.getMessage())
+    logging.getLogger("tensorflow").addHandler(handler)
+    try:
+        for case in ns["CASES"].values():
+            for fixed in (False, True):
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    tape, target, source_ = case(fixed)
+                    tape.gradient(target, source_)
+                assert not caught and not records, (case.__name__, fixed, [str(w.message) for w in caught], records)
+    finally:
+        logging.getLogger("tensorflow").removeHandler(handler)
+
+
+# ------------------------------------------------------------------------------------------------
+# Lesson 4
+# ------------------------------------------------------------------------------------------------
+@claim("l04.registry-api", "04", BOTH,
+       "tf.RegisterGradient registers a function grad(op, upstream), one gradient per input, for an "
+       "operation type; tf.no_gradient declares a type not differentiable")
+def _(c):
+    assert c.stdout("register-gradient-code") == "True True\nKeyError\n"
+    assert callable(c.tf.no_gradient) and callable(c.tf.RegisterGradient)
+    if not c.is_tf:  # the course's own cell shows no_gradient's None (it undoes the registration)
+        assert c.stdout("no-gradient-code") == "True None\n"
+
+
+@claim("l04.register-twice", "04", BOTH,
+       "a second gradient for an operation type that has one is refused with KeyError (Sin)")
+def _(c):
+    import pytest
+
+    with pytest.raises(KeyError):
+        c.tf.RegisterGradient("Sin")(lambda op, upstream: upstream)
+
+
+@claim("l04.only-adjust-contrast", "04", MINITAPE,
+       "of the operations a student calls, minitape's only one without a gradient is AdjustContrastv2")
+def _(c):
+    from minitape._custom import REGISTRY
+
+    without = {name for name, prim in REGISTRY.items() if prim.no_gradient}
+    assert {name for name in without if not name.endswith("Grad")} == {"AdjustContrastv2"}, without
+
+
+@claim("l04.registration-lasts", "04", BOTH,
+       "a registration lasts as long as the process: registering the type again raises KeyError")
+def _(c):
+    import pytest
+
+    tf = c.tf
+    if not c.is_tf:  # the lesson's course cell took its registration back: make one again
+        tf.RegisterGradient("AdjustContrastv2")(lambda op, upstream: (upstream, None))
+    try:
+        with pytest.raises(KeyError):
+            tf.RegisterGradient("AdjustContrastv2")(lambda op, upstream: (upstream, None))
+    finally:
+        if not c.is_tf:
+            import minitape._custom
+
+            minitape._custom.restore_gradient("AdjustContrastv2")
+
+
+@claim("l04.restore-course-only", "04", BOTH,
+       "neither TensorFlow nor minitape's public API takes a registration back; the course's "
+       "minitape._custom.restore_gradient does, so its cell is the course's own")
+def _(c):
+    tf = c.tf
+    assert not any(hasattr(tf, name) for name in ("restore_gradient", "unregister_gradient"))
+    cell = next(x for x in c.cells if x["key"] == "no-gradient-code")
+    assert cell["tf"] == "course" and cell["ran"] == (not c.is_tf)
+    if c.is_tf:  # no_gradient on the registered type is refused: the demonstration needs the undo
+        import pytest
+
+        with pytest.raises(KeyError):
+            tf.no_gradient("AdjustContrastv2")
+
+
+@claim("l04.clip-widget", "04", BOTH,
+       "clip_by_norm keeps the direction: a gradient longer than the clip norm stops on the "
+       "(dotted) circle of that radius, along the same line")
+def _(c):
+    import re
+
+    tf = c.tf
+    g = tf.constant([1.0, 2.0])  # the ordinary gradient of the widget's loss at w = (1, 0.5)
+    for clip in (0.5, 1.0, 2.0, 3.0):
+        clipped = tf.clip_by_norm(g, clip).numpy()
+        norm = float(np.linalg.norm(clipped))
+        assert abs(norm - min(clip, float(np.sqrt(5.0)))) < 1e-6
+        assert abs(clipped[0] * 2.0 - clipped[1] * 1.0) < 1e-6  # parallel to g
+    assert re.search(r"Circle\([^)]*linestyle=\":\"", _lesson_source("04", "clip-widget-code"))
