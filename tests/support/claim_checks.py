@@ -442,3 +442,74 @@ def _(c):
         assert abs(norm - min(clip, float(np.sqrt(5.0)))) < 1e-6
         assert abs(clipped[0] * 2.0 - clipped[1] * 1.0) < 1e-6  # parallel to g
     assert re.search(r"Circle\([^)]*linestyle=\":\"", _lesson_source("04", "clip-widget-code"))
+
+
+# ------------------------------------------------------------------------------------------------
+# Lesson 5
+# ------------------------------------------------------------------------------------------------
+@claim("l05.jacobian-vectorized", "05", BOTH,
+       "both engines compute a Jacobian's rows together in one vectorized pass by default")
+def _(c):
+    import inspect
+
+    tf = c.tf
+    assert inspect.signature(tf.GradientTape.jacobian).parameters["experimental_use_pfor"].default is True
+    if not c.is_tf:
+        import minitape._jacobian as mj
+
+        calls = []
+        rows, vectorized = mj.jacobian_rows, mj.vectorized
+
+        def no_rows(*args, **kwargs):
+            raise AssertionError("minitape computed a Jacobian row by row")
+
+        def counted(*args, **kwargs):
+            calls.append(1)
+            return vectorized(*args, **kwargs)
+
+        mj.jacobian_rows, mj.vectorized = no_rows, counted
+        try:
+            x = tf.Variable(np.ones((7, 5), dtype=np.float32))
+            with tf.GradientTape() as tape:
+                y = tf.tanh(tf.matmul(x, tf.ones((5, 10))))
+            assert tuple(tape.jacobian(y, x).shape) == (7, 10, 7, 5)
+        finally:
+            mj.jacobian_rows, mj.vectorized = rows, vectorized
+        assert len(calls) == 1, calls
+
+
+@claim("l05.newton-1d", "05", BOTH,
+       "the figure shows |f'(x_k)| after each step from x = 2.5 for gradient descent (a roughly "
+       "constant factor per step) and Newton's method (the correct digits roughly double near the "
+       "end), both derivatives from nested tapes, on the f of the figure before")
+def _(c):
+    figure = c.figure("newton-1d-code")
+    assert "|f′(x)|" in figure["texts"] and len([l for l in figure["lines"] if not l["label"].startswith("_")]) == 2
+    assert c.figure("higher-order-curve-code")["lines"][0]["label"] == "f(x)"
+    slope = lambda p: np.abs(p**3 - 2 * p + 0.5)  # noqa: E731
+    descent, newton = slope(np.asarray(c.env["descent_points"])), slope(np.asarray(c.env["newton_points"]))
+    ratios = descent[2:] / descent[1:-1]
+    assert np.all((0.2 < ratios) & (ratios < 0.95)) and ratios.max() / ratios.min() < 2.5, ratios
+    digits = -np.log10(newton[newton > 1e-13])
+    assert newton.min() < 1e-12 and any(b > 1.6 * a for a, b in zip(digits[1:], digits[2:]) if a > 1), digits
+
+
+@claim("l05.scope", "05", BOTH,
+       "string tensors, tf.data and SavedModel are TensorFlow's and outside minitape")
+def _(c):
+    present = [hasattr(c.tf, name) for name in ("strings", "data", "saved_model")]
+    assert present == [c.is_tf] * 3, present
+
+
+@claim("l05.batch-jacobian-blocks", "05", BOTH,
+       "the full Jacobian of a batch, flattened to 42 x 35 in the picture, is zero outside the "
+       "diagonal blocks")
+def _(c):
+    j = c.env["j"].numpy()
+    assert j.shape == (7, 6, 7, 5)
+    for a in range(7):
+        for b in range(7):
+            if a != b:
+                assert np.abs(j[a, :, b, :]).max() == 0, (a, b)
+    assert any(np.abs(j[b, :, b, :]).max() > 0 for b in range(7))
+    assert any("42 × 35" in text for text in c.figure("batch-jacobian-full-code")["texts"])
