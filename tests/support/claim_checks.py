@@ -513,3 +513,143 @@ def _(c):
                 assert np.abs(j[a, :, b, :]).max() == 0, (a, b)
     assert any(np.abs(j[b, :, b, :]).max() > 0 for b in range(7))
     assert any("42 × 35" in text for text in c.figure("batch-jacobian-full-code")["texts"])
+
+
+# ------------------------------------------------------------------------------------------------
+# Lesson 6
+# ------------------------------------------------------------------------------------------------
+def _no_gpu(tf) -> bool:
+    return tf.config.list_physical_devices("GPU") == []
+
+
+@claim("l06.keras-optimizers", "06", BOTH,
+       "a Keras optimizer does the update: SGD without momentum gives the hand-written loop's losses")
+def _(c):
+    assert c.stdout("sgd-code").rstrip().endswith("True"), c.stdout("sgd-code")
+
+
+@claim("l06.setup-tools", "06", BOTH, "NumPy makes the data, matplotlib draws, ipywidgets gives the slider")
+def _(c):
+    assert "np.random.default_rng" in _lesson_source("06", "data-code")
+    setup = _lesson_source("06", "setup-code")
+    assert "import ipywidgets" in setup and "import matplotlib.pyplot" in setup
+    assert c.cell("lr-code")["display"]["type"] == "VBox"
+
+
+@claim("l06.learning-rate-name", "06", BOTH, "Keras calls the step size learning_rate")
+def _(c):
+    assert abs(float(c.tf.keras.optimizers.SGD(learning_rate=0.25).learning_rate) - 0.25) < 1e-7
+
+
+@claim("l06.model-tracks-layers", "06", BOTH,
+       "a tf.keras.Model subclass with call() finds the layers assigned to its attributes, and "
+       "lists their kernels and biases in trainable_variables once built")
+def _(c):
+    model = c.env["MLP"](hidden_units=3)
+    assert len(model.trainable_variables) == 0
+    model(c.tf.ones((2, 1)))
+    assert [(v.name, tuple(v.shape)) for v in model.trainable_variables] == \
+        [("kernel", (1, 3)), ("bias", (3,)), ("kernel", (3, 1)), ("bias", (1,))]
+    assert c.stdout("mlp-code").split("\n")[:4] == ["kernel (1, 16)", "bias (16,)", "kernel (16, 1)", "bias (1,)"]
+
+
+@claim("l06.module-misses-keras", "06", TENSORFLOW,
+       "TensorFlow's tf.Module does not find Keras 3 layers' variables")
+def _(c):
+    tf = c.tf
+
+    class Holder(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(2)
+
+    holder = Holder()
+    holder.dense(tf.ones((1, 3)))
+    assert len(holder.dense.trainable_variables) == 2 and len(holder.trainable_variables) == 0
+
+
+@claim("l06.device-context", "06", BOTH,
+       "list_physical_devices('GPU') lists the usable GPUs; inside tf.device new tensors live on "
+       "that device; /CPU:0 is the processor")
+def _(c):
+    tf = c.tf
+    with tf.device("/CPU:0"):
+        t = tf.constant([1.0, 2.0])
+    assert t.device.endswith("device:CPU:0")
+    if _no_gpu(tf):
+        assert "device:CPU:0" in c.stdout("device-code")
+
+
+@claim("l06.cupy", "06", MINITAPE,
+       "minitape reaches NVIDIA GPUs through CuPy, optional; without it it sees only the CPU")
+def _(c):
+    import importlib.util
+
+    if importlib.util.find_spec("cupy") is None:
+        assert c.tf.config.list_physical_devices("GPU") == []
+    assert [d.device_type for d in c.tf.config.list_physical_devices("CPU")] == ["CPU"]
+
+
+@claim("l06.numpy-on-cpu", "06", BOTH,
+       "a tensor's .device says where it lives; .numpy() gives a NumPy array on the CPU")
+def _(c):
+    t = c.tf.constant([1.0, 2.0])
+    assert isinstance(t.numpy(), np.ndarray) and isinstance(t.device, str)
+
+
+@claim("l06.soft-placement", "06", BOTH,
+       "soft device placement is on by default: /GPU:0 without a usable GPU quietly runs on the CPU")
+def _(c):
+    tf = c.tf
+    assert tf.config.get_soft_device_placement() is True
+    if _no_gpu(tf):
+        with tf.device("/GPU:0"):
+            t = tf.constant([1.0])
+        assert t.device.endswith("device:CPU:0")
+        assert c.stdout("device-same-code").startswith("/job:localhost/replica:0/task:0/device:CPU:0\n")
+
+
+@claim("l06.hard-placement", "06", BOTH,
+       "with soft placement off, /GPU:0 without a GPU raises InvalidArgumentError: TensorFlow at "
+       "the first operation in the block, minitape on entering it, and minitape's message says "
+       "what is missing")
+def _(c):
+    tf = c.tf
+    if not _no_gpu(tf):
+        return
+    tf.config.set_soft_device_placement(False)
+    try:
+        entered = False
+        try:
+            with tf.device("/GPU:0"):
+                entered = True
+                tf.constant([1.0]) + 1.0
+        except tf.errors.InvalidArgumentError as error:
+            message = str(error)
+        else:
+            raise AssertionError("no InvalidArgumentError")
+    finally:
+        tf.config.set_soft_device_placement(True)
+    assert entered == c.is_tf
+    assert ("CuPy" in message) == (not c.is_tf), message
+
+
+@claim("l06.loss-curve", "06", BOTH, "the loss curve: the loss at every step, on a logarithmic axis")
+def _(c):
+    figure = c.figure("curve-code")
+    assert "log" in figure["yscales"] and any(line["points"] == 100 for line in figure["lines"])
+
+
+@claim("l06.ex4-model", "06", MINITAPE,
+       "exercise 4's model is a tf.keras.Sequential of a hidden Dense layer with tanh and an "
+       "output Dense layer; its optimizer is a Keras Adam or SGD")
+def _(c):
+    from grader.student.registry import get
+
+    ex = get("l06_ex4")
+    for case in ex.visible + ex.hidden:
+        model, optimizer = case.make(np.random.default_rng(0)).args[:2]
+        assert isinstance(model, c.tf.keras.Sequential)
+        hidden, out = model.layers
+        assert hidden.activation.__name__ == "tanh" and out.units == 1
+        assert type(optimizer).__name__ in ("Adam", "SGD")

@@ -175,7 +175,8 @@ def figure_record(fig) -> dict:
         for patch in ax.patches:
             lines.append({"label": str(patch.get_label()), "linestyle": "bar", "marker": "None",
                           "points": 1, "hatch": patch.get_hatch() or ""})
-    return {"alt": getattr(fig, _ALT, None), "lines": lines, "texts": [t for t in texts if t]}
+    return {"alt": getattr(fig, _ALT, None), "lines": lines, "texts": [t for t in texts if t],
+            "yscales": [ax.get_yscale() for ax in fig.axes]}
 
 
 class _LogCapture:
