@@ -266,7 +266,10 @@ def _template_regex(template: str):
 
     first = template.split(". ")[0]
     parts = re.split(r"(\{[^{}]*\})", first)
-    body = "".join(".*?" if p.startswith("{") and p.endswith("}") else re.escape(p) for p in parts)
+    # a space matches any space: the catalogs typeset what they return (Russian no-break spaces,
+    # course_lang.typography), whichever side of the wire did the typesetting
+    body = "".join(".*?" if p.startswith("{") and p.endswith("}")
+                   else r"\s".join(re.escape(w) for w in re.split(r"\s", p)) for p in parts)
     return re.compile(body, re.S)
 
 

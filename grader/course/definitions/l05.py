@@ -287,8 +287,8 @@ register(Exercise(
                                    [[1.0, 2.0], [-1.0, 0.5], [0.0, 0.0], [2.0, -1.0]]),
                   "w (2, 3), x (4, 2)")],
     hidden=[Case(_ex5_random) for _ in range(3)],
-    title={"en": "Per-example Jacobians", "es": "Jacobianos por ejemplo",
-           "pt": "Jacobianas por exemplo", "ru": "Якобианы отдельных примеров"},
+    title={"en": "Per-example Jacobians", "es": "Jacobianos de cada ejemplo",
+           "pt": "Jacobianas de cada exemplo", "ru": "Якобианы отдельных примеров"},
     compares="jacobian",
 ))
 
