@@ -263,8 +263,11 @@ def test_course_cells_say_so_and_claim_markers_are_removed(tmp_path):
     assert [c.tf for c in lesson.code] == ["course", None, None]
     # the marker does not make the translations stale: hashes ignore it
     assert all(lesson.prose[0].status(lang) == "ok" for lang in ("es", "pt", "ru"))
-    for lang, note in (("en", "# The course's tools: this cell does not exist in TensorFlow.\n"),
-                       ("ru", "# Инструменты курса: в TensorFlow этой ячейки нет.\n")):
+    from lessons.i18n import t
+
+    assert t("lessons.course_only", "en") == "The course's tools: this cell does not exist in TensorFlow."
+    for lang in ("en", "ru"):
+        note = f"# {t('lessons.course_only', lang)}\n"
         inb = build.instructor_notebook(lesson, lang)
         assert inb.cells[1].source == note + "import math\nvalue = math.sqrt(4.0)"
         assert inb.cells[2].source.startswith("def double(x):")  # a solution runs under both engines

@@ -653,3 +653,304 @@ def _(c):
         hidden, out = model.layers
         assert hidden.activation.__name__ == "tanh" and out.units == 1
         assert type(optimizer).__name__ in ("Adam", "SGD")
+
+
+# ------------------------------------------------------------------------------------------------
+# Lesson 7
+# ------------------------------------------------------------------------------------------------
+def _largest(text: str) -> float:
+    """The largest number written in e-notation in ``text`` (the lesson's printed differences),
+    which must exist: float64 rounding (about 1e-16) is agreement."""
+    import re
+
+    found = [float(x) for x in re.findall(r"\d\.\de[-+]\d\d", text)]
+    assert found, text
+    return max(found)
+
+@claim("l07.compare-minitape", "07", BOTH,
+       "our tape gives the same gradients as tf.GradientTape on every function of Step 5")
+def _(c):
+    assert _largest(c.stdout("compare-code").split("\n")[-2]) < 1e-12
+
+
+@claim("l07.setup", "07", MINITAPE,
+       "our tape needs only math; minitape.debugging gives draw and stepper")
+def _(c):
+    import ast
+
+    from minitape.debugging import draw, stepper
+
+    assert callable(draw) and callable(stepper)
+    for key in ("value-code", "tape-code"):
+        tree = ast.parse(_lesson_source("07", key))
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                    for alias in node.names}
+        assert imported <= {"math"}, (key, imported)
+
+
+@claim("l07.tape-keeps-records", "07", BOTH,
+       "the engines keep what the backward pass needs on the tape, not on the values: a tensor "
+       "carries no gradient")
+def _(c):
+    tf = c.tf
+    x = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+    assert not hasattr(y, "grad") and not hasattr(x, "grad")
+    assert float(tape.gradient(y, x)) == 4.0
+
+
+@claim("l07.record-if-watched", "07", BOTH,
+       "record only if watched: an operation whose inputs are all unwatched is not recorded")
+def _(c):
+    tf = c.tf
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        y = x * x  # nothing watched yet: not recorded
+        tape.watch(x)
+    assert tape.gradient(y, x) is None
+
+
+@claim("l07.gradient-function", "07", TENSORFLOW,
+       "TensorFlow calls an operation's VJP its gradient function, registered by the operation's name")
+def _(c):
+    from tensorflow.python.framework import ops
+
+    fn = ops._gradient_registry.lookup("Mul")
+    assert callable(fn) and fn.__name__ == "_MulGrad"
+
+
+@claim("l07.gradients-returned", "07", BOTH,
+       "gradients are returned, not stored on variables: asking twice gives the same answer")
+def _(c):
+    tf = c.tf
+    x = tf.Variable(1.5)
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * tf.sin(x)
+    first, second = tape.gradient(y, x), tape.gradient(y, x)
+    assert float(first) == float(second) and not hasattr(x, "grad")
+    assert "call 2: [0.5707372016677029, 1.5]" in c.stdout("local-dict-code")
+
+
+@claim("l07.no-recursion", "07", BOTH,
+       "both engines schedule the backward pass without recursion: 5000 chained operations, past "
+       "Python's recursion limit, differentiate")
+def _(c):
+    import sys
+
+    tf = c.tf
+    w = tf.Variable(0.5, dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        z = w
+        for _ in range(5000):
+            z = tf.sin(z)
+    assert 5000 > sys.getrecursionlimit() and tape.gradient(z, w) is not None
+    assert "RecursionError" in c.stdout("no-recursion-code")
+
+
+@claim("l07.float32-default", "07", BOTH, "a Python float becomes float32 in a tf.Variable")
+def _(c):
+    assert c.tf.Variable(1.5).dtype == c.tf.float32
+
+
+@claim("l07.draw", "07", MINITAPE,
+       "minitape draws what its tape recorded: Mul, Sin and AddV2 on the values of Step 2")
+def _(c):
+    from minitape.debugging import draw
+
+    tf = c.tf
+    x, y = tf.Variable(0.5), tf.Variable(1.5)
+    with tf.GradientTape() as tape:
+        f = x * y + tf.sin(x)
+    text = draw(tape).text
+    assert "3 operations recorded" in text and all(op in text for op in ("Mul(", "Sin(", "AddV2("))
+
+
+@claim("l07.op-names", "07", TENSORFLOW, "TensorFlow names those operations Mul, Sin and AddV2")
+def _(c):
+    assert all(hasattr(c.tf.raw_ops, name) for name in ("Mul", "Sin", "AddV2"))
+
+
+@claim("l07.stepper", "07", MINITAPE,
+       "minitape's stepper runs its backward pass one operation at a time")
+def _(c):
+    cell = c.cell("stepper-code")
+    assert cell["tf"] == "course" and cell["display"]["type"] == "Stepper"
+
+
+@claim("l07.stepper-order", "07", MINITAPE,
+       "minitape schedules an operation when all users of its output have contributed; our tape "
+       "walks its records backwards; both orders end with the same gradients")
+def _(c):
+    from minitape.debugging import backward_steps
+
+    tf = c.tf
+    x, y = tf.Variable(0.5), tf.Variable(1.5)
+    with tf.GradientTape(persistent=True) as tape:
+        f = x * y + tf.sin(x)
+    ops = [s.op for s in backward_steps(tape, f, [x, y]) if s.op]
+    assert ops[0] == "AddV2" and sorted(ops[1:]) == ["Mul", "Sin"], ops
+    ours = c.env["our_gradients"](lambda a, b, m: a * b + m.sin(a), 0.5, 1.5)
+    theirs = tape.gradient(f, [x, y])
+    assert np.allclose([float(v) for v in ours], [float(v) for v in theirs])
+
+
+@claim("l07.grader-minitape", "07", MINITAPE,
+       "the grader compares lesson 7's answers with the gradients of minitape's tf.GradientTape")
+def _(c):
+    import inspect
+
+    from grader.student.registry import get
+
+    for ex_id in ("l07_ex1", "l07_ex3", "l07_ex4"):
+        source = inspect.getsource(get(ex_id).reference)
+        assert "GradientTape" in source, ex_id
+
+
+@claim("l07.registry-by-name", "07", BOTH,
+       "the gradient function is looked up by the operation's name: Mul has one registered "
+       "(a second registration is refused)")
+def _(c):
+    import pytest
+
+    with pytest.raises(KeyError):
+        c.tf.RegisterGradient("Mul")(lambda op, upstream: (upstream, upstream))
+
+
+@claim("l07.own-tape-only", "07", MINITAPE,
+       "the network trains on our Tape alone: nothing of minitape's records its gradients")
+def _(c):
+    tf = c.tf
+    original = tf.GradientTape.__enter__
+
+    def refuse(self):
+        raise AssertionError("minitape's tape was used")
+
+    tf.GradientTape.__enter__ = refuse
+    try:
+        values = c.env["init_params"](np.random.default_rng(1))
+        result = c.env["train_losses"](values, c.env["X"], c.env["Y"], 0.5, 2)
+    finally:
+        tf.GradientTape.__enter__ = original
+    assert len(result[0]) == 2
+
+
+@claim("l07.relu-at-zero", "07", BOTH, "the ReLU's derivative at 0 is taken as 0")
+def _(c):
+    tf = c.tf
+    x = tf.Variable(0.0)
+    with tf.GradientTape() as tape:
+        y = tf.nn.relu(x)
+    assert float(tape.gradient(y, x)) == 0.0
+
+
+@claim("l07.xor-data", "07", BOTH,
+       "XOR: four clouds of 8 points around (±1, ±1), made with NumPy, labels +1 where x1 and x2 "
+       "have the same sign")
+def _(c):
+    X, Y = np.asarray(c.env["X"]), np.asarray(c.env["Y"])
+    assert X.shape == (32, 2) and sorted(set(Y.tolist())) == [-1.0, 1.0]
+    assert "np.random.default_rng" in _lesson_source("07", "xor-code")
+
+
+@claim("l07.kit-code", "07", BOTH,
+       "score and hinge_loss run on our Values and on tf.Variables alike, with the same gradients")
+def _(c):
+    assert _largest(c.stdout("payoff-check-code")) < 1e-12
+
+
+@claim("l07.kit-swap", "07", BOTH,
+       "the same training loop gives the same loss curve on our tape and on tf.GradientTape")
+def _(c):
+    assert _largest(c.stdout("swap-code")) < 1e-12
+
+
+@claim("l07.tensor-tape", "07", BOTH,
+       "the reverse loop for whole arrays is the same; matmul's and broadcasting's VJPs in NumPy "
+       "give the engine's gradients")
+def _(c):
+    out = c.stdout("tensor-tape-code")
+    assert out.count("\n") == 3 and _largest(out) < 1e-12, out
+
+
+@claim("l07.ex6-input", "07", MINITAPE, "exercise 6's grad is a NumPy array and shape a tuple")
+def _(c):
+    from grader.student.registry import get
+
+    ex = get("l07_ex6")
+    for case in ex.visible + ex.hidden:
+        grad, shape = case.make(np.random.default_rng(0)).args
+        assert isinstance(grad, np.ndarray) and isinstance(shape, tuple)
+
+
+@claim("l07.unbroadcast-minitape", "07", MINITAPE,
+       "minitape sums every broadcast gradient back to its input's shape in one place")
+def _(c):
+    import minitape._ops as ops
+
+    tf = c.tf
+    assert callable(ops.unbroadcast)  # the one helper every broadcasting rule's gradient goes through
+    a = tf.Variable(np.ones((3, 1)))
+    b = tf.Variable(np.ones((4,)))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum((a + b) * np.arange(12.0).reshape(3, 4))
+    ga, gb = tape.gradient(y, [a, b])
+    weights = np.arange(12.0).reshape(3, 4)
+    assert np.allclose(ga.numpy(), weights.sum(axis=1, keepdims=True)) and np.allclose(gb.numpy(), weights.sum(axis=0))
+
+
+@claim("l07.clipnorm", "07", TENSORFLOW,
+       "an optimizer's global_clipnorm clips all gradients by their joint norm; clipnorm each on its own")
+def _(c):
+    tf = c.tf
+
+    def step(**clip):
+        a, b = tf.Variable([0.0, 0.0]), tf.Variable([0.0])
+        tf.keras.optimizers.SGD(learning_rate=1.0, **clip).apply_gradients(
+            [(tf.constant([3.0, 4.0]), a), (tf.constant([0.5]), b)])
+        return a.numpy(), b.numpy()
+
+    a, b = step(clipnorm=1.0)
+    assert np.allclose(a, [-0.6, -0.8]) and np.allclose(b, [-0.5])  # each by its own norm
+    a, b = step(global_clipnorm=1.0)
+    joint = np.sqrt(25.0 + 0.25)
+    assert np.allclose(a, [-3 / joint, -4 / joint]) and np.allclose(b, [-0.5 / joint])
+
+
+@claim("l07.figure-errors", "07", BOTH,
+       "the best finite differences at x = 1 reach about 1e-9 (forward) and 1e-12 (central)")
+def _(c):
+    forward, central = min(c.env["forward_err"]), min(c.env["central_err"])
+    assert 2e-10 < forward < 6e-9 and 3e-13 < central < 6e-12, (forward, central)
+
+
+@claim("l07.figure-dotted", "07", BOTH, "float64's rounding is the dotted line of the figure")
+def _(c):
+    figure = c.figure("figure-code")
+    (rounding,) = [line for line in figure["lines"] if line["label"].startswith("float64 rounding")]
+    assert rounding["linestyle"] == ":"
+
+
+@claim("l07.eager-tape", "07", TENSORFLOW, "the tape is the heart of TensorFlow's eager mode")
+def _(c):
+    assert c.tf.executing_eagerly() and hasattr(c.tf, "GradientTape")
+
+
+@claim("l07.tf-adds", "07", TENSORFLOW,
+       "around it TensorFlow adds tf.function (traced once per kind of input, Python side effects "
+       "only while tracing), Model.fit, and tf.saved_model.save")
+def _(c):
+    tf = c.tf
+    printed = []
+
+    @tf.function
+    def f(x):
+        printed.append(1)
+        return x * 2.0
+
+    f(tf.constant(1.0))
+    f(tf.constant(2.0))
+    assert len(printed) == 1
+    f(tf.constant([1.0, 2.0]))  # a new kind of input: traced again
+    assert len(printed) == 2
+    assert callable(tf.keras.Model.fit) and callable(tf.saved_model.save)

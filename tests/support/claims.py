@@ -42,7 +42,7 @@ TENSORFLOW = ("tensorflow",)
 # ------------------------------------------------------------------------------------------------
 ENGINE_NAMES = re.compile(r"\b(TensorFlow|minitape|NumPy|Keras)\b")
 FIGURE_WORDS = {
-    "en": r"\b(figures?|plots?|charts?|graphs?|drawings?|a picture|the picture|pictures|dashed|dotted|solid line|bars)\b",
+    "en": r"\b(figures?|plots?|charts?|drawings?|a picture|the picture|pictures|dashed|dotted|solid line|bars)\b",
     "es": r"\b(figuras?|gráfic[oa]s?|dibujos?|discontinuas?|punteadas?|línea continua|barras)\b",
     "pt": r"\b(figuras?|gráficos?|desenhos?|tracejad[oa]s?|pontilhad[oa]s?|linha contínua|barras)\b",
     "ru": r"(рисун\w*|картинк\w*|диаграмм\w*|пунктир\w*|штрих\w*|сплошн\w*)",
