@@ -579,6 +579,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Padrão: None em todas as verificações — a fita nunca ligou o alvo a esta fonte.",
         "ru": "Типичная ошибка: None во всех проверках — лента так и не связала цель с этим источником.",
     },
+    "mistake.none.returned": {
+        "en": "Pattern: None on every check — the gradient is computed but never returned.",
+        "es": "Patrón: None en todas las comprobaciones — el gradiente se calcula, pero nunca se devuelve.",
+        "pt": "Padrão: None em todas as verificações — o gradiente é calculado, mas nunca é devolvido.",
+        "ru": "Типичная ошибка: None во всех проверках — градиент вычисляется, но не возвращается.",
+    },
     "mistake.shape": {
         "en": "Pattern: the shape is wrong on every check — compare your shape with the source's.",
         "es": "Patrón: la forma es incorrecta en todas las comprobaciones — compárala con la de la fuente.",
@@ -634,16 +640,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Типичная ошибка: ровно половина эталона — пропущен множитель 2 из производной квадрата?",
     },
     "mistake.scale.n": {
-        "en": "Pattern: the reference times the batch size n — a sum where the target takes a mean?",
-        "es": "Patrón: la referencia multiplicada por el tamaño del lote n — ¿una suma donde el objetivo usa una media?",
-        "pt": "Padrão: a referência vezes o tamanho do lote n — uma soma onde o alvo usa uma média?",
-        "ru": "Типичная ошибка: эталон, умноженный на размер батча n — сумма вместо среднего?",
+        "en": "Pattern: the reference times the number n of values the target averages — a sum where the target takes a mean?",
+        "es": "Patrón: la referencia multiplicada por el número n de valores que promedia el objetivo — ¿una suma donde el objetivo usa una media?",
+        "pt": "Padrão: a referência vezes o número n de valores cuja média o alvo toma — uma soma onde o alvo usa uma média?",
+        "ru": "Типичная ошибка: эталон, умноженный на число n усредняемых значений, — сумма вместо среднего?",
     },
     "mistake.scale.1/n": {
-        "en": "Pattern: the reference divided by the batch size n — a mean where the target takes a sum?",
-        "es": "Patrón: la referencia dividida por el tamaño del lote n — ¿una media donde el objetivo usa una suma?",
-        "pt": "Padrão: a referência dividida pelo tamanho do lote n — uma média onde o alvo usa uma soma?",
-        "ru": "Типичная ошибка: эталон, делённый на размер батча n — среднее вместо суммы?",
+        "en": "Pattern: the reference divided by the number n of values the target adds up — a mean where the target takes a sum?",
+        "es": "Patrón: la referencia dividida por el número n de valores que suma el objetivo — ¿una media donde el objetivo usa una suma?",
+        "pt": "Padrão: a referência dividida pelo número n de valores que o alvo soma — uma média onde o alvo usa uma soma?",
+        "ru": "Типичная ошибка: эталон, делённый на число n суммируемых значений, — среднее вместо суммы?",
     },
     "mistake.partial": {
         "en": "Pattern: the gradient of only part of the target — a term or a factor of the chain rule is missing.",

@@ -433,6 +433,8 @@ def hint(diagnosis: Diagnosis, lang: str | None = None, ex: Any = None, label: A
     if d.pattern == "swapped":
         other = label(d.kind) if label else d.kind
         return t("mistake.swapped", lang, other=other or d.kind)
+    if d.pattern == "none" and d.kind in ("no_return", "lost_result"):
+        return t("mistake.none.returned", lang)  # the tape did connect them: the result got lost
     if d.pattern in ("none", "sign", "stale", "not_finite", "precision", "partial"):
         return t(f"mistake.{d.pattern}", lang)
     return t("mistake.other", lang)

@@ -218,3 +218,17 @@ def test_the_precision_pattern_names_float32_accuracy_where_float64_is_declared(
     # graded at float32's tolerance (the rule), the same answer keeps its points
     assert run_exercise(get("l01_ex2"), namespace(FORWARD_DIFFERENCES), include_hidden=True, seed=7,
                         lang="en").passed
+
+
+def test_a_gradient_computed_but_not_returned_is_not_called_unconnected():
+    # the pattern line must not contradict the None explanation above it (pt review, G1)
+    src = '''
+def derivative_at(x0):
+    x = tf.Variable(x0)
+    with tf.GradientTape() as tape:
+        y = x ** 3 - 2 * x
+    g = tape.gradient(y, x)
+'''
+    result = check("l01_ex1", namespace(src))
+    messages = [c.message for c in result.checks if not c.passed]
+    assert messages and all("never returned" in m and "never connected" not in m for m in messages), messages

@@ -312,7 +312,7 @@ def _none_cause_reference(snippet):
     from minitape.debugging import why_none
 
     ns = {"tf": tf, "np": np}
-    with warnings.catch_warnings():  # minitape warns about the integer Variable of D
+    with warnings.catch_warnings():  # nothing warns today (D's integer Variable included): kept quiet anyway
         warnings.simplefilter("ignore")
         exec(SNIPPETS[snippet], ns)  # noqa: S102 -- the course's own snippets, not student code
         tape, y, x = ns["tape"], ns["y"], ns["x"]

@@ -213,7 +213,8 @@ register(Exercise(
     function="scaled_tanh_gradients",
     signature="scaled_tanh_gradients(a, x)",
     # the probe reports custom_gradient.variables when a custom_gradient function read Variables,
-    # so a function that takes `a` as an argument (no variables=) does not pass
+    # so a function that takes `a` as an argument (no variables=) is noted for the instructor (a
+    # technique never costs points: values do)
     techniques=(Technique("custom_gradient", ("custom_gradient",),
                           ("custom_gradient", "custom_gradient.variables"), description={
         "en": "tf.custom_gradient (with backward(upstream, variables=...))",
