@@ -8,7 +8,7 @@
 # # Lesson 1 · Gradients and tapes
 #
 # Training a neural network means nudging its parameters, step by step, in the direction that
-# lowers a loss; that direction is given by a *gradient*. Working out gradients by hand stops
+# lowers a loss; that direction is the opposite of the *gradient*. Working out gradients by hand stops
 # being practical after a couple of layers. *Automatic differentiation* computes them exactly,
 # from the very code that computes the loss.
 #
@@ -19,11 +19,11 @@
 # - how to ask for many gradients at once, with lists and dictionaries of sources;
 # - how to get the gradients of a model's variables.
 
-# %% [markdown] key="title" lang="es" src="9c1990bb"
+# %% [markdown] key="title" lang="es" src="78eb4ddc"
 # # Lección 1 · Gradientes y cintas
 #
 # Entrenar una red neuronal consiste en mover sus parámetros, paso a paso, en la dirección en
-# la que baja una función de pérdida; esa dirección nos la da el *gradiente*. Calcular
+# la que baja una función de pérdida; esa dirección es la opuesta al *gradiente*. Calcular
 # gradientes a mano deja de ser práctico en cuanto el modelo tiene un par de capas. La
 # *diferenciación automática* los calcula de forma exacta a partir del mismo código que
 # calcula la pérdida.
@@ -36,11 +36,11 @@
 # - cómo pedir muchos gradientes a la vez, con listas y diccionarios de fuentes;
 # - cómo obtener los gradientes de las variables de un modelo.
 
-# %% [markdown] key="title" lang="pt" src="9c1990bb"
+# %% [markdown] key="title" lang="pt" src="78eb4ddc"
 # # Lição 1 · Gradientes e fitas
 #
 # Treinar uma rede neural é ajustar seus parâmetros, passo a passo, na direção em que a função
-# de perda diminui; quem indica essa direção é o *gradiente*. Calcular gradientes à mão deixa de
+# de perda diminui; essa direção é a oposta ao *gradiente*. Calcular gradientes à mão deixa de
 # ser viável assim que o modelo ganha duas ou três camadas. A *diferenciação automática* os
 # calcula de forma exata a partir do próprio código que calcula a perda.
 #
@@ -52,11 +52,11 @@
 # - como pedir vários gradientes de uma vez, com listas e dicionários de fontes;
 # - como obter os gradientes das variáveis de um modelo.
 
-# %% [markdown] key="title" lang="ru" src="9c1990bb"
+# %% [markdown] key="title" lang="ru" src="78eb4ddc"
 # # Урок 1 · Градиенты и ленты
 #
 # Обучить нейронную сеть — значит шаг за шагом сдвигать её параметры туда, где функция потерь
-# уменьшается; это направление задаёт *градиент*. Считать градиенты вручную становится
+# уменьшается; это направление противоположно *градиенту*. Считать градиенты вручную становится
 # непрактично, как только в модели появляется хотя бы пара слоёв. *Автоматическое
 # дифференцирование* вычисляет их точно — по тому же коду, который вычисляет потери.
 #

@@ -804,29 +804,29 @@ except LookupError as error:
 
 # %% [markdown] key="no-gradient-fix" lang="en"
 # There are two ways out: register a gradient for the operation (lesson 4 shows custom
-# gradients), or rewrite it with operations that have one. Adjusting the contrast moves each
-# channel away from its mean: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, where $\bar{x}$ is
+# gradients), or rewrite it with operations that have one. Adjusting the contrast scales each
+# value's distance from its channel's mean by the factor: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, where $\bar{x}$ is
 # the channel's mean over the image. Rewritten like that, it gives the same image and its
 # gradients:
 
-# %% [markdown] key="no-gradient-fix" lang="es" src="34d147cc"
+# %% [markdown] key="no-gradient-fix" lang="es" src="887ad8f4"
 # Hay dos salidas: registrar un gradiente para la operación (la lección 4 muestra los
 # gradientes personalizados) o reescribirla con operaciones que sí lo tengan. Ajustar el
 # contraste escala la distancia de cada valor a la media de su canal: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, donde
 # $\bar{x}$ es la media del canal en la imagen. Reescrita así, da la misma imagen y además sus
 # gradientes:
 
-# %% [markdown] key="no-gradient-fix" lang="pt" src="34d147cc"
+# %% [markdown] key="no-gradient-fix" lang="pt" src="887ad8f4"
 # Há duas saídas: registrar um gradiente para a operação (a lição 4 mostra gradientes
 # personalizados) ou reescrevê-la com operações que tenham gradiente. Ajustar o contraste
 # escala a distância de cada pixel à média do seu canal: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, em que
 # $\bar{x}$ é a média do canal na imagem. Reescrita assim, ela dá a mesma imagem e também os
 # gradientes:
 
-# %% [markdown] key="no-gradient-fix" lang="ru" src="34d147cc"
+# %% [markdown] key="no-gradient-fix" lang="ru" src="887ad8f4"
 # Выхода два: зарегистрировать для операции градиент (собственные градиенты — тема урока 4)
-# или переписать её через операции, у которых градиент есть. Регулировка контраста отодвигает
-# значение каждого пикселя от среднего по его каналу: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, где $\bar{x}$ —
+# или переписать её через операции, у которых градиент есть. Регулировка контраста умножает на
+# множитель расстояние от значения каждого пикселя до среднего по его каналу: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, где $\bar{x}$ —
 # среднее канала по изображению. В таком виде она даёт то же изображение и вдобавок градиенты:
 
 # %% key="no-gradient-fix-code"
@@ -1145,25 +1145,25 @@ grade("l03_ex1")
 # %% [markdown] key="ex2-broken" lang="en"
 # ### Exercise 2 · A training loop that keeps its Variable (2 points)
 #
-# This gradient descent on $f(x) = (x - 2)^2$ should take `steps` steps of size `lr` and return
+# This gradient descent on $f(x) = (x - 2)^2$ should take `steps` steps with learning rate `lr` and return
 # the gradient of every step. Run it: the first step works, the second gets `None`, and then
 # the update itself crashes.
 
-# %% [markdown] key="ex2-broken" lang="es" src="765cacbb"
+# %% [markdown] key="ex2-broken" lang="es" src="d085daaa"
 # ### Ejercicio 2 · Un bucle de entrenamiento que no pierde su variable (2 puntos)
 #
 # Este descenso del gradiente sobre $f(x) = (x - 2)^2$ debería dar `steps` pasos con tasa de
 # aprendizaje `lr` y devolver el gradiente de cada paso. Ejecútalo: el primer paso funciona, el segundo recibe
 # `None` y después la propia actualización falla.
 
-# %% [markdown] key="ex2-broken" lang="pt" src="765cacbb"
+# %% [markdown] key="ex2-broken" lang="pt" src="d085daaa"
 # ### Exercício 2 · Um laço de treinamento que não perde sua variável (2 pontos)
 #
 # Esta descida do gradiente em $f(x) = (x - 2)^2$ deveria dar `steps` passos com taxa de
 # aprendizado `lr` e devolver o gradiente de cada passo. Execute: o primeiro passo funciona, o segundo recebe
 # `None` e depois a própria atualização quebra.
 
-# %% [markdown] key="ex2-broken" lang="ru" src="765cacbb"
+# %% [markdown] key="ex2-broken" lang="ru" src="d085daaa"
 # ### Упражнение 2 · Цикл обучения, в котором переменная остаётся переменной (2 балла)
 #
 # Этот градиентный спуск для $f(x) = (x - 2)^2$ должен сделать `steps` шагов со скоростью

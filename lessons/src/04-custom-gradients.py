@@ -1556,47 +1556,47 @@ grade("l04_ex6")
 # respect to the *input* and do not need the weights' gradients at all. Write
 # `input_gradient_only(layer, x)`: `layer` is a `tf.keras.layers.Dense` that has already been
 # called once, `x` a tensor. Create the tape with `watch_accessed_variables=False` (lesson 2), so
-# that it records nothing for the layer's variables, watch `x` yourself, and for
+# that it does not watch the layer's variables, watch `x` yourself, and for
 # $L = \sum \text{layer}(x)^2$ return the list
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: the gradient and the number of
-# Variables the tape watched, which shows that the weights stayed out of the record.
+# Variables the tape watched, which shows that the tape watched none of the weights.
 
-# %% [markdown] key="ex7" lang="es" src="0420a3d4"
+# %% [markdown] key="ex7" lang="es" src="70b72f50"
 # ### Ejercicio 7 · Un gradiente solo respecto de la entrada (2 puntos)
 #
 # Para ver a qué píxeles o características de la entrada reacciona una capa entrenada, se deriva
 # respecto de la *entrada*, y los gradientes de los pesos no hacen ninguna falta. Escribe
 # `input_gradient_only(layer, x)`: `layer` es una `tf.keras.layers.Dense` a la que ya se ha
 # llamado una vez, y `x` un tensor. Crea la cinta con `watch_accessed_variables=False`
-# (lección 2), para que no grabe nada de las variables de la capa, observa `x` por tu cuenta y,
+# (lección 2), para que no observe las variables de la capa, observa `x` por tu cuenta y,
 # para
 # $L = \sum \text{layer}(x)^2$, devuelve la lista
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: el gradiente y el número de
-# variables que observó la cinta, que muestra que los pesos se quedaron fuera de la grabación.
+# variables que observó la cinta, que muestra que la cinta no observó ninguno de los pesos.
 
-# %% [markdown] key="ex7" lang="pt" src="0420a3d4"
+# %% [markdown] key="ex7" lang="pt" src="70b72f50"
 # ### Exercício 7 · Um gradiente só em relação à entrada (2 pontos)
 #
 # Para ver a que pixels ou atributos da entrada uma camada treinada reage, deriva-se em relação à
 # *entrada*, e os gradientes dos pesos não fazem falta nenhuma. Escreva
 # `input_gradient_only(layer, x)`: `layer` é uma `tf.keras.layers.Dense` que já foi chamada uma
 # vez, e `x` um tensor. Crie a fita com `watch_accessed_variables=False` (lição 2), para que ela
-# não grave nada das variáveis da camada, observe `x` você mesmo e, para
+# não observe as variáveis da camada, observe `x` você mesmo e, para
 # $L = \sum \text{layer}(x)^2$, devolva a lista
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: o gradiente e o número de
-# variáveis que a fita observou, o que mostra que os pesos ficaram fora da gravação.
+# variáveis que a fita observou, o que mostra que a fita não observou nenhum dos pesos.
 
-# %% [markdown] key="ex7" lang="ru" src="0420a3d4"
+# %% [markdown] key="ex7" lang="ru" src="70b72f50"
 # ### Упражнение 7 · Градиент только по входу (2 балла)
 #
 # Чтобы увидеть, на какие пиксели или признаки входа реагирует обученный слой, дифференцируют
 # по *входу*, а градиенты по весам вовсе не нужны. Напишите функцию
 # `input_gradient_only(layer, x)`: `layer` — слой `tf.keras.layers.Dense`, который уже вызывали
 # один раз, `x` — тензор. Создайте ленту с `watch_accessed_variables=False` (урок 2), чтобы она
-# ничего не записывала для переменных слоя, сами отследите `x` и для
+# не отслеживала переменные слоя, сами отследите `x` и для
 # $L = \sum \text{layer}(x)^2$ верните список
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: градиент и число переменных,
-# которые отслеживала лента, — оно показывает, что веса в запись не попали.
+# которые отслеживала лента, — оно показывает, что ни один из весов лента не отслеживала.
 
 # %% nbgrader="solution" grade_id="l04_ex7_solution"
 def input_gradient_only(layer, x):
