@@ -301,6 +301,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Penalidade por entrega atrasada",
         "ru": "Штраф за сдачу после срока",
     },
+    "feedback.score_changed": {
+        "en": "Your teacher changed this score (the automatic grading gave {auto}).",
+        "es": "Tu docente cambió esta puntuación (la corrección automática había dado {auto}).",
+        "pt": "O docente alterou esta pontuação (a correção automática tinha dado {auto}).",
+        "ru": "Преподаватель изменил эту оценку (автоматическая проверка дала {auto}).",
+    },
+    "feedback.no_response": {
+        "en": "No response.",
+        "es": "Sin respuesta.",
+        "pt": "Sem resposta.",
+        "ru": "Нет ответа.",
+    },
     "feedback.top": {
         "en": "Top",
         "es": "Arriba",
@@ -831,6 +843,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "lanzó una excepción",
         "pt": "lançou uma exceção",
         "ru": "выбросило исключение",
+    },
+    "classreport.unanswered": {
+        "en": "unanswered",
+        "es": "sin responder",
+        "pt": "sem resposta",
+        "ru": "без ответа",
     },
     "classreport.example": {
         "en": "An example of “{pattern}” (anonymized)",
