@@ -237,7 +237,7 @@ $(STAMP_TF): $(STAMP_DEV)
 install-tf: $(STAMP_TF)
 
 test-tf: $(STAMP_TF)
-	$(call phase,"Running the TensorFlow tier: every lesson under minitape and under TensorFlow (about 2 min on 2 cores)")
+	$(call phase,"Running the TensorFlow tier: every lesson under minitape and under TensorFlow (5-9 min on 2 cores)")
 	$(VPY) -m pytest -m tensorflow $(PYTEST_ARGS)
 
 # ----- The course in the browser: a static JupyterLite site (lite/README.md) -----------------------
