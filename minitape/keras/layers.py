@@ -57,6 +57,14 @@ class Layer(Module):
     def weights(self):
         return list(self.variables)
 
+    @property
+    def trainable_weights(self):  # Keras' other name for trainable_variables
+        return list(self.trainable_variables)
+
+    @property
+    def non_trainable_weights(self):
+        return list(self.non_trainable_variables)
+
 
 _TAKES_TRAINING: dict = {}
 

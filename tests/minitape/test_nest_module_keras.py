@@ -447,3 +447,34 @@ def test_missing_gradients_warning_in_keras_3s_words():
     assert str(rec[0].message) == ("Gradients do not exist for variables ['b:0'] when minimizing "
                                    "the loss. If using `model.compile()`, did you forget to provide "
                                    "a `loss` argument?")
+
+
+def test_keras_set_random_seed_makes_initial_weights_reproducible():
+    # Keras 3: tf.random.set_seed alone does not fix a layer's initial weights; this does
+    # (lesson 6 seeds its MLP with it, and runs under TensorFlow too)
+    def weights(seed):
+        tf.keras.utils.set_random_seed(seed)
+        layer = tf.keras.layers.Dense(3)
+        layer(tf.ones((1, 4)))
+        return layer.kernel.numpy()
+
+    assert np.array_equal(weights(1), weights(1))
+    assert not np.array_equal(weights(1), weights(2))
+    import random
+    tf.keras.utils.set_random_seed(7)
+    first = (random.random(), np.random.rand())
+    tf.keras.utils.set_random_seed(7)
+    assert (random.random(), np.random.rand()) == first  # Python's and NumPy's too, as Keras 3
+    for bad in (1.5, None, "1"):
+        with pytest.raises(ValueError, match=r"Expected `seed` argument to be an integer"):
+            tf.keras.utils.set_random_seed(bad)
+
+
+def test_keras_trainable_weights_are_the_trainable_variables():
+    # Keras 3 names them both ways; an answer may use either (l01_ex4, l06_ex4)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="tanh"), tf.keras.layers.Dense(1)])
+    model(tf.ones((2, 4)))
+    assert [id(v) for v in model.trainable_weights] == [id(v) for v in model.trainable_variables]
+    layer = model.layers[0]
+    assert [v.name for v in layer.trainable_weights] == ["kernel", "bias"]
+    assert layer.non_trainable_weights == []
