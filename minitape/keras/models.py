@@ -290,7 +290,13 @@ class Model(Layer):
             print(_progress(n, time.perf_counter() - start, logs, verbose))
         if return_dict:
             return logs
-        values = list(logs.values())
+        # as a list: the metrics' order (the compiled ones by their own names), then the rest
+        names = []
+        for m in self.metrics:
+            names += ([s.name for s in m._metrics or ()] if isinstance(m, _metrics.CompileMetrics)
+                      else [m.name])
+        values = [logs[n] for n in names if n in logs]
+        values += [logs[k] for k in sorted(logs) if k not in names]
         return values[0] if len(values) == 1 else values
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):

@@ -39,6 +39,8 @@ class Optimizer:
     def apply_gradients(self, grads_and_vars):
         """Update each variable from its gradient; pairs with a None gradient are skipped."""
         pairs = list(grads_and_vars)
+        if not pairs:  # Keras 3 unpacks zip(*pairs) into grads and variables
+            raise ValueError("not enough values to unpack (expected 2, got 0)")
         missing = [v for g, v in pairs if g is None]
         pairs = [(g, v) for g, v in pairs if g is not None]
         for g, v in pairs:
