@@ -168,7 +168,7 @@ def test_module_gradients_with_trainable_variables():
 def test_dense_shapes_names_and_values():
     tf.random.set_seed(0)
     layer = tf.keras.layers.Dense(3, activation="relu")
-    assert layer.trainable_variables == () and not layer.built
+    assert layer.trainable_variables == [] and not layer.built  # Keras 3: lists
     x = tf.constant(np.random.default_rng(0).normal(size=(4, 2)).astype(np.float32))
     y = layer(x)
     assert y.shape == (4, 3) and y.dtype == tf.float32
@@ -234,9 +234,22 @@ def test_dense_gradients_and_module_order():
     x = tf.constant(np.random.default_rng(1).normal(size=(5, 3)).astype(np.float32))
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(m(x) ** 2)
+    # Keras 3's layers are not tf.Modules: a tf.Module finds none of their weights
+    assert m.trainable_variables == () and m.submodules == ()
+    # a keras.Model tracks its layers: in the order they were assigned, kernel before bias
+    class KerasModel(tf.keras.Model):
+        def __init__(self, hidden, out):
+            super().__init__()
+            self.hidden, self.out = hidden, out
+
+        def call(self, x):
+            return self.out(self.hidden(x))
+
+    m = KerasModel(m.hidden, m.out)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(m(x) ** 2)
     vs = m.trainable_variables
-    # like TensorFlow: submodules by attribute name ("hidden" < "out"), kernel before bias
-    assert vs == (m.hidden.kernel, m.hidden.bias, m.out.kernel, m.out.bias)
+    assert vs == [m.hidden.kernel, m.hidden.bias, m.out.kernel, m.out.bias]
     grads = tape.gradient(loss, vs)
     assert all(g is not None and g.shape == v.shape for g, v in zip(grads, vs))
     # check the output layer's kernel gradient by hand
