@@ -39,6 +39,7 @@ DEB_PACKAGES ?= chromium:/usr/bin/chromium fonts-dejavu-core:/usr/share/fonts/tr
 LOCK_BUILD := requirements/build.txt
 LOCK_COURSE := requirements/course.txt
 LOCK_DEV := requirements/dev.txt
+LOCK_HUB := requirements/hub.txt
 INSTALL_KEY := $(shell { cat pyproject.toml $(LOCK_BUILD) $(LOCK_COURSE) $(LOCK_DEV); for p in course_lang minitape grader lessons; do test -f $$p/__init__.py && echo $$p; done; } 2>/dev/null | sha256sum | cut -c1-16)
 STAMP_COURSE := $(VENV)/.stamp-course-$(INSTALL_KEY)
 STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
@@ -181,6 +182,7 @@ lock: $(STAMP_DEV)
 	$(UV_COMPILE) requirements/build.in -o $(LOCK_BUILD)
 	$(UV_COMPILE) pyproject.toml --extra course -o $(LOCK_COURSE)
 	$(UV_COMPILE) pyproject.toml --extra course --extra dev -o $(LOCK_DEV)
+	$(UV_COMPILE) pyproject.toml --extra course --extra hub -o $(LOCK_HUB)
 	$(UV_COMPILE) lite/requirements-build.in -c lite/requirements.txt -o lite/requirements-build.txt \
 	  $$(sed -n 's/^\([A-Za-z0-9._-]*\)==.*/--no-emit-package \1/p' lite/requirements.txt)
 	@git diff --stat -- requirements/ 2>/dev/null || true
