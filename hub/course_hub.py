@@ -283,6 +283,36 @@ class Site:
         exe = self.env / "bin" / argv[0]
         return self.run_as(self.instructor, [str(exe), *argv[1:]], cwd=self.course, check=check, timeout=timeout)
 
+    # -- the instructor's course --------------------------------------------------------------
+    def make_course(self, assignments: list[str], released: Path | None = None, log=print) -> None:
+        """The instructor's course folder ``~<instructor>/autodiff``: ``python -m grader
+        init-course`` (run from this checkout: the instructor material is only here) and, as the
+        instructor, ``nbgrader generate_assignment`` of ``assignments`` -- or a copy of
+        ``released``, a course folder where that was done (the tests share one) -- then the roster
+        imported and the assignments released into the exchange."""
+        course = self.course
+        if released is None:
+            step(f"The course folder {course}: python -m grader init-course, nbgrader generate_assignment "
+                 f"{' '.join(assignments)} (about 15 s each)", log)
+            subprocess.run([sys.executable, "-m", "grader", "init-course", str(course)], check=True,
+                           capture_output=True, timeout=300)
+        else:
+            step(f"The course folder {course}: a copy of a course with {' '.join(assignments)} generated", log)
+            shutil.copytree(released, course, ignore=shutil.ignore_patterns("__pycache__"))
+        entry = pwd.getpwnam(self.instructor)
+        for path in [course, *course.rglob("*")]:
+            os.chown(path, entry.pw_uid, entry.pw_gid, follow_symlinks=False)
+        if released is None:
+            for assignment in assignments:
+                self.instructor_run("nbgrader", "generate_assignment", assignment)
+        shutil.copy2(self.roster, course / "students.csv")
+        os.chown(course / "students.csv", entry.pw_uid, entry.pw_gid)
+        step(f"As {self.instructor}: nbgrader db student import students.csv, nbgrader release_assignment "
+             f"{' '.join(assignments)}", log)
+        self.instructor_run("nbgrader", "db", "student", "import", "students.csv")
+        for assignment in assignments:
+            self.instructor_run("nbgrader", "release_assignment", assignment)
+
     # -- the hub -------------------------------------------------------------------------------
     def write_hub_config(self, proxy_api_port: int, hub_port: int, service_token: str) -> Path:
         """hub/jupyterhub_config.py loaded as is, and what this site changes (see the module's doc)."""
