@@ -408,3 +408,91 @@ def running_hub(site: Site, log: Path, timeout: float = 120) -> Iterator[Running
     with running_server(argv, cwd=site.state, env=site.hub_environment(), log=log,
                         status_url=f"{site.url}/hub/api/", name="JupyterHub", timeout=timeout) as proc:
         yield RunningHub(site, proc, log, token)
+
+
+# ---------------------------------------------------------------------------------------------
+# make hub: the demo
+# ---------------------------------------------------------------------------------------------
+DEMO_STUDENTS = {"ana": "es", "ben": "pt"}
+DEMO_NAMES = {"ana": ("Ana", "Pérez"), "ben": ("Ben", "Souza")}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``make hub``: the course on a real JupyterHub on 127.0.0.1, until Ctrl+C."""
+    import argparse
+    import signal
+
+    parser = argparse.ArgumentParser(prog="python -m hub.course_hub", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--root", type=Path, default=Path("/tmp/minitape-hub"),
+                        help="the folder the hub's users, exchange and environment live in (default /tmp/minitape-hub)")
+    parser.add_argument("--port", type=int, default=8000, help="the hub's port on 127.0.0.1 (default 8000)")
+    parser.add_argument("--tag", default="demo", help="the users' suffix: ana-TAG, ben-TAG, ines-TAG (default demo)")
+    args = parser.parse_args(argv)
+    if os.geteuid() != 0:
+        print("error: make hub creates the hub's system users (one per student, as on a real hub) and "
+              "starts servers as them: run it as root (sudo make hub)", file=sys.stderr)
+        return 2
+    missing = [tool for tool in ("useradd", "bwrap", "node", "npm") if shutil.which(tool) is None]
+    if missing:
+        print(f"error: make hub needs {', '.join(missing)}: apt-get install passwd bubblewrap nodejs npm",
+              file=sys.stderr)
+        return 2
+    if args.root.exists() and any(args.root.iterdir()):
+        print(f"error: {args.root} is not empty (another hub, or one that did not stop cleanly): remove it "
+              "or choose another folder: make hub HUB_ROOT=/tmp/other-hub", file=sys.stderr)
+        return 2
+    remove_stale_users()
+    students = {f"{name}-{args.tag}": lang for name, lang in DEMO_STUDENTS.items()}
+    taken = [u for u in [*students, f"ines-{args.tag}"] if _exists(u)]
+    if taken:
+        print(f"error: the system users {', '.join(taken)} exist already (a hub still running?): stop it, "
+              "or choose other names: make hub HUB_TAG=other", file=sys.stderr)
+        return 2
+    site = Site(root=args.root, tag=args.tag, instructor=f"ines-{args.tag}", students=students,
+                names={f"{n}-{args.tag}": v for n, v in DEMO_NAMES.items()}, hide=[REPO], port=args.port)
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        site.make_folders()
+        step("The student distribution (python -m lessons student-dist; about 30 s)")
+        dist = args.root / "student-dist"
+        subprocess.run([sys.executable, "-m", "lessons", "student-dist", str(dist), "--allow-placeholder"],
+                       check=True, cwd=REPO)
+        step("configurable-http-proxy (npm ci, hub/package-lock.json)")
+        install_proxy()
+        site.make_users()
+        build_env(site.env, next((dist / "binder").glob("minitape-*.whl")))
+        site.make_course([f"01-gradients-{lang}" for lang in DEMO_STUDENTS.values()])
+        step(f"JupyterHub on {site.url} (log: {site.state / 'hub.log'})")
+        with running_hub(site, site.state / "hub.log"):
+            print(f"""
+JupyterHub is running: {site.url}
+  log in (any password) as {', '.join(f'{u} ({lang})' for u, lang in students.items())}: JupyterLab in
+  their language, Nbgrader > Assignment List: fetch, validate, submit, fetch feedback;
+  or as {site.instructor}, the instructor (Formgrader, the course folder {site.course}).
+The instructor's commands, in a terminal of their server or here:
+  sudo -u {site.instructor} -H sh -c 'cd {site.course} && PATH={site.env}/bin:$PATH JUPYTER_CONFIG_PATH={site.etc} \\
+      nbgrader collect 01-gradients-es && python -m grader autograde-all 01-gradients-es && \\
+      nbgrader generate_feedback 01-gradients-es && nbgrader release_feedback 01-gradients-es'
+Ctrl+C stops the hub and removes its users and {site.root}.""", flush=True)
+            while True:
+                time.sleep(3600)
+    except KeyboardInterrupt:
+        print("\nstopping: the hub, its servers, its users and their homes", flush=True)
+    except (HubError, subprocess.CalledProcessError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        site.remove()
+    return 0
+
+
+def _exists(user: str) -> bool:
+    try:
+        pwd.getpwnam(user)
+    except KeyError:
+        return False
+    return True
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -15,28 +15,34 @@ hub's ``/etc/jupyter/nbgrader_config.py``): the instructor's ``release_assignmen
 * a course id that differs between the course folder and the hub's configuration leaves the
   students' *Assignments* tab empty and ``collect`` with "Course not found: .../inbound";
 * a submission from a hub user who is not in the course's roster is collected, and autograding
-  silently creates that student.
+  silently creates that student;
+* a submission written into ``inbound/`` by one student under another's name (anyone may write
+  there) is collected as the other's: nbgrader's ``collect`` only warns ("cheating attempt?"), and
+  it may even replace the other's real submission, the forged one being newer.
 
 The exchange classes here (``c.ExchangeFactory.release_assignment`` / ``collect`` /
 ``release_feedback`` in the course's ``nbgrader_config.py``) are nbgrader's, except that each of
 these problems stops the command with one line that says what is wrong and the command that fixes
-it; a submission from someone outside the roster is refused with one line and the others are
-collected. ``python -m grader check-hub`` (:func:`check_hub`) makes every check at once, before
+it; a submission from someone outside the roster, or written by another user than the one it
+names, is refused with one line and the others are collected. ``python -m grader check-hub`` (:func:`check_hub`) makes every check at once, before
 anything is released. The LMS route (``zip_collect``, no exchange) is untouched:
 ``grader.autograde.lms_route`` keeps its listings quiet while no exchange folder exists.
 """
 
 from __future__ import annotations
 
+import glob
 import os
 import stat
 
+from nbgrader.exchange.default.collect import groupby
+from traitlets import Unicode
 from nbgrader.exchange.default.release_assignment import (
     ExchangeReleaseAssignment as _NbgraderRelease)
 from nbgrader.exchange.default.release_feedback import (
     ExchangeReleaseFeedback as _NbgraderReleaseFeedback)
 
-from grader.infra.submissions import SafeExchangeCollect
+from grader.infra.submissions import SafeExchangeCollect, student_id_problem
 
 __all__ = ["EXCHANGE_MODE", "ReleaseAssignment", "ReleaseFeedback", "Collect", "check_hub",
            "exchange_problem", "course_problem", "roster_problem"]
@@ -90,14 +96,28 @@ def course_problem(root: str, course_id: str, config_file: str = "nbgrader_confi
     return None
 
 
-def roster(db_url: str, course_id: str = "") -> set[str] | None:
-    """The student ids of the course's gradebook, or None where there is no gradebook yet."""
-    from nbgrader.api import Gradebook
+def roster(db_url: str, course_id: str = "") -> set[str]:
+    """The student ids of the course's gradebook (none where there is no gradebook yet)."""
+    from grader.infra.lms_download import Roster
 
-    if db_url.startswith("sqlite:///") and not os.path.isfile(db_url[len("sqlite:///"):]):
+    return Roster.from_gradebook(db_url, course_id).ids
+
+
+def owner_problem(path: str, student: str, assignment: str, prefix: str = "") -> str | None:
+    """One line when the submission folder ``path``, named for ``student``, was written by another
+    system user than ``prefix + student``: a student can write into ``inbound/`` under any name
+    (nbgrader only warns)."""
+    import pwd
+
+    uid = os.lstat(path).st_uid
+    try:
+        owner = pwd.getpwuid(uid).pw_name
+    except KeyError:
+        owner = f"uid {uid}"
+    if owner == prefix + student:
         return None
-    with Gradebook(db_url, course_id) as gb:
-        return {s.id for s in gb.students}
+    return (f"{assignment}: a submission in the exchange is named for {student!r} but was written by "
+            f"{owner!r}: not collected ({os.path.basename(path)!r}; CollectApp.check_owner)")
 
 
 def roster_problem(student: str, assignment: str, ids: set[str] | None) -> str | None:
@@ -139,27 +159,51 @@ class ReleaseFeedback(_Checked, _NbgraderReleaseFeedback):
 
 class Collect(_Checked, SafeExchangeCollect):
     """nbgrader's ``collect`` (links and special files refused, :mod:`grader.infra.submissions`),
-    with a course id the exchange does not know and submissions from outside the roster each
-    said in one line; the roster's submissions are collected as nbgrader collects them."""
+    with a course id the exchange does not know said in one line, and each submission refused with
+    one line, before nbgrader picks the newest one of each student, where its name is not a valid
+    student id, names someone outside the roster, or was written by another user than the one it
+    names; the others are collected as nbgrader collects them."""
+
+    owner_prefix = Unicode("", help="The system user of student X is this prefix and X: 'jupyter-' on "
+                                    "The Littlest JupyterHub, '' (the default) where system users are "
+                                    "named by their student ids").tag(config=True)
 
     def init_src(self):
-        course_id = self.coursedir.course_id
+        course_id, assignment = self.coursedir.course_id, self.coursedir.assignment_id
         problem = course_problem(self.root, course_id)
         if problem:
             self.fail(problem)
         if course_id and not os.path.isdir(os.path.join(self.root, course_id, "inbound")):
             self.fail(f"nothing of course {course_id!r} is in the exchange {self.root} yet: release an "
                       f"assignment first (nbgrader release_assignment <assignment>)")
-        super().init_src()
-        ids = roster(self.coursedir.db_url, self.coursedir.course_id)
-        kept = []
-        for rec in self.src_records:
-            problem = roster_problem(rec["username"], self.coursedir.assignment_id, ids)
+        super().init_src()   # nbgrader's checks of inbound/ and the assignment's due date
+        ids = roster(self.coursedir.db_url, course_id)
+        student = self.coursedir.student_id or "*"
+        records = []
+        for path in sorted(glob.glob(os.path.join(self.inbound_path, f"{student}+{assignment}+*"))):
+            record = self._path_to_record(path)
+            problem = (student_id_problem(record["username"])
+                       or roster_problem(record["username"], assignment, ids)
+                       or (owner_problem(path, record["username"], assignment, self.owner_prefix)
+                           if self.check_owner else None))
             if problem:
                 self.log.error("refused: %s", problem)
             else:
-                kept.append(rec)
-        self.src_records = kept
+                records.append(record)
+        self.src_records = [self._newest(group) for group in groupby(records, lambda r: r["username"]).values()]
+
+    def _newest(self, records: list[dict]) -> dict:
+        """nbgrader's choice among one student's submissions: the newest, or with --before-duedate
+        the newest before the due date where there is one."""
+        records = self._sort_by_timestamp(records)
+        if self.duedate is not None and self.before_duedate:
+            before = [r for r in records if r["timestamp"] <= self.duedate]
+            return before[0] if before else records[0]
+        return records[0]
+
+    def copy_files(self):
+        self.check_owner = False   # checked above, where a mismatch refuses instead of warning
+        return super().copy_files()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -197,6 +197,19 @@ def submitted(course, browser):
                 ui.row(page, "fetched", s.assignment).locator("button", has_text="Submit").click()
                 page.wait_for_selector(f"#submitted_assignments_list > .list_item:has-text('{s.assignment}')",
                                        timeout=120_000)
+        # anyone may write into the exchange's inbound/: ana's server submits a copy of her
+        # notebook under ben's name, newer than his (nbgrader's collect would only warn)
+        ana, ben = course.students
+        s_forged = ui.execute(f"{site.url}/user/{ana.name}", course.hub.user_token(ana.name), f"""
+import datetime, os, shutil
+stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+dest = os.path.join({str(site.exchange / 'minitape-autodiff' / 'inbound')!r}, "{ben.name}+{ben.assignment}+" + stamp + "+forgedbyana")
+os.mkdir(dest)
+shutil.copy({str(site.home(ana.name) / ana.assignment / (LESSON + '.ipynb'))!r}, dest)
+open(os.path.join(dest, "timestamp.txt"), "w").write(stamp)
+print("forged", dest)
+""")
+        ana.seen["forged"] = s_forged
         yield pages
     finally:
         for page in pages.values():
@@ -315,6 +328,12 @@ def test_instructor_collects_and_grades_what_the_students_built(course, graded):
     site = course.site
     for s, run in zip(course.students, graded["collect"]):
         assert f"Collecting submission: {s.name} {s.assignment}" in run.stdout + run.stderr
+    # the submission ana's server wrote under ben's name is refused, in one line; his own is graded
+    ana, ben = course.students
+    assert "forged" in ana.seen["forged"], ana.seen["forged"]
+    out = graded["collect"][1].stdout + graded["collect"][1].stderr
+    [refused] = [line for line in out.splitlines() if "refused" in line]
+    assert f"is named for {ben.name!r} but was written by {ana.name!r}: not collected" in refused, out
     for s, run in zip(course.students, graded["autograde"]):
         assert f"{s.assignment}: 1 submission(s): 1 graded" in run.stdout, run.stdout
     from nbgrader.api import Gradebook
@@ -361,8 +380,9 @@ def test_exchange_has_the_permissions_nbgrader_documents(course, graded):
     instructor = site.home(site.instructor).stat().st_uid
     assert {p.stat().st_uid for p in (course_dir, course_dir / "outbound", course_dir / "inbound")} == {instructor}
     for s in course.students:
-        [submission] = [p for p in (course_dir / "inbound").iterdir() if p.name.startswith(f"{s.name}+{s.assignment}+")]
-        assert submission.stat().st_uid == site.home(s.name).stat().st_uid
+        uid = site.home(s.name).stat().st_uid
+        named = [p for p in (course_dir / "inbound").iterdir() if p.name.startswith(f"{s.name}+{s.assignment}+")]
+        [submission] = [p for p in named if p.stat().st_uid == uid]   # ben's also has ana's forgery
         notebook = submission / f"{LESSON}.ipynb"
         assert stat.S_IMODE(notebook.stat().st_mode) == 0o644
         assert len(submission.name.split("+")[-1]) >= 8   # the random part no one else can list
@@ -425,3 +445,23 @@ def test_students_read_their_feedback_in_their_language(course, graded, feedback
         score, total = float(rows[s.name][f"{LESSON}:score"]), float(rows[s.name][f"{LESSON}:max_score"])
         header = feedback[s.name].split("\n")[0]
         assert f"{t('feedback.score', s.lang)}: {score:.1f} / {total:.1f}" in header, header
+
+
+# ---------------------------------------------------------------------------------------------
+# the instructor's own server on the hub
+# ---------------------------------------------------------------------------------------------
+def test_the_instructors_server_has_formgrader_in_the_course_folder(course, graded):
+    import urllib.request
+
+    site, hub = course.site, course.hub
+    with course.times("the instructor's server starts (Formgrader)"):
+        hub.api("POST", f"users/{site.instructor}/server")
+        hub.wait_for_server(site.instructor)
+    token = hub.user_token(site.instructor)
+    request = urllib.request.Request(f"{site.url}/user/{site.instructor}/formgrader/api/assignments",
+                                     headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=120) as resp:
+        assignments = {a["name"]: a for a in json.loads(resp.read())}
+    assert set(assignments) >= {s.assignment for s in course.students}, assignments
+    for s in course.students:
+        assert assignments[s.assignment]["num_submissions"] == 1, assignments[s.assignment]
