@@ -85,6 +85,9 @@ def instructor_server(spawner) -> None:
         spawner.cmd = [f"{ENV}/bin/jupyterhub-singleuser"]
         home = os.path.expanduser(f"~{spawner.user.name}")
         if os.path.isfile(os.path.join(home, "autodiff", "nbgrader_config.py")):
+            # Formgrader reads the course's nbgrader_config.py from the server's working folder
+            spawner.cmd = ["/bin/sh", "-c", f'cd "$HOME/autodiff" && exec {ENV}/bin/jupyterhub-singleuser "$@"',
+                           "jupyterhub-singleuser"]
             spawner.notebook_dir = "~/autodiff"
 
 

@@ -43,6 +43,7 @@ def test_the_roster_is_who_logs_in_and_in_which_language(tmp_path, monkeypatch):
     c.Spawner.pre_spawn_hook(instructor)
     c.Spawner.pre_spawn_hook(student)
     assert instructor.cmd == ["/opt/env/bin/jupyterhub-singleuser"] and student.cmd == ["students"]
+    assert instructor.notebook_dir == "~"      # no ~ines/autodiff on this machine
 
 
 def test_a_missing_or_malformed_roster_stops_the_hub_with_one_line(tmp_path, monkeypatch):

@@ -36,6 +36,7 @@ import secrets
 import shutil
 import stat
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -112,25 +113,31 @@ def course(tmp_path_factory):
                            students={s.name: s.lang for s in students}, hide=[REPO])
     quiet = lambda *_: None  # noqa: E731
     try:
-        with times("student distribution (python -m lessons student-dist, shared)"):
-            dist = student_distribution()
-        with times("configurable-http-proxy (npm ci)"):
-            course_hub.install_proxy()
         with times("system users, exchange, hub's nbgrader_config.py"):
             site.make_folders()
             site.make_users(log=quiet)
-        with times("hub's environment (requirements/hub.txt + student wheel, uv)"):
-            course_hub.build_env(site.env, next((dist / "binder").glob("minitape-*.whl")), log=quiet)
         assignments = [s.assignment for s in students]
-        with times("course folder, roster import, release_assignment x2"):
-            released = released_course(tmp_path_factory.mktemp("hub-course") / "course", langs=("es", "pt"))
-            site.make_course(assignments, released=released, log=quiet)
-        answers = {a: reference_solutions(site.course, a) for a in assignments}
+        with ThreadPoolExecutor(2) as pool:
+            # the assignments are generated (from this checkout) while the hub's environment installs
+            generated = pool.submit(times.run, "nbgrader generate_assignment es, pt (shared with other tests)",
+                                    released_course, tmp_path_factory.mktemp("hub-course") / "course",
+                                    langs=("es", "pt"))
+            with times("student distribution (python -m lessons student-dist, shared)"):
+                dist = student_distribution()
+            with times("configurable-http-proxy (npm ci)"):
+                course_hub.install_proxy()
+            with times("hub's environment (requirements/hub.txt + student wheel, uv)"):
+                course_hub.build_env(site.env, next((dist / "binder").glob("minitape-*.whl")), log=quiet)
+            released = generated.result()
         log = root / "state" / "hub.log"
-        with contextlib.ExitStack() as stack:
-            with times("JupyterHub start"):
-                hub = stack.enter_context(course_hub.running_hub(site, log))
+        with contextlib.ExitStack() as stack, ThreadPoolExecutor(1) as pool:
+            # the hub starts while the instructor imports the roster and releases
+            started = pool.submit(times.run, "JupyterHub start", stack.enter_context, course_hub.running_hub(site, log))
+            with times("instructor: course folder, roster import, release_assignment x2"):
+                site.make_course(assignments, released=released, log=quiet)
+            hub = started.result()
             stack.callback(lambda: ui.ARTIFACTS.mkdir(parents=True, exist_ok=True) or shutil.copy2(log, ui.ARTIFACTS))
+            answers = {a: reference_solutions(site.course, a) for a in assignments}
             yield Course(site, hub, students, times, dist, answers)
     finally:
         print("\nJupyterHub course route, seconds per step:\n" + times.table())
@@ -307,6 +314,14 @@ print(json.dumps({
 }))
 """)
     found = json.loads(out.strip().splitlines()[-1])
+    # check() in a kernel of her server: the student wheel's visible checks, in her language
+    answer = course.answers[s.assignment][s.right]
+    report = ui.execute(server, token, f"import minitape as tf\n{answer}\nfrom grader import check\n"
+                                       f"r = check({s.right!r})\nprint(r.passed, r.lang)\nprint(r.text())\n")
+    assert report.startswith(f"True {s.lang}\n"), report
+    from grader.student.registry import all_exercises
+
+    assert all_exercises()[s.right].display_title(s.lang) in report, report
     assert found["user"] == s.name and found["uid"] == site.home(s.name).stat().st_uid
     assert found["definitions"] is False and found["lesson_sources"] is False, found
     assert found["prefix"] == str(site.env) and found["grader"].startswith(str(site.env)), found
