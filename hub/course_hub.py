@@ -450,6 +450,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     site = Site(root=args.root, tag=args.tag, instructor=f"ines-{args.tag}", students=students,
                 names={f"{n}-{args.tag}": v for n, v in DEMO_NAMES.items()}, hide=[REPO], port=args.port)
+    # Ctrl+C (even where a shell started this with SIGINT ignored) and SIGTERM stop and clean up
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         site.make_folders()
@@ -469,10 +471,11 @@ JupyterHub is running: {site.url}
   log in (any password) as {', '.join(f'{u} ({lang})' for u, lang in students.items())}: JupyterLab in
   their language, Nbgrader > Assignment List: fetch, validate, submit, fetch feedback;
   or as {site.instructor}, the instructor (Formgrader, the course folder {site.course}).
-The instructor's commands, in a terminal of their server or here:
-  sudo -u {site.instructor} -H sh -c 'cd {site.course} && PATH={site.env}/bin:$PATH JUPYTER_CONFIG_PATH={site.etc} \\
-      nbgrader collect 01-gradients-es && python -m grader autograde-all 01-gradients-es && \\
-      nbgrader generate_feedback 01-gradients-es && nbgrader release_feedback 01-gradients-es'
+The instructor's commands, in a terminal of their server (in {site.course}), or here as root:
+  runuser -u {site.instructor} -- env HOME={site.home(site.instructor)} PATH={site.env}/bin:/usr/bin:/bin \\
+      JUPYTER_CONFIG_PATH={site.etc} sh -c 'cd {site.course} && nbgrader collect 01-gradients-es && \\
+      python -m grader autograde-all 01-gradients-es && nbgrader generate_feedback 01-gradients-es && \\
+      nbgrader release_feedback 01-gradients-es'
 Ctrl+C stops the hub and removes its users and {site.root}.""", flush=True)
             while True:
                 time.sleep(3600)

@@ -55,3 +55,20 @@ def test_a_missing_or_malformed_roster_stops_the_hub_with_one_line(tmp_path, mon
     with pytest.raises(SystemExit) as stop:
         load(monkeypatch, bad)
     assert "the roster needs an `id` column" in str(stop.value) and "\n" not in str(stop.value)
+
+
+def test_make_hub_refuses_with_one_line_where_it_cannot_run(tmp_path, monkeypatch, capsys):
+    from hub import course_hub
+
+    monkeypatch.setattr(course_hub.os, "geteuid", lambda: 1000)
+    assert course_hub.main(["--root", str(tmp_path / "hub")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: make hub creates the hub's system users") and "sudo make hub" in err
+    assert err.count("\n") == 1
+    monkeypatch.setattr(course_hub.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(course_hub.shutil, "which", lambda tool: f"/usr/bin/{tool}")
+    (tmp_path / "hub").mkdir()
+    (tmp_path / "hub" / "left-over").write_text("")
+    assert course_hub.main(["--root", str(tmp_path / "hub")]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {tmp_path / 'hub'} is not empty" in err and err.count("\n") == 1
