@@ -58,13 +58,18 @@ class Primitive:
     They must compute exactly what the Tensor rules compute (``tests/minitape/test_raw_rules.py``
     compares them); a primitive without them runs its Tensor rules on wrapped arrays.
 
+    ``onehot_vjps`` (attached with :meth:`defonehot`, in ``_ops/onehot_grads.py``) carry a
+    vectorized Jacobian's one-hot seeds through the operation without making them dense
+    (:mod:`minitape._onehot`); a primitive without them makes the gradient dense there.
+
     An operation without a rule is *not differentiable* (its result
     is never recorded and gradients are None); ``no_gradient = True`` means *no gradient
     registered* (differentiating through it raises LookupError).
     """
 
     __slots__ = ("name", "fwd", "vjps", "vjp", "save", "unbroadcast", "no_gradient",
-                 "differentiable", "batch_vjps", "batch_when", "raw_vjps", "sparse_grad")
+                 "differentiable", "batch_vjps", "batch_when", "raw_vjps", "onehot_vjps",
+                 "sparse_grad")
 
     def __init__(self, name, fwd, save=None, unbroadcast=False, no_gradient=False):
         self.name = name
@@ -81,6 +86,7 @@ class Primitive:
         self.batch_vjps = None
         self.batch_when = None
         self.raw_vjps = None
+        self.onehot_vjps = None
 
     def defvjps(self, *vjps, batch=False):
         """Attach one gradient rule per input (or a variadic :class:`EachInput`).
@@ -94,6 +100,7 @@ class Primitive:
         self.batch_vjps = self.vjps if batch else None
         self.batch_when = None
         self.raw_vjps = None
+        self.onehot_vjps = None
         return self
 
     def defraw(self, *vjps):
@@ -112,6 +119,16 @@ class Primitive:
             raise ValueError(f"primitive {self.name}: batch rules need per-input rules first")
         self.batch_vjps = vjps[0] if len(vjps) == 1 and type(vjps[0]) is EachInput else tuple(vjps)
         self.batch_when = when
+        self.onehot_vjps = None
+        return self
+
+    def defonehot(self, *vjps):
+        """Attach the rules that take a vectorized Jacobian's one-hot gradient
+        (:class:`minitape._onehot.OneHot`), one per input: each returns a OneHot, a dense
+        batched Tensor, None, or ``DENSE`` (that input's gradient from the batch rule instead)."""
+        if self.batch_vjps is None:
+            raise ValueError(f"primitive {self.name}: one-hot rules need batch rules first")
+        self.onehot_vjps = tuple(vjps)
         return self
 
     def batchable(self, params):
@@ -127,6 +144,7 @@ class Primitive:
         self.vjps = None
         self.batch_vjps = None
         self.raw_vjps = None
+        self.onehot_vjps = None
         self.differentiable = True
         return self
 

@@ -14,7 +14,7 @@ from ._state import tapes as _tapes, accumulators as _accumulators
 from ._state import multi_device as _multi
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
-from . import _jacobian
+from . import _jacobian, _onehot
 from ._ops.raw_grads import _raw_accumulate, _tensor_rule, _wrap
 from ._recording import Entry, Recording, _Spent, _entries_view  # noqa: F401  (debugging's view)
 from ._jacobian import NotBatchable
@@ -486,7 +486,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         for i in sorted(set(producer.values()), reverse=True):
             e = entries[i]
             o = e[0]
-            if any(oid in wanted for oid in (o if type(o) is tuple else (o,))):
+            if (o in wanted) if o.__class__ is not tuple else not wanted.isdisjoint(o):
                 if batched and not e[2].batchable(e[4]):
                     raise NotBatchable(e[2].name)
                 reach.add(i)
@@ -504,7 +504,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
             multi[i] = sum(1 for oid in o if oid in usage)
         ready = _deque([i for i in dict.fromkeys(producer.values())
                         if (multi.get(i) == 0 if i in multi else entries[i][0] not in usage)])
-    add = _ops.add_gradients  # (_ops.add, but two IndexedSlices stay sparse)
+    add = _onehot.add if batched else _ops.add_gradients  # (two IndexedSlices stay sparse)
     unbroadcast = _ops.unbroadcast_batch if batched else _ops.unbroadcast
     if on_step is not None:  # debugging's stepper watches the same pass, step by step
         on_step(None, None, None, grads)
@@ -522,7 +522,13 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         if g is not None:
             if prim.no_gradient:
                 raise LookupError(f"gradient registry has no entry for: {prim.name}")
-            vjps = prim.batch_vjps if batched else prim.vjps
+            if not batched:
+                vjps = prim.vjps
+            elif g.__class__ is _onehot.OneHot:  # a Jacobian's one-hot seeds: their own rules
+                g, vjps = _onehot.step(prim, g, saved, params, in_ids, needed_ids, grads,
+                                       unbroadcast, on_step)
+            else:
+                vjps = prim.batch_vjps
             if vjps is not None and on_step is None:
                 # the common case, entry_grads inlined: one VJP per needed input, broadcasting
                 # undone where the primitive declares it, and the count of each input's
@@ -569,7 +575,8 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                 usage[tid] = c - 1
         if consume:
             live[i] = None  # free what this entry kept alive
-    return [grads.get(s._id) if s._id in source_ids else None for s in sources]
+    out = [grads.get(s._id) if s._id in source_ids else None for s in sources]
+    return [_onehot.dense(g) for g in out] if batched else out
 
 
 def _seeds(targets, output_gradients):
@@ -581,7 +588,7 @@ def _seeds(targets, output_gradients):
         g = output_gradients[k] if output_gradients is not None else None
         if g is None:
             g = _ops.ones_like(t)
-        else:
+        elif g.__class__ is not _onehot.OneHot:  # (a Jacobian's one-hot seeds: as they are)
             g = _to_tensor(g)
             if g.dtype != t.dtype:
                 g = _ops.cast(g, t.dtype)
