@@ -260,7 +260,8 @@ def feedback(course, submitted, graded):
             frame = page.frame_locator(".jp-HTMLViewer iframe")
             frame.locator("body").wait_for(timeout=60_000)
             page.wait_for_function("""() => {const f = document.querySelector('.jp-HTMLViewer iframe');
-                return f && f.contentDocument && f.contentDocument.body.innerText.length > 1000}""", timeout=60_000)
+                const body = f && f.contentDocument && f.contentDocument.body;
+                return !!body && body.innerText.length > 1000}""", timeout=60_000)
             s.seen["feedback"] = frame.locator("body").inner_text()
     return {s.name: s.seen["feedback"] for s in course.students}
 
