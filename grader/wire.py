@@ -69,17 +69,21 @@ class Formula:
     mean`` (one operand), ``add sub mul`` (two), ``matvec`` (a constant matrix, then a vector)
     or ``pow`` (an operand, then a Python number). Calling it evaluates the tree with
     minitape's operations in float64, on whatever tensor, array or list it is given, so a tape
-    can record it and a nudge can evaluate it."""
+    can record it and a nudge can evaluate it. ``engine``: the module whose operations evaluate
+    it (minitape when None; TensorFlow in the TensorFlow tier, as :func:`build_input` gives it)."""
 
-    __slots__ = ("tree", "name")
+    __slots__ = ("tree", "name", "engine")
 
-    def __init__(self, tree, name=""):
+    def __init__(self, tree, name="", engine=None):
         _formula_check(tree, 0)
         self.tree = tree
         self.name = name
+        self.engine = engine  # the module whose operations evaluate it (minitape when None)
 
     def __call__(self, x):
-        import minitape as tf
+        tf = self.engine
+        if tf is None:
+            import minitape as tf
 
         if not isinstance(x, (tf.Tensor, tf.Variable)):
             x = tf.constant(x, dtype=tf.float64)
@@ -244,24 +248,27 @@ def _array_of(d):
     return np.frombuffer(raw, dtype=np.dtype(d["dtype"])).reshape(d["shape"]).copy()
 
 
-def build_input(d):
-    """The object ``d`` (from :func:`encode_input`) describes: run in the kernel, by the probe."""
+def build_input(d, tf=None):
+    """The object ``d`` (from :func:`encode_input`) describes: run in the kernel, by the probe.
+    ``tf``: the engine whose tensors, layers and optimizers to build (minitape when None; the
+    TensorFlow tier passes ``tensorflow`` to run the exercises' solutions there)."""
     t = d["t"]
     if t in ("float", "int", "bool", "str", "none"):
         return d.get("v")
     if t == "list":
-        return [build_input(x) for x in d["items"]]
+        return [build_input(x, tf) for x in d["items"]]
     if t == "tuple":
-        return tuple(build_input(x) for x in d["items"])
+        return tuple(build_input(x, tf) for x in d["items"])
     if t == "dict":
-        return {k: build_input(v) for k, v in d["items"]}
+        return {k: build_input(v, tf) for k, v in d["items"]}
     if t == "ndarray":
         return _array_of(d)
     if t == "scalar":
         return _array_of(d)[()]
     if t == "formula":
-        return Formula(_formula_tree(d["tree"]), d.get("name", ""))
-    import minitape as tf
+        return Formula(_formula_tree(d["tree"]), d.get("name", ""), engine=tf)
+    if tf is None:
+        import minitape as tf
 
     if t == "constant":
         return tf.constant(_array_of(d))

@@ -232,7 +232,7 @@ def test_the_gradient_check_tells_right_gradients_from_wrong_ones_at_every_hidde
             nudge, predicted, rel = (float(v) for v in ex.reference(*case.make(np.random.default_rng(seed)).args))
             # never a flat case (a ReLU layer with every unit off): the relative error would be 0/0
             assert min(abs(nudge), abs(predicted)) > 1e-3, (seed, i, nudge, predicted)
-            if i % 2 == 0:
+            if i % 2 == 0 and i < 8:
                 assert rel < 1e-7, (seed, i, rel)
             else:
                 assert rel > 1e-3, (seed, i, rel)

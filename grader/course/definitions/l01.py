@@ -28,14 +28,15 @@ float64 tensors of one shape; with ``h = 1e-5`` return ``[nudge, predicted, rel_
 the central difference ``(f(x + h v) - f(x - h v)) / 2h``, the slope ``sum(grad * v)`` the
 claimed gradient predicts, and ``|nudge - predicted| / max(|nudge|, |predicted|)``. Hidden
 cases give right gradients (the tape's) and wrong ones (a term, a factor of the chain rule or a
-ReLU's step missing, a component off) of several functions, at points where no ReLU input is
-within 1e-3 of its kink. Compared within float32's tolerance: a right gradient's relative
-error is about 1e-10 with any reasonable ``h`` and passes by the absolute tolerance.
+ReLU's step missing, a gradient twice too large) of several functions, at points where no ReLU input is
+within 1e-3 of its kink, along directions where neither slope is near 0. Compared within
+float32's tolerance, as every exercise: a right gradient's relative error is about 1e-10 with any
+reasonable ``h`` and passes by the absolute tolerance.
 
-Tensors and Variables given to students are float64, so a student's answer is compared with
-the float64 tolerance; ``derivative_at`` receives a Python float, which minitape (like
-TensorFlow) turns into float32, so it is compared with the float32 tolerance. References are
-always computed in float64. Hidden cases draw shapes and values at random.
+Tensors and Variables given to students are float64 (``derivative_at`` receives a Python float,
+which minitape, like TensorFlow, turns into float32); whatever dtype a student computes in,
+every answer is compared within float32's tolerance (the grader's one rule, ``grader.student.checks``). References are always computed in float64. Hidden cases draw shapes and values at
+random.
 """
 
 from __future__ import annotations
@@ -86,7 +87,6 @@ register(Exercise(
     id="l01_ex1",
     function="derivative_at",
     signature="derivative_at(x0)",
-    precision="float32",
     techniques=(_TAPE,),
     points=1,
     reference=_derivative_at_reference,
@@ -341,6 +341,20 @@ def _ex5_random(which: int, right: bool):
     return make
 
 
+def _ex5_doubled(rng):
+    """A gradient twice too large (a factor 2 of the chain rule), along a direction where the true
+    slope is positive: the predicted slope is then the larger one and above the nudge, so that an
+    error relative to the nudge alone, or without its absolute value, shows on every draw."""
+    n = int(rng.integers(2, 6))
+    f, x, _ = _fn_sin_square(rng, n)
+    grad = _tape_gradient(f, x)
+    while True:
+        v = rng.standard_normal(n)
+        if abs(grad @ v) > 1e-2:
+            v = v if grad @ v > 0 else -v
+            return _ex5_inputs(f, x, 2 * grad, v)
+
+
 def _ex5_visible_right(rng):
     f = Formula(["sum", ["mul", ["sin", "x"], ["pow", "x", 2]]], "f")
     x = np.array([1.5, -0.5])
@@ -360,7 +374,6 @@ register(Exercise(
     function="gradient_check",
     signature="gradient_check(f, x, grad, v)",
     points=2,
-    precision="float32",
     reference=_gradient_check_reference,
     visible=[Case(_ex5_visible_right, {"en": "right gradient, x = [1.5, -0.5], v = [1, 2]",
                                        "es": "gradiente correcto, x = [1.5, -0.5], v = [1, 2]",
@@ -371,7 +384,8 @@ register(Exercise(
                                        "pt": "gradiente errado, x = [1.5, -0.5], v = [-1, 4]",
                                        "ru": "неверный градиент, x = [1.5, -0.5], v = [-1, 4]"})],
     # every function once with its right gradient and once with a wrong one
-    hidden=[Case(_ex5_random(i, right)) for i in range(len(_FUNCTIONS)) for right in (True, False)],
+    hidden=[Case(_ex5_random(i, right)) for i in range(len(_FUNCTIONS)) for right in (True, False)]
+    + [Case(_ex5_doubled)],
     title={"en": "Checking a gradient with a nudge", "es": "Comprobar un gradiente con una pequeña perturbación",
            "pt": "Conferir um gradiente com uma pequena perturbação", "ru": "Проверка градиента небольшим сдвигом"},
     compares="value",
