@@ -415,22 +415,21 @@ def figures_block(figures: dict) -> str:
                 f"{built['lesson_python_mb']:.0f} MB)" if "python_mb" in built else "")
              + f"; a first visit of lesson 1 fetches {site['first_visit_mb']:.0f} MB until its first cell is done, "
              "and later visits come from the browser's cache."]
+    def both(visits: dict, key: str) -> str:          # first visit / cached visit
+        return f"{s(visits['first'][key])} / {s(visits['cached'][key])}"
+
     if "cpu" in site:
-        cpu = site["cpu"]
-        lines += ["", f"The same visits' CPU time on the way (traced in Chromium: the page until it starts the kernel's "
-                  f"worker, then the worker), which waiting for a core does not inflate, estimates them on an idle "
-                  f"machine: kernel ready {s(cpu['first']['ready_est'])} on a first visit, "
-                  f"{s(cpu['cached']['ready_est'])} cached; first cell done {s(cpu['first']['cell_done_est'])}, "
-                  f"{s(cpu['cached']['cell_done_est'])}."]
+        lines += ["", "The same visits' CPU time on the way (traced in Chromium: the page until it starts the kernel's "
+                  "worker, then the worker), which waiting for a core does not inflate, estimates them on an idle "
+                  f"machine (first visit / cached): kernel ready {both(site['cpu'], 'ready_est')}, first cell done "
+                  f"{both(site['cpu'], 'cell_done_est')}."]
     if "baseline" in figures:
         base = figures["baseline"]
-        lines += ["", f"In the same sitting, visited in turn with it, the site before this change: kernel ready "
-                  f"{s(base['first']['ready'])} first visit / {s(base['cached']['ready'])} cached, first cell done "
-                  f"{s(base['first']['cell_done'])} / {s(base['cached']['cell_done'])}, "
-                  f"{base['first_visit_mb']:.0f} MB fetched on a first visit, {base['built']['site_mb']:.0f} MB on disk"
-                  + (f"; idle-machine estimate: kernel ready {s(base['cpu']['first']['ready_est'])} / "
-                     f"{s(base['cpu']['cached']['ready_est'])}, first cell done {s(base['cpu']['first']['cell_done_est'])} / "
-                     f"{s(base['cpu']['cached']['cell_done_est'])}" if "cpu" in base else "") + "."]
+        lines += ["", "In the same sitting, visited in turn with it, the site before this change (first visit / "
+                  f"cached): kernel ready {both(base, 'ready')}, first cell done {both(base, 'cell_done')}"
+                  + (f" (idle-machine estimate {both(base['cpu'], 'ready_est')} and "
+                     f"{both(base['cpu'], 'cell_done_est')})" if "cpu" in base else "")
+                  + f"; {base['first_visit_mb']:.0f} MB fetched on a first visit, {base['built']['site_mb']:.0f} MB on disk."]
     return "\n".join(lines)
 
 

@@ -58,8 +58,7 @@ def test_the_block_says_what_the_file_holds(bench):
     assert "before this change" not in block and "idle machine" not in block
     figures["site"]["cpu"] = {"first": {"ready_est": 4100, "cell_done_est": 5600},
                               "cached": {"ready_est": 3900, "cell_done_est": 5400}}
-    assert "kernel ready 4.1 s on a first visit, 3.9 s cached; first cell done 5.6 s, 5.4 s" \
-        in bench.figures_block(figures)
+    assert "kernel ready 4.1 s / 3.9 s, first cell done 5.6 s / 5.4 s" in bench.figures_block(figures)
     del figures["site"]["cpu"]
     figures["baseline"] = dict(figures["site"], first_visit_mb=60.1, built={"site_mb": 74.8})
     assert "60 MB fetched on a first visit, 75 MB on disk" in bench.figures_block(figures)
