@@ -45,6 +45,8 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from course_lang.typography import typeset
+
 from . import LANGS
 
 from grader.infra.student_wheel import (  # noqa: F401  (re-exported: the student distribution's API)
@@ -273,7 +275,9 @@ def student_readme(root: Path, version: str) -> str:
     # each section marked with its language (WCAG 3.1.2): screen readers switch voice; GitHub keeps
     # `lang` on the div, and Markdown inside an HTML block needs the blank lines around it
     where = {lang: SITE_PHRASES[lang][0].format(site=site) if site else SITE_PHRASES[lang][1] for lang in LANGS}
-    sections = "\n".join(f'<div lang="{lang}">\n\n{README_SECTIONS[lang].format(version=version, site=where[lang])}'
+    # typeset as the lessons are (course_lang.typography: Russian no-break spaces, nested quotes)
+    sections = "\n".join(f'<div lang="{lang}">\n\n'
+                          f'{typeset(README_SECTIONS[lang].format(version=version, site=where[lang]), lang, markdown=True)}'
                           f'\n</div>\n' for lang in LANGS)
     return f"""# minitape: learn reverse-mode automatic differentiation with a gradient tape
 

@@ -57,6 +57,22 @@ def _course_lang():
     return module
 
 
+def _typography():
+    """course_lang/typography.py (standard library only), loaded by path as _course_lang is: what a
+    Russian, Spanish or Portuguese editor does to a text (no-break spaces, nested quotes)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("course_lang_typography_for_lite",
+                                                  REPO / "course_lang" / "typography.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def typeset(text: str, lang: str) -> str:
+    """The site's texts as the lessons' are: typeset for their language (course_lang.typography)."""
+    return _typography().typeset(text, lang)
+
+
 # The course's languages (codes in order, and each one's own name), from their one home.
 LANG_NAMES = dict(_course_lang().LANGUAGES)
 LANGS = tuple(LANG_NAMES)
@@ -112,7 +128,7 @@ LANDING_TEXT = {
            "{menu} → {item} and upload the file it saves (01-gradients.ipynb for lesson 1) where your "
            "instructor asks.",
            "Student's guide: working with the lessons and handing them in"),
-    "es": ("Diferenciación automática en modo inverso, una cinta de gradientes que se puede leer. Todo "
+    "es": ("Diferenciación automática en modo inverso con una cinta (GradientTape) que se puede leer. Todo "
            "se ejecuta en esta pestaña del navegador (Python {python} sobre Pyodide {pyodide}): nada que "
            "instalar, ningún servidor.",
            "La primera lección que abras carga Python en el navegador (unos {size} MB, una sola vez; las "
@@ -122,7 +138,7 @@ LANDING_TEXT = {
            "ábrela, elige {menu} → {item} y sube el archivo que se descarga (01-gradients.ipynb en la "
            "lección 1) donde te indique tu profesor o profesora.",
            "Guía del estudiante: cómo trabajar con las lecciones y cómo entregarlas"),
-    "pt": ("Diferenciação automática em modo reverso, uma fita de gradientes que dá para ler. Tudo "
+    "pt": ("Diferenciação automática em modo reverso com uma fita (GradientTape) que dá para ler. Tudo "
            "é executado nesta aba do navegador (Python {python} sobre Pyodide {pyodide}): nada para "
            "instalar, nenhum servidor.",
            "A primeira lição que você abrir carrega o Python no navegador (cerca de {size} MB, uma vez só; "
@@ -745,9 +761,10 @@ def landing_page(out: Path, titles: dict[str, list[tuple[str, str]]], lock: dict
             for name, title in titles[lang])
         menu, item = MENU_LABELS[lang]["download"]
         intro, note, handin, guide = (
-            html.escape(text.format(python=lock["info"]["python"], pyodide=lock["info"]["version"],
-                                    size=f"{measured['first_visit_mb']:.0f}",
-                                    seconds=seconds_phrase(lang, measured["kernel_ready_s"]), menu=menu, item=item))
+            html.escape(typeset(text.format(python=lock["info"]["python"], pyodide=lock["info"]["version"],
+                                            size=f"{measured['first_visit_mb']:.0f}",
+                                            seconds=seconds_phrase(lang, measured["kernel_ready_s"]),
+                                            menu=menu, item=item), lang))
             for text in LANDING_TEXT[lang])
         columns.append(f'<section lang="{lang}">\n <h2>{LANG_NAMES[lang]}</h2>\n <p class="intro">{intro}</p>\n'
                        f' <ol>\n{items}\n </ol>\n <p class="note">{note}</p>\n <p class="handin">{handin}</p>\n'
@@ -768,7 +785,7 @@ def startup_notice(out: Path, measured: dict) -> None:
                         (SECONDS_WORDS, "SECONDS_WORDS"), (MENU_LABELS, "MENU_LABELS")):
         if set(table) != set(langs):
             raise BuildError(f"{name} in lite/build.py has {sorted(table)}, the course's languages are {sorted(langs)}")
-    messages = {lang: {key: text.replace("{seconds}", seconds_phrase(lang, measured["kernel_ready_s"]))
+    messages = {lang: {key: typeset(text.replace("{seconds}", seconds_phrase(lang, measured["kernel_ready_s"])), lang)
                        for key, text in texts.items()} for lang, texts in STARTUP_MESSAGES.items()}
     script = (HERE / "startup-status.js").read_text(encoding="utf-8")
     script = script.replace("__MINITAPE_MESSAGES__", json.dumps(messages, ensure_ascii=False))

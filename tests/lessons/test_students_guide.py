@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from course_lang.typography import typeset
 from lessons import LANGS, SOURCE_LANG
 from lessons.glossary import check_text
 from lessons.student import GUIDES, README_SECTIONS, SITE_PHRASES
@@ -97,17 +98,23 @@ def test_the_guide_uses_the_glossary(lang):
     assert check_text(prose, lang) == [], lang
 
 
-def test_the_russian_guide_is_typeset_as_a_russian_editor_would():
-    """No-break spaces after one-letter prepositions and conjunctions, before a dash and between
-    a number and its unit; no line starting with a dash."""
-    text = _guide("ru")
-    prose = CODE.sub("`code`", text)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_guide_is_typeset_as_the_lessons_are(lang):
+    """course_lang.typography (the lessons' typographer) changes nothing in it: Russian no-break
+    spaces after short words, before a dash and between a number and its unit, nested quotes."""
+    text = _guide(lang)
+    assert typeset(text, lang, markdown=True) == text, lang
     assert not re.search(r"^\s*[—–]", text, re.M), "a line starts with a dash"
-    assert not re.search(r"[ \n][—]", prose), "an ordinary space before a dash"
-    loose = re.findall(r"(?<![\w/])[вВсСкКоОуУиИаАяЯ][ \n]", prose)
-    assert not loose, f"one-letter words not tied to the next: {loose}"
-    assert not re.search(r"\d[ \n](?:минут|секунд|МБ)", prose)
-    assert prose.count(NBSP) >= 40
+    if lang == "ru":
+        assert text.count(NBSP) >= 60
+
+
+def test_the_students_readme_is_typeset():
+    from lessons.student import student_readme
+
+    readme = student_readme(REPO, "1.0")
+    russian = readme.split('<div lang="ru">', 1)[1].split("</div>", 1)[0]
+    assert typeset(russian, "ru", markdown=True) == russian and "в\u00a0браузере" in russian
 
 
 @pytest.mark.parametrize("lang", LANGS)
