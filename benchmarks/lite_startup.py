@@ -32,7 +32,7 @@ machine is shared: read the figures with it): benchmarks/results/lite_startup.md
 and benchmarks/results/lite_startup.json, the one source of the site's figures: lite/build.py
 reads it for the landing page and the start-up notice ("about N seconds", "about M MB"), and the
 block between the FIGURES markers of docs/jupyterlite.md is written from it (figures_block);
-tests/lite/test_figures.py holds the three to it.
+tests/lite/test_site_figures.py holds the three to it.
 """
 
 from __future__ import annotations
