@@ -260,13 +260,24 @@ register(Exercise(
 H_CHECK = 1e-5
 
 
-def _gradient_check_reference(f, x, grad, v):
+def _gradient_check(f, x, grad, v, *, direction=True, error="relative"):
+    """The reference (``direction``, ``error="relative"``) and the declared mistakes' answers
+    (patterns.py): the predicted slope without the direction; the error signed, relative to the
+    nudge alone, or absolute."""
     tf = _tf()
     nudge = (f(x + H_CHECK * v) - f(x - H_CHECK * v)) / (2 * H_CHECK)
-    predicted = tf.reduce_sum(grad * v)
+    predicted = tf.reduce_sum(grad * v) if direction else tf.reduce_sum(grad)
     n, p = float(nudge), float(predicted)
     scale = max(abs(n), abs(p))
-    return [nudge, predicted, tf.constant(abs(n - p) / scale if scale > 0 else 0.0, dtype=tf.float64)]
+    rel = {"relative": abs(n - p) / scale if scale > 0 else 0.0,
+           "signed": (n - p) / scale if scale > 0 else 0.0,
+           "nudge": abs(n - p) / abs(n) if n else 0.0,
+           "absolute": abs(n - p)}[error]
+    return [nudge, predicted, tf.constant(rel, dtype=tf.float64)]
+
+
+def _gradient_check_reference(f, x, grad, v):
+    return _gradient_check(f, x, grad, v)
 
 
 def _tape_gradient(f, x):

@@ -90,13 +90,19 @@ def _f64(x) -> np.ndarray:
 
 
 # ----- l04_ex1: rounded weights, the straight-through estimator with a window -----------------
-def _quantized_reference(w, x, t):
+def _quantized_gradient(w, x, t, *, window=True, rounded=True):
+    """The reference (``window``, ``rounded``) and the declared mistakes' answers (patterns.py):
+    the plain straight-through estimator, or the weights never rounded."""
     tf = _tf()
     with tf.GradientTape() as tape:
-        c = tf.clip_by_value(w, -1.0, 1.0)
-        q = c + tf.stop_gradient(tf.round(w) - c)
+        c = tf.clip_by_value(w, -1.0, 1.0) if window else w
+        q = c + tf.stop_gradient(tf.round(w) - c) if rounded else w
         loss = tf.reduce_mean((tf.matmul(x, q) - t) ** 2)
     return tape.gradient(loss, w)
+
+
+def _quantized_reference(w, x, t):
+    return _quantized_gradient(w, x, t)
 
 
 def _ex1(w, x, t) -> Inputs:
@@ -201,7 +207,9 @@ register(Exercise(
 # ------------------------------------------------------------------------------------------------
 # l04_ex3: a custom gradient for a function that reads a Variable (backward's variables=)
 # ------------------------------------------------------------------------------------------------
-def _scaled_tanh_reference(a, x):
+def _scaled_tanh_gradients(a, x, *, clip="inside"):
+    """The reference (``clip="inside"``: the function's gradient for ``a`` clipped in its backward
+    pass) and the declared mistakes' answers (patterns.py): no clip, or the whole dL/da clipped."""
     tf = _tf()
 
     @tf.custom_gradient
@@ -211,14 +219,19 @@ def _scaled_tanh_reference(a, x):
         def backward(upstream, variables=None):
             local = 1.0 - y ** 2
             d_a = tf.reduce_sum(upstream * z * local)
-            return upstream * a * local, [tf.clip_by_value(d_a, -1.0, 1.0)]
+            return upstream * a * local, [tf.clip_by_value(d_a, -1.0, 1.0) if clip == "inside" else d_a]
 
         return y, backward
 
     with tf.GradientTape() as tape:
         tape.watch(x)
         loss = tf.reduce_sum(scaled_tanh(x) ** 2) + a ** 2
-    return tape.gradient(loss, [x, a])
+    dx, da = tape.gradient(loss, [x, a])
+    return [dx, tf.clip_by_value(da, -1.0, 1.0) if clip == "total" else da]
+
+
+def _scaled_tanh_reference(a, x):
+    return _scaled_tanh_gradients(a, x)
 
 
 def _scaled_tanh_own_gradient(a, x) -> float:

@@ -76,22 +76,10 @@ declare(
 # l01_ex5: the slope the gradient predicts without the direction (sum(grad)), and three ways of
 # getting the relative error wrong: without its absolute value, relative to the nudge alone, or
 # not relative at all
-def _check_parts(f, x, grad, v, *, direction=True, error="relative"):
-    from .l01 import H_CHECK
+def _check_parts(f, x, grad, v, **how):
+    from .l01 import _gradient_check
 
-    tf = _tf()
-    nudge = (f(x + H_CHECK * v) - f(x - H_CHECK * v)) / (2 * H_CHECK)
-    predicted = tf.reduce_sum(grad * v) if direction else tf.reduce_sum(grad)
-    n, p = float(nudge), float(predicted)
-    if error == "signed":
-        rel = (n - p) / max(abs(n), abs(p))
-    elif error == "nudge":
-        rel = abs(n - p) / abs(n)
-    elif error == "absolute":
-        rel = abs(n - p)
-    else:
-        rel = abs(n - p) / max(abs(n), abs(p))
-    return [nudge, predicted, tf.constant(rel, dtype=tf.float64)]
+    return _gradient_check(f, x, grad, v, **how)
 
 
 declare(
@@ -312,13 +300,10 @@ declare(
 
 # l04_ex1: the straight-through estimator without its window (the gradient passes for every
 # weight), or the weights never rounded (the loss of w itself)
-def _quantized_parts(w, x, t, *, window=True, rounded=True):
-    tf = _tf()
-    with tf.GradientTape() as tape:
-        c = tf.clip_by_value(w, -1.0, 1.0) if window else w
-        q = c + tf.stop_gradient(tf.round(w) - c) if rounded else w
-        loss = tf.reduce_mean((tf.matmul(x, q) - t) ** 2)
-    return tape.gradient(loss, w)
+def _quantized_parts(w, x, t, **how):
+    from .l04 import _quantized_gradient
+
+    return _quantized_gradient(w, x, t, **how)
 
 
 declare(
@@ -346,25 +331,10 @@ declare(
 
 # l04_ex3: the gain's gradient not clipped (plain autodiff), or the whole dL/da clipped after the
 # fact, penalty included (a clip outside the function, not inside its backward pass)
-def _scaled_tanh_parts(a, x, *, clip="inside"):
-    tf = _tf()
+def _scaled_tanh_parts(a, x, *, clip):
+    from .l04 import _scaled_tanh_gradients
 
-    @tf.custom_gradient
-    def scaled_tanh(z):
-        y = tf.tanh(a * z)
-
-        def backward(upstream, variables=None):
-            local = 1.0 - y ** 2
-            d_a = tf.reduce_sum(upstream * z * local)
-            return upstream * a * local, [tf.clip_by_value(d_a, -1.0, 1.0) if clip == "inside" else d_a]
-
-        return y, backward
-
-    with tf.GradientTape() as tape:
-        tape.watch(x)
-        loss = tf.reduce_sum(scaled_tanh(x) ** 2) + a ** 2
-    dx, da = tape.gradient(loss, [x, a])
-    return [dx, tf.clip_by_value(da, -1.0, 1.0) if clip == "total" else da]
+    return _scaled_tanh_gradients(a, x, clip=clip)
 
 
 declare(
