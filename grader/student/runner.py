@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import os
 import secrets
 import sys
@@ -227,7 +228,10 @@ def _ints_as_floats(value: Any, depth: int = 0) -> Any:
     """Python ints (never bools) as floats, in lists, tuples and dict values: where the
     answers are plain numbers, ``0`` is as right as ``0.0``."""
     if type(value) is int:
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # beyond any float: as infinite as a float can say
+            return math.inf if value > 0 else -math.inf
     if depth > 20:
         return value
     if isinstance(value, dict):
