@@ -14,8 +14,9 @@ rejects). Here:
   outputs and :attr:`BoundOutputs.cell_kb` KB per cell and :attr:`BoundOutputs.notebook_outputs` /
   :attr:`BoundOutputs.notebook_kb` per notebook, of the student's cells (the test cells' outputs
   are the grader's own), replacing what it drops by a note in the notebook's language; and
-  replaces every non-finite number in the notebook (metadata and outputs) by ``null``, so the
-  notebook written is strict JSON.
+  replaces every non-finite number in the notebook (metadata and outputs) by ``null`` and every
+  lone UTF-16 surrogate (text a kernel sent as ``"\\ud83d"``, which UTF-8 cannot write: the
+  whole notebook was lost) by U+FFFD, so the notebook written is strict JSON in UTF-8.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from traitlets import Integer
 
 from nbgrader.preprocessors import NbGraderPreprocessor
 
+from grader.autograde.read_submission import without_lone_surrogates
 from grader.infra.session import MAX_MESSAGE_BYTES
 
 __all__ = ["BoundOutputs", "strict_json"]
@@ -103,4 +105,5 @@ class BoundOutputs(NbGraderPreprocessor):
                 kept.append(NotebookNode(output_type="stream", name="stdout", text=note + "\n"))
                 cell.outputs = kept
         strict_json(nb)
+        without_lone_surrogates(nb)
         return nb, resources
