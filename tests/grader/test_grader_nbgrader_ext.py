@@ -249,3 +249,41 @@ def test_what_a_kernel_sends_becomes_a_note_never_a_stopped_notebook(msg_type, c
         assert msg["msg_type"] == "display_data" and MIME in msg["content"]["data"]
         nbformat.v4.output_from_msg(msg)  # what nbclient makes of it: a valid output
     assert session.deserialize(frames)["msg_type"] == "malformed"  # a replay stays refused
+
+
+# ------------------------------------------------------------------------------------------
+# Issue 36, class 7: the output bounds count their own notes
+# ------------------------------------------------------------------------------------------
+def _printing(cells: int, outputs: int = 1, text: str = "x\n"):
+    return new_notebook(cells=[new_code_cell(f"print({i})", outputs=[
+        new_output("stream", name="stdout", text=text) for _ in range(outputs)]) for i in range(cells)])
+
+
+def _notes(nb, words):
+    return [o for c in nb.cells for o in c.outputs if words in o.get("text", "")]
+
+
+@pytest.mark.parametrize("cells, outputs", [(3000, 1), (30, 100), (1, 3000), (12, 95), (1000, 1)])
+def test_the_notebooks_output_bound_counts_its_own_notes(cells, outputs):
+    from grader.autograde.bounds import BoundOutputs
+
+    nb = _printing(cells, outputs)
+    BoundOutputs().preprocess(nb, {})
+    kept = sum(len(c.outputs) for c in nb.cells)
+    assert kept <= 1000 and all(len(c.outputs) <= 100 for c in nb.cells)
+    notebook_notes = _notes(nb, "in this cell and the cells after it")
+    assert len(notebook_notes) == (cells * min(outputs, 100) > 999)
+    if notebook_notes:  # it counts every output it stands for
+        dropped = int(notebook_notes[0].text.split(": ")[1].split(",")[0])
+        shown = sum(len(c.outputs) for c in nb.cells) - len(notebook_notes) - len(_notes(nb, "a cell keeps"))
+        cut_by_cells = sum(int(n.text.split(": ")[1].split(" ")[0]) for n in _notes(nb, "a cell keeps"))
+        assert shown + dropped + cut_by_cells == cells * outputs
+
+
+def test_a_cell_that_loses_outputs_keeps_its_bound_with_its_note():
+    from grader.autograde.bounds import BoundOutputs
+
+    nb = _printing(2, 150)
+    BoundOutputs().preprocess(nb, {})
+    assert [len(c.outputs) for c in nb.cells] == [100, 100]
+    assert nb.cells[0].outputs[-1].text.startswith("[Outputs not kept: 51 (")
