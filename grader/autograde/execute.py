@@ -42,6 +42,12 @@ def _students_own(cell: NotebookNode) -> bool:
         not (utils.is_grade(cell) and not utils.is_solution(cell))
 
 
+def _runs_no_student_code(cell: NotebookNode) -> bool:
+    """A test cell (its code is the grader's: a placeholder while the probes run at the end).
+    A probe calls the student's function, so a death there may be that function's doing."""
+    return not _students_own(cell) and not cell.get("metadata", {}).get("grader_probe")
+
+
 def _probe_nonces(resources) -> dict[str, str]:
     return {gid: entry["plan"].nonce
             for gid, entry in ((resources or {}).get("grader_probes") or {}).items()}
@@ -275,6 +281,19 @@ class GraderExecute(Execute):
                 cell.outputs.append(error_output("DeadKernelError", self._killed_message(name)))
                 add_issue(self.nb, "crashed", name, KILLED_DETAIL)
                 return cell, resources
+            blamed = self._ran[-1] if _runs_no_student_code(cell) and self._ran else None
+            if blamed is not None:
+                # a cell with no student code in it (a test cell, now a placeholder) cannot kill
+                # the kernel: the death the student's last cell caused surfaced here (a kernel
+                # that answered, then died of what that cell did): graded without that cell
+                self._ran.remove(blamed)
+                if self._restart_without(blamed):
+                    culprit = cell_name(self.nb.cells[blamed], blamed)
+                    self.nb.cells[blamed].setdefault("outputs", []).append(
+                        error_output("DeadKernelError", self._killed_message(culprit)))
+                    add_issue(self.nb, "crashed", culprit,
+                              KILLED_DETAIL + f" (the death showed in the next cell, {name})")
+                    return cell, resources
             cell.outputs.append(error_output(
                 "DeadKernelError",
                 "The kernel died while running this cell (os._exit, a crash, or out of memory)."))
