@@ -396,6 +396,9 @@ class Sandbox:
         args += parents(writable) + ["--bind", writable, writable]
         for source, dest in (binds or {}).items():  # more writable folders, e.g. a private copy
             args += parents(dest) + ["--bind", source, dest]
+        # the sandbox's own root and /dev are bwrap's tmpfs: read-only once built, so that all a
+        # kernel can write is its size-limited spaces (its folder's copy, /tmp, /dev/shm)
+        args += ["--remount-ro", "/dev", "--remount-ro", "/"]
         args += ["--chdir", cwd, "--clearenv"]
         for key, value in sorted(env.items()):
             args += ["--setenv", key, value]
