@@ -5,7 +5,10 @@ here the cell that killed the kernel gets an error, every later cell is marked "
 one of the student's own cells killed it (``os._exit(1)`` at top level), the kernel is
 restarted instead, the cells that ran are replayed without that cell (and without any that
 kills it again on replay; ``max_kernel_restarts``), the killing cell gets an error in the
-student's language, and grading goes on: only what depends on that cell is lost. Two
+student's language, and grading goes on: only what depends on that cell is lost. A death
+seen in a test cell (a placeholder where no student code runs: the probes run at the end) is
+the doing of the student's last cell that ran (a kernel that answered, then died of what it
+started): that cell is blamed and the notebook replayed without it the same way. Two
 timeouts in a row (a kernel that ignores the interrupt) stop execution the same way. The
 kernel runs with ``MINITAPE_LANG`` set from the assignment id (``01-gradients-ru`` -> ru),
 so feedback is in the language the student worked in.

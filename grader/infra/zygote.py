@@ -39,7 +39,14 @@ the new namespace. So:
   -- and no core dumps;
 - before any student code runs the kernel drops every capability (also from its bounding set)
   and sets ``no_new_privs``, so it cannot undo its mounts or regain rights; the zygote and the
-  keeper are not dumpable, so a kernel could not attach to them even if it could name them.
+  keeper are not dumpable, so a kernel could not attach to them even if it could name them;
+- the kernel holds no descriptor of the host: 0 is ``/dev/null``, 1 and 2 are pipes the keeper
+  copies to its own (the worker's log; ``confine["log_bytes"]`` at most), every other inherited
+  descriptor is closed;
+- with ``confine["seal"]`` its connection folder (``<own>/.kernel``, the only folder of the host
+  it sees) is writable only until its sockets are bound: the kernel then asks its keeper, which
+  still has the rights of the new user namespace, to remount it read-only, and waits for that
+  before it reads any message (so before any student code runs).
 """
 
 from __future__ import annotations
@@ -558,12 +565,12 @@ def exec_confined(confine: dict, argv: list[str]) -> None:
     runs as ``python zygote.py --kernel FD ARG...``, which seals it once its sockets are bound."""
     _confine({"confine": confine})
     os.chdir(confine.get("cwd") or "/")
-    if _SEAL:
-        if argv[1:3] != ["-m", "ipykernel_launcher"]:
-            raise SystemExit("only an IPython kernel can run with its connection folder sealed")
+    if _SEAL and argv[1:3] == ["-m", "ipykernel_launcher"]:
         channel = _SEAL.pop()
         os.set_inheritable(channel.fileno(), True)
         argv = [argv[0], os.path.abspath(__file__), "--kernel", str(channel.fileno()), *argv[3:]]
+    elif _SEAL:  # a program that binds nothing there (the sandbox's check): sealed before it runs
+        _seal_kernel_dir()
     os.execv(argv[0], argv)
 
 
