@@ -31,12 +31,16 @@ def _without_hidden_tests(source: str, cell_type: str, parent=None) -> str:
     return cell.source
 
 
-def _unreadable(cell: NotebookNode) -> str | None:
+def _unreadable(cell: NotebookNode, cell_type: str | None) -> str | None:
     """Why nbgrader's own validator (its ``CheckCellMetadata``, which stops the whole notebook)
     rejects the cell's nbgrader metadata (a newer or older ``schema_version``, keys it does not
-    know, a wrong type), or None."""
+    know, a wrong type), or None. Judged on the cell as released (``cell_type``): a re-typed cell
+    is ``cell_retyped``, and ``OverwriteCells`` gives it its type back."""
+    probe = copy.deepcopy(cell)
+    if cell_type:
+        probe.cell_type = cell_type
     try:
-        MetadataValidator().validate_cell(copy.deepcopy(cell))
+        MetadataValidator().validate_cell(probe)
     except Exception as exc:  # noqa: BLE001 - SchemaTooNewError, ValidationError, KeyError, ...
         return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
     return None
@@ -164,7 +168,7 @@ class RecordSubmissionIssues(NbGraderPreprocessor):
         # 4. re-typed cells, edited metadata, edited test cells
         for grade_id, cell in present.items():
             locked, original, cell_type = source[grade_id] if grade_id in source else (None, None, None)
-            why = _unreadable(cell)
+            why = _unreadable(cell, cell_type)
             if why is not None:  # nbgrader could not read it at all: the release's, whole
                 add_issue(nb, "metadata_edited", grade_id, "nbgrader metadata nbgrader cannot "
                           f"read ({why}); restored from the release")
