@@ -30,6 +30,7 @@ LAYERS = [
     {"minitape._tensor"},
     {"minitape._indexed_slices"},
     {"minitape._core"},
+    {"minitape._onehot"},
     {"minitape._ops._adapt"},
     {"minitape._ops.*_ops", "minitape._ops.operators"},
     {"minitape._ops.*_grads"},

@@ -11,6 +11,8 @@ from __future__ import annotations
 import html
 import re
 
+from course_lang.typography import localize_number
+
 from grader.i18n import t, tn
 
 __all__ = ["render_html", "render_text"]
@@ -24,8 +26,9 @@ def _inline(text: str) -> str:
     return _CODE.sub(r"<code>\1</code>", html.escape(text, quote=False))
 
 
-def _points(x: float) -> str:
-    return f"{x:g}"
+def _points(x: float, lang: str) -> str:
+    """A score as the sentence writes it: 1.5 points in English, 1,5 puntos in Spanish."""
+    return localize_number(f"{x:g}", lang)
 
 
 def _summary(result) -> tuple[str, str]:
@@ -33,8 +36,8 @@ def _summary(result) -> tuple[str, str]:
     lang = result.lang
     n, failed = len(result.checks), len(result.failed)
     if result.mode == "grade":
-        head = tn("report.score.plural", result.points, lang, score=_points(result.score),
-                  points=_points(result.points))
+        head = tn("report.score.plural", result.points, lang, score=_points(result.score, lang),
+                  points=_points(result.points, lang))
     else:
         head = t("report.visible_score", lang, passed=n - failed, total=n)
     if failed == 0:
@@ -64,6 +67,22 @@ def _details_text(check, lang: str) -> list[str]:
     if "traceback" in d:
         out.append(d["traceback"])
     return out
+
+
+def _pending(result) -> str:
+    """How many hidden checks grading adds, and what they ask (random points or other cases)."""
+    key = "report.hidden_pending.plural" if getattr(result.exercise, "hidden_at_random", True) else \
+        "report.hidden_pending_named.plural"
+    return tn(key, result.hidden_pending, result.lang, count=result.hidden_pending)
+
+
+def _rule(result) -> str:
+    """The one rule for number types and the tolerance the answers were compared at."""
+    from grader.student.checks import Tolerance
+
+    ex = result.exercise
+    rtol, atol = getattr(ex, "tolerance", Tolerance()).for_dtype(getattr(ex, "precision", "float32"))
+    return t("report.compare_rule", result.lang, rtol=f"{rtol:g}", atol=f"{atol:g}")
 
 
 def render_html(result) -> str:
@@ -102,7 +121,7 @@ def render_html(result) -> str:
         f"style='font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:14px;"
         f"border:1px solid #d0d7de;border-left:6px solid {colour};border-radius:4px;"
         f"padding:8px 12px;margin:4px 0;max-width:1000px'>",
-        f"<div style='font-weight:600'>{html.escape(title)}"
+        f"<div style='font-weight:600'>{_inline(title)}"
         f" <span style='color:#666;font-weight:400;font-size:85%'>({html.escape(result.exercise.id)})</span>"
         f" — {html.escape(head)}</div>",
         f"<div style='color:{colour}'>{html.escape(_status_line(result))}</div>",
@@ -115,10 +134,10 @@ def render_html(result) -> str:
         "</table>",
     ]
     if result.hidden_pending:
-        parts.append(f"<p style='margin:6px 0 0 0;color:#444'>"
-                     f"{_inline(tn('report.hidden_pending.plural', result.hidden_pending, lang, count=result.hidden_pending))}</p>")
+        parts.append(f"<p style='margin:6px 0 0 0;color:#444'>{_inline(_pending(result))}</p>")
     elif result.mode == "grade" and any(c.hidden for c in result.checks):
         parts.append(f"<p style='margin:6px 0 0 0;color:#444'>{_inline(t('report.hidden_note', lang))}</p>")
+    parts.append(f"<p style='margin:6px 0 0 0;color:#666;font-size:85%'>{_inline(_rule(result))}</p>")
     if result.captured:
         parts.append("<details style='margin-top:6px'><summary style='cursor:pointer'>"
                      f"{html.escape(t('report.captured', lang))}</summary>"
@@ -140,7 +159,8 @@ def render_text(result) -> str:
         for extra in _details_text(check, lang):
             lines.extend("      " + line for line in extra.splitlines())
     if result.hidden_pending:
-        lines.append(tn("report.hidden_pending.plural", result.hidden_pending, lang, count=result.hidden_pending))
+        lines.append(_pending(result))
+    lines.append(_rule(result))
     if result.captured:
         lines.append(t("report.captured", lang))
         lines.extend("  | " + line for line in result.captured.rstrip().splitlines())

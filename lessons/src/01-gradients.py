@@ -8,7 +8,7 @@
 # # Lesson 1 · Gradients and tapes
 #
 # Training a neural network means nudging its parameters, step by step, in the direction that
-# lowers a loss; that direction is given by a *gradient*. Working out gradients by hand stops
+# lowers a loss; that direction is the opposite of the *gradient*. Working out gradients by hand stops
 # being practical after a couple of layers. *Automatic differentiation* computes them exactly,
 # from the very code that computes the loss.
 #
@@ -19,44 +19,44 @@
 # - how to ask for many gradients at once, with lists and dictionaries of sources;
 # - how to get the gradients of a model's variables.
 
-# %% [markdown] key="title" lang="es" src="9c1990bb"
+# %% [markdown] key="title" lang="es" src="78eb4ddc"
 # # Lección 1 · Gradientes y cintas
 #
 # Entrenar una red neuronal consiste en mover sus parámetros, paso a paso, en la dirección en
-# la que baja una función de pérdida; esa dirección nos la da el *gradiente*. Calcular
+# la que baja una función de pérdida; esa dirección es la opuesta al *gradiente*. Calcular
 # gradientes a mano deja de ser práctico en cuanto el modelo tiene un par de capas. La
 # *diferenciación automática* los calcula de forma exacta a partir del mismo código que
 # calcula la pérdida.
 #
 # En esta lección aprenderás:
 #
-# - qué graba una cinta de gradientes (*gradient tape*) mientras se ejecuta tu código y cómo usa
-#   esa grabación;
+# - qué graba una cinta (*gradient tape*) mientras se ejecuta tu código y cómo usa esa
+#   grabación;
 # - cómo obtener el gradiente de un escalar respecto de escalares y de tensores de cualquier forma;
 # - cómo pedir muchos gradientes a la vez, con listas y diccionarios de fuentes;
 # - cómo obtener los gradientes de las variables de un modelo.
 
-# %% [markdown] key="title" lang="pt" src="9c1990bb"
+# %% [markdown] key="title" lang="pt" src="78eb4ddc"
 # # Lição 1 · Gradientes e fitas
 #
 # Treinar uma rede neural é ajustar seus parâmetros, passo a passo, na direção em que a função
-# de perda diminui; quem indica essa direção é o *gradiente*. Calcular gradientes à mão deixa de
+# de perda diminui; essa direção é a oposta ao *gradiente*. Calcular gradientes à mão deixa de
 # ser viável assim que o modelo ganha duas ou três camadas. A *diferenciação automática* os
 # calcula de forma exata a partir do próprio código que calcula a perda.
 #
 # Nesta lição você vai aprender:
 #
-# - o que uma fita de gradientes (*gradient tape*) grava enquanto o seu código roda e como ela
-#   usa essa gravação;
+# - o que uma fita (*gradient tape*) grava enquanto o seu código roda e como ela usa essa
+#   gravação;
 # - como obter o gradiente de um escalar em relação a escalares e a tensores de qualquer formato;
 # - como pedir vários gradientes de uma vez, com listas e dicionários de fontes;
 # - como obter os gradientes das variáveis de um modelo.
 
-# %% [markdown] key="title" lang="ru" src="9c1990bb"
+# %% [markdown] key="title" lang="ru" src="78eb4ddc"
 # # Урок 1 · Градиенты и ленты
 #
 # Обучить нейронную сеть — значит шаг за шагом сдвигать её параметры туда, где функция потерь
-# уменьшается; это направление задаёт *градиент*. Считать градиенты вручную становится
+# уменьшается; это направление противоположно *градиенту*. Считать градиенты вручную становится
 # непрактично, как только в модели появляется хотя бы пара слоёв. *Автоматическое
 # дифференцирование* вычисляет их точно — по тому же коду, который вычисляет потери.
 #
@@ -71,23 +71,30 @@
 # %% [markdown] key="setup" lang="en"
 # We write `import minitape as tf`. minitape is the small autodiff engine of this course; its
 # API copies TensorFlow's (`tf.Variable`, `tf.GradientTape`, `tf.reduce_mean`, …), so what you
-# learn here carries over to TensorFlow unchanged.
+# learn here carries over to TensorFlow: every lesson's code also runs with
+# `import tensorflow as tf`, except the cells that use the course's own tools, whose first line
+# says so. <!-- claim: course.runs-on-tensorflow -->
 
-# %% [markdown] key="setup" lang="es" src="56828975"
+# %% [markdown] key="setup" lang="es" src="59219a20"
 # Escribimos `import minitape as tf`. minitape es el pequeño motor de diferenciación automática
 # de este curso; su API copia la de TensorFlow (`tf.Variable`, `tf.GradientTape`,
-# `tf.reduce_mean`, …), así que lo que aprendas aquí te servirá tal cual en TensorFlow.
+# `tf.reduce_mean`, …), así que lo que aprendas aquí te servirá en TensorFlow: el código de
+# cada lección funciona también con `import tensorflow as tf`, salvo las celdas que usan
+# herramientas propias del curso, que lo indican en su primera línea. <!-- claim: course.runs-on-tensorflow -->
 
-# %% [markdown] key="setup" lang="pt" src="56828975"
+# %% [markdown] key="setup" lang="pt" src="59219a20"
 # Escrevemos `import minitape as tf`. O minitape é o pequeno motor de diferenciação automática
 # deste curso; sua API copia a do TensorFlow (`tf.Variable`, `tf.GradientTape`,
-# `tf.reduce_mean`, …), então o que você aprender aqui vale do mesmo jeito no TensorFlow.
+# `tf.reduce_mean`, …), então o que você aprender aqui vale no TensorFlow: o código de cada
+# lição também roda com `import tensorflow as tf`, exceto as células que usam ferramentas
+# próprias do curso, que avisam isso na primeira linha. <!-- claim: course.runs-on-tensorflow -->
 
-# %% [markdown] key="setup" lang="ru" src="56828975"
+# %% [markdown] key="setup" lang="ru" src="59219a20"
 # Мы пишем `import minitape as tf`. minitape — небольшой движок автоматического
 # дифференцирования, на котором построен курс; его API повторяет API TensorFlow
-# (`tf.Variable`, `tf.GradientTape`, `tf.reduce_mean`, …), так что всё изученное здесь без
-# изменений пригодится и в TensorFlow.
+# (`tf.Variable`, `tf.GradientTape`, `tf.reduce_mean`, …), так что всё изученное здесь
+# пригодится и в TensorFlow: код каждого урока работает и с `import tensorflow as tf`,
+# кроме ячеек с инструментами самого курса — об этом сказано в их первой строке. <!-- claim: course.runs-on-tensorflow -->
 
 # %% key="setup-code"
 import numpy as np
@@ -199,7 +206,7 @@ print(dy_dx.numpy())
 # went in and came out, so that the backward pass can evaluate every local derivative at the
 # right values. The drawing below shows what a tape recorded for $y = x^2 + 2x$: each tensor
 # is a box with its value and shape, each operation sits on the arrows that lead from its
-# inputs to its output, and the watched variable is highlighted.
+# inputs to its output, and the watched variable is highlighted. <!-- claim: l01.drawing -->
 
 # %% [markdown] key="recorded" lang="es" src="5c30b026"
 # ## ¿Qué grabó la cinta?
@@ -208,7 +215,7 @@ print(dy_dx.numpy())
 # salieron de ella, para que la pasada hacia atrás pueda evaluar cada derivada local en los
 # valores correctos. El dibujo de abajo muestra lo que grabó una cinta para $y = x^2 + 2x$:
 # cada tensor es una caja con su valor y su forma, cada operación está sobre las flechas que
-# van de sus entradas a su salida, y la variable observada aparece resaltada.
+# van de sus entradas a su salida, y la variable observada aparece resaltada. <!-- claim: l01.drawing -->
 
 # %% [markdown] key="recorded" lang="pt" src="5c30b026"
 # ## O que a fita gravou?
@@ -217,7 +224,7 @@ print(dy_dx.numpy())
 # e saíram dela, para que a passagem para trás possa avaliar cada derivada local nos valores
 # certos. O desenho abaixo mostra o que uma fita gravou para $y = x^2 + 2x$: cada tensor é
 # uma caixa com seu valor e formato, cada operação fica sobre as setas que vão das suas entradas
-# até a sua saída, e a variável observada aparece destacada.
+# até a sua saída, e a variável observada aparece destacada. <!-- claim: l01.drawing -->
 
 # %% [markdown] key="recorded" lang="ru" src="5c30b026"
 # ## Что записала лента?
@@ -226,14 +233,14 @@ print(dy_dx.numpy())
 # вышли: так обратный проход сможет вычислить каждую локальную производную в нужной точке.
 # На рисунке ниже показано, что записала лента для $y = x^2 + 2x$: каждый тензор — это блок
 # со значением и формой, каждая операция стоит на стрелках, ведущих от её входов к выходу,
-# а отслеживаемая переменная выделена цветом.
+# а отслеживаемая переменная выделена цветом. <!-- claim: l01.drawing -->
 
 # %% key="recorded-code"
 x = tf.Variable(3.0)
 with tf.GradientTape() as tape:
     y = x**2 + 2 * x
 
-# %% key="recorded-draw"
+# %% key="recorded-draw" tf="course"
 from minitape.debugging import draw
 
 draw(tape)
@@ -241,23 +248,23 @@ draw(tape)
 # %% [markdown] key="recorded-backward" lang="en"
 # Read the drawing from $y$ back to $x$ and you are doing the chain rule: $x$ feeds two
 # operations, so the gradient that reaches it is the sum over both paths, $2x$ from the square
-# plus $2$ from the product. At $x = 3$ that is $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
+# plus $2$ from the product. <!-- claim: l01.two-paths --> At $x = 3$ that is $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
 
 # %% [markdown] key="recorded-backward" lang="es" src="6a429902"
 # Si lees el dibujo desde $y$ hacia atrás hasta $x$, estás aplicando la regla de la cadena:
 # $x$ entra en dos operaciones, así que el gradiente que le llega es la suma de ambos caminos,
-# $2x$ por el cuadrado más $2$ por el producto. En $x = 3$ resulta
+# $2x$ por el cuadrado más $2$ por el producto. <!-- claim: l01.two-paths --> En $x = 3$ resulta
 # $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
 
 # %% [markdown] key="recorded-backward" lang="pt" src="6a429902"
 # Ler o desenho de $y$ de volta até $x$ é aplicar a regra da cadeia: $x$ entra em duas
 # operações, então o gradiente que chega a ele é a soma dos dois caminhos, $2x$ vindo do
-# quadrado mais $2$ vindo do produto. Em $x = 3$ isso dá $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
+# quadrado mais $2$ vindo do produto. <!-- claim: l01.two-paths --> Em $x = 3$ isso dá $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
 
 # %% [markdown] key="recorded-backward" lang="ru" src="6a429902"
 # Читая рисунок от $y$ назад к $x$, вы применяете цепное правило: $x$ входит в две операции,
 # поэтому пришедший к нему градиент — это сумма по обоим путям: $2x$ от возведения в квадрат
-# плюс $2$ от умножения. При $x = 3$ получаем $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
+# плюс $2$ от умножения. <!-- claim: l01.two-paths --> При $x = 3$ получаем $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
 
 # %% key="recorded-backward-code"
 print(tape.gradient(y, x).numpy())
@@ -286,8 +293,8 @@ print(tape.gradient(y, x).numpy())
 # ## Лента отвечает один раз
 #
 # По умолчанию `gradient`, закончив работу, сразу освобождает запись ленты (и промежуточные
-# тензоры, которые она удерживает), чтобы сэкономить память. Повторный вопрос к той же
-# ленте приводит к ошибке:
+# тензоры, которые она удерживает), чтобы сэкономить память. Повторный запрос градиента у той
+# же ленты приводит к ошибке:
 
 # %% key="one-shot-code"
 try:
@@ -304,17 +311,17 @@ except RuntimeError as error:
 # %% [markdown] key="persistent" lang="es" src="ee3a161e"
 # Para hacer varias preguntas sobre un mismo cálculo, crea la cinta con `persistent=True`.
 # Una cinta *persistente* conserva su grabación hasta que desaparece el propio objeto cinta,
-# así que bórrala con `del` cuando termines:
+# así que, cuando termines, suelta la referencia con `del tape`:
 
 # %% [markdown] key="persistent" lang="pt" src="ee3a161e"
 # Para fazer várias perguntas sobre o mesmo cálculo, crie a fita com `persistent=True`. Uma
 # fita *persistente* mantém a gravação até que o próprio objeto fita deixe de existir; por
-# isso, apague-a com `del` quando terminar:
+# isso, quando terminar, solte a referência com `del tape`:
 
 # %% [markdown] key="persistent" lang="ru" src="ee3a161e"
 # Чтобы задать несколько вопросов об одном вычислении, создайте ленту с `persistent=True`.
 # *Персистентная* (*persistent*) лента хранит запись, пока существует сам объект ленты,
-# поэтому, закончив работу, удалите её через `del`:
+# поэтому, закончив работу, удалите ссылку на неё: `del tape`.
 
 # %% key="persistent-code"
 x = tf.Variable(3.0)
@@ -338,7 +345,7 @@ del tape
 # 2. $y = x \cdot x$: $\frac{dz}{dx} = \frac{dz}{dy} \cdot 2x = 18 \cdot 6 = 108$.
 #
 # Now step through the same pass with `minitape.debugging.stepper`: press *Next* and, before
-# each step, say which gradient will appear in the table under the drawing. The last step holds
+# each step, say which gradient will appear in the table under the drawing. <!-- claim: l01.stepper --> The last step holds
 # 108, what `tape.gradient` returned above.
 
 # %% [markdown] key="stepper" lang="es" src="23a8a676"
@@ -353,7 +360,7 @@ del tape
 # 2. $y = x \cdot x$: $\frac{dz}{dx} = \frac{dz}{dy} \cdot 2x = 18 \cdot 6 = 108$.
 #
 # Ahora recorre la misma pasada paso a paso con `minitape.debugging.stepper`: pulsa *Siguiente*
-# y, antes de cada paso, di qué gradiente va a aparecer en la tabla bajo el dibujo. El último
+# y, antes de cada paso, di qué gradiente va a aparecer en la tabla bajo el dibujo. <!-- claim: l01.stepper --> El último
 # paso contiene 108, lo que devolvió `tape.gradient` arriba.
 
 # %% [markdown] key="stepper" lang="pt" src="23a8a676"
@@ -368,14 +375,14 @@ del tape
 # 2. $y = x \cdot x$: $\frac{dz}{dx} = \frac{dz}{dy} \cdot 2x = 18 \cdot 6 = 108$.
 #
 # Agora percorra a mesma passagem passo a passo com `minitape.debugging.stepper`: clique em
-# *Próximo* e, antes de cada passo, diga que gradiente vai aparecer na tabela abaixo do desenho.
+# *Próximo* e, antes de cada passo, diga que gradiente vai aparecer na tabela abaixo do desenho. <!-- claim: l01.stepper -->
 # O último passo contém 108, o que `tape.gradient` devolveu acima.
 
 # %% [markdown] key="stepper" lang="ru" src="23a8a676"
 # ## Один обратный проход вручную
 #
-# Прежде чем доверить это ленте, один раз проделайте её работу сами на ленте выше:
-# $y = x \cdot x$, $z = y \cdot y$ при $x = 3$. Обратный проход начинается с цели, где
+# Прежде чем доверить эту работу ленте, один раз проделайте её сами для примера выше:
+# $y = x \cdot x$ и $z = y \cdot y$ при $x = 3$. Обратный проход начинается с цели, где
 # $\frac{dz}{dz} = 1$, и идёт по записи от последней операции к первой, умножая на каждую
 # локальную производную:
 #
@@ -383,10 +390,10 @@ del tape
 # 2. $y = x \cdot x$: $\frac{dz}{dx} = \frac{dz}{dy} \cdot 2x = 18 \cdot 6 = 108$.
 #
 # Теперь пройдите тот же проход по шагам с `minitape.debugging.stepper`: нажимайте *Далее* и
-# перед каждым шагом говорите, какой градиент появится в таблице под рисунком. На последнем
+# перед каждым шагом предсказывайте, какой градиент появится в таблице под рисунком. <!-- claim: l01.stepper --> На последнем
 # шаге будет 108 — то, что вернул `tape.gradient` выше.
 
-# %% key="stepper-code"
+# %% key="stepper-code" tf="course"
 from minitape.debugging import stepper
 
 x = tf.Variable(3.0)
@@ -408,40 +415,40 @@ stepper(tape, z, x)
 # answers should agree to eight digits or more:
 
 # %% [markdown] key="numeric" lang="es" src="f15063c0"
-# ## Comprobar un gradiente con un empujoncito
+# ## Comprobar un gradiente con una pequeña perturbación
 #
-# Una derivada es la pendiente que ves cuando empujas $x$ un poquito. La *diferencia central*
+# Una derivada es la pendiente que ves cuando mueves $x$ un poco. La *diferencia central*
 # $\frac{f(x + h) - f(x - h)}{2h}$ se acerca a $f'(x)$ a medida que $h$ se hace pequeño. Es más
 # lenta y menos exacta que la cinta (dos evaluaciones de $f$ por cada entrada), pero no necesita
 # nada más que la propia $f$, así que es la forma habitual de comprobar un gradiente: la
 # *comprobación de gradientes* (*gradient checking*). Conviértela en un hábito: cada vez que
-# escribas tú un gradiente (las lecciones 4 y 7 te lo piden), compáralo con un empujoncito. El
-# redondeo limita lo pequeño que puede ser $h$, así que comprueba en float64 con $h$ en torno a
+# escribas tú un gradiente (las lecciones 4 y 7 te lo piden), compáralo con una diferencia
+# central. El redondeo limita lo pequeño que puede ser $h$, así que comprueba en float64 con $h$ en torno a
 # $10^{-5}$; las dos respuestas deberían coincidir en ocho cifras o más:
 
 # %% [markdown] key="numeric" lang="pt" src="f15063c0"
-# ## Conferir um gradiente com um empurrãozinho
+# ## Conferir um gradiente com uma pequena perturbação
 #
-# Uma derivada é a inclinação que você vê ao empurrar $x$ um pouquinho. A *diferença central*
+# Uma derivada é a inclinação que você vê ao mover $x$ um pouco. A *diferença central*
 # $\frac{f(x + h) - f(x - h)}{2h}$ se aproxima de $f'(x)$ à medida que $h$ diminui. Ela é mais
 # lenta e menos exata que a fita (duas avaliações de $f$ por entrada), mas não precisa de nada
 # além da própria $f$; por isso é a forma padrão de conferir um gradiente: a *verificação de
 # gradientes* (*gradient checking*). Transforme isso em hábito: sempre que você mesmo escrever um
-# gradiente (as lições 4 e 7 pedem isso), compare-o com um empurrãozinho. O arredondamento limita
-# o quão pequeno $h$ pode ser, então confira em float64 com $h$ por volta de $10^{-5}$; as duas
+# gradiente (as lições 4 e 7 pedem isso), compare-o com uma diferença central. O arredondamento
+# limita quão pequeno $h$ pode ser, então confira em float64 com $h$ por volta de $10^{-5}$; as duas
 # respostas devem coincidir em oito casas ou mais:
 
 # %% [markdown] key="numeric" lang="ru" src="f15063c0"
 # ## Проверка градиента небольшим сдвигом
 #
 # Производная — это наклон, который видно, если чуть-чуть сдвинуть $x$. *Центральная разность*
-# $\frac{f(x + h) - f(x - h)}{2h}$ приближается к $f'(x)$ по мере уменьшения $h$. Она медленнее
+# $\frac{f(x + h) - f(x - h)}{2h}$ стремится к $f'(x)$ при $h \to 0$. Она медленнее
 # и менее точна, чем лента (два вычисления $f$ на каждый вход), зато ей не нужно ничего, кроме
 # самой $f$, поэтому это стандартный способ проверить градиент — *проверка градиента*
-# (*gradient checking*). Сделайте её привычкой: всякий раз, когда пишете градиент сами (в уроках
-# 4 и 7 это понадобится), сравнивайте его с результатом сдвига. Из-за округления $h$ нельзя брать
-# слишком маленьким, поэтому проверяйте во float64 с $h$ порядка $10^{-5}$; ответы должны
-# совпасть в восьми знаках или больше:
+# (*gradient checking*). Возьмите её за правило: всякий раз, когда пишете градиент сами (в уроках
+# 4 и 7 это понадобится), сравнивайте его с центральной разностью. Из-за округления $h$ нельзя
+# брать слишком маленьким, поэтому проверяйте во float64 с $h$ порядка $10^{-5}$; результаты
+# должны совпадать не менее чем в восьми значащих цифрах:
 
 # %% key="numeric-code"
 def g(x):
@@ -512,8 +519,8 @@ print(tape.gradient(y, c))
 
 # %% [markdown] key="watch-call" lang="ru" src="21d5adc0"
 # `tape.watch(c)` просит ленту отслеживать тензор: с этого момента операции над `c`
-# записываются, и градиент по нему существует. (Как управлять тем, что отслеживает лента,
-# подробно разбирается в уроке 2.)
+# записываются, и градиент по нему существует. (Подробно о том, как управлять тем, что
+# отслеживает лента, — в уроке 2.)
 
 # %% key="watch-call-code"
 with tf.GradientTape() as tape:
@@ -707,31 +714,31 @@ del tape
 #
 # Models collect their variables for you. A Keras layer such as `tf.keras.layers.Dense` creates
 # its kernel and bias the first time it is called and lists them in `trainable_variables`;
-# passing that list as the sources gives one gradient per variable:
+# passing that list as the sources gives one gradient per variable: <!-- claim: l01.dense-builds -->
 
 # %% [markdown] key="model" lang="es" src="c3c23093"
 # ## Gradientes respecto de un modelo
 #
 # Los modelos reúnen sus variables por ti. Una capa de Keras como `tf.keras.layers.Dense` crea
-# su matriz de pesos (*kernel*) y su sesgo la primera vez que se llama y los enumera en
-# `trainable_variables`; si pasas esa lista como fuentes, obtienes un gradiente por variable:
+# su matriz de pesos (*kernel*) y su sesgo la primera vez que se la llama y los enumera en
+# `trainable_variables`; si pasas esa lista como fuentes, obtienes un gradiente por variable: <!-- claim: l01.dense-builds -->
 
 # %% [markdown] key="model" lang="pt" src="c3c23093"
 # ## Gradientes em relação a um modelo
 #
 # Os modelos reúnem as variáveis por você. Uma camada do Keras como `tf.keras.layers.Dense`
 # cria sua matriz de pesos (*kernel*) e seu viés na primeira vez que é chamada e os lista em
-# `trainable_variables`; passando essa lista como fontes, você obtém um gradiente por variável:
+# `trainable_variables`; passando essa lista como fontes, você obtém um gradiente por variável: <!-- claim: l01.dense-builds -->
 
 # %% [markdown] key="model" lang="ru" src="c3c23093"
 # ## Градиенты по переменным модели
 #
 # Модели сами собирают свои переменные. Слой Keras, например `tf.keras.layers.Dense`, при
-# первом вызове создаёт матрицу весов (*kernel*) и смещение и перечисляет их в
+# первом вызове создаёт матрицу весов (*kernel*) и вектор смещений, а затем перечисляет их в
 # `trainable_variables`; передав этот список как источники, вы получите по градиенту на каждую
-# переменную:
+# переменную: <!-- claim: l01.dense-builds -->
 
-# %% key="model-code"
+# %% key="model-code" tf="random"
 layer = tf.keras.layers.Dense(2, activation="tanh")
 x = tf.constant([[1.0, 2.0, 3.0]])
 
@@ -757,7 +764,7 @@ grads = tape.gradient(loss, layer.trainable_variables)
 # Градиенты возвращаются в порядке `trainable_variables`, поэтому `zip` ставит каждой
 # переменной в пару её градиент:
 
-# %% key="model-names-code"
+# %% key="model-names-code" tf="random"
 for var, g in zip(layer.trainable_variables, grads):
     print(t("l01.shapes", name=var.name, shape=tuple(var.shape), gshape=tuple(g.shape)))
 
@@ -830,52 +837,52 @@ np.allclose(dy_dx.numpy(), s * (1 - s))
 
 # %% [markdown] key="plot-helper" lang="en"
 # `plot_function_and_derivative` does the same for any element-wise function built from
-# minitape operations. Change the function and run the cell again:
+# minitape operations. <!-- claim: l01.plot-helper --> Change the function and run the cell again:
 
 # %% [markdown] key="plot-helper" lang="es" src="c212e04c"
 # `plot_function_and_derivative` hace lo mismo con cualquier función elemento a elemento
-# construida con operaciones de minitape. Cambia la función y vuelve a ejecutar la celda:
+# construida con operaciones de minitape. <!-- claim: l01.plot-helper --> Cambia la función y vuelve a ejecutar la celda:
 
 # %% [markdown] key="plot-helper" lang="pt" src="c212e04c"
 # `plot_function_and_derivative` faz o mesmo para qualquer função elemento a elemento
-# construída com operações do minitape. Troque a função e execute a célula de novo:
+# construída com operações do minitape. <!-- claim: l01.plot-helper --> Troque a função e execute a célula de novo:
 
 # %% [markdown] key="plot-helper" lang="ru" src="c212e04c"
 # `plot_function_and_derivative` делает то же самое для любой поэлементной функции,
-# составленной из операций minitape. Поменяйте функцию и запустите ячейку ещё раз:
+# составленной из операций minitape. <!-- claim: l01.plot-helper --> Поменяйте функцию и запустите ячейку ещё раз:
 
-# %% key="plot-helper-code"
+# %% key="plot-helper-code" tf="course"
 plot_function_and_derivative(lambda x: x * tf.math.sin(x), x_range=(-6, 6));
 
 # %% [markdown] key="tangent" lang="en"
 # ## Explore: the slope of the tangent
 #
 # The derivative at a point is the slope of the tangent line there. Move the slider: at every
-# position a fresh tape computes $f'(x)$ for $f(x) = x^3 - 3x$, and the red line is drawn with
-# that slope. Where is the slope zero? Where is it steepest?
+# position a fresh tape computes $f'(x)$ for $f(x) = x^3 - 3x$, and the tangent through the marked
+# point is drawn with that slope. Where is the slope zero? Where is it steepest?
 
-# %% [markdown] key="tangent" lang="es" src="ed7b1a27"
+# %% [markdown] key="tangent" lang="es" src="113d37a2"
 # ## Explora: la pendiente de la tangente
 #
 # La derivada en un punto es la pendiente de la recta tangente en ese punto. Mueve el
 # deslizador: en cada posición, una cinta nueva calcula $f'(x)$ para $f(x) = x^3 - 3x$, y la
-# recta roja se dibuja con esa pendiente. ¿Dónde se anula la pendiente? ¿Dónde es mayor?
+# tangente por el punto marcado se dibuja con esa pendiente. ¿Dónde se anula la pendiente? ¿Dónde es mayor?
 
-# %% [markdown] key="tangent" lang="pt" src="ed7b1a27"
+# %% [markdown] key="tangent" lang="pt" src="113d37a2"
 # ## Explore: a inclinação da tangente
 #
 # A derivada em um ponto é a inclinação da reta tangente nesse ponto. Mova o controle
-# deslizante: em cada posição, uma fita nova calcula $f'(x)$ para $f(x) = x^3 - 3x$, e a reta
-# vermelha é desenhada com essa inclinação. Onde a inclinação é zero? Onde ela é maior?
+# deslizante: em cada posição, uma fita nova calcula $f'(x)$ para $f(x) = x^3 - 3x$, e a tangente
+# pelo ponto destacado é desenhada com essa inclinação. Onde a inclinação é zero? Onde ela é maior?
 
-# %% [markdown] key="tangent" lang="ru" src="ed7b1a27"
+# %% [markdown] key="tangent" lang="ru" src="113d37a2"
 # ## Исследуйте: наклон касательной
 #
 # Производная в точке — это наклон касательной в этой точке. Двигайте ползунок: в каждом
-# положении новая лента вычисляет $f'(x)$ для $f(x) = x^3 - 3x$, и красная прямая рисуется с
-# этим наклоном. Где наклон равен нулю? Где он наибольший?
+# положении новая лента вычисляет $f'(x)$ для $f(x) = x^3 - 3x$, и касательная через отмеченную
+# точку рисуется с этим наклоном. Где наклон равен нулю? Где он наибольший?
 
-# %% key="tangent-code"
+# %% key="tangent-code" tf="course"
 tangent_explorer(lambda x: x**3 - 3 * x, x_range=(-2.5, 2.5), x0=1.5)
 
 # %% [markdown] key="exercises" lang="en"
@@ -885,35 +892,51 @@ tangent_explorer(lambda x: x**3 - 3 * x, x_range=(-2.5, 2.5), x0=1.5)
 # your code and run the cell, then run the cell below it. `check(...)` tries your function at
 # once on a few inputs and, if something is off, shows what you returned next to what was
 # expected. When your work is graded, hidden checks also call your function at random points,
-# so it has to compute the gradient with a tape — a fixed number will not pass.
+# so a fixed number will not pass. Compute with a tape, as each exercise asks: the points come
+# from the values, and your teacher also sees how you computed them. Your answer counts by its
+# value, whatever holds it: a tensor, a NumPy array, a Python number or a list, integers or
+# floats. <!-- claim: course.number-rule --> It is compared within float32's tolerance (a relative error up to $2 \cdot 10^{-4}$),
+# so computing in float32 or in float64 is equally right. <!-- claim: course.number-rule -->
 
-# %% [markdown] key="exercises" lang="es" src="7e70859d"
+# %% [markdown] key="exercises" lang="es" src="e65f3735"
 # ## Ejercicios
 #
 # En cada ejercicio tienes que completar una función: sustituye `raise NotImplementedError()`
 # por tu código y ejecuta la celda; después, ejecuta la celda de abajo. `check(...)` prueba tu
 # función en el acto con algunas entradas y, si algo no cuadra, te muestra lo que devolviste
 # junto a lo esperado. Al calificar tu trabajo, unas comprobaciones ocultas llaman además a tu
-# función en puntos aleatorios, así que debe calcular el gradiente con una cinta: un número
-# fijo no pasará.
+# función en puntos aleatorios, así que un número fijo no pasará. Calcula con una cinta, como
+# pide cada ejercicio: los puntos salen de los valores, y tu profesor ve también cómo los
+# calculaste. Tu respuesta cuenta por su valor, sea cual sea el contenedor: un tensor, un array
+# de NumPy, un número de Python o una lista, con enteros o con decimales. <!-- claim: course.number-rule --> Se compara con la
+# tolerancia de float32 (un error relativo de hasta $2 \cdot 10^{-4}$), así que calcular en float32
+# o en float64 vale igual. <!-- claim: course.number-rule -->
 
-# %% [markdown] key="exercises" lang="pt" src="7e70859d"
+# %% [markdown] key="exercises" lang="pt" src="e65f3735"
 # ## Exercícios
 #
 # Em cada exercício você completa uma função: substitua `raise NotImplementedError()` pelo seu
 # código e execute a célula; depois, execute a célula logo abaixo. `check(...)` testa a sua
 # função na hora com algumas entradas e, se algo estiver errado, mostra o que você devolveu ao
 # lado do esperado. Na correção, verificações ocultas também chamam a sua função em pontos
-# aleatórios; por isso ela precisa calcular o gradiente com uma fita — um número fixo não passa.
+# aleatórios; por isso um número fixo não passa. Calcule com uma fita, como cada exercício pede:
+# os pontos vêm dos valores, e o seu professor também vê como você os calculou. A sua resposta
+# vale pelo valor, seja qual for o recipiente: um tensor, um array do NumPy, um número do Python
+# ou uma lista, com inteiros ou com decimais. <!-- claim: course.number-rule --> Ela é comparada com a tolerância do float32 (um
+# erro relativo de até $2 \cdot 10^{-4}$), então calcular em float32 ou em float64 dá no mesmo. <!-- claim: course.number-rule -->
 
-# %% [markdown] key="exercises" lang="ru" src="7e70859d"
+# %% [markdown] key="exercises" lang="ru" src="e65f3735"
 # ## Упражнения
 #
 # В каждом упражнении нужно дописать функцию: замените `raise NotImplementedError()` своим
 # кодом и выполните ячейку, а затем ячейку под ней. `check(...)` сразу проверяет вашу функцию
 # на нескольких входах и, если что-то не так, показывает рядом то, что вы вернули, и то, что
 # ожидалось. При оценивании скрытые проверки вызывают вашу функцию ещё и в случайных точках,
-# поэтому градиент должен вычисляться с помощью ленты — заранее подобранное число не пройдёт.
+# поэтому заранее подобранное число не пройдёт. Вычисляйте с помощью ленты, как просит каждое
+# упражнение: баллы дают значения, а преподаватель видит ещё и то, как вы их получили. Ответ
+# засчитывается по значению, в чём бы он ни был: тензор, массив NumPy, число Python или список,
+# целые числа или дробные. <!-- claim: course.number-rule --> Он сравнивается с допуском float32 (относительная погрешность до
+# $2 \cdot 10^{-4}$), поэтому вычислять во float32 или во float64 одинаково правильно. <!-- claim: course.number-rule -->
 
 # %% [markdown] key="ex1" lang="en"
 # ### Exercise 1 · A derivative at a point (1 point)
@@ -925,22 +948,23 @@ tangent_explorer(lambda x: x**3 - 3 * x, x_range=(-2.5, 2.5), x0=1.5)
 # %% [markdown] key="ex1" lang="es" src="1c101759"
 # ### Ejercicio 1 · Una derivada en un punto (1 punto)
 #
-# Escribe `derivative_at(x0)`, que devuelve $\frac{dy}{dx}$ para $y = x^3 - 2x$ en $x = x_0$
-# (un `float` de Python), calculada con una `tf.GradientTape`. Devuelve lo que devuelve
+# Escribe `derivative_at(x0)`, que devuelve $\frac{dy}{dx}$ para $y = x^3 - 2x$ en $x = x_0$,
+# donde `x0` es un `float` de Python, calculada con una `tf.GradientTape`. Devuelve lo que devuelve
 # `tape.gradient`. Por ejemplo, en $x_0 = 2$ la respuesta es $3 \cdot 2^2 - 2 = 10$.
 
 # %% [markdown] key="ex1" lang="pt" src="1c101759"
 # ### Exercício 1 · Uma derivada em um ponto (1 ponto)
 #
-# Escreva `derivative_at(x0)`, que devolve $\frac{dy}{dx}$ para $y = x^3 - 2x$ em $x = x_0$
-# (um `float` do Python), calculada com uma `tf.GradientTape`. Devolva o que `tape.gradient`
+# Escreva `derivative_at(x0)`, que devolve $\frac{dy}{dx}$ para $y = x^3 - 2x$ em $x = x_0$,
+# em que `x0` é um `float` do Python, calculada com uma `tf.GradientTape`. Devolva o que `tape.gradient`
 # devolve. Por exemplo, em $x_0 = 2$ a resposta é $3 \cdot 2^2 - 2 = 10$.
 
 # %% [markdown] key="ex1" lang="ru" src="1c101759"
 # ### Упражнение 1 · Производная в точке (1 балл)
 #
-# Напишите функцию `derivative_at(x0)`, которая возвращает $\frac{dy}{dx}$ для $y = x^3 - 2x$
-# в точке $x = x_0$ (`float` в Python), вычисленную с помощью `tf.GradientTape`. Верните то,
+# Напишите функцию `derivative_at(x0)`, которая принимает число `x0` (тип `float`) и возвращает
+# производную $\frac{dy}{dx}$ функции $y = x^3 - 2x$ в точке $x_0$, вычисленную с помощью
+# `tf.GradientTape`. Верните то,
 # что возвращает `tape.gradient`. Например, при $x_0 = 2$ ответ равен $3 \cdot 2^2 - 2 = 10$.
 
 # %% nbgrader="solution" grade_id="l01_ex1_solution"
@@ -1060,8 +1084,8 @@ grade("l01_ex2")
 # %% [markdown] key="ex3" lang="ru" src="b8cda8a7"
 # ### Упражнение 3 · Именованные параметры (2 балла)
 #
-# Параметры часто хранят в словаре. Напишите функцию `gradients_by_name(params, x)`: `params`
-# — словарь `{"a": ..., "c": ...}` из `tf.Variable` той же формы, что и тензор `x`. Цель —
+# Параметры часто хранят в словаре. Напишите функцию `gradients_by_name(params, x)`:
+# `params` — словарь `{"a": ..., "c": ...}` из `tf.Variable` той же формы, что и тензор `x`. Цель —
 #
 # $$f = \sum_i \big(\sin(a_i x_i) + c_i^2\, x_i\big).$$
 #
@@ -1185,8 +1209,8 @@ grade("l01_ex4")
 # - Лента отвечает только один раз, если она не создана с `persistent=True`.
 # - Чаще всего источниками будут `trainable_variables` модели.
 #
-# В следующем уроке: как точно управлять тем, что отслеживает лента, градиенты промежуточных
-# результатов и сколько памяти занимает лента.
+# В следующем уроке: как точно управлять тем, что отслеживает лента, как получать градиенты по
+# промежуточным результатам и сколько памяти занимает лента.
 
 # %% [markdown] key="reflect" lang="en" questions=true
 # 1. A tape records the operations that actually ran, not a formula. What does that make possible
@@ -1204,16 +1228,16 @@ grade("l01_ex4")
 #    esa matriz? Piensa en lo que necesita `w - lr * dw`.
 # 3. Una cinta responde una sola vez, salvo que sea persistente. Si diseñaras la biblioteca,
 #    ¿harías que la opción por defecto fuera la contraria? ¿Qué ganaría o perdería quien empieza,
-#    y qué un modelo grande?
+#    y qué quien entrena un modelo grande?
 
 # %% [markdown] key="reflect" lang="pt" src="93498192"
-# 1. Uma fita grava as operações que realmente rodaram, não uma fórmula. O que isso torna possível
-#    que derivar uma fórmula escrita não tornaria, e quanto custa?
+# 1. Uma fita grava as operações que realmente rodaram, não uma fórmula. O que isso permite que a
+#    derivação simbólica de uma fórmula escrita não permitiria? E qual é o custo?
 # 2. Por que o gradiente em relação a uma matriz de pesos precisa ter exatamente o formato dessa
 #    matriz? Pense no que `w - lr * dw` exige.
 # 3. Uma fita responde uma vez só, a menos que seja persistente. Se você projetasse a biblioteca,
 #    faria da escolha contrária o padrão? O que ganharia ou perderia quem está começando, e o que
-#    ganharia ou perderia um modelo grande?
+#    ganharia ou perderia quem treina um modelo grande?
 
 # %% [markdown] key="reflect" lang="ru" src="93498192"
 # 1. Лента записывает операции, которые действительно выполнились, а не формулу. Что это позволяет
@@ -1223,4 +1247,4 @@ grade("l01_ex4")
 #    нужно для `w - lr * dw`.
 # 3. Лента отвечает только один раз, если она не персистентная. Если бы вы проектировали
 #    библиотеку, сделали бы вы поведением по умолчанию обратное? Что бы от этого выиграл или
-#    потерял новичок, а что — большая модель?
+#    потерял новичок, а что — тот, кто обучает большую модель?

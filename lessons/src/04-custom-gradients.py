@@ -60,7 +60,7 @@
 #   específico (`tf.stop_gradient`), por exemplo para arredondar um valor e ainda assim deixar o
 #   gradiente passar;
 # - como escrever o seu próprio gradiente com `tf.custom_gradient`, também para uma função que
-#   lê Variables, e como `tf.RegisterGradient` e `tf.no_gradient` definem o gradiente de todo um
+#   lê variáveis, e como `tf.RegisterGradient` e `tf.no_gradient` definem o gradiente de todo um
 #   tipo de operação;
 # - como recortar um gradiente dentro da passagem para trás;
 # - como tornar um gradiente numericamente estável, e por que um valor estável também precisa de
@@ -88,7 +88,6 @@
 #   устойчивая формула.
 
 # %% key="setup-code"
-import io
 
 import ipywidgets as widgets
 import numpy as np
@@ -97,7 +96,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 import minitape as tf
-from lessons.figures import PALETTE
+from lessons.figures import PALETTE, png
 from lessons.i18n import t
 from lessons.widgets import label_sliders
 
@@ -157,8 +156,8 @@ print(tape.gradient(z, {"x": x, "y": y}))
 
 # %% [markdown] key="stop-recording-use" lang="es" src="fe157663"
 # ¿Para qué sirve? Para calcular algo en mitad de una grabación que no vas a derivar después,
-# sin pagar el coste de grabarlo: un valor que quieres registrar o un gradiente que solo quieres
-# mirar. Una cinta persistente puede incluso responder a una pregunta mientras todavía está
+# sin pagar el coste de grabarlo: un valor que quieres imprimir o guardar, o un gradiente que solo
+# quieres mirar. Una cinta persistente puede incluso responder a una pregunta mientras todavía está
 # grabando; dentro de `stop_recording`, ese cálculo del gradiente no queda grabado en la propia
 # cinta. En $y = 3$, $\frac{d(y^2)}{dy} = 6$:
 
@@ -277,22 +276,22 @@ print(tape.gradient(z, {"x": x, "y": y}))
 # Un uso clásico: hacia adelante, un valor; hacia atrás, el gradiente de otro. `tf.round` no
 # tiene un gradiente útil (la cinta da `None`), pero la expresión
 # `x + tf.stop_gradient(tf.round(x) - x)` *vale* `round(x)` y, sin embargo, su gradiente es el de
-# `x`, es decir, $1$. Este truco, llamado *straight-through*, es el que permite entrenar redes con
-# pesos redondeados (cuantizados).
+# `x`, es decir, $1$. Este truco, llamado *straight-through*, es uno de los que permiten entrenar
+# redes con pesos redondeados (cuantizados).
 
 # %% [markdown] key="straight-through" lang="pt" src="1671348a"
 # Um uso clássico: para a frente, um valor; para trás, o gradiente de outro. `tf.round` não tem
 # um gradiente útil (a fita dá `None`), mas a expressão `x + tf.stop_gradient(tf.round(x) - x)`
 # *vale* `round(x)` e, ainda assim, o seu gradiente é o de `x`, ou seja, $1$. Esse truque,
-# chamado *straight-through*, é o que permite treinar redes com pesos arredondados
+# chamado *straight-through*, é um dos que permitem treinar redes com pesos arredondados
 # (quantizados).
 
 # %% [markdown] key="straight-through" lang="ru" src="1671348a"
 # Классический пример: на прямом проходе одно значение, на обратном — градиент другого. У
 # `tf.round` нет полезного градиента (лента даёт `None`), но выражение
 # `x + tf.stop_gradient(tf.round(x) - x)` *равно* `round(x)`, а его градиент — это градиент `x`,
-# то есть $1$. Этот приём, *straight-through* («насквозь»), позволяет обучать сети с округлёнными
-# (квантованными) весами.
+# то есть $1$. Этот приём, *сквозная оценка градиента* (*straight-through estimator*), — один из
+# тех, что позволяют обучать сети с округлёнными (квантованными) весами.
 
 # %% key="straight-through-code"
 x = tf.Variable(2.7)
@@ -387,7 +386,8 @@ del tape
 # $10 \cdot 2x = 60$ em $x = 3$:
 
 # %% [markdown] key="custom-square" lang="ru" src="2d1ad4eb"
-# Контракт хорошо виден на квадрате с вручную написанным градиентом. Цель равна $10 \cdot x^2$,
+# Как это устроено, хорошо видно на функции возведения в квадрат с градиентом, написанным
+# вручную. Цель равна $10 \cdot x^2$,
 # поэтому градиент, приходящий к `square` сверху (`upstream`), равен $10$, и `backward`
 # возвращает $10 \cdot 2x = 60$ при $x = 3$:
 
@@ -510,30 +510,31 @@ print(np.allclose(check_image.numpy(), d_image.numpy()), np.allclose(check_facto
 # `TypeError`.
 
 # %% [markdown] key="custom-variables" lang="es" src="31b5afb9"
-# ### Un gradiente personalizado que lee una Variable
+# ### Un gradiente personalizado que lee una variable
 #
 # Una función decorada con `@tf.custom_gradient` puede leer `tf.Variable` entrenables que no
 # están entre sus argumentos, como una capa lee sus pesos. Entonces la cinta también necesita que
-# le des sus gradientes: `backward` recibe un argumento con nombre `variables` (las Variables
+# le des sus gradientes: `backward` recibe un argumento con nombre `variables` (las variables
 # que la función leyó) y devuelve un par: los gradientes de las entradas y una lista con un
-# gradiente por Variable, en el orden de `variables`. Sin el argumento `variables`, la llamada
+# gradiente por variable, en el orden de `variables`. Sin el argumento `variables`, la llamada
 # lanza `TypeError`.
 
 # %% [markdown] key="custom-variables" lang="pt" src="31b5afb9"
-# ### Um gradiente personalizado que lê uma Variable
+# ### Um gradiente personalizado que lê uma variável
 #
 # Uma função decorada com `@tf.custom_gradient` pode ler `tf.Variable` treináveis que não estão
 # entre os seus argumentos, como uma camada lê os seus pesos. Então a fita também precisa
 # receber de você os gradientes delas: `backward` recebe um argumento nomeado `variables` (as
-# Variables que a função leu) e devolve um par: os gradientes das entradas e uma lista com um
-# gradiente por Variable, na ordem de `variables`. Sem o argumento `variables`, a chamada lança
+# variáveis que a função leu) e devolve um par: os gradientes das entradas e uma lista com um
+# gradiente por variável, na ordem de `variables`. Sem o argumento `variables`, a chamada lança
 # `TypeError`.
 
 # %% [markdown] key="custom-variables" lang="ru" src="31b5afb9"
-# ### Собственный градиент для функции, которая читает Variable
+# ### Собственный градиент для функции, которая читает переменные (`tf.Variable`)
 #
 # Функция с декоратором `@tf.custom_gradient` может читать обучаемые `tf.Variable`, которых нет
-# среди её аргументов, — так слой читает свои веса. Тогда и их градиенты ленте должны дать вы:
+# среди её аргументов, — так слой читает свои веса. Тогда и градиенты по этим переменным
+# должны вернуть вы:
 # `backward` принимает именованный аргумент `variables` (переменные, которые прочитала функция)
 # и возвращает пару: градиенты по входам и список с одним градиентом на каждую переменную в
 # порядке `variables`. Без аргумента `variables` вызов завершается ошибкой `TypeError`.
@@ -566,80 +567,82 @@ print(d_x.numpy(), d_scale.numpy())
 # TensorFlow has a second, global way to give gradients: `@tf.RegisterGradient("OpType")` on a
 # function `grad(op, upstream)` that returns one gradient per input of the operation, and
 # `tf.no_gradient("OpType")`, which declares an operation type not differentiable (the tape
-# then gives `None` through it, as for `tf.round`). Both act on a registry shared by the whole
-# process and keyed by the operation's type name, so they are meant for *new* operation types,
-# such as an operation written in C++ and loaded with `tf.load_op_library`; TensorFlow refuses
-# (`KeyError`) to register a second gradient for a type that has one. To change the gradient of
-# one function of your own, use `tf.custom_gradient`: it changes that function and nothing
-# else. minitape's registry behaves the same way: `tf.RegisterGradient("Sin")` raises
-# `KeyError`, because `Sin` already has a gradient. Its one operation type without a gradient is
-# `AdjustContrastv2` (lesson 3 met its `LookupError` in `tf.image.adjust_contrast`), so that is
-# where you can try both:
-# register a function for it, or declare it with `tf.no_gradient` and get `None`.
-# `minitape._custom.restore_gradient("AdjustContrastv2")` removes your entry again; TensorFlow
-# has no such undo, and there a registration lasts as long as the Python process.
+# then gives `None` through it, as for `tf.round`). <!-- claim: l04.registry-api --> Both act on a registry
+# shared by the whole process and keyed by the operation's type name, so they are meant for *new*
+# operation types, such as an operation written in C++ and loaded with `tf.load_op_library`;
+# TensorFlow refuses (`KeyError`) to register a second gradient for a type that has one. <!-- claim: l04.register-twice -->
+# To change the gradient of one function of your own, use `tf.custom_gradient`: it changes that
+# function and nothing else. minitape's registry behaves the same way: `tf.RegisterGradient("Sin")`
+# raises `KeyError`, because `Sin` already has a gradient. <!-- claim: l04.register-twice --> Of the operations
+# you call yourself, the only one without a gradient in minitape is `AdjustContrastv2` (lesson 3
+# met its `LookupError` in `tf.image.adjust_contrast`), so that is where you can try both:
+# register a function for it, or declare it with `tf.no_gradient` and get `None`. <!-- claim: l04.only-adjust-contrast -->
+# A registration lasts as long as the Python process, in TensorFlow as in minitape: run the next
+# cell a second time and its decorator raises `KeyError` (restart the kernel to start over). <!-- claim: l04.registration-lasts -->
 
-# %% [markdown] key="register-gradient" lang="es" src="7cd90706"
+# %% [markdown] key="register-gradient" lang="es" src="76926efb"
 # ### Gradientes registrados por tipo de operación
 #
 # TensorFlow tiene una segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
 # sobre una función `grad(op, upstream)` que devuelve un gradiente por cada entrada de la
 # operación, y `tf.no_gradient("OpType")`, que declara un tipo de operación no diferenciable (la
-# cinta da entonces `None` a través de ella, como con `tf.round`). Las dos actúan sobre un
-# registro compartido por todo el proceso e indexado por el nombre del tipo de operación, así
-# que están pensadas para tipos de operación *nuevos*, como una operación escrita en C++ y
-# cargada con `tf.load_op_library`; TensorFlow se niega (`KeyError`) a registrar un segundo
-# gradiente para un tipo que ya tiene uno. Para cambiar el gradiente de una función tuya, usa
-# `tf.custom_gradient`: cambia esa función y nada más. El registro de minitape se comporta igual:
-# `tf.RegisterGradient("Sin")` lanza `KeyError`, porque `Sin` ya tiene gradiente. Su único tipo
-# de operación sin gradiente es `AdjustContrastv2` (su `LookupError` apareció en la lección 3),
-# así que ahí puedes probar las dos cosas: registrar una función para él, o declararlo con
-# `tf.no_gradient` y obtener `None`. `minitape._custom.restore_gradient("AdjustContrastv2")`
-# vuelve a quitar tu entrada; TensorFlow no tiene nada parecido, y en él un registro dura lo
-# que dure el proceso de Python.
+# cinta da entonces `None` a través de ella, como con `tf.round`). <!-- claim: l04.registry-api --> Las dos
+# actúan sobre un registro compartido por todo el proceso e indexado por el nombre del tipo de
+# operación, así que están pensadas para tipos de operación *nuevos*, como una operación escrita
+# en C++ y cargada con `tf.load_op_library`; TensorFlow se niega (`KeyError`) a registrar un
+# segundo gradiente para un tipo que ya tiene uno. <!-- claim: l04.register-twice --> Para cambiar el
+# gradiente de una función tuya, usa `tf.custom_gradient`: cambia esa función y nada más. El
+# registro de minitape se comporta igual: `tf.RegisterGradient("Sin")` lanza `KeyError`, porque
+# `Sin` ya tiene gradiente. <!-- claim: l04.register-twice --> De las operaciones que llamas tú mismo, la única
+# sin gradiente en minitape es `AdjustContrastv2` (su `LookupError` apareció en la lección 3, en
+# `tf.image.adjust_contrast`), así que ahí puedes probar las dos cosas: registrar una función
+# para ella, o declararla con `tf.no_gradient` y obtener `None`. <!-- claim: l04.only-adjust-contrast --> Un
+# registro dura lo que dure el proceso de Python, en TensorFlow como en minitape: si ejecutas la
+# celda siguiente una segunda vez, su decorador lanza `KeyError` (reinicia el kernel para empezar
+# de cero). <!-- claim: l04.registration-lasts -->
 
-# %% [markdown] key="register-gradient" lang="pt" src="7cd90706"
+# %% [markdown] key="register-gradient" lang="pt" src="76926efb"
 # ### Gradientes registrados por tipo de operação
 #
 # O TensorFlow tem uma segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
 # sobre uma função `grad(op, upstream)` que devolve um gradiente por entrada da operação, e
 # `tf.no_gradient("OpType")`, que declara um tipo de operação não diferenciável (a fita então dá
-# `None` através dela, como com `tf.round`). As duas agem sobre um registro compartilhado por
-# todo o processo e indexado pelo nome do tipo de operação, então foram feitas para tipos de
-# operação *novos*, como uma operação escrita em C++ e carregada com `tf.load_op_library`; o
-# TensorFlow se recusa (`KeyError`) a registrar um segundo gradiente para um tipo que já tem
-# um. Para mudar o gradiente de uma função sua, use `tf.custom_gradient`: ele muda essa função e
-# mais nada. O registro do minitape se comporta da mesma forma: `tf.RegisterGradient("Sin")`
-# lança `KeyError`, porque `Sin` já tem gradiente. O único tipo de operação dele sem gradiente é
-# `AdjustContrastv2` (o `LookupError` dele apareceu na lição 3), então é ali que você pode
-# experimentar as duas coisas: registrar uma função para ele, ou declará-lo com
-# `tf.no_gradient` e obter `None`. `minitape._custom.restore_gradient("AdjustContrastv2")` remove
-# a sua entrada de novo; o TensorFlow não tem nada parecido, e nele um registro dura enquanto
-# durar o processo Python.
+# `None` através dela, como com `tf.round`). <!-- claim: l04.registry-api --> As duas agem sobre um registro
+# compartilhado por todo o processo e indexado pelo nome do tipo de operação, então foram feitas
+# para tipos de operação *novos*, como uma operação escrita em C++ e carregada com
+# `tf.load_op_library`; o TensorFlow se recusa (`KeyError`) a registrar um segundo gradiente para
+# um tipo que já tem um. <!-- claim: l04.register-twice --> Para mudar o gradiente de uma função sua, use
+# `tf.custom_gradient`: ele muda essa função e mais nada. O registro do minitape se comporta da
+# mesma forma: `tf.RegisterGradient("Sin")` lança `KeyError`, porque `Sin` já tem gradiente. <!-- claim: l04.register-twice -->
+# Das operações que você mesmo chama, a única sem gradiente no minitape é `AdjustContrastv2` (o
+# `LookupError` dela apareceu na lição 3, em `tf.image.adjust_contrast`), então é ali que você pode
+# experimentar as duas coisas: registrar uma função para ela, ou declará-la com `tf.no_gradient` e
+# obter `None`. <!-- claim: l04.only-adjust-contrast --> Um registro dura enquanto durar o processo Python, no
+# TensorFlow como no minitape: rode a célula seguinte uma segunda vez e o decorador dela lança
+# `KeyError` (reinicie o kernel para recomeçar). <!-- claim: l04.registration-lasts -->
 
-# %% [markdown] key="register-gradient" lang="ru" src="7cd90706"
+# %% [markdown] key="register-gradient" lang="ru" src="76926efb"
 # ### Градиенты, зарегистрированные по типу операции
 #
 # В TensorFlow есть второй, глобальный способ задать градиент: `@tf.RegisterGradient("OpType")`
 # над функцией `grad(op, upstream)`, которая возвращает по одному градиенту на каждый вход
 # операции, и `tf.no_gradient("OpType")`, который объявляет тип операции недифференцируемым
-# (лента тогда даёт через неё `None`, как для `tf.round`). Оба действуют на реестр, общий для
-# всего процесса и индексированный по имени типа операции, поэтому они предназначены для
-# *новых* типов операций, например операции на C++, загруженной через `tf.load_op_library`;
-# зарегистрировать второй градиент для типа, у которого он уже есть, TensorFlow не даёт
-# (`KeyError`). Чтобы изменить градиент одной своей функции, используйте `tf.custom_gradient`:
-# он меняет эту функцию и больше ничего. Реестр minitape ведёт себя так же:
-# `tf.RegisterGradient("Sin")` вызывает `KeyError`, потому что у `Sin` градиент уже есть.
-# Единственный тип операции без градиента в minitape — `AdjustContrastv2` (его `LookupError`
-# встречался в уроке 3), поэтому пробовать обе функции можно на нём: зарегистрировать для него
-# свою функцию или объявить его через `tf.no_gradient` и получить `None`.
-# `minitape._custom.restore_gradient("AdjustContrastv2")` снова убирает вашу запись; в
-# TensorFlow такой отмены нет, и регистрация действует, пока жив процесс Python.
+# (лента тогда даёт через неё `None`, как для `tf.round`). <!-- claim: l04.registry-api --> Оба действуют на
+# реестр, общий для всего процесса и индексированный по имени типа операции, поэтому они
+# предназначены для *новых* типов операций, например операции на C++, загруженной через
+# `tf.load_op_library`; зарегистрировать второй градиент для типа, у которого он уже есть,
+# TensorFlow не даёт (`KeyError`). <!-- claim: l04.register-twice --> Чтобы изменить градиент одной своей
+# функции, используйте `tf.custom_gradient`: он меняет эту функцию и больше ничего. Реестр
+# minitape ведёт себя так же: `tf.RegisterGradient("Sin")` вызывает `KeyError`, потому что у
+# `Sin` градиент уже есть. <!-- claim: l04.register-twice --> Из операций, которые вы вызываете сами, без
+# градиента в minitape только `AdjustContrastv2` (его `LookupError` встречался в уроке 3, в
+# `tf.image.adjust_contrast`), поэтому пробовать обе функции можно на нём: зарегистрировать для
+# него свою функцию или объявить его через `tf.no_gradient` и получить `None`. <!-- claim: l04.only-adjust-contrast -->
+# Регистрация действует, пока жив процесс Python, — в TensorFlow так же, как в minitape:
+# запустите следующую ячейку второй раз, и её декоратор вызовет `KeyError` (чтобы начать
+# заново, перезапустите ядро). <!-- claim: l04.registration-lasts -->
 
 # %% key="register-gradient-code"
-import minitape._custom
-
-
 @tf.RegisterGradient("AdjustContrastv2")
 def adjust_contrast_grad(op, upstream):
     images, factor = op.inputs
@@ -648,24 +651,22 @@ def adjust_contrast_grad(op, upstream):
     return factor * upstream + (1 - factor) * upstream_mean, tf.reduce_sum(upstream * (images - mean))
 
 
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(tf.image.adjust_contrast(image, factor) ** 2)
+registered_image, registered_factor = tape.gradient(loss, [image, factor])
+print(np.allclose(registered_image.numpy(), d_image.numpy()),
+      np.allclose(registered_factor.numpy(), d_factor.numpy()))
 try:
-    with tf.GradientTape() as tape:
-        loss = tf.reduce_sum(tf.image.adjust_contrast(image, factor) ** 2)
-    registered_image, registered_factor = tape.gradient(loss, [image, factor])
-    print(np.allclose(registered_image.numpy(), d_image.numpy()),
-          np.allclose(registered_factor.numpy(), d_factor.numpy()))
-    try:
-        tf.RegisterGradient("AdjustContrastv2")(adjust_contrast_grad)
-    except KeyError as error:
-        print(type(error).__name__)
-finally:
-    minitape._custom.restore_gradient("AdjustContrastv2")
+    tf.RegisterGradient("AdjustContrastv2")(adjust_contrast_grad)
+except KeyError as error:
+    print(type(error).__name__)
 
 # %% [markdown] key="no-gradient" lang="en"
 # The registered function gives the same gradients as the `custom_gradient` above (`True True`),
-# and a second registration for the same type raises `KeyError`. The `finally` clause undoes the
-# registration whatever happens, so the cell can run again: the registry outlives the cell, and
-# without the undo a second run would fail at the decorator.
+# and a second registration for the same type raises `KeyError`. Neither TensorFlow nor minitape's
+# public API can take a registration back; the next cell uses the course's own
+# `minitape._custom.restore_gradient` to take it back before and after its demonstration, so it
+# does not exist in TensorFlow. <!-- claim: l04.restore-course-only -->
 #
 # `tf.no_gradient` goes the other way: the operation's result becomes a constant for every tape,
 # as if each call were wrapped in `tf.stop_gradient`. Below, `loss` multiplies the adjusted image
@@ -673,43 +674,50 @@ finally:
 # (it equals the adjusted image), while `factor`, reached only through the operation, gets
 # `None`:
 
-# %% [markdown] key="no-gradient" lang="es" src="ba2612c9"
+# %% [markdown] key="no-gradient" lang="es" src="92289430"
 # La función registrada da los mismos gradientes que el `custom_gradient` de arriba
-# (`True True`), y un segundo registro para el mismo tipo lanza `KeyError`. La cláusula `finally`
-# deshace el registro pase lo que pase, así que la celda puede volver a ejecutarse: el registro
-# sobrevive a la celda, y sin deshacerlo una segunda ejecución fallaría en el decorador.
+# (`True True`), y un segundo registro para el mismo tipo lanza `KeyError`. Ni TensorFlow ni la API pública de
+# minitape pueden deshacer un registro; la celda siguiente usa `minitape._custom.restore_gradient`,
+# una herramienta propia del curso, para deshacerlo antes y después de su demostración, así que no
+# existe en TensorFlow. <!-- claim: l04.restore-course-only -->
 #
 # `tf.no_gradient` va en sentido contrario: el resultado de la operación pasa a ser una constante
 # para todas las cintas, como si cada llamada estuviera envuelta en `tf.stop_gradient`. Abajo,
 # `loss` multiplica la imagen ajustada por `image`, así que `image` sigue recibiendo un
-# gradiente, solo a través del segundo factor del producto (es igual a la imagen ajustada),
+# gradiente, solo a través del segundo factor del producto (ese gradiente es igual a la imagen
+# ajustada),
 # mientras que `factor`, al que solo se llega a través de la operación, recibe `None`:
 
-# %% [markdown] key="no-gradient" lang="pt" src="ba2612c9"
+# %% [markdown] key="no-gradient" lang="pt" src="92289430"
 # A função registrada dá os mesmos gradientes que o `custom_gradient` acima (`True True`), e um
-# segundo registro para o mesmo tipo lança `KeyError`. A cláusula `finally` desfaz o registro
-# aconteça o que acontecer, então a célula pode rodar de novo: o registro sobrevive à célula, e
-# sem desfazê-lo uma segunda execução falharia no decorador.
+# segundo registro para o mesmo tipo lança `KeyError`. Nem o TensorFlow nem a API pública do
+# minitape conseguem desfazer um registro; a célula seguinte usa `minitape._custom.restore_gradient`,
+# uma ferramenta própria do curso, para desfazê-lo antes e depois da demonstração, então ela não
+# existe no TensorFlow. <!-- claim: l04.restore-course-only -->
 #
 # `tf.no_gradient` vai no sentido oposto: o resultado da operação passa a ser uma constante para
 # todas as fitas, como se cada chamada estivesse envolvida em `tf.stop_gradient`. Abaixo, `loss`
 # multiplica a imagem ajustada por `image`, então `image` ainda recebe um gradiente, só pelo
-# segundo fator do produto (ele é igual à imagem ajustada), enquanto `factor`, que só é
+# segundo fator do produto (esse gradiente é igual à imagem ajustada), enquanto `factor`, que só é
 # alcançado através da operação, recebe `None`:
 
-# %% [markdown] key="no-gradient" lang="ru" src="ba2612c9"
+# %% [markdown] key="no-gradient" lang="ru" src="92289430"
 # Зарегистрированная функция даёт те же градиенты, что и `custom_gradient` выше (`True True`), а
-# повторная регистрация для того же типа вызывает `KeyError`. Блок `finally` отменяет
-# регистрацию при любом исходе, поэтому ячейку можно выполнить снова: реестр живёт дольше
-# ячейки, и без отмены повторный запуск упал бы на декораторе.
+# повторная регистрация для того же типа вызывает `KeyError`. Ни TensorFlow, ни публичный API
+# minitape не умеют отменять регистрацию; следующая ячейка отменяет её до и после своей
+# демонстрации с помощью `minitape._custom.restore_gradient` — инструмента самого курса, поэтому
+# в TensorFlow её нет. <!-- claim: l04.restore-course-only -->
 #
 # `tf.no_gradient` действует наоборот: результат операции становится константой для всех лент,
 # как будто каждый её вызов обёрнут в `tf.stop_gradient`. Ниже `loss` умножает обработанное
 # изображение на `image`, поэтому `image` всё равно получает градиент — только через второй
-# множитель произведения (он равен обработанному изображению), а `factor`, до которого можно
+# множитель произведения (этот градиент равен обработанному изображению), а `factor`, до которого можно
 # добраться только через операцию, получает `None`:
 
-# %% key="no-gradient-code"
+# %% key="no-gradient-code" tf="course"
+import minitape._custom
+
+minitape._custom.restore_gradient("AdjustContrastv2")
 tf.no_gradient("AdjustContrastv2")
 try:
     with tf.GradientTape() as tape:
@@ -751,8 +759,7 @@ finally:
 # ### Обрезка градиента
 #
 # На прямом проходе эта функция возвращает свой вход без изменений, а на обратном укорачивает
-# пришедший градиент с
-# помощью `tf.clip_by_norm` так, чтобы его норма была не больше $0{,}5$. Проследим за числами:
+# пришедший градиент с помощью `tf.clip_by_norm` так, чтобы его норма была не больше $0{,}5$. Проследим за числами:
 # цель — это выход функции, поэтому `upstream` равен $1$ и обрезается до $0{,}5$; затем цепное
 # правило умножает его на $\frac{d(v^2)}{dv} = 2v = 4$. Вместо $4$ получается градиент
 # $0{,}5 \cdot 4 = 2$.
@@ -780,7 +787,7 @@ print(tape.gradient(output, v))
 # $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ at $w = (1, 0.5)$: the grey arrow is its ordinary gradient,
 # the red arrow what the tape returns when $w$ first goes through a gradient-clipping identity.
 # Move the slider: whenever the ordinary gradient is longer than the clip norm (the radius of the
-# dotted circle), the red arrow stops at the circle, always along the same line.
+# dotted circle), the red arrow stops at the circle, always along the same line. <!-- claim: l04.clip-widget -->
 #
 # That holds because `tf.clip_by_norm` scales one whole tensor by one factor. Other clipping can
 # turn the gradient: `tf.clip_by_value` clips each component on its own (the long component is cut,
@@ -793,15 +800,15 @@ print(tape.gradient(output, v))
 #
 # Para un vector, `tf.clip_by_norm` conserva la dirección del gradiente y solo lo acorta, de modo
 # que su longitud no pase de la norma de recorte. Abajo, la pérdida es
-# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ en $w = (1, 0{,}5)$: la flecha gris es su gradiente de
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ en $w = (1; 0{,}5)$: la flecha gris es su gradiente de
 # siempre, y la roja, lo que devuelve la cinta cuando $w$ pasa antes por una identidad que recorta
 # el gradiente. Mueve el deslizador: siempre que el gradiente normal sea más largo que la norma de
 # recorte (el radio del círculo punteado), la flecha roja se detiene en el círculo, siempre sobre
-# la misma recta.
+# la misma recta. <!-- claim: l04.clip-widget -->
 #
 # Esto se cumple porque `tf.clip_by_norm` escala un tensor entero por un único factor. Otros
 # recortes sí pueden girar el gradiente: `tf.clip_by_value` recorta cada componente por separado
-# (la componente larga se corta y la corta no), y recortar cada variable de un modelo con su
+# (la componente grande se recorta y la pequeña no), y recortar cada variable de un modelo con su
 # propio `clip_by_norm` cambia la dirección del gradiente de todas las variables en conjunto.
 # `tf.clip_by_global_norm` escala todos los tensores por un mismo factor, así que conserva esa
 # dirección global.
@@ -811,15 +818,15 @@ print(tape.gradient(output, v))
 #
 # Para um vetor, `tf.clip_by_norm` preserva a direção do gradiente e apenas o encurta, de modo que
 # o seu comprimento não passe da norma de recorte. Abaixo, a perda é
-# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ em $w = (1, 0{,}5)$: a seta cinza é o seu gradiente comum, e
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ em $w = (1; 0{,}5)$: a seta cinza é o seu gradiente comum, e
 # a vermelha, o que a fita devolve quando $w$ passa antes por uma identidade que recorta o
 # gradiente. Mova o controle deslizante: sempre que o gradiente comum for mais comprido que a
 # norma de recorte (o raio do círculo pontilhado), a seta vermelha para no círculo, sempre sobre
-# a mesma reta.
+# a mesma reta. <!-- claim: l04.clip-widget -->
 #
 # Isso vale porque `tf.clip_by_norm` escala um tensor inteiro por um único fator. Outros recortes
 # podem, sim, girar o gradiente: `tf.clip_by_value` recorta cada componente separadamente (a
-# componente longa é cortada, a curta não), e recortar cada variável de um modelo com o seu
+# componente grande é recortada, a pequena não), e recortar cada variável de um modelo com o seu
 # próprio `clip_by_norm` muda a direção do gradiente de todas as variáveis juntas.
 # `tf.clip_by_global_norm` escala todos os tensores por um mesmo fator, e assim preserva essa
 # direção global.
@@ -828,16 +835,16 @@ print(tape.gradient(output, v))
 # ### Исследуйте: обрезка сохраняет направление
 #
 # Для вектора `tf.clip_by_norm` сохраняет направление градиента и только укорачивает его так,
-# чтобы длина не превышала порог нормы. Ниже функция потерь равна
-# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ в точке $w = (1, 0{,}5)$: серая стрелка — её обычный
+# чтобы длина не превышала порог нормы. Ниже рассматривается функция потерь
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ в точке $w = (1; 0{,}5)$: серая стрелка — её обычный
 # градиент, красная — то, что возвращает лента, когда $w$ сначала проходит через тождественную
 # функцию с обрезкой градиента. Двигайте ползунок: когда обычный градиент длиннее порога (радиуса
 # пунктирной окружности), красная стрелка останавливается на окружности, всегда на той же
-# прямой.
+# прямой. <!-- claim: l04.clip-widget -->
 #
 # Так получается потому, что `tf.clip_by_norm` умножает весь тензор на один общий множитель.
 # Другие способы обрезки могут и повернуть градиент: `tf.clip_by_value` обрезает каждую
-# компоненту по отдельности (длинную компоненту режет, короткую — нет), а если обрезать каждую
+# компоненту по отдельности (большую по модулю компоненту урезает, малую — нет), а если обрезать каждую
 # переменную модели своим `clip_by_norm`, меняется направление градиента по всем переменным
 # вместе. `tf.clip_by_global_norm` умножает все тензоры на один общий множитель и потому это
 # общее направление сохраняет.
@@ -893,9 +900,7 @@ def show_clipping(change=None):
     fig, plain, clipped = draw_clipping(clip_slider.value)
     clip_readout.value = t("l04.clip.readout", plain=f"{np.linalg.norm(plain):.3f}",
                            clipped=f"{np.linalg.norm(clipped):.3f}")
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    clip_image.value = buffer.getvalue()
+    clip_image.value = png(fig)
 
 
 clip_slider.observe(show_clipping, names="value")
@@ -906,35 +911,34 @@ widgets.VBox([clip_slider, clip_readout, clip_image])
 # ### A numerically stable gradient
 #
 # The function $\log(1 + e^x)$ (called *softplus*) is everywhere in machine learning. Written
-# naively, its gradient breaks down for large $x$. In float32, $e^{100}$ overflows to infinity
-# (NumPy warns about it), and the backward pass multiplies the derivative of the logarithm,
+# naively, its gradient breaks down for large $x$. In float32, $e^{100}$ overflows to infinity, and the backward pass multiplies the derivative of the logarithm,
 # $\frac{1}{1 + e^x} = 0$, by the derivative of the exponential, $e^x = \infty$: $0 \cdot \infty$
 # is NaN (*not a number*):
 
-# %% [markdown] key="log1pexp" lang="es" src="ac00c6ee"
+# %% [markdown] key="log1pexp" lang="es" src="45d9ca60"
 # ### Un gradiente numéricamente estable
 #
 # La función $\log(1 + e^x)$ (llamada *softplus*) aparece por todas partes en aprendizaje
 # automático. Escrita de forma ingenua, su gradiente se rompe para $x$ grande. En float32,
-# $e^{100}$ se desborda a infinito (NumPy avisa de ello), y la pasada hacia atrás multiplica la
+# $e^{100}$ se desborda a infinito, y la pasada hacia atrás multiplica la
 # derivada del logaritmo, $\frac{1}{1 + e^x} = 0$, por la derivada de la exponencial,
 # $e^x = \infty$: $0 \cdot \infty$ es NaN (*not a number*, «no es un número»):
 
-# %% [markdown] key="log1pexp" lang="pt" src="ac00c6ee"
+# %% [markdown] key="log1pexp" lang="pt" src="45d9ca60"
 # ### Um gradiente numericamente estável
 #
 # A função $\log(1 + e^x)$ (chamada *softplus*) aparece em toda parte em aprendizado de máquina.
 # Escrita de forma ingênua, o seu gradiente quebra para $x$ grande. Em float32, $e^{100}$ estoura
-# para infinito (o NumPy avisa), e a passagem para trás multiplica a derivada do logaritmo,
+# para infinito, e a passagem para trás multiplica a derivada do logaritmo,
 # $\frac{1}{1 + e^x} = 0$, pela derivada da exponencial, $e^x = \infty$: $0 \cdot \infty$ é NaN
-# (*not a number*, "não é um número"):
+# (*not a number*, “não é um número”):
 
-# %% [markdown] key="log1pexp" lang="ru" src="ac00c6ee"
+# %% [markdown] key="log1pexp" lang="ru" src="45d9ca60"
 # ### Численно устойчивый градиент
 #
 # Функция $\log(1 + e^x)$ (её называют *softplus*) встречается в машинном обучении повсюду. Если
-# записать её в лоб, градиент ломается при больших $x$. В float32 $e^{100}$ переполняется до
-# бесконечности (NumPy об этом предупреждает), и обратный проход умножает производную логарифма
+# вычислять её прямо по формуле, градиент ломается при больших $x$. В float32 $e^{100}$ переполняется до
+# бесконечности, и обратный проход умножает производную логарифма
 # $\frac{1}{1 + e^x} = 0$ на производную экспоненты $e^x = \infty$: $0 \cdot \infty$ — это NaN
 # (*not a number*, «не число»):
 
@@ -944,7 +948,6 @@ def log1pexp(x):
 
 
 x = tf.constant(100.0)
-print(t("l04.gloss.overflow"))
 with tf.GradientTape() as tape:
     tape.watch(x)
     y = log1pexp(x)
@@ -1014,30 +1017,34 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 #
 # As before: complete each function, run its cell and then the `check` cell below it. The
 # hidden checks call your functions at random points (and compare some answers with finite
-# differences), so your code has to work in general, not only for the examples.
+# differences), so your code has to work in general, not only for the examples. Your answers are compared as in lesson 1: by their value, whatever holds it, within float32's
+# tolerance.
 
-# %% [markdown] key="exercises" lang="es" src="7882db23"
+# %% [markdown] key="exercises" lang="es" src="118eace3"
 # ## Ejercicios
 #
 # Como antes: completa cada función, ejecuta su celda y después la celda de `check` que hay
 # debajo. Las comprobaciones ocultas llaman a tus funciones en puntos aleatorios (y comparan
 # algunas respuestas con diferencias finitas), así que tu código tiene que funcionar en general,
-# no solo para los ejemplos.
+# no solo para los ejemplos. Tus respuestas se comparan como en la lección 1: por su valor, sea cual sea el contenedor,
+# con la tolerancia de float32.
 
-# %% [markdown] key="exercises" lang="pt" src="7882db23"
+# %% [markdown] key="exercises" lang="pt" src="118eace3"
 # ## Exercícios
 #
 # Como antes: complete cada função, execute a célula dela e depois a célula de `check` logo
 # abaixo. As verificações ocultas chamam as suas funções em pontos aleatórios (e comparam algumas
 # respostas com diferenças finitas), então o seu código precisa funcionar em geral, não só nos
-# exemplos.
+# exemplos. As suas respostas são comparadas como na lição 1: pelo valor, seja qual for o recipiente, com
+# a tolerância do float32.
 
-# %% [markdown] key="exercises" lang="ru" src="7882db23"
+# %% [markdown] key="exercises" lang="ru" src="118eace3"
 # ## Упражнения
 #
 # Как и раньше: допишите каждую функцию, выполните её ячейку, а затем ячейку с `check` под ней.
 # Скрытые проверки вызывают ваши функции в случайных точках (и сравнивают некоторые ответы с
-# конечными разностями), поэтому код должен работать в общем случае, а не только на примерах.
+# конечными разностями), поэтому код должен работать в общем случае, а не только на примерах. Ответы сравниваются так же, как в уроке 1: по значению, в чём бы оно ни было, с допуском
+# float32.
 
 # %% [markdown] key="ex1" lang="en"
 # ### Exercise 1 · Rounding that lets the gradient through (2 points)
@@ -1056,8 +1063,8 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # tensor de la misma forma. Con el redondeo *straight-through* de esta lección,
 # $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, y
 # $L = \sum_i (q_i - t_i)^2$, devuelve $\frac{dL}{dx}$. Usa `tf.stop_gradient`: con
-# `tf.round(x)` solo, la cinta da `None`. Por ejemplo, para $x = [0{,}3, 1{,}7, -2{,}2]$ y
-# $t = [1, 1, -1]$ la respuesta es $2(\text{round}(x) - t) = [-2, 2, -2]$.
+# `tf.round(x)` solo, la cinta da `None`. Por ejemplo, para $x = [0{,}3; 1{,}7; -2{,}2]$ y
+# $t = [1; 1; -1]$ la respuesta es $2(\text{round}(x) - t) = [-2; 2; -2]$.
 
 # %% [markdown] key="ex1" lang="pt" src="09551893"
 # ### Exercício 1 · Um arredondamento que deixa o gradiente passar (2 pontos)
@@ -1066,18 +1073,18 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # tensor do mesmo formato. Com o arredondamento *straight-through* desta lição,
 # $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, e
 # $L = \sum_i (q_i - t_i)^2$, devolva $\frac{dL}{dx}$. Use `tf.stop_gradient`: só com
-# `tf.round(x)`, a fita dá `None`. Por exemplo, para $x = [0{,}3, 1{,}7, -2{,}2]$ e
-# $t = [1, 1, -1]$ a resposta é $2(\text{round}(x) - t) = [-2, 2, -2]$.
+# `tf.round(x)`, a fita dá `None`. Por exemplo, para $x = [0{,}3; 1{,}7; -2{,}2]$ e
+# $t = [1; 1; -1]$ a resposta é $2(\text{round}(x) - t) = [-2; 2; -2]$.
 
 # %% [markdown] key="ex1" lang="ru" src="09551893"
 # ### Упражнение 1 · Округление, которое пропускает градиент (2 балла)
 #
 # Напишите функцию `straight_through_gradient(x, t)`. `x` — `tf.Variable` формы (n,), `t` —
-# тензор той же формы. Для «сквозного» (straight-through) округления из этого урока,
-# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, и
-# $L = \sum_i (q_i - t_i)^2$ верните $\frac{dL}{dx}$. Используйте `tf.stop_gradient`: с одним
-# `tf.round(x)` лента даёт `None`. Например, для $x = [0{,}3, 1{,}7, -2{,}2]$ и $t = [1, 1, -1]$
-# ответ равен $2(\text{round}(x) - t) = [-2, 2, -2]$.
+# тензор той же формы. Для сквозного округления (straight-through) из этого урока
+# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$ и функции потерь
+# $L = \sum_i (q_i - t_i)^2$ верните $\frac{dL}{dx}$. Используйте `tf.stop_gradient`: если
+# использовать только `tf.round(x)`, лента вернёт `None`. Например, для $x = [0{,}3; 1{,}7; -2{,}2]$
+# и $t = [1; 1; -1]$ ответ равен $2(\text{round}(x) - t) = [-2; 2; -2]$.
 
 # %% nbgrader="solution" grade_id="l04_ex1_solution"
 def straight_through_gradient(x, t):
@@ -1116,7 +1123,7 @@ grade("l04_ex1")
 # ### Ejercicio 2 · Un gradiente personalizado que se mantiene finito (2 puntos)
 #
 # Escribe `log1pexp_and_gradient(x)`. El argumento `x` es un tensor float32 de una dimensión cuyos
-# valores pueden ser mucho mayores que 88, donde $e^x$ se desborda en float32. Dentro de la
+# valores pueden ser mucho mayores que 88 (a partir de ahí, $e^x$ se desborda en float32). Dentro de la
 # función, define con `@tf.custom_gradient` una función `log1pexp(x)` cuyo valor y cuyo gradiente
 # sean finitos en todas partes:
 #
@@ -1132,7 +1139,7 @@ grade("l04_ex1")
 # ### Exercício 2 · Um gradiente personalizado que continua finito (2 pontos)
 #
 # Escreva `log1pexp_and_gradient(x)`. O argumento `x` é um tensor float32 de uma dimensão cujos
-# valores podem ser muito maiores que 88, onde $e^x$ estoura em float32. Dentro da função, defina
+# valores podem ser muito maiores que 88 (a partir daí, $e^x$ estoura em float32). Dentro da função, defina
 # com `@tf.custom_gradient` uma função `log1pexp(x)` cujo valor e cujo gradiente sejam finitos em
 # toda parte:
 #
@@ -1148,7 +1155,8 @@ grade("l04_ex1")
 # ### Упражнение 2 · Собственный градиент, который остаётся конечным (2 балла)
 #
 # Напишите функцию `log1pexp_and_gradient(x)`. Аргумент `x` — одномерный тензор float32, значения
-# которого могут быть намного больше 88, где $e^x$ в float32 переполняется. Внутри неё определите
+# которого могут быть намного больше 88 (уже при $x > 88{,}7$ значение $e^x$ в float32
+# переполняется). Внутри неё определите
 # с помощью `@tf.custom_gradient` функцию `log1pexp(x)`, у которой и значение, и градиент везде
 # конечны:
 #
@@ -1198,7 +1206,7 @@ grade("l04_ex2")
 # $\frac{dL}{da} \approx 2.0063$.
 
 # %% [markdown] key="ex3" lang="es" src="d92e0c28"
-# ### Ejercicio 3 · Un gradiente personalizado que lee una Variable (2 puntos)
+# ### Ejercicio 3 · Un gradiente personalizado que lee una variable (2 puntos)
 #
 # Escribe `scaled_tanh_gradients(a, x)`. `a` es una `tf.Variable` entrenable de forma () y `x`,
 # un tensor de forma (n,). Dentro, define con `@tf.custom_gradient` una función
@@ -1207,11 +1215,11 @@ grade("l04_ex2")
 # gradiente para `z`, $\text{upstream} \cdot a\,(1 - y^2)$, y una lista con el gradiente para
 # `a`, $\sum \text{upstream} \cdot z\,(1 - y^2)$. Para $L = \sum_i \text{scaled\_tanh}(x)_i^2$,
 # devuelve la lista $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ con una sola llamada a
-# `gradient`. Por ejemplo, para $a = 0{,}5$ y $x = [1, -2]$:
-# $\frac{dL}{dx} \approx [0{,}3634, -0{,}3199]$ y $\frac{dL}{da} \approx 2{,}0063$.
+# `gradient`. Por ejemplo, para $a = 0{,}5$ y $x = [1; -2]$:
+# $\frac{dL}{dx} \approx [0{,}3634; -0{,}3199]$ y $\frac{dL}{da} \approx 2{,}0063$.
 
 # %% [markdown] key="ex3" lang="pt" src="d92e0c28"
-# ### Exercício 3 · Um gradiente personalizado que lê uma Variable (2 pontos)
+# ### Exercício 3 · Um gradiente personalizado que lê uma variável (2 pontos)
 #
 # Escreva `scaled_tanh_gradients(a, x)`. `a` é uma `tf.Variable` treinável de formato () e `x`,
 # um tensor de formato (n,). Dentro dela, defina com `@tf.custom_gradient` uma função
@@ -1221,7 +1229,7 @@ grade("l04_ex2")
 # gradiente para `a`, $\sum \text{upstream} \cdot z\,(1 - y^2)$. Para
 # $L = \sum_i \text{scaled\_tanh}(x)_i^2$, devolva a lista
 # $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ com uma única chamada a `gradient`. Por exemplo,
-# para $a = 0{,}5$ e $x = [1, -2]$: $\frac{dL}{dx} \approx [0{,}3634, -0{,}3199]$ e
+# para $a = 0{,}5$ e $x = [1; -2]$: $\frac{dL}{dx} \approx [0{,}3634; -0{,}3199]$ e
 # $\frac{dL}{da} \approx 2{,}0063$.
 
 # %% [markdown] key="ex3" lang="ru" src="d92e0c28"
@@ -1234,7 +1242,7 @@ grade("l04_ex2")
 # $\text{upstream} \cdot a\,(1 - y^2)$, и список с градиентом по `a`,
 # $\sum \text{upstream} \cdot z\,(1 - y^2)$. Для $L = \sum_i \text{scaled\_tanh}(x)_i^2$ верните
 # список $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$, полученный одним вызовом `gradient`.
-# Например, при $a = 0{,}5$ и $x = [1, -2]$: $\frac{dL}{dx} \approx [0{,}3634, -0{,}3199]$ и
+# Например, при $a = 0{,}5$ и $x = [1; -2]$: $\frac{dL}{dx} \approx [0{,}3634; -0{,}3199]$ и
 # $\frac{dL}{da} \approx 2{,}0063$.
 
 # %% nbgrader="solution" grade_id="l04_ex3_solution"
@@ -1283,7 +1291,7 @@ grade("l04_ex3")
 # after a reset?
 
 # %% [markdown] key="ex4" lang="es" src="f2d17605"
-# ### Ejercicio 4 · Retropropagación truncada con `reset` (2 puntos)
+# ### Ejercicio 4 · Retropropagación truncada con `tape.reset()` (2 puntos)
 #
 # Una recurrencia $h_t = \tanh(w\, h_{t-1} + x_t)$ que se ejecuta durante muchos pasos da una
 # cinta larga, y su gradiente vuelve hacia atrás por todos los pasos. La retropropagación
@@ -1298,12 +1306,12 @@ grade("l04_ex3")
 # ventana, `for t in range(start, min(start + k, T)):`, con `h = tf.tanh(w * h + xs[t])`. Devuelve
 # el gradiente de $L = h_T^2$ respecto de `w`. Solo cuentan los pasos posteriores al último
 # reinicio, así que la respuesta depende de $k$: para $w = 0{,}8$ y
-# $x = [0{,}5, -0{,}3, 0{,}9, 0{,}1, -0{,}7, 0{,}4]$ vale aproximadamente $0{,}1026$ con $k = 2$ y
+# `xs` $= [0{,}5; -0{,}3; 0{,}9; 0{,}1; -0{,}7; 0{,}4]$ vale aproximadamente $0{,}1026$ con $k = 2$ y
 # $0{,}2254$ con $k = 3$ (sin ningún reinicio, $0{,}2514$). ¿Por qué no hace falta volver a llamar
 # a `tape.watch` con `w` después de un reinicio?
 
 # %% [markdown] key="ex4" lang="pt" src="f2d17605"
-# ### Exercício 4 · Retropropagação truncada com `reset` (2 pontos)
+# ### Exercício 4 · Retropropagação truncada com `tape.reset()` (2 pontos)
 #
 # Uma recorrência $h_t = \tanh(w\, h_{t-1} + x_t)$ executada por muitos passos dá uma fita longa,
 # e o seu gradiente volta por todos os passos. A retropropagação *truncada* no tempo fica só com
@@ -1316,15 +1324,15 @@ grade("l04_ex3")
 # `for start in range(0, T, k):` chame `tape.reset()` e depois execute os passos da janela,
 # `for t in range(start, min(start + k, T)):`, com `h = tf.tanh(w * h + xs[t])`. Devolva o
 # gradiente de $L = h_T^2$ em relação a `w`. Só contam os passos depois do último reinício, então
-# a resposta depende de $k$: para $w = 0{,}8$ e $x = [0{,}5, -0{,}3, 0{,}9, 0{,}1, -0{,}7, 0{,}4]$
+# a resposta depende de $k$: para $w = 0{,}8$ e `xs` $= [0{,}5; -0{,}3; 0{,}9; 0{,}1; -0{,}7; 0{,}4]$
 # ela vale cerca de $0{,}1026$ com $k = 2$ e $0{,}2254$ com $k = 3$ (sem nenhum reinício,
 # $0{,}2514$). Por que `w` não precisa de `tape.watch` de novo depois de um reinício?
 
 # %% [markdown] key="ex4" lang="ru" src="f2d17605"
-# ### Упражнение 4 · Усечённое обратное распространение с `reset` (2 балла)
+# ### Упражнение 4 · Усечённое обратное распространение с `tape.reset()` (2 балла)
 #
-# Рекуррентное соотношение $h_t = \tanh(w\, h_{t-1} + x_t)$, которое выполняется много шагов,
-# даёт длинную ленту, и градиент идёт назад через все шаги. *Усечённое* обратное распространение
+# Рекуррентное вычисление $h_t = \tanh(w\, h_{t-1} + x_t)$, повторённое много шагов, даёт
+# длинную запись на ленте, и градиент идёт назад через все шаги. *Усечённое* обратное распространение
 # во времени оставляет только последние шаги: лента забывает всё, что старше окна из $k$ шагов.
 # Здесь и пригодится `reset`: выходить из блока `with` посреди цикла было бы неудобно.
 #
@@ -1334,7 +1342,7 @@ grade("l04_ex3")
 # вызовите `tape.reset()`, а затем выполните шаги окна,
 # `for t in range(start, min(start + k, T)):`, с `h = tf.tanh(w * h + xs[t])`. Верните
 # градиент $L = h_T^2$ по `w`. Учитываются только шаги после последнего сброса, поэтому ответ
-# зависит от $k$: для $w = 0{,}8$ и $x = [0{,}5, -0{,}3, 0{,}9, 0{,}1, -0{,}7, 0{,}4]$ он примерно
+# зависит от $k$: для $w = 0{,}8$ и `xs` $= [0{,}5; -0{,}3; 0{,}9; 0{,}1; -0{,}7; 0{,}4]$ он примерно
 # равен $0{,}1026$ при $k = 2$ и $0{,}2254$ при $k = 3$ (совсем без сброса — $0{,}2514$). Почему
 # после сброса не нужно снова вызывать `tape.watch` для `w`?
 
@@ -1372,13 +1380,16 @@ grade("l04_ex4")
 # Write `lookahead_gradient(w, x, y, lr)`: `w` is a `tf.Variable` of shape (n,), `x` a tensor of
 # shape (k, n), `y` a tensor of shape (k,) and `lr` a Python float. With
 # $L(v) = \operatorname{mean}\big((x v - y)^2\big)$ (as `tf.reduce_sum(x * v, axis=1) - y`), inside
-# one `tf.GradientTape(persistent=True)`: compute $L(w)$; inside `with tape.stop_recording():`,
-# compute `g = tape.gradient(L(w), w)`; then compute $L(w - \eta\, g)$ with $\eta$ = `lr`. After
-# the block, return the gradient of $L(w - \eta\, g)$ with respect to `w`. Think first: what does
-# the answer become if $g$ is computed while the tape records? For the visible example
-# ($w = [1, -0.5]$, $\eta = 0.3$) the answer is about $[0.879, 0.261]$.
+# one `tf.GradientTape(persistent=True)`: compute `loss = L(w)`; inside
+# `with tape.stop_recording():`, compute `g = tape.gradient(loss, w)`, the gradient of that
+# recorded `loss` (an $L(w)$ computed again inside the pause would not be recorded, and its
+# gradient would be `None`); then, back in the recording, compute $L(w - \eta\, g)$ with $\eta$ =
+# `lr`. After the block, return the gradient of $L(w - \eta\, g)$ with respect to `w`. Think
+# first: what does the answer become if $g$ is computed while the tape records? For the visible
+# example, $w = [1, -0.5]$, $x = [[1, 2], [0.5, -1], [2, 0.3]]$, $y = [1, 0, 2]$ and
+# $\eta = 0.3$, the answer is about $[0.879, 0.261]$.
 
-# %% [markdown] key="ex5" lang="es" src="aef34423"
+# %% [markdown] key="ex5" lang="es" src="a5d6b478"
 # ### Ejercicio 5 · Un gradiente de anticipación (2 puntos)
 #
 # Algunos optimizadores no evalúan el gradiente donde están los parámetros, sino un paso más
@@ -1390,14 +1401,16 @@ grade("l04_ex4")
 # Escribe `lookahead_gradient(w, x, y, lr)`: `w` es una `tf.Variable` de forma (n,), `x` un tensor
 # de forma (k, n), `y` un tensor de forma (k,) y `lr` un `float` de Python. Con
 # $L(v) = \operatorname{mean}\big((x v - y)^2\big)$ (como `tf.reduce_sum(x * v, axis=1) - y`),
-# dentro de una sola `tf.GradientTape(persistent=True)`: calcula $L(w)$; dentro de
-# `with tape.stop_recording():`, calcula `g = tape.gradient(L(w), w)`; después calcula
-# $L(w - \eta\, g)$ con $\eta$ = `lr`. Tras el bloque, devuelve el gradiente de $L(w - \eta\, g)$
-# respecto de `w`. Piensa primero: ¿en qué se convierte la respuesta si $g$ se calcula mientras la
-# cinta graba? Para el ejemplo visible ($w = [1, -0{,}5]$, $\eta = 0{,}3$) la respuesta es
-# aproximadamente $[0{,}879, 0{,}261]$.
+# dentro de una sola `tf.GradientTape(persistent=True)`: calcula `loss = L(w)`; dentro de
+# `with tape.stop_recording():`, calcula `g = tape.gradient(loss, w)`, el gradiente de esa `loss`
+# ya grabada (un $L(w)$ calculado de nuevo durante la pausa no quedaría grabado, y su gradiente
+# sería `None`); después, de vuelta en la grabación, calcula $L(w - \eta\, g)$ con $\eta$ = `lr`.
+# Tras el bloque, devuelve el gradiente de $L(w - \eta\, g)$ respecto de `w`. Piensa primero: ¿en
+# qué se convierte la respuesta si $g$ se calcula mientras la cinta graba? Para el ejemplo
+# de la comprobación visible, con $w = [1; -0{,}5]$, $x = [[1; 2]; [0{,}5; -1]; [2; 0{,}3]]$, $y = [1; 0; 2]$ y
+# $\eta = 0{,}3$, la respuesta es aproximadamente $[0{,}879; 0{,}261]$.
 
-# %% [markdown] key="ex5" lang="pt" src="aef34423"
+# %% [markdown] key="ex5" lang="pt" src="a5d6b478"
 # ### Exercício 5 · Um gradiente de antecipação (2 pontos)
 #
 # Alguns otimizadores não avaliam o gradiente onde os parâmetros estão, e sim um passo à frente,
@@ -1409,14 +1422,16 @@ grade("l04_ex4")
 # Escreva `lookahead_gradient(w, x, y, lr)`: `w` é uma `tf.Variable` de formato (n,), `x` um
 # tensor de formato (k, n), `y` um tensor de formato (k,) e `lr` um `float` do Python. Com
 # $L(v) = \operatorname{mean}\big((x v - y)^2\big)$ (como `tf.reduce_sum(x * v, axis=1) - y`),
-# dentro de uma única `tf.GradientTape(persistent=True)`: calcule $L(w)$; dentro de
-# `with tape.stop_recording():`, calcule `g = tape.gradient(L(w), w)`; depois calcule
-# $L(w - \eta\, g)$ com $\eta$ = `lr`. Depois do bloco, devolva o gradiente de $L(w - \eta\, g)$ em
-# relação a `w`. Pense primeiro: em que a resposta se transforma se $g$ for calculado enquanto a
-# fita grava? Para o exemplo visível ($w = [1, -0{,}5]$, $\eta = 0{,}3$) a resposta é cerca de
-# $[0{,}879, 0{,}261]$.
+# dentro de uma única `tf.GradientTape(persistent=True)`: calcule `loss = L(w)`; dentro de
+# `with tape.stop_recording():`, calcule `g = tape.gradient(loss, w)`, o gradiente dessa `loss`
+# já gravada (um $L(w)$ calculado de novo durante a pausa não ficaria gravado, e o gradiente dele
+# seria `None`); depois, de volta à gravação, calcule $L(w - \eta\, g)$ com $\eta$ = `lr`. Depois
+# do bloco, devolva o gradiente de $L(w - \eta\, g)$ em relação a `w`. Pense primeiro: em que a
+# resposta se transforma se $g$ for calculado enquanto a fita grava? Para o exemplo da verificação visível, com
+# $w = [1; -0{,}5]$, $x = [[1; 2]; [0{,}5; -1]; [2; 0{,}3]]$, $y = [1; 0; 2]$ e $\eta = 0{,}3$, a
+# resposta é cerca de $[0{,}879; 0{,}261]$.
 
-# %% [markdown] key="ex5" lang="ru" src="aef34423"
+# %% [markdown] key="ex5" lang="ru" src="a5d6b478"
 # ### Упражнение 5 · Градиент с заглядыванием вперёд (2 балла)
 #
 # Некоторые оптимизаторы вычисляют градиент не там, где сейчас параметры, а на шаг впереди, в
@@ -1428,11 +1443,14 @@ grade("l04_ex4")
 # Напишите функцию `lookahead_gradient(w, x, y, lr)`: `w` — `tf.Variable` формы (n,), `x` — тензор
 # формы (k, n), `y` — тензор формы (k,), `lr` — число с плавающей точкой Python. Для
 # $L(v) = \operatorname{mean}\big((x v - y)^2\big)$ (как `tf.reduce_sum(x * v, axis=1) - y`)
-# внутри одной `tf.GradientTape(persistent=True)`: вычислите $L(w)$; внутри
-# `with tape.stop_recording():` вычислите `g = tape.gradient(L(w), w)`; затем вычислите
-# $L(w - \eta\, g)$, где $\eta$ = `lr`. После блока верните градиент $L(w - \eta\, g)$ по `w`.
-# Сначала подумайте: во что превратится ответ, если вычислить $g$, пока лента записывает? Для
-# видимого примера ($w = [1, -0{,}5]$, $\eta = 0{,}3$) ответ примерно равен $[0{,}879, 0{,}261]$.
+# внутри одной ленты `tf.GradientTape(persistent=True)`: вычислите `loss = L(w)`; внутри
+# `with tape.stop_recording():` вычислите `g = tape.gradient(loss, w)` — градиент уже записанного
+# `loss` (значение $L(w)$, вычисленное заново во время паузы, не попало бы в запись, и его
+# градиент был бы `None`); затем, снова в записи, вычислите $L(w - \eta\, g)$, где $\eta$ = `lr`.
+# После блока верните градиент $L(w - \eta\, g)$ по `w`. Сначала подумайте: во что превратится
+# ответ, если вычислить $g$, пока лента записывает? Для примера из открытой проверки, где $w = [1; -0{,}5]$,
+# $x = [[1; 2]; [0{,}5; -1]; [2; 0{,}3]]$, $y = [1; 0; 2]$ и $\eta = 0{,}3$, ответ примерно равен
+# $[0{,}879; 0{,}261]$.
 
 # %% nbgrader="solution" grade_id="l04_ex5_solution"
 def lookahead_gradient(w, x, y, lr):
@@ -1467,10 +1485,11 @@ grade("l04_ex5")
 # shape (k, n) and `y` a tensor of shape (k,). Inside one tape, compute the residuals
 # $r = x w - y$ (as `tf.reduce_sum(x * w, axis=1) - y`) and $L = \operatorname{mean}(r^2)$; then,
 # inside `with tape.stop_recording():`, compute the scale $s = \operatorname{mean}(r^2)$ again;
-# return the gradient of $L / s$ with respect to `w`. Think first: what would the gradient be
+# after that block, still inside the tape, compute $L / s$, and return its gradient with respect
+# to `w`. Think first: what would the gradient be
 # if $s$ were recorded too?
 
-# %% [markdown] key="ex6" lang="es" src="0eb3bea2"
+# %% [markdown] key="ex6" lang="es" src="a872d3ec"
 # ### Ejercicio 6 · Pausar la cinta para un factor de escala (2 puntos)
 #
 # Algunas pérdidas se dividen por una escala que debe influir en el tamaño del paso, pero no en
@@ -1479,11 +1498,12 @@ grade("l04_ex5")
 # `tf.Variable` de forma (n,), `x` un tensor de forma (k, n) e `y` un tensor de forma (k,).
 # Dentro de una cinta, calcula los residuos $r = x w - y$ (como
 # `tf.reduce_sum(x * w, axis=1) - y`) y $L = \operatorname{mean}(r^2)$; después, dentro de
-# `with tape.stop_recording():`, calcula otra vez la escala $s = \operatorname{mean}(r^2)$;
-# devuelve el gradiente de $L / s$ respecto de `w`. Piensa primero: ¿cuál sería el gradiente si
+# `with tape.stop_recording():`, calcula otra vez la escala $s = \operatorname{mean}(r^2)$; tras
+# ese bloque, todavía dentro de la cinta, calcula $L / s$, y devuelve su gradiente respecto de
+# `w`. Piensa primero: ¿cuál sería el gradiente si
 # $s$ también se grabara?
 
-# %% [markdown] key="ex6" lang="pt" src="0eb3bea2"
+# %% [markdown] key="ex6" lang="pt" src="a872d3ec"
 # ### Exercício 6 · Pausar a fita para um fator de escala (2 pontos)
 #
 # Algumas perdas são divididas por uma escala que deve influir no tamanho do passo, mas não na
@@ -1492,10 +1512,11 @@ grade("l04_ex5")
 # formato (n,), `x` um tensor de formato (k, n) e `y` um tensor de formato (k,). Dentro de uma
 # fita, calcule os resíduos $r = x w - y$ (como `tf.reduce_sum(x * w, axis=1) - y`) e
 # $L = \operatorname{mean}(r^2)$; depois, dentro de `with tape.stop_recording():`, calcule de novo
-# a escala $s = \operatorname{mean}(r^2)$; devolva o gradiente de $L / s$ em relação a `w`. Pense
+# a escala $s = \operatorname{mean}(r^2)$; depois desse bloco, ainda dentro da fita, calcule
+# $L / s$, e devolva o gradiente dele em relação a `w`. Pense
 # primeiro: qual seria o gradiente se $s$ também fosse gravada?
 
-# %% [markdown] key="ex6" lang="ru" src="0eb3bea2"
+# %% [markdown] key="ex6" lang="ru" src="a872d3ec"
 # ### Упражнение 6 · Пауза в записи ради масштабного множителя (2 балла)
 #
 # Иногда функцию потерь делят на масштаб, который должен влиять на длину шага, но не на его
@@ -1504,7 +1525,8 @@ grade("l04_ex5")
 # `w` — `tf.Variable` формы (n,), `x` — тензор формы (k, n), `y` — тензор формы (k,). Внутри
 # одной ленты вычислите остатки $r = x w - y$ (как `tf.reduce_sum(x * w, axis=1) - y`) и
 # $L = \operatorname{mean}(r^2)$; затем внутри `with tape.stop_recording():` ещё раз вычислите
-# масштаб $s = \operatorname{mean}(r^2)$ и верните градиент $L / s$ по `w`. Сначала подумайте:
+# масштаб $s = \operatorname{mean}(r^2)$; после этого блока, но ещё внутри ленты, вычислите
+# $L / s$ и верните его градиент по `w`. Сначала подумайте:
 # каким был бы градиент, если бы $s$ тоже записывался?
 
 # %% nbgrader="solution" grade_id="l04_ex6_solution"
@@ -1534,46 +1556,47 @@ grade("l04_ex6")
 # respect to the *input* and do not need the weights' gradients at all. Write
 # `input_gradient_only(layer, x)`: `layer` is a `tf.keras.layers.Dense` that has already been
 # called once, `x` a tensor. Create the tape with `watch_accessed_variables=False` (lesson 2), so
-# that it records nothing for the layer's variables, watch `x` yourself, and for
+# that it does not watch the layer's variables, watch `x` yourself, and for
 # $L = \sum \text{layer}(x)^2$ return the list
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: the gradient and the number of
-# Variables the tape watched, which shows that the weights stayed out of the record.
+# Variables the tape watched, which shows that the tape watched none of the weights.
 
-# %% [markdown] key="ex7" lang="es" src="0420a3d4"
+# %% [markdown] key="ex7" lang="es" src="70b72f50"
 # ### Ejercicio 7 · Un gradiente solo respecto de la entrada (2 puntos)
 #
 # Para ver a qué píxeles o características de la entrada reacciona una capa entrenada, se deriva
 # respecto de la *entrada*, y los gradientes de los pesos no hacen ninguna falta. Escribe
 # `input_gradient_only(layer, x)`: `layer` es una `tf.keras.layers.Dense` a la que ya se ha
 # llamado una vez, y `x` un tensor. Crea la cinta con `watch_accessed_variables=False`
-# (lección 2), para que no grabe nada de las variables de la capa, observa `x` tú mismo y, para
+# (lección 2), para que no observe las variables de la capa, observa `x` por tu cuenta y,
+# para
 # $L = \sum \text{layer}(x)^2$, devuelve la lista
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: el gradiente y el número de
-# Variables que observó la cinta, que muestra que los pesos se quedaron fuera de la grabación.
+# variables que observó la cinta, que muestra que la cinta no observó ninguno de los pesos.
 
-# %% [markdown] key="ex7" lang="pt" src="0420a3d4"
+# %% [markdown] key="ex7" lang="pt" src="70b72f50"
 # ### Exercício 7 · Um gradiente só em relação à entrada (2 pontos)
 #
 # Para ver a que pixels ou atributos da entrada uma camada treinada reage, deriva-se em relação à
 # *entrada*, e os gradientes dos pesos não fazem falta nenhuma. Escreva
 # `input_gradient_only(layer, x)`: `layer` é uma `tf.keras.layers.Dense` que já foi chamada uma
 # vez, e `x` um tensor. Crie a fita com `watch_accessed_variables=False` (lição 2), para que ela
-# não grave nada das variáveis da camada, observe `x` você mesmo e, para
+# não observe as variáveis da camada, observe `x` você mesmo e, para
 # $L = \sum \text{layer}(x)^2$, devolva a lista
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: o gradiente e o número de
-# Variables que a fita observou, o que mostra que os pesos ficaram fora da gravação.
+# variáveis que a fita observou, o que mostra que a fita não observou nenhum dos pesos.
 
-# %% [markdown] key="ex7" lang="ru" src="0420a3d4"
+# %% [markdown] key="ex7" lang="ru" src="70b72f50"
 # ### Упражнение 7 · Градиент только по входу (2 балла)
 #
 # Чтобы увидеть, на какие пиксели или признаки входа реагирует обученный слой, дифференцируют
 # по *входу*, а градиенты по весам вовсе не нужны. Напишите функцию
 # `input_gradient_only(layer, x)`: `layer` — слой `tf.keras.layers.Dense`, который уже вызывали
 # один раз, `x` — тензор. Создайте ленту с `watch_accessed_variables=False` (урок 2), чтобы она
-# ничего не записывала для переменных слоя, сами отследите `x` и для
+# не отслеживала переменные слоя, сами отследите `x` и для
 # $L = \sum \text{layer}(x)^2$ верните список
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: градиент и число переменных,
-# которые отслеживала лента, — оно показывает, что веса в запись не попали.
+# которые отслеживала лента, — оно показывает, что ни один из весов лента не отслеживала.
 
 # %% nbgrader="solution" grade_id="l04_ex7_solution"
 def input_gradient_only(layer, x):
@@ -1613,10 +1636,11 @@ grade("l04_ex7")
 #
 # - `tape.stop_recording()` pausa una cinta; `tape.reset()` le hace olvidar lo grabado;
 #   `tf.stop_gradient(x)` convierte un valor en constante para todas las cintas.
-# - `@tf.custom_gradient` devuelve un valor y un `backward(upstream)` que devuelve, para cada
+# - La función decorada con `@tf.custom_gradient` devuelve un valor y un `backward(upstream)` que
+#   devuelve, para cada
 #   entrada, `upstream` por la derivada local. Sirve para dar gradiente a una operación, para
 #   recortar o modificar un gradiente, o para calcularlo de forma estable; un valor estable
-#   necesita también una fórmula estable. Una función que lee Variables da también sus
+#   necesita también una fórmula estable. Una función que lee variables da también sus
 #   gradientes, desde `backward(upstream, variables=...)`; `tf.RegisterGradient` y
 #   `tf.no_gradient` actúan sobre un registro global por tipo de operación, para tipos nuevos.
 #
@@ -1630,10 +1654,11 @@ grade("l04_ex7")
 #
 # - `tape.stop_recording()` pausa uma fita; `tape.reset()` a faz esquecer o que gravou;
 #   `tf.stop_gradient(x)` transforma um valor em constante para todas as fitas.
-# - `@tf.custom_gradient` devolve um valor e um `backward(upstream)` que devolve, para cada
+# - A função decorada com `@tf.custom_gradient` devolve um valor e um `backward(upstream)` que
+#   devolve, para cada
 #   entrada, `upstream` vezes a derivada local. Serve para dar gradiente a uma operação, para
 #   recortar ou modificar um gradiente, ou para calculá-lo de forma estável; um valor estável
-#   também precisa de uma fórmula estável. Uma função que lê Variables dá também os gradientes
+#   também precisa de uma fórmula estável. Uma função que lê variáveis dá também os gradientes
 #   delas, a partir de `backward(upstream, variables=...)`; `tf.RegisterGradient` e
 #   `tf.no_gradient` agem sobre um registro global por tipo de operação, para tipos novos.
 #
@@ -1646,7 +1671,8 @@ grade("l04_ex7")
 #
 # - `tape.stop_recording()` приостанавливает одну ленту; `tape.reset()` заставляет её забыть
 #   записанное; `tf.stop_gradient(x)` превращает одно значение в константу для всех лент.
-# - `@tf.custom_gradient` возвращает значение и `backward(upstream)`, который для каждого входа
+# - Функция под декоратором `@tf.custom_gradient` возвращает значение и `backward(upstream)`,
+#   который для каждого входа
 #   возвращает `upstream`, умноженный на локальную производную. Так можно дать операции
 #   градиент, обрезать или иначе изменить градиент или вычислить его устойчиво; для устойчивого
 #   значения нужна ещё и устойчивая формула. Функция, которая читает переменные, отдаёт и их
@@ -1654,7 +1680,7 @@ grade("l04_ex7")
 #   `tf.no_gradient` действуют на глобальный реестр по типу операции, для новых типов операций.
 #
 # В следующем уроке: градиент тоже вычисляется операциями, которые лента может записать, поэтому
-# ленты внутри лент дают вторые производные; а якобианы держат производные каждого выхода по
+# ленты внутри лент дают вторые производные; а якобианы хранят производные каждого выхода по
 # отдельности — вплоть до гессиана и шага метода Ньютона.
 
 # %% [markdown] key="reflect" lang="en" questions=true
@@ -1684,12 +1710,12 @@ grade("l04_ex7")
 
 # %% [markdown] key="reflect" lang="pt" src="58b1254b"
 # 1. Com `@tf.custom_gradient` você pode devolver o gradiente que quiser, até um errado. Quando um
-#    gradiente "errado" de propósito é útil (o estimador *straight-through* é um caso), e como
+#    gradiente “errado” de propósito é útil (o estimador *straight-through* é um caso), e como
 #    você testaria que um gradiente personalizado que deveria ser exato realmente é?
 # 2. `tape.stop_recording()`, `tf.stop_gradient` e `tf.no_gradient` fazem um gradiente sumir,
 #    mas com alcances diferentes: um bloco de código, um valor, todas as operações de um tipo no
-#    processo inteiro. Para cada um, em que situação ele é a ferramenta certa, e que bug causaria
-#    onde cabia um dos outros dois?
+#    processo inteiro. Para cada um, em que situação ele é a ferramenta certa, e que erro ele
+#    causaria se fosse usado onde caberia um dos outros dois?
 # 3. No exercício 2 você escreveu uma fórmula estável para o valor da *softplus*. Quando a fórmula
 #    da passagem para a frente já é estável, o gradiente comum que a fita calcula a partir dela
 #    basta, ou ainda vale a pena ter um gradiente personalizado? Pense no que cada opção custa e no
@@ -1697,7 +1723,7 @@ grade("l04_ex7")
 
 # %% [markdown] key="reflect" lang="ru" src="58b1254b"
 # 1. С `@tf.custom_gradient` можно вернуть какой угодно градиент, даже неверный. Когда намеренно
-#    «неверный» градиент полезен (один такой случай — оценка *straight-through*) и как проверить,
+#    «неверный» градиент полезен (один такой случай — сквозная оценка градиента, *straight-through*) и как проверить,
 #    что собственный градиент, задуманный точным, действительно точен?
 # 2. `tape.stop_recording()`, `tf.stop_gradient` и `tf.no_gradient` убирают градиент, но в разных
 #    масштабах: блок кода, одно значение, все операции одного типа во всём процессе. Для каждого из

@@ -32,11 +32,11 @@
 #
 # En esta lección aprenderás:
 #
-# - cómo varias cintas, y cintas dentro de cintas, te dan segundas derivadas;
+# - cómo conviven varias cintas y cómo las cintas anidadas dan segundas derivadas;
 # - qué es un jacobiano, cómo lo calcula `jacobian` y cómo `output_gradients` da un producto
 #   vector-jacobiano en una sola pasada hacia atrás sin construir el jacobiano;
 # - cómo se obtienen un hessiano y un paso de Newton a partir del jacobiano de un gradiente;
-# - cómo `batch_jacobian` da un jacobiano por ejemplo, y cuándo devuelve ceros sin avisar;
+# - cómo `batch_jacobian` da el jacobiano de cada ejemplo, y cuándo devuelve ceros sin avisar;
 # - qué calcula el modo directo (`tf.autodiff.ForwardAccumulator`) y cómo obtener un producto
 #   hessiano-vector sin construir el hessiano.
 
@@ -50,11 +50,12 @@
 #
 # Nesta lição você vai aprender:
 #
-# - como várias fitas, e fitas dentro de fitas, dão segundas derivadas;
+# - como várias fitas convivem e como fitas aninhadas dão segundas derivadas;
 # - o que é uma jacobiana, como `jacobian` a calcula e como `output_gradients` dá um produto
 #   vetor-jacobiana numa única passagem para trás, sem construir a jacobiana;
 # - como uma hessiana e um passo de Newton saem da jacobiana de um gradiente;
-# - como `batch_jacobian` dá uma jacobiana por exemplo, e quando ele devolve zeros sem avisar;
+# - como `batch_jacobian` dá uma jacobiana para cada exemplo do lote, e quando ele devolve zeros
+#   sem avisar;
 # - o que o modo direto (`tf.autodiff.ForwardAccumulator`) calcula, e como obter um produto
 #   hessiana-vetor sem construir a hessiana.
 
@@ -63,12 +64,12 @@
 #
 # Градиент вычисляется обычными операциями, поэтому лента может его записать и
 # продифференцировать ещё раз. А там, где `gradient` складывает производные всех выходов,
-# *якобиан* держит их по отдельности. С этими двумя идеями вы построите гессиан, сделаете шаг
+# *якобиан* сохраняет их по отдельности. С этими двумя идеями вы построите гессиан, сделаете шаг
 # метода Ньютона и увидите, что вычисляет прямой режим.
 #
 # В этом уроке вы узнаете:
 #
-# - как несколько лент, а также ленты внутри лент, дают вторые производные;
+# - как работают несколько лент одновременно и как вложенные ленты дают вторые производные;
 # - что такое якобиан, как его вычисляет `jacobian` и как `output_gradients` даёт произведение
 #   вектора на якобиан за один обратный проход, не строя сам якобиан;
 # - как из якобиана градиента получаются гессиан и шаг метода Ньютона;
@@ -202,7 +203,7 @@ print("d2y/dx2 =", d2y_dx2.numpy())
 # también es elemento a elemento, una segunda pasada da $f''$. Aquí está
 # $f(x) = \frac{x^4}{4} - x^2 + \frac{x}{2}$ con sus dos primeras derivadas, las tres salidas de
 # un solo par de cintas anidadas. Donde $f' = 0$, la tangente es horizontal. Ese punto es un
-# mínimo si allí $f'' > 0$ (la curva se dobla hacia arriba) y un máximo si $f'' < 0$ (se dobla
+# mínimo si allí $f'' > 0$ (la curva es cóncava hacia arriba) y un máximo si $f'' < 0$ (cóncava
 # hacia abajo). Si también $f'' = 0$, la segunda derivada no decide: $x^3$ en $x = 0$ tiene
 # $f' = f'' = 0$ y no es ni mínimo ni máximo, sino un punto de inflexión, donde la curva cambia
 # de curvatura.
@@ -213,8 +214,8 @@ print("d2y/dx2 =", d2y_dx2.numpy())
 # elemento a elemento, uma segunda passagem dá $f''$. Aqui está
 # $f(x) = \frac{x^4}{4} - x^2 + \frac{x}{2}$ com as suas duas primeiras derivadas, as três
 # saídas de um único par de fitas aninhadas. Onde $f' = 0$, a reta tangente é horizontal. Esse
-# ponto é um mínimo se ali $f'' > 0$ (a curva se dobra para cima) e um máximo se $f'' < 0$ (ela
-# se dobra para baixo). Se $f''$ também for zero, a segunda derivada não decide: $x^3$ em $x = 0$
+# ponto é um mínimo se ali $f'' > 0$ (a concavidade é voltada para cima) e um máximo se $f'' < 0$
+# (a concavidade é voltada para baixo). Se $f''$ também for zero, a segunda derivada não decide: $x^3$ em $x = 0$
 # tem $f' = f'' = 0$ e não é nem mínimo nem máximo, só um ponto de inflexão, onde a curva muda
 # de concavidade.
 
@@ -225,7 +226,7 @@ print("d2y/dx2 =", d2y_dx2.numpy())
 # первые производные — все три получены одной парой вложенных лент. Там, где $f' = 0$,
 # касательная горизонтальна. Такая точка — минимум, если в ней $f'' > 0$ (график выпуклый вниз),
 # и максимум, если $f'' < 0$ (выпуклый вверх). Если и $f'' = 0$, вторая производная ответа не
-# даёт: у $x^3$ в точке $x = 0$ $f' = f'' = 0$, но это ни минимум, ни максимум, а точка перегиба,
+# даёт: у $x^3$ в точке $x = 0$ имеем $f' = f'' = 0$, но это ни минимум, ни максимум, а точка перегиба,
 # где график меняет направление выпуклости.
 
 # %% key="higher-order-curve-code"
@@ -273,7 +274,7 @@ plt.show()
 # Los gradientes de orden superior no sirven solo para ejercicios de cálculo. La
 # *regularización por gradiente de la entrada* hace que un modelo sea menos sensible a cambios
 # pequeños de su entrada (los ejemplos adversarios son justamente cambios así): suma a la pérdida
-# el tamaño de $\frac{\partial \text{output}}{\partial \text{input}}$. Entrenar con esa pérdida
+# el tamaño de $\frac{\partial\,\text{salida}}{\partial\,\text{entrada}}$. Entrenar con esa pérdida
 # exige su gradiente respecto de las variables del modelo, un gradiente de un gradiente:
 #
 # 1. la cinta interior calcula el gradiente de la salida respecto de la entrada;
@@ -286,7 +287,7 @@ plt.show()
 # Gradientes de ordem superior não servem só para exercícios de cálculo. A *regularização pelo
 # gradiente da entrada* deixa um modelo menos sensível a pequenas mudanças na entrada (exemplos
 # adversariais são justamente mudanças assim): ela soma à perda o tamanho de
-# $\frac{\partial \text{output}}{\partial \text{input}}$. Treinar com essa perda exige o seu
+# $\frac{\partial\,\text{saída}}{\partial\,\text{entrada}}$. Treinar com essa perda exige o seu
 # gradiente em relação às variáveis do modelo, um gradiente de um gradiente:
 #
 # 1. a fita interna calcula o gradiente da saída em relação à entrada;
@@ -298,15 +299,15 @@ plt.show()
 #
 # Градиенты высших порядков нужны не только для упражнений по анализу. *Регуляризация по
 # градиенту входа* делает модель менее чувствительной к небольшим изменениям входа
-# (состязательные примеры — как раз такие изменения): к функции потерь добавляется величина
-# $\frac{\partial \text{output}}{\partial \text{input}}$. Чтобы обучаться на такой функции потерь,
+# (состязательные примеры — как раз такие изменения): к функции потерь добавляется норма
+# градиента выхода по входу, $\left\lVert \frac{\partial\,\text{выход}}{\partial\,\text{вход}} \right\rVert$. Чтобы обучаться на такой функции потерь,
 # нужен её градиент по переменным модели — градиент от градиента:
 #
 # 1. внутренняя лента вычисляет градиент выхода по входу;
 # 2. вычисляется норма этого градиента — всё ещё под внешней лентой;
 # 3. внешняя лента дифференцирует эту норму по переменным модели.
 
-# %% key="input-gradient-code"
+# %% key="input-gradient-code" tf="random"
 x = tf.random.normal([7, 5])
 layer = tf.keras.layers.Dense(10, activation=tf.nn.relu)
 
@@ -350,7 +351,7 @@ print([var.shape for var in d_magnitude])
 # %% [markdown] key="jacobian" lang="ru" src="aed2e58e"
 # ## Якобианы
 #
-# `gradient` складывает элементы цели (урок 3). *Якобиан* держит их по отдельности: для цели $y$
+# `gradient` складывает элементы цели (урок 3). *Якобиан* хранит их по отдельности: для цели $y$
 # и источника $x$ он содержит все $\frac{\partial y_i}{\partial x_j}$, а
 # `tape.jacobian(target, source)` имеет форму `target.shape + source.shape`. В уроке 3 оказалось,
 # что градиент выходов softmax равен нулю; якобиан показывает, что делает каждый выход. Каждый
@@ -387,9 +388,9 @@ print("reduce_sum(j, axis=0) =", np.round(tf.reduce_sum(j, axis=0).numpy(), 6))
 # ### Uma fonte escalar
 #
 # Com uma fonte escalar, a jacobiana tem o formato do alvo: uma derivada por elemento do alvo.
-# Deslocar uma sigmoide de $\delta$ muda cada um dos seus 201 valores no seu próprio ritmo,
-# $\sigma'(x_i + \delta)$. O gradiente, em comparação, é um único número: a soma desses
-# ritmos.
+# Deslocar uma sigmoide de $\delta$ muda cada um dos seus 201 valores à sua própria taxa,
+# $\sigma'(x_i + \delta)$. O gradiente, em comparação, é um único número: a soma dessas
+# taxas.
 
 # %% [markdown] key="jacobian-scalar" lang="ru" src="9d877310"
 # ### Скалярный источник
@@ -416,38 +417,42 @@ del tape
 #
 # For a `Dense` layer with 10 units on a batch of 7 inputs with 5 features, the output has shape
 # (7, 10) and the kernel (5, 10): the Jacobian has shape (7, 10, 5, 10). Summed over the
-# target's axes it gives back the gradient. The Jacobian costs one backward pass per target
-# element, here 70 (TensorFlow runs them vectorized; minitape runs them one after another),
-# so it is expensive for large targets.
+# target's axes it gives back the gradient. The Jacobian asks for one vector-Jacobian product
+# per target element, here 70; TensorFlow and minitape both compute them together in one
+# vectorized pass, but the work still grows with the number of target elements, so it is
+# expensive for large targets. <!-- claim: l05.jacobian-vectorized -->
 
-# %% [markdown] key="jacobian-tensor" lang="es" src="1d165a23"
+# %% [markdown] key="jacobian-tensor" lang="es" src="d7a992ca"
 # ### Una fuente tensorial
 #
 # Para una capa `Dense` de 10 unidades sobre un lote de 7 entradas con 5 características, la
 # salida tiene forma (7, 10) y el kernel, (5, 10): el jacobiano tiene forma (7, 10, 5, 10). Si lo
-# sumas sobre los ejes del objetivo, recuperas el gradiente. El jacobiano cuesta una pasada hacia
-# atrás por cada elemento del objetivo, aquí 70 (TensorFlow las ejecuta vectorizadas; minitape,
-# una detrás de otra), así que sale caro para objetivos grandes.
+# sumas sobre los ejes del objetivo, recuperas el gradiente. El jacobiano pide un producto
+# vector-jacobiano por cada elemento del objetivo, aquí 70; TensorFlow y minitape los calculan
+# juntos en una sola pasada vectorizada, pero el trabajo sigue creciendo con el número de
+# elementos del objetivo, así que sale caro para objetivos grandes. <!-- claim: l05.jacobian-vectorized -->
 
-# %% [markdown] key="jacobian-tensor" lang="pt" src="1d165a23"
+# %% [markdown] key="jacobian-tensor" lang="pt" src="d7a992ca"
 # ### Uma fonte tensorial
 #
 # Para uma camada `Dense` de 10 unidades sobre um lote de 7 entradas com 5 atributos, a saída tem
 # formato (7, 10) e o kernel, (5, 10): a jacobiana tem formato (7, 10, 5, 10). Somada sobre os
-# eixos do alvo, ela devolve o gradiente. A jacobiana custa uma passagem para trás por elemento
-# do alvo, aqui 70 (o TensorFlow as executa vetorizadas; o minitape, uma depois da outra), então
-# ela fica cara para alvos grandes.
+# eixos do alvo, ela devolve o gradiente. A jacobiana pede um produto vetor-jacobiana por
+# elemento do alvo, aqui 70; o TensorFlow e o minitape os calculam juntos numa única passagem
+# vetorizada, mas o trabalho continua crescendo com o número de elementos do alvo, então ela fica
+# cara para alvos grandes. <!-- claim: l05.jacobian-vectorized -->
 
-# %% [markdown] key="jacobian-tensor" lang="ru" src="1d165a23"
+# %% [markdown] key="jacobian-tensor" lang="ru" src="d7a992ca"
 # ### Тензорный источник
 #
 # Для слоя `Dense` из 10 нейронов на батче из 7 входов с 5 признаками выход имеет форму (7, 10),
 # а матрица весов (`kernel`) — (5, 10): якобиан имеет форму (7, 10, 5, 10). Если просуммировать его по осям
-# цели, получится градиент. Якобиан стоит одного обратного прохода на каждый элемент цели, здесь
-# их 70 (TensorFlow выполняет их векторизованно, minitape — один за другим), поэтому для больших
-# целей он дорог.
+# цели, получится градиент. Якобиан требует одного произведения вектора на якобиан на каждый
+# элемент цели, здесь их 70; TensorFlow и minitape вычисляют их вместе за один векторизованный
+# проход, но работа всё равно растёт с числом элементов цели, поэтому для больших целей он
+# дорог. <!-- claim: l05.jacobian-vectorized -->
 
-# %% key="jacobian-tensor-code"
+# %% key="jacobian-tensor-code" tf="random"
 x = tf.random.normal([7, 5])
 layer = tf.keras.layers.Dense(10, activation=tf.nn.relu)
 
@@ -463,43 +468,44 @@ j_sum = tf.reduce_sum(j, axis=[0, 1])
 print("max |j_sum - g| =", tf.reduce_max(tf.abs(g - j_sum)).numpy())
 
 # %% [markdown] key="output-gradients" lang="en"
-# ### One row combination at the price of one pass: `output_gradients`
+# ### A vector-Jacobian product in one pass: `output_gradients`
 #
 # `tape.gradient(y, x)` starts the backward pass with ones for every element of `y`, which is
 # why it returns the Jacobian's rows added up. `output_gradients=u` starts it with `u` instead
 # (a tensor of the shape of `y`) and returns $u^\top J$, the rows weighted by `u`: a
 # vector-Jacobian product for the price of one backward pass, without building $J$. This is
-# what a layer asks of the next one during backpropagation, and what the backward pass of the
-# tape you build in lesson 7 computes:
+# what each layer computes during backpropagation from the gradient the next layer hands it, and
+# what the backward pass of the tape you build in lesson 7 computes:
 
-# %% [markdown] key="output-gradients" lang="es" src="854ba31f"
-# ### Una combinación de filas al precio de una pasada: `output_gradients`
+# %% [markdown] key="output-gradients" lang="es" src="3deb3277"
+# ### Un producto vector-jacobiano en una sola pasada: `output_gradients`
 #
 # `tape.gradient(y, x)` empieza la pasada hacia atrás con unos en cada elemento de `y`; por eso
 # devuelve las filas del jacobiano sumadas. `output_gradients=u` la empieza con `u` (un tensor
 # de la forma de `y`) y devuelve $u^\top J$, las filas ponderadas por `u`: un producto
-# vector-jacobiano al precio de una pasada hacia atrás, sin construir $J$. Es lo que una capa
-# pide a la siguiente durante la retropropagación, y lo que calcula la pasada hacia atrás de la
+# vector-jacobiano al precio de una pasada hacia atrás, sin construir $J$. Es lo que cada capa
+# calcula en la retropropagación con el gradiente que le llega de la capa siguiente, y lo que
+# calcula la pasada hacia atrás de la
 # cinta que construirás en la lección 7:
 
-# %% [markdown] key="output-gradients" lang="pt" src="854ba31f"
-# ### Uma combinação de linhas pelo preço de uma passagem: `output_gradients`
+# %% [markdown] key="output-gradients" lang="pt" src="3deb3277"
+# ### Um produto vetor-jacobiana numa única passagem: `output_gradients`
 #
 # `tape.gradient(y, x)` começa a passagem para trás com uns em cada elemento de `y`; por isso
 # devolve as linhas da jacobiana somadas. `output_gradients=u` a começa com `u` (um tensor com
 # o formato de `y`) e devolve $u^\top J$, as linhas ponderadas por `u`: um produto
-# vetor-jacobiana pelo preço de uma passagem para trás, sem construir $J$. É o que uma camada
-# pede à seguinte durante a retropropagação, e o que calcula a passagem para trás da fita que
+# vetor-jacobiana pelo preço de uma passagem para trás, sem construir $J$. É o que cada camada
+# calcula na retropropagação com o gradiente que chega da camada seguinte, e o que calcula a passagem para trás da fita que
 # você vai construir na lição 7:
 
-# %% [markdown] key="output-gradients" lang="ru" src="854ba31f"
-# ### Комбинация строк по цене одного прохода: `output_gradients`
+# %% [markdown] key="output-gradients" lang="ru" src="3deb3277"
+# ### Произведение вектора на якобиан за один проход: `output_gradients`
 #
 # `tape.gradient(y, x)` начинает обратный проход с единиц во всех элементах `y`, поэтому и
 # возвращает сумму строк якобиана. `output_gradients=u` начинает его с `u` (тензора формы `y`)
 # и возвращает $u^\top J$ — строки, взвешенные по `u`: произведение вектора на якобиан по цене
-# одного обратного прохода, без построения $J$. Именно это один слой запрашивает у следующего
-# при обратном распространении, и именно это вычисляет обратный проход ленты, которую вы
+# одного обратного прохода, без построения $J$. Именно это произведение каждый слой вычисляет
+# при обратном распространении, получив градиент от следующего слоя, и именно это вычисляет обратный проход ленты, которую вы
 # построите в уроке 7:
 
 # %% key="output-gradients-code"
@@ -550,11 +556,11 @@ print(u.numpy() @ jac.numpy())
 # *Гессиан* скалярной функции потерь $L$ содержит её вторые производные
 # $\frac{\partial^2 L}{\partial w_i \partial w_j}$: это якобиан градиента. Поэтому внутренняя
 # лента вычисляет градиент, а внешняя берёт от него `jacobian`. Для матрицы весов (5, 8) первого слоя
-# гессиан имеет форму (5, 8, 5, 8), а если его переформировать — это симметричная матрица
-# 40 × 40. Он растёт как *квадрат* числа параметров, поэтому гессиан настоящей сети целиком
+# гессиан имеет форму (5, 8, 5, 8), а если развернуть его в матрицу (`tf.reshape`), получится
+# симметричная матрица 40 × 40. Он растёт как *квадрат* числа параметров, поэтому гессиан настоящей сети целиком
 # никогда не строят.
 
-# %% key="hessian-code"
+# %% key="hessian-code" tf="random"
 x = tf.random.normal([7, 5])
 layer1 = tf.keras.layers.Dense(8, activation=tf.nn.relu)
 layer2 = tf.keras.layers.Dense(6, activation=tf.nn.relu)
@@ -590,44 +596,45 @@ plt.show()
 # curvature as well: near a minimum the loss is roughly a parabola, and the step
 # $\Delta = H^{-1} g$ jumps to the bottom of that parabola. Instead of inverting $H$, solve the
 # linear system $H \Delta = g$ with `tf.linalg.solve`. This $H$ is singular, though: it has zero
-# eigenvalues, directions in which the loss does not curve at all (a ReLU network is piecewise
+# eigenvalues, whose eigenvectors are directions in which the loss does not curve at all (a ReLU network is piecewise
 # linear, so all its curvature comes from the square in the loss). Adding a small
 # $\varepsilon I$ makes the system solvable:
 
-# %% [markdown] key="newton" lang="es" src="14abd06b"
+# %% [markdown] key="newton" lang="es" src="1a720a06"
 # ## Un paso de Newton
 #
-# El descenso del gradiente avanza en la dirección $-g$ con un tamaño de paso que eliges tú. El
+# El descenso del gradiente avanza en la dirección $-g$ con una tasa de aprendizaje que eliges tú. El
 # *método de Newton* usa además la curvatura: cerca de un mínimo, la pérdida es más o menos una
 # parábola, y el paso $\Delta = H^{-1} g$ salta al fondo de esa parábola. En lugar de invertir
 # $H$, resuelve el sistema lineal $H \Delta = g$ con `tf.linalg.solve`. Eso sí, esta $H$ es
-# singular: tiene autovalores nulos, direcciones en las que la pérdida no se curva en absoluto
+# singular: tiene autovalores nulos, cuyos autovectores son direcciones en las que la pérdida no
+# se curva en absoluto
 # (una red ReLU es lineal a trozos, así que toda su curvatura viene del cuadrado de la pérdida).
-# Sumar un pequeño $\varepsilon I$ hace que el sistema tenga solución:
+# Sumar un pequeño $\varepsilon I$ hace que el sistema tenga una única solución:
 
-# %% [markdown] key="newton" lang="pt" src="14abd06b"
+# %% [markdown] key="newton" lang="pt" src="1a720a06"
 # ## Um passo de Newton
 #
-# A descida do gradiente anda na direção $-g$ com um tamanho de passo escolhido por você. O
+# A descida do gradiente anda na direção $-g$ com uma taxa de aprendizado escolhida por você. O
 # *método de Newton* também usa a curvatura: perto de um mínimo, a perda é mais ou menos uma
 # parábola, e o passo $\Delta = H^{-1} g$ salta para o fundo dessa parábola. Em vez de inverter
 # $H$, resolva o sistema linear $H \Delta = g$ com `tf.linalg.solve`. Só que esta $H$ é singular:
-# ela tem autovalores nulos, direções em que a perda não se curva nada (uma rede ReLU é linear
+# ela tem autovalores nulos, cujos autovetores são direções em que a perda não se curva nada (uma rede ReLU é linear
 # por partes, então toda a sua curvatura vem do quadrado na perda). Somar um pequeno
-# $\varepsilon I$ torna o sistema solúvel:
+# $\varepsilon I$ faz o sistema ter uma única solução:
 
-# %% [markdown] key="newton" lang="ru" src="14abd06b"
+# %% [markdown] key="newton" lang="ru" src="1a720a06"
 # ## Шаг метода Ньютона
 #
-# Градиентный спуск делает шаг в направлении $-g$ с длиной шага, которую выбираете вы. *Метод
+# Градиентный спуск делает шаг в направлении $-g$ со скоростью обучения, которую выбираете вы. *Метод
 # Ньютона* учитывает ещё и кривизну: вблизи минимума функция потерь примерно парабола, и шаг
 # $\Delta = H^{-1} g$ переносит прямо на дно этой параболы. Вместо того чтобы обращать $H$,
 # решите линейную систему $H \Delta = g$ с помощью `tf.linalg.solve`. Правда, этот $H$
-# вырожден: у него есть нулевые собственные значения — направления, в которых функция потерь
-# вообще не искривлена (сеть с ReLU кусочно-линейна, и вся её кривизна берётся из квадрата в
-# функции потерь). Небольшая добавка $\varepsilon I$ делает систему разрешимой:
+# вырожден: у него есть нулевые собственные значения, и соответствующие собственные векторы —
+# направления, вдоль которых функция потерь вообще не искривлена (сеть с ReLU кусочно-линейна, и вся её кривизна берётся из квадрата в
+# функции потерь). Небольшая добавка $\varepsilon I$ делает решение системы единственным:
 
-# %% key="newton-code"
+# %% key="newton-code" tf="random"
 g_vec = tf.reshape(g, [n_params, 1])
 print("eigvalsh(H)[:3] =", np.round(np.linalg.eigvalsh(h_mat.numpy())[:3], 6) + 0.0)
 
@@ -641,33 +648,34 @@ print("L(w - Δ) =", network_loss().numpy())
 # %% [markdown] key="newton-1d" lang="en"
 # In one dimension the Hessian is just $f''$ and the step is $\frac{f'(x)}{f''(x)}$. Let us compare
 # Newton's method with gradient descent (step size 0.1) on the $f$ of the figure above, starting
-# at $x = 2.5$, with both derivatives from nested tapes. The figure shows $|f'(x_k)|$, how far
-# each method still is from a flat point: gradient descent gains a roughly constant factor per
+# at $x = 2.5$, with both derivatives from nested tapes. <!-- claim: l05.newton-1d --> The figure shows the slope
+# $|f'(x_k)|$ after each step, how far each method still is from a point where $f' = 0$: <!-- claim: l05.newton-1d --> gradient descent gains a roughly constant factor per
 # step, while Newton's method roughly *doubles the number of correct digits* per step once it is
 # close.
 
-# %% [markdown] key="newton-1d" lang="es" src="ddec127e"
+# %% [markdown] key="newton-1d" lang="es" src="3d1f8325"
 # En una dimensión, el hessiano es simplemente $f''$ y el paso es $\frac{f'(x)}{f''(x)}$.
-# Comparemos el método de Newton con el descenso del gradiente (tamaño de paso 0,1) sobre la $f$ de
-# la figura anterior, empezando en $x = 2{,}5$, con ambas derivadas obtenidas con cintas anidadas.
-# La figura muestra $|f'(x_k)|$, lo lejos que está todavía cada método de un punto plano: el
+# Comparemos el método de Newton con el descenso del gradiente (tasa de aprendizaje 0,1) sobre la $f$ de
+# la figura anterior, empezando en $x = 2{,}5$, con ambas derivadas obtenidas con cintas anidadas. <!-- claim: l05.newton-1d -->
+# La figura muestra $|f'(x_k)|$, cuánto le falta todavía a cada método para llegar a un punto
+# crítico ($f' = 0$): <!-- claim: l05.newton-1d --> el
 # descenso del gradiente mejora en un factor más o menos constante en cada paso, mientras que el
 # método de Newton, una vez cerca, *duplica aproximadamente el número de cifras correctas* en
 # cada paso.
 
-# %% [markdown] key="newton-1d" lang="pt" src="ddec127e"
+# %% [markdown] key="newton-1d" lang="pt" src="3d1f8325"
 # Em uma dimensão, a hessiana é simplesmente $f''$ e o passo é $\frac{f'(x)}{f''(x)}$. Vamos
-# comparar o método de Newton com a descida do gradiente (tamanho de passo 0,1) na $f$ da figura
-# acima, começando em $x = 2{,}5$, com as duas derivadas vindas de fitas aninhadas. A figura mostra
-# $|f'(x_k)|$, o quanto cada método ainda está longe de um ponto plano: a descida do gradiente
+# comparar o método de Newton com a descida do gradiente (taxa de aprendizado 0,1) na $f$ da figura
+# acima, começando em $x = 2{,}5$, com as duas derivadas vindas de fitas aninhadas. <!-- claim: l05.newton-1d --> A figura mostra
+# $|f'(x_k)|$, quanto falta a cada método para chegar a um ponto crítico ($f' = 0$): <!-- claim: l05.newton-1d --> a descida do gradiente
 # melhora por um fator mais ou menos constante a cada passo, enquanto o método de Newton, quando
 # já está perto, *praticamente dobra o número de dígitos corretos* a cada passo.
 
-# %% [markdown] key="newton-1d" lang="ru" src="ddec127e"
+# %% [markdown] key="newton-1d" lang="ru" src="3d1f8325"
 # В одномерном случае гессиан — это просто $f''$, а шаг равен $\frac{f'(x)}{f''(x)}$. Сравним
-# метод Ньютона с градиентным спуском (длина шага 0,1) для $f$ с рисунка выше, начиная с
-# $x = 2{,}5$; обе производные даёт пара вложенных лент. На рисунке показано $|f'(x_k)|$ — насколько
-# каждый метод ещё далёк от точки, где $f' = 0$: градиентный спуск за шаг улучшает результат
+# метод Ньютона с градиентным спуском (скорость обучения 0,1) для $f$ с рисунка выше, начиная с
+# $x = 2{,}5$; обе производные даёт пара вложенных лент. <!-- claim: l05.newton-1d --> На рисунке показано $|f'(x_k)|$ — насколько
+# каждый метод ещё далёк от критической точки ($f' = 0$): <!-- claim: l05.newton-1d --> градиентный спуск за шаг улучшает результат
 # примерно в постоянное число раз, а метод Ньютона вблизи решения *примерно удваивает число
 # верных знаков* на каждом шаге.
 
@@ -746,12 +754,12 @@ print(t("l05.newton.descent") + ":", np.round(descent_points, 4))
 # %% [markdown] key="newton-widget" lang="ru" src="a00527a2"
 # ### Исследуйте: куда приходит метод Ньютона
 #
-# Двигайте начальную точку. Метод Ньютона ищет точку, где $f' = 0$, и ему всё равно, минимум это
+# Двигайте ползунок начальной точки $x_0$. Метод Ньютона ищет точку, где $f' = 0$, и ему всё равно, минимум это
 # или максимум. Начните между двумя точками перегиба ($-0{,}82 < x_0 < 0{,}82$, где $f'' < 0$) и
 # посмотрите, где он окажется; затем начните рядом с точкой перегиба, где $f''$ почти равна нулю
 # и шаг $\frac{f'}{f''}$ огромен. Градиентный спуск медленнее, но всегда идёт вниз по склону.
 
-# %% key="newton-widget-code"
+# %% key="newton-widget-code" tf="course"
 newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5), x0=2.0, ylim=(-2.5, 3.0))
 
 # %% [markdown] key="batch-jacobian-full" lang="en"
@@ -761,7 +769,7 @@ newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5)
 # its input. For a batch of 7 inputs with 5 features and 6 outputs each, the full Jacobian has
 # shape (7, 6, 7, 5), but every block that pairs the output of one example with the input of
 # another is zero. The picture shows it with the Jacobian flattened to 42 × 35: only the blocks on
-# the diagonal hold anything.
+# the diagonal hold anything. <!-- claim: l05.batch-jacobian-blocks -->
 
 # %% [markdown] key="batch-jacobian-full" lang="es" src="0d6c7d91"
 # ## Jacobianos por lotes
@@ -770,7 +778,7 @@ newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5)
 # fila $b$ de su entrada. Para un lote de 7 entradas con 5 características y 6 salidas cada una,
 # el jacobiano completo tiene forma (7, 6, 7, 5), pero todo bloque que empareja la salida de un
 # ejemplo con la entrada de otro es cero. El dibujo lo muestra con el jacobiano aplanado a
-# 42 × 35: solo los bloques de la diagonal contienen algo.
+# 42 × 35: solo los bloques de la diagonal tienen valores distintos de cero. <!-- claim: l05.batch-jacobian-blocks -->
 
 # %% [markdown] key="batch-jacobian-full" lang="pt" src="0d6c7d91"
 # ## Jacobianas em lote
@@ -779,18 +787,18 @@ newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5)
 # da sua entrada. Para um lote de 7 entradas com 5 atributos e 6 saídas cada, a jacobiana
 # completa tem formato (7, 6, 7, 5), mas todo bloco que junta a saída de um exemplo com a entrada
 # de outro é zero. A figura mostra isso com a jacobiana achatada para 42 × 35: só os blocos da
-# diagonal contêm alguma coisa.
+# diagonal têm valores diferentes de zero. <!-- claim: l05.batch-jacobian-blocks -->
 
 # %% [markdown] key="batch-jacobian-full" lang="ru" src="0d6c7d91"
 # ## Якобианы по батчу
 #
 # Батч состоит из независимых примеров: строка $b$ выхода сети зависит только от строки
-# $b$ её входа. Для батча из 7 входов с 5 признаками и 6 выходами у каждого полный якобиан имеет
-# форму (7, 6, 7, 5), но любой блок, связывающий выход одного примера со входом другого, равен
-# нулю. На рисунке якобиан развёрнут в матрицу 42 × 35: что-то содержат только блоки на
-# диагонали.
+# $b$ её входа. Для батча из 7 примеров (у каждого 5 входных признаков и 6 выходов) полный
+# якобиан имеет форму (7, 6, 7, 5), но любой блок, связывающий выход одного примера со входом другого, равен
+# нулю. На рисунке якобиан развёрнут в матрицу 42 × 35: ненулевые элементы есть только в
+# диагональных блоках. <!-- claim: l05.batch-jacobian-blocks -->
 
-# %% key="batch-jacobian-full-code"
+# %% key="batch-jacobian-full-code" tf="random"
 x = tf.random.normal([7, 5])
 layer1 = tf.keras.layers.Dense(8, activation=tf.nn.elu)
 layer2 = tf.keras.layers.Dense(6, activation=tf.nn.elu)
@@ -817,20 +825,20 @@ plt.show()
 
 # %% [markdown] key="batch-jacobian" lang="es" src="7c542a88"
 # `tape.batch_jacobian(target, source)` calcula solo esos bloques diagonales, un jacobiano de
-# (6, 5) por ejemplo: forma (7, 6, 5). Son los bloques `j[b, :, b, :]` del jacobiano completo, que
+# (6, 5) por cada ejemplo: forma (7, 6, 5). Son los bloques `j[b, :, b, :]` del jacobiano completo, que
 # `tf.einsum("bxby->bxy", j)` extrae:
 
 # %% [markdown] key="batch-jacobian" lang="pt" src="7c542a88"
 # `tape.batch_jacobian(target, source)` calcula só esses blocos diagonais, uma jacobiana (6, 5)
-# por exemplo: formato (7, 6, 5). Eles são os blocos `j[b, :, b, :]` da jacobiana completa, que
+# para cada exemplo: formato (7, 6, 5). Eles são os blocos `j[b, :, b, :]` da jacobiana completa, que
 # `tf.einsum("bxby->bxy", j)` extrai:
 
 # %% [markdown] key="batch-jacobian" lang="ru" src="7c542a88"
 # `tape.batch_jacobian(target, source)` вычисляет только эти диагональные блоки — по якобиану
-# (6, 5) на пример: форма (7, 6, 5). Это блоки `j[b, :, b, :]` полного якобиана, и
+# (6, 5) на каждый пример: форма (7, 6, 5). Это блоки `j[b, :, b, :]` полного якобиана, и
 # `tf.einsum("bxby->bxy", j)` их извлекает:
 
-# %% key="batch-jacobian-code"
+# %% key="batch-jacobian-code" tf="random"
 jb = tape.batch_jacobian(y, x)
 print(t("l05.batch_shape", shape=jb.shape))
 
@@ -843,37 +851,38 @@ print("max |jb - j_select| =", tf.reduce_max(tf.abs(jb - j_select)).numpy())
 # just the block of example $b$: that sum *is* the batch Jacobian. Summed over the *target's*
 # batch axis, it is what a single backward pass gives: the gradient of
 # $\sum_b y_{b,k}$ with respect to $x$ holds $\frac{\partial y_{b,k}}{\partial x_b}$ in row $b$. So
-# `batch_jacobian` needs one backward pass per output feature (6), where `jacobian` needs one
-# per output element (42).
+# `batch_jacobian` needs one vector-Jacobian product per output feature (6), where `jacobian`
+# needs one per output element (42).
 
-# %% [markdown] key="batch-jacobian-sum" lang="es" src="161caf67"
+# %% [markdown] key="batch-jacobian-sum" lang="es" src="70d7c9c6"
 # ¿Por qué `batch_jacobian` sale más barato? Como solo los bloques diagonales son distintos de
 # cero, sumar el jacobiano sobre un eje de lote no pierde nada. Sumado sobre el eje de lote de la
 # *fuente*, la fila $b$ conserva solo el bloque del ejemplo $b$: esa suma *es* el jacobiano por
 # lotes. Sumado sobre el eje de lote del *objetivo*, es lo que da una sola pasada hacia atrás: el
 # gradiente de $\sum_b y_{b,k}$ respecto de $x$ contiene $\frac{\partial y_{b,k}}{\partial x_b}$
-# en la fila $b$. Así, `batch_jacobian` necesita una pasada hacia atrás por cada característica
-# de salida (6), mientras que `jacobian` necesita una por cada elemento de la salida (42).
+# en la fila $b$. Así, `batch_jacobian` necesita un producto vector-jacobiano por cada
+# característica de salida (6), mientras que `jacobian` necesita uno por cada elemento de la
+# salida (42).
 
-# %% [markdown] key="batch-jacobian-sum" lang="pt" src="161caf67"
+# %% [markdown] key="batch-jacobian-sum" lang="pt" src="70d7c9c6"
 # Por que `batch_jacobian` sai mais barato? Como só os blocos diagonais são diferentes de zero,
 # somar a jacobiana sobre um eixo de lote não perde nada. Somada sobre o eixo de lote da *fonte*,
 # a linha $b$ guarda só o bloco do exemplo $b$: essa soma *é* a jacobiana em lote. Somada sobre o
 # eixo de lote do *alvo*, é o que uma única passagem para trás dá: o gradiente de
 # $\sum_b y_{b,k}$ em relação a $x$ contém $\frac{\partial y_{b,k}}{\partial x_b}$ na linha $b$.
-# Assim, `batch_jacobian` precisa de uma passagem para trás por atributo de saída (6), enquanto
-# `jacobian` precisa de uma por elemento da saída (42).
+# Assim, `batch_jacobian` precisa de um produto vetor-jacobiana por atributo de saída (6), enquanto
+# `jacobian` precisa de um por elemento da saída (42).
 
-# %% [markdown] key="batch-jacobian-sum" lang="ru" src="161caf67"
+# %% [markdown] key="batch-jacobian-sum" lang="ru" src="70d7c9c6"
 # Почему `batch_jacobian` дешевле? Раз ненулевые только диагональные блоки, суммирование
 # якобиана по оси батча ничего не теряет. При суммировании по оси батча *источника* в строке
 # $b$ остаётся только блок примера $b$: эта сумма и *есть* якобиан по батчу. При суммировании по
 # оси батча *цели* получается ровно то, что даёт один обратный проход: градиент
 # $\sum_b y_{b,k}$ по $x$ содержит в строке $b$ производные
-# $\frac{\partial y_{b,k}}{\partial x_b}$. Поэтому `batch_jacobian` нужен один обратный проход на
-# каждый выходной признак (6), а `jacobian` — на каждый элемент выхода (42).
+# $\frac{\partial y_{b,k}}{\partial x_b}$. Поэтому `batch_jacobian` нужно одно произведение вектора на
+# якобиан на каждый выходной признак (6), а `jacobian` — на каждый элемент выхода (42).
 
-# %% key="batch-jacobian-sum-code"
+# %% key="batch-jacobian-sum-code" tf="random"
 j_sum = tf.reduce_sum(j, axis=2)
 print("j_sum:", j_sum.shape)
 print("max |jb - j_sum| =", tf.reduce_max(tf.abs(jb - j_sum)).numpy())
@@ -894,22 +903,22 @@ print("max |jb[:, 0, :] - one_pass| =", tf.reduce_max(tf.abs(jb[:, 0, :] - one_p
 # %% [markdown] key="batch-jacobian-mixing" lang="es" src="7f1fada4"
 # Ese razonamiento necesita ejemplos independientes. Una operación que mezcla el lote (aquí,
 # restar la media del lote, como hace la normalización por lotes) llena los bloques fuera de la
-# diagonal. `batch_jacobian` sigue devolviendo algo de forma (7, 6, 5), pero ya no es el jacobiano
+# diagonal. `batch_jacobian` sigue devolviendo un tensor de forma (7, 6, 5), pero ya no es el jacobiano
 # de cada ejemplo:
 
 # %% [markdown] key="batch-jacobian-mixing" lang="pt" src="7f1fada4"
 # Esse raciocínio exige exemplos independentes. Uma operação que mistura o lote (aqui, subtrair
 # a média do lote, como faz a normalização em lote) preenche os blocos fora da diagonal.
-# `batch_jacobian` continua devolvendo algo de formato (7, 6, 5), mas isso já não é a jacobiana de
+# `batch_jacobian` continua devolvendo um tensor de formato (7, 6, 5), mas isso já não é a jacobiana de
 # cada exemplo:
 
 # %% [markdown] key="batch-jacobian-mixing" lang="ru" src="7f1fada4"
 # Это рассуждение работает только для независимых примеров. Операция, которая смешивает примеры батча
 # (здесь — вычитание среднего по батчу, как в батч-нормализации), заполняет внедиагональные
-# блоки. `batch_jacobian` по-прежнему возвращает что-то формы (7, 6, 5), но это уже не якобиан
+# блоки. `batch_jacobian` по-прежнему возвращает тензор формы (7, 6, 5), но это уже не якобиан
 # каждого примера:
 
-# %% key="batch-jacobian-mixing-code"
+# %% key="batch-jacobian-mixing-code" tf="random"
 with tf.GradientTape(persistent=True) as tape:
     tape.watch(x)
     z = layer2(layer1(x))
@@ -973,10 +982,10 @@ del tape
 # *Forward mode* goes the other way: you choose a direction $v$ for the inputs (the *tangent*),
 # and while the function runs forward, every result carries its own derivative along $v$. At the
 # end you get $J v$, a *Jacobian-vector product* (JVP): one *column* of the Jacobian when $v$ is a
-# unit vector. `tf.autodiff.ForwardAccumulator(primals, tangents)` does this (the *primals* are
+# basis vector (all zeros but one 1). `tf.autodiff.ForwardAccumulator(primals, tangents)` does this (the *primals* are
 # the points where everything is evaluated), and `acc.jvp(y)` reads it out. For $y = x^3$ at $x = (1, 2)$ along $v = (1, 0)$: $J v = (3 \cdot 1^2, 0) = (3, 0)$.
 
-# %% [markdown] key="forward-mode" lang="es" src="1398475a"
+# %% [markdown] key="forward-mode" lang="es" src="20b1b950"
 # ## Modo directo
 #
 # Una pasada hacia atrás parte de una salida y da las derivadas de esa salida respecto de todas
@@ -984,12 +993,13 @@ del tape
 # *modo directo* (*forward mode*) va en el otro sentido: eliges una dirección $v$ para las
 # entradas (la *tangente*), y mientras la función se ejecuta hacia adelante, cada resultado lleva
 # consigo su propia derivada en la dirección $v$. Al final obtienes $J v$, un *producto
-# jacobiano-vector* (JVP): una *columna* del jacobiano cuando $v$ es un vector unitario.
+# jacobiano-vector* (JVP): una *columna* del jacobiano cuando $v$ es un vector $e_j$ de la base
+# canónica.
 # `tf.autodiff.ForwardAccumulator(primals, tangents)` hace esto (los *primals* son los puntos en
 # los que se evalúa), y `acc.jvp(y)` lee el resultado. Para $y = x^3$ en $x = (1, 2)$ a lo largo
 # de $v = (1, 0)$: $J v = (3 \cdot 1^2, 0) = (3, 0)$.
 
-# %% [markdown] key="forward-mode" lang="pt" src="1398475a"
+# %% [markdown] key="forward-mode" lang="pt" src="20b1b950"
 # ## Modo direto
 #
 # Uma passagem para trás parte de uma saída e dá as derivadas dessa saída em relação a todas as
@@ -997,12 +1007,12 @@ del tape
 # direto* (*forward mode*) vai no sentido contrário: você escolhe uma direção $v$ para as
 # entradas (a *tangente*), e enquanto a função roda para a frente, cada resultado carrega a sua
 # própria derivada na direção $v$. No fim você obtém $J v$, um *produto jacobiana-vetor* (JVP):
-# uma *coluna* da jacobiana quando $v$ é um vetor unitário.
+# uma *coluna* da jacobiana quando $v$ é um vetor $e_j$ da base canônica.
 # `tf.autodiff.ForwardAccumulator(primals, tangents)` faz isso (os *primals* são os pontos em
 # que se avalia), e `acc.jvp(y)` lê o resultado. Para $y = x^3$ em $x = (1, 2)$ ao longo de
 # $v = (1, 0)$: $J v = (3 \cdot 1^2, 0) = (3, 0)$.
 
-# %% [markdown] key="forward-mode" lang="ru" src="1398475a"
+# %% [markdown] key="forward-mode" lang="ru" src="20b1b950"
 # ## Прямой режим
 #
 # Обратный проход начинается с одного выхода и даёт производные этого выхода по всем входам:
@@ -1010,7 +1020,7 @@ del tape
 # mode*) идёт в другую сторону: вы выбираете направление $v$ для входов (*касательный вектор*,
 # *tangent*), и пока функция выполняется в прямом направлении, каждый результат несёт с собой
 # свою производную вдоль $v$. В конце получается $J v$ — *произведение якобиана на вектор* (JVP):
-# один *столбец* якобиана, если $v$ — единичный вектор. Это делает
+# один *столбец* якобиана, если $v$ — базисный вектор $e_j$. Это делает
 # `tf.autodiff.ForwardAccumulator(primals, tangents)` (*primals* — точки, в которых всё
 # вычисляется), а `acc.jvp(y)` выдаёт результат. Для $y = x^3$ при $x = (1, 2)$ вдоль
 # $v = (1, 0)$: $J v = (3 \cdot 1^2, 0) = (3, 0)$.
@@ -1028,27 +1038,30 @@ print("acc.jvp(y) =", acc.jvp(y).numpy())
 # Which mode to use? Reverse mode costs one pass per *output*, forward mode one pass per *input*.
 # A loss has one output and millions of inputs, which is why training uses reverse mode. The
 # shifted sigmoid above is the opposite case: one input ($\delta$), 201 outputs. `jacobian`
-# needed 201 backward passes; a single forward pass gives the same 201 numbers:
+# asked for 201 vector-Jacobian products (one per output, batched into one vectorized pass); a single forward pass gives the same 201 numbers:
 
-# %% [markdown] key="forward-vs-reverse" lang="es" src="7831d475"
+# %% [markdown] key="forward-vs-reverse" lang="es" src="f3fa653f"
 # ¿Qué modo usar? El modo inverso cuesta una pasada por cada *salida*; el modo directo, una por
 # cada *entrada*. Una pérdida tiene una salida y millones de entradas, y por eso para entrenar se
 # usa el modo inverso. La sigmoide desplazada de antes es el caso opuesto: una entrada
-# ($\delta$) y 201 salidas. `jacobian` necesitó 201 pasadas hacia atrás; una sola pasada hacia
+# ($\delta$) y 201 salidas. `jacobian` pidió 201 productos vector-jacobiano (uno por
+# salida, agrupados en una sola pasada vectorizada); una sola pasada hacia
 # adelante da los mismos 201 números:
 
-# %% [markdown] key="forward-vs-reverse" lang="pt" src="7831d475"
+# %% [markdown] key="forward-vs-reverse" lang="pt" src="f3fa653f"
 # Qual modo usar? O modo reverso custa uma passagem por *saída*; o modo direto, uma por
 # *entrada*. Uma perda tem uma saída e milhões de entradas, e é por isso que o treinamento usa o
 # modo reverso. A sigmoide deslocada de antes é o caso oposto: uma entrada ($\delta$) e 201
-# saídas. `jacobian` precisou de 201 passagens para trás; uma única passagem para a frente dá os
+# saídas. `jacobian` pediu 201 produtos vetor-jacobiana (um por
+# saída, agrupados numa única passagem vetorizada); uma única passagem para a frente dá os
 # mesmos 201 números:
 
-# %% [markdown] key="forward-vs-reverse" lang="ru" src="7831d475"
+# %% [markdown] key="forward-vs-reverse" lang="ru" src="f3fa653f"
 # Какой режим выбрать? Обратный режим стоит одного прохода на каждый *выход*, прямой — одного
 # прохода на каждый *вход*. У функции потерь один выход и миллионы входов, поэтому при обучении
 # используют обратный режим. Сдвинутая сигмоида выше — противоположный случай: один вход
-# ($\delta$) и 201 выход. Функции `jacobian` понадобился 201 обратный проход, а одного прямого прохода
+# ($\delta$) и 201 выход. Функция `jacobian` запросила 201 произведение вектора на
+# якобиан (по одному на выход, собранных в один векторизованный проход), а одного прямого прохода
 # достаточно, чтобы получить тот же столбец из 201 числа:
 
 # %% key="forward-vs-reverse-code"
@@ -1057,7 +1070,7 @@ with tf.autodiff.ForwardAccumulator(primals=delta, tangents=tf.constant(1.0)) as
     y = tf.nn.sigmoid(x + delta)
 
 column = acc.jvp(y)
-print("column:", column.shape, "   max |column - dy_ddelta| =", np.abs(column.numpy() - dy_ddelta.numpy()).max())
+print("column.shape:", column.shape, "   max |column - dy_ddelta| =", np.abs(column.numpy() - dy_ddelta.numpy()).max())
 
 # %% [markdown] key="hvp" lang="en"
 # ### A Hessian-vector product: forward mode over a backward pass
@@ -1095,7 +1108,7 @@ print("column:", column.shape, "   max |column - dy_ddelta| =", np.abs(column.nu
 # Многим методам второго порядка нужен только $H v$, а не сам $H$. Поместите `ForwardAccumulator`
 # вокруг ленты: лента вычисляет градиент $g$, а аккумулятор, который видел всё вычисление, даёт
 # производную $g$ вдоль $v$, то есть $H v$. По стоимости это несколько вычислений градиента, и
-# их число не зависит от размера $H$. Для $f(x) = \sum_i x_i^3$ при $x = (1, 2)$
+# их число не зависит от размера $H$. Для $f(x) = \sum_i x_i^3$ при $x = (1, 2)$ имеем
 # $H = \operatorname{diag}(6 x) = \operatorname{diag}(6, 12)$, и вдоль $v = (1, 0)$ получаем
 # $H v = (6, 0)$. Гессиан из вложенных лент это подтверждает:
 
@@ -1125,7 +1138,7 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 #
 # Some of TensorFlow is outside minitape's scope, because it differentiates numeric arrays in
 # eager mode: string tensors (`tf.strings`), `tf.data` pipelines with their stateful iterators,
-# and saving models as SavedModel. None of them changes what a tape does: strings and integers
+# and saving models as SavedModel. <!-- claim: l05.scope --> None of them changes what a tape does: strings and integers
 # are never differentiable (their gradient is `None`), and a `tf.data` iterator only hands each
 # training step the batch it computes on.
 
@@ -1133,58 +1146,65 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # ### Lo que minitape deja fuera
 #
 # Una parte de TensorFlow queda fuera del alcance de minitape, que deriva arrays numéricos en
-# modo eager: los tensores de cadenas (`tf.strings`), las canalizaciones de `tf.data` con sus
-# iteradores con estado y el guardado de modelos como SavedModel. Ninguno cambia lo que hace una
+# ejecución inmediata (*eager*, operación a operación): los tensores de cadenas (`tf.strings`),
+# los *pipelines* de entrada de `tf.data` con sus
+# iteradores con estado y el guardado de modelos como SavedModel. <!-- claim: l05.scope --> Ninguno cambia lo que hace una
 # cinta: las cadenas y los enteros nunca son diferenciables (su gradiente es `None`), y un
-# iterador de `tf.data` solo entrega a cada paso de entrenamiento el lote con el que calcula.
+# iterador de `tf.data` solo entrega a cada paso de entrenamiento el lote con el que ese paso
+# calcula.
 
 # %% [markdown] key="scope" lang="pt" src="2a68a2ee"
 # ### O que o minitape deixa de fora
 #
-# Uma parte do TensorFlow fica fora do escopo do minitape, que deriva arrays numéricos no modo
-# eager: os tensores de strings (`tf.strings`), os pipelines de `tf.data` com os seus
-# iteradores com estado e o salvamento de modelos como SavedModel. Nenhum deles muda o que uma
+# Uma parte do TensorFlow fica fora do escopo do minitape, que deriva arrays numéricos em
+# execução imediata (*eager*, operação por operação): os tensores de strings (`tf.strings`), os pipelines de `tf.data` com os seus
+# iteradores com estado e o salvamento de modelos como SavedModel. <!-- claim: l05.scope --> Nenhum deles muda o que uma
 # fita faz: strings e inteiros nunca são diferenciáveis (o gradiente deles é `None`), e um
-# iterador de `tf.data` só entrega a cada passo de treinamento o lote com que ele calcula.
+# iterador de `tf.data` só entrega a cada passo de treinamento o lote com que o passo calcula.
 
 # %% [markdown] key="scope" lang="ru" src="2a68a2ee"
 # ### Что осталось за пределами minitape
 #
 # Часть TensorFlow выходит за рамки minitape, который дифференцирует числовые массивы в режиме
-# eager: строковые тензоры (`tf.strings`), конвейеры `tf.data` с их итераторами, хранящими
-# состояние, и сохранение моделей в формате SavedModel. Ни одна из этих частей не меняет того,
-# что делает лента: строки и целые числа никогда не дифференцируемы (их градиент — `None`), а
-# итератор `tf.data` лишь передаёт каждому шагу обучения батч, на котором тот считает.
+# немедленного выполнения (eager): строковые тензоры (`tf.strings`), конвейеры `tf.data` с их итераторами, хранящими
+# состояние, и сохранение моделей в формате SavedModel. <!-- claim: l05.scope --> Ни одна из этих частей не меняет того,
+# что делает лента: строки и целые числа всегда недифференцируемы (их градиент — `None`), а
+# итератор `tf.data` лишь передаёт каждому шагу обучения батч, по которому этот шаг вычисляет
+# потери.
 
 # %% [markdown] key="exercises" lang="en"
 # ## Exercises
 #
 # As before: complete each function, run its cell and then the `check` cell below it. The
 # hidden checks call your functions at random points (and compare some answers with finite
-# differences), so your code has to work in general, not only for the examples.
+# differences), so your code has to work in general, not only for the examples. Your answers are compared as in lesson 1: by their value, whatever holds it, within float32's
+# tolerance.
 
-# %% [markdown] key="exercises" lang="es" src="7882db23"
+# %% [markdown] key="exercises" lang="es" src="118eace3"
 # ## Ejercicios
 #
 # Como antes: completa cada función, ejecuta su celda y después la celda de `check` que hay
 # debajo. Las comprobaciones ocultas llaman a tus funciones en puntos aleatorios (y comparan
 # algunas respuestas con diferencias finitas), así que tu código tiene que funcionar en general,
-# no solo para los ejemplos.
+# no solo para los ejemplos. Tus respuestas se comparan como en la lección 1: por su valor, sea cual sea el contenedor,
+# con la tolerancia de float32.
 
-# %% [markdown] key="exercises" lang="pt" src="7882db23"
+# %% [markdown] key="exercises" lang="pt" src="118eace3"
 # ## Exercícios
 #
 # Como antes: complete cada função, execute a célula dela e depois a célula de `check` logo
 # abaixo. As verificações ocultas chamam as suas funções em pontos aleatórios (e comparam algumas
 # respostas com diferenças finitas), então o seu código precisa funcionar em geral, não só nos
-# exemplos.
+# exemplos. As suas respostas são comparadas como na lição 1: pelo valor, seja qual for o recipiente, com
+# a tolerância do float32.
 
-# %% [markdown] key="exercises" lang="ru" src="7882db23"
+# %% [markdown] key="exercises" lang="ru" src="118eace3"
 # ## Упражнения
 #
 # Как и раньше: допишите каждую функцию, выполните её ячейку, а затем ячейку с `check` под ней.
 # Скрытые проверки вызывают ваши функции в случайных точках (и сравнивают некоторые ответы с
-# конечными разностями), поэтому код должен работать в общем случае, а не только на примерах.
+# конечными разностями), поэтому код должен работать в общем случае, а не только на примерах. Ответы сравниваются так же, как в уроке 1: по значению, в чём бы оно ни было, с допуском
+# float32.
 
 # %% [markdown] key="ex1" lang="en"
 # ### Exercise 1 · A second derivative from nested tapes (2 points)
@@ -1199,8 +1219,8 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # ### Ejercicio 1 · Una segunda derivada con cintas anidadas (2 puntos)
 #
 # Escribe `first_and_second_derivative(x0)`, que devuelve la lista
-# $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ para $y = x^2 \sin x$ en $x = x_0$ (un `float` de
-# Python), ambas calculadas con dos `tf.GradientTape` anidadas. Por ejemplo, en $x_0 = 1$:
+# $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ para $y = x^2 \sin x$ en $x = x_0$, donde `x0` es un
+# `float` de Python, ambas calculadas con dos `tf.GradientTape` anidadas. Por ejemplo, en $x_0 = 1$:
 # $\frac{dy}{dx} = 2 \sin 1 + \cos 1 \approx 2{,}2232$ y
 # $\frac{d^2y}{dx^2} = \sin 1 + 4 \cos 1 \approx 3{,}0026$.
 
@@ -1208,8 +1228,8 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # ### Exercício 1 · Uma segunda derivada com fitas aninhadas (2 pontos)
 #
 # Escreva `first_and_second_derivative(x0)`, que devolve a lista
-# $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ para $y = x^2 \sin x$ em $x = x_0$ (um `float` do
-# Python), ambas calculadas com duas `tf.GradientTape` aninhadas. Por exemplo, em $x_0 = 1$:
+# $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ para $y = x^2 \sin x$ em $x = x_0$, em que `x0` é
+# um `float` do Python, ambas calculadas com duas `tf.GradientTape` aninhadas. Por exemplo, em $x_0 = 1$:
 # $\frac{dy}{dx} = 2 \sin 1 + \cos 1 \approx 2{,}2232$ e
 # $\frac{d^2y}{dx^2} = \sin 1 + 4 \cos 1 \approx 3{,}0026$.
 
@@ -1217,8 +1237,8 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # ### Упражнение 1 · Вторая производная с помощью вложенных лент (2 балла)
 #
 # Напишите функцию `first_and_second_derivative(x0)`, которая возвращает список
-# $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ для $y = x^2 \sin x$ в точке $x = x_0$ (`float` в
-# Python); обе производные вычислите двумя вложенными `tf.GradientTape`. Например, при $x_0 = 1$:
+# $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ для $y = x^2 \sin x$ в точке $x = x_0$, где `x0` —
+# число типа `float`; обе производные вычислите двумя вложенными `tf.GradientTape`. Например, при $x_0 = 1$:
 # $\frac{dy}{dx} = 2 \sin 1 + \cos 1 \approx 2{,}2232$ и
 # $\frac{d^2y}{dx^2} = \sin 1 + 4 \cos 1 \approx 3{,}0026$.
 
@@ -1263,7 +1283,7 @@ grade("l05_ex1")
 # $$L(w) = \frac{1}{k} \sum_i \log\left(1 + e^{-y_i\, x_i \cdot w}\right).$$
 #
 # Escribe `logistic_hessian(w, x, y)`, que devuelve el hessiano de $L$ respecto de $w$, de forma
-# (n, n), calculado con una cinta anidada y `jacobian`. `tf.linalg.matvec(x, w)` da el vector de
+# (n, n), calculado con dos cintas anidadas y `jacobian`. `tf.linalg.matvec(x, w)` da el vector de
 # los $x_i \cdot w$, y `tf.math.softplus(z)` calcula $\log(1 + e^z)$.
 
 # %% [markdown] key="ex2" lang="pt" src="bd83204a"
@@ -1275,7 +1295,7 @@ grade("l05_ex1")
 # $$L(w) = \frac{1}{k} \sum_i \log\left(1 + e^{-y_i\, x_i \cdot w}\right).$$
 #
 # Escreva `logistic_hessian(w, x, y)`, que devolve a hessiana de $L$ em relação a $w$, de formato
-# (n, n), calculada com uma fita aninhada e `jacobian`. `tf.linalg.matvec(x, w)` dá o vetor dos
+# (n, n), calculada com duas fitas aninhadas e `jacobian`. `tf.linalg.matvec(x, w)` dá o vetor dos
 # $x_i \cdot w$, e `tf.math.softplus(z)` calcula $\log(1 + e^z)$.
 
 # %% [markdown] key="ex2" lang="ru" src="bd83204a"
@@ -1287,7 +1307,7 @@ grade("l05_ex1")
 # $$L(w) = \frac{1}{k} \sum_i \log\left(1 + e^{-y_i\, x_i \cdot w}\right).$$
 #
 # Напишите функцию `logistic_hessian(w, x, y)`, которая возвращает гессиан $L$ по $w$ формы
-# (n, n), вычисленный с помощью вложенной ленты и `jacobian`. `tf.linalg.matvec(x, w)` даёт вектор
+# (n, n), вычисленный с помощью вложенных лент и `jacobian`. `tf.linalg.matvec(x, w)` даёт вектор
 # из $x_i \cdot w$, а `tf.math.softplus(z)` вычисляет $\log(1 + e^z)$.
 
 # %% nbgrader="solution" grade_id="l05_ex2_solution"
@@ -1439,7 +1459,7 @@ grade("l05_ex4")
 # `tape.batch_jacobian`. `x` is a tensor: the tape has to be told to watch it.
 
 # %% [markdown] key="ex5" lang="es" src="3af0d472"
-# ### Ejercicio 5 · Jacobianos por ejemplo (2 puntos)
+# ### Ejercicio 5 · Jacobianos de cada ejemplo (2 puntos)
 #
 # Escribe `per_example_jacobians(w, x)`. `w` es una `tf.Variable` de forma (n, m) y `x` un
 # tensor de forma (b, n) con b ejemplos independientes. Para $y = \tanh(x w)$, de forma (b, m),
@@ -1448,7 +1468,7 @@ grade("l05_ex4")
 # `tape.batch_jacobian`. `x` es un tensor: hay que decirle a la cinta que lo observe.
 
 # %% [markdown] key="ex5" lang="pt" src="3af0d472"
-# ### Exercício 5 · Jacobianas por exemplo (2 pontos)
+# ### Exercício 5 · Jacobianas de cada exemplo (2 pontos)
 #
 # Escreva `per_example_jacobians(w, x)`. `w` é uma `tf.Variable` de formato (n, m) e `x` um
 # tensor de formato (b, n) com b exemplos independentes. Para $y = \tanh(x w)$, de formato
@@ -1543,9 +1563,11 @@ grade("l05_ex6")
 # `softmax_jacobian(z)`: `z` is a tensor of shape (n,); watch it, compute `tf.nn.softmax(z)` on a
 # tape and return `tape.jacobian` of the result with respect to `z`, of shape (n, n). Before you
 # run it, predict two things and then check them on your answer: the matrix is symmetric, and
-# each of its rows adds up to 0 (why? the probabilities always add up to 1).
+# each of its rows and each of its columns adds up to 0 (why? the columns because the
+# probabilities always add up to 1; the rows because adding the same number to every score
+# leaves the probabilities unchanged).
 
-# %% [markdown] key="ex7" lang="es" src="72112373"
+# %% [markdown] key="ex7" lang="es" src="2956f44c"
 # ### Ejercicio 7 · El jacobiano de softmax (2 puntos)
 #
 # `tf.nn.softmax` convierte un vector de puntuaciones $z$ en probabilidades
@@ -1553,10 +1575,11 @@ grade("l05_ex6")
 # una matriz completa. Escribe `softmax_jacobian(z)`: `z` es un tensor de forma (n,); obsérvalo,
 # calcula `tf.nn.softmax(z)` en una cinta y devuelve el `tape.jacobian` del resultado respecto de
 # `z`, de forma (n, n). Antes de ejecutarlo, predice dos cosas y compruébalas después en tu
-# respuesta: la matriz es simétrica y cada una de sus filas suma 0 (¿por qué? las probabilidades
-# siempre suman 1).
+# respuesta: la matriz es simétrica y cada una de sus filas y de sus columnas suma 0 (¿por qué? las
+# columnas, porque las probabilidades siempre suman 1; las filas, porque sumar el mismo número a
+# todas las puntuaciones no cambia las probabilidades).
 
-# %% [markdown] key="ex7" lang="pt" src="72112373"
+# %% [markdown] key="ex7" lang="pt" src="2956f44c"
 # ### Exercício 7 · A jacobiana da softmax (2 pontos)
 #
 # `tf.nn.softmax` transforma um vetor de pontuações $z$ em probabilidades
@@ -1564,9 +1587,11 @@ grade("l05_ex6")
 # matriz completa. Escreva `softmax_jacobian(z)`: `z` é um tensor de formato (n,); observe-o,
 # calcule `tf.nn.softmax(z)` numa fita e devolva a `tape.jacobian` do resultado em relação a `z`,
 # de formato (n, n). Antes de rodar, preveja duas coisas e depois confira na sua resposta: a
-# matriz é simétrica, e cada linha dela soma 0 (por quê? as probabilidades sempre somam 1).
+# matriz é simétrica, e cada linha e cada coluna dela somam 0 (por quê? as colunas, porque
+# as probabilidades sempre somam 1; as linhas, porque somar o mesmo número a todas as pontuações
+# não muda as probabilidades).
 
-# %% [markdown] key="ex7" lang="ru" src="72112373"
+# %% [markdown] key="ex7" lang="ru" src="2956f44c"
 # ### Упражнение 7 · Якобиан softmax (2 балла)
 #
 # `tf.nn.softmax` превращает вектор оценок $z$ в вероятности $s_i = e^{z_i} / \sum_j e^{z_j}$.
@@ -1574,7 +1599,9 @@ grade("l05_ex6")
 # функцию `softmax_jacobian(z)`: `z` — тензор формы (n,); отследите его, вычислите
 # `tf.nn.softmax(z)` на ленте и верните `tape.jacobian` результата по `z` формы (n, n). Прежде
 # чем запускать, предскажите две вещи, а потом проверьте их на своём ответе: матрица
-# симметрична, и сумма каждой её строки равна 0 (почему? вероятности всегда в сумме дают 1).
+# симметрична, и сумма каждой её строки и каждого столбца равна 0 (почему? столбцов — потому
+# что вероятности всегда в сумме дают 1; строк — потому что прибавление одного и того же числа
+# ко всем оценкам не меняет вероятностей).
 
 # %% nbgrader="solution" grade_id="l05_ex7_solution"
 def softmax_jacobian(z):

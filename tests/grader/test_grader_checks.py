@@ -21,11 +21,18 @@ def test_broadcastable_answers_fail_on_shape_where_allclose_passes():
 def test_order_none_type_dtype_shape_finite_values():
     exp = np.array([1.0, 2.0, 3.0])
     assert compare_leaf(exp, None).reason == "none"
-    assert compare_leaf(exp, [1.0, 2.0, 3.0]).reason == "type"  # a list is not a tensor
     assert compare_leaf(exp, "1, 2, 3").reason == "type"
-    assert compare_leaf(exp, np.array([1, 2, 3])).reason == "dtype"  # ints: never a gradient
+    assert compare_leaf(exp, [1.0, "2", 3.0]).reason == "type"
+    assert compare_leaf(exp, [[1.0, 2.0], [3.0]]).reason == "type"  # not rectangular
     assert compare_leaf(exp, True).reason == "dtype"
-    assert compare_leaf(exp, np.array([1, 2], dtype=np.int64)).reason == "dtype"  # dtype first
+    assert compare_leaf(exp, np.array([1, 2], dtype=bool)).reason == "dtype"  # dtype first
+    assert compare_leaf(exp, np.array([1j, 2, 3])).reason == "dtype"
+    # the one rule for number types: the value counts, whatever holds it
+    for same in ([1.0, 2.0, 3.0], (1, 2, 3), np.array([1, 2, 3]), np.array([1, 2, 3], dtype=np.uint8),
+                 np.array([1, 2, 3], dtype=np.float32), [np.float32(1), np.int64(2), 3.0],
+                 [np.array(1.0), np.array(2.0), np.array(3.0)]):
+        assert compare_leaf(exp, same).passed, same
+    assert compare_leaf(exp, np.array([1, 2], dtype=np.int64)).reason == "shape"
     nan = compare_leaf(exp, np.array([1.0, np.inf, np.nan]), lang="en")
     assert nan.reason == "not_finite"
     assert "2 non-finite values" in nan.message and "index [1]" in nan.message
@@ -87,12 +94,21 @@ def test_structures_give_one_outcome_per_reference_leaf():
     wrong_kind = compare(exp, [np.ones(2), np.array(0.5)], lang="en")
     assert {o.message for o in wrong_kind} == {
         "Expected a dict with keys 'b', 'w', got a list of 2 gradients."}
+    # the names of Python's sequences in the language, a list and a tuple both passing
+    seq = [np.ones(2), np.zeros(2)]
+    assert {o.message for o in compare(seq, (np.ones(2),), lang="es")} == {
+        "Se esperaba una lista o tupla de 2 gradientes, pero se obtuvo una tupla de 1 gradiente."}
+    assert {o.message for o in compare(seq, [np.ones(2)], lang="ru")} == {
+        "Ожидалось: список или кортеж из\u00a02\u00a0градиентов; получено: список из\u00a01\u00a0градиента."}
     seq = [np.ones((2, 2)), np.zeros(2)]
     assert all(o.passed for o in compare(seq, (np.ones((2, 2)), np.zeros(2))))  # tuple ok
     short = compare(seq, [np.ones((2, 2))], lang="en")
     assert len(short) == 2 and not any(o.passed for o in short)
     single = compare(np.ones(3), [np.ones(3)], lang="en")  # passing [x] as the sources
-    assert single[0].reason == "type"
+    assert single[0].reason == "shape" and "(1, 3)" in single[0].message
+    # several values answered by an array whose rows are those values
+    assert all(o.passed for o in compare([np.array(0.5), np.array(2.0)], np.array([0.5, 2.0])))
+    assert all(o.passed for o in compare([1.0, 2.0], [1, 2]))  # ints where floats are expected
     none = compare(seq, None, lang="en")
     assert [o.reason for o in none] == ["none", "none"]
 

@@ -155,8 +155,8 @@ def test_extreme_values_never_earn_a_point_on_any_exercise(exercise_id):
     fd_checks = 0
     for case, label, hidden, seed, with_fd, inputs, expected in _cases(ex):
         fd_checks += with_fd
-        for value in EXTREMES:
-            live = _filled(expected, value, ex.plain_numbers)
+        for value, plain in ((v, p) for v in EXTREMES for p in (False, True)):
+            live = _filled(expected, value, plain)  # arrays, or Python numbers where scalar
             for answer in (live, decode_answer(json.loads(json.dumps(encode_answer(live))))):
                 checks = judge_case(ex, case, label, hidden, seed, "en", answer=answer,
                                     inputs=inputs, with_fd=with_fd, expected=expected)
@@ -178,7 +178,7 @@ def test_numbers_no_float_holds_are_that_exercises_malformed_result(exercise_id)
     for garbage in (big, -big, np.zeros(2_000_000)):
         cases = []
         for *_, expected in _cases(ex, plan.seed):
-            answer = _filled(expected, 0.0, ex.plain_numbers)
+            answer = _filled(expected, 0.0, plain=True)
             leaf = answer
             while isinstance(leaf, (dict, list, tuple)):  # the first leaf holds the garbage
                 key = next(iter(leaf)) if isinstance(leaf, dict) else 0

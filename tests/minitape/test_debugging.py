@@ -372,7 +372,7 @@ def test_why_none_guide_unconnected():
     assert tape.gradient(z, x) is None
     w = why_none(tape, z, x)
     assert w.reason == "unconnected" and bool(w)
-    assert "without using this source" in w.message
+    assert "the target was not computed from this source" in w.message
 
 
 def test_why_none_guide_variable_replaced_by_tensor():
@@ -553,9 +553,11 @@ def test_why_none_in_every_language_and_from_the_environment(monkeypatch):
         y = x * 2.0
     msgs = {lang: why_none(tape, y, x, lang=lang).message for lang in dbg.LANGUAGES}
     assert "plain Tensor" in msgs["en"]
-    assert "Tensor normal" in msgs["es"]
-    assert "Tensor comum" in msgs["pt"]
-    assert "обычный Tensor" in msgs["ru"]
+    # the other languages name the tensor in their own words (issue 38: no "Tensor" inside a
+    # Spanish, Portuguese or Russian sentence)
+    assert "tensor normal" in msgs["es"]
+    assert "tensor comum" in msgs["pt"]
+    assert "обычный тензор" in msgs["ru"]
     assert len(set(msgs.values())) == 4
     monkeypatch.setenv("MINITAPE_LANG", "pt_BR")
     assert why_none(tape, y, x).lang == "pt"
@@ -680,3 +682,14 @@ def test_edges_empty_tape_unconnected_stepper_custom_gradient_and_released_tape(
     assert why_none(tj, q, tf.constant(1.0)).reason == "not_watched"  # needs no recording
     with pytest.raises(ValueError, match="persistent=True"):
         draw(tj)
+
+
+def test_why_none_unconnected_names_a_result_made_before_the_tape():
+    # lesson 3's snippet G: the source was used, but only before the `with` block (ru review #38)
+    x = tf.Variable(2.0)
+    z = tf.sin(x)
+    with tf.GradientTape() as tape:
+        y = z * z
+    answer = why_none(tape, y, x, lang="en")
+    assert answer.reason == "unconnected"
+    assert "before the `with` block does not count" in answer.message

@@ -59,9 +59,8 @@ references only. ``l07_ex2`` has none: its answer's names change from case to ca
 (random programs), and the grader's finite-difference check needs fixed names; its hidden cases
 are compared with minitape only.
 
-Students compute in Python floats (float64), so answers are compared with the float64
-tolerance; a Python int (``0`` for a gradient that is exactly zero) counts as the number it is
-(``plain_numbers``).
+Students compute in Python floats (float64); every answer is compared within float32's tolerance (the grader's one rule, ``grader.student.checks``), and a Python
+int (``0`` for a gradient that is exactly zero) counts as the number it is.
 
 Techniques: the prompts ask for the student's own tape and forbid minitape's. Neither can be
 established from what the kernel reports, so both are read from the submitted source on the
@@ -130,15 +129,14 @@ register(Exercise(
     signature="quotient_gradients(a0, b0)",
     techniques=_OWN_TAPE_ONLY,
     points=2,
-    plain_numbers=True,
     reference=_quotient_reference,
     visible=[Case(lambda rng: _ex1(0.5, 2.0), "a0 = 0.5, b0 = 2.0"),
              Case(lambda rng: _ex1(-1.0, 0.75), "a0 = -1.0, b0 = 0.75")],
     hidden=[Case(_ex1_random) for _ in range(3)],
     objective=lambda v, inputs: float(np.cos(v["a"] * v["b"]) / v["b"]),
     gradient_names=["a", "b"],
-    title={"en": "Division and cosine for your tape", "es": "División y coseno para tu cinta",
-           "pt": "Divisão e cosseno para a sua fita", "ru": "Деление и косинус для вашей ленты"},
+    title={"en": "Division and cosine", "es": "División y coseno",
+           "pt": "Divisão e cosseno", "ru": "Деление и косинус"},
     components=["df/da", "df/db"],
 ))
 
@@ -226,7 +224,6 @@ register(Exercise(
                                "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
     ),
     points=3,
-    plain_numbers=True,
     reference=_backward_reference,
     visible=[Case(lambda rng: _ex2(_EX2_TAPE, {"x": 0.5, "y": 2.0}, "f"),
                   {"en": "the lesson's example tape, target f",
@@ -280,7 +277,6 @@ register(Exercise(
     signature="neuron_gradients(w1, w2, b, x1, x2, y)",
     techniques=_OWN_TAPE_ONLY,
     points=2,
-    plain_numbers=True,
     reference=_neuron_reference,
     visible=[Case(lambda rng: _ex3(0.5, -1.0, 0.1, 1.0, 2.0, 0.5),
                   "w = (0.5, -1.0), b = 0.1, x = (1.0, 2.0), y = 0.5"),
@@ -346,11 +342,13 @@ register(Exercise(
     signature="linear_hinge_gradients(w1, w2, b, xs, ys, alpha)",
     techniques=_OWN_TAPE_ONLY,
     points=2,
-    plain_numbers=True,
     reference=_linear_hinge_reference,
     visible=[Case(lambda rng: _ex4(0.5, -0.25, 0.1, [[1.0, 2.0], [-1.0, 0.5], [0.3, -1.2]],
                                    [1.0, -1.0, 1.0], 0.01),
-                  "w = (0.5, -0.25), b = 0.1, 3 points, alpha = 0.01"),
+                  {"en": "w = (0.5, -0.25), b = 0.1, 3 points, alpha = 0.01",
+                   "es": "w = (0.5, -0.25), b = 0.1, 3 puntos, alpha = 0.01",
+                   "pt": "w = (0.5, -0.25), b = 0.1, 3 pontos, alpha = 0.01",
+                   "ru": "w = (0.5, -0.25), b = 0.1, 3 точки, alpha = 0.01"}),
              Case(lambda rng: _ex4(2.0, 1.0, 0.0, [[1.0, 1.0], [-0.5, 0.2], [0.1, -0.3]],
                                    [1.0, -1.0, -1.0], 0.0),
                   {"en": "w = (2.0, 1.0), b = 0.0, alpha = 0: the first point is beyond the margin",
@@ -360,10 +358,10 @@ register(Exercise(
     hidden=[Case(_ex4_random) for _ in range(3)],
     objective=_ex4_objective,
     gradient_names=["w1", "w2", "b"],
-    title={"en": "The hinge loss of a linear classifier on your tape",
-           "es": "La pérdida hinge de un clasificador lineal con tu cinta",
-           "pt": "A perda hinge de um classificador linear com a sua fita",
-           "ru": "Hinge-функция потерь линейного классификатора на вашей ленте"},
+    title={"en": "The hinge loss of a linear classifier",
+           "es": "La pérdida hinge de un clasificador lineal",
+           "pt": "A perda hinge de um classificador linear",
+           "ru": "Hinge-функция потерь линейного классификатора"},
     components=["dL/dw1", "dL/dw2", "dL/db"],
 ))
 
@@ -439,7 +437,6 @@ register(Exercise(
     signature="train_losses(values, xs, ys, learning_rate, steps)",
     techniques=_OWN_TAPE_ONLY,
     points=2,
-    plain_numbers=True,
     reference=_train_losses_reference,
     visible=[Case(_ex5_visible, {"en": "25 parameters, 6 points, 3 steps, learning_rate = 0.5",
                                  "es": "25 parámetros, 6 puntos, 3 pasos, learning_rate = 0.5",
@@ -494,5 +491,5 @@ register(Exercise(
                   "grad (2, 3, 4), shape (3, 1)")],
     hidden=[Case(_ex6_random) for _ in range(3)],
     title={"en": "Unbroadcast = sum", "es": "Deshacer el broadcasting = sumar",
-           "pt": "Desfazer o broadcasting = somar", "ru": "Обратный broadcasting = суммирование"},
+           "pt": "Desfazer o broadcasting = somar", "ru": "Обратное транслирование = суммирование"},
 ))
