@@ -744,7 +744,9 @@ def test_a_kernel_killing_its_process_group_costs_nothing_beyond_its_own_cell(tm
     finally:
         busy.kill()
         busy.wait()
-    assert "4 graded (1 flagged for review), 0 failed" in out, out
+    summary = autograde_summary(out, f"{L3}-en")
+    assert (summary["graded"], summary["failed"], summary["statuses"]) == (4, 0, {"ok": 3, "crashed": 1}), out
+    assert summary["students"] == {"crashed": ["k03_dies_in_the_next_cell"]}, out
     db = f"sqlite:///{course / 'gradebook.db'}"
     scores = {s: {g: v["auto_score"] for g, v in read_rows(db, f"{L3}-en", s)["notebooks"][L3]["grades"].items()}
               for s in answers}
