@@ -34,11 +34,12 @@ PYTEST_WORKERS ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || 
 PYTEST_ARGS ?= -n $(PYTEST_WORKERS) -q --durations=10
 # Debian packages the tests need, as package:file-it-provides (installed when the file is missing).
 DEB_PACKAGES ?= chromium:/usr/bin/chromium fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
-                bubblewrap:/usr/bin/bwrap valgrind:/usr/bin/valgrind
+                bubblewrap:/usr/bin/bwrap valgrind:/usr/bin/valgrind nodejs:/usr/bin/node npm:/usr/bin/npm
 
 LOCK_BUILD := requirements/build.txt
 LOCK_COURSE := requirements/course.txt
 LOCK_DEV := requirements/dev.txt
+LOCK_HUB := requirements/hub.txt
 LOCK_TF := requirements/tf.txt
 INSTALL_KEY := $(shell { cat pyproject.toml $(LOCK_BUILD) $(LOCK_COURSE) $(LOCK_DEV); for p in course_lang minitape grader lessons; do test -f $$p/__init__.py && echo $$p; done; } 2>/dev/null | sha256sum | cut -c1-16)
 STAMP_COURSE := $(VENV)/.stamp-course-$(INSTALL_KEY)
@@ -47,7 +48,7 @@ STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
 phase = @printf '\n==> %s\n' $(1)
 
 .PHONY: help lab test install install-dev system-packages preflight preflight-lab clean lite test-lite student-dist site
-.PHONY: check lock test-latest install-tf test-tf
+.PHONY: check lock test-latest install-tf test-tf hub
 
 help:
 	@echo "make lab    start the students' JupyterLab on the lessons (creates .venv on first use)"
@@ -57,6 +58,7 @@ help:
 	@echo "make lite   build the course as a static JupyterLite site in build/lite/ (runs in the browser, no server)"
 	@echo "make site   execute every lesson in every language into a static HTML site in build/site/ (read-only pages)"
 	@echo "make student-dist STUDENT_DIST=DIR   build what students get (notebooks, wheel, Binder files) into DIR"
+	@echo "make hub    a demo: the course on a real JupyterHub on 127.0.0.1 (as root: system users; docs/jupyterhub.md)"
 	@echo "make lock   resolve the lock files requirements/{course,dev}.txt again (then review and test)"
 	@echo "make test-latest   the suite against the newest release of every dependency (what would break)"
 	@echo "make clean  remove .venv and build artefacts"
@@ -97,7 +99,8 @@ install-dev: $(STAMP_DEV)
 
 # Debian packages for the tests: Chromium for the real-browser tests (Playwright drives
 # /usr/bin/chromium; its own browser downloads are not used) and a font for it; bubblewrap, the
-# sandbox autograding runs students' kernels in (grader/README.md, "Sandbox"); valgrind, which
+# sandbox autograding runs students' kernels in (grader/README.md, "Sandbox"); Node.js and npm, for
+# axe-core (the accessibility tests) and configurable-http-proxy (JupyterHub's, tests/hub/); valgrind, which
 # benchmarks/instructions.py counts instructions with.
 system-packages:
 	@missing=; for pair in $(DEB_PACKAGES); do [ -e "$${pair#*:}" ] || missing="$$missing $${pair%%:*}"; done; \
@@ -149,6 +152,18 @@ student-dist: $(STAMP_COURSE)
 	$(call phase,"Building the student distribution in $(STUDENT_DIST) (about 30 s)")
 	$(VPY) -m lessons student-dist $(STUDENT_DIST) $(STUDENT_DIST_ARGS)
 
+# A demo of the JupyterHub route (docs/jupyterhub.md): a real JupyterHub on 127.0.0.1:$(HUB_PORT) with
+# hub/jupyterhub_config.py, configurable-http-proxy from npm (hub/package-lock.json), nbgrader's
+# exchange, an instructor and two students as system users (ana-demo: Spanish, ben-demo:
+# Portuguese), each student's JupyterLab from the student distribution. As root (it creates the
+# users); Ctrl+C stops it and removes the users and $(HUB_ROOT). About 2 minutes to start the
+# first time (the student distribution, the hub's environment, two assignments generated).
+HUB_ROOT ?= /tmp/minitape-hub
+HUB_PORT ?= 8000
+HUB_TAG ?= demo
+hub: system-packages $(STAMP_DEV)
+	$(VPY) -m hub.course_hub --root $(HUB_ROOT) --port $(HUB_PORT) --tag $(HUB_TAG)
+
 # The executed lessons as a static HTML site (python -m lessons site; docs/static-site.md, "Read the lessons
 # online"): every lesson in every language run top to bottom and exported with nbconvert, figures
 # and widget states embedded, into build/site/ (replaced only when every lesson ran cleanly).
@@ -183,6 +198,7 @@ lock: $(STAMP_DEV)
 	$(UV_COMPILE) requirements/build.in -o $(LOCK_BUILD)
 	$(UV_COMPILE) pyproject.toml --extra course -o $(LOCK_COURSE)
 	$(UV_COMPILE) pyproject.toml --extra course --extra dev -o $(LOCK_DEV)
+	$(UV_COMPILE) pyproject.toml --extra course --extra hub -o $(LOCK_HUB)
 	$(UV_COMPILE) -c $(LOCK_BUILD) -c $(LOCK_DEV) pyproject.toml --extra tensorflow -o $(LOCK_TF)
 	$(UV_COMPILE) lite/requirements-build.in -c lite/requirements.txt -o lite/requirements-build.txt \
 	  $$(sed -n 's/^\([A-Za-z0-9._-]*\)==.*/--no-emit-package \1/p' lite/requirements.txt)

@@ -35,7 +35,7 @@ LAYERS = [
     {"minitape._ops.*_ops", "minitape._ops.operators"},
     {"minitape._ops.*_grads"},
     {"minitape._ops"},
-    {"minitape._tape", "minitape._jacobian", "minitape._recording"},
+    {"minitape._tape", "minitape._jacobian", "minitape._recording", "minitape._vjp"},
     {"minitape._custom"},
     {"minitape.autodiff"},
     {"minitape.debugging.*", "minitape.debugging"},

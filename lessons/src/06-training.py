@@ -1000,14 +1000,14 @@ print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 # What if you write `with tf.device("/GPU:0"):` on a machine without a usable GPU? minitape
 # does what TensorFlow does in eager mode: *soft device placement* (on by default) quietly runs
 # the block on the CPU, and only the tensors' `.device` tells you so. <!-- claim: l06.soft-placement --> To get an
-# error instead, call `tf.config.set_soft_device_placement(False)`: the block then raises
-# `tf.errors.InvalidArgumentError` (TensorFlow at the first operation placed in it, minitape
-# already when it is entered), and minitape's message also says what is missing (CuPy, or a
-# visible NVIDIA GPU) and how to install it, which TensorFlow's does not. <!-- claim: l06.hard-placement --> Either way, ask `list_physical_devices` first, as
+# error instead, call `tf.config.set_soft_device_placement(False)`: the first operation placed
+# in the block then raises `tf.errors.InvalidArgumentError`, in TensorFlow and in minitape alike
+# (entering the block is fine), and minitape's error carries a note, which Python prints with it,
+# saying what is missing (CuPy, or a visible NVIDIA GPU) and how to install it. <!-- claim: l06.hard-placement --> Either way, ask `list_physical_devices` first, as
 # the cell above does, instead of writing `"/GPU:0"` blindly. The cell below shows both
 # behaviours on this machine:
 
-# %% [markdown] key="device-same" lang="es" src="3d4cbb60"
+# %% [markdown] key="device-same" lang="es" src="cd1e8003"
 # Misma semilla, mismo código: las pérdidas son las de los 100 primeros pasos de antes, en
 # cualquiera de los dos dispositivos (en una GPU, salvo redondeo).
 #
@@ -1015,14 +1015,14 @@ print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 # hace lo mismo que TensorFlow en ejecución inmediata (*eager*): la *colocación flexible de dispositivos*
 # (*soft device placement*, activada por defecto) ejecuta el bloque en la CPU sin avisar, y solo
 # el `.device` de los tensores te lo dice. <!-- claim: l06.soft-placement --> Si prefieres un error, llama a
-# `tf.config.set_soft_device_placement(False)`: entonces el bloque lanza
-# `tf.errors.InvalidArgumentError` (TensorFlow en la primera operación colocada en él; minitape
-# ya al entrar), y el mensaje de minitape dice además qué falta (CuPy o una GPU de NVIDIA visible)
-# y cómo instalarlo, cosa que el de TensorFlow no dice. <!-- claim: l06.hard-placement --> En los dos casos, consulta primero
+# `tf.config.set_soft_device_placement(False)`: entonces la primera operación colocada en el
+# bloque lanza `tf.errors.InvalidArgumentError`, igual en TensorFlow que en minitape (entrar en el
+# bloque no da error), y el error de minitape lleva una nota, que Python muestra junto con él, con
+# lo que falta (CuPy o una GPU de NVIDIA visible) y cómo instalarlo. <!-- claim: l06.hard-placement --> En los dos casos, consulta primero
 # `list_physical_devices`, como hace la celda de arriba, en lugar de escribir `"/GPU:0"` a
 # ciegas. La celda de abajo muestra los dos comportamientos en esta máquina:
 
-# %% [markdown] key="device-same" lang="pt" src="3d4cbb60"
+# %% [markdown] key="device-same" lang="pt" src="cd1e8003"
 # Mesma semente, mesmo código: as perdas são as dos 100 primeiros passos de antes, em qualquer
 # um dos dois dispositivos (numa GPU, a menos de arredondamento).
 #
@@ -1030,14 +1030,14 @@ print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 # minitape faz o mesmo que o TensorFlow em execução imediata (*eager*): o *posicionamento flexível de
 # dispositivos* (*soft device placement*, ligado por padrão) roda o bloco na CPU sem aviso, e
 # só o `.device` dos tensores revela isso. <!-- claim: l06.soft-placement --> Para receber um erro, chame
-# `tf.config.set_soft_device_placement(False)`: aí o bloco lança `tf.errors.InvalidArgumentError`
-# (o TensorFlow na primeira operação colocada nele; o minitape já ao entrar), e a mensagem do
-# minitape também diz o que falta (o CuPy ou uma GPU da NVIDIA visível) e como instalar, o que a
-# do TensorFlow não diz. <!-- claim: l06.hard-placement --> Nos dois casos, consulte primeiro
+# `tf.config.set_soft_device_placement(False)`: aí a primeira operação colocada no bloco lança
+# `tf.errors.InvalidArgumentError`, tanto no TensorFlow quanto no minitape (entrar no bloco não
+# dá erro), e o erro do minitape traz uma nota, que o Python mostra junto com ele, dizendo o que
+# falta (o CuPy ou uma GPU da NVIDIA visível) e como instalar. <!-- claim: l06.hard-placement --> Nos dois casos, consulte primeiro
 # `list_physical_devices`, como faz a célula acima, em vez de escrever `"/GPU:0"` às cegas. A
 # célula abaixo mostra os dois comportamentos nesta máquina:
 
-# %% [markdown] key="device-same" lang="ru" src="3d4cbb60"
+# %% [markdown] key="device-same" lang="ru" src="cd1e8003"
 # То же начальное значение генератора случайных чисел (seed), тот же код: потери совпадают с
 # потерями первых 100 шагов выше на любом из устройств (на GPU — с точностью до округления).
 #
@@ -1045,14 +1045,14 @@ print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 # поступает так же, как TensorFlow в режиме немедленного выполнения (eager): *мягкое размещение на устройствах*
 # (*soft device placement*, по умолчанию включено) молча выполняет блок на CPU, и узнать об
 # этом можно только по `.device` тензоров. <!-- claim: l06.soft-placement --> Чтобы вместо этого получить ошибку,
-# вызовите `tf.config.set_soft_device_placement(False)`: тогда блок вызывает
-# `tf.errors.InvalidArgumentError` (TensorFlow — на первой размещённой в нём операции, minitape —
-# уже при входе), а сообщение minitape к тому же говорит, чего не хватает (CuPy или видимого GPU
-# NVIDIA) и как это установить; в сообщении TensorFlow этого нет. <!-- claim: l06.hard-placement --> В обоих случаях сначала спросите
+# вызовите `tf.config.set_soft_device_placement(False)`: тогда первая размещённая в блоке
+# операция вызывает `tf.errors.InvalidArgumentError`, причём и в TensorFlow, и в minitape (сам
+# вход в блок ошибки не вызывает), а к ошибке minitape приложено примечание, которое Python
+# выводит вместе с ней: чего не хватает (CuPy или видимого GPU NVIDIA) и как это установить. <!-- claim: l06.hard-placement --> В обоих случаях сначала спросите
 # `list_physical_devices`, как это делает ячейка выше, а не пишите `"/GPU:0"` вслепую. Ячейка
 # ниже показывает оба поведения на этой машине:
 
-# %% key="device-same-code" tf="differs"
+# %% key="device-same-code"
 with tf.device("/GPU:0"):
     probe = tf.constant([1.0, 2.0])
 print(probe.device)

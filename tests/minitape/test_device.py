@@ -235,8 +235,9 @@ def test_every_creation_function_uses_the_current_device(on_dev):
         }
         layer = tf.keras.layers.Dense(4, activation="relu")
         layer(tf.ones((1, 3)))
-        made["Dense.kernel"] = layer.kernel
-        made["Dense.bias"] = layer.bias
+        # a Keras 3 weight has no .device (as in TensorFlow); the tf.Variable behind it, .value, has
+        made["Dense.kernel"] = layer.kernel.value
+        made["Dense.bias"] = layer.bias.value
     for what, t in made.items():
         assert is_dev(t), f"{what} was created on {t.device}"
         assert type(t.numpy()) in (np.ndarray,) or isinstance(t.numpy(), np.generic), what
@@ -468,7 +469,7 @@ def test_training_a_model_gives_the_same_numbers_on_every_device(on_dev):
             grads = tape.gradient(loss, model.trainable_variables)
             opt.apply_gradients(zip(grads, model.trainable_variables))
             losses.append(loss)
-        return [tf.stack(losses)] + list(model.trainable_variables)
+        return [tf.stack(losses)] + [v.value for v in model.trainable_variables]  # Keras 3: .value has the device
 
     for opt_cls in (tf.keras.optimizers.SGD, tf.keras.optimizers.Adam):
         cpu, dev = _cpu_and_dev(on_dev, lambda: train(opt_cls))
