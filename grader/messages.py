@@ -1101,10 +1101,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "[Не сохранено выводов: {dropped} ({bytes} байт); ячейка хранит не более {max_count} выводов и {max_kb} КБ]",
     },
     "output.truncated_notebook": {
-        "en": "[Outputs not kept: {dropped}; the notebook's outputs reached the limit ({max_count} outputs, {max_kb} KB)]",
-        "es": "[Salidas no conservadas: {dropped}; las salidas del cuaderno alcanzaron el límite ({max_count} salidas, {max_kb} KB)]",
-        "pt": "[Saídas não guardadas: {dropped}; as saídas do notebook atingiram o limite ({max_count} saídas, {max_kb} KB)]",
-        "ru": "[Не сохранено выводов: {dropped}; выводы блокнота достигли предела ({max_count} выводов, {max_kb} КБ)]",
+        "en": "[Outputs not kept: {dropped}, in this cell and the cells after it; the notebook's outputs reached the limit ({max_count} outputs, {max_kb} KB)]",
+        "es": "[Salidas no conservadas: {dropped}, en esta celda y en las siguientes; las salidas del cuaderno alcanzaron el límite ({max_count} salidas, {max_kb} KB)]",
+        "pt": "[Saídas não guardadas: {dropped}, nesta célula e nas seguintes; as saídas do notebook atingiram o limite ({max_count} saídas, {max_kb} KB)]",
+        "ru": "[Не сохранено выводов: {dropped} — в этой ячейке и в следующих; выводы блокнота достигли предела ({max_count} выводов, {max_kb} КБ)]",
     },
     "output.malformed_message": {
         "en": "[an output of this cell could not be read and was dropped: {why}]",

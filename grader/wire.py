@@ -41,6 +41,9 @@ MAX_DEPTH = 10
 MAX_ITEMS = 1000
 
 
+_FLOAT_MAX_INT = int(np.finfo(np.float64).max)  # the largest int a float64 can stand for
+
+
 class WireError(ValueError):
     """Data from a kernel that is not a well-formed probe answer."""
 
@@ -326,8 +329,9 @@ def _encode_array(arr, t, kind, budget):
     arr = np.asarray(arr)
     if arr.dtype.kind not in "fiub" or arr.dtype.itemsize > 8:
         return {"t": "other", "kind": f"{kind} of dtype {arr.dtype}"}
-    if arr.size > budget[0]:
-        return {"t": "other", "kind": f"{kind} too large ({arr.size} elements)"}
+    if arr.size > budget[0]:  # cannot be sent: the exercise's malformed_result, not "wrong type"
+        return {"t": "unusable", "why": f"{kind} too large ({arr.size} elements; at most "
+                                        f"{MAX_ELEMENTS} in all)"}
     budget[0] -= arr.size
     arr = arr.copy(order="C")
     return {"t": t, "kind": kind, "dtype": arr.dtype.str, "shape": list(arr.shape),
@@ -348,9 +352,17 @@ def encode_answer(x, budget=None, depth=0):
         return {"t": "none"}
     if isinstance(x, bool):
         return {"t": "bool", "v": bool(x)}
-    if isinstance(x, (int, float)) and type(x) in (int, float):
-        return {"t": "number", "v": x if isinstance(x, float) else int(x)} \
-            if not isinstance(x, int) or abs(x) < 2**53 else {"t": "number", "v": float(x)}
+    if type(x) is float:
+        # JSON has no NaN or infinity: named, so that they are judged as the numbers they are
+        return {"t": "number", "v": x if math.isfinite(x) else repr(x)}
+    if type(x) is int:
+        if abs(x) < 2**53:
+            return {"t": "number", "v": x}
+        try:
+            return {"t": "number", "v": float(x)}
+        except OverflowError:  # an int of 400 digits: no float holds it
+            return {"t": "unusable", "why": f"an integer of {x.bit_length()} bits, too large "
+                                            "for a floating-point number"}
     if isinstance(x, dict):
         items = [[k, encode_answer(v, budget, depth + 1)] for k, v in list(x.items())[:1000]
                  if isinstance(k, (str, int))]
@@ -422,9 +434,16 @@ def _decode(d: Any, budget: list[int], depth: int) -> Any:
         return d["v"]
     if t == "number":
         v = d.get("v")
+        if v in ("nan", "inf", "-inf"):  # what the kernel's half sends for them
+            return float(v)
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise WireError("malformed number")
+        if isinstance(v, int) and not -_FLOAT_MAX_INT <= v <= _FLOAT_MAX_INT:
+            raise WireError("an integer too large for a floating-point number")
         return v
+    if t == "unusable":  # what the kernel could not send (too large, no float holds it)
+        why = d.get("why")
+        raise WireError(why[:200] if isinstance(why, str) else "an answer that could not be sent")
     if t in ("list", "tuple"):
         items = d.get("items")
         if not isinstance(items, list) or len(items) > MAX_ITEMS:

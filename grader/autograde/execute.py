@@ -5,7 +5,10 @@ here the cell that killed the kernel gets an error, every later cell is marked "
 one of the student's own cells killed it (``os._exit(1)`` at top level), the kernel is
 restarted instead, the cells that ran are replayed without that cell (and without any that
 kills it again on replay; ``max_kernel_restarts``), the killing cell gets an error in the
-student's language, and grading goes on: only what depends on that cell is lost. Two
+student's language, and grading goes on: only what depends on that cell is lost. A death
+seen in a test cell (a placeholder where no student code runs: the probes run at the end) is
+the doing of the student's last cell that ran (a kernel that answered, then died of what it
+started): that cell is blamed and the notebook replayed without it the same way. Two
 timeouts in a row (a kernel that ignores the interrupt) stop execution the same way. The
 kernel runs with ``MINITAPE_LANG`` set from the assignment id (``01-gradients-ru`` -> ru),
 so feedback is in the language the student worked in.
@@ -40,6 +43,12 @@ def _students_own(cell: NotebookNode) -> bool:
     calls the student's functions: when it kills the kernel, the notebook stops there)."""
     return not cell.get("metadata", {}).get("grader_probe") and \
         not (utils.is_grade(cell) and not utils.is_solution(cell))
+
+
+def _runs_no_student_code(cell: NotebookNode) -> bool:
+    """A test cell (its code is the grader's: a placeholder while the probes run at the end).
+    A probe calls the student's function, so a death there may be that function's doing."""
+    return not _students_own(cell) and not cell.get("metadata", {}).get("grader_probe")
 
 
 def _probe_nonces(resources) -> dict[str, str]:
@@ -275,6 +284,19 @@ class GraderExecute(Execute):
                 cell.outputs.append(error_output("DeadKernelError", self._killed_message(name)))
                 add_issue(self.nb, "crashed", name, KILLED_DETAIL)
                 return cell, resources
+            blamed = self._ran[-1] if _runs_no_student_code(cell) and self._ran else None
+            if blamed is not None:
+                # a cell with no student code in it (a test cell, now a placeholder) cannot kill
+                # the kernel: the death the student's last cell caused surfaced here (a kernel
+                # that answered, then died of what that cell did): graded without that cell
+                self._ran.remove(blamed)
+                if self._restart_without(blamed):
+                    culprit = cell_name(self.nb.cells[blamed], blamed)
+                    self.nb.cells[blamed].setdefault("outputs", []).append(
+                        error_output("DeadKernelError", self._killed_message(culprit)))
+                    add_issue(self.nb, "crashed", culprit,
+                              KILLED_DETAIL + f" (the death showed in the next cell, {name})")
+                    return cell, resources
             cell.outputs.append(error_output(
                 "DeadKernelError",
                 "The kernel died while running this cell (os._exit, a crash, or out of memory)."))
