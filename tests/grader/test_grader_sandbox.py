@@ -720,7 +720,7 @@ def test_a_kernel_holds_no_descriptor_of_the_host_and_writes_only_its_bounded_sp
 # cell, a test cell, and every later exercise scored 0 (0 of 11, about half the time under load)
 # ---------------------------------------------------------------------------------------------
 L3 = "03-none-gradients"
-L3_FULL = {"l03_ex1": 2.0, "l03_ex2": 2.0, "l03_ex3": 2.0, "l03_ex4": 3.0, "l03_ex5": 2.0}
+L3_FULL = {"l03_ex1": 2.0, "l03_ex2": 2.0, "l03_ex3": 2.0, "l03_ex4": 3.0, "l03_ex5": 2.0, "l03_ex6": 2.0}
 
 
 def test_a_kernel_killing_its_process_group_costs_nothing_beyond_its_own_cell(tmp_path):
