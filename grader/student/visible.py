@@ -62,6 +62,8 @@ def build_data(exercises: dict[str, Exercise]) -> dict:
                                        "hint": p.hint} for p in ex.mistakes]
         if not ex.hidden_at_random:
             out[ex_id]["hidden_random"] = False
+        if ex.optional:
+            out[ex_id]["optional"] = True
     return {"format": 1, "exercises": out}
 
 
@@ -104,7 +106,8 @@ def visible_exercise(exercise_id: str) -> Exercise:
                     mistakes=tuple(Pattern(p["name"], _reference_not_installed, p["kind"],
                                            p.get("title", {}), p.get("hint", {}))
                                    for p in entry.get("mistakes", [])),
-                    hidden_random=bool(entry.get("hidden_random", True)))
+                    hidden_random=bool(entry.get("hidden_random", True)),
+                    optional=bool(entry.get("optional", False)))
 
 
 def visible_exercises() -> dict[str, Exercise]:

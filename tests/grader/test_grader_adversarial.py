@@ -370,7 +370,7 @@ L7 = "07-build-your-own-tape"
 L7_EN = f"{L7}-en"
 L7_CELLS = ("l07_ex1", "l07_ex2", "l07_ex3", "l07_ex4", "l07_ex5", "l07_ex6")
 L7_FULL = {"l07_ex1": "2", "l07_ex2": "3", "l07_ex3": "2", "l07_ex4": "2", "l07_ex5": "2",
-           "l07_ex6": "1"}
+           "l07_ex6": "0"}  # l07_ex6 is optional: 0 points
 
 # A. the stubs stay; a display hook (and a json spy for the inputs) answers for them, and
 # claims the lesson's own tape ran
@@ -492,21 +492,21 @@ def _l7_answers(sol):
 L7_EXPECTED = {
     # D. untouched: no points (the old grader gave technique points to a function that raised)
     "d01_untouched": (dict.fromkeys(L7_CELLS, "0"), "0", set()),
-    "e01_solution": (L7_FULL, "12", set()),
+    "e01_solution": (L7_FULL, "11", set()),
     # A. answers forged for a stub that always raises: 0 and flagged
     "a01_display_hook": (dict.fromkeys(L7_CELLS, "0"), "0", {"forged_result"}),
     # A/B/C: right values by a forbidden tool: the values earn their points, the technique is
     # the instructor's to review (a note and a flag), whatever the kernel claimed
-    "a02_shadow_compile": (L7_FULL, "12", {"technique"}),
-    "a03_getframe": (L7_FULL, "12", {"technique"}),
-    "b01_jacobian": (L7_FULL, "12", {"technique"}),
-    "b02_captured_method": (L7_FULL, "12", {"technique"}),
-    "b03_wrapped": (L7_FULL, "12", {"technique"}),
-    "c01_decoy_then_rebinding": (L7_FULL, "12", {"technique"}),
-    "c02_own_tape_on_visible_only": (L7_FULL, "12", {"technique"}),
+    "a02_shadow_compile": (L7_FULL, "11", {"technique"}),
+    "a03_getframe": (L7_FULL, "11", {"technique"}),
+    "b01_jacobian": (L7_FULL, "11", {"technique"}),
+    "b02_captured_method": (L7_FULL, "11", {"technique"}),
+    "b03_wrapped": (L7_FULL, "11", {"technique"}),
+    "c01_decoy_then_rebinding": (L7_FULL, "11", {"technique"}),
+    "c02_own_tape_on_visible_only": (L7_FULL, "11", {"technique"}),
     # E. honest variety: every point, no note
-    "e02_debug_branch_and_lambda": (L7_FULL, "12", set()),
-    "e03_plain_zero": (L7_FULL, "12", set()),
+    "e02_debug_branch_and_lambda": (L7_FULL, "11", set()),
+    "e03_plain_zero": (L7_FULL, "11", set()),
 }
 L7_NOTES = {  # what the note says, per student
     "a01_display_hook": ["forged result (l07_ex1)", "always raises"],

@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.kernel,
               pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
 
 EN = f"{LESSON}-en"
-FULL = {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0}
+FULL = {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0, "l01_ex5": 2.0}
 TOKEN = "sandbox-probe-7f3a"  # in the command line of every process a daemon starts
 
 
@@ -364,7 +364,7 @@ def test_without_sandbox_a_student_killing_its_worker_is_graded_as_crashed(tmp_p
     assert "crashed" in status.split(";") and who == ["k_kills_worker", "p_kills_group"], summary
     for student in ("k_kills_worker", "p_kills_group"):
         assert f"{student}: the grading worker died twice while grading this submission" in proc.stderr
-    crashed = {**FULL, "l01_ex3": 0.0, "l01_ex4": 0.0}
+    crashed = {**FULL, "l01_ex3": 0.0, "l01_ex4": 0.0, "l01_ex5": 0.0}
     assert _scores(course, ["a_correct", "k_kills_worker", "p_kills_group", "z_correct"]) == {
         "a_correct": FULL, "k_kills_worker": crashed, "p_kills_group": crashed, "z_correct": FULL}
     assert _export_status(course, tmp_path) == {"a_correct": "ok", "k_kills_worker": "crashed;not_run",
@@ -720,7 +720,7 @@ def test_a_kernel_holds_no_descriptor_of_the_host_and_writes_only_its_bounded_sp
 # cell, a test cell, and every later exercise scored 0 (0 of 11, about half the time under load)
 # ---------------------------------------------------------------------------------------------
 L3 = "03-none-gradients"
-L3_FULL = {"l03_ex1": 2.0, "l03_ex2": 2.0, "l03_ex3": 2.0, "l03_ex4": 3.0, "l03_ex5": 2.0}
+L3_FULL = {"l03_ex1": 2.0, "l03_ex2": 2.0, "l03_ex3": 2.0, "l03_ex4": 3.0, "l03_ex5": 2.0, "l03_ex6": 2.0}
 
 
 def test_a_kernel_killing_its_process_group_costs_nothing_beyond_its_own_cell(tmp_path):

@@ -285,9 +285,12 @@ BACKWARD_WITH_MINITAPE = (
     "    g = gt.gradient(env[target], [env[n] for n in names],\n"
     "                    unconnected_gradients=tf.UnconnectedGradients.ZERO)\n"
     "    return {n: float(x.numpy()) for n, x in zip(names, g)}\n")
-ROUNDING_BY_FORMULA = (
-    "def straight_through_gradient(x, t):\n"
-    "    return 2.0 * (tf.round(x) - t)\n")
+ROUNDING_BY_FORMULA = (  # the windowed straight-through gradient derived by hand, no tape
+    "def quantized_gradient(w, x, t):\n"
+    "    k, m = t.shape\n"
+    "    residual = tf.matmul(x, tf.round(w)) - t\n"
+    "    window = tf.cast(tf.abs(w) <= 1.0, w.dtype)\n"
+    "    return 2.0 / (k * m) * tf.matmul(x, residual, transpose_a=True) * window\n")
 JACOBIAN_THEN_DIAGONAL = (
     "def per_example_jacobians(w, x):\n"
     "    with tf.GradientTape() as tape:\n"
@@ -315,18 +318,20 @@ VARIABLE_AS_AN_ARGUMENT = (  # a custom gradient, but `a` is an input, not a Var
     "        y = tf.tanh(s * z)\n"
     "        def backward(upstream):\n"
     "            local = 1.0 - y**2\n"
-    "            return upstream * s * local, tf.reduce_sum(upstream * z * local)\n"
+    "            d_s = tf.clip_by_value(tf.reduce_sum(upstream * z * local), -1.0, 1.0)\n"
+    "            return upstream * s * local, d_s\n"
     "        return y, backward\n"
     "    with tf.GradientTape() as tape:\n"
     "        tape.watch(x)\n"
-    "        loss = tf.reduce_sum(scaled_tanh(x, a) ** 2)\n"
+    "        loss = tf.reduce_sum(scaled_tanh(x, a) ** 2) + a**2\n"
     "    return tape.gradient(loss, [x, a])\n")
-SCALED_TANH_WITHOUT_CUSTOM_GRADIENT = (
+SCALED_TANH_WITHOUT_CUSTOM_GRADIENT = (  # the function's part clipped by hand, then the penalty's
     "def scaled_tanh_gradients(a, x):\n"
     "    with tf.GradientTape() as tape:\n"
     "        tape.watch(x)\n"
     "        loss = tf.reduce_sum(tf.tanh(a * x) ** 2)\n"
-    "    return tape.gradient(loss, [x, a])\n")
+    "    dx, da = tape.gradient(loss, [x, a])\n"
+    "    return [dx, tf.clip_by_value(da, -1.0, 1.0) + 2 * a]\n")
 
 
 @pytest.mark.parametrize("exercise_id, code, words", [
@@ -345,7 +350,7 @@ def test_right_values_computed_another_way_keep_the_points_and_get_an_instructor
     # a technique read from source cannot tell which path each graded call took: it is a
     # note for the instructor's review (export, flag), never points lost
     result, issues, _ = run_probe(exercise_id, code)
-    assert result.score == result.points, result.text()
+    assert result.passed and result.score == result.points, result.text()  # optional ones: 0 of 0
     notes = [detail for kind, detail in issues if kind == "technique"]
     for word in words:
         assert any(word in note for note in notes), notes
@@ -602,7 +607,7 @@ def test_l07_ex6_unbroadcast_is_judged_on_values_and_shapes():
     """The optional tensor-tape exercise: the lesson's solution and another honest way (NumPy's
     sum over a tuple of axes) earn every point; forgetting keepdims loses the (3, 1) case."""
     result, issues, _ = run_probe("l07_ex6", SOLUTIONS["l07_ex6"], seed=11)
-    assert (result.score, issues) == (result.points, []), result.text()
+    assert result.passed and (result.score, issues) == (result.points, []), result.text()
     by_axes = ("def unbroadcast(grad, shape):\n"
                "    grad = np.asarray(grad)\n"
                "    lead = grad.ndim - len(shape)\n"
@@ -610,7 +615,7 @@ def test_l07_ex6_unbroadcast_is_judged_on_values_and_shapes():
                "                                      if n == 1 and grad.shape[lead + i] != 1)\n"
                "    return grad.sum(axis=axes).reshape(tuple(shape))\n")
     result, issues, _ = run_probe("l07_ex6", by_axes, seed=11)
-    assert (result.score, issues) == (result.points, []), result.text()
+    assert result.passed and (result.score, issues) == (result.points, []), result.text()
     no_keepdims = SOLUTIONS["l07_ex6"].replace("keepdims=True", "keepdims=False")
     assert no_keepdims != SOLUTIONS["l07_ex6"]
     result, _, _ = run_probe("l07_ex6", no_keepdims, seed=11)
