@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.kernel,
               pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
 
 EN = f"{LESSON}-en"
-FULL = {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0}
+FULL = {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0, "l01_ex5": 2.0}
 
 
 def _free_port() -> int:
@@ -134,7 +134,7 @@ def test_cluster_grades_like_the_local_pool(tmp_path, cluster):
         assert _rows(remote, student) == _rows(local, student), student
         assert _cells(remote, student) == _cells(local, student), student
     grades = _rows(remote, "d_killed")["notebooks"][LESSON]["grades"]
-    assert {g: v["auto_score"] for g, v in grades.items()} == {**FULL, "l01_ex3": 0.0, "l01_ex4": 0.0}
+    assert {g: v["auto_score"] for g, v in grades.items()} == {**FULL, "l01_ex3": 0.0, "l01_ex4": 0.0, "l01_ex5": 0.0}
     # the workers never saw the course folder: they graded shipped copies in their own folders
     for name in cluster.workers:
         log = (cluster.root / name / "worker.log").read_text(encoding="utf-8", errors="replace")
