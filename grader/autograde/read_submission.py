@@ -35,6 +35,7 @@ from typing import Any
 
 import nbformat
 from nbconvert.exporters import NotebookExporter
+from traitlets import Bool
 
 __all__ = ["SubmissionExporter", "read_leniently", "without_lone_surrogates"]
 
@@ -189,7 +190,14 @@ def read_leniently(raw: bytes) -> tuple[nbformat.NotebookNode, list[str]]:
 class SubmissionExporter(NotebookExporter):
     """nbconvert's ``NotebookExporter`` (nbgrader's default for autograding) reading the
     notebook with :func:`read_leniently`; what it repaired goes to
-    ``resources["grader_repairs"]`` (module doc)."""
+    ``resources["grader_repairs"]`` (module doc).
+
+    The notebook is validated once, after the last preprocessor (nbconvert's
+    ``optimistic_validation``), not after each of the autograde's nine: a preprocessor that
+    leaves it invalid still fails the export, and about a tenth of a worker's time per
+    submission goes to grading instead (benchmarks/autograde_parallel.py)."""
+
+    optimistic_validation = Bool(True, help="validate once, after the last preprocessor").tag(config=True)
 
     def from_file(self, file_stream, resources=None, **kw):
         # nbconvert opened the file as UTF-8 text; nothing is decoded until read: take the bytes
