@@ -182,6 +182,9 @@ class Sandbox:
     # what kernels import minitape, grader and lessons from: the student wheel's contents
     # (grader.infra.student_site); built and audited once, cached
     student_site: str | None = None
+    # the grading world (grader.infra.worlds) this sandbox's kernels import from: "" for the
+    # student site itself; see for_world
+    world: str = ""
 
     def __post_init__(self) -> None:
         self.bwrap = self.bwrap or find_bwrap()
@@ -233,6 +236,24 @@ class Sandbox:
         box = copy.copy(self)
         box._scratch, box._counter, box._lock = None, 0, threading.Lock()
         box.base = base or self.base
+        return box
+
+    def for_world(self, name: str) -> "Sandbox":
+        """A sandbox like this one whose kernels import the grading world ``name``
+        (:mod:`grader.infra.worlds`: the student site without a forbidden tool) in place of the
+        student site: the student site itself is not in it (hidden where it lies under a folder
+        the sandbox shows), and neither are the grading Python's other packages that do the
+        tool's job. A scratch area of its own."""
+        from grader.infra.worlds import WorldError, ensure_world, other_autodiff_dirs
+
+        try:
+            site = os.path.realpath(ensure_world(self.student_site, name))
+        except WorldError as exc:
+            raise SandboxError(f"cannot prepare the grading world {name!r}: {exc}") from None
+        box = self.for_this_process()
+        box.readonly = [p for p in self.readonly if p != self.student_site] + [site]
+        box.hidden = [*self.hidden, self.student_site, *other_autodiff_dirs(name)]
+        box.student_site, box.world = site, name
         return box
 
     # -- scratch folders ---------------------------------------------------------------------
