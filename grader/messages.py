@@ -136,6 +136,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Falhou num ponto oculto.",
         "ru": "Не пройдено в скрытой точке.",
     },
+    "absent.autodiff": {
+        "en": "{name} is not available here: this exercise is graded without minitape's automatic differentiation (GradientTape, jacobian, ForwardAccumulator, custom_gradient, optimizers' minimize). Compute the answer with your own tape.",
+        "es": "{name} no está disponible aquí: este ejercicio se califica sin la diferenciación automática de minitape (GradientTape, jacobian, ForwardAccumulator, custom_gradient, el minimize de los optimizadores). Calcula la respuesta con tu propia cinta.",
+        "pt": "{name} não está disponível aqui: este exercício é avaliado sem a diferenciação automática do minitape (GradientTape, jacobian, ForwardAccumulator, custom_gradient, o minimize dos otimizadores). Calcule a resposta com a sua própria fita.",
+        "ru": "{name} здесь недоступен: это упражнение проверяется без автоматического дифференцирования minitape (GradientTape, jacobian, ForwardAccumulator, custom_gradient, minimize оптимизаторов). Вычислите ответ своей собственной лентой.",
+    },
     "err.forged": {
         "en": "`{name}` as submitted always raises, yet values were reported for it: they did not come from your function.",
         "es": "`{name}` tal como se entregó siempre lanza una excepción, pero se informaron valores para ella: no salieron de tu función.",

@@ -62,6 +62,8 @@ def build_data(exercises: dict[str, Exercise]) -> dict:
                                        "hint": p.hint} for p in ex.mistakes]
         if ex.plain_numbers:
             out[ex_id]["plain_numbers"] = True
+        if ex.absent:
+            out[ex_id]["absent"] = list(ex.absent)
     return {"format": 1, "exercises": out}
 
 
@@ -104,7 +106,8 @@ def visible_exercise(exercise_id: str) -> Exercise:
                     mistakes=tuple(Pattern(p["name"], _reference_not_installed, p["kind"],
                                            p.get("title", {}), p.get("hint", {}))
                                    for p in entry.get("mistakes", [])),
-                    plain_numbers=bool(entry.get("plain_numbers", False)))
+                    plain_numbers=bool(entry.get("plain_numbers", False)),
+                    absent=tuple(entry.get("absent", ())))
 
 
 def visible_exercises() -> dict[str, Exercise]:

@@ -63,9 +63,11 @@ Students compute in Python floats (float64), so answers are compared with the fl
 tolerance; a Python int (``0`` for a gradient that is exactly zero) counts as the number it is
 (``plain_numbers``).
 
-Techniques: the prompts ask for the student's own tape and forbid minitape's. Neither can be
-established from what the kernel reports, so both are read from the submitted source on the
-trusted side and become notes for the instructor (:mod:`grader.technique`), never points. Hidden cases draw points (and, for ``l07_ex2``, whole programs) at random.
+Techniques: the prompts ask for the student's own tape and forbid minitape's. Exercises 1-5
+are graded where minitape's automatic differentiation does not exist (``absent``: their probes
+run in a fresh kernel of the grading world ``no-autodiff``, :mod:`grader.infra.worlds`, into which
+the student's cells are replayed), so values computed with it never come back; the source
+reading of :mod:`grader.autograde.technique` stays, as notes for the instructor. Hidden cases draw points (and, for ``l07_ex2``, whole programs) at random.
 """
 
 from __future__ import annotations
@@ -91,6 +93,11 @@ _OWN_TAPE_ONLY = (
                            "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
                            "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
 )
+
+
+# ... and are graded where minitape has no autodiff (grader/infra/worlds.py): values computed
+# with it cannot come back
+_NO_AUTODIFF = ("autodiff",)
 
 
 def _tf():
@@ -129,6 +136,7 @@ register(Exercise(
     function="quotient_gradients",
     signature="quotient_gradients(a0, b0)",
     techniques=_OWN_TAPE_ONLY,
+    absent=_NO_AUTODIFF,
     points=2,
     plain_numbers=True,
     reference=_quotient_reference,
@@ -218,6 +226,7 @@ register(Exercise(
     id="l07_ex2",
     function="backward",
     signature="backward(tape, values, target)",
+    absent=_NO_AUTODIFF,
     techniques=(
         Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
                   description={"en": "minitape's GradientTape (the lesson builds its own tape)",
@@ -279,6 +288,7 @@ register(Exercise(
     function="neuron_gradients",
     signature="neuron_gradients(w1, w2, b, x1, x2, y)",
     techniques=_OWN_TAPE_ONLY,
+    absent=_NO_AUTODIFF,
     points=2,
     plain_numbers=True,
     reference=_neuron_reference,
@@ -345,6 +355,7 @@ register(Exercise(
     function="linear_hinge_gradients",
     signature="linear_hinge_gradients(w1, w2, b, xs, ys, alpha)",
     techniques=_OWN_TAPE_ONLY,
+    absent=_NO_AUTODIFF,
     points=2,
     plain_numbers=True,
     reference=_linear_hinge_reference,
@@ -438,6 +449,7 @@ register(Exercise(
     function="train_losses",
     signature="train_losses(values, xs, ys, learning_rate, steps)",
     techniques=_OWN_TAPE_ONLY,
+    absent=_NO_AUTODIFF,
     points=2,
     plain_numbers=True,
     reference=_train_losses_reference,
