@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from nbformat.notebooknode import NotebookNode
-from traitlets import Float, Integer, default
+from traitlets import Bool, Float, Integer, default
 
 from nbgrader import utils
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -62,6 +62,13 @@ class InjectProbes(NbGraderPreprocessor):
                    help="One seed of hidden points for every student (python -m grader "
                         "autograde-all --seed passes it here; default: GRADER_SEED, else derived "
                         "from course, assignment and student)").tag(config=True)
+    grading_worlds = Bool(True, help="Probe an exercise that forbids a tool (Exercise.absent: "
+                                     "lesson 7, minitape's autodiff) in a fresh kernel of a "
+                                     "grading world without it (grader.infra.worlds). False "
+                                     "probes it in the student's own kernel, where the tool is "
+                                     "only a note: for measuring what the world costs "
+                                     "(benchmarks/grading_world.py), never for a class"
+                          ).tag(config=True)
     call_timeout = Float(None, allow_none=True,
                          help="Seconds one call of the student's function may take (default: "
                               "Execute.timeout): every call gets its own limit").tag(config=True)
@@ -113,7 +120,8 @@ class InjectProbes(NbGraderPreprocessor):
             defined_at = next((i for i, c in enumerate(nb.cells)
                                if c.cell_type == "code" and _defines(c.source, ex.function)), None)
             entry = {"source": cell.source, "plan": plan, "code": student_code,
-                     "world": world_of(ex.absent), "parts": parts,
+                     "world": world_of(ex.absent) if self.grading_worlds else "",
+                     "parts": parts,
                      # a probe calls the function once per case, each call with its own limit
                      "timeouts": {part: per_call * n + 30 for part, (_, n) in parts.items()}}
             entry["timeout"] = max(entry["timeouts"].values())

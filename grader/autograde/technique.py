@@ -590,19 +590,31 @@ def _raises_always(module: "_Module", name: str, seen: set | None = None) -> boo
 # what can rebind a top-level name, or hook the probe's channel, out of a reading's sight
 # ------------------------------------------------------------------------------------------
 ANYTHING = "*"  # a construct that can rebind any name (run code, reach the namespace)
-_RUN_CODE = {"exec", "eval", "compile", "execfile", "__import__", "import_module", "reload",
-             "run_path", "run_module", "run_cell", "run_code", "runcode", "safe_execfile",
-             "safe_run_module", "ex", "ev", "push"}
+_RUN_CODE = {"exec", "eval", "execfile", "__import__", "import_module", "reload", "run_path",
+             "run_module", "run_cell", "run_code", "runcode", "safe_execfile", "safe_run_module",
+             "ex", "ev", "push"}
 _NAMESPACES = {"globals", "vars", "locals"}
-_NAMESPACE_ATTRS = {"f_globals", "f_locals", "f_back", "__globals__", "__dict__", "user_ns",
-                    "user_global_ns", "_getframe", "currentframe", "settrace", "setprofile",
-                    "f_lineno", "f_trace", "__code__", "modules", "__main__"}
+# attributes through which a namespace (or a function's code, or the next line run) is reached
+_NAMESPACE_ATTRS = {"f_globals", "f_locals", "f_builtins", "f_trace", "__globals__", "__dict__",
+                    "user_ns", "user_global_ns", "settrace", "setprofile", "modules", "__main__"}
+_CODE_ATTRS = {"__code__", "f_lineno"}  # stored: a function's code, or a frame's next line
+# what reading a namespace with does not change it
+_READ_ONLY_METHODS = {"get", "keys", "items", "values", "copy", "__contains__", "__getitem__",
+                      "__len__", "__iter__"}
+_READ_ONLY_CALLS = {"len", "sorted", "list", "dict", "set", "tuple", "print", "repr", "str",
+                    "any", "all", "iter", "frozenset", "bool"}
 
 
 def _root(node) -> ast.AST:
     while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
         node = node.func if isinstance(node, ast.Call) else node.value
     return node
+
+
+def _shell(expr) -> bool:
+    """``expr`` reaches IPython's shell: ``get_ipython()...``."""
+    root = _root(expr)
+    return isinstance(root, ast.Name) and root.id == "get_ipython"
 
 
 def _const_str(node) -> str | None:
@@ -627,40 +639,93 @@ def _magic_effect(magic) -> str | None:
     return f"%{name}"
 
 
+def _parents(tree: ast.AST) -> dict[int, ast.AST]:
+    return {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
+def _namespace_use(call: ast.Call, parents: dict) -> set[str]:
+    """What a ``globals()`` (``vars()``, ``locals()``) call can rebind, from where its result
+    goes: nothing when only read (``globals().get(k)``, ``globals()[k]``, ``k in globals()``),
+    the constant keys it stores (``globals()["f"] = g``, ``globals().update(f=g)``), anything
+    otherwise (the dict kept in a name, passed on, a computed key)."""
+    parent = parents.get(id(call))
+    if isinstance(parent, ast.Subscript) and parent.value is call:
+        key = _const_str(parent.slice)
+        if isinstance(parent.ctx, ast.Load):
+            return set()
+        return {key} if key else {ANYTHING}
+    if isinstance(parent, ast.Compare) and call in parent.comparators:
+        return set()
+    if isinstance(parent, ast.Call) and call in parent.args and \
+            isinstance(parent.func, ast.Name) and parent.func.id in _READ_ONLY_CALLS:
+        return set()
+    if isinstance(parent, ast.Attribute) and parent.value is call:
+        method_call = parents.get(id(parent))
+        if not (isinstance(method_call, ast.Call) and method_call.func is parent):
+            return {ANYTHING}
+        if parent.attr in _READ_ONLY_METHODS:
+            return set()
+        if parent.attr in ("update", "setdefault", "pop", "__setitem__", "__delitem__"):
+            keys = {k.arg for k in method_call.keywords if k.arg}
+            if any(k.arg is None for k in method_call.keywords):
+                return {ANYTHING}
+            for arg in method_call.args[:1]:
+                if isinstance(arg, ast.Dict) and all(_const_str(k) for k in arg.keys):
+                    keys |= {_const_str(k) for k in arg.keys}
+                elif parent.attr != "update" and _const_str(arg):
+                    keys.add(_const_str(arg))
+                else:
+                    return {ANYTHING}
+            return keys
+    return {ANYTHING}
+
+
 def rebinding(cell_sources: list[str]) -> dict[str, set[str]]:
     """Constructs anywhere in the notebook that can rebind a top-level name where a reading of
     the bindings does not see it: ``{label: names it can rebind}`` (:data:`ANYTHING` for any):
     a ``global`` declaration in a function or class; stores into ``globals()``, ``vars()``, a
     frame's or a module's namespace (``__main__.f = ...``, ``sys.modules[...]``, ``setattr``);
-    code run from strings or files (``exec``, ``%run``, ``importlib``, an import of a module of
-    the submission's own); IPython's shell (``get_ipython()``: its namespace, its hooks that
-    rewrite later cells); a function's ``__code__`` replaced; frame tracing."""
+    code run from strings or files (``exec`` of what is not a constant string, ``%run``,
+    ``importlib``, an import of a module of the submission's own, ``from m import *``);
+    IPython's shell (``get_ipython()``: its namespace, its hooks that rewrite later cells); a
+    function's ``__code__`` replaced; a frame's next line moved. What only reads a namespace
+    (``globals().get(k)``), stores a constant name elsewhere (``setattr(obj, "x", v)``) or runs
+    a constant string (``exec("x = 1")``: read as code) rebinds nothing else."""
     found: dict[str, set[str]] = {}
     module = _Module(cell_sources or [])
 
     def add(label, names):
-        found.setdefault(label, set()).update(names)
+        if names:
+            found.setdefault(label, set()).update(names)
 
-    for tree in module.trees:
+    def scan(tree, depth=0):
+        parents = _parents(tree)
+        shell_calls = set()  # get_ipython() inside a magic's call: judged with the magic
         for node in ast.walk(tree):
+            if id(node) in shell_calls:
+                continue
             if isinstance(node, ast.Global):
-                add("global", node.names)
+                add("global", set(node.names))
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 level = getattr(node, "level", 0)
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                     ([node.module] if node.module and not level else [])
                 if level:
                     add("a relative import", {ANYTHING})
+                if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+                    add(f"from {node.module} import *", {ANYTHING})
                 for name in names:
-                    if name.split(".")[0] == "__main__":
+                    head = name.split(".")[0]
+                    if head == "__main__":
                         add("__main__", {ANYTHING})
-                    elif name.split(".")[0] in ("importlib", "runpy"):
-                        add(name.split(".")[0], {ANYTHING})
+                    elif head in ("importlib", "runpy"):
+                        add(head, {ANYTHING})
                     elif not _importable(name):
                         add(f"import {name} (a module of the submission's own)", {ANYTHING})
             elif isinstance(node, ast.Call):
                 magic = _magic(node)
                 if magic is not None:
+                    shell_calls.add(id(node.func.value))
                     label = _magic_effect(magic)
                     if label:
                         add(label, {ANYTHING})
@@ -668,19 +733,50 @@ def rebinding(cell_sources: list[str]) -> dict[str, set[str]]:
                 func = node.func
                 name = func.id if isinstance(func, ast.Name) else \
                     func.attr if isinstance(func, ast.Attribute) else None
+                if name in ("exec", "eval") and node.args and _const_str(node.args[0]) is not None \
+                        and depth < 3:
+                    try:  # a constant string: read as the code it is, its bindings included
+                        code = _const_str(node.args[0])
+                        inner = ast.parse(code, mode="exec" if name == "exec" else "eval")
+                        add(name, set(_Module([code]).bindings) if name == "exec" else
+                            {n.target.id for n in ast.walk(inner) if isinstance(n, ast.NamedExpr)})
+                        scan(inner, depth + 1)
+                        continue
+                    except SyntaxError:
+                        pass
                 if name in _RUN_CODE:
                     add(name, {ANYTHING})
                 elif name in ("setattr", "delattr") and len(node.args) >= 2:
                     attr = _const_str(node.args[1])
-                    add(name, {attr} if attr else {ANYTHING})
-                elif name in _NAMESPACES and not node.args:
-                    add(f"{name}()", {ANYTHING})
+                    if attr in _CODE_ATTRS or attr in _NAMESPACE_ATTRS:
+                        target = node.args[0]
+                        add(name, {target.id} if isinstance(target, ast.Name) and
+                            attr in _CODE_ATTRS else {ANYTHING})
+                    else:
+                        add(name, {attr} if attr else {ANYTHING})
+                elif name == "getattr" and len(node.args) >= 2:
+                    attr = _const_str(node.args[1])
+                    if attr is None or attr in _NAMESPACE_ATTRS:
+                        add("getattr", {ANYTHING})
+                elif name in _NAMESPACES and isinstance(func, ast.Name) and not node.args:
+                    add(f"{name}()", _namespace_use(node, parents))
+                elif name in _NAMESPACES and isinstance(func, ast.Name):
+                    add(f"{name}(...)", {ANYTHING})  # vars(module): its namespace
                 elif name == "get_ipython":
-                    add("get_ipython()", {ANYTHING})
-            elif isinstance(node, ast.Attribute) and node.attr in _NAMESPACE_ATTRS:
-                add(node.attr, {ANYTHING})
+                    parent = parents.get(id(node))
+                    if not (isinstance(parent, ast.Attribute) and parent.attr in _SHELL_SAFE):
+                        add("get_ipython()", {ANYTHING})
+            elif isinstance(node, ast.Attribute):
+                if node.attr in _NAMESPACE_ATTRS:
+                    add(node.attr, {ANYTHING})
+                elif node.attr in _CODE_ATTRS and isinstance(node.ctx, ast.Store):
+                    target = node.value
+                    add(node.attr, {target.id} if isinstance(target, ast.Name) else {ANYTHING})
             elif isinstance(node, ast.Name) and node.id in ("__builtins__", "__main__"):
                 add(node.id, {ANYTHING})
+
+    for tree in module.trees:
+        scan(tree)
     return found
 
 
@@ -694,6 +790,8 @@ def _probe_modules() -> set[str]:
 _OUTPUT_HOOKS = {"displayhook", "excepthook", "stdout", "stderr", "__stdout__", "__stderr__",
                  "__displayhook__", "__excepthook__"}
 _EVENT_HOOKS = {"settrace", "setprofile", "addaudithook", "set_asyncgen_hooks", "setswitchinterval"}
+# what the probe's cell itself looks up in the notebook's namespace (grader.autograde.scoring)
+_PROBE_CELL_NAMES = {"exec", "compile", "globals"}
 # what of IPython's shell a notebook may touch without reaching the probe's channel
 _SHELL_SAFE = {"ast_node_interactivity"}
 
@@ -714,6 +812,7 @@ def channel_notes(cells: list[tuple[str, str]]) -> list[tuple[str, str]]:
         for alias, dotted in module.aliases.items():
             aliases[alias] = dotted
         found: list[str] = []
+        parents = _parents(tree)
 
         def root_module(expr) -> str | None:
             root = _root(expr)
@@ -728,8 +827,7 @@ def channel_notes(cells: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 base = root_module(node)
                 if attr in _OUTPUT_HOOKS and base == "sys":
                     what = f"sys.{attr} replaced (an output hook)"
-                elif isinstance(_root(node), ast.Call) and isinstance(_root(node).func, ast.Name) \
-                        and _root(node).func.id == "get_ipython" and attr not in _SHELL_SAFE:
+                elif _shell(node) and attr not in _SHELL_SAFE:
                     what = "IPython's shell changed (get_ipython())"
                 elif base in probe_modules:
                     what = f"the module {base} patched (the probe uses it)"
@@ -743,9 +841,11 @@ def channel_notes(cells: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 if magic is not None:
                     label = _magic_effect(magic)
                     what = f"{label}: runs code a reading does not follow" if label else None
-                elif isinstance(func, ast.Attribute) and isinstance(_root(func), ast.Call) and \
-                        isinstance(_root(func).func, ast.Name) and _root(func).func.id == "get_ipython":
-                    what = f"IPython's shell used (get_ipython().{func.attr}: events, display, namespace)"
+                elif _magic(parents.get(id(parents.get(id(node))))) is not None:
+                    what = None  # the get_ipython() of a magic's call: judged with the magic
+                elif _shell(func) and not (isinstance(parents.get(id(node)), ast.Attribute)
+                                           and parents[id(node)].attr in _SHELL_SAFE):
+                    what = "IPython's shell used (get_ipython(): its events, display, namespace)"
                 elif fname in _EVENT_HOOKS:
                     what = f"{fname} (an event hook)"
                 elif fname in ("setattr", "delattr") and node.args and \
@@ -766,6 +866,8 @@ def channel_notes(cells: list[tuple[str, str]]) -> list[tuple[str, str]]:
                         what = f"import {dotted}: reaches what a reading does not follow"
             if what and what not in found:
                 found.append(what)
+        for shadow in sorted(set(module.bindings) & _PROBE_CELL_NAMES):
+            found.append(f"{shadow} defined in the notebook (the probe's cell calls it)")
         notes.extend((name, what) for what in found)
     return notes
 

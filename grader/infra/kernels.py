@@ -52,6 +52,10 @@ __all__ = ["KERNEL_MODULES", "KernelZygote", "PreloadedKernelManager", "ZygoteEr
 
 log = logging.getLogger("grader.infra.kernels")
 
+# a world's kernel replays cells whose outputs are not kept (grader.autograde.execute): its
+# figures are drawn but never rendered to images
+WORLD_MPLBACKEND = "agg"
+
 # what every IPython kernel imports before it runs a cell
 KERNEL_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
                   "IPython.core.completer", "comm")
@@ -69,8 +73,10 @@ class KernelZygote:
         # kernels are forked from it (their /proc/self/environ is its): no seed of hidden points
         env = {k: v for k, v in os.environ.items() if k != "GRADER_SEED"}
         self.world = world
-        if world and sandbox is None:
-            env = world_environment(env, world)
+        if world:
+            env["MPLBACKEND"] = WORLD_MPLBACKEND
+            if sandbox is None:
+                env = world_environment(env, world)
         env.setdefault("MPLBACKEND", INLINE_BACKEND)  # before matplotlib can be imported
         self.modules = list(modules)
         self.sandbox = sandbox
@@ -454,8 +460,10 @@ class PreloadedKernelManager(AsyncKernelManager):
     async def _async_pre_start_kernel(self, **kw: Any):
         spec_provisioner = (self.kernel_spec.metadata or {}).get("kernel_provisioner")
         sandbox = active_sandbox(self.world)
-        if self.world and sandbox is None:
-            kw["env"] = world_environment(kw.get("env"), self.world)
+        if self.world:
+            kw["env"] = dict(kw.get("env") or os.environ, MPLBACKEND=WORLD_MPLBACKEND)
+            if sandbox is None:
+                kw["env"] = world_environment(kw["env"], self.world)
         if sandbox is not None and spec_provisioner:
             raise RuntimeError(f"the kernel spec {self.kernel_name!r} names its own provisioner "
                                f"({spec_provisioner}); it cannot run in the grading sandbox")

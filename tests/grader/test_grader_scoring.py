@@ -240,7 +240,7 @@ SCALED_TANH_WITHOUT_CUSTOM_GRADIENT = (
     ("l05_ex4", HVP_BY_HESSIAN, ["asked for tf.autodiff.ForwardAccumulator",
                                  "asked not to use a Jacobian or Hessian"]),
     ("l04_ex2", STABLE_WITHOUT_CUSTOM_GRADIENT, ["asked for tf.custom_gradient"]),
-    ("l07_ex2", BACKWARD_WITH_MINITAPE, ["asked not to use minitape's GradientTape"]),
+    ("l07_ex2", BACKWARD_WITH_MINITAPE, ["asked not to use minitape's automatic differentiation"]),
     ("l04_ex1", ROUNDING_BY_FORMULA, ["asked for tf.stop_gradient"]),
     ("l04_ex3", SCALED_TANH_WITHOUT_CUSTOM_GRADIENT, ["asked for tf.custom_gradient (with"]),
     ("l05_ex5", JACOBIAN_THEN_DIAGONAL, ["asked for tape.batch_jacobian"]),
@@ -317,7 +317,7 @@ def test_a_forbidden_tool_behind_an_alias_or_a_captured_method_is_noted():
          "def quotient_gradients(a0, b0):\n    return g\n"],
     ):
         notes = technique_notes(ex.techniques, cells, ex.function)
-        assert any("asked not to use minitape's GradientTape" in n for n in notes), notes
+        assert any("asked not to use minitape's automatic differentiation" in n for n in notes), notes
 
 
 def test_a_stub_that_always_raises_is_known_from_its_source():
@@ -445,7 +445,7 @@ def test_lesson7_answers_must_come_from_the_students_own_tape():
     assert result.score == 2.0, result.text()  # right values: a note, not points lost
     notes = " ".join(detail for kind, detail in issues if kind == "technique")
     assert "asked for your own Tape from this lesson" in notes
-    assert "asked not to use minitape's GradientTape" in notes
+    assert "asked not to use minitape's automatic differentiation" in notes
 
 
 # L07 ex5 (issue 27): the training loop on the student's own tape
@@ -491,7 +491,7 @@ def test_l07_ex5_honest_variety_keeps_every_point_and_tensorflows_tape_is_a_note
                                   cells=lesson + [LOOP_ON_TENSORFLOW])
     assert result.score == result.points, result.text()
     notes = " ".join(detail for kind, detail in issues if kind == "technique")
-    assert "asked not to use minitape's GradientTape" in notes
+    assert "asked not to use minitape's automatic differentiation" in notes
     # each loss taken after its step's update: wrong losses, right parameters
     result, _, _ = run_probe("l07_ex5", LOSS_AFTER_UPDATE, namespace=dict(ns),
                              cells=lesson + [LOSS_AFTER_UPDATE])

@@ -80,6 +80,23 @@ from grader.autograde.technique import Technique
 from . import Case, Exercise, Inputs, register
 
 
+# Not minitape's autodiff, by any of its doors (an optimizer's minimize opens a tape unnamed).
+_NOT_MINITAPES = Technique(
+    "minitape's autodiff", ("GradientTape", "jacobian", "batch_jacobian", "ForwardAccumulator",
+                            "custom_gradient", "RegisterGradient", "recompute_grad", "minimize"),
+    "GradientTape.gradient", must=False, description={
+        "en": "minitape's automatic differentiation (GradientTape, jacobian, ForwardAccumulator, "
+              "custom_gradient, an optimizer's minimize; the lesson builds its own tape)",
+        "es": "la diferenciación automática de minitape (GradientTape, jacobian, "
+              "ForwardAccumulator, custom_gradient, el minimize de un optimizador; la lección "
+              "construye su propia cinta)",
+        "pt": "a diferenciação automática do minitape (GradientTape, jacobian, "
+              "ForwardAccumulator, custom_gradient, o minimize de um otimizador; a lição "
+              "constrói a sua própria fita)",
+        "ru": "автоматическое дифференцирование minitape (GradientTape, jacobian, "
+              "ForwardAccumulator, custom_gradient, minimize оптимизатора; в уроке строится "
+              "своя лента)"})
+
 # Exercises 1, 3, 4 and 5 must use the students' own tape and must not use minitape's.
 _OWN_TAPE_ONLY = (
     Technique("own tape", ("Tape", "record"), "own_tape", description={
@@ -87,11 +104,7 @@ _OWN_TAPE_ONLY = (
         "es": "tu propia Tape de esta lección, que graba las operaciones",
         "pt": "a sua própria Tape desta lição, que grava as operações",
         "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
-    Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
-              description={"en": "minitape's GradientTape (the lesson builds its own tape)",
-                           "es": "la GradientTape de minitape (la lección construye su propia cinta)",
-                           "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
-                           "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
+    _NOT_MINITAPES,
 )
 
 
@@ -227,13 +240,7 @@ register(Exercise(
     function="backward",
     signature="backward(tape, values, target)",
     absent=_NO_AUTODIFF,
-    techniques=(
-        Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
-                  description={"en": "minitape's GradientTape (the lesson builds its own tape)",
-                               "es": "la GradientTape de minitape (la lección construye su propia cinta)",
-                               "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
-                               "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
-    ),
+    techniques=(_NOT_MINITAPES,),
     points=3,
     plain_numbers=True,
     reference=_backward_reference,
