@@ -32,6 +32,7 @@ unconditionally (the released stub), so any value reported for it did not come f
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 
 __all__ = ["ANYTHING", "Evidence", "Technique", "channel_notes", "evidence", "provably_raises",
@@ -140,7 +141,11 @@ class _ExpandMagics(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
+@functools.lru_cache(maxsize=4096)
 def _parse(source: str) -> ast.Module | None:
+    """A cell's code as IPython runs it (magics translated, code-carrying ones read as code);
+    None where it does not parse. Cached: every reading of a notebook parses its cells once
+    (the trees are never changed after)."""
     try:
         tree = ast.parse(_transform(source))
     except (SyntaxError, ValueError):

@@ -141,6 +141,34 @@ def test_cluster_grades_like_the_local_pool(tmp_path, cluster):
     assert (remote / "feedback" / "a_correct" / EN / f"{LESSON}.html").exists()
 
 
+def test_cluster_grades_lesson7_where_minitapes_autodiff_is_absent(tmp_path, cluster):
+    """The Dask path runs the same worker code: lesson 7's exercises 1-5 are probed in the
+    no-autodiff world on the cluster's workers too (each builds the world from its own
+    student site), so minitape's jacobian earns nothing there and an honest tape everything."""
+    from lesson7_attacks import FORBIDDEN
+    from tests.support.course import make_course, read, reference_solutions, released, submit, with_answers
+
+    lesson = "07-build-your-own-tape"
+    assignment = f"{lesson}-en"
+    course = make_course(tmp_path / "l7", langs=("en",), timeout=60, lessons=(lesson,))
+    nbgrader(course, "generate_assignment", assignment)
+    sol = reference_solutions(course, assignment, lesson=lesson)
+    rel = released(course, assignment, lesson=lesson)
+    for student, answers in {"a_own_tape": sol,
+                             "b_jacobian": {**sol, "l07_ex2": FORBIDDEN["l07_ex2 (jacobian)"]}}.items():
+        submit(course, student, assignment, with_answers(rel, answers), "2030-01-01 10:00:00 UTC",
+               lesson=lesson)
+    out = grader_cli(course, "autograde-all", assignment, "--scheduler", cluster.address,
+                     "--quiet").stdout
+    assert f"{assignment}: 2 submission(s): 2 graded" in out, out
+    scores = {s: read(course / "autograded" / s / assignment / f"{lesson}.ipynb").metadata.grader.scores
+              for s in ("a_own_tape", "b_jacobian")}
+    assert {k: v["score"] for k, v in scores["a_own_tape"].items()} == \
+        {"l07_ex1": 2, "l07_ex2": 3, "l07_ex3": 2, "l07_ex4": 2, "l07_ex5": 2, "l07_ex6": 1}
+    assert scores["b_jacobian"]["l07_ex2"]["score"] == 0
+    assert scores["b_jacobian"]["l07_ex3"]["score"] == 2
+
+
 def test_a_worker_killed_mid_run_loses_no_submission(tmp_path, bare_cluster):
     cluster = bare_cluster
     # the kill lands 1 s after a worker names s_slow as the one it grades: its 4 s sleep keeps the

@@ -585,3 +585,52 @@ def test_l04_the_tape_control_the_exercise_asks_for_decides_the_values(exercise_
     differ from the reference at every case (test_grader_mistakes: the report names the mistake)."""
     result, _, _ = run_probe(exercise_id, code)
     assert result.score == 0 and not any(c.passed for c in result.checks), result.text()
+
+
+# ------------------------------------------------------------------------------------------
+# Issue 36, item 1: lesson 7's forbidden tool earns every point where it exists, so only its
+# absence at grading time (grader.infra.worlds; tests/grader/test_grader_adversarial.py)
+# takes the points away
+# ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("door", sorted(__import__("lesson7_attacks").FORBIDDEN))
+def test_each_door_to_minitapes_autodiff_earns_every_point_where_it_exists(door):
+    from lesson7_attacks import FORBIDDEN
+
+    exercise_id = door.split()[0]
+    result, issues, _ = run_probe(exercise_id, FORBIDDEN[door], seed=4)
+    assert result.score == result.points, result.text()
+    # the reading notes it (a name built from strings: as code it cannot follow)
+    assert any("asked not to use minitape's automatic differentiation" in detail
+               or "review by hand" in detail for kind, detail in issues if kind == "technique"), issues
+
+
+def test_a_probe_in_two_parts_is_scored_as_one_and_a_missing_part_fails_its_cases():
+    from grader.autograde.scoring import build_probe_parts
+
+    ex = get("l01_ex1")
+    parts, plan = build_probe_parts(ex, "en", 3)
+    ns = {"__name__": "__main__"}
+    exec("import minitape as tf\n" + SOLUTIONS["l01_ex1"], ns)
+    shown = {}
+    for part, (source, count) in parts.items():
+        got = []
+        with mock.patch("IPython.display.display", lambda obj, raw=False: got.append(obj)):
+            exec(source, ns)
+        shown[part] = [{"output_type": "display_data", "data": d} for d in got]
+        assert len(got) == 1 and got[0][PROBE_MIME]["part"] == part
+        assert len(got[0][PROBE_MIME]["cases"]) == count
+    result, issues, _ = score_probe(ex, plan, shown["visible"] + shown["hidden"], "en")
+    assert (result.score, issues) == (result.points, [])
+    # the hidden part never came back (the kernel died there): its cases fail, in fixed words
+    result, issues, _ = score_probe(ex, plan, shown["visible"], "en")
+    visible = sum(c.weight for c in ex.visible)
+    assert result.score == pytest.approx(result.points * visible / ex.total_weight, abs=1e-4)
+    assert [k for k, _ in issues] == ["no_result"]
+    hidden = [c for c in result.checks if c.hidden]
+    assert hidden and not any(c.passed for c in hidden)
+    assert {c.message for c in hidden if c.reason == "no_result"} == {"Failed at a hidden point."}
+    # a second visible part (forged with the real nonce, worse): the lowest counts
+    worse = json.loads(json.dumps(shown["visible"][0]))
+    worse["data"][PROBE_MIME]["cases"][0] = {"answer": {"t": "none"}}
+    result, issues, _ = score_probe(ex, plan, shown["visible"] + [worse] + shown["hidden"], "en")
+    assert result.score < result.points and "multiple_results" in [k for k, _ in issues]
