@@ -181,6 +181,8 @@ lock: $(STAMP_DEV)
 	$(UV_COMPILE) requirements/build.in -o $(LOCK_BUILD)
 	$(UV_COMPILE) pyproject.toml --extra course -o $(LOCK_COURSE)
 	$(UV_COMPILE) pyproject.toml --extra course --extra dev -o $(LOCK_DEV)
+	$(UV_COMPILE) lite/requirements-build.in -c lite/requirements.txt -o lite/requirements-build.txt \
+	  $$(sed -n 's/^\([A-Za-z0-9._-]*\)==.*/--no-emit-package \1/p' lite/requirements.txt)
 	@git diff --stat -- requirements/ 2>/dev/null || true
 
 # What the newest releases would break, before a user meets it: the whole suite in .venv-latest with
@@ -206,7 +208,7 @@ check: $(STAMP_DEV)
 
 # ----- The course in the browser: a static JupyterLite site (lite/README.md) -----------------------
 # `make lite` installs the pinned tools into .venv-lite (lite/requirements.txt by hash, then the
-# build-only lite/requirements-build.txt), then lite/build.py fetches Pyodide (npm ci), checks every
+# build-only lite/requirements-build.txt, also by hash and resolved by `make lock`), then lite/build.py fetches Pyodide (npm ci), checks every
 # third-party package against the official pyodide-lock.json, and builds build/lite/. The build is
 # cached on a hash of its inputs: a second `make lite` with nothing changed takes about a second.
 # `make test-lite` runs only the tests marked `lite` (they serve build/lite on 127.0.0.1).
@@ -219,7 +221,7 @@ $(STAMP_LITE): | preflight
 	@rm -rf $(VENV_LITE)
 	$(PYTHON) -m venv $(VENV_LITE)
 	$(VENV_LITE)/bin/python -m pip --disable-pip-version-check install --progress-bar on --require-hashes --no-deps -r lite/requirements.txt
-	$(VENV_LITE)/bin/python -m pip --disable-pip-version-check install --progress-bar on -r lite/requirements-build.txt
+	$(VENV_LITE)/bin/python -m pip --disable-pip-version-check install --progress-bar on --require-hashes --no-deps -r lite/requirements-build.txt
 	@touch $@
 
 lite: $(STAMP_LITE)

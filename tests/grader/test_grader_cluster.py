@@ -209,14 +209,15 @@ def test_a_worker_killed_mid_run_loses_no_submission(tmp_path, bare_cluster):
 def test_unreachable_scheduler_is_one_clear_line(tmp_path):
     course, _ = _class(tmp_path / "c", lambda sol: {"a_correct": sol})
     address = f"tcp://127.0.0.1:{_free_port()}"
-    started = time.monotonic()
-    # a short --connect-timeout: nothing listens there, and the default (10 s) would only be waited out
+    # a short --connect-timeout: nothing listens there, and the default (10 s) would only be waited out.
+    # That it was the one used is read from Dask's own reason, not from a wall clock (a loaded machine
+    # once took 18 s for the whole command)
     proc = grader_cli(course, "autograde-all", EN, "--scheduler", address, "--connect-timeout", "2",
                       "--quiet", check=False)
-    assert time.monotonic() - started < 9, "--connect-timeout was not used"
     assert proc.returncode == 2, proc.stdout + proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: cannot reach the Dask scheduler at {address}")
+    assert lines[0].endswith("after 2 s"), "--connect-timeout was not used: " + lines[0]
     assert "Traceback" not in proc.stderr
     assert not (course / "autograded").exists()
 

@@ -73,9 +73,9 @@ def _requirements(*extras: str) -> list[Requirement]:
     return out
 
 
-@pytest.mark.parametrize("lock", sorted(LOCKS))
+@pytest.mark.parametrize("lock", [*sorted(LOCKS), "lite-build"])
 def test_every_pin_is_hashed(lock):
-    entries = _entries(LOCKS[lock])
+    entries = _entries(LOCKS.get(lock, REPO / "lite/requirements-build.txt"))
     assert entries, lock
     unhashed = [name for name, _, _, hashes in entries if not hashes]
     assert not unhashed, f"{lock}: pins without hashes: {unhashed}"
@@ -111,6 +111,14 @@ def test_the_build_tools_agree_with_the_locks():
     for lock in ("course", "dev"):
         pins = _pins(LOCKS[lock], "3.11.7")
         assert pins.get("setuptools", build["setuptools"]) == build["setuptools"], lock
+
+
+def test_the_lite_build_tools_complete_the_lite_pins():
+    """make lite installs both lite files with --no-deps: together they hold every dependency, once."""
+    served = {canonicalize_name(l.split("==")[0]) for l in (REPO / "lite/requirements.txt").read_text().splitlines()
+              if "==" in l and not l.startswith("#")}
+    build = _pins(REPO / "lite/requirements-build.txt", "3.11.7")
+    assert "jupyter-server" in build and not served & set(build), served & set(build)
 
 
 def test_the_holds_are_held():

@@ -53,7 +53,9 @@ def test_the_default_python_is_the_first_supported_one_on_path(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "python3.13").symlink_to(sys.executable)
-    env = {**os.environ, "MAKEFLAGS": "", "PATH": str(bin_dir)}  # no python3.11 anywhere on it
+    # no python3.11 anywhere on PATH; no PYTHON from a calling make (it exports its command line's)
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHON", "MAKEFLAGS", "MAKELEVEL", "MFLAGS"}}
+    env["PATH"] = str(bin_dir)
     proc = subprocess.run([shutil.which("make"), "-s", "-C", str(REPO), "-p", "-n", "help"], capture_output=True,
                           text=True, timeout=60, env=env)
     (line,) = [l for l in proc.stdout.splitlines() if l.startswith("PYTHON :=")]
