@@ -326,6 +326,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Defina uma função chamada `{name}` (e execute a célula dela antes de verificar).",
         "ru": "Определите функцию с именем `{name}` (и выполните её ячейку перед проверкой).",
     },
+    "err.undefined_absent": {
+        "en": "`{name}` was not defined where this exercise is graded, without minitape's automatic differentiation: the cell that defines it (or one it needs) stopped there, because it uses GradientTape, jacobian, ForwardAccumulator, custom_gradient or an optimizer's minimize. Compute the answer with your own tape.",
+        "es": "`{name}` no quedó definida donde se califica este ejercicio, sin la diferenciación automática de minitape: la celda que la define (o una que necesita) se detuvo allí porque usa GradientTape, jacobian, ForwardAccumulator, custom_gradient o el minimize de un optimizador. Calcula la respuesta con tu propia cinta.",
+        "pt": "`{name}` não ficou definida onde este exercício é avaliado, sem a diferenciação automática do minitape: a célula que a define (ou uma de que ela precisa) parou ali porque usa GradientTape, jacobian, ForwardAccumulator, custom_gradient ou o minimize de um otimizador. Calcule a resposta com a sua própria fita.",
+        "ru": "`{name}` не определена там, где проверяется это упражнение, — без автоматического дифференцирования minitape: ячейка, которая её определяет (или нужная ей), остановилась там, потому что использует GradientTape, jacobian, ForwardAccumulator, custom_gradient или minimize оптимизатора. Вычислите ответ своей собственной лентой.",
+    },
     "err.no_result": {
         "en": "The autograder got no result for `{name}`: the test cell raised an error, the kernel stopped, or the notebook changed how results are shown. Run the notebook from the top and check that this exercise's test cell works.",
         "es": "El corrector automático no obtuvo ningún resultado de `{name}`: la celda de prueba dio un error, el kernel se detuvo o el cuaderno cambió cómo se muestran los resultados. Ejecuta el cuaderno desde el principio y comprueba que la celda de prueba de este ejercicio funciona.",

@@ -421,7 +421,8 @@ class GraderExecute(Execute):
         import copy
 
         for i in list(self._ran):
-            twin = copy.deepcopy(self.nb.cells[i])
+            original = self.nb.cells[i]
+            twin = copy.deepcopy(original)
             twin.outputs = []
             try:
                 self.execute_cell(twin, i, store_history=True)
@@ -436,4 +437,7 @@ class GraderExecute(Execute):
                 return False
             except CellTimeoutError:
                 continue  # as in its first run; its outputs there say so
+            finally:
+                # nbclient puts the cell it ran into the notebook: the record keeps the first run
+                self.nb.cells[i] = original
         return True

@@ -32,6 +32,23 @@ def _kept_cells(nb, kept: dict, world: str, resources) -> list[tuple[str, str]]:
             if 0 <= i < len(nb.cells)]
 
 
+def _undefined_in_world(ex, result, issues, code, lang):
+    """The function was not defined in the kernel of a grading world (a cell that defines it
+    used the tool the world lacks, and stopped there): say so, in words the student can act
+    on, and keep the reading's notes for the instructor (the source does define it)."""
+    from grader.i18n import t
+    from grader.student.runner import CheckResult, ExerciseResult
+    from grader.autograde.technique import technique_notes
+
+    message = t("err.undefined_absent", lang, name=ex.function)
+    checks = [CheckResult(c.label, c.hidden, c.weight, False, c.reason, message)
+              if c.reason == "undefined" else c for c in result.checks]
+    notes = [("technique", f"{ex.function} was not defined in the kernel without the tool the "
+                           "exercise forbids (a cell defining it raised there)")]
+    notes += [("technique", note) for note in technique_notes(ex.techniques, code, ex.function)]
+    return ExerciseResult(ex, lang, checks, result.mode), list(issues) + notes
+
+
 class ScoreProbes(NbGraderPreprocessor):
     """Score every probe's data in this process and write the result into the test cell.
 
@@ -72,6 +89,8 @@ class ScoreProbes(NbGraderPreprocessor):
             stopped = [stops[i] for i in [index, *ran] if i in stops]
             code = [source for _, source in _kept_cells(nb, kept, world, resources)]
             result, issues, facts = score_probe(ex, entry["plan"], outputs, lang, code)
+            if world and any(c.reason == "undefined" for c in result.checks):
+                result, issues = _undefined_in_world(ex, result, issues, code, lang)
             pattern = annotate(result)  # the mistake pattern over all cases (grader.student.mistakes)
             if entry.get("above_function"):
                 add_issue(nb, "test_cell_moved", grade_id,

@@ -185,6 +185,10 @@ class Sandbox:
     # the grading world (grader.infra.worlds) this sandbox's kernels import from: "" for the
     # student site itself; see for_world
     world: str = ""
+    # packages of the grading Python made unimportable here (a world's other tools): each an
+    # empty folder whose __init__ raises ImportError (an empty folder alone would import as an
+    # empty namespace package)
+    blocked: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.bwrap = self.bwrap or find_bwrap()
@@ -252,7 +256,8 @@ class Sandbox:
             raise SandboxError(f"cannot prepare the grading world {name!r}: {exc}") from None
         box = self.for_this_process()
         box.readonly = [p for p in self.readonly if p != self.student_site] + [site]
-        box.hidden = [*self.hidden, self.student_site, *other_autodiff_dirs(name)]
+        box.hidden = [*self.hidden, self.student_site]
+        box.blocked = other_autodiff_dirs(name)
         box.student_site, box.world = site, name
         return box
 
@@ -414,6 +419,16 @@ class Sandbox:
                     args += ["--tmpfs", path]
                 else:  # a file (an editable install's path hook): empty
                     args += ["--ro-bind", "/dev/null", path]
+        if self.blocked:
+            from grader.infra.worlds import BLOCKER
+
+            blocker = os.path.join(self.student_site, BLOCKER)
+            for path in self.blocked:
+                if _under(path, self.readonly):
+                    if os.path.isdir(path):
+                        args += ["--tmpfs", path, "--ro-bind", blocker, os.path.join(path, "__init__.py")]
+                    else:  # a single-file module
+                        args += ["--ro-bind", blocker, path]
         args += parents(writable) + ["--bind", writable, writable]
         for source, dest in (binds or {}).items():  # more writable folders, e.g. a private copy
             args += parents(dest) + ["--bind", source, dest]

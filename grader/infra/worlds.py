@@ -44,10 +44,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["NO_AUTODIFF", "WORLDS", "World", "WorldError", "absence_problems",
+__all__ = ["BLOCKER", "NO_AUTODIFF", "WORLDS", "World", "WorldError", "absence_problems",
            "build_world", "ensure_world", "other_autodiff_dirs", "world_of"]
 
 NO_AUTODIFF = "no-autodiff"
+# in a world's folder: what a package the world hides holds instead of its code
+BLOCKER = ".hidden-package.py"
 
 
 class WorldError(RuntimeError):
@@ -155,9 +157,19 @@ def placeholder_function(name):
     return absent
 
 
+class ToolAbsentAttribute(ToolAbsent, AttributeError):
+    """An attribute of an absent class (``GradientTape.gradient``): also an AttributeError, so
+    that ``hasattr`` and ``getattr(..., default)`` say "no"."""
+
+
 class _AbsentMeta(type):
     def __call__(cls, *args, **kwargs):
         raise refuse(cls._absent_name)
+
+    def __getattr__(cls, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise ToolAbsentAttribute(refuse(f"{{cls._absent_name}}.{{name}}").args[0])
 
 
 def placeholder_class(name):
@@ -264,6 +276,9 @@ def build_world(site: Path, dest: Path, world: World) -> None:
             shutil.copy2(path, target)
     (dest / world.package / "_absent.py").write_text(
         _ABSENT_MODULE.format(world=world.name, messages=_messages(world.tools[0])), encoding="utf-8")
+    (dest / BLOCKER).write_text(
+        f"raise ImportError({'this package is hidden in the grading world ' + world.name!r})\n",
+        encoding="utf-8")
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -326,6 +341,8 @@ def _spec_digest() -> str:
 def ensure_world(student_site: str, name: str) -> str:
     """The folder of world ``name`` built from ``student_site`` (built, audited, cached next
     to it); :class:`WorldError` where it cannot be built or the audit finds the tool."""
+    from grader.infra.student_site import publish
+
     world = WORLDS.get(name)
     if world is None:
         raise WorldError(f"unknown grading world {name!r} (known: {', '.join(WORLDS)})")
@@ -340,15 +357,7 @@ def ensure_world(student_site: str, name: str) -> str:
         if problems:
             raise WorldError(f"the grading world {name!r} would still hold what it must not:\n  "
                              + "\n  ".join(problems[:20]))
-        for path in stage.rglob("*"):  # read-only for everyone, readable by the sandbox user
-            path.chmod(0o755 if path.is_dir() else 0o644)
-        stage.chmod(0o755)
-        (stage / ".audited").write_text(name + "\n")
-        try:
-            os.rename(stage, folder)
-        except OSError:  # another process built it meanwhile
-            if not (folder / ".audited").is_file():
-                raise
+        publish(stage, folder, name)
     finally:
         if stage.exists():
             shutil.rmtree(stage, ignore_errors=True)

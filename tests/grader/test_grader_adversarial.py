@@ -23,6 +23,7 @@ from tests.support.course import (HARD_CODED, LESSON, WRONG, grader_cli, make_co
                                   released, released_course, reference_solutions, solution_index,
                                   strip_html, submit, with_answers)
 from tests.support.course import test_index as cell_index_of_test
+from lesson7_attacks import LESSON1_FORGING_HOOK
 
 pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
@@ -86,31 +87,6 @@ FORGED_OUTPUT = (
     "    display({'application/vnd.minitape.probe+json': {'exercise': 'l01_ex1', 'nonce': '0' * 16,\n"
     "             'cases': [{'answer': {'t': 'number', 'v': 3 * x0 ** 2 - 2}}] * 5}}, raw=True)\n"
     "    raise NotImplementedError()\n")
-OUTPUT_HOOK = '''import IPython.display as _d
-import json as _json
-import minitape as _mt
-_specs = []
-_loads = _json.loads
-def _spy(s, *a, **k):
-    out = _loads(s, *a, **k)
-    if isinstance(out, dict) and out.get("function") == "derivative_at":
-        _specs.append(out)
-    return out
-_json.loads = _spy
-_display = _d.display
-def _forge(obj, *a, **k):
-    key = "application/vnd.minitape.probe+json"
-    if isinstance(obj, dict) and key in obj and _specs and obj[key].get("exercise") == "l01_ex1":
-        cases = []
-        for case, mine in zip(_specs[-1]["cases"], obj[key]["cases"]):
-            x = _mt.Variable(float(case["args"]["items"][0]["v"]), dtype=_mt.float64)
-            with _mt.GradientTape() as t:
-                y = x ** 3 - 2 * x
-            cases.append(dict(mine, answer={"t": "number", "v": float(t.gradient(y, x).numpy())}))
-        obj = {key: dict(obj[key], cases=cases)}
-    return _display(obj, *a, **k)
-_d.display = _forge
-'''
 SHADOW = "def check(*args, **kwargs):\n    return None\n\n\ndef grade(*args, **kwargs):\n    return 7\n"
 
 FLOAT32_CAST = ("def derivative_at(x0):\n    x = tf.Variable(x0)\n    with tf.GradientTape() as tape:\n"
@@ -220,7 +196,8 @@ def course(tmp_path_factory):
         "c10_interactivity_all": with_answers(rel, _wrong_with(INTERACTIVITY_ALL)),
         "c11_forged_output": with_answers(rel, {**WRONG, "l01_ex1": FORGED_OUTPUT}),
         "c12_shadow_grader_py": with_answers(rel, WRONG),
-        "c13_output_hook": with_answers(rel, {**sol, "l01_ex1": OUTPUT_HOOK + "\n" + WRONG["l01_ex1"]}),
+        "c13_output_hook": with_answers(rel, {**sol, "l01_ex1": LESSON1_FORGING_HOOK + "\n"
+                                                       + WRONG["l01_ex1"]}),
         "h01_float32_cast": with_answers(rel, {**sol, "l01_ex1": FLOAT32_CAST}),
         "h02_slow": with_answers(rel, {**sol, "l01_ex1": SLOW}),
         "h03_marker_in_solution": with_answers(rel, {**sol, "l01_ex1": MARKER}),
@@ -429,39 +406,11 @@ L7_FULL = {"l07_ex1": "2", "l07_ex2": "3", "l07_ex3": "2", "l07_ex4": "2", "l07_
 L7_FLAGS = {"technique", "forged_result", "hooked", "crashed", "metadata_edited"}
 
 from lesson7_attacks import (ALIAS, BY_MINITAPE, CLASS_PATCH, EVENT_HOOK, FORBIDDEN,  # noqa: E402
-                             FORGING_HOOK, PERCENT_RUN, RAISES_A_TIMEOUT_NAME, REBIND,
+                             FORGING_HOOK, HAND_FORMULA_HOOK, PERCENT_RUN, RAISES_A_TIMEOUT_NAME, REBIND,
                              STOP_NAMED, ZERO, mt_backward, searching)
 
-# A. the stubs stay; a display hook (and a json spy for the inputs) answers for them, and
-# claims the lesson's own tape ran
-DISPLAY_HOOK = '''import json as _json
-import IPython.display as _d
-import math as _m
-_specs = []
-_loads = _json.loads
-def _spy(s, *a, **k):
-    out = _loads(s, *a, **k)
-    if isinstance(out, dict) and out.get("function") == "quotient_gradients":
-        _specs.append(out)
-    return out
-_json.loads = _spy
-_display = _d.display
-def _forge(obj, *a, **k):
-    key = "application/vnd.minitape.probe+json"
-    if isinstance(obj, dict) and key in obj and _specs and obj[key].get("exercise") == "l07_ex1":
-        cases = []
-        for case in _specs[-1]["cases"]:
-            a0, b0 = (item["v"] for item in case["args"]["items"])
-            ga = -_m.sin(a0 * b0)
-            gb = -a0 * _m.sin(a0 * b0) / b0 - _m.cos(a0 * b0) / b0 ** 2
-            cases.append({"answer": {"t": "list", "items": [{"t": "number", "v": ga},
-                                                            {"t": "number", "v": gb}]},
-                          "tools": ["own_tape", "tape:mul", "tape:div", "tape:cos"],
-                          "seconds": 0.001})
-        obj = {key: dict(obj[key], cases=cases)}
-    return _display(obj, *a, **k)
-_d.display = _forge
-'''
+# A. the stubs stay; a display hook (and a json spy for the inputs) answers for them
+DISPLAY_HOOK = HAND_FORMULA_HOOK
 
 # A. `compile` shadowed in the notebook's globals: the old probe was compiled with it and its
 # tool record edited before it was published
@@ -588,7 +537,8 @@ L7_EXPECTED = {
     # item 2c: cells carrying the grader's metadata are the student's, kept with their outputs
     "g12_grader_metadata": (L7_FULL, "12", {"metadata_edited"}),
     # item 1: in the kernel that grades, nothing of the tool can be found or imported
-    "w01_searches_for_the_tool": (L7_FULL, "12", set()),
+    # (its search reads files and imports by name: code a reading does not follow, noted)
+    "w01_searches_for_the_tool": (L7_FULL, "12", {"technique", "hooked"}),
     # E. honest variety: every point, no note
     "e02_debug_branch_and_lambda": (L7_FULL, "12", set()),
     "e03_plain_zero": (L7_FULL, "12", set()),
@@ -602,7 +552,9 @@ L7_NOTES = {  # what the notes say, per student
                            "compile defined in the notebook"],
     "a03_getframe": ["technique (l07_ex2)", "minitape's automatic differentiation", "_getframe"],
     "b01_jacobian": ["technique (l07_ex2)", "minitape's automatic differentiation"],
-    "b02_captured_method": ["technique (l07_ex2)", "minitape's automatic differentiation"],
+    # the cell stopped at its first line in the world (GradientTape.gradient is not there)
+    "b02_captured_method": ["technique (l07_ex2)", "minitape's automatic differentiation",
+                            "was not defined in the kernel without the tool"],
     "b03_wrapped": ["technique (l07_ex2)", "minitape's automatic differentiation"],
     "c01_decoy_then_rebinding": ["technique (l07_ex2)", "minitape's automatic differentiation"],
     "c02_own_tape_on_visible_only": ["technique (l07_ex1)", "only on some paths"],
@@ -750,7 +702,8 @@ def test_lesson7_nothing_of_the_tool_is_found_where_the_values_are_computed(cour
 
 def test_lesson7_stop_reasons_come_from_the_trusted_side(course7):
     text = _feedback7(course7, "g11_stop_named_exceptions")
-    assert "SECRET-" not in text
+    assert 'SECRET-" + repr' in text  # the student's own code is shown ...
+    assert "SECRET-[" not in text      # ... never what it raised with the probe's arguments
     rows = _rows7(course7)
     # two student cells raising an exception named CellTimeoutError in a row: no timeout, and
     # nothing after them was stopped
@@ -778,3 +731,4 @@ def test_lesson7_notes_stay_with_the_instructor(course7):
     assert "did not come from your function" in forged
     # what a student who used the forbidden tool reads: why, in the visible checks
     assert "is not available here" in _feedback7(course7, "b01_jacobian")
+    assert "was not defined where this exercise is graded" in _feedback7(course7, "b02_captured_method")

@@ -54,6 +54,8 @@ x = tf.Variable(2.0)
 GT = tf.GradientTape
 attempt("GradientTape", lambda: tf.GradientTape())
 attempt("an alias", lambda: GT(persistent=True))
+attempt("a method of the class", lambda: tf.GradientTape.gradient)
+results["hasattr says no"] = "ToolAbsent: " + str(not hasattr(tf.GradientTape, "jacobian"))
 attempt("ForwardAccumulator", lambda: tf.autodiff.ForwardAccumulator(x, tf.constant(1.0)))
 attempt("custom_gradient", lambda: tf.custom_gradient(lambda v: (v, lambda g: g))(x))
 attempt("RegisterGradient", lambda: tf.RegisterGradient("Sin"))
@@ -98,6 +100,7 @@ print(json.dumps(results))
 '''
 
 
+@pytest.mark.slow  # builds the student site (a wheel) when it is not cached
 def test_no_route_to_minitapes_autodiff_is_open_in_the_world(world):
     results = _in_world(world, ROUTES)
     rules = results.pop("rules")
@@ -108,11 +111,13 @@ def test_no_route_to_minitapes_autodiff_is_open_in_the_world(world):
               if not why.startswith("ToolAbsent")}
     assert opened == {}, opened
     assert "not available here" in results["GradientTape"]
+    assert results["hasattr says no"] == "ToolAbsent: True"
     # the device Copy's identity rule is the only one (no backward pass exists to use it)
     assert rules == ["Copy"], rules
     assert abs(forward - (2.0 * __import__("math").sin(2.0) + 1.0)) < 1e-5
 
 
+@pytest.mark.slow
 def test_the_placeholder_speaks_the_kernels_language(world):
     out = _in_world(world, "import json, minitape as tf\ntry:\n    tf.GradientTape()\n"
                            "except Exception as e:\n    print(json.dumps(str(e)))\n", lang="es")
