@@ -546,7 +546,7 @@ L7_EXPECTED = {
     "e05_magics_and_scratch_cells": (L7_FULL, "12", set()),
 }
 L7_NOTES = {  # what the notes say, per student
-    "a01_display_hook": ["forged result (l07_ex1)", "always raises", "hooked (cell",
+    "a01_display_hook": ["forged result (l07_ex1)", "always raises", "hooked (l07_ex1_solution)",
                          "IPython patched", "l07_ex1, l07_ex2"],
     "a02_shadow_compile": ["technique (l07_ex2)", "minitape's automatic differentiation",
                            "compile defined in the notebook"],
