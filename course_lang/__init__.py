@@ -207,6 +207,15 @@ def notebook_language(nb: Mapping, resources: Mapping | None = None) -> str:
 # ---------------------------------------------------------------------------------------------
 # Catalogs: one shape, one t and tn
 
+def typeset(text: str, lang: str) -> str:
+    """``text`` set for ``lang`` (``course_lang.typography``: Russian no-break spaces, nested
+    quotes). Imported when first used: ``lite/build.py`` loads this file alone, by path, for the
+    language list, where a package-relative import at the top could not run."""
+    from .typography import typeset as _typeset
+
+    return _typeset(text, lang)
+
+
 class Catalog:
     """Messages in the course's one shape: key-major ``{key: {lang: text}}``, each key holding
     its text in every language side by side (a translator sees the English beside their own).
@@ -287,13 +296,15 @@ class Catalog:
             texts = self._loaded()[key]
         except KeyError:
             raise KeyError(self.missing.format(key=key, name=self.name, where=self.where or self.name)) from None
-        return texts.get(resolve(lang)) or texts[SOURCE_LANG]
+        code = resolve(lang)
+        return typeset(texts.get(code) or texts[SOURCE_LANG], code)
 
     def t(self, key: str, lang: str | None = None, /, **kwargs: object) -> str:
         """The message ``key`` in ``lang`` (default: :func:`current_language`), formatted with
         ``kwargs``."""
-        text = self.text(key, lang)
-        return text.format(**kwargs) if kwargs else text
+        code = resolve(lang)
+        text = self.text(key, code)
+        return typeset(text.format(**kwargs), code) if kwargs else text
 
     def forms(self, key: str, lang: str) -> list[str]:
         """The plural forms of ``key`` in ``lang``, checked against the language's rule."""
@@ -312,7 +323,7 @@ class Catalog:
         formatted with ``kwargs``; ``count`` is also ``{count}`` unless ``kwargs`` gives one."""
         code = resolve(lang)
         text = self.forms(key, code)[plural_index(count, code, fractions=self.fractions)]
-        return text.format(**{"count": count, **kwargs})
+        return typeset(text.format(**{"count": count, **kwargs}), code)
 
     def view(self, prefix: str, lang: str | None = None) -> "CatalogView":
         """``view("draw.", "es")["next"]`` is ``t("draw.next", "es")`` (unformatted)."""

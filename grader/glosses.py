@@ -21,12 +21,12 @@ from course_lang import Catalog
 MESSAGES: dict[str, dict[str, str]] = {
     "gloss.incompatible_shapes": {
         "en": "",
-        "es": "los formatos [{left}] y [{right}] no encajan en esta operación: no son iguales ni "
-              "se pueden ampliar uno al otro (broadcasting)",
+        "es": "las formas [{left}] y [{right}] no encajan en esta operación: no son iguales ni "
+              "se puede expandir una a la otra (broadcasting)",
         "pt": "os formatos [{left}] e [{right}] não combinam nesta operação: não são iguais nem "
-              "podem ser ampliados um para o outro (broadcasting)",
-        "ru": "формы [{left}] и [{right}] несовместимы в этой операции: они не равны и не "
-              "приводятся друг к другу (broadcasting)",
+              "podem ser expandidos um para o outro (broadcasting)",
+        "ru": "формы [{left}] и [{right}] несовместимы в этой операции: они не равны и ни одна "
+              "не транслируется в другую (broadcasting)",
     },
     "gloss.dtype_mismatch": {
         "en": "",
@@ -53,6 +53,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "o nome {name} não está definido (falta executar uma célula ou há um erro de "
               "digitação?)",
         "ru": "имя {name} не определено (не выполнена ячейка или опечатка?)",
+    },
+    "gloss.none_operand": {
+        "en": "",
+        "es": "uno de los valores es None: casi siempre un gradiente que no llegó (la lección 3 "
+              "explica por qué un gradiente sale None)",
+        "pt": "um dos valores é None: quase sempre um gradiente que não chegou (a lição 3 "
+              "explica por que um gradiente sai None)",
+        "ru": "одно из значений равно None: почти всегда это градиент, который не дошёл (почему "
+              "градиент бывает равен None, объясняет урок 3)",
     },
     "gloss.class.InvalidArgumentError": {
         "en": "",
@@ -98,9 +107,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "gloss.class.RecursionError": {
         "en": "",
-        "es": "la función se llama a sí misma sin fin",
-        "pt": "a função chama a si mesma sem fim",
-        "ru": "функция бесконечно вызывает саму себя",
+        "es": "la recursión superó la profundidad máxima que permite Python (a menudo, una "
+              "función que se llama a sí misma sin fin)",
+        "pt": "a recursão passou do limite de profundidade do Python (muitas vezes, uma função "
+              "que chama a si mesma sem fim)",
+        "ru": "слишком глубокая рекурсия, глубже допустимого в Python предела (часто функция "
+              "бесконечно вызывает саму себя)",
     },
 }
 
@@ -115,6 +127,8 @@ _BY_MESSAGE: list[tuple[str | None, re.Pattern, str]] = [
     (None, re.compile(r"non-persistent GradientTape can only be used to compute one set of gradients"),
      "gloss.non_persistent"),
     ("NameError", re.compile(r"name '(?P<name>[^']+)' is not defined"), "gloss.name_error"),
+    ("TypeError", re.compile(r"unsupported operand type\(s\) for .*'NoneType'|'NoneType' object is not"),
+     "gloss.none_operand"),
 ]
 
 

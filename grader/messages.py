@@ -20,30 +20,30 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Score: {score} of {points} point|Score: {score} of {points} points",
         "es": "Puntuación: {score} de {points} punto|Puntuación: {score} de {points} puntos",
         "pt": "Pontuação: {score} de {points} ponto|Pontuação: {score} de {points} pontos",
-        "ru": "Баллы: {score} из {points}|Баллы: {score} из {points}|Баллы: {score} из {points}",
+        "ru": "баллы: {score} из {points}|баллы: {score} из {points}|баллы: {score} из {points}",
     },
     "report.visible_score": {
         "en": "Visible checks: {passed} of {total} passed",
         "es": "Comprobaciones visibles: {passed} de {total} superadas",
-        "pt": "Verificações visíveis: {passed} de {total} aprovadas",
-        "ru": "Открытые проверки: пройдено {passed} из {total}",
+        "pt": "Verificações visíveis: {passed} de {total} corretas",
+        "ru": "открытые проверки: пройдено {passed} из {total}",
     },
     "report.all_passed": {
         "en": "All checks passed.",
         "es": "Todas las comprobaciones se superaron.",
-        "pt": "Todas as verificações foram aprovadas.",
+        "pt": "Todas as verificações passaram.",
         "ru": "Все проверки пройдены.",
     },
     "report.all_visible_passed": {
         "en": "All visible checks passed.",
         "es": "Todas las comprobaciones visibles se superaron.",
-        "pt": "Todas as verificações visíveis foram aprovadas.",
+        "pt": "Todas as verificações visíveis passaram.",
         "ru": "Все открытые проверки пройдены.",
     },
     "report.some_failed": {
         "en": "Failed checks: {failed} of {total}.",
         "es": "Comprobaciones no superadas: {failed} de {total}.",
-        "pt": "Verificações reprovadas: {failed} de {total}.",
+        "pt": "Verificações com falha: {failed} de {total}.",
         "ru": "Не пройдено проверок: {failed} из {total}.",
     },
     "report.hidden_pending.plural": {
@@ -85,7 +85,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "hidden.shape": {
         "en": "At a hidden point the answer has the wrong shape.",
         "es": "En un punto oculto la respuesta tiene la forma equivocada.",
-        "pt": "Num ponto oculto a resposta tem a forma errada.",
+        "pt": "Num ponto oculto a resposta tem o formato errado.",
         "ru": "В скрытой точке у ответа неверная форма.",
     },
     "hidden.structure": {
@@ -175,13 +175,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "report.passed": {
         "en": "passed",
         "es": "superada",
-        "pt": "aprovada",
+        "pt": "passou",
         "ru": "пройдена",
     },
     "report.failed": {
         "en": "failed",
         "es": "fallida",
-        "pt": "reprovada",
+        "pt": "falhou",
         "ru": "не пройдена",
     },
     "report.expected": {
@@ -215,13 +215,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "report.zero.plural": {
         "en": "Exercise “{exercise}”: no check passed (0 of {points} point). See the report above.|Exercise “{exercise}”: no check passed (0 of {points} points). See the report above.",
         "es": "Ejercicio «{exercise}»: no se superó ninguna comprobación (0 de {points} punto). Mira el informe de arriba.|Ejercicio «{exercise}»: no se superó ninguna comprobación (0 de {points} puntos). Mira el informe de arriba.",
-        "pt": "Exercício “{exercise}”: nenhuma verificação foi aprovada (0 de {points} ponto). Veja o relatório acima.|Exercício “{exercise}”: nenhuma verificação foi aprovada (0 de {points} pontos). Veja o relatório acima.",
+        "pt": "Exercício “{exercise}”: nenhuma verificação passou (0 de {points} ponto). Veja o relatório acima.|Exercício “{exercise}”: nenhuma verificação passou (0 de {points} pontos). Veja o relatório acima.",
         "ru": "Упражнение «{exercise}»: не пройдена ни одна проверка (0 из {points}). Подробности — в отчёте выше.|Упражнение «{exercise}»: не пройдена ни одна проверка (0 из {points}). Подробности — в отчёте выше.|Упражнение «{exercise}»: не пройдена ни одна проверка (0 из {points}). Подробности — в отчёте выше.",
     },
     "report.validate_failed": {
         "en": "Exercise “{exercise}”: failed visible checks: {failed} of {total}.",
         "es": "Ejercicio «{exercise}»: comprobaciones visibles no superadas: {failed} de {total}.",
-        "pt": "Exercício “{exercise}”: verificações visíveis reprovadas: {failed} de {total}.",
+        "pt": "Exercício “{exercise}”: verificações visíveis com falha: {failed} de {total}.",
         "ru": "Упражнение «{exercise}»: не пройдено открытых проверок: {failed} из {total}.",
     },
     # ----- the stub nbgrader puts in place of a solution (ClearSolutions.code_stub) --------
@@ -294,6 +294,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Penalidade por entrega atrasada",
         "ru": "Штраф за сдачу после срока",
     },
+    "feedback.score_changed": {
+        "en": "Your teacher changed this score (the automatic grading gave {auto}).",
+        "es": "Tu docente cambió esta puntuación (la corrección automática había dado {auto}).",
+        "pt": "O docente alterou esta pontuação (a correção automática tinha dado {auto}).",
+        "ru": "Преподаватель изменил эту оценку (автоматическая проверка дала {auto}).",
+    },
+    "feedback.no_response": {
+        "en": "No response.",
+        "es": "Sin respuesta.",
+        "pt": "Sem resposta.",
+        "ru": "Нет ответа.",
+    },
     "feedback.top": {
         "en": "Top",
         "es": "Arriba",
@@ -339,10 +351,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Автопроверка не получила результата `{name}`: тестовая ячейка выдала ошибку, ядро остановилось или блокнот изменил способ вывода результатов. Выполните блокнот с начала и убедитесь, что тестовая ячейка этого упражнения работает.",
     },
     "err.not_callable": {
-        "en": "`{name}` must be a function, but it is a {kind}.",
-        "es": "`{name}` debe ser una función, pero es un {kind}.",
-        "pt": "`{name}` deve ser uma função, mas é um {kind}.",
-        "ru": "`{name}` должна быть функцией, а это {kind}.",
+        "en": "`{name}` must be a function, but it is a value of type `{kind}`.",
+        "es": "`{name}` debe ser una función, pero es un valor de tipo `{kind}`.",
+        "pt": "`{name}` deve ser uma função, mas é um valor do tipo `{kind}`.",
+        "ru": "`{name}` должна быть функцией, а это значение типа `{kind}`.",
     },
     "err.not_implemented": {
         "en": "`{name}` is not written yet: replace `raise NotImplementedError()` with your code.",
@@ -359,9 +371,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "err.reference": {
         "en": "The grader could not compute the reference answer ({error}). This is a bug in "
               "the exercise, not in your code: tell your instructor.",
-        "es": "El corrector no pudo calcular la respuesta de referencia ({error}). Es un "
+        "es": "El corrector automático no pudo calcular la respuesta de referencia ({error}). Es un "
               "error del ejercicio, no de tu código: avisa a tu profesor.",
-        "pt": "O corretor não conseguiu calcular a resposta de referência ({error}). É um "
+        "pt": "O corretor automático não conseguiu calcular a resposta de referência ({error}). É um "
               "erro do exercício, não do seu código: avise o seu professor.",
         "ru": "Проверяющая программа не смогла вычислить эталонный ответ ({error}). Это "
               "ошибка в упражнении, а не в вашем коде: сообщите преподавателю.",
@@ -418,36 +430,37 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Ожидались параметры формы {shape}, а получено None.",
     },
     "leaf.type": {
-        "en": "Expected a tensor of shape {shape} (a minitape Tensor or a NumPy array), got "
-              "a value of type {kind}.",
-        "es": "Se esperaba un tensor de forma {shape} (un Tensor de minitape o un array de "
-              "NumPy), pero se obtuvo un valor de tipo {kind}.",
-        "pt": "Esperava-se um tensor de formato {shape} (um Tensor do minitape ou um array do "
-              "NumPy), mas veio um valor do tipo {kind}.",
-        "ru": "Ожидался тензор формы {shape} (Tensor из minitape или массив NumPy), а "
-              "получено значение типа {kind}.",
+        "en": "Expected a tensor of shape {shape} (a minitape tensor or a NumPy array), got "
+              "a value of type `{kind}`.",
+        "es": "Se esperaba un tensor de forma {shape} (un tensor de minitape o un array de "
+              "NumPy), pero se obtuvo un valor de tipo `{kind}`.",
+        "pt": "Esperava-se um tensor de formato {shape} (um tensor do minitape ou um array do "
+              "NumPy), mas veio um valor do tipo `{kind}`.",
+        "ru": "Ожидался тензор формы {shape} (тензор minitape или массив NumPy), а "
+              "получено значение типа `{kind}`.",
     },
     "leaf.dtype": {
         "en": "Expected floating-point numbers, got dtype {dtype}.",
-        "es": "Se esperaban números de coma flotante, pero el dtype es {dtype}.",
-        "pt": "Esperavam-se números de ponto flutuante, mas o dtype é {dtype}.",
-        "ru": "Ожидались числа с плавающей точкой, а dtype равен {dtype}.",
+        "es": "Se esperaban números de coma flotante, pero el tipo de dato (`dtype`) es {dtype}.",
+        "pt": "Esperavam-se números de ponto flutuante, mas o tipo de dado (`dtype`) é {dtype}.",
+        "ru": "Ожидались числа с плавающей точкой, а тип данных (`dtype`) — {dtype}.",
     },
     "leaf.shape": {
         "en": "Wrong shape: expected {expected}, got {got}. Shapes must match exactly; "
               "broadcasting does not count.",
         "es": "Forma incorrecta: se esperaba {expected} y se obtuvo {got}. Las formas deben "
-              "coincidir exactamente; el broadcasting no vale.",
+              "coincidir exactamente: no basta con que una se pueda expandir a la otra "
+              "(broadcasting).",
         "pt": "Formato errado: esperava-se {expected}, veio {got}. Os formatos devem coincidir "
-              "exatamente; broadcasting não conta.",
+              "exatamente: não basta que um possa ser expandido para o outro (broadcasting).",
         "ru": "Неверная форма: ожидалась {expected}, получена {got}. Формы должны совпадать "
-              "точно; broadcasting не засчитывается.",
+              "точно: транслирование (broadcasting) одной формы в другую не засчитывается.",
     },
     "leaf.not_finite.plural": {
         "en": "The result contains {count} non-finite value (NaN or infinity), at index {index}.|The result contains {count} non-finite values (NaN or infinity), the first at index {index}.",
         "es": "El resultado contiene {count} valor no finito (NaN o infinito), en el índice {index}.|El resultado contiene {count} valores no finitos (NaN o infinito); el primero, en el índice {index}.",
         "pt": "O resultado contém {count} valor não finito (NaN ou infinito), no índice {index}.|O resultado contém {count} valores não finitos (NaN ou infinito); o primeiro, no índice {index}.",
-        "ru": "Результат содержит {count} нечисловое или бесконечное значение (NaN или inf), первое — по индексу {index}.|Результат содержит {count} нечисловых или бесконечных значения (NaN или inf), первое — по индексу {index}.|Результат содержит {count} нечисловых или бесконечных значений (NaN или inf), первое — по индексу {index}.",
+        "ru": "Результат содержит {count} нечисловое или бесконечное значение (NaN или inf) по индексу {index}.|Результат содержит {count} нечисловых или бесконечных значения (NaN или inf), первое — по индексу {index}.|Результат содержит {count} нечисловых или бесконечных значений (NaN или inf), первое — по индексу {index}.",
     },
     "leaf.values.scalar": {
         "en": "Wrong value: expected {expected}, got {got} (absolute error {abs_err}, relative error {rel_err}; rtol={rtol}, atol={atol}).",
@@ -514,19 +527,34 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Expected {expected}, got {got}.",
         "es": "Se esperaba {expected}, pero se obtuvo {got}.",
         "pt": "Esperava-se {expected}, mas veio {got}.",
-        "ru": "Ожидалось {expected}, а получено {got}.",
+        "ru": "Ожидалось: {expected}; получено: {got}.",
     },
     "struct.dict": {
         "en": "a dict with keys {keys}",
-        "es": "un dict con las claves {keys}",
-        "pt": "um dict com as chaves {keys}",
-        "ru": "словарь (dict) с ключами {keys}",
+        "es": "un diccionario con las claves {keys}",
+        "pt": "um dicionário com as chaves {keys}",
+        "ru": "словарь с ключами {keys}",
     },
+    # what was returned: Python's list or tuple, by its name in the language (never "un list")
+    "struct.list.plural": {
+        "en": "a list of {count} gradient|a list of {count} gradients",
+        "es": "una lista de {count} gradiente|una lista de {count} gradientes",
+        "pt": "uma lista de {count} gradiente|uma lista de {count} gradientes",
+        "ru": "список из {count} градиента|список из {count} градиентов|список из {count} градиентов",
+    },
+    "struct.tuple.plural": {
+        "en": "a tuple of {count} gradient|a tuple of {count} gradients",
+        "es": "una tupla de {count} gradiente|una tupla de {count} gradientes",
+        "pt": "uma tupla de {count} gradiente|uma tupla de {count} gradientes",
+        "ru": "кортеж из {count} градиента|кортеж из {count} градиентов|кортеж из {count} градиентов",
+    },
+    # what is expected: either sequence passes, so the report names both
     "struct.sequence.plural": {
-        "en": "a {kind} of {count} gradient|a {kind} of {count} gradients",
-        "es": "un {kind} de {count} gradiente|un {kind} de {count} gradientes",
-        "pt": "um {kind} de {count} gradiente|um {kind} de {count} gradientes",
-        "ru": "{kind} из {count} градиента|{kind} из {count} градиентов|{kind} из {count} градиентов",
+        "en": "a list or tuple of {count} gradient|a list or tuple of {count} gradients",
+        "es": "una lista o tupla de {count} gradiente|una lista o tupla de {count} gradientes",
+        "pt": "uma lista ou tupla de {count} gradiente|uma lista ou tupla de {count} gradientes",
+        "ru": "список или кортеж из {count} градиента|список или кортеж из {count} градиентов|"
+              "список или кортеж из {count} градиентов",
     },
     "struct.tensor": {
         "en": "one tensor of shape {shape}",
@@ -535,10 +563,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "один тензор формы {shape}",
     },
     "struct.other": {
-        "en": "a value of type {kind}",
-        "es": "un valor de tipo {kind}",
-        "pt": "um valor do tipo {kind}",
-        "ru": "значение типа {kind}",
+        "en": "a value of type `{kind}`",
+        "es": "un valor de tipo `{kind}`",
+        "pt": "um valor do tipo `{kind}`",
+        "ru": "значение типа `{kind}`",
     },
     "struct.missing_key": {
         "en": "The result has no entry {key}.",
@@ -551,127 +579,127 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Pattern: None on every check — the tape never connected the target to this source.",
         "es": "Patrón: None en todas las comprobaciones — la cinta nunca conectó el objetivo con esta fuente.",
         "pt": "Padrão: None em todas as verificações — a fita nunca ligou o alvo a esta fonte.",
-        "ru": "Закономерность: None во всех проверках — лента так и не связала цель с этим источником.",
+        "ru": "Типичная ошибка: None во всех проверках — лента так и не связала цель с этим источником.",
     },
     "mistake.shape": {
         "en": "Pattern: the shape is wrong on every check — compare your shape with the source's.",
         "es": "Patrón: la forma es incorrecta en todas las comprobaciones — compárala con la de la fuente.",
         "pt": "Padrão: o formato está errado em todas as verificações — compare-o com o da fonte.",
-        "ru": "Закономерность: форма неверна во всех проверках — сравните её с формой источника.",
+        "ru": "Типичная ошибка: форма неверна во всех проверках — сравните её с формой источника.",
     },
     "mistake.shape.transposed": {
         "en": "Pattern: the right numbers, transposed — a gradient has its source's shape: check the order of a `matmul` or a `transpose`.",
         "es": "Patrón: los números correctos, traspuestos — un gradiente tiene la forma de su fuente: revisa el orden de un `matmul` o un `transpose`.",
         "pt": "Padrão: os números certos, transpostos — um gradiente tem o formato da sua fonte: confira a ordem de um `matmul` ou um `transpose`.",
-        "ru": "Закономерность: верные числа, но транспонированные — градиент имеет форму своего источника: проверьте порядок в `matmul` или `transpose`.",
+        "ru": "Типичная ошибка: верные числа, но транспонированные — градиент имеет форму своего источника: проверьте порядок в `matmul` или `transpose`.",
     },
     "mistake.shape.missing_axis": {
         "en": "Pattern: the right numbers with an axis of size 1 missing — was it squeezed away, or `keepdims` forgotten?",
         "es": "Patrón: los números correctos sin un eje de tamaño 1 — ¿se eliminó con `squeeze` o faltó `keepdims`?",
         "pt": "Padrão: os números certos sem um eixo de tamanho 1 — ele foi removido com `squeeze` ou faltou `keepdims`?",
-        "ru": "Закономерность: верные числа, но без оси размера 1 — её убрал `squeeze` или забыт `keepdims`?",
+        "ru": "Типичная ошибка: верные числа, но без оси размера 1 — её убрал `squeeze` или забыт `keepdims`?",
     },
     "mistake.shape.extra_axis": {
         "en": "Pattern: the right numbers with an extra axis of size 1 — a `keepdims=True` or a `reshape` too many?",
         "es": "Patrón: los números correctos con un eje de tamaño 1 de más — ¿sobra un `keepdims=True` o un `reshape`?",
         "pt": "Padrão: os números certos com um eixo de tamanho 1 a mais — sobrou um `keepdims=True` ou um `reshape`?",
-        "ru": "Закономерность: верные числа, но с лишней осью размера 1 — лишний `keepdims=True` или `reshape`?",
+        "ru": "Типичная ошибка: верные числа, но с лишней осью размера 1 — лишний `keepdims=True` или `reshape`?",
     },
     "mistake.shape.broadcast": {
         "en": "Pattern: the gradient is not reduced to the source's shape (or reduced too far) — a broadcast source's gradient is summed over the axes broadcasting added.",
-        "es": "Patrón: el gradiente no está reducido a la forma de la fuente (o lo está de más) — el gradiente de una fuente ampliada por broadcasting se suma sobre los ejes que añadió el broadcasting.",
-        "pt": "Padrão: o gradiente não foi reduzido ao formato da fonte (ou foi reduzido demais) — o gradiente de uma fonte ampliada por broadcasting é somado nos eixos que o broadcasting acrescentou.",
-        "ru": "Закономерность: градиент не сведён к форме источника (или сведён слишком сильно) — градиент источника, расширенного через broadcasting, суммируется по осям, которые добавил broadcasting.",
+        "es": "Patrón: el gradiente no está reducido a la forma de la fuente (o lo está de más) — si una fuente se expandió a una forma mayor (broadcasting), su gradiente se suma sobre los ejes que añadió esa expansión.",
+        "pt": "Padrão: o gradiente não foi reduzido ao formato da fonte (ou foi reduzido demais) — se uma fonte foi expandida para um formato maior (broadcasting), o gradiente dela é somado nos eixos que essa expansão acrescentou.",
+        "ru": "Типичная ошибка: градиент не сведён к форме источника (или сведён слишком сильно) — если источник был транслирован (broadcasting) на бо́льшую форму, его градиент суммируется по осям, добавленным при транслировании.",
     },
     "mistake.sign": {
         "en": "Pattern: exactly −1 × the reference — is the target negated, or a difference taken the other way round?",
         "es": "Patrón: exactamente −1 × la referencia — ¿está el objetivo cambiado de signo o una resta invertida?",
         "pt": "Padrão: exatamente −1 × a referência — o alvo está com o sinal trocado ou uma subtração invertida?",
-        "ru": "Закономерность: ровно −1 × эталон — у цели сменён знак или разность взята в обратном порядке?",
+        "ru": "Типичная ошибка: ровно −1 × эталон — у цели сменён знак или разность взята в обратном порядке?",
     },
     "mistake.scale": {
         "en": "Pattern: exactly {k} × the reference on every check — a constant factor is off.",
         "es": "Patrón: exactamente {k} × la referencia en todas las comprobaciones — sobra o falta un factor constante.",
         "pt": "Padrão: exatamente {k} × a referência em todas as verificações — sobra ou falta um fator constante.",
-        "ru": "Закономерность: ровно {k} × эталон во всех проверках — лишний или пропущенный постоянный множитель.",
+        "ru": "Типичная ошибка: ровно {k} × эталон во всех проверках — лишний или пропущенный постоянный множитель.",
     },
     "mistake.scale.2": {
         "en": "Pattern: exactly twice the reference — is a term counted twice?",
         "es": "Patrón: exactamente el doble de la referencia — ¿se cuenta un término dos veces?",
         "pt": "Padrão: exatamente o dobro da referência — um termo foi contado duas vezes?",
-        "ru": "Закономерность: ровно вдвое больше эталона — одно слагаемое учтено дважды?",
+        "ru": "Типичная ошибка: ровно вдвое больше эталона — одно слагаемое учтено дважды?",
     },
     "mistake.scale.1/2": {
         "en": "Pattern: exactly half the reference — is the factor 2 of a square's derivative missing?",
         "es": "Patrón: exactamente la mitad de la referencia — ¿falta el factor 2 de la derivada de un cuadrado?",
         "pt": "Padrão: exatamente a metade da referência — falta o fator 2 da derivada de um quadrado?",
-        "ru": "Закономерность: ровно половина эталона — пропущен множитель 2 из производной квадрата?",
+        "ru": "Типичная ошибка: ровно половина эталона — пропущен множитель 2 из производной квадрата?",
     },
     "mistake.scale.n": {
         "en": "Pattern: the reference times the batch size n — a sum where the target takes a mean?",
         "es": "Patrón: la referencia multiplicada por el tamaño del lote n — ¿una suma donde el objetivo usa una media?",
         "pt": "Padrão: a referência vezes o tamanho do lote n — uma soma onde o alvo usa uma média?",
-        "ru": "Закономерность: эталон, умноженный на размер батча n — сумма вместо среднего?",
+        "ru": "Типичная ошибка: эталон, умноженный на размер батча n — сумма вместо среднего?",
     },
     "mistake.scale.1/n": {
         "en": "Pattern: the reference divided by the batch size n — a mean where the target takes a sum?",
         "es": "Patrón: la referencia dividida por el tamaño del lote n — ¿una media donde el objetivo usa una suma?",
         "pt": "Padrão: a referência dividida pelo tamanho do lote n — uma média onde o alvo usa uma soma?",
-        "ru": "Закономерность: эталон, делённый на размер батча n — среднее вместо суммы?",
+        "ru": "Типичная ошибка: эталон, делённый на размер батча n — среднее вместо суммы?",
     },
     "mistake.partial": {
         "en": "Pattern: the gradient of only part of the target — a term or a factor of the chain rule is missing.",
         "es": "Patrón: el gradiente de solo una parte del objetivo — falta un término o un factor de la regla de la cadena.",
         "pt": "Padrão: o gradiente de apenas uma parte do alvo — falta um termo ou um fator da regra da cadeia.",
-        "ru": "Закономерность: градиент только части цели — пропущено слагаемое или множитель цепного правила.",
+        "ru": "Типичная ошибка: градиент только части цели — пропущено слагаемое или множитель цепного правила.",
     },
     "mistake.partial.declared": {
         "en": "Pattern: {title} — {hint}",
         "es": "Patrón: {title} — {hint}",
         "pt": "Padrão: {title} — {hint}",
-        "ru": "Закономерность: {title} — {hint}",
+        "ru": "Типичная ошибка: {title} — {hint}",
     },
     "mistake.stale.declared": {
         "en": "Pattern: {title} — {hint}",
         "es": "Patrón: {title} — {hint}",
         "pt": "Padrão: {title} — {hint}",
-        "ru": "Закономерность: {title} — {hint}",
+        "ru": "Типичная ошибка: {title} — {hint}",
     },
     "mistake.extra.declared": {
         "en": "Pattern: {title} — {hint}",
         "es": "Patrón: {title} — {hint}",
         "pt": "Padrão: {title} — {hint}",
-        "ru": "Закономерность: {title} — {hint}",
+        "ru": "Типичная ошибка: {title} — {hint}",
     },
     "mistake.swapped": {
         "en": "Pattern: this is the reference of {other}, and {other} holds this one — two sources' gradients are exchanged.",
         "es": "Patrón: esto es la referencia de {other}, y {other} tiene esta — los gradientes de dos fuentes están intercambiados.",
         "pt": "Padrão: isto é a referência de {other}, e {other} tem esta — os gradientes de duas fontes estão trocados.",
-        "ru": "Закономерность: это эталон для {other}, а {other} содержит этот — градиенты двух источников перепутаны местами.",
+        "ru": "Типичная ошибка: это эталон для {other}, а {other} содержит этот — градиенты двух источников перепутаны местами.",
     },
     "mistake.stale": {
         "en": "Pattern: the reference at another point — is a value from an earlier call, or a first step, reused (or hard-coded)?",
         "es": "Patrón: la referencia en otro punto — ¿se reutiliza un valor de una llamada anterior o de un primer paso (o está escrito a mano)?",
         "pt": "Padrão: a referência em outro ponto — um valor de uma chamada anterior ou de um primeiro passo foi reutilizado (ou escrito à mão)?",
-        "ru": "Закономерность: эталон в другой точке — повторно используется значение из прошлого вызова или первого шага (или оно вписано вручную)?",
+        "ru": "Типичная ошибка: эталон в другой точке — повторно используется значение из прошлого вызова или первого шага (или оно вписано вручную)?",
     },
     "mistake.not_finite": {
         "en": "Pattern: NaN or infinity on every check — look for a division by zero, a log of 0 or an overflow.",
         "es": "Patrón: NaN o infinito en todas las comprobaciones — busca una división por cero, un log de 0 o un desbordamiento.",
         "pt": "Padrão: NaN ou infinito em todas as verificações — procure uma divisão por zero, um log de 0 ou um estouro.",
-        "ru": "Закономерность: NaN или бесконечность во всех проверках — ищите деление на ноль, логарифм нуля или переполнение.",
+        "ru": "Типичная ошибка: NaN или бесконечность во всех проверках — ищите деление на ноль, логарифм нуля или переполнение.",
     },
     "mistake.precision": {
         "en": "Pattern: right to float32's precision, not to float64's — keep the computation in float64 (no `float32` cast or constant).",
         "es": "Patrón: correcto con la precisión de float32, no con la de float64 — mantén el cálculo en float64 (sin conversión ni constantes `float32`).",
         "pt": "Padrão: correto na precisão de float32, não na de float64 — mantenha o cálculo em float64 (sem conversão ou constantes `float32`).",
-        "ru": "Закономерность: верно с точностью float32, но не float64 — считайте в float64 (без приведения к `float32` и таких констант).",
+        "ru": "Типичная ошибка: верно с точностью float32, но не float64 — считайте в float64 (без приведения к `float32` и таких констант).",
     },
     "mistake.other": {
         "en": "No known mistake pattern explains these values.",
         "es": "Ningún patrón de error conocido explica estos valores.",
         "pt": "Nenhum padrão de erro conhecido explica estes valores.",
-        "ru": "Ни одна известная закономерность ошибок не объясняет эти значения.",
+        "ru": "Ни одна из известных типичных ошибок не объясняет эти значения.",
     },
     # ----- the instructor's class report (grader/class_report.py, issue 29) ------------------
     "classreport.title": {
@@ -800,6 +828,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "lançou uma exceção",
         "ru": "выбросило исключение",
     },
+    "classreport.unanswered": {
+        "en": "unanswered",
+        "es": "sin responder",
+        "pt": "sem resposta",
+        "ru": "без ответа",
+    },
     "classreport.example": {
         "en": "An example of “{pattern}” (anonymized)",
         "es": "Un ejemplo de «{pattern}» (anonimizado)",
@@ -871,10 +905,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Your gradient disagrees with central finite differences of the function: along "
               "a random direction it predicts a slope of {got}, the function changes at a "
               "rate of {expected}.",
-        "es": "Tu gradiente no concuerda con las diferencias finitas centradas de la función: "
+        "es": "Tu gradiente no concuerda con las diferencias finitas centrales de la función: "
               "en una dirección aleatoria predice una pendiente de {got}, y la función cambia "
               "a razón de {expected}.",
-        "pt": "O seu gradiente não bate com as diferenças finitas centradas da função: numa "
+        "pt": "O seu gradiente não bate com as diferenças finitas centrais da função: numa "
               "direção aleatória ele prevê uma inclinação de {got}, e a função varia a uma "
               "taxa de {expected}.",
         "ru": "Ваш градиент не согласуется с центральными конечными разностями функции: вдоль "
@@ -883,8 +917,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "fd.ok": {
         "en": "Agrees with central finite differences (slope {expected}).",
-        "es": "Concuerda con las diferencias finitas centradas (pendiente {expected}).",
-        "pt": "Bate com as diferenças finitas centradas (inclinação {expected}).",
+        "es": "Concuerda con las diferencias finitas centrales (pendiente {expected}).",
+        "pt": "Bate com as diferenças finitas centrais (inclinação {expected}).",
         "ru": "Согласуется с центральными конечными разностями (наклон {expected}).",
     },
     "fd.unusable": {
@@ -922,32 +956,32 @@ MESSAGES: dict[str, dict[str, str]] = {
               "его забыли вернуть через `return`?",
     },
     "none.unwatched_tensor": {
-        "en": "The tape did not watch this source: it is a Tensor (for example a `tf.constant`), "
+        "en": "The tape did not watch this source: it is a tensor (for example a `tf.constant`), "
               "and a tape watches only trainable `tf.Variable`s by itself. Call "
               "`tape.watch(x)` inside the `with` block, or make it a `tf.Variable`.",
-        "es": "La cinta no observaba esta fuente: es un Tensor (por ejemplo, un "
+        "es": "La cinta no observaba esta fuente: es un tensor (por ejemplo, un "
               "`tf.constant`), y la cinta solo observa por sí misma las `tf.Variable` "
               "entrenables. Llama a `tape.watch(x)` dentro del bloque `with` o conviértela en "
               "una `tf.Variable`.",
-        "pt": "A fita não estava observando esta fonte: ela é um Tensor (por exemplo, um "
+        "pt": "A fita não estava observando esta fonte: ela é um tensor (por exemplo, um "
               "`tf.constant`), e a fita só observa sozinha as `tf.Variable` treináveis. Chame "
               "`tape.watch(x)` dentro do bloco `with` ou transforme-a numa `tf.Variable`.",
-        "ru": "Лента не отслеживала этот источник: это Tensor (например, `tf.constant`), а "
+        "ru": "Лента не отслеживала этот источник: это тензор (например, `tf.constant`), а "
               "сама лента отслеживает только обучаемые `tf.Variable`. Вызовите "
               "`tape.watch(x)` внутри блока `with` или сделайте его `tf.Variable`.",
     },
     "none.variable_replaced": {
         "en": "If this was a `tf.Variable`, a line such as `x = x + 1` replaced it by a new "
-              "Tensor, which the tape does not watch. Change a variable in place with "
+              "tensor, which the tape does not watch. Change a variable in place with "
               "`x.assign_add(1)`.",
         "es": "Si era una `tf.Variable`, una línea como `x = x + 1` la sustituyó por un "
-              "Tensor nuevo, que la cinta no observa. Modifica una variable en su sitio con "
+              "tensor nuevo, que la cinta no observa. Modifica una variable en su sitio con "
               "`x.assign_add(1)`.",
         "pt": "Se era uma `tf.Variable`, uma linha como `x = x + 1` a substituiu por um "
-              "Tensor novo, que a fita não observa. Altere uma variável no lugar com "
+              "tensor novo, que a fita não observa. Altere uma variável no lugar com "
               "`x.assign_add(1)`.",
         "ru": "Если это была `tf.Variable`, то строка вроде `x = x + 1` заменила её новым "
-              "Tensor, который лента не отслеживает. Изменяйте переменную на месте: "
+              "тензором, который лента не отслеживает. Изменяйте переменную на месте: "
               "`x.assign_add(1)`.",
     },
     "none.non_trainable": {
@@ -964,15 +998,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The source has an integer dtype ({dtype}); gradients exist only for "
               "floating-point values. Use a float, e.g. `tf.Variable(2.0)` instead of "
               "`tf.Variable(2)`.",
-        "es": "La fuente tiene un dtype entero ({dtype}); solo hay gradientes para valores "
-              "de coma flotante. Usa un float, p. ej. `tf.Variable(2.0)` en vez de "
-              "`tf.Variable(2)`.",
-        "pt": "A fonte tem um dtype inteiro ({dtype}); só existem gradientes para valores "
-              "de ponto flutuante. Use um float, p. ex. `tf.Variable(2.0)` em vez de "
-              "`tf.Variable(2)`.",
-        "ru": "У источника целочисленный dtype ({dtype}); градиенты существуют только для "
-              "чисел с плавающей точкой. Используйте float, например `tf.Variable(2.0)` "
-              "вместо `tf.Variable(2)`.",
+        "es": "La fuente tiene un tipo de dato entero (`dtype` {dtype}); solo hay gradientes "
+              "para valores de coma flotante. Usa un número de coma flotante, p. ej. "
+              "`tf.Variable(2.0)` en vez de `tf.Variable(2)`.",
+        "pt": "A fonte tem um tipo de dado inteiro (`dtype` {dtype}); só existem gradientes "
+              "para valores de ponto flutuante. Use um número de ponto flutuante, p. ex. "
+              "`tf.Variable(2.0)` em vez de `tf.Variable(2)`.",
+        "ru": "У источника целочисленный тип данных (`dtype` {dtype}); градиенты существуют "
+              "только для чисел с плавающей точкой. Используйте вещественное число, например "
+              "`tf.Variable(2.0)` вместо `tf.Variable(2)`.",
     },
     "none.numpy_detour": {
         "en": "The target was computed outside the tape: it is a NumPy value ({kind}), so the "
@@ -1010,20 +1044,20 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "none.generic": {
         "en": "A gradient is None when the tape has no path from the target back to the "
-              "source: the source was not watched (a Tensor, or a Variable replaced by "
+              "source: the source was not watched (a tensor, or a variable replaced by "
               "`x = x + 1`), it has an integer dtype, or the path went through NumPy or a "
               "stateful `assign`.",
         "es": "Un gradiente es None cuando la cinta no tiene un camino del objetivo a la "
-              "fuente: la fuente no estaba observada (un Tensor, o una Variable sustituida "
-              "por `x = x + 1`), tiene un dtype entero o el camino pasó por NumPy o por un "
+              "fuente: la fuente no estaba observada (un tensor, o una variable sustituida "
+              "por `x = x + 1`), tiene un tipo de dato entero o el camino pasó por NumPy o por un "
               "`assign` con estado.",
         "pt": "Um gradiente é None quando a fita não tem um caminho do alvo até a fonte: a "
-              "fonte não estava sendo observada (um Tensor, ou uma Variable substituída por "
-              "`x = x + 1`), tem dtype inteiro, ou o caminho passou pelo NumPy ou por um "
+              "fonte não estava sendo observada (um tensor, ou uma variável substituída por "
+              "`x = x + 1`), tem tipo de dado inteiro, ou o caminho passou pelo NumPy ou por um "
               "`assign` com estado.",
         "ru": "Градиент равен None, когда у ленты нет пути от цели к источнику: источник не "
-              "отслеживался (Tensor или Variable, заменённая строкой `x = x + 1`), имеет "
-              "целочисленный dtype, или путь прошёл через NumPy или через `assign`.",
+              "отслеживался (тензор или переменная, заменённая строкой `x = x + 1`), имеет "
+              "целочисленный тип данных или путь прошёл через NumPy либо через `assign`.",
     },
     # issue 24 (bounded outputs, grader.bounds): what replaces the outputs dropped from a cell
     "output.truncated_cell": {

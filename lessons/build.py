@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from course_lang import split_variant, variant_name
+from course_lang.typography import decimal_mark, typeset
 
 from . import LANGS, SOURCE_LANG
 from .i18n import t
@@ -41,6 +42,7 @@ LANGUAGE_INFO = {  # no version: it would differ between machines
     "pygments_lexer": "ipython3",
 }
 VARIANTS = ("instructor", "student")
+TITLE_KEY = "title"  # the prose cell that opens every lesson
 
 
 @dataclass(frozen=True)
@@ -78,13 +80,20 @@ def targets(lessons: list[Lesson], root: Path = ROOT) -> list[Target]:
 # Rendering
 # --------------------------------------------------------------------------------------------
 def prose_text(prose: Prose, lang: str) -> str:
-    """The markdown of a prose cell in ``lang``, with a localized note if stale or missing."""
+    """The markdown of a prose cell in ``lang``, with a localized note if stale or missing,
+    typeset for the language (``course_lang.typography``: Russian no-break spaces, nested
+    quotes). A lesson's title cell ends, where the language writes a decimal comma, with the
+    note that says why Python's output shows a point (``lessons.decimal_note``)."""
     status = prose.status(lang)
     if status == "missing":
-        return f"> ⚠️ {t('lessons.missing_translation', lang)}\n\n{prose.texts[SOURCE_LANG]}"
-    if status == "stale":
-        return f"> ⚠️ {t('lessons.stale_translation', lang)}\n\n{prose.texts[lang]}"
-    return prose.texts[lang]
+        text = f"> ⚠️ {t('lessons.missing_translation', lang)}\n\n{prose.texts[SOURCE_LANG]}"
+    elif status == "stale":
+        text = f"> ⚠️ {t('lessons.stale_translation', lang)}\n\n{prose.texts[lang]}"
+    else:
+        text = prose.texts[lang]
+    if prose.key == TITLE_KEY and decimal_mark(lang) != ".":
+        text = f"{text.rstrip()}\n\n{t('lessons.decimal_note', lang)}"
+    return typeset(text, lang, markdown=True)
 
 
 def nbgrader_metadata(cell: Code) -> dict:
@@ -119,7 +128,7 @@ def question_cells(lesson: Lesson, prose: Prose, lang: str) -> list:
         cells[0].metadata["tags"] = list(prose.tags)
     for i, question in enumerate(prose.question_list(lang), start=1):
         question_id = lesson.cell_id(f"{prose.key}-q{i}")
-        cells.append(v4.new_markdown_cell(question, id=question_id))
+        cells.append(v4.new_markdown_cell(typeset(question, lang, markdown=True), id=question_id))
         answer = v4.new_markdown_cell(t("lessons.questions.answer", lang),
                                       id=lesson.cell_id(f"{prose.key}-a{i}"))
         answer.metadata["minitape"] = {"answer_to": question_id}

@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -58,9 +58,10 @@ class _Variant:
 @dataclass(frozen=True)
 class Glossary:
     variants: dict[str, tuple[_Variant, ...]]  # lang -> variants
-    numbers: dict[str, dict[str, str]]  # lang -> {"decimal": ",", "thousands": " "}
+    numbers: dict[str, dict[str, str]]  # lang -> {"decimal": ",", "thousands": " ", "list_separator": ";"}
     catalogs: tuple[str, ...]
     terms: dict[str, dict[str, str]]  # concept -> lang -> chosen term
+    quotes: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> {"outer": "«»", "inner": "„“"}
 
 
 def _compile(raw: Mapping, origin: str) -> Glossary:
@@ -86,8 +87,12 @@ def _compile(raw: Mapping, origin: str) -> Glossary:
     missing = sorted(set(variants) - set(numbers))
     if missing:
         raise ValueError(f"{origin}: no number rule for {missing}")
+    quotes = {lang: dict(spec) for lang, spec in raw.get("quotes", {}).items()}
+    for lang, spec in quotes.items():
+        if len(spec.get("outer", "")) != 2 or len(spec.get("inner", "")) != 2:
+            raise ValueError(f"{origin}: quotes [{lang}] needs an 'outer' and an 'inner' pair, e.g. «» and „“")
     return Glossary({k: tuple(v) for k, v in variants.items()}, numbers, tuple(raw.get("catalogs", ())),
-                    terms)
+                    terms, quotes)
 
 
 @functools.lru_cache(maxsize=None)
@@ -168,6 +173,8 @@ def check_text(text: str, lang: str, where: str = "<text>", glossary: Glossary |
             at(m.start()), lang, number,
             f"numbers in {lang} prose use {spec['decimal']!r} as the decimal separator"
             f" and {spec['thousands']!r} between thousands (e.g. {spec.get('example', '')})")))
+    found += _list_problems(text, lang, spec, at)
+    found += _quote_problems(prose, lang, g, at)
     if spec["decimal"] == ",":
         # the same number inside math ($\eta = 0.1$) must not contradict the prose (0,1)
         for math in _MATH.finditer(text):
@@ -177,6 +184,62 @@ def check_text(text: str, lang: str, where: str = "<text>", glossary: Glossary |
                     f"numbers in {lang} math use a decimal comma too: write "
                     f"{m.group(0).replace('.', '{,}')} (LaTeX's {{,}} sets a comma without a space)")))
     return [v for _, v in sorted(found, key=lambda item: item[0])]
+
+
+# Lists of numbers written with a decimal comma: the items are separated by a semicolon, or
+# "0,5, -0,3" reads as four numbers. In math ($[0{,}5, -0{,}3]$), between formulas
+# ($0{,}01$, $0{,}1$) and in prose (0,01, 0,1).
+_COMMA_LIST = (
+    re.compile(r"\d\{,\}\d+\s*,\s*\\?[-−+]?\s*\d"),                  # 0{,}3, 1 ...
+    re.compile(r"\d\s*,\s*\\?[-−+]?\s*\d+\{,\}\d"),                  # ... 1, -0{,}5
+    re.compile(r"\d\{,\}\d+\$,\s*\$[^$]*?\d\{,\}\d"),                 # $0{,}01$, $0{,}1$
+)
+_PROSE_COMMA_LIST = (re.compile(r"(?<![\w.,])\d+,\d+,\s+[-−]?\d"), re.compile(r"(?<![\w.,])\d+,\s+[-−]?\d+,\d"))
+_CODE_ONLY = re.compile(r"```.*?```|`[^`\n]*`|https?://\S+|<[^>\n]+>|\]\([^)\n]*\)", re.S)
+
+
+def _list_problems(text: str, lang: str, spec: Mapping[str, str], at) -> list:
+    sep = spec.get("list_separator")
+    if not sep or spec["decimal"] != ",":
+        return []
+    visible = _CODE_ONLY.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    rule = (f"a list of decimal-comma numbers in {lang} separates its items with {sep!r}: "
+            f"[0{{,}}5{sep} -0{{,}}3], 0,01{sep} 0,1 y 0,5")
+    out = []
+    for pattern in _COMMA_LIST:
+        for m in pattern.finditer(visible):
+            out.append((m.start(), Violation(at(m.start()), lang, m.group(0), rule)))
+    prose = prose_only(text)
+    for pattern in _PROSE_COMMA_LIST:
+        for m in pattern.finditer(prose):
+            out.append((m.start(), Violation(at(m.start()), lang, m.group(0), rule)))
+    return out
+
+
+def _quote_problems(prose: str, lang: str, g: "Glossary", at) -> list:
+    """Straight double quotes in prose, another language's quotation marks, and quotes nested
+    without the inner pair («…«…»…» where Russian writes «…„…“…»)."""
+    spec = g.quotes.get(lang)
+    if not spec:
+        return []
+    outer, inner = spec["outer"], spec["inner"]
+    out = []
+    rule = f"quotes in {lang}: {outer[0]}…{outer[1]}, inside them {inner[0]}…{inner[1]}; no straight quotes"
+    for m in re.finditer(r'"', prose):
+        out.append((m.start(), Violation(at(m.start()), lang, m.group(0), rule)))
+    foreign = set("«»“”„") - set(outer) - set(inner)
+    for m in re.finditer(f"[{''.join(sorted(foreign))}]", prose):
+        out.append((m.start(), Violation(at(m.start()), lang, m.group(0), rule)))
+    if outer[0] != outer[1]:
+        depth = 0
+        for i, ch in enumerate(prose):
+            if ch == outer[0]:
+                if depth:
+                    out.append((i, Violation(at(i), lang, ch, rule)))
+                depth += 1
+            elif ch == outer[1] and depth:
+                depth -= 1
+    return out
 
 
 def check_catalog(messages: Mapping[str, Mapping[str, str]], origin: str,

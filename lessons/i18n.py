@@ -9,7 +9,7 @@ running notebook::
     >>> t("plot.title.function_and_derivative")
     'Una función y su derivada'
     >>> t("widgets.tangent.readout", x="1.00", y="0.84", slope="0.54")
-    'f(1.00) = 0.84; pendiente f′(1.00) = 0.54'
+    'f(1,00) = 0,84; pendiente f′(1,00) = 0,54'
 
 Language of a running notebook: ``course_lang.current_language`` (the course's one resolver,
 shared with the grader and ``minitape.debugging``; order in ``docs/languages.md``): an explicit
@@ -28,11 +28,13 @@ that every key exists in every language.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Mapping
 
-from course_lang import (LANGS, Catalog, current_language, language_from_path, normalize_language,
+from course_lang import (LANGS, Catalog, current_language, language_from_path, normalize_language, resolve,
                          set_language)
+from course_lang.typography import decimal_mark, localize_number
 
 __all__ = [
     "LANGS",
@@ -87,7 +89,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "notebook: são entregues com ele, e seu professor pode lê-las.",
         "ru": "У этих вопросов нет единственного правильного ответа, и баллов за них не дают. "
               "Напишите несколько предложений в ячейке под каждым вопросом (дважды щёлкните по "
-              "ней, чтобы её редактировать) или обсудите их с однокурсником. Ответы остаются в "
+              "ней, чтобы её отредактировать) или обсудите их с однокурсником. Ответы остаются в "
               "вашем блокноте: они сдаются вместе с ним, и преподаватель может их прочитать.",
     },
     "lessons.questions.answer": {
@@ -133,6 +135,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "A inclinação da tangente é o gradiente que a fita calcula",
         "ru": "Наклон касательной — это градиент, который вычисляет лента",
     },
+    # the closing note of every lesson's title cell where the language writes a decimal comma
+    # (lessons/build.py): prose, figures and readouts write the comma, Python's output the point
+    "lessons.decimal_note": {
+        "en": "> **About numbers.** The text, the figures and the widgets' readouts write decimals "
+              "with a point (0.5), as Python and NumPy do. (Shown only where the language writes a "
+              "decimal comma.)",
+        "es": "> **Sobre los números.** En el texto, en las figuras y en las lecturas de los "
+              "controles interactivos, los decimales llevan coma (0,5), como se escribe en español. "
+              "Python, NumPy y los deslizadores escriben siempre un punto (`0.5`): así aparecen los "
+              "números en el código, en lo que imprimen las celdas y en la casilla de un deslizador.",
+        "pt": "> **Sobre os números.** No texto, nas figuras e nas leituras dos controles "
+              "interativos, os decimais levam vírgula (0,5), como se escreve em português. Python, "
+              "NumPy e os controles deslizantes escrevem sempre um ponto (`0.5`): é assim que os "
+              "números aparecem no código, no que as células imprimem e no campo de um controle "
+              "deslizante.",
+        "ru": "> **О записи чисел.** В тексте, на графиках и в подписях к интерактивным элементам "
+              "десятичные дроби записываются с запятой (0,5), как принято в русском языке. Python, "
+              "NumPy и ползунки всегда пишут точку (`0.5`): так числа выглядят в коде, в том, что "
+              "печатают ячейки, и в поле ползунка.",
+    },
     "widgets.tangent.slider": {"en": "point x", "es": "punto x", "pt": "ponto x", "ru": "точка x"},
     "widgets.tangent.point": {"en": "point", "es": "punto", "pt": "ponto", "ru": "точка"},
     "widgets.tangent.tangent": {"en": "tangent", "es": "tangente", "pt": "tangente", "ru": "касательная"},
@@ -172,10 +194,57 @@ def catalog() -> dict[str, dict[str, str]]:
     return CATALOG.entries()
 
 
+class _Number:
+    """A float handed to a message: formatted by the message's own spec (``{nudge:.8f}``), then
+    written with the language's decimal mark (``3,15164366`` in es, pt and ru), as the prose
+    around it is. Only the course's own sentences do this; Python's output keeps its point."""
+
+    __slots__ = ("value", "lang")
+
+    def __init__(self, value: float, lang: str) -> None:
+        self.value, self.lang = value, lang
+
+    def __format__(self, spec: str) -> str:
+        return localize_number(format(self.value, spec), self.lang)
+
+    def __str__(self) -> str:
+        return localize_number(str(self.value), self.lang)
+
+
+_NUMBER_TEXT = re.compile(r"[−-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?%?")
+
+
+def _numbers(lang: str | None, kwargs: dict) -> dict:
+    """``kwargs`` with every number -- a float, or a number the caller already formatted
+    (``f"{x:.3f}"``) -- written with the language's decimal mark."""
+    code = resolve(lang)
+    if decimal_mark(code) == ".":
+        return kwargs
+    out = {}
+    for k, v in kwargs.items():
+        if _is_float(v):
+            v = _Number(float(v), code)
+        elif isinstance(v, str) and _NUMBER_TEXT.fullmatch(v):
+            v = localize_number(v, code)
+        out[k] = v
+    return out
+
+
+def _is_float(value: object) -> bool:
+    """A Python float (NumPy's float64 is one) or a NumPy floating scalar (float32, ...)."""
+    if isinstance(value, float):
+        return True
+    dtype = getattr(value, "dtype", None)
+    return getattr(dtype, "kind", "") == "f" and getattr(value, "ndim", None) == 0
+
+
 def t(key: str, lang: str | None = None, /, **kwargs: object) -> str:
     """The message ``key`` in ``lang`` (default: ``current_language()``), formatted with kwargs.
 
     Falls back to English when the language lacks the key; an unknown key is a KeyError
-    (a typo in a lesson should fail loudly, not show the key to students).
+    (a typo in a lesson should fail loudly, not show the key to students). A number argument (a
+    float, formatted by the message's spec, or a number already formatted as text) is written
+    with the language's decimal mark: ``t("l06.losses", first="0.0123", ...)`` says ``0,0123``
+    in Spanish, as the prose does.
     """
-    return CATALOG.t(key, lang, **kwargs)
+    return CATALOG.t(key, lang, **_numbers(lang, kwargs))

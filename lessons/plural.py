@@ -27,7 +27,7 @@ from __future__ import annotations
 from course_lang import PLURAL_FORMS, PLURAL_SUFFIX, SEPARATOR, plural_rule
 from course_lang import plural_index as _plural_index
 
-from .i18n import CATALOG
+from .i18n import CATALOG, _numbers
 
 __all__ = ["PLURAL_FORMS", "PLURAL_SUFFIX", "SEPARATOR", "plural_rule", "plural_index", "forms", "tn"]
 
@@ -47,4 +47,4 @@ def tn(key: str, count: int, lang: str | None = None, /, **kwargs: object) -> st
 
     ``count`` is also passed to the text as ``{count}``, next to ``kwargs``.
     """
-    return CATALOG.tn(key, count, lang, **kwargs)
+    return CATALOG.tn(key, count, lang, **_numbers(lang, kwargs))

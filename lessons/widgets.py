@@ -16,10 +16,11 @@ here differentiates by hand or by finite differences.
 
 from __future__ import annotations
 
-import io
 from typing import Callable
 
 import numpy as np
+
+from course_lang.typography import localize_number
 
 from .i18n import MESSAGES, add_messages, current_language, t
 
@@ -131,9 +132,9 @@ def _render_tangent(f: Callable, x_range, xs, ys, x0: float, y0: float, slope: f
     ax.set_xlabel(t("plot.x"))
     ax.set_title(t("widgets.tangent.title"), fontsize=10)
     ax.legend(loc="best", fontsize=8)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    return buffer.getvalue()
+    from .figures import png
+
+    return png(fig)
 
 
 # ipywidgets draws a slider's handle (noUiSlider, role="slider") without an accessible name: its
@@ -285,8 +286,12 @@ class NewtonExplorer:
     def _describe(end: dict) -> str:
         if end["kind"] == "diverged":
             return "x = ∞"
-        return (f"x = {end['x']:.4f}, f′(x) = {end['d1']:.4f}, f″(x) = {end['d2']:.2f} "
+        # the readout's numbers in the notebook's language, as the prose writes them; with a
+        # decimal comma the three values are separated by semicolons
+        sep = ", " if current_language() == "en" else "; "
+        text = (f"x = {end['x']:.4f}{sep}f′(x) = {end['d1']:.4f}{sep}f″(x) = {end['d2']:.2f} "
                 f"({t('l05.newton.' + end['kind'])})")
+        return localize_number(text, current_language())
 
     def update(self, x0: float) -> None:
         """Start both methods at x0 (what the slider does), recompute, redraw."""
@@ -318,9 +323,9 @@ class NewtonExplorer:
             ax.set_ylim(*self.ylim)
         ax.set_title(t("l05.newton.title"), fontsize=10)
         ax.legend(loc="upper center", fontsize=8)
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png")
-        return buffer.getvalue()
+        from .figures import png
+
+        return png(fig)
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

@@ -4,7 +4,8 @@
 
 * ``DIR/report.json``: ``{"assignment", "students", "exercises": {id: {"points", "mean",
   "median", "full", "zero", "distribution", "patterns": {pattern: count}, "kinds",
-  "errors", "flags", "example"}}, "difficulty": [ids, hardest first], "flags": {kind: count}}``;
+  "errors" (the code raised), "unanswered" (left as released, the export's status), "flags",
+  "example"}}, "difficulty": [ids, hardest first], "flags": {kind: count}}``;
 * ``DIR/report.html``: one self-contained page (inline SVG plots, no script): exercises ranked
   by difficulty, per exercise its score distribution, its mistake patterns with counts and one
   anonymized example of the student code behind the most common one, and the autograder's
@@ -47,7 +48,8 @@ class ExerciseStats:
     patterns: Counter = field(default_factory=Counter)
     kinds: Counter = field(default_factory=Counter)
     flags: Counter = field(default_factory=Counter)
-    errors: int = 0
+    errors: int = 0      # the student's code raised (an answer was written)
+    unanswered: int = 0  # the solution cell left as released (the export's ``unanswered``)
     first: dict = field(default_factory=dict)  # pattern -> (student, notebook path)
 
 
@@ -62,19 +64,32 @@ class ClassData:
     people: dict = field(default_factory=dict)  # student id -> (first, last, email)
 
 
-_GRADES_SQL = """
-SELECT sa.student_id, a.name, n.name, bc.name, gc.max_score, g.auto_score, g.manual_score,
-       g.extra_credit, sa.timestamp
-FROM grade g
-JOIN submitted_notebook sn ON g.notebook_id = sn.id
+# a row of the gradebook (t: grade or comment) with its submission's student and assignment
+_PER_SUBMISSION = """
+JOIN submitted_notebook sn ON t.notebook_id = sn.id
 JOIN submitted_assignment sa ON sn.assignment_id = sa.id
 JOIN assignment a ON sa.assignment_id = a.id
-JOIN grade_cells gc ON g.cell_id = gc.id
+"""
+
+_GRADES_SQL = """
+SELECT sa.student_id, a.name, n.name, bc.name, gc.max_score, t.auto_score, t.manual_score,
+       t.extra_credit, sa.timestamp
+FROM grade t""" + _PER_SUBMISSION + """JOIN grade_cells gc ON t.cell_id = gc.id
 JOIN base_cell bc ON bc.id = gc.id
 JOIN notebook n ON bc.notebook_id = n.id
 WHERE a.name IN ({names})
 ORDER BY sa.student_id, a.name, n.name, bc.name
 """
+
+# solution cells nbgrader found as released ("No response.": their checksum is the release's):
+# the export's ``unanswered``, read from the same place the export reads it
+_UNANSWERED_SQL = """
+SELECT sa.student_id, a.name, n.name, bc.name
+FROM comment t""" + _PER_SUBMISSION + """JOIN base_cell bc ON bc.id = t.cell_id
+JOIN notebook n ON bc.notebook_id = n.id
+WHERE a.name IN ({names}) AND t.auto_comment = 'No response.'
+"""
+SOLUTION_SUFFIX = "_solution"  # the lessons' solution cell of exercise X is X_solution
 
 
 def _metadata(path: str) -> dict | None:
@@ -133,8 +148,14 @@ def collect(course_dir: str, assignment: str, progress: bool = False) -> ClassDa
         params = {f"a{i}": n for i, n in enumerate(names)}
         sql = _GRADES_SQL.format(names=", ".join(f":a{i}" for i in range(len(names))))
         rows = gb.db.execute(text(sql), params).fetchall()
+        blank = gb.db.execute(text(_UNANSWERED_SQL.format(names=", ".join(
+            f":a{i}" for i in range(len(names))))), params).fetchall()
         people = {s.id: (s.first_name or "", s.last_name or "", s.email or "") for s in gb.students}
     data = ClassData(assignment, names, people=people)
+    unanswered: dict[tuple, set] = defaultdict(set)  # (student, assignment, nb) -> exercises
+    for student, a_name, nb_name, cell in blank:
+        unanswered[(student, a_name, nb_name)].add(
+            cell[:-len(SOLUTION_SUFFIX)] if cell.endswith(SOLUTION_SUFFIX) else cell)
     per_student: dict[tuple, dict] = defaultdict(dict)  # (student, assignment, nb) -> cell -> score
     latest: dict[str, tuple] = {}  # student -> (timestamp, assignment): the variant graded
     for student, a_name, nb_name, cell, max_score, auto, manual, extra, stamp in rows:
@@ -154,11 +175,14 @@ def collect(course_dir: str, assignment: str, progress: bool = False) -> ClassDa
             data.exercises[cell].scores.append(0.0 if score is None else score)
         path = os.path.join(coursedir.format_path(coursedir.autograded_directory, student, a_name),
                             f"{nb_name}.ipynb")
+        blank_here = unanswered.get((student, a_name, nb_name), set()) & set(cells)
+        for cell in blank_here:
+            data.exercises[cell].unanswered += 1
         grader = _metadata(path)
         if grader is None:
             data.unreadable += 1
         else:
-            _read_submission(data, student, path, grader)
+            _read_submission(data, student, path, grader, skip=blank_here)
         done += 1
         if progress and sys.stderr.isatty() and done % 500 == 0:
             rate = done / max(time.monotonic() - started, 1e-9)
@@ -169,11 +193,14 @@ def collect(course_dir: str, assignment: str, progress: bool = False) -> ClassDa
     return data
 
 
-def _read_submission(data: ClassData, student: str, path: str, grader: dict) -> None:
+def _read_submission(data: ClassData, student: str, path: str, grader: dict,
+                     skip: set = frozenset()) -> None:
+    """Count a submission's patterns and flags; exercises in ``skip`` were left unanswered (a
+    stub raising NotImplementedError is no mistake and no exception: counted as unanswered)."""
     scores = grader.get("scores", {})
     for cell, record in (scores.items() if isinstance(scores, dict) else ()):
         stats = data.exercises.get(cell)
-        if stats is None or not isinstance(record, dict):
+        if stats is None or not isinstance(record, dict) or cell in skip:
             continue
         pattern = record.get("pattern") or {}
         name = pattern.get("pattern") if isinstance(pattern, dict) else None
@@ -281,6 +308,7 @@ def to_json(data: ClassData) -> dict:
             "patterns": dict(s.patterns.most_common()),
             "kinds": dict(s.kinds.most_common()),
             "errors": s.errors,
+            "unanswered": s.unanswered,
             "flags": dict(s.flags.most_common()),
             "example": example,
         }
@@ -377,7 +405,7 @@ def render_html(report: dict, lang: str = "en") -> str:
     for e in ranked:
         s = exercises[e]
         top = next(iter(s["patterns"]), "")
-        flags = sum(s["flags"].values()) + s["errors"]
+        flags = sum(s["flags"].values()) + s["errors"] + s.get("unanswered", 0)
         parts.append(f"<tr><td><a href='#{html.escape(e)}'>{html.escape(e)}</a> "
                      f"<span class='muted'>{html.escape(_title(e, lang))}</span></td><td class='num'>{s['points']:g}</td>"
                      f"<td class='num'>{s['mean']:g}</td><td class='num'>{s['full']}</td><td class='num'>{s['zero']}</td>"
@@ -407,8 +435,9 @@ def render_html(report: dict, lang: str = "en") -> str:
                              + "</p>")
         else:
             parts.append(f"<p class='muted'>{T('no_patterns')}</p>")
-        if s["errors"] or s["flags"]:
-            items = ([f"{T('raised')}: {s['errors']}"] if s["errors"] else []) + \
+        if s["errors"] or s["flags"] or s.get("unanswered"):
+            items = ([f"{T('unanswered')}: {s['unanswered']}"] if s.get("unanswered") else []) + \
+                ([f"{T('raised')}: {s['errors']}"] if s["errors"] else []) + \
                 [f"<code>{html.escape(k)}</code>: {v}" for k, v in s["flags"].items()]
             parts.append(f"<p>{T('flags')}: " + ", ".join(items) + "</p>")
         example = s.get("example")

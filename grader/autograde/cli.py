@@ -37,7 +37,92 @@ def _course(args) -> str:
     return course
 
 
+def _statuses(args, summary) -> dict[str, str]:
+    """The export's status of every graded submission ({} where it cannot be read: the summary
+    then counts what the workers reported)."""
+    try:
+        from grader.autograde.export import assignment_statuses
+        from grader.infra.parallel import load_coursedir
+
+        return assignment_statuses(load_coursedir(_course(args)), summary.assignment,
+                                   [r.student for r in summary.graded])
+    except Exception:  # noqa: BLE001 - a summary line must never fail the grading run
+        return {}
+
+
+def _roster(args) -> set[str] | None:
+    """The gradebook's students before grading (None where there is no gradebook to read)."""
+    try:
+        from nbgrader.api import Gradebook
+
+        from grader.infra import nbgrader_compat
+        from grader.infra.parallel import load_coursedir
+
+        coursedir = load_coursedir(_course(args))
+        db = coursedir.db_url
+        if db.startswith("sqlite:///") and not os.path.exists(db[len("sqlite:///"):]):
+            return None
+        nbgrader_compat.install()
+        with Gradebook(db, coursedir.course_id) as gb:
+            return {s.id for s in gb.students}
+    except Exception:  # noqa: BLE001 - the error, if any, is the grading run's to report
+        return None
+
+
+def _summary_lines(summary, statuses: dict[str, str], where: str, wall: float,
+                   roster: set[str] | None = None) -> list[str]:
+    """The closing summary, in the export's vocabulary: one status per submission."""
+    n = len(summary.results)
+    rate = n / wall if wall else 0.0
+    if statuses:
+        counts: dict[str, list[str]] = {}
+        for r in summary.graded:
+            counts.setdefault(statuses.get(r.student) or "not_autograded", []).append(r.student)
+        order = sorted(counts, key=lambda k: (k != "ok", -len(counts[k]), k))
+        detail = ", ".join(f"{len(counts[k])} {k}" for k in order)
+    else:
+        counts, detail = {}, f"{len(summary.flagged)} flagged for review"
+    lines = [f"{summary.assignment}: {n} submission(s): {len(summary.graded)} graded"
+             + (f" ({detail})" if summary.graded else "") + f", {len(summary.failed)} failed"
+             + (f", {len(summary.refused)} refused" if summary.refused else "")
+             + f"; {where}, {wall:.1f}s wall time ({rate:.2f}/s)"]
+    for result in summary.refused:
+        lines.append(f"refused (not graded, nothing copied; see the export): {result.student}: "
+                     f"{result.refused}: {result.log}")
+    for status in sorted(k for k in counts if k != "ok"):
+        lines.append(f"{status} (see the export's notes): {', '.join(sorted(counts[status]))}")
+    if not statuses and summary.flagged:
+        lines.append(f"flagged (see the export's status and notes): "
+                     f"{', '.join(r.student for r in summary.flagged)}")
+    # with a roster imported, a folder in submitted/ that is nobody in it (nbgrader adds the
+    # student itself); a course without one (students created by nbgrader, as on a hub) says nothing
+    outside = sorted(r.student for r in summary.graded if roster and r.student not in roster)
+    if outside:
+        lines.append(f"not in the roster (nbgrader added them to the gradebook; import the roster "
+                     f"with `nbgrader db student import`, or remove their submitted/ folders): "
+                     f"{', '.join(outside)}")
+    return lines
+
+
+def _process_started(now: float) -> float:
+    """When this process started, on ``time.perf_counter``'s clock (Linux: /proc), else ``now``:
+    the wall time reported is the command's, Python's own start and imports included."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            fields = fh.read().rpartition(")")[2].split()
+        with open("/proc/uptime", encoding="ascii") as fh:
+            uptime = float(fh.read().split()[0])
+        age = uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK")
+        return now - age if 0 <= age < 3600 else now
+    except (OSError, ValueError, IndexError):
+        return now
+
+
 def cmd_autograde_all(args) -> int:
+    import time
+
+    # wall time: Python's start, the sandbox, the workers' start and the merge too
+    started = _process_started(time.perf_counter())
     from grader.infra.parallel import CourseError, autograde_all
     from grader.infra.sandbox import NO_SANDBOX_WARNING, Limits, SandboxError
 
@@ -50,6 +135,7 @@ def cmd_autograde_all(args) -> int:
     # the seed is read here once (--seed, else GRADER_SEED) and travels as an argument to every
     # worker (InjectProbes.seed); no grading process reads it from the environment
     seed = args.seed if args.seed is not None else environment_seed()
+    roster = _roster(args)
     common = dict(seed=seed, force=args.force, students=args.student or None, progress=not args.quiet,
                   preload=not args.fresh_kernels,
                   extra_preload=[m for v in args.preload or [] for m in v.split(",") if m],
@@ -81,17 +167,9 @@ def cmd_autograde_all(args) -> int:
         print(f"error: grading refused: {exc}", file=sys.stderr)
         return 2
     n = len(summary.results)
-    rate = n / summary.seconds if summary.seconds else 0.0
-    print(f"{summary.assignment}: {n} submission(s): {len(summary.graded)} graded "
-          f"({len(summary.flagged)} flagged for review), {len(summary.failed)} failed"
-          + (f", {len(summary.refused)} refused" if summary.refused else "")
-          + f"; {where}, {summary.seconds:.1f}s ({rate:.2f}/s)")
-    for result in summary.refused:
-        print(f"refused (not graded, nothing copied; see the export): {result.student}: "
-              f"{result.refused}: {result.log}")
-    if summary.flagged:
-        print(f"flagged (see the export's status and notes): "
-              f"{', '.join(r.student for r in summary.flagged)}")
+    statuses = _statuses(args, summary) if summary.graded else {}
+    for line in _summary_lines(summary, statuses, where, time.perf_counter() - started, roster):
+        print(line)
     if summary.kernels_forked or summary.kernels_fresh:
         print(f"kernels: {summary.kernels_forked} forked from preloaded processes, "
               f"{summary.kernels_fresh} started fresh"

@@ -16,7 +16,10 @@ gradebook nor in ``submitted/``), ``late``,
 ``test_cell_restored`` (deleted test cell put back), ``test_cell_modified`` (edited test cell
 restored), ``not_autograded`` (submitted but no autograded notebook: autograde failed or has
 not run), ``unanswered`` (a solution cell left as released), ``needs_manual_grade``,
-``multiple_submissions``. A crashed or timed-out submission
+``multiple_submissions``, and the refusals of :mod:`grader.infra.submissions` and
+:mod:`grader.infra.lms_download` (``refused_link``, ``refused_special``, ``refused_id``,
+``refused_ambiguous``, ``refused_no_notebook``, ``refused_unreadable``). The same words are
+what ``autograde-all`` reports (:func:`assignment_statuses`). A crashed or timed-out submission
 is therefore never a silent 0. ``notes`` says where, in words; it also says ``raised
 (<exercise>)`` for each exercise whose checks found the student's code raising an exception (a
 fact about the answer, not a grading problem: the status stays as it is), and the instructor's
@@ -39,7 +42,7 @@ from nbgrader.plugins import ExportPlugin
 from grader.i18n import LANGS, split_variant
 from grader.autograde.issues import issues_of
 
-__all__ = ["GraderExportPlugin", "export_rows", "submitted_on_disk", "write_csv"]
+__all__ = ["GraderExportPlugin", "assignment_statuses", "export_rows", "submitted_on_disk", "write_csv"]
 
 LANG_ORDER = LANGS
 NOTE_ONLY_KINDS = ("raised",)  # recorded issues the notes name but the status does not
@@ -153,6 +156,24 @@ def submitted_on_disk(coursedir) -> set[tuple[str, str]]:
     from grader.infra.submissions import recorded_all
 
     return found | recorded_all(coursedir.root)  # refused when collected: nothing in submitted/
+
+
+def assignment_statuses(coursedir, assignment: str, students: list[str]) -> dict[str, str]:
+    """``{student: status}`` of ``assignment`` as the export writes it (``ok``, ``unanswered``,
+    ``crashed;not_run``, ...): what ``autograde-all`` reports, in the export's one vocabulary."""
+    from grader.infra import nbgrader_compat
+
+    nbgrader_compat.install()
+
+    def autograded_path(student: str, name: str, notebook: str) -> str:
+        return os.path.join(coursedir.format_path(coursedir.autograded_directory, student, name),
+                            f"{notebook}.ipynb")
+
+    lesson = split_assignment(assignment)[0]
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        _, rows = export_rows(gb, autograded_path, [assignment], list(students),
+                              refused=refusal_lookup(coursedir))
+    return {r["student_id"]: r.get(f"{lesson}:status", "") for r in rows if r["student_id"] in students}
 
 
 def refusal_lookup(coursedir):

@@ -106,6 +106,12 @@ c.Autograde.autograde_preprocessors = [
 # --- feedback: messages yes, hidden test source no ------------------------------------------
 c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTestsInFeedback, LocalizeFeedback,
                                    CSSHTMLHeaderPreprocessor]
+# Run again after grading by hand, generate_feedback regenerates the pages whose grades, comments
+# or autograded notebook changed (nbgrader alone keeps every existing page); the page says which
+# scores the teacher changed (grader/autograde/feedback_update.py, LocalizeFeedback)
+import grader.autograde.feedback_update  # noqa: E402
+
+grader.autograde.feedback_update.install()
 # nbgrader's feedback page with its frame ("Score", "Your answer", "Comments") in the student's
 # language (grader/templates/minitape_feedback extends nbgrader's own "feedback" template) and
 # its math as MathML (no MathJax from a CDN): for generate_feedback only. HTMLExporter itself
@@ -117,13 +123,28 @@ c.FeedbackExporter.extra_template_basedirs = feedback_template_dirs()
 # is unreachable): grader/templates/formgrade, ahead of nbgrader's templates.
 c.HTMLExporter.extra_template_basedirs, c.HTMLExporter.extra_template_paths = formgrade_template_dirs()
 
-# --- zip_collect: submissions downloaded from an LMS as <student_id>_<notebook>.ipynb ----------
-# (e.g. downloaded/01-gradients-es/archive/ana_01-gradients.ipynb); adapt to your LMS's names.
-c.FileNameCollectorPlugin.named_regexp = (
-    r"(?:.*/)?(?P<student_id>[^/]+?)_(?P<file_id>\d\d-[a-z0-9-]+)\.ipynb$")
+# --- zip_collect: an LMS's download, whose student is what the LMS wrote ----------------------
+# Put the LMS's download in downloaded/<assignment>/archive/ as it comes (Canvas: submissions.zip;
+# Moodle: its zip and the assignment's grading worksheet, Grades-*.csv). The student of each file
+# is the outermost name the LMS wrote (Canvas: lastnamefirstname_<user id>_<submission id>_...,
+# Moodle: Full Name_<participant id>_assignsubmission_file_...), or a name starting with a roster
+# id; never a name inside a student's upload. Canvas user ids are looked up in the roster's
+# lms_user_id column (students.csv). See grader/infra/lms_download.py and docs/instructors.md.
+import grader.infra.lms_download  # noqa: E402
+
+c.ZipCollectApp.collector_plugin = grader.infra.lms_download.LmsCollector
 
 # --- export: one row per student, one column per test cell, a status column -------------------
 c.ExportApp.plugin_class = GraderExportPlugin
+
+# --- nbgrader's exchange: only on the JupyterHub route -----------------------------------------
+# The LMS route (zip_collect) has no exchange folder; while none exists (c.Exchange.root, nbgrader's
+# default /usr/local/share/nbgrader/exchange) listing it finds nothing and says nothing, so
+# formgrader and JupyterLab do not warn about it. Create the folder (or set c.Exchange.root to
+# one) for release_assignment/collect on a JupyterHub: then this is nbgrader's own listing.
+import grader.autograde.lms_route  # noqa: E402
+
+c.ExchangeFactory.list = grader.autograde.lms_route.ExchangeList
 
 # submissions are untrusted files: links and special files are refused before anything reads
 # them (grader/infra/submissions.py): by collect, zip_collect and autograde; the export shows them

@@ -443,8 +443,15 @@ def _run_pool(ctx, jobs: int, initargs: tuple, assignment: str, students: list[s
     return suspects, not_started
 
 
+def say(message: str, enabled: bool = True) -> None:
+    """A line on stderr about what grading is doing before its progress bar starts."""
+    if enabled:
+        print(f"[grader] {message}", file=sys.stderr, flush=True)
+
+
 def prepare(course_dir: str, assignment: str, students: list[str] | None, force: bool,
-            extra_args: list[str] | None, sandbox: bool, limits, seed: int | None = None):
+            extra_args: list[str] | None, sandbox: bool, limits, seed: int | None = None,
+            progress: bool = False):
     """What every way of grading a class starts from (this machine's pool, a Dask cluster):
     the course, the students to grade, nbgrader's arguments (``seed``, one seed of hidden points
     for everyone, among them: ``InjectProbes.seed``), the sandbox (checked here)."""
@@ -472,6 +479,8 @@ def prepare(course_dir: str, assignment: str, students: list[str] | None, force:
     if sandbox:
         from grader.infra.sandbox import Sandbox
 
+        say(f"{assignment}: {len(found)} submission(s); preparing the sandbox (the first run "
+            "after an update builds the student site its kernels import, a few seconds)", progress)
         # the course is hidden even where it lies inside a folder the sandbox shows
         box = Sandbox(hide=[coursedir.root], **({} if limits is None else {"limits": limits}))
         box.check()
@@ -528,7 +537,7 @@ def autograde_all(course_dir: str, assignment: str, jobs: int | None = None, for
     from grader.infra.submissions import refusal_of
 
     coursedir, found, argv, box = prepare(course_dir, assignment, students, force, extra_args,
-                                          sandbox, limits, seed)
+                                          sandbox, limits, seed, progress=progress)
     if not sandbox:  # the choice, as the grading processes' nbgrader reads it
         argv.append("--GraderExecute.sandbox=False")
     course_dir = coursedir.root
@@ -573,6 +582,10 @@ def _autograde_pool(summary, bar, coursedir, assignment, found, argv, box, jobs,
         import nbgrader.api  # noqa: F401
 
         modules = preload_modules(coursedir, assignment, extra_preload) if preload else None
+        say(f"starting {jobs} grading worker(s)"
+            + (f"; each preloads what its kernels import ({', '.join(m for m in modules if '.' not in m)[:80]}"
+               "...), a few seconds, then grades" if modules else "")
+            + f" {len(found)} submission(s)", bar.enabled)
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         ctx = multiprocessing.get_context(method)
         initargs = (course_dir, template, workdir, argv, modules, box)

@@ -27,14 +27,35 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import stat
 from dataclasses import dataclass
 
 __all__ = ["Refusal", "SafeExchangeCollect", "SafeExtractor", "inspect", "install", "recorded",
-           "refusal_of", "record"]
+           "refusal_of", "record", "student_id_problem"]
 
 REFUSED_DIR = "refused"
 MAX_ENTRIES = 10000  # a submission with more entries than this is refused too (it is not a notebook)
+
+# A student id becomes a folder name (submitted/<id>/), a glob (nbgrader's --student, its
+# format_path) and a command-line argument: letters, digits and ._@+- only, first a letter or a
+# digit, at most 100 characters. No pattern character (* ? [ ]), no separator, no space.
+_SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}\Z")
+
+
+def student_id_problem(student_id) -> str | None:
+    """Why ``student_id`` cannot be used as a student id, or None where it can."""
+    if not isinstance(student_id, str) or not student_id:
+        return "an empty student id"
+    if _SAFE_ID.match(student_id) is None:
+        bad = sorted({ch for ch in student_id if not (ch.isascii() and (ch.isalnum() or ch in "._@+-"))})
+        what = (f"characters {' '.join(repr(ch) for ch in bad)}" if bad else
+                "a first character that is not a letter or a digit" if len(student_id) <= 100 else
+                "more than 100 characters")
+        return (f"the student id {student_id[:40]!r} has {what} (ids are letters, digits and ._@+-, "
+                "starting with a letter or a digit)")
+    return None
 
 
 @dataclass
@@ -147,6 +168,9 @@ def recorded_all(course_root: str) -> set[tuple[str, str]]:
 def refusal_of(coursedir, assignment: str, student: str) -> Refusal | None:
     """The refusal of a student's submission: found in ``submitted/`` now, or recorded when it
     was collected."""
+    problem = student_id_problem(student)
+    if problem is not None:  # never a path, a glob or an argument: nothing of it is read
+        return Refusal("refused_id", f"submission refused, nothing of it was graded or copied: {problem}")
     path = coursedir.format_path(coursedir.submitted_directory, student, assignment)
     student_dir = os.path.dirname(os.path.normpath(path))
     if os.path.islink(student_dir):  # submitted/<student> itself a link: everything under it is
@@ -213,23 +237,38 @@ def _extractor_base():
 
 
 class SafeExtractor(_extractor_base()):
-    """nbgrader's zip_collect extractor, refusing links and special files in the archive folder
-    and in what the archives unpack to (``c.ZipCollectApp.extractor_plugin``)."""
+    """nbgrader's zip_collect extractor (``c.ZipCollectApp.extractor_plugin``), refusing links and
+    special files in the archive folder and in what the archives unpack to, and unpacking each
+    archive on its own: one that cannot be unpacked (corrupt, too large, too many entries, an
+    archive nested too deep) is named in one line and left for the collector to refuse
+    (``failed_archives``), and the class goes on. nbgrader's own extractor unpacks a download and
+    the archives inside it in one call, so one student's broken zip stopped the whole class."""
 
-    def _refuse(self, path: str, refusal: Refusal) -> None:
+    failed_archives: dict  # path under extracted/ -> why it could not be unpacked
+
+    def _refuse(self, path: str, refusal: Refusal, top: str) -> None:
+        """Log a refused entry, and record it for its student where the collector can tell who
+        (the course's collector by the name the LMS wrote, ``student_of_path``; another by
+        ``collect``)."""
         app = self.parent
         student = None
         try:
-            collector = app.collector_plugin(parent=app)
-            info = collector.collect(path)
-            student = info and info.get("student_id")
-        except Exception:  # noqa: BLE001 - a name the collector cannot read: only logged
+            if getattr(self, "_collector", None) is None:
+                self._collector = app.collector_plugin(parent=app)
+            owner = getattr(self._collector, "student_of_path", None)
+            if owner is not None:
+                student = owner(os.path.relpath(path, top))
+            else:
+                info = self._collector.collect(path)
+                student = info and info.get("student_id")
+        except Exception:  # noqa: BLE001 - a name nobody owns: only logged
             student = None
         self.log.error("%s: %s: %s", path, refusal.status, refusal.note)
-        if student and app is not None:
+        if student and app is not None and student_id_problem(student) is None:
             record(app.coursedir.root, app.coursedir.assignment_id, student, refusal)
 
     def extract(self, archive_path: str, extracted_path: str) -> None:
+        self.failed_archives = {}
         refused = []
         for root, dirs, files in os.walk(archive_path):
             for name in dirs + files:
@@ -238,7 +277,7 @@ class SafeExtractor(_extractor_base()):
                 if refusal is not None:
                     refused.append((full, refusal))
         for full, refusal in refused:  # moved aside: nbgrader's extractor never reads them
-            self._refuse(full, refusal)
+            self._refuse(full, refusal, archive_path)
         import tempfile
 
         hold = []
@@ -248,7 +287,7 @@ class SafeExtractor(_extractor_base()):
                 aside = os.path.join(aside_dir, str(i))
                 os.rename(full, aside)
                 hold.append((aside, full))
-            super().extract(archive_path, extracted_path)
+            self._unpack_tree(archive_path, extracted_path)
         finally:
             for aside, full in hold:
                 os.rename(aside, full)
@@ -259,5 +298,112 @@ class SafeExtractor(_extractor_base()):
                 full = os.path.join(root, name)
                 refusal = inspect(full) if (os.path.islink(full) or name in files) else None
                 if refusal is not None:
-                    self._refuse(full, refusal)
+                    self._refuse(full, refusal, extracted_path)
                     os.unlink(full)
+
+    # -- unpacking, one archive at a time ----------------------------------------------------
+    def _archive_stem(self, name: str) -> str | None:
+        stem, ext = os.path.splitext(name)
+        if ext not in self.zip_ext:
+            return None
+        inner, ext2 = os.path.splitext(stem)
+        return inner if ext2 == ".tar" else stem
+
+    def _unpack(self, src: str, dest_parent: str) -> str | None:
+        """Unpack ``src`` into ``dest_parent/<its stem>/``; why it could not be, or None."""
+        from nbgrader.utils import unzip
+
+        problem = archive_problem(src)
+        if problem is None:
+            try:
+                unzip(src, dest_parent, zip_ext=self.zip_ext, create_own_folder=True, tree=False)
+                return None
+            except Exception as exc:  # noqa: BLE001 - a student's file: any failure is theirs
+                problem = f"{type(exc).__name__}: {str(exc)[:120]}"
+        shutil.rmtree(os.path.join(dest_parent, self._archive_stem(os.path.basename(src)) or ""),
+                      ignore_errors=True)
+        return problem
+
+    def _unpack_tree(self, archive_path: str, extracted_path: str) -> None:
+        if not os.listdir(archive_path):
+            self.log.warning("No files found in directory: %s", archive_path)
+            return
+        for root, _, files in os.walk(archive_path):
+            extract_to = os.path.normpath(os.path.join(extracted_path, os.path.relpath(root, archive_path)))
+            os.makedirs(extract_to, exist_ok=True)
+            for name in sorted(files):
+                src = os.path.join(root, name)
+                if self._archive_stem(name) is None:
+                    shutil.copy(src, os.path.join(extract_to, name))
+                    continue
+                self.log.info("Extracting from: %s", src)
+                why = self._unpack(src, extract_to)
+                if why is not None:  # kept as a file: the collector names it and its owner
+                    kept = os.path.join(extract_to, name)
+                    shutil.copy(src, kept)
+                    self.failed_archives[kept] = why
+                    self.log.info("%s: cannot be unpacked: %s", src, why)  # the collector says whose
+        # archives inside what was unpacked (a student's zip inside the LMS's zip), each alone
+        done: set[str] = set()
+        for _ in range(MAX_NESTING):
+            found = []
+            for root, _, files in os.walk(extracted_path):
+                for name in files:
+                    full = os.path.join(root, name)
+                    if (self._archive_stem(name) is not None and full not in done
+                            and full not in self.failed_archives and not os.path.islink(full)):
+                        found.append(full)
+            if not found:
+                return
+            for full in sorted(found):
+                done.add(full)
+                if len(done) > MAX_ARCHIVES:
+                    why = f"more than {MAX_ARCHIVES} archives in the download"
+                else:
+                    why = self._unpack(full, os.path.dirname(full))
+                if why is not None:
+                    self.failed_archives[full] = why
+                    self.log.info("%s: cannot be unpacked: %s", full, why)
+        for root, _, files in os.walk(extracted_path):  # still more: nested too deep
+            for name in files:
+                full = os.path.join(root, name)
+                if (self._archive_stem(name) is not None and full not in done
+                        and full not in self.failed_archives):
+                    self.failed_archives[full] = f"archives nested more than {MAX_NESTING} deep"
+
+
+MAX_NESTING = 4                 # an LMS's zip, a student's zip in it, and two more levels
+MAX_ARCHIVES = 5000             # archives in one download
+MAX_UNPACKED = 512 * 1024 ** 2  # bytes one archive may unpack to
+MAX_MEMBERS = 10000             # entries of one archive
+
+
+def archive_problem(path: str) -> str | None:
+    """Why the zip or tar at ``path`` must not be unpacked (too large, too many entries,
+    unreadable), or None; read from its directory, nothing is unpacked."""
+    import tarfile
+    import zipfile
+
+    try:
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as zf:
+                members = zf.infolist()
+                size = sum(m.file_size for m in members)
+        elif tarfile.is_tarfile(path):
+            with tarfile.open(path) as tf:
+                members = []
+                size = 0
+                for m in tf:
+                    members.append(m)
+                    size += m.size
+                    if len(members) > MAX_MEMBERS or size > MAX_UNPACKED:
+                        break
+        else:
+            return "not a zip or tar archive"
+    except Exception as exc:  # noqa: BLE001 - a corrupt archive
+        return f"unreadable archive ({type(exc).__name__})"
+    if len(members) > MAX_MEMBERS:
+        return f"more than {MAX_MEMBERS} entries"
+    if size > MAX_UNPACKED:
+        return f"it would unpack to more than {MAX_UNPACKED // 1024 ** 2} MB"
+    return None

@@ -31,6 +31,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from course_lang import resolve
+from course_lang.typography import localize_number
+
 from grader.i18n import t, tn
 
 __all__ = [
@@ -144,6 +147,13 @@ def fmt_index(index: Sequence[int]) -> str:
     return "[" + ", ".join(str(int(i)) for i in index) + "]"
 
 
+def say_number(x: float, lang: str | None = None) -> str:
+    """``fmt_number`` as a sentence in ``lang`` writes it: with the language's decimal mark
+    (``1,83333`` in es, pt and ru; ``course_lang.typography``). Values shown as data (the
+    expected/got blocks, ``rtol=``) keep Python's point."""
+    return localize_number(fmt_number(x), resolve(lang))
+
+
 def fmt_number(x: float) -> str:
     x = float(x)
     if math.isnan(x):
@@ -219,18 +229,18 @@ def compare_leaf(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: st
     details = {"expected": format_array(exp), "got": format_array(got64),
                "abs_err": abs_err, "rel_err": rel_err, "rtol": rtol, "atol": atol}
     if close.all():
-        return LeafOutcome(path, True, "ok", t(f"leaf.ok.{kind}", lang, abs_err=fmt_number(abs_err)),
+        return LeafOutcome(path, True, "ok", t(f"leaf.ok.{kind}", lang, abs_err=say_number(abs_err, lang)),
                            details, value=got64)
     first = tuple(int(i) for i in np.argwhere(~close)[0])
     details["index"] = first
     if exp.ndim == 0:  # a scalar has no index to name
-        msg = t("leaf.values.scalar", lang, abs_err=fmt_number(abs_err), rel_err=fmt_number(rel_err),
-                expected=fmt_number(exp[first]), got=fmt_number(got64[first]),
+        msg = t("leaf.values.scalar", lang, abs_err=say_number(abs_err, lang), rel_err=say_number(rel_err, lang),
+                expected=say_number(exp[first], lang), got=say_number(got64[first], lang),
                 rtol=fmt_number(rtol), atol=fmt_number(atol))
         return LeafOutcome(path, False, "values", msg, details, value=got64)
     msg = tn("leaf.values.plural", int(close.size), lang, count=int((~close).sum()), size=int(close.size),
-            abs_err=fmt_number(abs_err), rel_err=fmt_number(rel_err), index=fmt_index(first),
-            expected=fmt_number(exp[first]), got=fmt_number(got64[first]),
+            abs_err=say_number(abs_err, lang), rel_err=say_number(rel_err, lang), index=fmt_index(first),
+            expected=say_number(exp[first], lang), got=say_number(got64[first], lang),
             rtol=fmt_number(rtol), atol=fmt_number(atol))
     return LeafOutcome(path, False, "values", msg, details, value=got64)
 
@@ -264,13 +274,15 @@ def _leaf_at(struct: Any, expected: Any, leaf_path: str, path: str = "") -> Any:
     return dict(flatten_with_paths(struct, path)).get(leaf_path, "gradient")
 
 
-def describe_structure(struct: Any, lang: str | None = None) -> str:
-    """A localized phrase for a value's structure: "a dict with keys 'b', 'w'", ..."""
+def describe_structure(struct: Any, lang: str | None = None, expected: bool = False) -> str:
+    """A localized phrase for a value's structure: "a dict with keys 'b', 'w'", "a list of 2
+    gradients" (the sequence by its name in the language, never Python's type name inside a
+    sentence). ``expected``: ``struct`` is the reference, where a list and a tuple both pass."""
     if isinstance(struct, Mapping):
         return t("struct.dict", lang, keys=", ".join(repr(k) for k in sorted(struct, key=repr)))
     if isinstance(struct, (list, tuple)):
-        return tn("struct.sequence.plural", len(struct), lang, kind=type(struct).__name__,
-                  count=len(struct))
+        which = "sequence" if expected else ("tuple" if isinstance(struct, tuple) else "list")
+        return tn(f"struct.{which}.plural", len(struct), lang, count=len(struct))
     arr, problem = to_array(struct)
     if arr is not None and problem in ("", "dtype"):
         return t("struct.tensor", lang, shape=fmt_shape(arr.shape))
@@ -318,7 +330,7 @@ def compare(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: str | N
                                   shape=fmt_shape(np.shape(leaf))))
                     for p, leaf in leaves]
         else:
-            msg = t("struct.mismatch", lang, expected=describe_structure(expected, lang),
+            msg = t("struct.mismatch", lang, expected=describe_structure(expected, lang, expected=True),
                     got=describe_structure(got, lang))
             reason = "structure"
         return [LeafOutcome(p, False, reason, msg) for p, _ in leaves]
@@ -379,6 +391,6 @@ def finite_difference_check(objective: Callable[[dict[str, np.ndarray]], float],
     details = {"expected": fmt_number(numeric), "got": fmt_number(predicted),
                "abs_err": abs(predicted - numeric)}
     if abs(predicted - numeric) <= tolerance:
-        return FDOutcome(True, "ok", t("fd.ok", lang, expected=fmt_number(numeric)), details)
-    return FDOutcome(False, "fd", t("fd.mismatch", lang, got=fmt_number(predicted),
-                                    expected=fmt_number(numeric)), details)
+        return FDOutcome(True, "ok", t("fd.ok", lang, expected=say_number(numeric, lang)), details)
+    return FDOutcome(False, "fd", t("fd.mismatch", lang, got=say_number(predicted, lang),
+                                    expected=say_number(numeric, lang)), details)

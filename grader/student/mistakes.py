@@ -217,11 +217,14 @@ def _scale(series: list[LeafCase], cases: list[CaseData], rtol: float, atol: flo
     constant = all(math.isclose(k, k0, rel_tol=max(10 * rtol, 1e-9), abs_tol=1e-12) for k in known)
     if constant and _k_words(k0) in ("2", "1/2"):
         return Diagnosis("scale", k=_k_words(k0))  # before a size that happens to be 2
-    # the batch size n (or 1/n), possibly different in every case
+    # the batch size n (or 1/n), possibly different in every case; a case whose n is 1 (a
+    # batch of one drawn at random: mean and sum agree there) is explained by any n, so long as
+    # some case has an n above 1
     for name in cases[0].sizes:
         for power, words in ((1, "n"), (-1, "1/n")):
             if all(k is None or math.isclose(k, float(c.sizes.get(name, 0)) ** power, rel_tol=1e-6)
-                   for k, c in zip(ks, cases)) and all(c.sizes.get(name, 0) > 1 for c in cases):
+                   for k, c in zip(ks, cases)) and all(c.sizes.get(name, 0) >= 1 for c in cases) \
+                    and any(c.sizes.get(name, 0) > 1 for k, c in zip(ks, cases) if k is not None):
                 return Diagnosis("scale", k=words, n=name)
     if not constant:
         return None
@@ -266,7 +269,10 @@ def _template_regex(template: str):
 
     first = template.split(". ")[0]
     parts = re.split(r"(\{[^{}]*\})", first)
-    body = "".join(".*?" if p.startswith("{") and p.endswith("}") else re.escape(p) for p in parts)
+    # a space matches any space: the catalogs typeset what they return (Russian no-break spaces,
+    # course_lang.typography), whichever side of the wire did the typesetting
+    body = "".join(".*?" if p.startswith("{") and p.endswith("}")
+                   else r"\s".join(re.escape(w) for w in re.split(r"\s", p)) for p in parts)
     return re.compile(body, re.S)
 
 
@@ -477,7 +483,9 @@ def _parameter_names(signature: str) -> list[str]:
 
 def _sizes(inputs: Any, signature: str = "") -> dict[str, int]:
     """Candidate batch sizes of a case: the leading dimension and the size of every array
-    argument (``x.shape[0]``, ``y_true.size``; ``args[2]`` where the signature has no name)."""
+    argument (``x.shape[0]``, ``x.size``, ``y_true.size``; ``args[2]`` where the signature has no
+    name). Every array gets both names, whatever its rank, so that the same names exist in every
+    case of an exercise whatever shapes its random cases drew."""
     out: dict[str, int] = {}
     names = _parameter_names(signature)
     named = list(enumerate(getattr(inputs, "args", ()) or ())) + \
@@ -494,9 +502,11 @@ def _sizes(inputs: Any, signature: str = "") -> dict[str, int]:
             shape = None
         if not shape:
             continue
+        # every array has a size, 1-D ones too: where the random cases mix 1-D and 2-D inputs a
+        # mean over all entries is x.size in each of them, and no other name fits them all. The
+        # size is tried first, so a 1-D draw (where both fit) names what a 2-D draw names
+        out[f"{name}.size"] = int(np.prod(shape))
         out[f"{name}.shape[0]"] = shape[0]
-        if len(shape) > 1:
-            out[f"{name}.size"] = int(np.prod(shape))
     return out
 
 

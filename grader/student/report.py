@@ -11,6 +11,8 @@ from __future__ import annotations
 import html
 import re
 
+from course_lang.typography import localize_number
+
 from grader.i18n import t, tn
 
 __all__ = ["render_html", "render_text"]
@@ -24,8 +26,9 @@ def _inline(text: str) -> str:
     return _CODE.sub(r"<code>\1</code>", html.escape(text, quote=False))
 
 
-def _points(x: float) -> str:
-    return f"{x:g}"
+def _points(x: float, lang: str) -> str:
+    """A score as the sentence writes it: 1.5 points in English, 1,5 puntos in Spanish."""
+    return localize_number(f"{x:g}", lang)
 
 
 def _summary(result) -> tuple[str, str]:
@@ -33,8 +36,8 @@ def _summary(result) -> tuple[str, str]:
     lang = result.lang
     n, failed = len(result.checks), len(result.failed)
     if result.mode == "grade":
-        head = tn("report.score.plural", result.points, lang, score=_points(result.score),
-                  points=_points(result.points))
+        head = tn("report.score.plural", result.points, lang, score=_points(result.score, lang),
+                  points=_points(result.points, lang))
     else:
         head = t("report.visible_score", lang, passed=n - failed, total=n)
     if failed == 0:
@@ -102,7 +105,7 @@ def render_html(result) -> str:
         f"style='font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:14px;"
         f"border:1px solid #d0d7de;border-left:6px solid {colour};border-radius:4px;"
         f"padding:8px 12px;margin:4px 0;max-width:1000px'>",
-        f"<div style='font-weight:600'>{html.escape(title)}"
+        f"<div style='font-weight:600'>{_inline(title)}"
         f" <span style='color:#666;font-weight:400;font-size:85%'>({html.escape(result.exercise.id)})</span>"
         f" — {html.escape(head)}</div>",
         f"<div style='color:{colour}'>{html.escape(_status_line(result))}</div>",

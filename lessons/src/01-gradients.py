@@ -30,8 +30,8 @@
 #
 # En esta lección aprenderás:
 #
-# - qué graba una cinta de gradientes (*gradient tape*) mientras se ejecuta tu código y cómo usa
-#   esa grabación;
+# - qué graba una cinta (*gradient tape*) mientras se ejecuta tu código y cómo usa esa
+#   grabación;
 # - cómo obtener el gradiente de un escalar respecto de escalares y de tensores de cualquier forma;
 # - cómo pedir muchos gradientes a la vez, con listas y diccionarios de fuentes;
 # - cómo obtener los gradientes de las variables de un modelo.
@@ -46,8 +46,8 @@
 #
 # Nesta lição você vai aprender:
 #
-# - o que uma fita de gradientes (*gradient tape*) grava enquanto o seu código roda e como ela
-#   usa essa gravação;
+# - o que uma fita (*gradient tape*) grava enquanto o seu código roda e como ela usa essa
+#   gravação;
 # - como obter o gradiente de um escalar em relação a escalares e a tensores de qualquer formato;
 # - como pedir vários gradientes de uma vez, com listas e dicionários de fontes;
 # - como obter os gradientes das variáveis de um modelo.
@@ -286,8 +286,8 @@ print(tape.gradient(y, x).numpy())
 # ## Лента отвечает один раз
 #
 # По умолчанию `gradient`, закончив работу, сразу освобождает запись ленты (и промежуточные
-# тензоры, которые она удерживает), чтобы сэкономить память. Повторный вопрос к той же
-# ленте приводит к ошибке:
+# тензоры, которые она удерживает), чтобы сэкономить память. Повторный запрос градиента у той
+# же ленты приводит к ошибке:
 
 # %% key="one-shot-code"
 try:
@@ -304,17 +304,17 @@ except RuntimeError as error:
 # %% [markdown] key="persistent" lang="es" src="ee3a161e"
 # Para hacer varias preguntas sobre un mismo cálculo, crea la cinta con `persistent=True`.
 # Una cinta *persistente* conserva su grabación hasta que desaparece el propio objeto cinta,
-# así que bórrala con `del` cuando termines:
+# así que, cuando termines, suelta la referencia con `del tape`:
 
 # %% [markdown] key="persistent" lang="pt" src="ee3a161e"
 # Para fazer várias perguntas sobre o mesmo cálculo, crie a fita com `persistent=True`. Uma
 # fita *persistente* mantém a gravação até que o próprio objeto fita deixe de existir; por
-# isso, apague-a com `del` quando terminar:
+# isso, quando terminar, solte a referência com `del tape`:
 
 # %% [markdown] key="persistent" lang="ru" src="ee3a161e"
 # Чтобы задать несколько вопросов об одном вычислении, создайте ленту с `persistent=True`.
 # *Персистентная* (*persistent*) лента хранит запись, пока существует сам объект ленты,
-# поэтому, закончив работу, удалите её через `del`:
+# поэтому, закончив работу, удалите ссылку на неё: `del tape`.
 
 # %% key="persistent-code"
 x = tf.Variable(3.0)
@@ -374,8 +374,8 @@ del tape
 # %% [markdown] key="stepper" lang="ru" src="23a8a676"
 # ## Один обратный проход вручную
 #
-# Прежде чем доверить это ленте, один раз проделайте её работу сами на ленте выше:
-# $y = x \cdot x$, $z = y \cdot y$ при $x = 3$. Обратный проход начинается с цели, где
+# Прежде чем доверить эту работу ленте, один раз проделайте её сами для примера выше:
+# $y = x \cdot x$ и $z = y \cdot y$ при $x = 3$. Обратный проход начинается с цели, где
 # $\frac{dz}{dz} = 1$, и идёт по записи от последней операции к первой, умножая на каждую
 # локальную производную:
 #
@@ -383,7 +383,7 @@ del tape
 # 2. $y = x \cdot x$: $\frac{dz}{dx} = \frac{dz}{dy} \cdot 2x = 18 \cdot 6 = 108$.
 #
 # Теперь пройдите тот же проход по шагам с `minitape.debugging.stepper`: нажимайте *Далее* и
-# перед каждым шагом говорите, какой градиент появится в таблице под рисунком. На последнем
+# перед каждым шагом предсказывайте, какой градиент появится в таблице под рисунком. На последнем
 # шаге будет 108 — то, что вернул `tape.gradient` выше.
 
 # %% key="stepper-code"
@@ -408,40 +408,40 @@ stepper(tape, z, x)
 # answers should agree to eight digits or more:
 
 # %% [markdown] key="numeric" lang="es" src="f15063c0"
-# ## Comprobar un gradiente con un empujoncito
+# ## Comprobar un gradiente con una pequeña perturbación
 #
-# Una derivada es la pendiente que ves cuando empujas $x$ un poquito. La *diferencia central*
+# Una derivada es la pendiente que ves cuando mueves $x$ un poco. La *diferencia central*
 # $\frac{f(x + h) - f(x - h)}{2h}$ se acerca a $f'(x)$ a medida que $h$ se hace pequeño. Es más
 # lenta y menos exacta que la cinta (dos evaluaciones de $f$ por cada entrada), pero no necesita
 # nada más que la propia $f$, así que es la forma habitual de comprobar un gradiente: la
 # *comprobación de gradientes* (*gradient checking*). Conviértela en un hábito: cada vez que
-# escribas tú un gradiente (las lecciones 4 y 7 te lo piden), compáralo con un empujoncito. El
-# redondeo limita lo pequeño que puede ser $h$, así que comprueba en float64 con $h$ en torno a
+# escribas tú un gradiente (las lecciones 4 y 7 te lo piden), compáralo con una diferencia
+# central. El redondeo limita lo pequeño que puede ser $h$, así que comprueba en float64 con $h$ en torno a
 # $10^{-5}$; las dos respuestas deberían coincidir en ocho cifras o más:
 
 # %% [markdown] key="numeric" lang="pt" src="f15063c0"
-# ## Conferir um gradiente com um empurrãozinho
+# ## Conferir um gradiente com uma pequena perturbação
 #
-# Uma derivada é a inclinação que você vê ao empurrar $x$ um pouquinho. A *diferença central*
+# Uma derivada é a inclinação que você vê ao mover $x$ um pouco. A *diferença central*
 # $\frac{f(x + h) - f(x - h)}{2h}$ se aproxima de $f'(x)$ à medida que $h$ diminui. Ela é mais
 # lenta e menos exata que a fita (duas avaliações de $f$ por entrada), mas não precisa de nada
 # além da própria $f$; por isso é a forma padrão de conferir um gradiente: a *verificação de
 # gradientes* (*gradient checking*). Transforme isso em hábito: sempre que você mesmo escrever um
-# gradiente (as lições 4 e 7 pedem isso), compare-o com um empurrãozinho. O arredondamento limita
-# o quão pequeno $h$ pode ser, então confira em float64 com $h$ por volta de $10^{-5}$; as duas
+# gradiente (as lições 4 e 7 pedem isso), compare-o com uma diferença central. O arredondamento
+# limita quão pequeno $h$ pode ser, então confira em float64 com $h$ por volta de $10^{-5}$; as duas
 # respostas devem coincidir em oito casas ou mais:
 
 # %% [markdown] key="numeric" lang="ru" src="f15063c0"
 # ## Проверка градиента небольшим сдвигом
 #
 # Производная — это наклон, который видно, если чуть-чуть сдвинуть $x$. *Центральная разность*
-# $\frac{f(x + h) - f(x - h)}{2h}$ приближается к $f'(x)$ по мере уменьшения $h$. Она медленнее
+# $\frac{f(x + h) - f(x - h)}{2h}$ стремится к $f'(x)$ при $h \to 0$. Она медленнее
 # и менее точна, чем лента (два вычисления $f$ на каждый вход), зато ей не нужно ничего, кроме
 # самой $f$, поэтому это стандартный способ проверить градиент — *проверка градиента*
-# (*gradient checking*). Сделайте её привычкой: всякий раз, когда пишете градиент сами (в уроках
-# 4 и 7 это понадобится), сравнивайте его с результатом сдвига. Из-за округления $h$ нельзя брать
-# слишком маленьким, поэтому проверяйте во float64 с $h$ порядка $10^{-5}$; ответы должны
-# совпасть в восьми знаках или больше:
+# (*gradient checking*). Возьмите её за правило: всякий раз, когда пишете градиент сами (в уроках
+# 4 и 7 это понадобится), сравнивайте его с центральной разностью. Из-за округления $h$ нельзя
+# брать слишком маленьким, поэтому проверяйте во float64 с $h$ порядка $10^{-5}$; результаты
+# должны совпадать не менее чем в восьми значащих цифрах:
 
 # %% key="numeric-code"
 def g(x):
@@ -512,8 +512,8 @@ print(tape.gradient(y, c))
 
 # %% [markdown] key="watch-call" lang="ru" src="21d5adc0"
 # `tape.watch(c)` просит ленту отслеживать тензор: с этого момента операции над `c`
-# записываются, и градиент по нему существует. (Как управлять тем, что отслеживает лента,
-# подробно разбирается в уроке 2.)
+# записываются, и градиент по нему существует. (Подробно о том, как управлять тем, что
+# отслеживает лента, — в уроке 2.)
 
 # %% key="watch-call-code"
 with tf.GradientTape() as tape:
@@ -713,7 +713,7 @@ del tape
 # ## Gradientes respecto de un modelo
 #
 # Los modelos reúnen sus variables por ti. Una capa de Keras como `tf.keras.layers.Dense` crea
-# su matriz de pesos (*kernel*) y su sesgo la primera vez que se llama y los enumera en
+# su matriz de pesos (*kernel*) y su sesgo la primera vez que se la llama y los enumera en
 # `trainable_variables`; si pasas esa lista como fuentes, obtienes un gradiente por variable:
 
 # %% [markdown] key="model" lang="pt" src="c3c23093"
@@ -727,7 +727,7 @@ del tape
 # ## Градиенты по переменным модели
 #
 # Модели сами собирают свои переменные. Слой Keras, например `tf.keras.layers.Dense`, при
-# первом вызове создаёт матрицу весов (*kernel*) и смещение и перечисляет их в
+# первом вызове создаёт матрицу весов (*kernel*) и вектор смещений, а затем перечисляет их в
 # `trainable_variables`; передав этот список как источники, вы получите по градиенту на каждую
 # переменную:
 
@@ -851,29 +851,29 @@ plot_function_and_derivative(lambda x: x * tf.math.sin(x), x_range=(-6, 6));
 # ## Explore: the slope of the tangent
 #
 # The derivative at a point is the slope of the tangent line there. Move the slider: at every
-# position a fresh tape computes $f'(x)$ for $f(x) = x^3 - 3x$, and the red line is drawn with
-# that slope. Where is the slope zero? Where is it steepest?
+# position a fresh tape computes $f'(x)$ for $f(x) = x^3 - 3x$, and the tangent through the marked
+# point is drawn with that slope. Where is the slope zero? Where is it steepest?
 
-# %% [markdown] key="tangent" lang="es" src="ed7b1a27"
+# %% [markdown] key="tangent" lang="es" src="113d37a2"
 # ## Explora: la pendiente de la tangente
 #
 # La derivada en un punto es la pendiente de la recta tangente en ese punto. Mueve el
 # deslizador: en cada posición, una cinta nueva calcula $f'(x)$ para $f(x) = x^3 - 3x$, y la
-# recta roja se dibuja con esa pendiente. ¿Dónde se anula la pendiente? ¿Dónde es mayor?
+# tangente por el punto marcado se dibuja con esa pendiente. ¿Dónde se anula la pendiente? ¿Dónde es mayor?
 
-# %% [markdown] key="tangent" lang="pt" src="ed7b1a27"
+# %% [markdown] key="tangent" lang="pt" src="113d37a2"
 # ## Explore: a inclinação da tangente
 #
 # A derivada em um ponto é a inclinação da reta tangente nesse ponto. Mova o controle
-# deslizante: em cada posição, uma fita nova calcula $f'(x)$ para $f(x) = x^3 - 3x$, e a reta
-# vermelha é desenhada com essa inclinação. Onde a inclinação é zero? Onde ela é maior?
+# deslizante: em cada posição, uma fita nova calcula $f'(x)$ para $f(x) = x^3 - 3x$, e a tangente
+# pelo ponto destacado é desenhada com essa inclinação. Onde a inclinação é zero? Onde ela é maior?
 
-# %% [markdown] key="tangent" lang="ru" src="ed7b1a27"
+# %% [markdown] key="tangent" lang="ru" src="113d37a2"
 # ## Исследуйте: наклон касательной
 #
 # Производная в точке — это наклон касательной в этой точке. Двигайте ползунок: в каждом
-# положении новая лента вычисляет $f'(x)$ для $f(x) = x^3 - 3x$, и красная прямая рисуется с
-# этим наклоном. Где наклон равен нулю? Где он наибольший?
+# положении новая лента вычисляет $f'(x)$ для $f(x) = x^3 - 3x$, и касательная через отмеченную
+# точку рисуется с этим наклоном. Где наклон равен нулю? Где он наибольший?
 
 # %% key="tangent-code"
 tangent_explorer(lambda x: x**3 - 3 * x, x_range=(-2.5, 2.5), x0=1.5)
@@ -925,22 +925,23 @@ tangent_explorer(lambda x: x**3 - 3 * x, x_range=(-2.5, 2.5), x0=1.5)
 # %% [markdown] key="ex1" lang="es" src="1c101759"
 # ### Ejercicio 1 · Una derivada en un punto (1 punto)
 #
-# Escribe `derivative_at(x0)`, que devuelve $\frac{dy}{dx}$ para $y = x^3 - 2x$ en $x = x_0$
-# (un `float` de Python), calculada con una `tf.GradientTape`. Devuelve lo que devuelve
+# Escribe `derivative_at(x0)`, que devuelve $\frac{dy}{dx}$ para $y = x^3 - 2x$ en $x = x_0$,
+# donde `x0` es un `float` de Python, calculada con una `tf.GradientTape`. Devuelve lo que devuelve
 # `tape.gradient`. Por ejemplo, en $x_0 = 2$ la respuesta es $3 \cdot 2^2 - 2 = 10$.
 
 # %% [markdown] key="ex1" lang="pt" src="1c101759"
 # ### Exercício 1 · Uma derivada em um ponto (1 ponto)
 #
-# Escreva `derivative_at(x0)`, que devolve $\frac{dy}{dx}$ para $y = x^3 - 2x$ em $x = x_0$
-# (um `float` do Python), calculada com uma `tf.GradientTape`. Devolva o que `tape.gradient`
+# Escreva `derivative_at(x0)`, que devolve $\frac{dy}{dx}$ para $y = x^3 - 2x$ em $x = x_0$,
+# em que `x0` é um `float` do Python, calculada com uma `tf.GradientTape`. Devolva o que `tape.gradient`
 # devolve. Por exemplo, em $x_0 = 2$ a resposta é $3 \cdot 2^2 - 2 = 10$.
 
 # %% [markdown] key="ex1" lang="ru" src="1c101759"
 # ### Упражнение 1 · Производная в точке (1 балл)
 #
-# Напишите функцию `derivative_at(x0)`, которая возвращает $\frac{dy}{dx}$ для $y = x^3 - 2x$
-# в точке $x = x_0$ (`float` в Python), вычисленную с помощью `tf.GradientTape`. Верните то,
+# Напишите функцию `derivative_at(x0)`, которая принимает число `x0` (тип `float`) и возвращает
+# производную $\frac{dy}{dx}$ функции $y = x^3 - 2x$ в точке $x_0$, вычисленную с помощью
+# `tf.GradientTape`. Верните то,
 # что возвращает `tape.gradient`. Например, при $x_0 = 2$ ответ равен $3 \cdot 2^2 - 2 = 10$.
 
 # %% nbgrader="solution" grade_id="l01_ex1_solution"
@@ -1060,8 +1061,8 @@ grade("l01_ex2")
 # %% [markdown] key="ex3" lang="ru" src="b8cda8a7"
 # ### Упражнение 3 · Именованные параметры (2 балла)
 #
-# Параметры часто хранят в словаре. Напишите функцию `gradients_by_name(params, x)`: `params`
-# — словарь `{"a": ..., "c": ...}` из `tf.Variable` той же формы, что и тензор `x`. Цель —
+# Параметры часто хранят в словаре. Напишите функцию `gradients_by_name(params, x)`:
+# `params` — словарь `{"a": ..., "c": ...}` из `tf.Variable` той же формы, что и тензор `x`. Цель —
 #
 # $$f = \sum_i \big(\sin(a_i x_i) + c_i^2\, x_i\big).$$
 #
@@ -1185,8 +1186,8 @@ grade("l01_ex4")
 # - Лента отвечает только один раз, если она не создана с `persistent=True`.
 # - Чаще всего источниками будут `trainable_variables` модели.
 #
-# В следующем уроке: как точно управлять тем, что отслеживает лента, градиенты промежуточных
-# результатов и сколько памяти занимает лента.
+# В следующем уроке: как точно управлять тем, что отслеживает лента, как получать градиенты по
+# промежуточным результатам и сколько памяти занимает лента.
 
 # %% [markdown] key="reflect" lang="en" questions=true
 # 1. A tape records the operations that actually ran, not a formula. What does that make possible
@@ -1204,16 +1205,16 @@ grade("l01_ex4")
 #    esa matriz? Piensa en lo que necesita `w - lr * dw`.
 # 3. Una cinta responde una sola vez, salvo que sea persistente. Si diseñaras la biblioteca,
 #    ¿harías que la opción por defecto fuera la contraria? ¿Qué ganaría o perdería quien empieza,
-#    y qué un modelo grande?
+#    y qué quien entrena un modelo grande?
 
 # %% [markdown] key="reflect" lang="pt" src="93498192"
-# 1. Uma fita grava as operações que realmente rodaram, não uma fórmula. O que isso torna possível
-#    que derivar uma fórmula escrita não tornaria, e quanto custa?
+# 1. Uma fita grava as operações que realmente rodaram, não uma fórmula. O que isso permite que a
+#    derivação simbólica de uma fórmula escrita não permitiria? E qual é o custo?
 # 2. Por que o gradiente em relação a uma matriz de pesos precisa ter exatamente o formato dessa
 #    matriz? Pense no que `w - lr * dw` exige.
 # 3. Uma fita responde uma vez só, a menos que seja persistente. Se você projetasse a biblioteca,
 #    faria da escolha contrária o padrão? O que ganharia ou perderia quem está começando, e o que
-#    ganharia ou perderia um modelo grande?
+#    ganharia ou perderia quem treina um modelo grande?
 
 # %% [markdown] key="reflect" lang="ru" src="93498192"
 # 1. Лента записывает операции, которые действительно выполнились, а не формулу. Что это позволяет
@@ -1223,4 +1224,4 @@ grade("l01_ex4")
 #    нужно для `w - lr * dw`.
 # 3. Лента отвечает только один раз, если она не персистентная. Если бы вы проектировали
 #    библиотеку, сделали бы вы поведением по умолчанию обратное? Что бы от этого выиграл или
-#    потерял новичок, а что — большая модель?
+#    потерял новичок, а что — тот, кто обучает большую модель?

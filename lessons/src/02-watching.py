@@ -24,13 +24,13 @@
 # # Lección 2 · Controlar lo que observa la cinta
 #
 # En la lección 1 la cinta simplemente «veía» nuestras variables. En esta lección abrimos la
-# caja: qué entradas sigue una cinta y cuáles ignora, cómo cambiar eso y cuánto cuesta una
+# caja: qué entradas observa una cinta y cuáles ignora, cómo cambiar eso y cuánto cuesta una
 # cinta mientras conserva su grabación.
 #
 # En esta lección aprenderás:
 #
-# - qué entradas observa una cinta por su cuenta (las variables entrenables) y cuáles no
-#   observa nunca (los tensores y las variables no entrenables);
+# - qué entradas observa una cinta por su cuenta (las variables entrenables) y cuáles no observa
+#   nunca por sí sola (los tensores y las variables no entrenables);
 # - cómo observar un tensor con `tape.watch` y cómo observar *solo* lo que tú elijas con
 #   `watch_accessed_variables=False`;
 # - cómo obtener el gradiente respecto de un resultado intermedio;
@@ -39,14 +39,14 @@
 # %% [markdown] key="title" lang="pt" src="0a54396f"
 # # Lição 2 · Controlando o que a fita observa
 #
-# Na lição 1 a fita simplesmente "enxergava" as nossas variáveis. Nesta lição vamos abrir a
-# caixa: quais entradas uma fita acompanha e quais ela ignora, como mudar isso e quanto custa
+# Na lição 1 a fita simplesmente “enxergava” as nossas variáveis. Nesta lição vamos abrir a
+# caixa: quais entradas uma fita observa e quais ela ignora, como mudar isso e quanto custa
 # uma fita enquanto ela guarda a sua gravação.
 #
 # Nesta lição você vai aprender:
 #
 # - quais entradas uma fita observa por conta própria (as variáveis treináveis) e quais ela
-#   nunca observa (os tensores e as variáveis não treináveis);
+#   nunca observa sozinha (os tensores e as variáveis não treináveis);
 # - como observar um tensor com `tape.watch` e como observar *apenas* o que você escolher com
 #   `watch_accessed_variables=False`;
 # - como obter o gradiente em relação a um resultado intermediário;
@@ -61,8 +61,8 @@
 #
 # В этом уроке вы узнаете:
 #
-# - какие входы лента отслеживает сама (обучаемые переменные), а какие — никогда (тензоры и
-#   необучаемые переменные);
+# - какие входы лента отслеживает сама (обучаемые переменные), а какие сама не отслеживает
+#   никогда (тензоры и необучаемые переменные);
 # - как отследить тензор с помощью `tape.watch` и как отслеживать *только* то, что вы
 #   выбрали, с помощью `watch_accessed_variables=False`;
 # - как получить градиент по промежуточному результату;
@@ -112,9 +112,9 @@ from lessons.i18n import t
 #   entrenables del modelo».
 #
 # De ahí la regla por defecto: en cuanto se lee una `tf.Variable` entrenable dentro del bloque
-# `with`, la cinta la observa. Pongamos cuatro tipos de entradas delante de una cinta: una
-# Variable entrenable `x0`, una Variable no entrenable `x1`, una Variable más un número `x2` (la
-# suma es un Tensor) y un Tensor `x3`:
+# `with`, la cinta la observa. Veamos cuatro tipos de entradas: una variable entrenable `x0`,
+# una variable no entrenable `x1`, una variable más un número, `x2` (la suma es un tensor), y un
+# tensor `x3`:
 
 # %% [markdown] key="why" lang="pt" src="faafa649"
 # ## Por que uma fita não grava tudo
@@ -126,13 +126,13 @@ from lessons.i18n import t
 #   precisa decidir, *enquanto o seu código roda*, do que vai precisar;
 # - cada operação gravada mantém vivos os seus tensores de entrada e de saída, então gravar
 #   demais custa memória;
-# - a pergunta mais comum é "o gradiente da perda em relação a todas as variáveis treináveis
-#   do modelo".
+# - a pergunta mais comum é “o gradiente da perda em relação a todas as variáveis treináveis
+#   do modelo”.
 #
 # Daí a regra padrão: assim que uma `tf.Variable` treinável é lida dentro do bloco `with`, a
-# fita passa a observá-la. Vamos colocar quatro tipos de entrada diante de uma fita: uma
-# Variable treinável `x0`, uma Variable não treinável `x1`, uma Variable mais um número `x2` (a
-# soma é um Tensor) e um Tensor `x3`:
+# fita passa a observá-la. Vejamos quatro tipos de entrada: uma variável treinável `x0`, uma
+# variável não treinável `x1`, uma variável somada a um número, `x2` (a soma é um tensor), e um
+# tensor `x3`:
 
 # %% [markdown] key="why" lang="ru" src="faafa649"
 # ## Почему лента записывает не всё
@@ -147,7 +147,7 @@ from lessons.i18n import t
 # - обычно нужен один ответ: «градиент функции потерь по всем обучаемым переменным модели».
 #
 # Отсюда правило по умолчанию: как только внутри блока `with` читается обучаемая
-# `tf.Variable`, лента начинает её отслеживать. Поставим перед лентой входы четырёх видов:
+# `tf.Variable`, лента начинает её отслеживать. Возьмём входы четырёх видов:
 # обучаемую переменную `x0`, необучаемую переменную `x1`, переменную плюс число `x2` (сумма —
 # это уже тензор) и тензор `x3`:
 
@@ -172,14 +172,14 @@ for name, g in zip(["x0", "x1", "x2", "x3"], tape.gradient(y, [x0, x1, x2, x3]))
 # %% [markdown] key="only-x0" lang="es" src="0c2d1c03"
 # Las cuatro entradas valen 3 y las cuatro entran en $y$ de la misma manera; sin embargo, solo
 # `x0` recibe su $\frac{\partial y}{\partial x_0} = 2 \cdot 3 = 6$. Las otras tres reciben
-# `None`: para la cinta, $y$ no depende de ellas. La que sorprende es `x2`: una Variable más un
-# número ya no es una Variable, sino un Tensor corriente.
+# `None`: para la cinta, $y$ no depende de ellas. La que sorprende es `x2`: una variable más un
+# número ya no es una variable, sino un tensor corriente.
 
 # %% [markdown] key="only-x0" lang="pt" src="0c2d1c03"
 # As quatro entradas valem 3 e as quatro entram em $y$ do mesmo jeito; mesmo assim, só `x0`
 # recebe o seu $\frac{\partial y}{\partial x_0} = 2 \cdot 3 = 6$. As outras três recebem
-# `None`: para a fita, $y$ não depende delas. A surpresa é `x2`: uma Variable somada a um
-# número deixa de ser uma Variable e vira um Tensor comum.
+# `None`: para a fita, $y$ não depende delas. A surpresa é `x2`: uma variável somada a um
+# número deixa de ser uma variável e vira um tensor comum.
 
 # %% [markdown] key="only-x0" lang="ru" src="0c2d1c03"
 # Все четыре входа равны 3 и входят в $y$ одинаково, но только `x0` получает свою производную
@@ -221,7 +221,7 @@ for name, value in zip(["x0", "x1", "x2", "x3"], [x0, x1, x2, x3]):
 # %% [markdown] key="watch" lang="es" src="19000a94"
 # ## Observar un tensor
 #
-# Para derivar respecto de un Tensor, pídele a la cinta que lo observe con `tape.watch(x)`
+# Para derivar respecto de un tensor, pídele a la cinta que lo observe con `tape.watch(x)`
 # antes de usarlo. Así se obtiene el gradiente respecto de la *entrada* de un modelo (por
 # ejemplo, para ver a qué píxeles de una imagen es más sensible una predicción), porque las
 # entradas son tensores, no variables:
@@ -229,7 +229,7 @@ for name, value in zip(["x0", "x1", "x2", "x3"], [x0, x1, x2, x3]):
 # %% [markdown] key="watch" lang="pt" src="19000a94"
 # ## Observando um tensor
 #
-# Para derivar em relação a um Tensor, peça à fita que o observe com `tape.watch(x)` antes de
+# Para derivar em relação a um tensor, peça à fita que o observe com `tape.watch(x)` antes de
 # usá-lo. É assim que se obtém o gradiente em relação à *entrada* de um modelo (por exemplo,
 # para ver a quais pixels de uma imagem uma previsão é mais sensível), já que as entradas são
 # tensores, e não variáveis:
@@ -256,12 +256,12 @@ print(tape.gradient(y, x).numpy())  # dy/dx = 2x = 6
 # running average). A tape never watches it on its own, but `tape.watch` works on it too:
 
 # %% [markdown] key="watch-frozen" lang="es" src="a9379377"
-# Una Variable no entrenable guarda un valor que el entrenamiento no debe cambiar (una capa
+# Una variable no entrenable guarda un valor que el entrenamiento no debe cambiar (una capa
 # congelada, una media móvil). Una cinta nunca la observa por su cuenta, pero `tape.watch`
 # también funciona con ella:
 
 # %% [markdown] key="watch-frozen" lang="pt" src="a9379377"
-# Uma Variable não treinável guarda um valor que o treinamento não deve mudar (uma camada
+# Uma variável não treinável guarda um valor que o treinamento não deve mudar (uma camada
 # congelada, uma média móvel). Uma fita nunca a observa por conta própria, mas `tape.watch`
 # também funciona com ela:
 
@@ -299,7 +299,7 @@ print(tape.gradient(y, x1).numpy())  # dy/dx1 = 2 * x1 = 6
 # %% [markdown] key="watch-accessed" lang="ru" src="65ca72fc"
 # ## Отслеживать только то, что вы выбрали
 #
-# Есть и обратный переключатель. С `watch_accessed_variables=False` лента ничего не
+# Можно и наоборот. С `watch_accessed_variables=False` лента ничего не
 # отслеживает сама — только то, что вы передали в `tape.watch`. Здесь в вычислении участвуют
 # две переменные, но отслеживаем мы только `x1`:
 
@@ -326,7 +326,7 @@ print("dy/dx1:", grad["x1"].numpy())
 # `x0` se leyó pero no se observó, así que su gradiente es `None`, aunque
 # $\frac{\partial y}{\partial x_0} = \cos(0) = 1$. Para `x1` obtenemos la derivada de la
 # softplus, $\sigma(10) \approx 0{,}99995$. La cinta confirma que observó una sola variable. Así
-# se calculan gradientes para solo una parte de un modelo grande (por ejemplo, su última capa)
+# se calculan gradientes solo para una parte de un modelo grande (por ejemplo, su última capa)
 # sin grabar todo lo demás:
 
 # %% [markdown] key="watch-accessed-result" lang="pt" src="2934954f"
@@ -415,11 +415,12 @@ watch_report({"a": "variable", "b": "frozen", "c": "tensor"})
 
 # %% [markdown] key="explorer-widget" lang="es" src="9c97e37b"
 # Ahora pruébalo tú. ¿Consigues los tres gradientes con `watch_accessed_variables`
-# desactivado? ¿Qué casillas necesita entonces una Variable entrenable?
+# desactivado? ¿Qué casillas hay que marcar entonces para una variable entrenable?
 
 # %% [markdown] key="explorer-widget" lang="pt" src="9c97e37b"
 # Agora experimente você. Consegue obter os três gradientes com `watch_accessed_variables`
-# desligado? De quais caixas uma Variable treinável precisa nesse caso?
+# desligado? Nesse caso, quais caixas de seleção precisam estar marcadas para uma variável
+# treinável?
 
 # %% [markdown] key="explorer-widget" lang="ru" src="9c97e37b"
 # Теперь попробуйте сами. Удастся ли получить все три градиента при выключенном
@@ -474,7 +475,7 @@ widgets.VBox([widgets.HBox([kind_menus[n], watch_boxes[n]]) for n in VALUES] + [
 # ## Градиенты по промежуточным результатам
 #
 # Источники не обязаны быть входами. Любой тензор, вычисленный внутри блока `with` из
-# отслеживаемого, есть на ленте, поэтому можно запросить градиент и по нему. Если $y = x^2$ и
+# отслеживаемых тензоров, записан на ленте, поэтому можно запросить градиент и по нему. Если $y = x^2$ и
 # $z = y^2$, то $\frac{dz}{dy} = 2y$, то есть $18$ при $x = 3$:
 
 # %% key="intermediate-code"
@@ -578,8 +579,8 @@ print(dz_dy.numpy(), dz_dx.numpy())
 # ## Персистентные ленты
 #
 # Если вопросы касаются разных *целей* или следующий вопрос становится понятен только после
-# ответа на предыдущий, создайте ленту с `persistent=True`. *Персистентная* (*persistent*, то
-# есть «постоянная») лента сохраняет запись после вызова `gradient`, поэтому `gradient` можно
+# ответа на предыдущий, создайте ленту с `persistent=True`. *Персистентная* (*persistent*) лента
+# сохраняет запись после вызова `gradient`, поэтому `gradient` можно
 # вызывать сколько угодно раз. Запись освобождается, только когда исчезает сам объект ленты,
 # так что, закончив, удалите его через `del tape`:
 
@@ -614,7 +615,7 @@ del tape
 # cada ponto: $\frac{dz}{dx} = \frac{dz}{dy} \cdot \frac{dy}{dx}$.
 
 # %% [markdown] key="chain-figure" lang="ru" src="c0c4bd94"
-# Три вопроса к одной записи и картинка с ответами: для $y = x^2$ и $z = y^2$ — кривые
+# Три вопроса к одной записи и график с ответами: для $y = x^2$ и $z = y^2$ — кривые
 # $\frac{dz}{dy}$, $\frac{dy}{dx}$ и $\frac{dz}{dx}$ на целой сетке точек, и всё это от одной
 # персистентной ленты. Последняя строка проверяет цепное правило в каждой точке:
 # $\frac{dz}{dx} = \frac{dz}{dy} \cdot \frac{dy}{dx}$.
@@ -678,14 +679,14 @@ np.allclose(dz_dx, dz_dy * dy_dx)
 # nenhum nome para `h` e, mesmo assim, `probe()` ainda o encontra: quem o retém é a fita.
 
 # %% [markdown] key="memory" lang="ru" src="511bbc27"
-# ## Что лента держит в памяти
+# ## Что лента хранит в памяти
 #
 # Для обратного прохода лента хранит тензоры, нужные каждой записанной операции: производной
 # $\sin(x)$ нужен $x$, производной $h \cdot h$ — сам $h$. Поэтому тензор, на который ваш код
 # уже не ссылается, живёт, пока он нужен ленте. *Слабая ссылка* (*weak reference*) позволяет
 # проследить за этим: сама она тензор в памяти не удерживает. Ниже `x` содержит миллион чисел
 # float32 (4 МБ); `probe` ссылается на `h`, не удерживая его; после `del h` у нашего кода не
-# остаётся ни одного имени для `h`, но `probe()` всё равно его находит: его держит лента.
+# остаётся ни одного имени для `h`, но `probe()` всё равно его находит: его удерживает лента.
 
 # %% key="memory-code"
 x = tf.Variable(tf.random.normal([1_000_000]))
@@ -809,7 +810,7 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 #
 # Qué guarda exactamente una cinta depende de cada motor; la figura mide minitape. TensorFlow
 # sabe, para cada tipo de operación, qué entradas y salidas va a leer su gradiente (el de
-# `tf.nn.relu` solo necesita la salida; el de `tf.math.sin`, solo la entrada), y graba solo
+# `tf.nn.relu` solo necesita la salida; el de `tf.math.sin`, solo la entrada), y guarda solo
 # esas. Por eso sus barras tendrían otra altura; los dos hábitos valen para los dos motores.
 
 # %% [markdown] key="memory-lesson" lang="pt" src="123a90f1"
@@ -821,7 +822,7 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 #
 # O que exatamente uma fita guarda depende de cada motor; a figura mede o minitape. O
 # TensorFlow sabe, para cada tipo de operação, quais entradas e saídas o gradiente dela vai
-# ler (o de `tf.nn.relu` só precisa da saída; o de `tf.math.sin`, só da entrada), e grava só
+# ler (o de `tf.nn.relu` só precisa da saída; o de `tf.math.sin`, só da entrada), e guarda só
 # essas. Por isso as barras dele teriam outra altura; os dois hábitos valem para os dois
 # motores.
 
@@ -834,7 +835,7 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 #
 # Что именно хранит лента, решает сам движок; на рисунке измерен minitape. TensorFlow знает для
 # каждого вида операции, какие входы и выходы прочитает её градиент (градиенту `tf.nn.relu`
-# нужен только выход, градиенту `tf.math.sin` — только вход), и записывает только их. Поэтому
+# нужен только выход, градиенту `tf.math.sin` — только вход), и сохраняет на ленте только их. Поэтому
 # столбики у него были бы другой высоты, а обе привычки верны для обоих движков.
 
 # %% [markdown] key="exercises" lang="en"
@@ -955,7 +956,7 @@ grade("l02_ex1")
 # ### Exercício 2 · Um resultado intermediário (2 pontos)
 #
 # Escreva `hidden_gradients(w, x, targets)`. `w` é uma `tf.Variable` de formato (n, m), `x`
-# um tensor de formato (k, n) e `targets` um tensor de alvos de formato (k, m). Com o resultado
+# um tensor de formato (k, n) e `targets` um tensor de valores-alvo (rótulos) de formato (k, m). Com o resultado
 # intermediário $h = x w$ e a perda
 #
 # $$L = \operatorname{mean}\big((\sigma(h) - \text{targets})^2\big),$$
@@ -1017,8 +1018,9 @@ grade("l02_ex2")
 # $$\text{data} = \frac{1}{k} \sum_i \Big(\sum_j x_{ij} w_j - y_i\Big)^2, \qquad
 # \text{penalty} = \lambda \sum_j w_j^2, \qquad \text{total} = \text{data} + \text{penalty},$$
 #
-# y devuelve el diccionario `{"data": ..., "penalty": ..., "total": ...}` con sus gradientes
-# respecto de `w`. Borra la cinta antes de devolver el resultado.
+# ($\text{data}$ es el término de datos y $\text{penalty}$, la penalización) y devuelve el
+# diccionario `{"data": ..., "penalty": ..., "total": ...}` con sus gradientes respecto de `w`.
+# Borra la cinta antes de devolver el resultado.
 
 # %% [markdown] key="ex3" lang="pt" src="2ab74817"
 # ### Exercício 3 · Três perguntas para uma única fita persistente (3 pontos)
@@ -1031,21 +1033,24 @@ grade("l02_ex2")
 # $$\text{data} = \frac{1}{k} \sum_i \Big(\sum_j x_{ij} w_j - y_i\Big)^2, \qquad
 # \text{penalty} = \lambda \sum_j w_j^2, \qquad \text{total} = \text{data} + \text{penalty},$$
 #
-# e devolva o dicionário `{"data": ..., "penalty": ..., "total": ...}` com os gradientes
-# deles em relação a `w`. Apague a fita antes de devolver o resultado.
+# ($\text{data}$ é o termo de dados e $\text{penalty}$, a penalidade) e devolva o dicionário
+# `{"data": ..., "penalty": ..., "total": ...}` com os gradientes deles em relação a `w`.
+# Apague a fita antes de devolver o resultado.
 
 # %% [markdown] key="ex3" lang="ru" src="2ab74817"
 # ### Упражнение 3 · Три вопроса к одной персистентной ленте (3 балла)
 #
 # Функция потерь часто состоит из нескольких частей, и полезно видеть, насколько сильно каждая
 # из них тянет веса в свою сторону. Напишите функцию `loss_parts_gradients(w, x, y, lam)`:
-# `w` — `tf.Variable` формы (n,), `x` — тензор формы (k, n), `y` — тензор формы (k,), `lam` — число.
+# `w` — `tf.Variable` формы (n,), `x` — тензор формы (k, n), `y` — тензор формы (k,), `lam` — число
+# $\lambda \ge 0$.
 # Внутри одной персистентной ленты вычислите
 #
 # $$\text{data} = \frac{1}{k} \sum_i \Big(\sum_j x_{ij} w_j - y_i\Big)^2, \qquad
 # \text{penalty} = \lambda \sum_j w_j^2, \qquad \text{total} = \text{data} + \text{penalty}$$
 #
-# и верните словарь `{"data": ..., "penalty": ..., "total": ...}` с их градиентами по `w`.
+# ($\text{data}$ — слагаемое данных, $\text{penalty}$ — штраф) и верните словарь
+# `{"data": ..., "penalty": ..., "total": ...}` с их градиентами по `w`.
 # Перед возвратом результата удалите ленту.
 
 # %% nbgrader="solution" grade_id="l02_ex3_solution"
@@ -1092,8 +1097,8 @@ grade("l02_ex3")
 # %% [markdown] key="summary" lang="es" src="bf58b113"
 # ## Resumen
 #
-# - Una cinta observa por su cuenta las Variables entrenables, en cuanto se leen dentro del
-#   bloque `with`. Los tensores (incluida una Variable más un número) y las Variables no
+# - Una cinta observa por su cuenta las variables entrenables, en cuanto se leen dentro del
+#   bloque `with`. Los tensores (incluida una variable más un número) y las variables no
 #   entrenables solo se observan después de `tape.watch`.
 # - `watch_accessed_variables=False` desactiva la observación automática: la cinta observa
 #   exactamente lo que le pases a `tape.watch`. `tape.watched_variables()` te dice qué observó.
@@ -1109,8 +1114,8 @@ grade("l02_ex3")
 # %% [markdown] key="summary" lang="pt" src="bf58b113"
 # ## Resumo
 #
-# - Uma fita observa por conta própria as Variables treináveis, assim que elas são lidas no
-#   bloco `with`. Os tensores (inclusive uma Variable somada a um número) e as Variables não
+# - Uma fita observa por conta própria as variáveis treináveis, assim que elas são lidas no
+#   bloco `with`. Os tensores (inclusive uma variável somada a um número) e as variáveis não
 #   treináveis só são observados depois de `tape.watch`.
 # - `watch_accessed_variables=False` desliga a observação automática: a fita observa
 #   exatamente o que você passar para `tape.watch`. `tape.watched_variables()` diz o que ela
@@ -1137,7 +1142,7 @@ grade("l02_ex3")
 #   промежуточным результатам.
 # - Лента хранит тензоры, нужные обратному проходу. По умолчанию она освобождает их, когда
 #   `gradient` вернул результат, и потому отвечает один раз; лента с `persistent=True` отвечает
-#   сколько угодно раз и держит память до `del tape`.
+#   сколько угодно раз и удерживает память до `del tape`.
 #
 # В следующем уроке: нескалярные цели, управляющие конструкции Python и все способы получить
 # градиент `None`.
@@ -1153,7 +1158,7 @@ grade("l02_ex3")
 #    you about a network?
 
 # %% [markdown] key="reflect" lang="es" src="c8bce80f"
-# 1. Una cinta observa por sí sola las Variables entrenables, pero no los tensores. ¿Por qué es un
+# 1. Una cinta observa por sí sola las variables entrenables, pero no los tensores. ¿Por qué es un
 #    buen comportamiento por defecto para entrenar un modelo, y en qué cálculo te estorbaría?
 # 2. En la figura de memoria, la cinta persistente retuvo sus tensores hasta `del tape`. Imagina
 #    un paso de entrenamiento de una red grande: ¿qué líneas sacarías del bloque `with`, y cómo
@@ -1163,7 +1168,7 @@ grade("l02_ex3")
 #    sobre una red?
 
 # %% [markdown] key="reflect" lang="pt" src="c8bce80f"
-# 1. Uma fita observa sozinha as Variables treináveis, mas não os tensores. Por que esse é um bom
+# 1. Uma fita observa sozinha as variáveis treináveis, mas não os tensores. Por que esse é um bom
 #    padrão para treinar um modelo, e em que cálculo ele atrapalharia?
 # 2. Na figura de memória, a fita persistente reteve os seus tensores até `del tape`. Imagine um
 #    passo de treinamento de uma rede grande: que linhas você tiraria do bloco `with`, e como
@@ -1173,7 +1178,7 @@ grade("l02_ex3")
 #    revelar sobre uma rede?
 
 # %% [markdown] key="reflect" lang="ru" src="c8bce80f"
-# 1. Лента сама отслеживает обучаемые переменные (Variable), но не тензоры. Почему это разумное
+# 1. Лента сама отслеживает обучаемые переменные (`tf.Variable`), но не тензоры. Почему это разумное
 #    поведение по умолчанию для обучения модели и в каком вычислении оно бы вам мешало?
 # 2. На графике памяти персистентная лента удерживала свои тензоры до `del tape`. Представьте один
 #    шаг обучения большой сети: какие строки вы бы вынесли из блока `with` и как проверили бы, что

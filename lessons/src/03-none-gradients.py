@@ -29,7 +29,7 @@
 # En esta lección aprenderás:
 #
 # - qué calcula la cinta cuando el objetivo son varios tensores, o un tensor que no es escalar;
-# - cómo se graba el flujo de control de Python (`if`, `for`) y qué da la rama que no se
+# - cómo se graba el flujo de control de Python (`if`, `for`) y qué recibe la rama que no se
 #   ejecutó;
 # - todas las formas habituales de obtener un gradiente `None`, cómo reconocer cada una y cómo
 #   arreglarla;
@@ -47,7 +47,7 @@
 # Nesta lição você vai aprender:
 #
 # - o que a fita calcula quando o alvo são vários tensores, ou um tensor que não é escalar;
-# - como o fluxo de controle do Python (`if`, `for`) é gravado e o que dá o ramo que não foi
+# - como o fluxo de controle do Python (`if`, `for`) é gravado e o que recebe o ramo que não foi
 #   executado;
 # - todas as maneiras comuns de obter um gradiente `None`, como reconhecer cada uma e como
 #   corrigi-la;
@@ -63,8 +63,8 @@
 # В этом уроке вы узнаете:
 #
 # - что вычисляет лента, когда цель — несколько тензоров или тензор, не являющийся скаляром;
-# - как записываются управляющие конструкции Python (`if`, `for`) и что даёт невыполненная
-#   ветвь;
+# - как записываются управляющие конструкции Python (`if`, `for`) и какой градиент получают
+#   переменные невыполненной ветви;
 # - все типичные способы получить градиент `None`, как распознать каждый из них и как его
 #   исправить;
 # - что происходит с операциями, у которых нет градиента, и как получить нули вместо `None`.
@@ -103,7 +103,7 @@ lang = current_language()
 # %% [markdown] key="one-number" lang="pt" src="d2fd1e71"
 # ## Um gradiente fala de um único número
 #
-# Um gradiente responde à pergunta "como *este número* muda quando as fontes se movem?". Com
+# Um gradiente responde à pergunta “como *este número* muda quando as fontes se movem?”. Com
 # dois alvos, uma fita persistente pode responder para cada um separadamente. Em $x = 2$,
 # $\frac{d}{dx} x^2 = 2x = 4$ e $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0{,}25$:
 
@@ -111,7 +111,7 @@ lang = current_language()
 # ## Градиент говорит об одном числе
 #
 # Градиент отвечает на вопрос «как меняется *это число*, когда сдвигаются источники?». Если
-# целей две, персистентная лента может ответить для каждой по отдельности. При $x = 2$
+# целей две, персистентная лента может ответить для каждой по отдельности. При $x = 2$ имеем
 # $\frac{d}{dx} x^2 = 2x = 4$ и $\frac{d}{dx} \frac{1}{x} = -\frac{1}{x^2} = -0{,}25$:
 
 # %% key="one-number-code"
@@ -195,12 +195,12 @@ print(tape.gradient(y, x).numpy())
 # loss, with no explicit `reduce_sum`.
 
 # %% [markdown] key="per-example" lang="es" src="4e2ead9a"
-# Esto resulta práctico: el gradiente de un vector de pérdidas por ejemplo es el gradiente de
-# la pérdida total, sin escribir `reduce_sum`.
+# Esto resulta práctico: el gradiente de un vector con una pérdida por cada ejemplo es el
+# gradiente de la pérdida total, sin escribir `reduce_sum`.
 
 # %% [markdown] key="per-example" lang="pt" src="4e2ead9a"
-# Isso é prático: o gradiente de um vetor de perdas por exemplo é o gradiente da perda total,
-# sem precisar escrever `reduce_sum`.
+# Isso é prático: o gradiente de um vetor com uma perda para cada exemplo é o gradiente da perda
+# total, sem precisar escrever `reduce_sum`.
 
 # %% [markdown] key="per-example" lang="ru" src="4e2ead9a"
 # Это удобно: градиент вектора потерь по отдельным примерам совпадает с градиентом суммы
@@ -346,18 +346,18 @@ print(dv1)
 # a gradient-based optimizer cannot "see" a threshold.
 
 # %% [markdown] key="control-flow-x" lang="es" src="dc014b99"
-# La condición en sí no es derivable: `x > 0.0` es una respuesta de sí o no, así que nada fluye
+# La condición en sí no es diferenciable: `x > 0.0` es una respuesta de sí o no, así que nada fluye
 # de vuelta desde `result` hasta `x`. Su gradiente es `None` sea cual sea la rama que se
 # ejecute, lo que también significa que un optimizador basado en gradientes no puede «ver» un
 # umbral.
 
 # %% [markdown] key="control-flow-x" lang="pt" src="dc014b99"
-# A condição em si não é derivável: `x > 0.0` é uma resposta de sim ou não, então nada volta de
+# A condição em si não é diferenciável: `x > 0.0` é uma resposta de sim ou não, então nada volta de
 # `result` até `x`. O gradiente de `x` é `None` qualquer que seja o ramo executado, o que
-# também significa que um otimizador baseado em gradientes não consegue "enxergar" um limiar.
+# também significa que um otimizador baseado em gradientes não consegue “enxergar” um limiar.
 
 # %% [markdown] key="control-flow-x" lang="ru" src="dc014b99"
-# Само условие не дифференцируемо: `x > 0.0` — это ответ «да или нет», поэтому от `result` к
+# Само условие недифференцируемо: `x > 0.0` — это ответ «да или нет», поэтому от `result` к
 # `x` ничего не течёт. Градиент по `x` равен `None`, какая бы ветвь ни выполнилась; это значит
 # ещё и то, что оптимизатор на основе градиентов не «видит» порогов.
 
@@ -445,14 +445,14 @@ print(tape.gradient(z, x))
 # Ese caso es evidente; los de abajo, no tanto. Para investigar cada uno usamos
 # `why_none(tape, target, source, lang=...)`, de `minitape.debugging`: examina lo que grabó la
 # cinta y explica, en el idioma del cuaderno, por qué ningún gradiente llegó a la fuente. Su
-# respuesta tiene un código corto, `reason`, y un mensaje para personas, `message`. Funciona
+# respuesta tiene un código corto, `reason`, y un mensaje legible, `message`. Funciona
 # con cualquier cinta, persistente o no, antes o después de `gradient`:
 
 # %% [markdown] key="why-none" lang="pt" src="d7dd0a69"
 # Esse caso é óbvio; os de baixo, nem tanto. Para investigar cada um deles usamos
 # `why_none(tape, target, source, lang=...)`, de `minitape.debugging`: ela examina o que a fita
 # gravou e explica, no idioma do notebook, por que nenhum gradiente chegou à fonte. A resposta
-# tem um código curto, `reason`, e uma mensagem para pessoas, `message`. Ela funciona com
+# tem um código curto, `reason`, e uma mensagem legível, `message`. Ela funciona com
 # qualquer fita, persistente ou não, antes ou depois de `gradient`:
 
 # %% [markdown] key="why-none" lang="ru" src="d7dd0a69"
@@ -475,18 +475,20 @@ print(answer.message)
 # bug in training loops: the first step works, the second gets `None`.
 
 # %% [markdown] key="case-replaced" lang="es" src="dd2e51f3"
-# ### 1. Una Variable sustituida por un Tensor
+# ### 1. Una variable sustituida por un tensor
 #
-# Una cinta observa Variables, no Tensores, y `x + 1` es un Tensor. Reasignar el nombre con
-# `x = x + 1`, en lugar de actualizar la Variable en su sitio con `x.assign_add(1)`, es un
+# Una cinta observa por su cuenta las variables entrenables, no los tensores, y `x + 1` es un
+# tensor. Reasignar el nombre con `x = x + 1`, en lugar de actualizar la variable en su sitio
+# con `x.assign_add(1)`, es un
 # error clásico en los bucles de entrenamiento: el primer paso funciona y el segundo recibe
 # `None`.
 
 # %% [markdown] key="case-replaced" lang="pt" src="dd2e51f3"
-# ### 1. Uma Variable trocada por um Tensor
+# ### 1. Uma variável trocada por um tensor
 #
-# Uma fita observa objetos `Variable`, não `Tensor`, e `x + 1` é um Tensor. Reatribuir o nome com
-# `x = x + 1`, em vez de atualizar a Variable no lugar com `x.assign_add(1)`, é um erro
+# Uma fita observa sozinha as variáveis treináveis, não os tensores, e `x + 1` é um tensor.
+# Reatribuir o nome com `x = x + 1`, em vez de atualizar a variável no lugar com
+# `x.assign_add(1)`, é um erro
 # clássico em laços de treinamento: o primeiro passo funciona e o segundo recebe `None`.
 
 # %% [markdown] key="case-replaced" lang="ru" src="dd2e51f3"
@@ -522,14 +524,14 @@ for step in range(2):
 #
 # La cinta solo graba operaciones de minitape. En cuanto un valor se va a NumPy (`np.mean`,
 # `.numpy()`), el camino de vuelta hacia las fuentes queda cortado: el resultado de NumPy
-# vuelve como una constante nueva, sin historia.
+# vuelve como una constante nueva, sin historial.
 
 # %% [markdown] key="case-numpy" lang="pt" src="f8045cd9"
 # ### 2. Um desvio pelo NumPy
 #
 # A fita grava apenas operações do minitape. Assim que um valor sai para o NumPy (`np.mean`,
 # `.numpy()`), o caminho de volta até as fontes é cortado: o resultado do NumPy volta como uma
-# constante nova, sem história.
+# constante nova, sem histórico.
 
 # %% [markdown] key="case-numpy" lang="ru" src="f8045cd9"
 # ### 2. Обход через NumPy
@@ -561,7 +563,7 @@ print(why_none(tape, y, x, lang=lang).message)
 # %% [markdown] key="case-int" lang="es" src="b2b50ada"
 # ### 3. Un tipo de dato entero
 #
-# Los enteros no son derivables. Una Variable creada a partir de `[[2, 2], [2, 2]]` contiene
+# Los enteros no son diferenciables. Una variable creada a partir de `[[2, 2], [2, 2]]` contiene
 # enteros (`int32`), porque ninguno de sus números lleva punto decimal. El gradiente es
 # `None` y minitape no te avisa. TensorFlow escribe una línea en el registro,
 # `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`
@@ -571,17 +573,17 @@ print(why_none(tape, y, x, lang=lang).message)
 # %% [markdown] key="case-int" lang="pt" src="b2b50ada"
 # ### 3. Um tipo de dado inteiro
 #
-# Inteiros não são deriváveis. Uma Variable criada a partir de `[[2, 2], [2, 2]]` guarda
+# Inteiros não são diferenciáveis. Uma variável criada a partir de `[[2, 2], [2, 2]]` guarda
 # inteiros (`int32`), porque nenhum dos seus números tem ponto decimal. O gradiente é `None`
 # e o minitape não avisa você. O TensorFlow escreve uma linha no log,
 # `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`
-# ("o tipo do tensor alvo deve ser de ponto flutuante"), fácil de deixar passar no meio de
+# (“o tipo do tensor alvo deve ser de ponto flutuante”), fácil de deixar passar no meio de
 # outras mensagens. Aqui, `why_none` é como você descobre:
 
 # %% [markdown] key="case-int" lang="ru" src="b2b50ada"
 # ### 3. Целочисленный тип данных
 #
-# Целые числа не дифференцируемы. Переменная, созданная из `[[2, 2], [2, 2]]`, хранит целые
+# Целые числа недифференцируемы. Переменная, созданная из `[[2, 2], [2, 2]]`, хранит целые
 # числа (`int32`), потому что ни в одном из них нет десятичной точки. Градиент равен `None`,
 # а minitape ни о чём не предупреждает. TensorFlow пишет в журнал одну строку,
 # `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`
@@ -605,19 +607,19 @@ print(why_none(tape, y, x, lang=lang).message)
 # rather than a missing gradient:
 
 # %% [markdown] key="case-int-fix" lang="es" src="68d5b6e2"
-# La solución es crear la Variable con un tipo de coma flotante: escribir `2.0` o pasar
+# La solución es crear la variable con un tipo de coma flotante: escribir `2.0` o pasar
 # `dtype=tf.float32`. Si mezclas enteros y números de coma flotante, nadie convierte los tipos
 # por ti (TensorFlow tampoco lo hace), así que en la práctica este error suele aparecer como un
 # error de tipos, más que como un gradiente que falta:
 
 # %% [markdown] key="case-int-fix" lang="pt" src="68d5b6e2"
-# A solução é criar a Variable com um tipo de ponto flutuante: escrever `2.0` ou passar
+# A solução é criar a variável com um tipo de ponto flutuante: escrever `2.0` ou passar
 # `dtype=tf.float32`. Se você misturar inteiros com números de ponto flutuante, ninguém converte
 # os tipos por você (o TensorFlow também não faz isso); por isso, na prática, esse engano
 # costuma aparecer como um erro de tipo, e não como um gradiente que falta:
 
 # %% [markdown] key="case-int-fix" lang="ru" src="68d5b6e2"
-# Исправление — создать переменную с типом с плавающей точкой: написать `2.0` или передать
+# Исправление — создать переменную вещественного типа (с плавающей точкой): написать `2.0` или передать
 # `dtype=tf.float32`. Смесь целых и вещественных чисел сама не преобразуется (TensorFlow тоже
 # не приводит типы автоматически), поэтому на практике такая ошибка чаще проявляется как
 # ошибка типов, а не как пропавший градиент:
@@ -645,24 +647,25 @@ print(tape.gradient(y, x).numpy())
 # %% [markdown] key="case-stateful" lang="es" src="6043c7a7"
 # ### 4. Una operación con estado
 #
-# Un Tensor tiene un valor pero no un estado: nunca cambia. Una Variable sí tiene estado, su
-# valor actual, y la cinta empieza a partir de su lectura. `x1.assign_add(x0)` cambia ese
-# estado; luego la cinta ve el *nuevo valor* de `x1`, no la historia que lo produjo, así que el
-# camino hasta `x0` se pierde:
+# Un tensor tiene un valor pero no un estado: nunca cambia. Una variable sí tiene estado, su
+# valor actual, y la cinta solo ve el valor leído, no cómo se obtuvo. `x1.assign_add(x0)` cambia
+# ese estado; luego la cinta ve el *nuevo valor* de `x1`, no el historial que lo produjo, así que
+# el camino hasta `x0` se pierde:
 
 # %% [markdown] key="case-stateful" lang="pt" src="6043c7a7"
 # ### 4. Uma operação com estado
 #
-# Um Tensor tem um valor, mas não um estado: ele nunca muda. Uma Variable tem estado, o seu
-# valor atual, e a fita começa a partir da leitura dele. `x1.assign_add(x0)` muda esse estado;
-# depois a fita vê o *novo valor* de `x1`, e não a história que o produziu, então o caminho até
-# `x0` se perde:
+# Um tensor tem um valor, mas não um estado: ele nunca muda. Uma variável tem estado, o seu
+# valor atual, e a fita só vê o valor lido, não como ele foi obtido. `x1.assign_add(x0)` muda
+# esse estado; depois a fita vê o *novo valor* de `x1`, e não o histórico que o produziu, então
+# o caminho até `x0` se perde:
 
 # %% [markdown] key="case-stateful" lang="ru" src="6043c7a7"
 # ### 4. Операция с состоянием
 #
 # У тензора есть значение, но нет состояния: он никогда не меняется. У переменной состояние
-# есть — её текущее значение, и лента начинает именно с его чтения. `x1.assign_add(x0)` меняет
+# есть — её текущее значение, и лента видит только прочитанное значение, а не то, как оно
+# получено. `x1.assign_add(x0)` меняет
 # это состояние; после этого лента видит *новое значение* `x1`, а не историю, которая к нему
 # привела, поэтому путь к `x0` теряется:
 
@@ -684,15 +687,15 @@ print(why_none(tape, y, x0, lang=lang).message)
 # If you do need its gradient, watch it with `tape.watch`:
 
 # %% [markdown] key="case-frozen" lang="es" src="2b2db387"
-# ### 5. Una Variable no entrenable
+# ### 5. Una variable no entrenable
 #
-# Como vimos en la lección 2, una cinta nunca observa por su cuenta una Variable creada con
+# Como vimos en la lección 2, una cinta nunca observa por su cuenta una variable creada con
 # `trainable=False`. Si de verdad necesitas su gradiente, obsérvala con `tape.watch`:
 
 # %% [markdown] key="case-frozen" lang="pt" src="2b2db387"
-# ### 5. Uma Variable não treinável
+# ### 5. Uma variável não treinável
 #
-# Como vimos na lição 2, uma fita nunca observa por conta própria uma Variable criada com
+# Como vimos na lição 2, uma fita nunca observa por conta própria uma variável criada com
 # `trainable=False`. Se você precisar mesmo do gradiente dela, observe-a com `tape.watch`:
 
 # %% [markdown] key="case-frozen" lang="ru" src="2b2db387"
@@ -716,14 +719,14 @@ print(why_none(tape, y, scale, lang=lang).message)
 # And the most frequent one: a plain Tensor used as a source without `tape.watch`:
 
 # %% [markdown] key="case-unwatched" lang="es" src="21d0df20"
-# ### 6. Un Tensor que nunca se observó
+# ### 6. Un tensor que nunca se observó
 #
-# Y el más frecuente: un Tensor corriente usado como fuente sin `tape.watch`:
+# Y el más frecuente: un tensor corriente usado como fuente sin `tape.watch`:
 
 # %% [markdown] key="case-unwatched" lang="pt" src="21d0df20"
-# ### 6. Um Tensor que nunca foi observado
+# ### 6. Um tensor que nunca foi observado
 #
-# E o mais frequente: um Tensor comum usado como fonte sem `tape.watch`:
+# E o mais frequente: um tensor comum usado como fonte sem `tape.watch`:
 
 # %% [markdown] key="case-unwatched" lang="ru" src="21d0df20"
 # ### 6. Тензор, который не отслеживали
@@ -750,7 +753,7 @@ print(why_none(tape, y, c, lang=lang).message)
 # %% [markdown] key="no-gradient" lang="es" src="bfc5fe9f"
 # ## Operaciones sin gradiente registrado
 #
-# Algunas operaciones están declaradas *no derivables* (las comparaciones, el redondeo):
+# Algunas operaciones están declaradas *no diferenciables* (las comparaciones, el redondeo):
 # simplemente dan `None`. Otras podrían tener gradiente, pero nadie lo escribió: *no tienen
 # gradiente registrado*. Derivar a través de una de ellas es un error, no un `None`
 # silencioso, así que te enteras de que algo salió mal. `tf.image.adjust_contrast` es una de
@@ -759,7 +762,7 @@ print(why_none(tape, y, c, lang=lang).message)
 # %% [markdown] key="no-gradient" lang="pt" src="bfc5fe9f"
 # ## Operações sem gradiente registrado
 #
-# Algumas operações são declaradas *não deriváveis* (comparações, arredondamento): elas
+# Algumas operações são declaradas *não diferenciáveis* (comparações, arredondamento): elas
 # simplesmente dão `None`. Outras poderiam ter gradiente, mas ninguém o escreveu: elas *não
 # têm gradiente registrado*. Derivar através de uma delas é um erro, não um `None` silencioso,
 # então você fica sabendo que algo deu errado. `tf.image.adjust_contrast` é uma delas:
@@ -796,21 +799,21 @@ except LookupError as error:
 # %% [markdown] key="no-gradient-fix" lang="es" src="34d147cc"
 # Hay dos salidas: registrar un gradiente para la operación (la lección 4 muestra los
 # gradientes personalizados) o reescribirla con operaciones que sí lo tengan. Ajustar el
-# contraste aleja cada canal de su media: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, donde
+# contraste escala la distancia de cada valor a la media de su canal: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, donde
 # $\bar{x}$ es la media del canal en la imagen. Reescrita así, da la misma imagen y además sus
 # gradientes:
 
 # %% [markdown] key="no-gradient-fix" lang="pt" src="34d147cc"
 # Há duas saídas: registrar um gradiente para a operação (a lição 4 mostra gradientes
 # personalizados) ou reescrevê-la com operações que tenham gradiente. Ajustar o contraste
-# afasta cada canal da sua média: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, em que
+# escala a distância de cada pixel à média do seu canal: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, em que
 # $\bar{x}$ é a média do canal na imagem. Reescrita assim, ela dá a mesma imagem e também os
 # gradientes:
 
 # %% [markdown] key="no-gradient-fix" lang="ru" src="34d147cc"
 # Выхода два: зарегистрировать для операции градиент (собственные градиенты — тема урока 4)
 # или переписать её через операции, у которых градиент есть. Регулировка контраста отодвигает
-# каждый канал от его среднего: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, где $\bar{x}$ —
+# значение каждого пикселя от среднего по его каналу: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, где $\bar{x}$ —
 # среднее канала по изображению. В таком виде она даёт то же изображение и вдобавок градиенты:
 
 # %% key="no-gradient-fix-code"
@@ -877,15 +880,15 @@ print(tape.gradient(z, x, unconnected_gradients=tf.UnconnectedGradients.ZERO))
 # ## Explora: el detective de los None
 #
 # Cada función de abajo prepara uno de los casos de esta lección, roto o arreglado, y devuelve
-# la cinta, el objetivo `y` y la fuente `x`. `investigate` pide el gradiente, recoge las
-# advertencias y le pregunta a `why_none` qué ha pasado; cuando el gradiente existe,
+# la cinta, el objetivo `y` y la fuente `x`. `investigate` pide el gradiente, recoge los avisos
+# y le pregunta a `why_none` qué pasó; cuando el gradiente existe,
 # `why_none` también lo dice (`reason = "has_gradient"`):
 
 # %% [markdown] key="detective" lang="pt" src="683fae8b"
 # ## Explore: o detetive dos None
 #
 # Cada função abaixo monta um dos casos desta lição, quebrado ou corrigido, e devolve a fita,
-# o alvo `y` e a fonte `x`. `investigate` pede o gradiente, recolhe os alertas e pergunta a
+# o alvo `y` e a fonte `x`. `investigate` pede o gradiente, recolhe os avisos e pergunta a
 # `why_none` o que aconteceu; quando o gradiente existe, `why_none` também diz isso
 # (`reason = "has_gradient"`):
 
@@ -987,8 +990,8 @@ for fixed in [False, True]:
 # of the code makes the difference each time?
 
 # %% [markdown] key="detective-widget" lang="es" src="cb75b787"
-# Elige un caso, lee el código y el diagnóstico, y después marca la casilla para aplicar el
-# arreglo. ¿Qué línea del código marca la diferencia en cada caso?
+# Elige un caso, lee el código y el diagnóstico, y después marca la casilla para aplicar la
+# corrección. ¿Qué línea del código marca la diferencia en cada caso?
 
 # %% [markdown] key="detective-widget" lang="pt" src="cb75b787"
 # Escolha um caso, leia o código e o diagnóstico e depois marque a caixa para aplicar a
@@ -1123,24 +1126,24 @@ grade("l03_ex1")
 # the update itself crashes.
 
 # %% [markdown] key="ex2-broken" lang="es" src="765cacbb"
-# ### Ejercicio 2 · Un bucle de entrenamiento que conserva su Variable (2 puntos)
+# ### Ejercicio 2 · Un bucle de entrenamiento que no pierde su variable (2 puntos)
 #
-# Este descenso del gradiente sobre $f(x) = (x - 2)^2$ debería dar `steps` pasos de tamaño `lr`
-# y devolver el gradiente de cada paso. Ejecútalo: el primer paso funciona, el segundo recibe
+# Este descenso del gradiente sobre $f(x) = (x - 2)^2$ debería dar `steps` pasos con tasa de
+# aprendizaje `lr` y devolver el gradiente de cada paso. Ejecútalo: el primer paso funciona, el segundo recibe
 # `None` y después la propia actualización falla.
 
 # %% [markdown] key="ex2-broken" lang="pt" src="765cacbb"
-# ### Exercício 2 · Um laço de treinamento que mantém sua Variable (2 pontos)
+# ### Exercício 2 · Um laço de treinamento que não perde sua variável (2 pontos)
 #
-# Esta descida do gradiente em $f(x) = (x - 2)^2$ deveria dar `steps` passos de tamanho `lr` e
-# devolver o gradiente de cada passo. Execute: o primeiro passo funciona, o segundo recebe
+# Esta descida do gradiente em $f(x) = (x - 2)^2$ deveria dar `steps` passos com taxa de
+# aprendizado `lr` e devolver o gradiente de cada passo. Execute: o primeiro passo funciona, o segundo recebe
 # `None` e depois a própria atualização quebra.
 
 # %% [markdown] key="ex2-broken" lang="ru" src="765cacbb"
-# ### Упражнение 2 · Цикл обучения, который сохраняет свою Variable (2 балла)
+# ### Упражнение 2 · Цикл обучения, в котором переменная остаётся переменной (2 балла)
 #
-# Этот градиентный спуск для $f(x) = (x - 2)^2$ должен сделать `steps` шагов размера `lr` и
-# вернуть градиент на каждом шаге. Запустите его: первый шаг проходит, второй получает `None`,
+# Этот градиентный спуск для $f(x) = (x - 2)^2$ должен сделать `steps` шагов со скоростью
+# обучения `lr` и вернуть градиент на каждом шаге. Запустите его: первый шаг проходит, второй получает `None`,
 # а затем падает и само обновление.
 
 # %% key="ex2-broken-code"
@@ -1175,21 +1178,21 @@ except TypeError as error:
 # Python, `lr` otro `float` y `steps` un entero. Empieza con `x = tf.Variable(x0)`, da `steps`
 # pasos de $x \leftarrow x - \text{lr} \cdot f'(x)$ y devuelve `tf.stack` de los `steps`
 # gradientes (un tensor de forma `(steps,)`). Desde $x_0 = 5$ con `lr = 0.25`, los gradientes
-# son $6, 3, 1{,}5, \dots$
+# son $6; 3; 1{,}5; \dots$
 
 # %% [markdown] key="ex2" lang="pt" src="9ed08e1b"
 # Escreva `descent_gradients(x0, lr, steps)`, a versão corrigida: `x0` é um `float` do Python,
 # `lr` outro `float` e `steps` um inteiro. Comece com `x = tf.Variable(x0)`, dê `steps` passos
 # de $x \leftarrow x - \text{lr} \cdot f'(x)$ e devolva `tf.stack` dos `steps` gradientes (um
 # tensor de formato `(steps,)`). A partir de $x_0 = 5$ com `lr = 0.25`, os gradientes são
-# $6, 3, 1{,}5, \dots$
+# $6; 3; 1{,}5; \dots$
 
 # %% [markdown] key="ex2" lang="ru" src="9ed08e1b"
 # Напишите исправленную версию — функцию `descent_gradients(x0, lr, steps)`: `x0` и `lr` —
 # числа `float` в Python, `steps` — целое число. Начните с `x = tf.Variable(x0)`, сделайте
 # `steps` шагов $x \leftarrow x - \text{lr} \cdot f'(x)$ и верните `tf.stack` из `steps`
-# градиентов (тензор формы `(steps,)`). Из $x_0 = 5$ при `lr = 0.25` градиенты равны
-# $6, 3, 1{,}5, \dots$
+# градиентов (тензор формы `(steps,)`). Начиная с $x_0 = 5$ при `lr = 0.25`, получаем градиенты
+# $6; 3; 1{,}5; \dots$
 
 # %% nbgrader="solution" grade_id="l03_ex2_solution"
 def descent_gradients(x0, lr, steps):
@@ -1230,7 +1233,7 @@ grade("l03_ex2")
 #
 # $$L = \sum_i \log(1 + r_i), \qquad r_i = \sqrt{\textstyle\sum_j w_{ij}^2},$$
 #
-# la suma, sobre las filas de `w`, del logaritmo de uno más la longitud de la fila. En cambio,
+# la suma, sobre las filas de `w`, del logaritmo de uno más la norma euclídea de la fila. En cambio,
 # devuelve `None`:
 
 # %% [markdown] key="ex3-broken" lang="pt" src="1c5cf148"
@@ -1240,7 +1243,7 @@ grade("l03_ex2")
 #
 # $$L = \sum_i \log(1 + r_i), \qquad r_i = \sqrt{\textstyle\sum_j w_{ij}^2},$$
 #
-# a soma, sobre as linhas de `w`, do logaritmo de um mais o comprimento da linha. Em vez
+# a soma, sobre as linhas de `w`, do logaritmo de um mais a norma euclidiana da linha. Em vez
 # disso, ela devolve `None`:
 
 # %% [markdown] key="ex3-broken" lang="ru" src="1c5cf148"
@@ -1250,8 +1253,8 @@ grade("l03_ex2")
 #
 # $$L = \sum_i \log(1 + r_i), \qquad r_i = \sqrt{\textstyle\sum_j w_{ij}^2},$$
 #
-# где $r_i$ — длина $i$-й строки `w`: для каждой строки берётся логарифм от единицы плюс её
-# длина, и эти логарифмы складываются. Вместо этого функция возвращает `None`:
+# где $r_i$ — евклидова норма $i$-й строки `w`: для каждой строки берётся логарифм суммы
+# единицы и её нормы, и эти логарифмы складываются. Вместо этого функция возвращает `None`:
 
 # %% key="ex3-broken-code"
 def broken_row_norms_gradient(w):
@@ -1341,8 +1344,8 @@ grade("l03_ex3")
 # ### Упражнение 4 · Поток управления и нули вместо None (3 балла)
 #
 # Напишите функцию `branch_gradients(params, x, deep)`. `params` — словарь
-# `{"a": ..., "b": ...}` из двух `tf.Variable` формы (n, m), `x` — тензор формы (k, n), `deep`
-# — логическое значение Python. С помощью `if` в Python вычислите
+# `{"a": ..., "b": ...}` из двух `tf.Variable` формы (n, m), `x` — тензор формы (k, n),
+# `deep` — логическое значение Python. С помощью `if` в Python вычислите
 #
 # $$y = \tanh(x a), \text{ если deep, иначе } y = x b, \qquad L = \operatorname{mean}(y^2),$$
 #
@@ -1402,9 +1405,9 @@ grade("l03_ex4")
 # | código | causa |
 # |---|---|
 # | 0 | el gradiente es un tensor (aunque sea un tensor de ceros) |
-# | 1 | la fuente nunca se observó (un Tensor sin `tape.watch`, una Variable no entrenable) |
+# | 1 | la fuente nunca se observó (un tensor sin `tape.watch`, una variable no entrenable) |
 # | 2 | un tipo de dato entero |
-# | 3 | la Variable se sustituyó por un Tensor |
+# | 3 | la variable se sustituyó por un tensor |
 # | 4 | los valores se desviaron por NumPy |
 # | 5 | un `assign` con estado cortó el camino |
 # | 6 | el objetivo se calculó con valores creados antes de que la cinta empezara: no hay camino grabado |
@@ -1423,9 +1426,9 @@ grade("l03_ex4")
 # | código | causa |
 # |---|---|
 # | 0 | o gradiente é um tensor (mesmo que seja um tensor de zeros) |
-# | 1 | a fonte nunca foi observada (um Tensor sem `tape.watch`, uma Variable não treinável) |
+# | 1 | a fonte nunca foi observada (um tensor sem `tape.watch`, uma variável não treinável) |
 # | 2 | um tipo de dado inteiro |
-# | 3 | a Variable foi trocada por um Tensor |
+# | 3 | a variável foi trocada por um tensor |
 # | 4 | os valores fizeram um desvio pelo NumPy |
 # | 5 | um `assign` com estado cortou o caminho |
 # | 6 | o alvo foi calculado com valores criados antes de a fita começar: não há caminho gravado |
@@ -1556,12 +1559,12 @@ grade("l03_ex5")
 # - Los `if` y `for` de Python simplemente se ejecutan; la cinta graba las operaciones que se
 #   ejecutaron. La rama que no se tomó y la propia condición reciben `None`.
 # - Un gradiente es `None` cuando la cinta no encontró ningún camino del objetivo a la fuente:
-#   el objetivo no está conectado, una Variable se sustituyó por un Tensor, los valores se
-#   desviaron por NumPy, el tipo de dato es entero, un `assign` con estado cortó la historia o
-#   la fuente nunca se observó (un Tensor sin `tape.watch`, una Variable no entrenable).
+#   el objetivo no está conectado, una variable se sustituyó por un tensor, los valores se
+#   desviaron por NumPy, el tipo de dato es entero, un `assign` con estado cortó el camino o
+#   la fuente nunca se observó (un tensor sin `tape.watch`, una variable no entrenable).
 #   `minitape.debugging.why_none` te dice cuál de ellos es.
 # - Una operación sin gradiente registrado lanza `LookupError`: reescríbela con operaciones
-#   derivables o dale un gradiente.
+#   diferenciables o dale un gradiente.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` devuelve ceros en lugar de `None`.
 #
 # En la próxima lección: controlar qué graba la cinta (`stop_recording`, `reset`,
@@ -1576,12 +1579,12 @@ grade("l03_ex5")
 # - Os `if` e `for` do Python simplesmente rodam; a fita grava as operações que foram
 #   executadas. O ramo não executado e a própria condição recebem `None`.
 # - Um gradiente é `None` quando a fita não encontrou nenhum caminho do alvo até a fonte: o
-#   alvo não está conectado, uma Variable foi trocada por um Tensor, os valores fizeram um
-#   desvio pelo NumPy, o tipo de dado é inteiro, um `assign` com estado cortou a história ou a
-#   fonte nunca foi observada (um Tensor sem `tape.watch`, uma Variable não treinável).
+#   alvo não está conectado, uma variável foi trocada por um tensor, os valores fizeram um
+#   desvio pelo NumPy, o tipo de dado é inteiro, um `assign` com estado cortou o caminho ou a
+#   fonte nunca foi observada (um tensor sem `tape.watch`, uma variável não treinável).
 #   `minitape.debugging.why_none` diz qual é o caso.
 # - Uma operação sem gradiente registrado lança `LookupError`: reescreva-a com operações
-#   deriváveis ou dê a ela um gradiente.
+#   diferenciáveis ou dê a ela um gradiente.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` devolve zeros em vez de `None`.
 #
 # Na próxima lição: controlar o que a fita grava (`stop_recording`, `reset`,
@@ -1594,7 +1597,7 @@ grade("l03_ex5")
 # - Несколько целей или цель из нескольких элементов суммируются: вы получаете градиент суммы.
 #   Для поэлементной функции этот градиент содержит производную каждого элемента.
 # - `if` и `for` в Python просто выполняются; лента записывает выполненные операции.
-#   Невыполненная ветвь и само условие получают `None`.
+#   Переменные невыполненной ветви и входы условия получают `None`.
 # - Градиент равен `None`, когда лента не нашла пути от цели к источнику: цель с ним не
 #   связана, переменную заменили тензором, значения ушли в обход через NumPy, тип данных
 #   целочисленный, `assign` с состоянием оборвал историю или источник вообще не отслеживался
@@ -1606,7 +1609,7 @@ grade("l03_ex5")
 #
 # В следующем уроке: как управлять тем, что записывает лента (`stop_recording`, `reset`,
 # `tf.stop_gradient`), и как писать собственные градиенты с `tf.custom_gradient`, чтобы задать
-# градиент операции, у которой его нет, ограничить его или сохранить конечным.
+# градиент операции, у которой его нет, обрезать его или сохранить конечным.
 
 # %% [markdown] key="reflect" lang="en" questions=true
 # 1. `tape.gradient` returns `None` rather than raising an error when there is no path to the

@@ -60,7 +60,7 @@
 #   específico (`tf.stop_gradient`), por exemplo para arredondar um valor e ainda assim deixar o
 #   gradiente passar;
 # - como escrever o seu próprio gradiente com `tf.custom_gradient`, também para uma função que
-#   lê Variables, e como `tf.RegisterGradient` e `tf.no_gradient` definem o gradiente de todo um
+#   lê variáveis, e como `tf.RegisterGradient` e `tf.no_gradient` definem o gradiente de todo um
 #   tipo de operação;
 # - como recortar um gradiente dentro da passagem para trás;
 # - como tornar um gradiente numericamente estável, e por que um valor estável também precisa de
@@ -88,7 +88,6 @@
 #   устойчивая формула.
 
 # %% key="setup-code"
-import io
 
 import ipywidgets as widgets
 import numpy as np
@@ -97,7 +96,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 
 import minitape as tf
-from lessons.figures import PALETTE
+from lessons.figures import PALETTE, png
 from lessons.i18n import t
 from lessons.widgets import label_sliders
 
@@ -157,8 +156,8 @@ print(tape.gradient(z, {"x": x, "y": y}))
 
 # %% [markdown] key="stop-recording-use" lang="es" src="fe157663"
 # ¿Para qué sirve? Para calcular algo en mitad de una grabación que no vas a derivar después,
-# sin pagar el coste de grabarlo: un valor que quieres registrar o un gradiente que solo quieres
-# mirar. Una cinta persistente puede incluso responder a una pregunta mientras todavía está
+# sin pagar el coste de grabarlo: un valor que quieres imprimir o guardar, o un gradiente que solo
+# quieres mirar. Una cinta persistente puede incluso responder a una pregunta mientras todavía está
 # grabando; dentro de `stop_recording`, ese cálculo del gradiente no queda grabado en la propia
 # cinta. En $y = 3$, $\frac{d(y^2)}{dy} = 6$:
 
@@ -277,22 +276,22 @@ print(tape.gradient(z, {"x": x, "y": y}))
 # Un uso clásico: hacia adelante, un valor; hacia atrás, el gradiente de otro. `tf.round` no
 # tiene un gradiente útil (la cinta da `None`), pero la expresión
 # `x + tf.stop_gradient(tf.round(x) - x)` *vale* `round(x)` y, sin embargo, su gradiente es el de
-# `x`, es decir, $1$. Este truco, llamado *straight-through*, es el que permite entrenar redes con
-# pesos redondeados (cuantizados).
+# `x`, es decir, $1$. Este truco, llamado *straight-through*, es uno de los que permiten entrenar
+# redes con pesos redondeados (cuantizados).
 
 # %% [markdown] key="straight-through" lang="pt" src="1671348a"
 # Um uso clássico: para a frente, um valor; para trás, o gradiente de outro. `tf.round` não tem
 # um gradiente útil (a fita dá `None`), mas a expressão `x + tf.stop_gradient(tf.round(x) - x)`
 # *vale* `round(x)` e, ainda assim, o seu gradiente é o de `x`, ou seja, $1$. Esse truque,
-# chamado *straight-through*, é o que permite treinar redes com pesos arredondados
+# chamado *straight-through*, é um dos que permitem treinar redes com pesos arredondados
 # (quantizados).
 
 # %% [markdown] key="straight-through" lang="ru" src="1671348a"
 # Классический пример: на прямом проходе одно значение, на обратном — градиент другого. У
 # `tf.round` нет полезного градиента (лента даёт `None`), но выражение
 # `x + tf.stop_gradient(tf.round(x) - x)` *равно* `round(x)`, а его градиент — это градиент `x`,
-# то есть $1$. Этот приём, *straight-through* («насквозь»), позволяет обучать сети с округлёнными
-# (квантованными) весами.
+# то есть $1$. Этот приём, *сквозная оценка градиента* (*straight-through estimator*), — один из
+# тех, что позволяют обучать сети с округлёнными (квантованными) весами.
 
 # %% key="straight-through-code"
 x = tf.Variable(2.7)
@@ -387,7 +386,8 @@ del tape
 # $10 \cdot 2x = 60$ em $x = 3$:
 
 # %% [markdown] key="custom-square" lang="ru" src="2d1ad4eb"
-# Контракт хорошо виден на квадрате с вручную написанным градиентом. Цель равна $10 \cdot x^2$,
+# Как это устроено, хорошо видно на функции возведения в квадрат с градиентом, написанным
+# вручную. Цель равна $10 \cdot x^2$,
 # поэтому градиент, приходящий к `square` сверху (`upstream`), равен $10$, и `backward`
 # возвращает $10 \cdot 2x = 60$ при $x = 3$:
 
@@ -510,30 +510,31 @@ print(np.allclose(check_image.numpy(), d_image.numpy()), np.allclose(check_facto
 # `TypeError`.
 
 # %% [markdown] key="custom-variables" lang="es" src="31b5afb9"
-# ### Un gradiente personalizado que lee una Variable
+# ### Un gradiente personalizado que lee una variable
 #
 # Una función decorada con `@tf.custom_gradient` puede leer `tf.Variable` entrenables que no
 # están entre sus argumentos, como una capa lee sus pesos. Entonces la cinta también necesita que
-# le des sus gradientes: `backward` recibe un argumento con nombre `variables` (las Variables
+# le des sus gradientes: `backward` recibe un argumento con nombre `variables` (las variables
 # que la función leyó) y devuelve un par: los gradientes de las entradas y una lista con un
-# gradiente por Variable, en el orden de `variables`. Sin el argumento `variables`, la llamada
+# gradiente por variable, en el orden de `variables`. Sin el argumento `variables`, la llamada
 # lanza `TypeError`.
 
 # %% [markdown] key="custom-variables" lang="pt" src="31b5afb9"
-# ### Um gradiente personalizado que lê uma Variable
+# ### Um gradiente personalizado que lê uma variável
 #
 # Uma função decorada com `@tf.custom_gradient` pode ler `tf.Variable` treináveis que não estão
 # entre os seus argumentos, como uma camada lê os seus pesos. Então a fita também precisa
 # receber de você os gradientes delas: `backward` recebe um argumento nomeado `variables` (as
-# Variables que a função leu) e devolve um par: os gradientes das entradas e uma lista com um
-# gradiente por Variable, na ordem de `variables`. Sem o argumento `variables`, a chamada lança
+# variáveis que a função leu) e devolve um par: os gradientes das entradas e uma lista com um
+# gradiente por variável, na ordem de `variables`. Sem o argumento `variables`, a chamada lança
 # `TypeError`.
 
 # %% [markdown] key="custom-variables" lang="ru" src="31b5afb9"
-# ### Собственный градиент для функции, которая читает Variable
+# ### Собственный градиент для функции, которая читает переменные (`tf.Variable`)
 #
 # Функция с декоратором `@tf.custom_gradient` может читать обучаемые `tf.Variable`, которых нет
-# среди её аргументов, — так слой читает свои веса. Тогда и их градиенты ленте должны дать вы:
+# среди её аргументов, — так слой читает свои веса. Тогда и градиенты по этим переменным
+# должны вернуть вы:
 # `backward` принимает именованный аргумент `variables` (переменные, которые прочитала функция)
 # и возвращает пару: градиенты по входам и список с одним градиентом на каждую переменную в
 # порядке `variables`. Без аргумента `variables` вызов завершается ошибкой `TypeError`.
@@ -682,7 +683,8 @@ finally:
 # `tf.no_gradient` va en sentido contrario: el resultado de la operación pasa a ser una constante
 # para todas las cintas, como si cada llamada estuviera envuelta en `tf.stop_gradient`. Abajo,
 # `loss` multiplica la imagen ajustada por `image`, así que `image` sigue recibiendo un
-# gradiente, solo a través del segundo factor del producto (es igual a la imagen ajustada),
+# gradiente, solo a través del segundo factor del producto (ese gradiente es igual a la imagen
+# ajustada),
 # mientras que `factor`, al que solo se llega a través de la operación, recibe `None`:
 
 # %% [markdown] key="no-gradient" lang="pt" src="ba2612c9"
@@ -694,7 +696,7 @@ finally:
 # `tf.no_gradient` vai no sentido oposto: o resultado da operação passa a ser uma constante para
 # todas as fitas, como se cada chamada estivesse envolvida em `tf.stop_gradient`. Abaixo, `loss`
 # multiplica a imagem ajustada por `image`, então `image` ainda recebe um gradiente, só pelo
-# segundo fator do produto (ele é igual à imagem ajustada), enquanto `factor`, que só é
+# segundo fator do produto (esse gradiente é igual à imagem ajustada), enquanto `factor`, que só é
 # alcançado através da operação, recebe `None`:
 
 # %% [markdown] key="no-gradient" lang="ru" src="ba2612c9"
@@ -706,7 +708,7 @@ finally:
 # `tf.no_gradient` действует наоборот: результат операции становится константой для всех лент,
 # как будто каждый её вызов обёрнут в `tf.stop_gradient`. Ниже `loss` умножает обработанное
 # изображение на `image`, поэтому `image` всё равно получает градиент — только через второй
-# множитель произведения (он равен обработанному изображению), а `factor`, до которого можно
+# множитель произведения (этот градиент равен обработанному изображению), а `factor`, до которого можно
 # добраться только через операцию, получает `None`:
 
 # %% key="no-gradient-code"
@@ -751,8 +753,7 @@ finally:
 # ### Обрезка градиента
 #
 # На прямом проходе эта функция возвращает свой вход без изменений, а на обратном укорачивает
-# пришедший градиент с
-# помощью `tf.clip_by_norm` так, чтобы его норма была не больше $0{,}5$. Проследим за числами:
+# пришедший градиент с помощью `tf.clip_by_norm` так, чтобы его норма была не больше $0{,}5$. Проследим за числами:
 # цель — это выход функции, поэтому `upstream` равен $1$ и обрезается до $0{,}5$; затем цепное
 # правило умножает его на $\frac{d(v^2)}{dv} = 2v = 4$. Вместо $4$ получается градиент
 # $0{,}5 \cdot 4 = 2$.
@@ -793,7 +794,7 @@ print(tape.gradient(output, v))
 #
 # Para un vector, `tf.clip_by_norm` conserva la dirección del gradiente y solo lo acorta, de modo
 # que su longitud no pase de la norma de recorte. Abajo, la pérdida es
-# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ en $w = (1, 0{,}5)$: la flecha gris es su gradiente de
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ en $w = (1; 0{,}5)$: la flecha gris es su gradiente de
 # siempre, y la roja, lo que devuelve la cinta cuando $w$ pasa antes por una identidad que recorta
 # el gradiente. Mueve el deslizador: siempre que el gradiente normal sea más largo que la norma de
 # recorte (el radio del círculo punteado), la flecha roja se detiene en el círculo, siempre sobre
@@ -801,7 +802,7 @@ print(tape.gradient(output, v))
 #
 # Esto se cumple porque `tf.clip_by_norm` escala un tensor entero por un único factor. Otros
 # recortes sí pueden girar el gradiente: `tf.clip_by_value` recorta cada componente por separado
-# (la componente larga se corta y la corta no), y recortar cada variable de un modelo con su
+# (la componente grande se recorta y la pequeña no), y recortar cada variable de un modelo con su
 # propio `clip_by_norm` cambia la dirección del gradiente de todas las variables en conjunto.
 # `tf.clip_by_global_norm` escala todos los tensores por un mismo factor, así que conserva esa
 # dirección global.
@@ -811,7 +812,7 @@ print(tape.gradient(output, v))
 #
 # Para um vetor, `tf.clip_by_norm` preserva a direção do gradiente e apenas o encurta, de modo que
 # o seu comprimento não passe da norma de recorte. Abaixo, a perda é
-# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ em $w = (1, 0{,}5)$: a seta cinza é o seu gradiente comum, e
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ em $w = (1; 0{,}5)$: a seta cinza é o seu gradiente comum, e
 # a vermelha, o que a fita devolve quando $w$ passa antes por uma identidade que recorta o
 # gradiente. Mova o controle deslizante: sempre que o gradiente comum for mais comprido que a
 # norma de recorte (o raio do círculo pontilhado), a seta vermelha para no círculo, sempre sobre
@@ -819,7 +820,7 @@ print(tape.gradient(output, v))
 #
 # Isso vale porque `tf.clip_by_norm` escala um tensor inteiro por um único fator. Outros recortes
 # podem, sim, girar o gradiente: `tf.clip_by_value` recorta cada componente separadamente (a
-# componente longa é cortada, a curta não), e recortar cada variável de um modelo com o seu
+# componente grande é recortada, a pequena não), e recortar cada variável de um modelo com o seu
 # próprio `clip_by_norm` muda a direção do gradiente de todas as variáveis juntas.
 # `tf.clip_by_global_norm` escala todos os tensores por um mesmo fator, e assim preserva essa
 # direção global.
@@ -828,8 +829,8 @@ print(tape.gradient(output, v))
 # ### Исследуйте: обрезка сохраняет направление
 #
 # Для вектора `tf.clip_by_norm` сохраняет направление градиента и только укорачивает его так,
-# чтобы длина не превышала порог нормы. Ниже функция потерь равна
-# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ в точке $w = (1, 0{,}5)$: серая стрелка — её обычный
+# чтобы длина не превышала порог нормы. Ниже рассматривается функция потерь
+# $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ в точке $w = (1; 0{,}5)$: серая стрелка — её обычный
 # градиент, красная — то, что возвращает лента, когда $w$ сначала проходит через тождественную
 # функцию с обрезкой градиента. Двигайте ползунок: когда обычный градиент длиннее порога (радиуса
 # пунктирной окружности), красная стрелка останавливается на окружности, всегда на той же
@@ -837,7 +838,7 @@ print(tape.gradient(output, v))
 #
 # Так получается потому, что `tf.clip_by_norm` умножает весь тензор на один общий множитель.
 # Другие способы обрезки могут и повернуть градиент: `tf.clip_by_value` обрезает каждую
-# компоненту по отдельности (длинную компоненту режет, короткую — нет), а если обрезать каждую
+# компоненту по отдельности (большую по модулю компоненту урезает, малую — нет), а если обрезать каждую
 # переменную модели своим `clip_by_norm`, меняется направление градиента по всем переменным
 # вместе. `tf.clip_by_global_norm` умножает все тензоры на один общий множитель и потому это
 # общее направление сохраняет.
@@ -893,9 +894,7 @@ def show_clipping(change=None):
     fig, plain, clipped = draw_clipping(clip_slider.value)
     clip_readout.value = t("l04.clip.readout", plain=f"{np.linalg.norm(plain):.3f}",
                            clipped=f"{np.linalg.norm(clipped):.3f}")
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    clip_image.value = buffer.getvalue()
+    clip_image.value = png(fig)
 
 
 clip_slider.observe(show_clipping, names="value")
@@ -927,13 +926,13 @@ widgets.VBox([clip_slider, clip_readout, clip_image])
 # Escrita de forma ingênua, o seu gradiente quebra para $x$ grande. Em float32, $e^{100}$ estoura
 # para infinito (o NumPy avisa), e a passagem para trás multiplica a derivada do logaritmo,
 # $\frac{1}{1 + e^x} = 0$, pela derivada da exponencial, $e^x = \infty$: $0 \cdot \infty$ é NaN
-# (*not a number*, "não é um número"):
+# (*not a number*, “não é um número”):
 
 # %% [markdown] key="log1pexp" lang="ru" src="ac00c6ee"
 # ### Численно устойчивый градиент
 #
 # Функция $\log(1 + e^x)$ (её называют *softplus*) встречается в машинном обучении повсюду. Если
-# записать её в лоб, градиент ломается при больших $x$. В float32 $e^{100}$ переполняется до
+# вычислять её прямо по формуле, градиент ломается при больших $x$. В float32 $e^{100}$ переполняется до
 # бесконечности (NumPy об этом предупреждает), и обратный проход умножает производную логарифма
 # $\frac{1}{1 + e^x} = 0$ на производную экспоненты $e^x = \infty$: $0 \cdot \infty$ — это NaN
 # (*not a number*, «не число»):
@@ -1056,8 +1055,8 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # tensor de la misma forma. Con el redondeo *straight-through* de esta lección,
 # $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, y
 # $L = \sum_i (q_i - t_i)^2$, devuelve $\frac{dL}{dx}$. Usa `tf.stop_gradient`: con
-# `tf.round(x)` solo, la cinta da `None`. Por ejemplo, para $x = [0{,}3, 1{,}7, -2{,}2]$ y
-# $t = [1, 1, -1]$ la respuesta es $2(\text{round}(x) - t) = [-2, 2, -2]$.
+# `tf.round(x)` solo, la cinta da `None`. Por ejemplo, para $x = [0{,}3; 1{,}7; -2{,}2]$ y
+# $t = [1; 1; -1]$ la respuesta es $2(\text{round}(x) - t) = [-2; 2; -2]$.
 
 # %% [markdown] key="ex1" lang="pt" src="09551893"
 # ### Exercício 1 · Um arredondamento que deixa o gradiente passar (2 pontos)
@@ -1066,18 +1065,18 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # tensor do mesmo formato. Com o arredondamento *straight-through* desta lição,
 # $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, e
 # $L = \sum_i (q_i - t_i)^2$, devolva $\frac{dL}{dx}$. Use `tf.stop_gradient`: só com
-# `tf.round(x)`, a fita dá `None`. Por exemplo, para $x = [0{,}3, 1{,}7, -2{,}2]$ e
-# $t = [1, 1, -1]$ a resposta é $2(\text{round}(x) - t) = [-2, 2, -2]$.
+# `tf.round(x)`, a fita dá `None`. Por exemplo, para $x = [0{,}3; 1{,}7; -2{,}2]$ e
+# $t = [1; 1; -1]$ a resposta é $2(\text{round}(x) - t) = [-2; 2; -2]$.
 
 # %% [markdown] key="ex1" lang="ru" src="09551893"
 # ### Упражнение 1 · Округление, которое пропускает градиент (2 балла)
 #
 # Напишите функцию `straight_through_gradient(x, t)`. `x` — `tf.Variable` формы (n,), `t` —
-# тензор той же формы. Для «сквозного» (straight-through) округления из этого урока,
-# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, и
-# $L = \sum_i (q_i - t_i)^2$ верните $\frac{dL}{dx}$. Используйте `tf.stop_gradient`: с одним
-# `tf.round(x)` лента даёт `None`. Например, для $x = [0{,}3, 1{,}7, -2{,}2]$ и $t = [1, 1, -1]$
-# ответ равен $2(\text{round}(x) - t) = [-2, 2, -2]$.
+# тензор той же формы. Для сквозного округления (straight-through) из этого урока
+# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$ и функции потерь
+# $L = \sum_i (q_i - t_i)^2$ верните $\frac{dL}{dx}$. Используйте `tf.stop_gradient`: если
+# использовать только `tf.round(x)`, лента вернёт `None`. Например, для $x = [0{,}3; 1{,}7; -2{,}2]$
+# и $t = [1; 1; -1]$ ответ равен $2(\text{round}(x) - t) = [-2; 2; -2]$.
 
 # %% nbgrader="solution" grade_id="l04_ex1_solution"
 def straight_through_gradient(x, t):
@@ -1116,7 +1115,7 @@ grade("l04_ex1")
 # ### Ejercicio 2 · Un gradiente personalizado que se mantiene finito (2 puntos)
 #
 # Escribe `log1pexp_and_gradient(x)`. El argumento `x` es un tensor float32 de una dimensión cuyos
-# valores pueden ser mucho mayores que 88, donde $e^x$ se desborda en float32. Dentro de la
+# valores pueden ser mucho mayores que 88 (a partir de ahí, $e^x$ se desborda en float32). Dentro de la
 # función, define con `@tf.custom_gradient` una función `log1pexp(x)` cuyo valor y cuyo gradiente
 # sean finitos en todas partes:
 #
@@ -1132,7 +1131,7 @@ grade("l04_ex1")
 # ### Exercício 2 · Um gradiente personalizado que continua finito (2 pontos)
 #
 # Escreva `log1pexp_and_gradient(x)`. O argumento `x` é um tensor float32 de uma dimensão cujos
-# valores podem ser muito maiores que 88, onde $e^x$ estoura em float32. Dentro da função, defina
+# valores podem ser muito maiores que 88 (a partir daí, $e^x$ estoura em float32). Dentro da função, defina
 # com `@tf.custom_gradient` uma função `log1pexp(x)` cujo valor e cujo gradiente sejam finitos em
 # toda parte:
 #
@@ -1148,7 +1147,8 @@ grade("l04_ex1")
 # ### Упражнение 2 · Собственный градиент, который остаётся конечным (2 балла)
 #
 # Напишите функцию `log1pexp_and_gradient(x)`. Аргумент `x` — одномерный тензор float32, значения
-# которого могут быть намного больше 88, где $e^x$ в float32 переполняется. Внутри неё определите
+# которого могут быть намного больше 88 (уже при $x > 88{,}7$ значение $e^x$ в float32
+# переполняется). Внутри неё определите
 # с помощью `@tf.custom_gradient` функцию `log1pexp(x)`, у которой и значение, и градиент везде
 # конечны:
 #
@@ -1198,7 +1198,7 @@ grade("l04_ex2")
 # $\frac{dL}{da} \approx 2.0063$.
 
 # %% [markdown] key="ex3" lang="es" src="d92e0c28"
-# ### Ejercicio 3 · Un gradiente personalizado que lee una Variable (2 puntos)
+# ### Ejercicio 3 · Un gradiente personalizado que lee una variable (2 puntos)
 #
 # Escribe `scaled_tanh_gradients(a, x)`. `a` es una `tf.Variable` entrenable de forma () y `x`,
 # un tensor de forma (n,). Dentro, define con `@tf.custom_gradient` una función
@@ -1207,11 +1207,11 @@ grade("l04_ex2")
 # gradiente para `z`, $\text{upstream} \cdot a\,(1 - y^2)$, y una lista con el gradiente para
 # `a`, $\sum \text{upstream} \cdot z\,(1 - y^2)$. Para $L = \sum_i \text{scaled\_tanh}(x)_i^2$,
 # devuelve la lista $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ con una sola llamada a
-# `gradient`. Por ejemplo, para $a = 0{,}5$ y $x = [1, -2]$:
-# $\frac{dL}{dx} \approx [0{,}3634, -0{,}3199]$ y $\frac{dL}{da} \approx 2{,}0063$.
+# `gradient`. Por ejemplo, para $a = 0{,}5$ y $x = [1; -2]$:
+# $\frac{dL}{dx} \approx [0{,}3634; -0{,}3199]$ y $\frac{dL}{da} \approx 2{,}0063$.
 
 # %% [markdown] key="ex3" lang="pt" src="d92e0c28"
-# ### Exercício 3 · Um gradiente personalizado que lê uma Variable (2 pontos)
+# ### Exercício 3 · Um gradiente personalizado que lê uma variável (2 pontos)
 #
 # Escreva `scaled_tanh_gradients(a, x)`. `a` é uma `tf.Variable` treinável de formato () e `x`,
 # um tensor de formato (n,). Dentro dela, defina com `@tf.custom_gradient` uma função
@@ -1221,7 +1221,7 @@ grade("l04_ex2")
 # gradiente para `a`, $\sum \text{upstream} \cdot z\,(1 - y^2)$. Para
 # $L = \sum_i \text{scaled\_tanh}(x)_i^2$, devolva a lista
 # $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ com uma única chamada a `gradient`. Por exemplo,
-# para $a = 0{,}5$ e $x = [1, -2]$: $\frac{dL}{dx} \approx [0{,}3634, -0{,}3199]$ e
+# para $a = 0{,}5$ e $x = [1; -2]$: $\frac{dL}{dx} \approx [0{,}3634; -0{,}3199]$ e
 # $\frac{dL}{da} \approx 2{,}0063$.
 
 # %% [markdown] key="ex3" lang="ru" src="d92e0c28"
@@ -1234,7 +1234,7 @@ grade("l04_ex2")
 # $\text{upstream} \cdot a\,(1 - y^2)$, и список с градиентом по `a`,
 # $\sum \text{upstream} \cdot z\,(1 - y^2)$. Для $L = \sum_i \text{scaled\_tanh}(x)_i^2$ верните
 # список $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$, полученный одним вызовом `gradient`.
-# Например, при $a = 0{,}5$ и $x = [1, -2]$: $\frac{dL}{dx} \approx [0{,}3634, -0{,}3199]$ и
+# Например, при $a = 0{,}5$ и $x = [1; -2]$: $\frac{dL}{dx} \approx [0{,}3634; -0{,}3199]$ и
 # $\frac{dL}{da} \approx 2{,}0063$.
 
 # %% nbgrader="solution" grade_id="l04_ex3_solution"
@@ -1283,7 +1283,7 @@ grade("l04_ex3")
 # after a reset?
 
 # %% [markdown] key="ex4" lang="es" src="f2d17605"
-# ### Ejercicio 4 · Retropropagación truncada con `reset` (2 puntos)
+# ### Ejercicio 4 · Retropropagación truncada con `tape.reset()` (2 puntos)
 #
 # Una recurrencia $h_t = \tanh(w\, h_{t-1} + x_t)$ que se ejecuta durante muchos pasos da una
 # cinta larga, y su gradiente vuelve hacia atrás por todos los pasos. La retropropagación
@@ -1298,12 +1298,12 @@ grade("l04_ex3")
 # ventana, `for t in range(start, min(start + k, T)):`, con `h = tf.tanh(w * h + xs[t])`. Devuelve
 # el gradiente de $L = h_T^2$ respecto de `w`. Solo cuentan los pasos posteriores al último
 # reinicio, así que la respuesta depende de $k$: para $w = 0{,}8$ y
-# $x = [0{,}5, -0{,}3, 0{,}9, 0{,}1, -0{,}7, 0{,}4]$ vale aproximadamente $0{,}1026$ con $k = 2$ y
+# `xs` $= [0{,}5; -0{,}3; 0{,}9; 0{,}1; -0{,}7; 0{,}4]$ vale aproximadamente $0{,}1026$ con $k = 2$ y
 # $0{,}2254$ con $k = 3$ (sin ningún reinicio, $0{,}2514$). ¿Por qué no hace falta volver a llamar
 # a `tape.watch` con `w` después de un reinicio?
 
 # %% [markdown] key="ex4" lang="pt" src="f2d17605"
-# ### Exercício 4 · Retropropagação truncada com `reset` (2 pontos)
+# ### Exercício 4 · Retropropagação truncada com `tape.reset()` (2 pontos)
 #
 # Uma recorrência $h_t = \tanh(w\, h_{t-1} + x_t)$ executada por muitos passos dá uma fita longa,
 # e o seu gradiente volta por todos os passos. A retropropagação *truncada* no tempo fica só com
@@ -1316,15 +1316,15 @@ grade("l04_ex3")
 # `for start in range(0, T, k):` chame `tape.reset()` e depois execute os passos da janela,
 # `for t in range(start, min(start + k, T)):`, com `h = tf.tanh(w * h + xs[t])`. Devolva o
 # gradiente de $L = h_T^2$ em relação a `w`. Só contam os passos depois do último reinício, então
-# a resposta depende de $k$: para $w = 0{,}8$ e $x = [0{,}5, -0{,}3, 0{,}9, 0{,}1, -0{,}7, 0{,}4]$
+# a resposta depende de $k$: para $w = 0{,}8$ e `xs` $= [0{,}5; -0{,}3; 0{,}9; 0{,}1; -0{,}7; 0{,}4]$
 # ela vale cerca de $0{,}1026$ com $k = 2$ e $0{,}2254$ com $k = 3$ (sem nenhum reinício,
 # $0{,}2514$). Por que `w` não precisa de `tape.watch` de novo depois de um reinício?
 
 # %% [markdown] key="ex4" lang="ru" src="f2d17605"
-# ### Упражнение 4 · Усечённое обратное распространение с `reset` (2 балла)
+# ### Упражнение 4 · Усечённое обратное распространение с `tape.reset()` (2 балла)
 #
-# Рекуррентное соотношение $h_t = \tanh(w\, h_{t-1} + x_t)$, которое выполняется много шагов,
-# даёт длинную ленту, и градиент идёт назад через все шаги. *Усечённое* обратное распространение
+# Рекуррентное вычисление $h_t = \tanh(w\, h_{t-1} + x_t)$, повторённое много шагов, даёт
+# длинную запись на ленте, и градиент идёт назад через все шаги. *Усечённое* обратное распространение
 # во времени оставляет только последние шаги: лента забывает всё, что старше окна из $k$ шагов.
 # Здесь и пригодится `reset`: выходить из блока `with` посреди цикла было бы неудобно.
 #
@@ -1334,7 +1334,7 @@ grade("l04_ex3")
 # вызовите `tape.reset()`, а затем выполните шаги окна,
 # `for t in range(start, min(start + k, T)):`, с `h = tf.tanh(w * h + xs[t])`. Верните
 # градиент $L = h_T^2$ по `w`. Учитываются только шаги после последнего сброса, поэтому ответ
-# зависит от $k$: для $w = 0{,}8$ и $x = [0{,}5, -0{,}3, 0{,}9, 0{,}1, -0{,}7, 0{,}4]$ он примерно
+# зависит от $k$: для $w = 0{,}8$ и `xs` $= [0{,}5; -0{,}3; 0{,}9; 0{,}1; -0{,}7; 0{,}4]$ он примерно
 # равен $0{,}1026$ при $k = 2$ и $0{,}2254$ при $k = 3$ (совсем без сброса — $0{,}2514$). Почему
 # после сброса не нужно снова вызывать `tape.watch` для `w`?
 
@@ -1394,8 +1394,8 @@ grade("l04_ex4")
 # `with tape.stop_recording():`, calcula `g = tape.gradient(L(w), w)`; después calcula
 # $L(w - \eta\, g)$ con $\eta$ = `lr`. Tras el bloque, devuelve el gradiente de $L(w - \eta\, g)$
 # respecto de `w`. Piensa primero: ¿en qué se convierte la respuesta si $g$ se calcula mientras la
-# cinta graba? Para el ejemplo visible ($w = [1, -0{,}5]$, $\eta = 0{,}3$) la respuesta es
-# aproximadamente $[0{,}879, 0{,}261]$.
+# cinta graba? Para el ejemplo de la comprobación visible ($w = [1; -0{,}5]$, $\eta = 0{,}3$) la
+# respuesta es aproximadamente $[0{,}879; 0{,}261]$.
 
 # %% [markdown] key="ex5" lang="pt" src="aef34423"
 # ### Exercício 5 · Um gradiente de antecipação (2 pontos)
@@ -1413,8 +1413,8 @@ grade("l04_ex4")
 # `with tape.stop_recording():`, calcule `g = tape.gradient(L(w), w)`; depois calcule
 # $L(w - \eta\, g)$ com $\eta$ = `lr`. Depois do bloco, devolva o gradiente de $L(w - \eta\, g)$ em
 # relação a `w`. Pense primeiro: em que a resposta se transforma se $g$ for calculado enquanto a
-# fita grava? Para o exemplo visível ($w = [1, -0{,}5]$, $\eta = 0{,}3$) a resposta é cerca de
-# $[0{,}879, 0{,}261]$.
+# fita grava? Para o exemplo da verificação visível ($w = [1; -0{,}5]$, $\eta = 0{,}3$) a resposta
+# é cerca de $[0{,}879; 0{,}261]$.
 
 # %% [markdown] key="ex5" lang="ru" src="aef34423"
 # ### Упражнение 5 · Градиент с заглядыванием вперёд (2 балла)
@@ -1428,11 +1428,12 @@ grade("l04_ex4")
 # Напишите функцию `lookahead_gradient(w, x, y, lr)`: `w` — `tf.Variable` формы (n,), `x` — тензор
 # формы (k, n), `y` — тензор формы (k,), `lr` — число с плавающей точкой Python. Для
 # $L(v) = \operatorname{mean}\big((x v - y)^2\big)$ (как `tf.reduce_sum(x * v, axis=1) - y`)
-# внутри одной `tf.GradientTape(persistent=True)`: вычислите $L(w)$; внутри
+# внутри одной ленты `tf.GradientTape(persistent=True)`: вычислите $L(w)$; внутри
 # `with tape.stop_recording():` вычислите `g = tape.gradient(L(w), w)`; затем вычислите
 # $L(w - \eta\, g)$, где $\eta$ = `lr`. После блока верните градиент $L(w - \eta\, g)$ по `w`.
 # Сначала подумайте: во что превратится ответ, если вычислить $g$, пока лента записывает? Для
-# видимого примера ($w = [1, -0{,}5]$, $\eta = 0{,}3$) ответ примерно равен $[0{,}879, 0{,}261]$.
+# примера из открытой проверки ($w = [1; -0{,}5]$, $\eta = 0{,}3$) ответ примерно равен
+# $[0{,}879; 0{,}261]$.
 
 # %% nbgrader="solution" grade_id="l04_ex5_solution"
 def lookahead_gradient(w, x, y, lr):
@@ -1546,10 +1547,11 @@ grade("l04_ex6")
 # respecto de la *entrada*, y los gradientes de los pesos no hacen ninguna falta. Escribe
 # `input_gradient_only(layer, x)`: `layer` es una `tf.keras.layers.Dense` a la que ya se ha
 # llamado una vez, y `x` un tensor. Crea la cinta con `watch_accessed_variables=False`
-# (lección 2), para que no grabe nada de las variables de la capa, observa `x` tú mismo y, para
+# (lección 2), para que no grabe nada de las variables de la capa, observa `x` por tu cuenta y,
+# para
 # $L = \sum \text{layer}(x)^2$, devuelve la lista
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: el gradiente y el número de
-# Variables que observó la cinta, que muestra que los pesos se quedaron fuera de la grabación.
+# variables que observó la cinta, que muestra que los pesos se quedaron fuera de la grabación.
 
 # %% [markdown] key="ex7" lang="pt" src="0420a3d4"
 # ### Exercício 7 · Um gradiente só em relação à entrada (2 pontos)
@@ -1561,7 +1563,7 @@ grade("l04_ex6")
 # não grave nada das variáveis da camada, observe `x` você mesmo e, para
 # $L = \sum \text{layer}(x)^2$, devolva a lista
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: o gradiente e o número de
-# Variables que a fita observou, o que mostra que os pesos ficaram fora da gravação.
+# variáveis que a fita observou, o que mostra que os pesos ficaram fora da gravação.
 
 # %% [markdown] key="ex7" lang="ru" src="0420a3d4"
 # ### Упражнение 7 · Градиент только по входу (2 балла)
@@ -1613,10 +1615,11 @@ grade("l04_ex7")
 #
 # - `tape.stop_recording()` pausa una cinta; `tape.reset()` le hace olvidar lo grabado;
 #   `tf.stop_gradient(x)` convierte un valor en constante para todas las cintas.
-# - `@tf.custom_gradient` devuelve un valor y un `backward(upstream)` que devuelve, para cada
+# - La función decorada con `@tf.custom_gradient` devuelve un valor y un `backward(upstream)` que
+#   devuelve, para cada
 #   entrada, `upstream` por la derivada local. Sirve para dar gradiente a una operación, para
 #   recortar o modificar un gradiente, o para calcularlo de forma estable; un valor estable
-#   necesita también una fórmula estable. Una función que lee Variables da también sus
+#   necesita también una fórmula estable. Una función que lee variables da también sus
 #   gradientes, desde `backward(upstream, variables=...)`; `tf.RegisterGradient` y
 #   `tf.no_gradient` actúan sobre un registro global por tipo de operación, para tipos nuevos.
 #
@@ -1630,10 +1633,11 @@ grade("l04_ex7")
 #
 # - `tape.stop_recording()` pausa uma fita; `tape.reset()` a faz esquecer o que gravou;
 #   `tf.stop_gradient(x)` transforma um valor em constante para todas as fitas.
-# - `@tf.custom_gradient` devolve um valor e um `backward(upstream)` que devolve, para cada
+# - A função decorada com `@tf.custom_gradient` devolve um valor e um `backward(upstream)` que
+#   devolve, para cada
 #   entrada, `upstream` vezes a derivada local. Serve para dar gradiente a uma operação, para
 #   recortar ou modificar um gradiente, ou para calculá-lo de forma estável; um valor estável
-#   também precisa de uma fórmula estável. Uma função que lê Variables dá também os gradientes
+#   também precisa de uma fórmula estável. Uma função que lê variáveis dá também os gradientes
 #   delas, a partir de `backward(upstream, variables=...)`; `tf.RegisterGradient` e
 #   `tf.no_gradient` agem sobre um registro global por tipo de operação, para tipos novos.
 #
@@ -1646,7 +1650,8 @@ grade("l04_ex7")
 #
 # - `tape.stop_recording()` приостанавливает одну ленту; `tape.reset()` заставляет её забыть
 #   записанное; `tf.stop_gradient(x)` превращает одно значение в константу для всех лент.
-# - `@tf.custom_gradient` возвращает значение и `backward(upstream)`, который для каждого входа
+# - Функция под декоратором `@tf.custom_gradient` возвращает значение и `backward(upstream)`,
+#   который для каждого входа
 #   возвращает `upstream`, умноженный на локальную производную. Так можно дать операции
 #   градиент, обрезать или иначе изменить градиент или вычислить его устойчиво; для устойчивого
 #   значения нужна ещё и устойчивая формула. Функция, которая читает переменные, отдаёт и их
@@ -1654,7 +1659,7 @@ grade("l04_ex7")
 #   `tf.no_gradient` действуют на глобальный реестр по типу операции, для новых типов операций.
 #
 # В следующем уроке: градиент тоже вычисляется операциями, которые лента может записать, поэтому
-# ленты внутри лент дают вторые производные; а якобианы держат производные каждого выхода по
+# ленты внутри лент дают вторые производные; а якобианы хранят производные каждого выхода по
 # отдельности — вплоть до гессиана и шага метода Ньютона.
 
 # %% [markdown] key="reflect" lang="en" questions=true
@@ -1684,12 +1689,12 @@ grade("l04_ex7")
 
 # %% [markdown] key="reflect" lang="pt" src="58b1254b"
 # 1. Com `@tf.custom_gradient` você pode devolver o gradiente que quiser, até um errado. Quando um
-#    gradiente "errado" de propósito é útil (o estimador *straight-through* é um caso), e como
+#    gradiente “errado” de propósito é útil (o estimador *straight-through* é um caso), e como
 #    você testaria que um gradiente personalizado que deveria ser exato realmente é?
 # 2. `tape.stop_recording()`, `tf.stop_gradient` e `tf.no_gradient` fazem um gradiente sumir,
 #    mas com alcances diferentes: um bloco de código, um valor, todas as operações de um tipo no
-#    processo inteiro. Para cada um, em que situação ele é a ferramenta certa, e que bug causaria
-#    onde cabia um dos outros dois?
+#    processo inteiro. Para cada um, em que situação ele é a ferramenta certa, e que erro ele
+#    causaria se fosse usado onde caberia um dos outros dois?
 # 3. No exercício 2 você escreveu uma fórmula estável para o valor da *softplus*. Quando a fórmula
 #    da passagem para a frente já é estável, o gradiente comum que a fita calcula a partir dela
 #    basta, ou ainda vale a pena ter um gradiente personalizado? Pense no que cada opção custa e no
@@ -1697,7 +1702,7 @@ grade("l04_ex7")
 
 # %% [markdown] key="reflect" lang="ru" src="58b1254b"
 # 1. С `@tf.custom_gradient` можно вернуть какой угодно градиент, даже неверный. Когда намеренно
-#    «неверный» градиент полезен (один такой случай — оценка *straight-through*) и как проверить,
+#    «неверный» градиент полезен (один такой случай — сквозная оценка градиента, *straight-through*) и как проверить,
 #    что собственный градиент, задуманный точным, действительно точен?
 # 2. `tape.stop_recording()`, `tf.stop_gradient` и `tf.no_gradient` убирают градиент, но в разных
 #    масштабах: блок кода, одно значение, все операции одного типа во всём процессе. Для каждого из

@@ -32,11 +32,11 @@
 #
 # En esta lección aprenderás:
 #
-# - cómo varias cintas, y cintas dentro de cintas, te dan segundas derivadas;
+# - cómo conviven varias cintas y cómo las cintas anidadas dan segundas derivadas;
 # - qué es un jacobiano, cómo lo calcula `jacobian` y cómo `output_gradients` da un producto
 #   vector-jacobiano en una sola pasada hacia atrás sin construir el jacobiano;
 # - cómo se obtienen un hessiano y un paso de Newton a partir del jacobiano de un gradiente;
-# - cómo `batch_jacobian` da un jacobiano por ejemplo, y cuándo devuelve ceros sin avisar;
+# - cómo `batch_jacobian` da el jacobiano de cada ejemplo, y cuándo devuelve ceros sin avisar;
 # - qué calcula el modo directo (`tf.autodiff.ForwardAccumulator`) y cómo obtener un producto
 #   hessiano-vector sin construir el hessiano.
 
@@ -50,11 +50,12 @@
 #
 # Nesta lição você vai aprender:
 #
-# - como várias fitas, e fitas dentro de fitas, dão segundas derivadas;
+# - como várias fitas convivem e como fitas aninhadas dão segundas derivadas;
 # - o que é uma jacobiana, como `jacobian` a calcula e como `output_gradients` dá um produto
 #   vetor-jacobiana numa única passagem para trás, sem construir a jacobiana;
 # - como uma hessiana e um passo de Newton saem da jacobiana de um gradiente;
-# - como `batch_jacobian` dá uma jacobiana por exemplo, e quando ele devolve zeros sem avisar;
+# - como `batch_jacobian` dá uma jacobiana para cada exemplo do lote, e quando ele devolve zeros
+#   sem avisar;
 # - o que o modo direto (`tf.autodiff.ForwardAccumulator`) calcula, e como obter um produto
 #   hessiana-vetor sem construir a hessiana.
 
@@ -63,12 +64,12 @@
 #
 # Градиент вычисляется обычными операциями, поэтому лента может его записать и
 # продифференцировать ещё раз. А там, где `gradient` складывает производные всех выходов,
-# *якобиан* держит их по отдельности. С этими двумя идеями вы построите гессиан, сделаете шаг
+# *якобиан* сохраняет их по отдельности. С этими двумя идеями вы построите гессиан, сделаете шаг
 # метода Ньютона и увидите, что вычисляет прямой режим.
 #
 # В этом уроке вы узнаете:
 #
-# - как несколько лент, а также ленты внутри лент, дают вторые производные;
+# - как работают несколько лент одновременно и как вложенные ленты дают вторые производные;
 # - что такое якобиан, как его вычисляет `jacobian` и как `output_gradients` даёт произведение
 #   вектора на якобиан за один обратный проход, не строя сам якобиан;
 # - как из якобиана градиента получаются гессиан и шаг метода Ньютона;
@@ -202,7 +203,7 @@ print("d2y/dx2 =", d2y_dx2.numpy())
 # también es elemento a elemento, una segunda pasada da $f''$. Aquí está
 # $f(x) = \frac{x^4}{4} - x^2 + \frac{x}{2}$ con sus dos primeras derivadas, las tres salidas de
 # un solo par de cintas anidadas. Donde $f' = 0$, la tangente es horizontal. Ese punto es un
-# mínimo si allí $f'' > 0$ (la curva se dobla hacia arriba) y un máximo si $f'' < 0$ (se dobla
+# mínimo si allí $f'' > 0$ (la curva es cóncava hacia arriba) y un máximo si $f'' < 0$ (cóncava
 # hacia abajo). Si también $f'' = 0$, la segunda derivada no decide: $x^3$ en $x = 0$ tiene
 # $f' = f'' = 0$ y no es ni mínimo ni máximo, sino un punto de inflexión, donde la curva cambia
 # de curvatura.
@@ -213,8 +214,8 @@ print("d2y/dx2 =", d2y_dx2.numpy())
 # elemento a elemento, uma segunda passagem dá $f''$. Aqui está
 # $f(x) = \frac{x^4}{4} - x^2 + \frac{x}{2}$ com as suas duas primeiras derivadas, as três
 # saídas de um único par de fitas aninhadas. Onde $f' = 0$, a reta tangente é horizontal. Esse
-# ponto é um mínimo se ali $f'' > 0$ (a curva se dobra para cima) e um máximo se $f'' < 0$ (ela
-# se dobra para baixo). Se $f''$ também for zero, a segunda derivada não decide: $x^3$ em $x = 0$
+# ponto é um mínimo se ali $f'' > 0$ (a concavidade é voltada para cima) e um máximo se $f'' < 0$
+# (a concavidade é voltada para baixo). Se $f''$ também for zero, a segunda derivada não decide: $x^3$ em $x = 0$
 # tem $f' = f'' = 0$ e não é nem mínimo nem máximo, só um ponto de inflexão, onde a curva muda
 # de concavidade.
 
@@ -225,7 +226,7 @@ print("d2y/dx2 =", d2y_dx2.numpy())
 # первые производные — все три получены одной парой вложенных лент. Там, где $f' = 0$,
 # касательная горизонтальна. Такая точка — минимум, если в ней $f'' > 0$ (график выпуклый вниз),
 # и максимум, если $f'' < 0$ (выпуклый вверх). Если и $f'' = 0$, вторая производная ответа не
-# даёт: у $x^3$ в точке $x = 0$ $f' = f'' = 0$, но это ни минимум, ни максимум, а точка перегиба,
+# даёт: у $x^3$ в точке $x = 0$ имеем $f' = f'' = 0$, но это ни минимум, ни максимум, а точка перегиба,
 # где график меняет направление выпуклости.
 
 # %% key="higher-order-curve-code"
@@ -273,7 +274,7 @@ plt.show()
 # Los gradientes de orden superior no sirven solo para ejercicios de cálculo. La
 # *regularización por gradiente de la entrada* hace que un modelo sea menos sensible a cambios
 # pequeños de su entrada (los ejemplos adversarios son justamente cambios así): suma a la pérdida
-# el tamaño de $\frac{\partial \text{output}}{\partial \text{input}}$. Entrenar con esa pérdida
+# el tamaño de $\frac{\partial\,\text{salida}}{\partial\,\text{entrada}}$. Entrenar con esa pérdida
 # exige su gradiente respecto de las variables del modelo, un gradiente de un gradiente:
 #
 # 1. la cinta interior calcula el gradiente de la salida respecto de la entrada;
@@ -286,7 +287,7 @@ plt.show()
 # Gradientes de ordem superior não servem só para exercícios de cálculo. A *regularização pelo
 # gradiente da entrada* deixa um modelo menos sensível a pequenas mudanças na entrada (exemplos
 # adversariais são justamente mudanças assim): ela soma à perda o tamanho de
-# $\frac{\partial \text{output}}{\partial \text{input}}$. Treinar com essa perda exige o seu
+# $\frac{\partial\,\text{saída}}{\partial\,\text{entrada}}$. Treinar com essa perda exige o seu
 # gradiente em relação às variáveis do modelo, um gradiente de um gradiente:
 #
 # 1. a fita interna calcula o gradiente da saída em relação à entrada;
@@ -298,8 +299,8 @@ plt.show()
 #
 # Градиенты высших порядков нужны не только для упражнений по анализу. *Регуляризация по
 # градиенту входа* делает модель менее чувствительной к небольшим изменениям входа
-# (состязательные примеры — как раз такие изменения): к функции потерь добавляется величина
-# $\frac{\partial \text{output}}{\partial \text{input}}$. Чтобы обучаться на такой функции потерь,
+# (состязательные примеры — как раз такие изменения): к функции потерь добавляется норма
+# градиента выхода по входу, $\left\lVert \frac{\partial\,\text{выход}}{\partial\,\text{вход}} \right\rVert$. Чтобы обучаться на такой функции потерь,
 # нужен её градиент по переменным модели — градиент от градиента:
 #
 # 1. внутренняя лента вычисляет градиент выхода по входу;
@@ -350,7 +351,7 @@ print([var.shape for var in d_magnitude])
 # %% [markdown] key="jacobian" lang="ru" src="aed2e58e"
 # ## Якобианы
 #
-# `gradient` складывает элементы цели (урок 3). *Якобиан* держит их по отдельности: для цели $y$
+# `gradient` складывает элементы цели (урок 3). *Якобиан* хранит их по отдельности: для цели $y$
 # и источника $x$ он содержит все $\frac{\partial y_i}{\partial x_j}$, а
 # `tape.jacobian(target, source)` имеет форму `target.shape + source.shape`. В уроке 3 оказалось,
 # что градиент выходов softmax равен нулю; якобиан показывает, что делает каждый выход. Каждый
@@ -387,9 +388,9 @@ print("reduce_sum(j, axis=0) =", np.round(tf.reduce_sum(j, axis=0).numpy(), 6))
 # ### Uma fonte escalar
 #
 # Com uma fonte escalar, a jacobiana tem o formato do alvo: uma derivada por elemento do alvo.
-# Deslocar uma sigmoide de $\delta$ muda cada um dos seus 201 valores no seu próprio ritmo,
-# $\sigma'(x_i + \delta)$. O gradiente, em comparação, é um único número: a soma desses
-# ritmos.
+# Deslocar uma sigmoide de $\delta$ muda cada um dos seus 201 valores à sua própria taxa,
+# $\sigma'(x_i + \delta)$. O gradiente, em comparação, é um único número: a soma dessas
+# taxas.
 
 # %% [markdown] key="jacobian-scalar" lang="ru" src="9d877310"
 # ### Скалярный источник
@@ -463,43 +464,44 @@ j_sum = tf.reduce_sum(j, axis=[0, 1])
 print("max |j_sum - g| =", tf.reduce_max(tf.abs(g - j_sum)).numpy())
 
 # %% [markdown] key="output-gradients" lang="en"
-# ### One row combination at the price of one pass: `output_gradients`
+# ### A vector-Jacobian product in one pass: `output_gradients`
 #
 # `tape.gradient(y, x)` starts the backward pass with ones for every element of `y`, which is
 # why it returns the Jacobian's rows added up. `output_gradients=u` starts it with `u` instead
 # (a tensor of the shape of `y`) and returns $u^\top J$, the rows weighted by `u`: a
 # vector-Jacobian product for the price of one backward pass, without building $J$. This is
-# what a layer asks of the next one during backpropagation, and what the backward pass of the
-# tape you build in lesson 7 computes:
+# what each layer computes during backpropagation from the gradient the next layer hands it, and
+# what the backward pass of the tape you build in lesson 7 computes:
 
-# %% [markdown] key="output-gradients" lang="es" src="854ba31f"
-# ### Una combinación de filas al precio de una pasada: `output_gradients`
+# %% [markdown] key="output-gradients" lang="es" src="3deb3277"
+# ### Un producto vector-jacobiano en una sola pasada: `output_gradients`
 #
 # `tape.gradient(y, x)` empieza la pasada hacia atrás con unos en cada elemento de `y`; por eso
 # devuelve las filas del jacobiano sumadas. `output_gradients=u` la empieza con `u` (un tensor
 # de la forma de `y`) y devuelve $u^\top J$, las filas ponderadas por `u`: un producto
-# vector-jacobiano al precio de una pasada hacia atrás, sin construir $J$. Es lo que una capa
-# pide a la siguiente durante la retropropagación, y lo que calcula la pasada hacia atrás de la
+# vector-jacobiano al precio de una pasada hacia atrás, sin construir $J$. Es lo que cada capa
+# calcula en la retropropagación con el gradiente que le llega de la capa siguiente, y lo que
+# calcula la pasada hacia atrás de la
 # cinta que construirás en la lección 7:
 
-# %% [markdown] key="output-gradients" lang="pt" src="854ba31f"
-# ### Uma combinação de linhas pelo preço de uma passagem: `output_gradients`
+# %% [markdown] key="output-gradients" lang="pt" src="3deb3277"
+# ### Um produto vetor-jacobiana numa única passagem: `output_gradients`
 #
 # `tape.gradient(y, x)` começa a passagem para trás com uns em cada elemento de `y`; por isso
 # devolve as linhas da jacobiana somadas. `output_gradients=u` a começa com `u` (um tensor com
 # o formato de `y`) e devolve $u^\top J$, as linhas ponderadas por `u`: um produto
-# vetor-jacobiana pelo preço de uma passagem para trás, sem construir $J$. É o que uma camada
-# pede à seguinte durante a retropropagação, e o que calcula a passagem para trás da fita que
+# vetor-jacobiana pelo preço de uma passagem para trás, sem construir $J$. É o que cada camada
+# calcula na retropropagação com o gradiente que chega da camada seguinte, e o que calcula a passagem para trás da fita que
 # você vai construir na lição 7:
 
-# %% [markdown] key="output-gradients" lang="ru" src="854ba31f"
-# ### Комбинация строк по цене одного прохода: `output_gradients`
+# %% [markdown] key="output-gradients" lang="ru" src="3deb3277"
+# ### Произведение вектора на якобиан за один проход: `output_gradients`
 #
 # `tape.gradient(y, x)` начинает обратный проход с единиц во всех элементах `y`, поэтому и
 # возвращает сумму строк якобиана. `output_gradients=u` начинает его с `u` (тензора формы `y`)
 # и возвращает $u^\top J$ — строки, взвешенные по `u`: произведение вектора на якобиан по цене
-# одного обратного прохода, без построения $J$. Именно это один слой запрашивает у следующего
-# при обратном распространении, и именно это вычисляет обратный проход ленты, которую вы
+# одного обратного прохода, без построения $J$. Именно это произведение каждый слой вычисляет
+# при обратном распространении, получив градиент от следующего слоя, и именно это вычисляет обратный проход ленты, которую вы
 # построите в уроке 7:
 
 # %% key="output-gradients-code"
@@ -550,8 +552,8 @@ print(u.numpy() @ jac.numpy())
 # *Гессиан* скалярной функции потерь $L$ содержит её вторые производные
 # $\frac{\partial^2 L}{\partial w_i \partial w_j}$: это якобиан градиента. Поэтому внутренняя
 # лента вычисляет градиент, а внешняя берёт от него `jacobian`. Для матрицы весов (5, 8) первого слоя
-# гессиан имеет форму (5, 8, 5, 8), а если его переформировать — это симметричная матрица
-# 40 × 40. Он растёт как *квадрат* числа параметров, поэтому гессиан настоящей сети целиком
+# гессиан имеет форму (5, 8, 5, 8), а если развернуть его в матрицу (`tf.reshape`), получится
+# симметричная матрица 40 × 40. Он растёт как *квадрат* числа параметров, поэтому гессиан настоящей сети целиком
 # никогда не строят.
 
 # %% key="hessian-code"
@@ -597,35 +599,36 @@ plt.show()
 # %% [markdown] key="newton" lang="es" src="14abd06b"
 # ## Un paso de Newton
 #
-# El descenso del gradiente avanza en la dirección $-g$ con un tamaño de paso que eliges tú. El
+# El descenso del gradiente avanza en la dirección $-g$ con una tasa de aprendizaje que eliges tú. El
 # *método de Newton* usa además la curvatura: cerca de un mínimo, la pérdida es más o menos una
 # parábola, y el paso $\Delta = H^{-1} g$ salta al fondo de esa parábola. En lugar de invertir
 # $H$, resuelve el sistema lineal $H \Delta = g$ con `tf.linalg.solve`. Eso sí, esta $H$ es
-# singular: tiene autovalores nulos, direcciones en las que la pérdida no se curva en absoluto
+# singular: tiene autovalores nulos, cuyos autovectores son direcciones en las que la pérdida no
+# se curva en absoluto
 # (una red ReLU es lineal a trozos, así que toda su curvatura viene del cuadrado de la pérdida).
-# Sumar un pequeño $\varepsilon I$ hace que el sistema tenga solución:
+# Sumar un pequeño $\varepsilon I$ hace que el sistema tenga una única solución:
 
 # %% [markdown] key="newton" lang="pt" src="14abd06b"
 # ## Um passo de Newton
 #
-# A descida do gradiente anda na direção $-g$ com um tamanho de passo escolhido por você. O
+# A descida do gradiente anda na direção $-g$ com uma taxa de aprendizado escolhida por você. O
 # *método de Newton* também usa a curvatura: perto de um mínimo, a perda é mais ou menos uma
 # parábola, e o passo $\Delta = H^{-1} g$ salta para o fundo dessa parábola. Em vez de inverter
 # $H$, resolva o sistema linear $H \Delta = g$ com `tf.linalg.solve`. Só que esta $H$ é singular:
-# ela tem autovalores nulos, direções em que a perda não se curva nada (uma rede ReLU é linear
+# ela tem autovalores nulos, cujos autovetores são direções em que a perda não se curva nada (uma rede ReLU é linear
 # por partes, então toda a sua curvatura vem do quadrado na perda). Somar um pequeno
-# $\varepsilon I$ torna o sistema solúvel:
+# $\varepsilon I$ faz o sistema ter uma única solução:
 
 # %% [markdown] key="newton" lang="ru" src="14abd06b"
 # ## Шаг метода Ньютона
 #
-# Градиентный спуск делает шаг в направлении $-g$ с длиной шага, которую выбираете вы. *Метод
+# Градиентный спуск делает шаг в направлении $-g$ со скоростью обучения, которую выбираете вы. *Метод
 # Ньютона* учитывает ещё и кривизну: вблизи минимума функция потерь примерно парабола, и шаг
 # $\Delta = H^{-1} g$ переносит прямо на дно этой параболы. Вместо того чтобы обращать $H$,
 # решите линейную систему $H \Delta = g$ с помощью `tf.linalg.solve`. Правда, этот $H$
-# вырожден: у него есть нулевые собственные значения — направления, в которых функция потерь
-# вообще не искривлена (сеть с ReLU кусочно-линейна, и вся её кривизна берётся из квадрата в
-# функции потерь). Небольшая добавка $\varepsilon I$ делает систему разрешимой:
+# вырожден: у него есть нулевые собственные значения, и соответствующие собственные векторы —
+# направления, вдоль которых функция потерь вообще не искривлена (сеть с ReLU кусочно-линейна, и вся её кривизна берётся из квадрата в
+# функции потерь). Небольшая добавка $\varepsilon I$ делает решение системы единственным:
 
 # %% key="newton-code"
 g_vec = tf.reshape(g, [n_params, 1])
@@ -648,26 +651,27 @@ print("L(w - Δ) =", network_loss().numpy())
 
 # %% [markdown] key="newton-1d" lang="es" src="ddec127e"
 # En una dimensión, el hessiano es simplemente $f''$ y el paso es $\frac{f'(x)}{f''(x)}$.
-# Comparemos el método de Newton con el descenso del gradiente (tamaño de paso 0,1) sobre la $f$ de
+# Comparemos el método de Newton con el descenso del gradiente (tasa de aprendizaje 0,1) sobre la $f$ de
 # la figura anterior, empezando en $x = 2{,}5$, con ambas derivadas obtenidas con cintas anidadas.
-# La figura muestra $|f'(x_k)|$, lo lejos que está todavía cada método de un punto plano: el
+# La figura muestra $|f'(x_k)|$, cuánto le falta todavía a cada método para llegar a un punto
+# crítico ($f' = 0$): el
 # descenso del gradiente mejora en un factor más o menos constante en cada paso, mientras que el
 # método de Newton, una vez cerca, *duplica aproximadamente el número de cifras correctas* en
 # cada paso.
 
 # %% [markdown] key="newton-1d" lang="pt" src="ddec127e"
 # Em uma dimensão, a hessiana é simplesmente $f''$ e o passo é $\frac{f'(x)}{f''(x)}$. Vamos
-# comparar o método de Newton com a descida do gradiente (tamanho de passo 0,1) na $f$ da figura
+# comparar o método de Newton com a descida do gradiente (taxa de aprendizado 0,1) na $f$ da figura
 # acima, começando em $x = 2{,}5$, com as duas derivadas vindas de fitas aninhadas. A figura mostra
-# $|f'(x_k)|$, o quanto cada método ainda está longe de um ponto plano: a descida do gradiente
+# $|f'(x_k)|$, quanto falta a cada método para chegar a um ponto crítico ($f' = 0$): a descida do gradiente
 # melhora por um fator mais ou menos constante a cada passo, enquanto o método de Newton, quando
 # já está perto, *praticamente dobra o número de dígitos corretos* a cada passo.
 
 # %% [markdown] key="newton-1d" lang="ru" src="ddec127e"
 # В одномерном случае гессиан — это просто $f''$, а шаг равен $\frac{f'(x)}{f''(x)}$. Сравним
-# метод Ньютона с градиентным спуском (длина шага 0,1) для $f$ с рисунка выше, начиная с
+# метод Ньютона с градиентным спуском (скорость обучения 0,1) для $f$ с рисунка выше, начиная с
 # $x = 2{,}5$; обе производные даёт пара вложенных лент. На рисунке показано $|f'(x_k)|$ — насколько
-# каждый метод ещё далёк от точки, где $f' = 0$: градиентный спуск за шаг улучшает результат
+# каждый метод ещё далёк от критической точки ($f' = 0$): градиентный спуск за шаг улучшает результат
 # примерно в постоянное число раз, а метод Ньютона вблизи решения *примерно удваивает число
 # верных знаков* на каждом шаге.
 
@@ -746,7 +750,7 @@ print(t("l05.newton.descent") + ":", np.round(descent_points, 4))
 # %% [markdown] key="newton-widget" lang="ru" src="a00527a2"
 # ### Исследуйте: куда приходит метод Ньютона
 #
-# Двигайте начальную точку. Метод Ньютона ищет точку, где $f' = 0$, и ему всё равно, минимум это
+# Двигайте ползунок начальной точки $x_0$. Метод Ньютона ищет точку, где $f' = 0$, и ему всё равно, минимум это
 # или максимум. Начните между двумя точками перегиба ($-0{,}82 < x_0 < 0{,}82$, где $f'' < 0$) и
 # посмотрите, где он окажется; затем начните рядом с точкой перегиба, где $f''$ почти равна нулю
 # и шаг $\frac{f'}{f''}$ огромен. Градиентный спуск медленнее, но всегда идёт вниз по склону.
@@ -770,7 +774,7 @@ newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5)
 # fila $b$ de su entrada. Para un lote de 7 entradas con 5 características y 6 salidas cada una,
 # el jacobiano completo tiene forma (7, 6, 7, 5), pero todo bloque que empareja la salida de un
 # ejemplo con la entrada de otro es cero. El dibujo lo muestra con el jacobiano aplanado a
-# 42 × 35: solo los bloques de la diagonal contienen algo.
+# 42 × 35: solo los bloques de la diagonal tienen valores distintos de cero.
 
 # %% [markdown] key="batch-jacobian-full" lang="pt" src="0d6c7d91"
 # ## Jacobianas em lote
@@ -779,16 +783,16 @@ newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5)
 # da sua entrada. Para um lote de 7 entradas com 5 atributos e 6 saídas cada, a jacobiana
 # completa tem formato (7, 6, 7, 5), mas todo bloco que junta a saída de um exemplo com a entrada
 # de outro é zero. A figura mostra isso com a jacobiana achatada para 42 × 35: só os blocos da
-# diagonal contêm alguma coisa.
+# diagonal têm valores diferentes de zero.
 
 # %% [markdown] key="batch-jacobian-full" lang="ru" src="0d6c7d91"
 # ## Якобианы по батчу
 #
 # Батч состоит из независимых примеров: строка $b$ выхода сети зависит только от строки
-# $b$ её входа. Для батча из 7 входов с 5 признаками и 6 выходами у каждого полный якобиан имеет
-# форму (7, 6, 7, 5), но любой блок, связывающий выход одного примера со входом другого, равен
-# нулю. На рисунке якобиан развёрнут в матрицу 42 × 35: что-то содержат только блоки на
-# диагонали.
+# $b$ её входа. Для батча из 7 примеров (у каждого 5 входных признаков и 6 выходов) полный
+# якобиан имеет форму (7, 6, 7, 5), но любой блок, связывающий выход одного примера со входом другого, равен
+# нулю. На рисунке якобиан развёрнут в матрицу 42 × 35: ненулевые элементы есть только в
+# диагональных блоках.
 
 # %% key="batch-jacobian-full-code"
 x = tf.random.normal([7, 5])
@@ -817,17 +821,17 @@ plt.show()
 
 # %% [markdown] key="batch-jacobian" lang="es" src="7c542a88"
 # `tape.batch_jacobian(target, source)` calcula solo esos bloques diagonales, un jacobiano de
-# (6, 5) por ejemplo: forma (7, 6, 5). Son los bloques `j[b, :, b, :]` del jacobiano completo, que
+# (6, 5) por cada ejemplo: forma (7, 6, 5). Son los bloques `j[b, :, b, :]` del jacobiano completo, que
 # `tf.einsum("bxby->bxy", j)` extrae:
 
 # %% [markdown] key="batch-jacobian" lang="pt" src="7c542a88"
 # `tape.batch_jacobian(target, source)` calcula só esses blocos diagonais, uma jacobiana (6, 5)
-# por exemplo: formato (7, 6, 5). Eles são os blocos `j[b, :, b, :]` da jacobiana completa, que
+# para cada exemplo: formato (7, 6, 5). Eles são os blocos `j[b, :, b, :]` da jacobiana completa, que
 # `tf.einsum("bxby->bxy", j)` extrai:
 
 # %% [markdown] key="batch-jacobian" lang="ru" src="7c542a88"
 # `tape.batch_jacobian(target, source)` вычисляет только эти диагональные блоки — по якобиану
-# (6, 5) на пример: форма (7, 6, 5). Это блоки `j[b, :, b, :]` полного якобиана, и
+# (6, 5) на каждый пример: форма (7, 6, 5). Это блоки `j[b, :, b, :]` полного якобиана, и
 # `tf.einsum("bxby->bxy", j)` их извлекает:
 
 # %% key="batch-jacobian-code"
@@ -894,19 +898,19 @@ print("max |jb[:, 0, :] - one_pass| =", tf.reduce_max(tf.abs(jb[:, 0, :] - one_p
 # %% [markdown] key="batch-jacobian-mixing" lang="es" src="7f1fada4"
 # Ese razonamiento necesita ejemplos independientes. Una operación que mezcla el lote (aquí,
 # restar la media del lote, como hace la normalización por lotes) llena los bloques fuera de la
-# diagonal. `batch_jacobian` sigue devolviendo algo de forma (7, 6, 5), pero ya no es el jacobiano
+# diagonal. `batch_jacobian` sigue devolviendo un tensor de forma (7, 6, 5), pero ya no es el jacobiano
 # de cada ejemplo:
 
 # %% [markdown] key="batch-jacobian-mixing" lang="pt" src="7f1fada4"
 # Esse raciocínio exige exemplos independentes. Uma operação que mistura o lote (aqui, subtrair
 # a média do lote, como faz a normalização em lote) preenche os blocos fora da diagonal.
-# `batch_jacobian` continua devolvendo algo de formato (7, 6, 5), mas isso já não é a jacobiana de
+# `batch_jacobian` continua devolvendo um tensor de formato (7, 6, 5), mas isso já não é a jacobiana de
 # cada exemplo:
 
 # %% [markdown] key="batch-jacobian-mixing" lang="ru" src="7f1fada4"
 # Это рассуждение работает только для независимых примеров. Операция, которая смешивает примеры батча
 # (здесь — вычитание среднего по батчу, как в батч-нормализации), заполняет внедиагональные
-# блоки. `batch_jacobian` по-прежнему возвращает что-то формы (7, 6, 5), но это уже не якобиан
+# блоки. `batch_jacobian` по-прежнему возвращает тензор формы (7, 6, 5), но это уже не якобиан
 # каждого примера:
 
 # %% key="batch-jacobian-mixing-code"
@@ -984,7 +988,8 @@ del tape
 # *modo directo* (*forward mode*) va en el otro sentido: eliges una dirección $v$ para las
 # entradas (la *tangente*), y mientras la función se ejecuta hacia adelante, cada resultado lleva
 # consigo su propia derivada en la dirección $v$. Al final obtienes $J v$, un *producto
-# jacobiano-vector* (JVP): una *columna* del jacobiano cuando $v$ es un vector unitario.
+# jacobiano-vector* (JVP): una *columna* del jacobiano cuando $v$ es un vector $e_j$ de la base
+# canónica.
 # `tf.autodiff.ForwardAccumulator(primals, tangents)` hace esto (los *primals* son los puntos en
 # los que se evalúa), y `acc.jvp(y)` lee el resultado. Para $y = x^3$ en $x = (1, 2)$ a lo largo
 # de $v = (1, 0)$: $J v = (3 \cdot 1^2, 0) = (3, 0)$.
@@ -997,7 +1002,7 @@ del tape
 # direto* (*forward mode*) vai no sentido contrário: você escolhe uma direção $v$ para as
 # entradas (a *tangente*), e enquanto a função roda para a frente, cada resultado carrega a sua
 # própria derivada na direção $v$. No fim você obtém $J v$, um *produto jacobiana-vetor* (JVP):
-# uma *coluna* da jacobiana quando $v$ é um vetor unitário.
+# uma *coluna* da jacobiana quando $v$ é um vetor $e_j$ da base canônica.
 # `tf.autodiff.ForwardAccumulator(primals, tangents)` faz isso (os *primals* são os pontos em
 # que se avalia), e `acc.jvp(y)` lê o resultado. Para $y = x^3$ em $x = (1, 2)$ ao longo de
 # $v = (1, 0)$: $J v = (3 \cdot 1^2, 0) = (3, 0)$.
@@ -1010,7 +1015,7 @@ del tape
 # mode*) идёт в другую сторону: вы выбираете направление $v$ для входов (*касательный вектор*,
 # *tangent*), и пока функция выполняется в прямом направлении, каждый результат несёт с собой
 # свою производную вдоль $v$. В конце получается $J v$ — *произведение якобиана на вектор* (JVP):
-# один *столбец* якобиана, если $v$ — единичный вектор. Это делает
+# один *столбец* якобиана, если $v$ — базисный вектор $e_j$. Это делает
 # `tf.autodiff.ForwardAccumulator(primals, tangents)` (*primals* — точки, в которых всё
 # вычисляется), а `acc.jvp(y)` выдаёт результат. Для $y = x^3$ при $x = (1, 2)$ вдоль
 # $v = (1, 0)$: $J v = (3 \cdot 1^2, 0) = (3, 0)$.
@@ -1057,7 +1062,7 @@ with tf.autodiff.ForwardAccumulator(primals=delta, tangents=tf.constant(1.0)) as
     y = tf.nn.sigmoid(x + delta)
 
 column = acc.jvp(y)
-print("column:", column.shape, "   max |column - dy_ddelta| =", np.abs(column.numpy() - dy_ddelta.numpy()).max())
+print("column.shape:", column.shape, "   max |column - dy_ddelta| =", np.abs(column.numpy() - dy_ddelta.numpy()).max())
 
 # %% [markdown] key="hvp" lang="en"
 # ### A Hessian-vector product: forward mode over a backward pass
@@ -1095,7 +1100,7 @@ print("column:", column.shape, "   max |column - dy_ddelta| =", np.abs(column.nu
 # Многим методам второго порядка нужен только $H v$, а не сам $H$. Поместите `ForwardAccumulator`
 # вокруг ленты: лента вычисляет градиент $g$, а аккумулятор, который видел всё вычисление, даёт
 # производную $g$ вдоль $v$, то есть $H v$. По стоимости это несколько вычислений градиента, и
-# их число не зависит от размера $H$. Для $f(x) = \sum_i x_i^3$ при $x = (1, 2)$
+# их число не зависит от размера $H$. Для $f(x) = \sum_i x_i^3$ при $x = (1, 2)$ имеем
 # $H = \operatorname{diag}(6 x) = \operatorname{diag}(6, 12)$, и вдоль $v = (1, 0)$ получаем
 # $H v = (6, 0)$. Гессиан из вложенных лент это подтверждает:
 
@@ -1133,28 +1138,31 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # ### Lo que minitape deja fuera
 #
 # Una parte de TensorFlow queda fuera del alcance de minitape, que deriva arrays numéricos en
-# modo eager: los tensores de cadenas (`tf.strings`), las canalizaciones de `tf.data` con sus
+# ejecución inmediata (*eager*, operación a operación): los tensores de cadenas (`tf.strings`),
+# los *pipelines* de entrada de `tf.data` con sus
 # iteradores con estado y el guardado de modelos como SavedModel. Ninguno cambia lo que hace una
 # cinta: las cadenas y los enteros nunca son diferenciables (su gradiente es `None`), y un
-# iterador de `tf.data` solo entrega a cada paso de entrenamiento el lote con el que calcula.
+# iterador de `tf.data` solo entrega a cada paso de entrenamiento el lote con el que ese paso
+# calcula.
 
 # %% [markdown] key="scope" lang="pt" src="2a68a2ee"
 # ### O que o minitape deixa de fora
 #
-# Uma parte do TensorFlow fica fora do escopo do minitape, que deriva arrays numéricos no modo
-# eager: os tensores de strings (`tf.strings`), os pipelines de `tf.data` com os seus
+# Uma parte do TensorFlow fica fora do escopo do minitape, que deriva arrays numéricos em
+# execução imediata (*eager*, operação por operação): os tensores de strings (`tf.strings`), os pipelines de `tf.data` com os seus
 # iteradores com estado e o salvamento de modelos como SavedModel. Nenhum deles muda o que uma
 # fita faz: strings e inteiros nunca são diferenciáveis (o gradiente deles é `None`), e um
-# iterador de `tf.data` só entrega a cada passo de treinamento o lote com que ele calcula.
+# iterador de `tf.data` só entrega a cada passo de treinamento o lote com que o passo calcula.
 
 # %% [markdown] key="scope" lang="ru" src="2a68a2ee"
 # ### Что осталось за пределами minitape
 #
 # Часть TensorFlow выходит за рамки minitape, который дифференцирует числовые массивы в режиме
-# eager: строковые тензоры (`tf.strings`), конвейеры `tf.data` с их итераторами, хранящими
+# немедленного выполнения (eager): строковые тензоры (`tf.strings`), конвейеры `tf.data` с их итераторами, хранящими
 # состояние, и сохранение моделей в формате SavedModel. Ни одна из этих частей не меняет того,
-# что делает лента: строки и целые числа никогда не дифференцируемы (их градиент — `None`), а
-# итератор `tf.data` лишь передаёт каждому шагу обучения батч, на котором тот считает.
+# что делает лента: строки и целые числа всегда недифференцируемы (их градиент — `None`), а
+# итератор `tf.data` лишь передаёт каждому шагу обучения батч, по которому этот шаг вычисляет
+# потери.
 
 # %% [markdown] key="exercises" lang="en"
 # ## Exercises
@@ -1199,8 +1207,8 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # ### Ejercicio 1 · Una segunda derivada con cintas anidadas (2 puntos)
 #
 # Escribe `first_and_second_derivative(x0)`, que devuelve la lista
-# $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ para $y = x^2 \sin x$ en $x = x_0$ (un `float` de
-# Python), ambas calculadas con dos `tf.GradientTape` anidadas. Por ejemplo, en $x_0 = 1$:
+# $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ para $y = x^2 \sin x$ en $x = x_0$, donde `x0` es un
+# `float` de Python, ambas calculadas con dos `tf.GradientTape` anidadas. Por ejemplo, en $x_0 = 1$:
 # $\frac{dy}{dx} = 2 \sin 1 + \cos 1 \approx 2{,}2232$ y
 # $\frac{d^2y}{dx^2} = \sin 1 + 4 \cos 1 \approx 3{,}0026$.
 
@@ -1208,8 +1216,8 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # ### Exercício 1 · Uma segunda derivada com fitas aninhadas (2 pontos)
 #
 # Escreva `first_and_second_derivative(x0)`, que devolve a lista
-# $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ para $y = x^2 \sin x$ em $x = x_0$ (um `float` do
-# Python), ambas calculadas com duas `tf.GradientTape` aninhadas. Por exemplo, em $x_0 = 1$:
+# $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ para $y = x^2 \sin x$ em $x = x_0$, em que `x0` é
+# um `float` do Python, ambas calculadas com duas `tf.GradientTape` aninhadas. Por exemplo, em $x_0 = 1$:
 # $\frac{dy}{dx} = 2 \sin 1 + \cos 1 \approx 2{,}2232$ e
 # $\frac{d^2y}{dx^2} = \sin 1 + 4 \cos 1 \approx 3{,}0026$.
 
@@ -1217,8 +1225,8 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # ### Упражнение 1 · Вторая производная с помощью вложенных лент (2 балла)
 #
 # Напишите функцию `first_and_second_derivative(x0)`, которая возвращает список
-# $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ для $y = x^2 \sin x$ в точке $x = x_0$ (`float` в
-# Python); обе производные вычислите двумя вложенными `tf.GradientTape`. Например, при $x_0 = 1$:
+# $\left[\frac{dy}{dx}, \frac{d^2y}{dx^2}\right]$ для $y = x^2 \sin x$ в точке $x = x_0$, где `x0` —
+# число типа `float`; обе производные вычислите двумя вложенными `tf.GradientTape`. Например, при $x_0 = 1$:
 # $\frac{dy}{dx} = 2 \sin 1 + \cos 1 \approx 2{,}2232$ и
 # $\frac{d^2y}{dx^2} = \sin 1 + 4 \cos 1 \approx 3{,}0026$.
 
@@ -1263,7 +1271,7 @@ grade("l05_ex1")
 # $$L(w) = \frac{1}{k} \sum_i \log\left(1 + e^{-y_i\, x_i \cdot w}\right).$$
 #
 # Escribe `logistic_hessian(w, x, y)`, que devuelve el hessiano de $L$ respecto de $w$, de forma
-# (n, n), calculado con una cinta anidada y `jacobian`. `tf.linalg.matvec(x, w)` da el vector de
+# (n, n), calculado con dos cintas anidadas y `jacobian`. `tf.linalg.matvec(x, w)` da el vector de
 # los $x_i \cdot w$, y `tf.math.softplus(z)` calcula $\log(1 + e^z)$.
 
 # %% [markdown] key="ex2" lang="pt" src="bd83204a"
@@ -1275,7 +1283,7 @@ grade("l05_ex1")
 # $$L(w) = \frac{1}{k} \sum_i \log\left(1 + e^{-y_i\, x_i \cdot w}\right).$$
 #
 # Escreva `logistic_hessian(w, x, y)`, que devolve a hessiana de $L$ em relação a $w$, de formato
-# (n, n), calculada com uma fita aninhada e `jacobian`. `tf.linalg.matvec(x, w)` dá o vetor dos
+# (n, n), calculada com duas fitas aninhadas e `jacobian`. `tf.linalg.matvec(x, w)` dá o vetor dos
 # $x_i \cdot w$, e `tf.math.softplus(z)` calcula $\log(1 + e^z)$.
 
 # %% [markdown] key="ex2" lang="ru" src="bd83204a"
@@ -1287,7 +1295,7 @@ grade("l05_ex1")
 # $$L(w) = \frac{1}{k} \sum_i \log\left(1 + e^{-y_i\, x_i \cdot w}\right).$$
 #
 # Напишите функцию `logistic_hessian(w, x, y)`, которая возвращает гессиан $L$ по $w$ формы
-# (n, n), вычисленный с помощью вложенной ленты и `jacobian`. `tf.linalg.matvec(x, w)` даёт вектор
+# (n, n), вычисленный с помощью вложенных лент и `jacobian`. `tf.linalg.matvec(x, w)` даёт вектор
 # из $x_i \cdot w$, а `tf.math.softplus(z)` вычисляет $\log(1 + e^z)$.
 
 # %% nbgrader="solution" grade_id="l05_ex2_solution"
@@ -1439,7 +1447,7 @@ grade("l05_ex4")
 # `tape.batch_jacobian`. `x` is a tensor: the tape has to be told to watch it.
 
 # %% [markdown] key="ex5" lang="es" src="3af0d472"
-# ### Ejercicio 5 · Jacobianos por ejemplo (2 puntos)
+# ### Ejercicio 5 · Jacobianos de cada ejemplo (2 puntos)
 #
 # Escribe `per_example_jacobians(w, x)`. `w` es una `tf.Variable` de forma (n, m) y `x` un
 # tensor de forma (b, n) con b ejemplos independientes. Para $y = \tanh(x w)$, de forma (b, m),
@@ -1448,7 +1456,7 @@ grade("l05_ex4")
 # `tape.batch_jacobian`. `x` es un tensor: hay que decirle a la cinta que lo observe.
 
 # %% [markdown] key="ex5" lang="pt" src="3af0d472"
-# ### Exercício 5 · Jacobianas por exemplo (2 pontos)
+# ### Exercício 5 · Jacobianas de cada exemplo (2 pontos)
 #
 # Escreva `per_example_jacobians(w, x)`. `w` é uma `tf.Variable` de formato (n, m) e `x` um
 # tensor de formato (b, n) com b exemplos independentes. Para $y = \tanh(x w)$, de formato

@@ -26,7 +26,7 @@
 #
 # Las lecciones anteriores trataban de cómo calcular gradientes. Esta trata de para qué sirven:
 # para *entrenar*, es decir, para cambiar los parámetros de un modelo paso a paso de modo que su
-# pérdida baje. Escribirás tú mismo el bucle de entrenamiento, primero para una recta y después
+# pérdida baje. Escribirás tú el bucle de entrenamiento, primero para una recta y después
 # para una pequeña red neuronal, y luego dejarás que un optimizador de Keras haga la
 # actualización por ti.
 #
@@ -97,7 +97,6 @@
 # создания данных, matplotlib для графиков и ipywidgets для ползунка.
 
 # %% key="setup-code"
-import io
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -106,7 +105,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 import minitape as tf
-from lessons.figures import describe
+from lessons.figures import describe, png
 from lessons.i18n import t
 from lessons.plural import tn
 from lessons.widgets import label_sliders
@@ -125,7 +124,7 @@ label_sliders()
 # ## Una recta entre puntos con ruido
 #
 # Nuestro primer modelo es el más sencillo que existe: una recta $\hat y = w x + b$ con dos
-# parámetros, la pendiente $w$ y la ordenada en el origen $b$. Generamos 100 puntos alrededor de
+# parámetros, la pendiente $w$ y el término independiente $b$ (la ordenada en el origen). Generamos 100 puntos alrededor de
 # la recta $y = 3x - 1$, con un poco de ruido, y le pedimos al descenso del gradiente que
 # encuentre $w$ y $b$ a partir de los puntos, sin más información.
 
@@ -172,7 +171,7 @@ print(x.shape, y.shape)
 # ## Modelo, pérdida, gradiente
 #
 # Los parámetros son `tf.Variable`, que la cinta observa por sí sola; empezamos con $w = 0$ y
-# $b = 0$. Lo lejos que está la recta de los puntos lo mide el *error cuadrático medio*
+# $b = 0$. Lo lejos que está la recta de los puntos lo mide el *error cuadrático medio* (ECM)
 #
 # $$L(w, b) = \frac{1}{N} \sum_{i=1}^{N} (w x_i + b - y_i)^2,$$
 #
@@ -186,7 +185,8 @@ print(x.shape, y.shape)
 # ## Modelo, perda, gradiente
 #
 # Os parâmetros são `tf.Variable`, que a fita observa por conta própria; começamos com $w = 0$ e
-# $b = 0$. A distância entre a reta e os pontos é medida pelo *erro quadrático médio*
+# $b = 0$. A distância entre a reta e os pontos é medida pelo *erro quadrático médio* (EQM; em
+# inglês, MSE)
 #
 # $$L(w, b) = \frac{1}{N} \sum_{i=1}^{N} (w x_i + b - y_i)^2,$$
 #
@@ -200,11 +200,12 @@ print(x.shape, y.shape)
 # ## Модель, функция потерь, градиент
 #
 # Параметры — это `tf.Variable`, и лента отслеживает их сама; начнём с $w = 0$ и $b = 0$.
-# Насколько прямая далека от точек, измеряет *среднеквадратичная ошибка*
+# Насколько прямая далека от точек, измеряет *среднеквадратичная ошибка* (MSE, *mean squared
+# error*)
 #
 # $$L(w, b) = \frac{1}{N} \sum_{i=1}^{N} (w x_i + b - y_i)^2$$
 #
-# — *функция потерь* (*loss*). Обучить модель — значит найти такие $w$ и $b$, при которых потери
+# Это и есть *функция потерь* (*loss*). Обучить модель — значит найти такие $w$ и $b$, при которых потери
 # малы. Градиент функции потерь даёт лента; для такой маленькой модели его можно найти и вручную:
 # $\frac{\partial L}{\partial w} = \frac{2}{N} \sum_i (w x_i + b - y_i)\, x_i$ и
 # $\frac{\partial L}{\partial b} = \frac{2}{N} \sum_i (w x_i + b - y_i)$, — и убедиться, что
@@ -258,8 +259,8 @@ print(db.numpy(), np.mean(2 * residual))
 #   b \leftarrow b - \eta \frac{\partial L}{\partial b}.$$
 #
 # El tamaño del paso, $\eta$, es la *tasa de aprendizaje* (`learning_rate` en Keras, a menudo
-# `lr` en el código). Una Variable cambia su propio valor, sin dejar de ser la misma Variable,
-# con `assign_sub` ("asignar restando"): `w.assign_sub(lr * dw)` es
+# `lr` en el código). Una variable cambia su propio valor, sin dejar de ser la misma variable,
+# con `assign_sub` («asignar restando»): `w.assign_sub(lr * dw)` es
 # $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Tras un solo paso con $\eta = 0{,}1$ la
 # pérdida ya es menor:
 
@@ -274,8 +275,8 @@ print(db.numpy(), np.mean(2 * residual))
 #   b \leftarrow b - \eta \frac{\partial L}{\partial b}.$$
 #
 # O tamanho do passo, $\eta$, é a *taxa de aprendizado* (`learning_rate` no Keras, muitas vezes
-# `lr` no código). Uma Variable muda o próprio valor, continuando a ser a mesma Variable, com
-# `assign_sub` ("atribuir subtraindo"): `w.assign_sub(lr * dw)` é
+# `lr` no código). Uma variável muda o próprio valor, continuando a ser a mesma variável, com
+# `assign_sub` (“atribuir subtraindo”): `w.assign_sub(lr * dw)` é
 # $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Depois de um único passo com
 # $\eta = 0{,}1$ a perda já é menor:
 
@@ -358,26 +359,27 @@ except TypeError as error:
 # El primer paso funciona; en el segundo, los dos gradientes son `None` y la actualización
 # falla. `w - lr * dw` no es `w` modificada: es un `tf.Tensor` nuevo, el resultado de una
 # operación, y `w = ...` solo hace que el nombre `w` pase a referirse a él. Una cinta observa
-# por sí sola las *Variables* entrenables, pero no los Tensores (lección 3), así que la segunda
-# cinta no graba nada que lleve hasta `w`. `assign_sub` conserva la misma Variable y cambia su
+# por sí sola las *variables* entrenables, pero no los tensores (lección 3), así que la segunda
+# cinta no graba nada que lleve hasta `w`. `assign_sub` conserva la misma variable y cambia su
 # valor. Eso es también lo que necesitan los modelos y los optimizadores: guardan el propio
-# objeto Variable, no el nombre que tú le das.
+# objeto `tf.Variable`, no el nombre que tú le das.
 
 # %% [markdown] key="rebind-why" lang="pt" src="156e74e0"
 # O primeiro passo funciona; no segundo, os dois gradientes são `None` e a atualização falha.
 # `w - lr * dw` não é `w` modificada: é um `tf.Tensor` novo, o resultado de uma operação, e
-# `w = ...` só faz o nome `w` passar a apontar para ele. Uma fita observa sozinha as *Variables*
-# treináveis, mas não os tensores comuns (`Tensor`, lição 3); por isso a segunda fita não grava nada que leve até
-# `w`. `assign_sub` mantém a mesma Variable e muda o seu valor. É disso também que modelos e
-# otimizadores precisam: eles guardam o próprio objeto Variable, não o nome que você deu a ele.
+# `w = ...` só faz o nome `w` passar a apontar para ele. Uma fita observa sozinha as *variáveis*
+# treináveis, mas não os tensores comuns (lição 3); por isso a segunda fita não grava nada que
+# leve até `w`. `assign_sub` mantém a mesma variável e muda o seu valor. É disso também que
+# modelos e otimizadores precisam: eles guardam o próprio objeto `tf.Variable`, não o nome que
+# você deu a ele.
 
 # %% [markdown] key="rebind-why" lang="ru" src="156e74e0"
 # Первый шаг проходит, а на втором оба градиента равны `None`, и обновление падает.
 # `w - lr * dw` — это не изменённая `w`, а новый `tf.Tensor`, результат операции, и `w = ...`
 # лишь заставляет имя `w` ссылаться на него. Лента сама отслеживает обучаемые *переменные*
-# (`Variable`), но не тензоры (урок 3), поэтому вторая лента не записывает ничего, что вело бы к
+# (`tf.Variable`), но не тензоры (урок 3), поэтому вторая лента не записывает ничего, что вело бы к
 # `w`. `assign_sub` сохраняет ту же переменную и меняет её значение. Это нужно и моделям, и
-# оптимизаторам: они хранят сам объект `Variable`, а не ваше имя для него.
+# оптимизаторам: они хранят сам объект `tf.Variable`, а не ваше имя для него.
 
 # %% [markdown] key="loop" lang="en"
 # ## The training loop
@@ -467,8 +469,8 @@ print(np.polyfit(x_data, y_data, deg=1))
 # La pérdida de cada paso, dibujada, es la *curva de pérdida*: lo primero que hay que mirar al
 # entrenar, porque muestra si el entrenamiento funciona y cuándo deja de avanzar. Su eje
 # vertical es logarítmico, para que se vean tanto la caída rápida del principio como el final
-# lento. La pérdida se estabiliza cerca de $0{,}09$: el tamaño del ruido al cuadrado, $0{,}3^2$, que
-# ninguna recta puede eliminar.
+# lento. La pérdida se estabiliza cerca de $0{,}09$: la varianza del ruido (su desviación estándar
+# al cuadrado, $0{,}3^2$), que ninguna recta puede eliminar.
 
 # %% [markdown] key="curve" lang="pt" src="fa461751"
 # ## A curva de perda
@@ -476,8 +478,8 @@ print(np.polyfit(x_data, y_data, deg=1))
 # A perda de cada passo, num gráfico, é a *curva de perda*: a primeira coisa a olhar ao treinar,
 # porque ela mostra se o treinamento funciona e quando ele para de progredir. O eixo vertical é
 # logarítmico, para que apareçam tanto a queda rápida do início quanto o final lento. A perda se
-# estabiliza perto de $0{,}09$: o tamanho do ruído ao quadrado, $0{,}3^2$, que nenhuma reta consegue
-# eliminar.
+# estabiliza perto de $0{,}09$: a variância do ruído (o quadrado do seu desvio padrão, $0{,}3^2$),
+# que nenhuma reta consegue eliminar.
 
 # %% [markdown] key="curve" lang="ru" src="fa461751"
 # ## Кривая потерь
@@ -485,8 +487,8 @@ print(np.polyfit(x_data, y_data, deg=1))
 # Потери на каждом шаге, нанесённые на график, образуют *кривую потерь* (*loss curve*). На неё
 # смотрят в первую очередь: она показывает, идёт ли обучение и когда оно перестаёт продвигаться.
 # Вертикальная ось логарифмическая, чтобы было видно и быстрое падение в начале, и медленный
-# конец. Потери выходят на уровень около $0{,}09$ — это квадрат величины шума, $0{,}3^2$, который
-# никакая прямая не уберёт.
+# конец. Потери выходят на уровень около $0{,}09$ — это дисперсия шума, $0{,}3^2$ (квадрат его
+# стандартного отклонения), которую никакая прямая не уберёт.
 
 # %% key="curve-code"
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
@@ -525,11 +527,11 @@ plt.show()
 # entrenamiento se arrastra. Si es demasiado grande, cada paso salta por encima del fondo del
 # valle y cae en la otra ladera, más arriba de donde empezó: la pérdida crece sin fin. Mueve el
 # deslizador: cada movimiento vuelve a entrenar la recta desde $w = b = 0$ durante 50 pasos y
-# redibuja la curva de pérdida. Prueba $\eta = 0{,}01$, $0{,}1$ y $0{,}5$, y después $1$ y más.
+# redibuja la curva de pérdida. Prueba $\eta = 0{,}01$; $0{,}1$ y $0{,}5$, y después $1$ y más.
 #
 # Para esta pérdida el límite se puede calcular: el descenso del gradiente diverge cuando $\eta$
-# es mayor que 2 dividido entre la mayor curvatura de $L$ (el mayor autovalor de su matriz de
-# segundas derivadas), que aquí es algo mayor que 2. Así que el límite queda justo por debajo de
+# es mayor que 2 dividido entre la mayor curvatura de $L$ (el mayor autovalor de su hessiano,
+# lección 5), que aquí es algo mayor que 2. Así que el límite queda justo por debajo de
 # $\eta = 1$: con $\eta = 1$ la pérdida primero baja y luego vuelve a subir despacio, y un poco
 # más arriba se dispara.
 
@@ -540,11 +542,11 @@ plt.show()
 # Grande demais, e cada passo pula por cima do fundo do vale e cai na outra encosta, mais alto
 # do que onde começou: a perda cresce sem parar. Mova o controle deslizante: cada movimento
 # treina a reta de novo a partir de $w = b = 0$ por 50 passos e redesenha a curva de perda.
-# Experimente $\eta = 0{,}01$, $0{,}1$ e $0{,}5$, depois $1$ e além.
+# Experimente $\eta = 0{,}01$; $0{,}1$ e $0{,}5$, depois $1$ e além.
 #
 # Para esta perda o limite pode ser calculado: a descida do gradiente diverge quando $\eta$ é
-# maior que 2 dividido pela maior curvatura de $L$ (o maior autovalor da sua matriz de derivadas
-# segundas), que aqui é um pouco maior que 2. Então o limite fica logo abaixo de $\eta = 1$: com
+# maior que 2 dividido pela maior curvatura de $L$ (o maior autovalor da sua hessiana,
+# lição 5), que aqui é um pouco maior que 2. Então o limite fica logo abaixo de $\eta = 1$: com
 # $\eta = 1$ a perda primeiro cai e depois volta a subir devagar, e um pouco acima disso ela
 # explode.
 
@@ -553,13 +555,14 @@ plt.show()
 #
 # Скорость обучения определяет, насколько далеко уходит каждый шаг. Если она слишком мала,
 # обучение ползёт. Если слишком велика, каждый шаг перепрыгивает через дно долины и попадает на
-# противоположный склон выше, чем начинал: потери растут без конца. Двигайте ползунок: при
-# каждом движении прямая заново обучается из $w = b = 0$ в течение 50 шагов, и кривая потерь
-# перерисовывается. Попробуйте $\eta = 0{,}01$, $0{,}1$ и $0{,}5$, а затем $1$ и больше.
+# противоположный склон выше той точки, с которой начал: потери растут без конца. Двигайте
+# ползунок: при каждом движении прямая заново обучается 50 шагов, начиная с $w = b = 0$, и
+# кривая потерь перерисовывается. Попробуйте $\eta = 0{,}01$; $0{,}1$ и $0{,}5$, а затем $1$ и
+# больше.
 #
 # Для этой функции потерь предел можно вычислить: градиентный спуск расходится, когда $\eta$
-# больше, чем 2, делённое на наибольшую кривизну $L$ (наибольшее собственное значение матрицы её
-# вторых производных), а она здесь чуть больше 2. Значит, предел лежит чуть ниже $\eta = 1$: при
+# больше, чем 2, делённое на наибольшую кривизну $L$ (наибольшее собственное значение её
+# гессиана, урок 5), а она здесь чуть больше 2. Значит, предел лежит чуть ниже $\eta = 1$: при
 # $\eta = 1$ потери сначала падают, а потом медленно растут, а ещё немного выше — взрываются.
 
 # %% key="lr-code"
@@ -573,9 +576,7 @@ def loss_curve_png(losses, lr):
     ax.set_ylabel(t("l06.plot.loss"))
     ax.set_title(t("l06.lr.title", lr=f"{lr:.3g}"), fontsize=10)
     fig.subplots_adjust(left=0.16, right=0.97, bottom=0.16, top=0.9)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    return buffer.getvalue()
+    return png(fig)
 
 
 lr_slider = widgets.FloatLogSlider(value=0.1, base=10, min=-2, max=0.1, step=0.05,
@@ -617,11 +618,11 @@ widgets.VBox([lr_slider, lr_readout, lr_image])
 # Escribir la actualización a mano está bien para dos parámetros, pero una red neuronal tiene
 # muchos, y hay reglas de actualización mejores que la simple resta. Los *optimizadores* de
 # Keras hacen la actualización por ti. `tf.keras.optimizers.SGD(learning_rate=0.1)` es el mismo
-# descenso del gradiente ("SGD" son las siglas en inglés de *descenso del gradiente
-# estocástico*; el ejercicio 4 explica lo de "estocástico"). Su método `apply_gradients` recibe
+# descenso del gradiente («SGD» son las siglas en inglés de *descenso del gradiente
+# estocástico*; el ejercicio 4 explica lo de «estocástico»). Su método `apply_gradients` recibe
 # pares *(gradiente, variable)*, y `zip(grads, variables)` los forma a partir de la lista de
 # gradientes y la lista de variables, que van en el mismo orden. El bucle conserva su cinta y
-# pierde la actualización escrita a mano:
+# prescinde de la actualización escrita a mano:
 
 # %% [markdown] key="sgd" lang="pt" src="7f89dde0"
 # ## Otimizadores: `tf.keras.optimizers.SGD`
@@ -629,10 +630,10 @@ widgets.VBox([lr_slider, lr_readout, lr_image])
 # Escrever a atualização à mão funciona bem para dois parâmetros, mas uma rede neural tem
 # muitos, e existem regras de atualização melhores do que a simples subtração. Os *otimizadores*
 # do Keras fazem a atualização por você. `tf.keras.optimizers.SGD(learning_rate=0.1)` é a mesma
-# descida do gradiente ("SGD" é a sigla em inglês de *descida do gradiente estocástica*; o
-# exercício 4 explica o "estocástica"). O método `apply_gradients` dele recebe pares
+# descida do gradiente (“SGD” é a sigla em inglês de *descida do gradiente estocástica*; o
+# exercício 4 explica o “estocástica”). O método `apply_gradients` dele recebe pares
 # *(gradiente, variável)*, e `zip(grads, variables)` monta esses pares a partir da lista de
-# gradientes e da lista de variáveis, que estão na mesma ordem. O laço mantém a fita e perde a
+# gradientes e da lista de variáveis, que estão na mesma ordem. O laço mantém a fita e dispensa a
 # atualização escrita à mão:
 
 # %% [markdown] key="sgd" lang="ru" src="7f89dde0"
@@ -720,8 +721,8 @@ print(np.allclose(losses_sgd, losses))
 # `tf.keras.optimizers.Adam` — самый популярный оптимизатор для обучения нейронных сетей. Для
 # каждой переменной он хранит скользящее среднее недавних градиентов (*импульс*, который
 # сглаживает направление) и скользящее среднее их квадратов и делит первое на квадратный корень
-# из второго. Поэтому каждый параметр движется шагами размером порядка $\eta$, велик его
-# градиент или мал. Эта память живёт в объекте оптимизатора: создайте оптимизатор один раз, до
+# из второго. Поэтому каждый параметр движется шагами размером порядка $\eta$, независимо от
+# того, велик его градиент или мал. Эта память живёт в объекте оптимизатора: создайте оптимизатор один раз, до
 # цикла, и используйте его на всех шагах. На нашей прямой оба оптимизатора доходят до уровня
 # шума, но разными путями:
 
@@ -869,15 +870,15 @@ print(t("l06.losses", first=f"{mlp_losses[0]:.4f}", last=f"{mlp_losses[-1]:.4f}"
 
 # %% [markdown] key="mlp-plot" lang="es" src="6d9b84f3"
 # La curva ajustada sigue al seno entre los puntos con ruido, y la pérdida se estabiliza cerca
-# de $0{,}01$, el tamaño de este ruido al cuadrado, $0{,}1^2$.
+# de $0{,}01$, la varianza de este ruido, $0{,}1^2$.
 
 # %% [markdown] key="mlp-plot" lang="pt" src="6d9b84f3"
 # A curva ajustada acompanha o seno entre os pontos com ruído, e a perda se estabiliza perto de
-# $0{,}01$, o tamanho deste ruído ao quadrado, $0{,}1^2$.
+# $0{,}01$, a variância deste ruído, $0{,}1^2$.
 
 # %% [markdown] key="mlp-plot" lang="ru" src="6d9b84f3"
 # Найденная кривая идёт вдоль синусоиды среди зашумлённых точек, а потери выходят на уровень
-# около $0{,}01$ — квадрат величины этого шума, $0{,}1^2$.
+# около $0{,}01$ — дисперсия этого шума, $0{,}1^2$.
 
 # %% key="mlp-plot-code"
 grid = np.linspace(-np.pi, np.pi, 200, dtype=np.float32).reshape(-1, 1)
@@ -950,7 +951,7 @@ plt.show()
 # `tf.config.list_physical_devices("GPU")` перечисляет GPU, которые может использовать minitape,
 # а внутри `with tf.device("/GPU:0"):` новые тензоры и переменные создаются на первом GPU, и
 # операции выполняются там же; `"/CPU:0"` — это центральный процессор. К GPU NVIDIA minitape
-# обращается через библиотеку CuPy, которая необязательна: её устанавливает
+# обращается через библиотеку CuPy, которая необязательна: установить её можно командой
 # `pip install cupy-cuda12x` на машине с GPU NVIDIA и драйвером для него. Без CuPy minitape
 # видит только CPU, и `list_physical_devices("GPU")` возвращает пустой список.
 #
@@ -997,7 +998,7 @@ print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 # cualquiera de los dos dispositivos (en una GPU, salvo redondeo).
 #
 # ¿Y si escribes `with tf.device("/GPU:0"):` en una máquina sin una GPU utilizable? minitape
-# hace lo mismo que TensorFlow en modo *eager*: la *colocación flexible de dispositivos*
+# hace lo mismo que TensorFlow en ejecución inmediata (*eager*): la *colocación flexible de dispositivos*
 # (*soft device placement*, activada por defecto) ejecuta el bloque en la CPU sin avisar, y solo
 # el `.device` de los tensores te lo dice. Si prefieres un error, llama a
 # `tf.config.set_soft_device_placement(False)`: entonces, al entrar en el bloque se lanza
@@ -1011,7 +1012,7 @@ print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 # um dos dois dispositivos (numa GPU, a menos de arredondamento).
 #
 # E se você escrever `with tf.device("/GPU:0"):` numa máquina sem uma GPU utilizável? O
-# minitape faz o mesmo que o TensorFlow no modo *eager*: o *posicionamento flexível de
+# minitape faz o mesmo que o TensorFlow em execução imediata (*eager*): o *posicionamento flexível de
 # dispositivos* (*soft device placement*, ligado por padrão) roda o bloco na CPU sem aviso, e
 # só o `.device` dos tensores revela isso. Para receber um erro, chame
 # `tf.config.set_soft_device_placement(False)`: aí, entrar no bloco lança
@@ -1025,7 +1026,7 @@ print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 # потерями первых 100 шагов выше на любом из устройств (на GPU — с точностью до округления).
 #
 # А что, если написать `with tf.device("/GPU:0"):` на машине без доступного GPU? minitape
-# поступает так же, как TensorFlow в режиме eager: *мягкое размещение на устройствах*
+# поступает так же, как TensorFlow в режиме немедленного выполнения (eager): *мягкое размещение на устройствах*
 # (*soft device placement*, по умолчанию включено) молча выполняет блок на CPU, и узнать об
 # этом можно только по `.device` тензоров. Чтобы вместо этого получить ошибку, вызовите
 # `tf.config.set_soft_device_placement(False)`: тогда вход в блок вызывает
@@ -1129,7 +1130,7 @@ finally:
 #
 # Escribe `gradient_descent_step(w, b, x, y, lr)` para un modelo lineal con varias entradas: `x`
 # tiene forma (k, n) (k ejemplos de n características cada uno), `y` tiene forma (k, 1), y las
-# Variables `w` y `b` tienen formas (n, 1) y (1,). Con la predicción $\hat y = x w + b$
+# variables `w` y `b` tienen formas (n, 1) y (1,). Con la predicción $\hat y = x w + b$
 # (`x @ w + b`) y la pérdida $L = \operatorname{mean}\big((\hat y - y)^2\big)$, da **un** paso
 # de descenso del gradiente con tasa de aprendizaje `lr` (un `float` de Python): actualiza `w` y
 # `b` con `assign_sub`, sin crear variables nuevas, y devuelve la lista `[w, b]`.
@@ -1138,7 +1139,7 @@ finally:
 # ### Exercício 1 · Um passo de descida do gradiente (2 pontos)
 #
 # Escreva `gradient_descent_step(w, b, x, y, lr)` para um modelo linear com várias entradas: `x`
-# tem formato (k, n) (k exemplos com n atributos cada), `y` tem formato (k, 1), e as Variables
+# tem formato (k, n) (k exemplos com n atributos cada), `y` tem formato (k, 1), e as variáveis
 # `w` e `b` têm formatos (n, 1) e (1,). Com a previsão $\hat y = x w + b$ (`x @ w + b`) e a
 # perda $L = \operatorname{mean}\big((\hat y - y)^2\big)$, dê **um** passo de descida do
 # gradiente com taxa de aprendizado `lr` (um `float` do Python): atualize `w` e `b` com
@@ -1211,7 +1212,7 @@ grade("l06_ex1")
 # те же аргументы, что в упражнении 1, плюс число шагов `steps`. Сделайте `steps` шагов
 # градиентного спуска, каждый с новой лентой, и верните кривую потерь: `tf.stack` из `steps`
 # значений потерь, каждое из которых вычислено до обновления на своём шаге (тензор формы
-# `(steps,)`). На данных первой проверки (6 точек около $y = 2x - 1$, старт из $w = b = 0$,
+# `(steps,)`). На данных первой проверки (6 точек около $y = 2x - 1$, начиная с $w = b = 0$,
 # $\eta = 0{,}1$, 60 шагов) потери падают с $3{,}315$ до значения меньше $0{,}014$.
 
 # %% nbgrader="solution" grade_id="l06_ex2_solution"
@@ -1260,15 +1261,15 @@ grade("l06_ex2")
 # enorme, y un solo paso $-\eta\, g$ lanza los parámetros muy lejos. *Recortar* el gradiente
 # limita el paso: `tf.clip_by_norm(g, c)` devuelve $g$ sin cambios cuando su norma
 # $\lVert g \rVert$ es como mucho $c$, y $g \cdot \frac{c}{\lVert g \rVert}$ (la misma
-# dirección, norma $c$) en caso contrario. En la lección 4 recortaste dentro de la pasada hacia
-# atrás de una función; aquí recortas en el bucle de entrenamiento, después de `tape.gradient`,
+# dirección, norma $c$) en caso contrario. En la lección 4 viste cómo recortar dentro de la pasada
+# hacia atrás de una función; aquí recortas en el bucle de entrenamiento, después de `tape.gradient`,
 # que es donde se suele hacer.
 #
 # Escribe `clipped_descent(w, b, x, y, lr, steps, clip_norm)`: el bucle del ejercicio 2 (el mismo
 # modelo, la misma pérdida, una cinta nueva en cada paso, actualizaciones con `assign_sub`),
 # pero recorta cada uno de los dos gradientes por separado a la norma `clip_norm` antes de su
 # actualización. Devuelve `tf.stack` de las `steps` pérdidas, cada una calculada antes de la
-# actualización de su paso. Los datos tienen mucha pendiente, así que los primeros gradientes
+# actualización de su paso. Los datos siguen una recta muy empinada, así que los primeros gradientes
 # superan con creces `clip_norm`: la pérdida baja despacio y de forma regular, con pasos del
 # mismo tamaño, donde el bucle sin recortar daría unos pocos pasos grandes.
 
@@ -1279,7 +1280,7 @@ grade("l06_ex2")
 # único passo $-\eta\, g$ joga os parâmetros para muito longe. *Recortar* o gradiente limita o
 # passo: `tf.clip_by_norm(g, c)` devolve $g$ sem mudança quando a norma $\lVert g \rVert$ é no
 # máximo $c$, e $g \cdot \frac{c}{\lVert g \rVert}$ (a mesma direção, norma $c$) caso
-# contrário. Na lição 4 você recortou dentro da passagem para trás de uma função; aqui você
+# contrário. Na lição 4 você viu como recortar dentro da passagem para trás de uma função; aqui você
 # recorta no laço de treinamento, depois de `tape.gradient`, que é onde isso costuma ser feito.
 #
 # Escreva `clipped_descent(w, b, x, y, lr, steps, clip_norm)`: o laço do exercício 2 (o mesmo
@@ -1291,23 +1292,23 @@ grade("l06_ex2")
 # daria poucos passos grandes.
 
 # %% [markdown] key="ex3" lang="ru" src="8d9a6cde"
-# ### Упражнение 3 · Ограничение градиентов внутри цикла обучения (2 балла)
+# ### Упражнение 3 · Обрезка градиентов внутри цикла обучения (2 балла)
 #
 # Вдали от минимума или при нескольких выбросах в данных градиент может быть огромным, и один
-# шаг $-\eta\, g$ отбрасывает параметры далеко в сторону. *Ограничение* (*clipping*) градиента
+# шаг $-\eta\, g$ отбрасывает параметры далеко в сторону. *Обрезка* (*clipping*) градиента
 # ограничивает шаг: `tf.clip_by_norm(g, c)` возвращает $g$ без изменений, если его норма
 # $\lVert g \rVert$ не больше $c$, и $g \cdot \frac{c}{\lVert g \rVert}$ (то же
-# направление, норма $c$) в противном случае. В уроке 4 вы ограничивали градиент внутри
+# направление, норма $c$) в противном случае. В уроке 4 вы видели, как обрезать градиент внутри
 # обратного прохода одной функции; здесь вы делаете это в цикле обучения, после
-# `tape.gradient`, — обычно его ограничивают именно там.
+# `tape.gradient`, — обычно его обрезают именно там.
 #
 # Напишите функцию `clipped_descent(w, b, x, y, lr, steps, clip_norm)`: цикл из упражнения 2
 # (та же модель, та же функция потерь, новая лента на каждом шаге, обновления через
-# `assign_sub`), но перед обновлением ограничьте норму каждого из двух градиентов по
-# отдельности значением `clip_norm`. Верните `tf.stack` из `steps` значений потерь, каждое из
-# которых вычислено до обновления на своём шаге. Данные крутые, поэтому первые градиенты
-# намного больше `clip_norm`: потери падают медленно и равномерно, шагами одного размера, там
-# где цикл без ограничения сделал бы несколько больших шагов.
+# `assign_sub`), но перед обновлением обрежьте каждый из двух градиентов по отдельности до
+# нормы `clip_norm`. Верните `tf.stack` из `steps` значений потерь, каждое из
+# которых вычислено до обновления на своём шаге. Точки лежат вдоль очень крутой прямой, поэтому
+# первые градиенты намного больше `clip_norm`: потери падают медленно и равномерно, шагами
+# одного размера, там, где цикл без обрезки сделал бы несколько больших шагов.
 
 # %% nbgrader="solution" grade_id="l06_ex3_solution"
 def clipped_descent(w, b, x, y, lr, steps, clip_norm):
@@ -1359,7 +1360,7 @@ grade("l06_ex3")
 # Con millones de ejemplos, calcular la pérdida sobre todos ellos en cada paso sería demasiado
 # lento. En su lugar, cada paso usa una pequeña porción de los datos, un *minilote*
 # (*mini-batch*): su gradiente es una estimación con ruido del gradiente completo, y ese ruido
-# es lo "estocástico" del descenso del gradiente estocástico. Una pasada por todos los minilotes
+# es lo «estocástico» del descenso del gradiente estocástico. Una pasada por todos los minilotes
 # es una *época* (*epoch*).
 #
 # Escribe `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` es un MLP
@@ -1382,7 +1383,7 @@ grade("l06_ex3")
 # Com milhões de exemplos, calcular a perda sobre todos eles a cada passo seria lento demais. Em
 # vez disso, cada passo usa uma pequena fatia dos dados, um *minilote* (*mini-batch*): o
 # gradiente dele é uma estimativa com ruído do gradiente completo, e esse ruído é o
-# "estocástica" da descida do gradiente estocástica. Uma passagem por todos os minilotes é uma
+# “estocástica” da descida do gradiente estocástica. Uma passagem por todos os minilotes é uma
 # *época* (*epoch*).
 #
 # Escreva `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` é um MLP como
@@ -1408,8 +1409,9 @@ grade("l06_ex3")
 # спуск «стохастическим». Один проход по всем мини-батчам называется *эпохой* (*epoch*).
 #
 # Напишите функцию `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` —
-# MLP, как в этом уроке (скрытый слой `Dense` с tanh, затем выходной слой `Dense`), `optimizer` — уже созданный оптимизатор Keras (`Adam` или `SGD`), `x`
-# и `y` — тензоры формы (k, 1). В каждой из `epochs` эпох проходите данные по порядку
+# MLP, как в этом уроке (скрытый слой `Dense` с tanh, затем выходной слой `Dense`),
+# `optimizer` — уже созданный оптимизатор Keras (`Adam` или `SGD`), а `x` и `y` — тензоры формы
+# (k, 1). В каждой из `epochs` эпох проходите данные по порядку
 # мини-батчами по `batch_size` строк: `x[start:start + batch_size]` при
 # `start = 0, batch_size, 2 * batch_size, …` (последний может оказаться короче) и те же строки
 # `y`. Для каждого мини-батча вычислите его потери
@@ -1468,7 +1470,7 @@ grade("l06_ex4")
 # ## Resumen
 #
 # - Un paso de descenso del gradiente es $v \leftarrow v - \eta\, \partial L / \partial v$, y se
-#   escribe `v.assign_sub(lr * g)`. `v = v - lr * g` sustituye la Variable por un Tensor, y el
+#   escribe `v.assign_sub(lr * g)`. `v = v - lr * g` sustituye la variable por un tensor, y el
 #   siguiente gradiente es `None`.
 # - Un bucle de entrenamiento usa una cinta nueva en cada paso: pérdida, `tape.gradient`,
 #   actualización. Guarda las pérdidas y dibuja la curva de pérdida, en escala logarítmica.
@@ -1488,7 +1490,7 @@ grade("l06_ex4")
 # ## Resumo
 #
 # - Um passo de descida do gradiente é $v \leftarrow v - \eta\, \partial L / \partial v$,
-#   escrito `v.assign_sub(lr * g)`. `v = v - lr * g` troca a Variable por um Tensor, e o
+#   escrito `v.assign_sub(lr * g)`. `v = v - lr * g` troca a variável por um tensor, e o
 #   gradiente seguinte é `None`.
 # - Um laço de treinamento usa uma fita nova a cada passo: perda, `tape.gradient`, atualização.
 #   Guarde as perdas e desenhe a curva de perda, em escala logarítmica.
@@ -1561,8 +1563,9 @@ grade("l06_ex4")
 # 1. Скорость обучения, при которой модель учится быстрее всего, часто лишь немного меньше той,
 #    при которой обучение расходится. Как бы вы искали хорошую скорость обучения для новой задачи,
 #    не перебирая сотни значений?
-# 2. Adam хранит состояние между шагами, поэтому оптимизатор создают один раз. Что пошло бы не так
-#    — без всякого сообщения об ошибке, — если бы вы создавали новый оптимизатор на каждом шаге?
+# 2. Adam хранит состояние между шагами, поэтому оптимизатор создают один раз. Что пошло бы не
+#    так — без всякого сообщения об ошибке, — если бы вы создавали новый оптимизатор на каждом
+#    шаге?
 # 3. Без доступного GPU блок `with tf.device("/GPU:0"):` молча выполняется на CPU — и в
 #    minitape, и в TensorFlow, — если только не вызвать
 #    `tf.config.set_soft_device_placement(False)`, чтобы получать ошибку. Какое поведение вы бы

@@ -27,8 +27,8 @@
 # %% [markdown] key="title" lang="es" src="fac70c72"
 # # Lección 7 · Construye tu propia cinta
 #
-# Durante seis lecciones has usado `tf.GradientTape` desde fuera. En esta vas a construir una
-# cinta tú mismo: un pequeño motor de diferenciación automática en modo inverso para números
+# Durante seis lecciones has usado `tf.GradientTape` desde fuera. En esta vas a construir tu
+# propia cinta: un pequeño motor de diferenciación automática en modo inverso para números
 # corrientes de Python, en menos de cien líneas. Una cinta no tiene nada de mágico, y en cuanto
 # hayas escrito una, cada regla de las lecciones anteriores (qué se graba, por qué un gradiente
 # sale `None`, por qué una cinta responde una sola vez) pasa a ser algo que sabes explicar.
@@ -81,7 +81,7 @@
 #   каждую операцию вместе с её входами и правилом локального градиента (*VJP*);
 # - научите `Value` операторам `+`, `*`, `**` и функциям `sin` и `exp`;
 # - напишете обратный проход: цикл, который идёт по ленте в обратном порядке и накапливает
-#   градиенты в словаре, — и увидите, почему их нельзя хранить в узлах и почему здесь не нужна
+#   градиенты в словаре, — и увидите, почему их не стоит хранить в узлах и почему здесь не нужна
 #   рекурсия;
 # - сверите свою ленту с `tf.GradientTape` из minitape на нескольких функциях и пройдёте
 #   обратный проход самого minitape по одной операции рядом со своим;
@@ -179,32 +179,37 @@ label_sliders()
 # ## Step 1 · A value
 #
 # A `Value` holds a float and nothing else: no gradient, no pointer to the values it was
-# computed from. micrograd's `Value` keeps both on the node; ours keeps everything the
-# backward pass needs on the tape, as TensorFlow does. `constant` turns a plain number into a
+# computed from. micrograd (Andrej Karpathy's teaching autodiff engine, under a hundred lines of
+# Python) keeps both on the node, in its own `Value`; ours keeps everything the backward pass
+# needs on the tape, as TensorFlow does. `constant` turns a plain number into a
 # `Value`, so that `x * 2` will work as well as `x * y`.
 
-# %% [markdown] key="value" lang="es" src="3afc0723"
+# %% [markdown] key="value" lang="es" src="6973231a"
 # ## Paso 1 · Un valor
 #
 # Un `Value` guarda un `float` y nada más: ni gradiente ni referencias a los valores de los
-# que se calculó. El `Value` de micrograd guarda las dos cosas en el nodo; el nuestro deja en la
-# cinta todo lo que necesita la pasada hacia atrás, como hace TensorFlow. `constant` convierte
+# que se calculó. micrograd (el pequeño motor didáctico de diferenciación automática de Andrej
+# Karpathy, de menos de cien líneas de Python) guarda las dos cosas en el nodo, en su propio
+# `Value`; el nuestro deja en la cinta todo lo que necesita la pasada hacia atrás, como hace
+# TensorFlow. `constant` convierte
 # un número corriente en un `Value`, para que `x * 2` funcione igual que `x * y`.
 
-# %% [markdown] key="value" lang="pt" src="3afc0723"
+# %% [markdown] key="value" lang="pt" src="6973231a"
 # ## Passo 1 · Um valor
 #
 # Um `Value` guarda um `float` e mais nada: nem gradiente, nem referências aos valores a partir
-# dos quais foi calculado. O `Value` do micrograd guarda as duas coisas no nó; o nosso deixa na
-# fita tudo o que a passagem para trás precisa, como faz o TensorFlow. `constant` transforma um
+# dos quais foi calculado. O micrograd (o pequeno motor didático de diferenciação automática de
+# Andrej Karpathy, com menos de cem linhas de Python) guarda as duas coisas no nó, no seu próprio
+# `Value`; o nosso deixa na fita tudo o que a passagem para trás precisa, como faz o TensorFlow. `constant` transforma um
 # número comum em um `Value`, para que `x * 2` funcione tão bem quanto `x * y`.
 
-# %% [markdown] key="value" lang="ru" src="3afc0723"
+# %% [markdown] key="value" lang="ru" src="6973231a"
 # ## Шаг 1 · Значение
 #
 # `Value` хранит `float` и больше ничего: ни градиента, ни ссылок на значения, из которых оно
-# вычислено. В micrograd класс `Value` хранит и то и другое прямо в узле; наш же оставляет всё,
-# что нужно обратному проходу, на ленте — так делает и TensorFlow. Функция `constant`
+# вычислено. В micrograd (учебном движке автоматического дифференцирования Андрея Карпаты,
+# меньше сотни строк на Python) класс `Value` хранит и то и другое прямо в узле; наш же оставляет
+# всё, что нужно обратному проходу, на ленте — так делает и TensorFlow. Функция `constant`
 # превращает обычное число в `Value`, чтобы `x * 2` работало так же, как `x * y`.
 
 # %% key="value-code"
@@ -243,7 +248,7 @@ Value(1.5), constant(2)
 # La cinta es una lista de registros, `Record(op, output, inputs, vjp)`, más el conjunto de
 # valores que *sigue*: los que observas con `watch` y todo valor calculado a partir de alguno
 # de ellos. Es la regla de TensorFlow, «grabar solo si se observa»: una operación cuyas
-# entradas no se siguen no se apunta, así que las constantes y los datos no cuestan nada. Como
+# entradas no se siguen no se graba, así que las constantes y los datos no cuestan nada. Como
 # `tf.GradientTape`, nuestra cinta es un gestor de contexto; `ACTIVE_TAPES` lista las cintas
 # cuyo bloque `with` se está ejecutando.
 #
@@ -256,8 +261,8 @@ Value(1.5), constant(2)
 #
 # A fita é uma lista de registros, `Record(op, output, inputs, vjp)`, mais o conjunto de
 # valores que ela *acompanha*: os que você observa com `watch` e todo valor calculado a partir
-# de algum deles. É a regra do TensorFlow, "gravar só o que é observado": uma operação cujas
-# entradas não são acompanhadas não é anotada, então constantes e dados não custam nada. Como a
+# de algum deles. É a regra do TensorFlow, “gravar só o que é observado”: uma operação cujas
+# entradas não são acompanhadas não é gravada, então constantes e dados não custam nada. Como a
 # `tf.GradientTape`, a nossa fita é um gerenciador de contexto; `ACTIVE_TAPES` lista as fitas
 # cujo bloco `with` está em execução.
 #
@@ -276,7 +281,7 @@ Value(1.5), constant(2)
 # ленты, чей блок `with` сейчас выполняется.
 #
 # Лента удерживает в памяти отслеживаемые значения (в `tracked` и в своих записях): это и есть
-# память, которую стоит лента и которую мы измеряли в уроке 2, и поэтому `id(value)` может
+# та память, которую занимает лента и которую мы измеряли в уроке 2, и поэтому `id(value)` может
 # служить ключом, пока лента существует.
 
 # %% key="tape-code"
@@ -308,12 +313,12 @@ class Tape:
 # at least one of its inputs, and from then on that tape tracks the output too.
 
 # %% [markdown] key="record" lang="es" src="f23c60f0"
-# Todas las operaciones terminan con la misma llamada: `record` la apunta en cada cinta activa
+# Todas las operaciones terminan con la misma llamada: `record` la graba en cada cinta activa
 # que sigue al menos una de sus entradas y, desde ese momento, esa cinta sigue también la
 # salida.
 
 # %% [markdown] key="record" lang="pt" src="f23c60f0"
-# Toda operação termina com a mesma chamada: `record` a anota em cada fita ativa que acompanha
+# Toda operação termina com a mesma chamada: `record` a grava em cada fita ativa que acompanha
 # pelo menos uma das suas entradas e, a partir daí, essa fita passa a acompanhar também a
 # saída.
 
@@ -491,7 +496,7 @@ Value.__pow__ = power
 # %% [markdown] key="first-tape" lang="es" src="5216c58d"
 # ## Grabar una primera función
 #
-# Grabemos $f(x, y) = x y + \sin x$ en $x = 1{,}5$, $y = 0{,}5$, tal como lo haríamos con
+# Grabemos $f(x, y) = x y + \sin x$ en $x = 1{,}5$, con $y = 0{,}5$, tal como lo haríamos con
 # `tf.GradientTape`. La pequeña función auxiliar `show` imprime la cinta: cada línea es un
 # registro, con los nombres que le pases para los valores que conoces y `t1`, `t2`, … para los
 # demás.
@@ -499,14 +504,14 @@ Value.__pow__ = power
 # %% [markdown] key="first-tape" lang="pt" src="5216c58d"
 # ## Gravando uma primeira função
 #
-# Vamos gravar $f(x, y) = x y + \sin x$ em $x = 1{,}5$, $y = 0{,}5$, exatamente como faríamos com a
+# Vamos gravar $f(x, y) = x y + \sin x$ em $x = 1{,}5$ e $y = 0{,}5$, exatamente como faríamos com a
 # `tf.GradientTape`. A pequena função auxiliar `show` imprime a fita: cada linha é um registro,
 # com os nomes que você passar para os valores que conhece e `t1`, `t2`, … para os demais.
 
 # %% [markdown] key="first-tape" lang="ru" src="5216c58d"
 # ## Запишем первую функцию
 #
-# Запишем $f(x, y) = x y + \sin x$ при $x = 1{,}5$, $y = 0{,}5$ — точно так же, как сделали бы с
+# Запишем $f(x, y) = x y + \sin x$ при $x = 1{,}5$ и $y = 0{,}5$ — точно так же, как сделали бы с
 # `tf.GradientTape`. Небольшая вспомогательная функция `show` печатает ленту: каждая строка —
 # одна запись; известные вам значения подписаны переданными именами, остальные — `t1`, `t2`, …
 
@@ -547,7 +552,7 @@ show(tape, x=x, y=y, f=f)
 # suma que lo usa (`c` entra en esa suma como una entrada no seguida, igual que una constante).
 
 # %% [markdown] key="watch" lang="pt" src="fff26331"
-# "Gravar só o que é observado", na prática: o primeiro produto abaixo roda antes de `a` ser
+# “Gravar só o que é observado”, na prática: o primeiro produto abaixo roda antes de `a` ser
 # observado e não é gravado; depois de `watch(a)` o segundo produto é gravado, e a soma que o
 # usa também (`c` entra nessa soma como uma entrada não acompanhada, como uma constante).
 
@@ -759,7 +764,7 @@ for n in (1, 2):
 
 # %% [markdown] key="local-dict-three" lang="es" src="e4171800"
 # La segunda llamada no da el doble de los gradientes correctos, sino el triple. Solo vuelve a
-# poner a $1$ la entrada del objetivo. Los valores intermedios $a = x y$ y $b = \sin x$ conservan
+# poner a $1$ el gradiente del propio objetivo (su clave en el diccionario). Los valores intermedios $a = x y$ y $b = \sin x$ conservan
 # el $1$ que les dio la primera llamada, así que ahora cada uno tiene $2$ y devuelve $2$ en lugar
 # de $1$: las nuevas contribuciones a $x$ e $y$ son el doble de las correctas, y se suman a las
 # correctas que dejó la primera llamada, $1 + 2 = 3$. Un gradiente viejo no se suma una sola vez:
@@ -768,7 +773,7 @@ for n in (1, 2):
 
 # %% [markdown] key="local-dict-three" lang="pt" src="e4171800"
 # A segunda chamada não dá o dobro dos gradientes certos, e sim o triplo. Ela só volta a pôr em
-# $1$ a entrada do alvo. Os valores intermediários $a = x y$ e $b = \sin x$ ainda guardam o $1$
+# $1$ o gradiente do próprio alvo (a chave dele no dicionário). Os valores intermediários $a = x y$ e $b = \sin x$ ainda guardam o $1$
 # que a primeira chamada lhes deu; agora cada um fica com $2$ e devolve $2$ em vez de $1$: as
 # novas contribuições para $x$ e $y$ são o dobro das certas e caem em cima das certas que a
 # primeira chamada deixou, $1 + 2 = 3$. Um gradiente velho não é somado uma vez só: cada valor
@@ -824,7 +829,7 @@ for n in (1, 2):
 # diferença. O TensorFlow (e o minitape) fazem o mesmo: agendam a passagem para trás com um
 # contador de usos pendentes por tensor, sem recursão.
 #
-# Abaixo, 5000 senos em sequência: o nosso laço deriva a cadeia, e uma busca recursiva sobre os
+# Abaixo, 5.000 senos em sequência: o nosso laço deriva a cadeia, e uma busca recursiva sobre os
 # mesmos registros desiste.
 
 # %% [markdown] key="no-recursion" lang="ru" src="900f0fc9"
@@ -834,7 +839,8 @@ for n in (1, 2):
 # значение на место, он сначала рекурсивно расставляет его входы. Каждый уровень графа — это
 # уровень рекурсии Python, а Python останавливается на фиксированной глубине
 # (`sys.getrecursionlimit()`, от тысячи до нескольких тысяч). Рекуррентная сеть, развёрнутая
-# на много шагов по времени, или любая длинная цепочка операций глубже этого предела. Наш
+# на много шагов по времени, или любая длинная цепочка операций легко оказывается глубже этого
+# предела. Наш
 # обратный проход — простой цикл по списку, глубина ему безразлична. TensorFlow (и minitape)
 # поступают так же: планируют обратный проход счётчиком ещё не учтённых использований каждого
 # тензора, без рекурсии.
@@ -904,8 +910,8 @@ except RecursionError as error:
 #
 # Пора сравнить с настоящей лентой. Каждая функция ниже написана один раз и получает `sin` и
 # `exp` через аргумент `m`: наши операции или операции minitape. На стороне minitape мы
-# используем `tf.Variable(..., dtype=tf.float64)`: число `float` из Python minitape (как и
-# TensorFlow) превращает в float32, а наша лента считает в `float` Python, то есть в float64.
+# используем `tf.Variable(..., dtype=tf.float64)`: minitape, как и TensorFlow, превращает число
+# `float` из Python в float32, а наша лента считает в `float` Python, то есть в float64.
 # При одинаковой точности с обеих сторон две ленты совпадают до последнего знака или почти до
 # него.
 
@@ -1010,7 +1016,7 @@ draw(tf_tape, names=tf_names)
 # cada tensor hasta ese momento. Debajo, el deslizador hace lo mismo con **nuestra** cinta:
 # cada paso es un registro de nuestro bucle inverso, con el contenido de `grads` después de
 # él. Avanza por las dos y compáralas. El orden puede ser distinto (minitape planifica una
-# operación en cuanto todos los usuarios de su salida han contribuido; nosotros solo
+# operación en cuanto han contribuido todas las operaciones que usan su salida; nosotros solo
 # recorremos los registros hacia atrás), pero ambos órdenes son válidos y los dos terminan en
 # $\frac{\partial f}{\partial x} = y + \cos x \approx 0{,}5707$ y
 # $\frac{\partial f}{\partial y} = 1{,}5$.
@@ -1022,8 +1028,8 @@ draw(tf_tape, names=tf_names)
 # por operação: clique em *Próximo* e veja qual regra de gradiente é aplicada e quanto cada tensor
 # já acumulou. Logo abaixo, o controle deslizante faz o mesmo com a **nossa** fita: cada passo
 # é um registro do nosso laço invertido, com o conteúdo de `grads` depois dele. Avance pelas
-# duas e compare. A ordem pode ser diferente (o minitape agenda uma operação assim que todos os
-# usuários da sua saída contribuíram; nós só percorremos os registros de trás para a frente),
+# duas e compare. A ordem pode ser diferente (o minitape agenda uma operação assim que todas as
+# operações que consomem a sua saída contribuíram; nós só percorremos os registros de trás para a frente),
 # mas as duas ordens são válidas e ambas terminam em
 # $\frac{\partial f}{\partial x} = y + \cos x \approx 0{,}5707$ e
 # $\frac{\partial f}{\partial y} = 1{,}5$.
@@ -1103,10 +1109,10 @@ our_stepper(tape, f, x=x, y=y, f=f)
 # Una última comparación, sobre una curva entera: $g(x) = \sin(2x)\, e^{-x^2/4}$ y su derivada
 # según las dos cintas (izquierda). A la derecha, lo que obtendrías *sin* una cinta:
 # diferencias finitas $\frac{g(x+h) - g(x)}{h}$ y $\frac{g(x+h) - g(x-h)}{2h}$ en $x = 1$,
-# comparadas con la derivada de la cinta a medida que $h$ se achica (lee el eje de izquierda a
+# comparadas con la derivada de la cinta a medida que $h$ disminuye (lee el eje de izquierda a
 # derecha). El error primero baja (la fórmula se acerca a la derivada) y luego vuelve a subir,
 # porque $g(x+h) - g(x)$ resta dos números casi iguales y pierde cifras por el redondeo. Lo
-# mejor que se consigue es del orden de $10^{-8}$ (hacia adelante) o $10^{-11}$ (central). Una
+# mejor que se consigue es del orden de $10^{-8}$ (progresiva) o $10^{-11}$ (central). Una
 # cinta no tiene $h$: aplica reglas de derivación exactas, así que su único error es el
 # redondeo de float64 (línea discontinua), y las dos cintas coinciden.
 
@@ -1218,7 +1224,7 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # Теперь ваша очередь расширить ленту. Как и раньше: допишите каждую функцию, выполните её
 # ячейку, а затем ячейку с `check` под ней. Ваши функции принимают и возвращают обычные числа
 # Python, а проверяющая система сравнивает их с градиентами `tf.GradientTape` из minitape —
-# сначала на примерах, а при оценивании в случайных точках, так что лента должна быть верной в
+# сначала на примерах, а при оценивании — в случайных точках, так что лента должна быть верной в
 # общем случае. Всё вычисляйте **своей** лентой: в этом и смысл упражнения.
 
 # %% [markdown] key="ex1" lang="en"
@@ -1250,8 +1256,8 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # salida, sus entradas y su VJP. Después, la celda hace que `/` use `div`, y
 # `quotient_gradients(a0, b0)` (ya escrita) graba $f = \cos(a b) / b$ y devuelve
 # $\left[\frac{\partial f}{\partial a}, \frac{\partial f}{\partial b}\right]$ calculados con tu
-# cinta. En $a_0 = 0{,}5$, $b_0 = 2$ la respuesta es
-# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0{,}8415, -0{,}3454]$.
+# cinta. En $a_0 = 0{,}5$ y $b_0 = 2$ la respuesta es
+# $[-\sin 1;\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0{,}8415; -0{,}3454]$.
 
 # %% [markdown] key="ex1" lang="pt" src="61740b9c"
 # ### Exercício 1 · Divisão e cosseno (2 pontos)
@@ -1266,8 +1272,8 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # sua saída, as suas entradas e a sua VJP. Em seguida, a célula faz `/` usar `div`, e
 # `quotient_gradients(a0, b0)` (já escrita) grava $f = \cos(a b) / b$ e devolve
 # $\left[\frac{\partial f}{\partial a}, \frac{\partial f}{\partial b}\right]$ calculados pela
-# sua fita. Em $a_0 = 0{,}5$, $b_0 = 2$ a resposta é
-# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0{,}8415, -0{,}3454]$.
+# sua fita. Em $a_0 = 0{,}5$ e $b_0 = 2$ a resposta é
+# $[-\sin 1;\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0{,}8415; -0{,}3454]$.
 
 # %% [markdown] key="ex1" lang="ru" src="61740b9c"
 # ### Упражнение 1 · Деление и косинус (2 балла)
@@ -1282,8 +1288,8 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # входами и VJP. Затем ячейка подключает `div` к оператору `/`, а уже написанная функция
 # `quotient_gradients(a0, b0)` записывает $f = \cos(a b) / b$ и возвращает
 # $\left[\frac{\partial f}{\partial a}, \frac{\partial f}{\partial b}\right]$, вычисленные
-# вашей лентой. При $a_0 = 0{,}5$, $b_0 = 2$ ответ равен
-# $[-\sin 1,\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0{,}8415, -0{,}3454]$.
+# вашей лентой. При $a_0 = 0{,}5$ и $b_0 = 2$ ответ равен
+# $[-\sin 1;\ -\tfrac{1}{4}\sin 1 - \tfrac{1}{4}\cos 1] \approx [-0{,}8415; -0{,}3454]$.
 
 # %% nbgrader="solution" grade_id="l07_ex1_solution"
 def cos(x):
@@ -1347,7 +1353,8 @@ grade("l07_ex1")
 # %% [markdown] key="ex2" lang="pt" src="d6559529"
 # ### Exercício 2 · A passagem para trás sobre uma fita crua (3 pontos)
 #
-# Motores de verdade não guardam uma closure do Python por operação. A fita do TensorFlow
+# Motores de verdade não guardam uma *closure* do Python (uma função que leva consigo variáveis do
+# contexto em que foi criada, como as nossas `lambda`) por operação. A fita do TensorFlow
 # guarda o *nome* da operação e os identificadores dos seus tensores e, na passagem para trás,
 # procura a função de gradiente numa tabela global indexada por esse nome
 # (`tf.RegisterGradient("Mul")`). Aqui está uma fita assim, escrita como dados simples: uma lista
@@ -1363,7 +1370,7 @@ grade("l07_ex1")
 # *имя* операции и идентификаторы её тензоров, а во время обратного прохода ищет функцию
 # градиента в реестре (`tf.RegisterGradient("Mul")`). Вот такая лента, записанная простыми
 # данными: список записей `(output, op, inputs)`, где значения названы по именам, словарь
-# `values` со значением каждого имени после прямого прохода и реестр `RULES` с одним VJP на
+# `values` со значением каждого имени после прямого прохода и реестр `RULES` с одной VJP на
 # операцию: `RULES[op](g, *input_values)` возвращает кортеж градиентов входов.
 
 # %% key="ex2-code"
@@ -1500,7 +1507,7 @@ grade("l07_ex2")
 # %% [markdown] key="ex3" lang="ru" src="dafd1638"
 # ### Упражнение 3 · tanh и один нейрон (2 балла)
 #
-# Нейрон вычисляет $\tanh(w_1 x_1 + w_2 x_2 + b)$. Добавьте на ленту `tanh(x)`: значение при
+# Нейрон вычисляет $\tanh(w_1 x_1 + w_2 x_2 + b)$. Научите ленту операции `tanh(x)`: значение при
 # прямом проходе — `math.tanh(x.value)`, а поскольку $\frac{d}{da}\tanh a = 1 - \tanh^2 a$,
 # VJP может повторно использовать выход, как `exp`. Затем напишите
 # `neuron_gradients(w1, w2, b, x1, x2, y)`: запишите своей лентой квадратичную ошибку
@@ -1616,7 +1623,7 @@ relu_tape.gradient(r, [below, above])
 # generadas con NumPy. La clase $+1$ son las dos nubes en las que $x_1$ y $x_2$ tienen el mismo
 # signo; la clase $-1$, las otras dos. Ninguna recta las separa —es el ejemplo clásico de lo que un
 # modelo lineal no puede aprender—, así que la capa oculta tiene que ganarse su sitio. Las
-# coordenadas están estandarizadas (media 0 y desviación típica 1 en cada eje), para que una sola
+# coordenadas están estandarizadas (media 0 y desviación estándar 1 en cada eje), para que una sola
 # tasa de aprendizaje sirva para todos los pesos.
 
 # %% [markdown] key="xor" lang="pt" src="4e08c5fe"
@@ -1831,7 +1838,7 @@ print(t("l07.payoff.check", diff=f"{np.max(np.abs(np.array(ours_grads) - np.arra
 #
 # и верните $\left[\frac{\partial L}{\partial w_1}, \frac{\partial L}{\partial w_2},
 # \frac{\partial L}{\partial b}\right]$. `xs` — список из $n$ пар `[x1, x2]`, `ys` — список из
-# $n$ меток `1.0` или `-1.0`, `alpha` — число $\geq 0$; все они — обычные `float` Python. Точка за
+# $n$ меток `1.0` или `-1.0`, `alpha` — число $\geq 0$; все числа в них — обычные `float` Python. Точка за
 # пределами зазора ($y_i\, s(x_i) > 1$) ничего не добавляет к градиенту: об этом позаботится VJP
 # вашей `relu`.
 
@@ -1878,7 +1885,8 @@ grade("l07_ex4")
 # escribes de forma que también pueda ejecutarlo la cinta de TensorFlow. Tu `Tape` ya habla el
 # idioma de `tf.GradientTape` (`with`, `watch`, `gradient`). La celda de abajo le da a `Value` las
 # dos cosas de una `tf.Variable` que necesita el bucle, `assign_sub` (una actualización en su
-# sitio) y `float(...)`, y da nombre a los dos *kits* con los que puede funcionar el bucle:
+# sitio) y `float(...)`, y da nombre a los dos *kits* (juegos de piezas intercambiables: el tipo
+# de valor, la clase de cinta y la ReLU) con los que puede funcionar el bucle:
 # `OURS = (Value, Tape, relu)` y `TENSORFLOW = (tf.Variable, tf.GradientTape, tf.nn.relu)`.
 # Actualizar `p` en su sitio solo es seguro porque la cinta del paso ya ha terminado: sus
 # registros, cuyas VJP leen los valores de sus entradas, no se vuelven a usar, y el paso
@@ -1892,8 +1900,8 @@ grade("l07_ex4")
 # e de um jeito que a fita do TensorFlow também consiga executá-lo. A sua `Tape` já fala a língua
 # da `tf.GradientTape` (`with`, `watch`, `gradient`). A célula abaixo dá a `Value` as duas coisas
 # de uma `tf.Variable` de que o laço precisa, `assign_sub` (uma atualização no lugar) e
-# `float(...)`, e dá nome aos dois *kits* com que o laço pode rodar: `OURS = (Value, Tape, relu)`
-# e `TENSORFLOW = (tf.Variable, tf.GradientTape, tf.nn.relu)`. Atualizar `p` no lugar só é
+# `float(...)`, e dá nome aos dois *kits* (conjuntos de peças intercambiáveis: o tipo de valor, a
+# classe de fita e a ReLU) com que o laço pode rodar: `OURS = (Value, Tape, relu)` e `TENSORFLOW = (tf.Variable, tf.GradientTape, tf.nn.relu)`. Atualizar `p` no lugar só é
 # seguro porque a fita do passo já terminou: os registros dela, cujas VJP leem os valores das
 # entradas, nunca mais são usados, e o passo seguinte grava uma fita nova.
 
@@ -1947,8 +1955,8 @@ TENSORFLOW = (lambda v: tf.Variable(v, dtype=tf.float64), tf.GradientTape, tf.nn
 # observa cada parámetro, calcula `loss = hinge_loss(params, xs, ys, relu_fn)`, toma su
 # `gradient` respecto de los parámetros, mueve cada uno con `p.assign_sub(learning_rate * g)` y
 # guarda `float(loss)`. Devuelve `[losses, [float(p) for p in params]]`: las `steps` pérdidas,
-# cada una de antes de la actualización de su paso, y los parámetros tras el último paso. Llega a
-# la cinta solo a través del kit: las comprobaciones llaman a tu función con los cinco argumentos
+# cada una de antes de la actualización de su paso, y los parámetros tras el último paso. Usa la
+# cinta solo a través del kit: las comprobaciones llaman a tu función con los cinco argumentos
 # de datos, así que funciona con tu cinta, y la celda siguiente pone la cinta de TensorFlow en su
 # lugar con un solo argumento.
 
@@ -1962,8 +1970,8 @@ TENSORFLOW = (lambda v: tf.Variable(v, dtype=tf.float64), tf.GradientTape, tf.nn
 # parâmetro, calcule `loss = hinge_loss(params, xs, ys, relu_fn)`, tome o `gradient` dela em
 # relação aos parâmetros, mova cada um com `p.assign_sub(learning_rate * g)` e guarde
 # `float(loss)`. Devolva `[losses, [float(p) for p in params]]`: as `steps` perdas, cada uma de
-# antes da atualização do seu passo, e os parâmetros depois do último passo. Chegue à fita só pelo
-# kit: as verificações chamam a sua função com os cinco argumentos de dados, então ela roda com a
+# antes da atualização do seu passo, e os parâmetros depois do último passo. Use a fita só por
+# meio do kit: as verificações chamam a sua função com os cinco argumentos de dados, então ela roda com a
 # sua fita, e a célula seguinte troca pela fita do TensorFlow com um único argumento.
 
 # %% [markdown] key="ex5" lang="ru" src="a6940957"
@@ -2114,7 +2122,8 @@ if losses is not None:
 # each record does thousands of arithmetic operations at once.
 
 # %% [markdown] key="payoff-done" lang="es" src="8b665eca"
-# Lo que acabas de hacer es lo que hace cualquier framework cuando entrena un modelo: grabar la
+# Lo que acabas de hacer es lo que hace cualquier biblioteca de aprendizaje profundo cuando
+# entrena un modelo: grabar la
 # pasada hacia adelante, recorrerla hacia atrás sumando las contribuciones de las VJP, mover los
 # parámetros en contra de sus gradientes y empezar el paso siguiente con una cinta nueva. Lo que
 # cambian minitape y TensorFlow es la escala, no la idea. Allí una capa es un único producto de
@@ -2124,7 +2133,8 @@ if losses is not None:
 # operaciones aritméticas de una vez.
 
 # %% [markdown] key="payoff-done" lang="pt" src="8b665eca"
-# O que você acabou de fazer é o que todo framework faz ao treinar um modelo: gravar a passagem
+# O que você acabou de fazer é o que toda biblioteca de aprendizado profundo faz ao treinar um
+# modelo: gravar a passagem
 # para a frente, percorrê-la para trás somando as contribuições das VJP, mover os parâmetros
 # contra os seus gradientes e começar o passo seguinte com uma fita nova. O que o minitape e o
 # TensorFlow mudam é a escala, não a ideia. Lá uma camada é um único produto de matrizes sobre
@@ -2134,7 +2144,7 @@ if losses is not None:
 # aritméticas de uma vez.
 
 # %% [markdown] key="payoff-done" lang="ru" src="8b665eca"
-# То, что вы сейчас сделали, делает любой фреймворк, когда обучает модель: записывает прямой
+# То, что вы сейчас сделали, делает любая библиотека глубокого обучения, когда обучает модель: записывает прямой
 # проход, проходит его в обратном порядке, складывая вклады VJP, сдвигает параметры против их
 # градиентов и начинает следующий шаг с новой ленты. minitape и TensorFlow меняют масштаб, а не
 # идею. Там слой — это одно произведение матриц над тензорами, одна запись с одной VJP, а не
@@ -2172,7 +2182,8 @@ if losses is not None:
 # - **matmul**: para $Y = XW$, con $X$ de forma (n, k) y $W$ de forma (k, m),
 #   $\bar X = \bar Y\, W^\top$ y $\bar W = X^\top\, \bar Y$ (comprueba las formas: cada gradiente
 #   tiene la forma de su entrada);
-# - ***broadcasting***: $b$, de forma (m,), se suma a cada una de las $n$ filas, así que se usa
+# - ***broadcasting*** (la expansión automática de una forma a otra mayor, como en NumPy): $b$,
+#   de forma (m,), se suma a cada una de las $n$ filas, así que se usa
 #   $n$ veces, y un valor usado varias veces recibe la suma de sus contribuciones (Paso 4). Su
 #   gradiente es $\bar Y$ sumado sobre las filas: **deshacer el *broadcasting* = sumar**, sobre
 #   cada eje que el *broadcasting* añadió delante y sobre cada eje de longitud 1 que estiró.
@@ -2191,7 +2202,8 @@ if losses is not None:
 # - **matmul**: para $Y = XW$, com $X$ de formato (n, k) e $W$ de formato (k, m),
 #   $\bar X = \bar Y\, W^\top$ e $\bar W = X^\top\, \bar Y$ (confira os formatos: cada gradiente
 #   tem o formato da sua entrada);
-# - ***broadcasting***: $b$, de formato (m,), é somado a cada uma das $n$ linhas, então é usado
+# - ***broadcasting*** (a expansão automática de um formato para outro maior, como no NumPy): $b$,
+#   de formato (m,), é somado a cada uma das $n$ linhas, então é usado
 #   $n$ vezes, e um valor usado várias vezes recebe a soma das suas contribuições (Passo 4). O seu
 #   gradiente é $\bar Y$ somado sobre as linhas: **desfazer o *broadcasting* = somar**, sobre cada
 #   eixo que o *broadcasting* acrescentou na frente e sobre cada eixo de comprimento 1 que ele
@@ -2211,11 +2223,11 @@ if losses is not None:
 # - **matmul**: для $Y = XW$, где $X$ формы (n, k), а $W$ формы (k, m),
 #   $\bar X = \bar Y\, W^\top$ и $\bar W = X^\top\, \bar Y$ (проверьте формы: у каждого градиента
 #   форма его входа);
-# - ***broadcasting***: $b$ формы (m,) прибавляется к каждой из $n$ строк, то есть используется
-#   $n$ раз, а значение, использованное несколько раз, получает сумму своих вкладов (шаг 4). Его
-#   градиент — это $\bar Y$, просуммированный по строкам: **обратный *broadcasting* =
-#   суммирование** по каждой оси, которую *broadcasting* добавил спереди, и по каждой оси длины 1,
-#   которую он растянул.
+# - ***транслирование*** (*broadcasting*: автоматическое расширение одной формы до другой, как в
+#   NumPy): $b$ формы (m,) прибавляется к каждой из $n$ строк, то есть используется $n$ раз, а значение, использованное несколько раз, получает сумму своих вкладов (шаг 4). Его
+#   градиент — это $\bar Y$, просуммированный по строкам: **обратное транслирование =
+#   суммирование** по каждой оси, которую транслирование добавило спереди, и по каждой оси длины 1,
+#   которую оно растянуло.
 #
 # Ячейка ниже вычисляет три градиента по этим двум правилам в NumPy и сравнивает их с лентой
 # minitape, получившей тот же $\bar Y$ (`output_gradients`).
@@ -2233,7 +2245,7 @@ with tf.GradientTape() as layer_tape:
 theirs_tensor = layer_tape.gradient(y_t, [x_t, w_t, b_t], output_gradients=tf.constant(Y_bar))
 
 for name, a, g in zip(["dX", "dW", "db"], ours_tensor, theirs_tensor):
-    print(f"{name} {a.shape}: max |ours - minitape| = {np.max(np.abs(a - g.numpy())):.1e}")
+    print(f"{name} {a.shape}: max |ours_tensor - theirs_tensor| = {np.max(np.abs(a - g.numpy())):.1e}")
 
 # %% [markdown] key="ex6" lang="en"
 # ### Exercise 6 (optional) · Unbroadcast = sum (1 point)
@@ -2246,9 +2258,10 @@ for name, a, g in zip(["dX", "dW", "db"], ours_tensor, theirs_tensor):
 # answer is `grad.sum(axis=0)`, and for `grad` of shape (2, 3, 4) and `shape` (3, 1) it is
 # `grad.sum(axis=0).sum(axis=1, keepdims=True)`. minitape does exactly this in one place for
 # every operation that broadcasts: its tape sums each such gradient back to the shape of the
-# input (HIPS autograd's `unbroadcast` does the same).
+# input (`unbroadcast` in autograd, the Harvard HIPS group's library that preceded JAX, does the
+# same).
 
-# %% [markdown] key="ex6" lang="es" src="a1796200"
+# %% [markdown] key="ex6" lang="es" src="f1377806"
 # ### Ejercicio 6 (opcional) · Deshacer el *broadcasting* = sumar (1 punto)
 #
 # Escribe `unbroadcast(grad, shape)`: `grad` es un array de NumPy, el gradiente de un resultado al
@@ -2259,10 +2272,10 @@ for name, a, g in zip(["dX", "dW", "db"], ours_tensor, theirs_tensor):
 # (4, 2) y `shape` (2,) la respuesta es `grad.sum(axis=0)`, y para `grad` de forma (2, 3, 4) y
 # `shape` (3, 1) es `grad.sum(axis=0).sum(axis=1, keepdims=True)`. minitape hace exactamente
 # esto en un solo lugar para todas las operaciones con *broadcasting*: su cinta suma cada uno de
-# esos gradientes hasta devolverlo a la forma de la entrada (el `unbroadcast` de HIPS autograd
-# hace lo mismo).
+# esos gradientes hasta devolverlo a la forma de la entrada (la función `unbroadcast` de autograd,
+# la biblioteca del grupo HIPS de Harvard que precedió a JAX, hace lo mismo).
 
-# %% [markdown] key="ex6" lang="pt" src="a1796200"
+# %% [markdown] key="ex6" lang="pt" src="f1377806"
 # ### Exercício 6 (opcional) · Desfazer o *broadcasting* = somar (1 ponto)
 #
 # Escreva `unbroadcast(grad, shape)`: `grad` é um array do NumPy, o gradiente de um resultado ao
@@ -2273,21 +2286,22 @@ for name, a, g in zip(["dX", "dW", "db"], ours_tensor, theirs_tensor):
 # formato (4, 2) e `shape` (2,) a resposta é `grad.sum(axis=0)`, e para `grad` de formato
 # (2, 3, 4) e `shape` (3, 1) é `grad.sum(axis=0).sum(axis=1, keepdims=True)`. O minitape faz
 # exatamente isso num único lugar para todas as operações com *broadcasting*: a fita dele soma
-# cada um desses gradientes até devolvê-lo ao formato da entrada (o `unbroadcast` do HIPS
-# autograd faz o mesmo).
+# cada um desses gradientes até devolvê-lo ao formato da entrada (a função `unbroadcast` do
+# autograd, a biblioteca do grupo HIPS de Harvard que precedeu o JAX, faz o mesmo).
 
-# %% [markdown] key="ex6" lang="ru" src="a1796200"
-# ### Упражнение 6 (дополнительное) · Обратный *broadcasting* = суммирование (1 балл)
+# %% [markdown] key="ex6" lang="ru" src="f1377806"
+# ### Упражнение 6 (дополнительное) · Обратное транслирование = суммирование (1 балл)
 #
 # Напишите функцию `unbroadcast(grad, shape)`: `grad` — массив NumPy, градиент результата,
-# которому *broadcasting* дал бо́льшую форму, а `shape` (кортеж) — форма входа, из которого он
+# которому транслирование (*broadcasting*) дало бо́льшую форму, а `shape` (кортеж) — форма входа, из которого он
 # получился. Верните градиент входа — массив формы `shape`: просуммируйте `grad` по ведущим
-# осям, которые добавил *broadcasting*, а затем по каждой оси, где у `shape` длина 1, а у `grad`
-# нет (`keepdims=True` сохраняет эту ось). Например, для `grad` формы (4, 2) и `shape` (2,) ответ
-# — `grad.sum(axis=0)`, а для `grad` формы (2, 3, 4) и `shape` (3, 1) —
+# осям, которые добавило транслирование, а затем по каждой оси, где у `shape` длина 1, а у `grad`
+# нет (`keepdims=True` сохраняет эту ось). Например, для `grad` формы (4, 2) и `shape` (2,)
+# ответ — `grad.sum(axis=0)`, а для `grad` формы (2, 3, 4) и `shape` (3, 1) —
 # `grad.sum(axis=0).sum(axis=1, keepdims=True)`. minitape делает ровно это в одном месте для
-# всех операций с *broadcasting*: его лента суммирует каждый такой градиент обратно до формы
-# входа (`unbroadcast` в HIPS autograd делает то же самое).
+# всех операций с транслированием: его лента суммирует каждый такой градиент обратно до формы
+# входа (так же работает функция `unbroadcast` в autograd — библиотеке группы HIPS из Гарварда,
+# предшественнице JAX).
 
 # %% nbgrader="solution" grade_id="l07_ex6_solution"
 def unbroadcast(grad, shape):
@@ -2341,7 +2355,7 @@ grade("l07_ex6")
 # Las cintas, los gradientes y los bucles de entrenamiento de este curso funcionan sin cambios con
 # `import tensorflow as tf` en lugar de `import minitape as tf`: esa línea es el interruptor
 # (solo los dibujos y `why_none` de `minitape.debugging` son propios del curso). La cinta que has usado, y la que
-# acabas de construir, es el corazón del modo *eager* de TensorFlow. A su alrededor, TensorFlow
+# acabas de construir, es el corazón de la ejecución inmediata (*eager*) de TensorFlow. A su alrededor, TensorFlow
 # añade:
 #
 # - `@tf.function`, que traza una función de Python como un grafo una sola vez y después ejecuta
@@ -2368,7 +2382,7 @@ grade("l07_ex6")
 # As fitas, os gradientes e os laços de treinamento deste curso rodam sem mudanças com
 # `import tensorflow as tf` no lugar de `import minitape as tf`: essa linha é a chave (só os
 # desenhos e o `why_none` de `minitape.debugging` são próprios do curso). A fita que você usou, e a que acabou de
-# construir, é o coração do modo *eager* do TensorFlow. Em volta dela, o TensorFlow acrescenta:
+# construir, é o coração da execução imediata (*eager*) do TensorFlow. Em volta dela, o TensorFlow acrescenta:
 #
 # - `@tf.function`, que rastreia uma função Python como um grafo uma única vez e depois executa
 #   o grafo: um passo de treinamento fica muito mais rápido, e os efeitos colaterais do Python
@@ -2383,7 +2397,7 @@ grade("l07_ex6")
 #   uma jacobiana numa única passagem vetorizada em vez de uma passagem para trás por linha,
 #   como faz o minitape;
 # - `tf.saved_model.save(model, path)`, que guarda as variáveis e os grafos rastreados para que o
-#   modelo rode sem o seu código Python (TensorFlow Serving, LiteRT no celular);
+#   modelo rode sem o seu código Python (TensorFlow Serving, LiteRT em dispositivos móveis);
 # - GPUs e TPUs em grande escala, precisão mista e distribuição entre vários dispositivos.
 #
 # Nada disso muda o que é um gradiente nem como a fita o calcula.
@@ -2394,7 +2408,8 @@ grade("l07_ex6")
 # Ленты, градиенты и циклы обучения из этого курса работают без изменений, если вместо
 # `import minitape as tf` написать `import tensorflow as tf`: переключение — это одна строка
 # (собственные инструменты курса — только рисунки и `why_none` из `minitape.debugging`). Лента, которой вы пользовались, и
-# та, которую вы только что построили, — сердце режима eager в TensorFlow. Вокруг неё TensorFlow
+# та, которую вы только что построили, — сердце режима немедленного выполнения (eager) в
+# TensorFlow. Вокруг неё TensorFlow
 # добавляет:
 #
 # - `@tf.function`: функция Python один раз трассируется в граф, а дальше выполняется граф;
@@ -2403,8 +2418,8 @@ grade("l07_ex6")
 # - `Model.fit`, который сам выполняет цикл из урока 6. Чтобы изменить то, что делает один шаг,
 #   переопределите `train_step(self, data)` в подклассе `tf.keras.Model`: внутри вы пишете ту же
 #   ленту, `tape.gradient` и `optimizer.apply_gradients`;
-# - `tf.clip_by_global_norm(grads, c)`: все градиенты ограничиваются вместе по их общей норме (в
-#   уроке 6 каждый ограничивался отдельно), а аргументы оптимизаторов `clipnorm=` и
+# - `tf.clip_by_global_norm(grads, c)`: все градиенты обрезаются вместе по их общей норме (в
+#   уроке 6 каждый обрезался отдельно), а аргументы оптимизаторов `clipnorm=` и
 #   `global_clipnorm=` делают это внутри `apply_gradients`;
 # - `tape.jacobian(..., experimental_use_pfor=True)` (так по умолчанию): все строки якобиана
 #   вычисляются за один векторизованный проход, а не по одному обратному проходу на строку, как
@@ -2451,14 +2466,14 @@ grade("l07_ex6")
 #   cuidadosa de la memoria, no una idea distinta.
 # - Sin nada más, tu cinta entrena una red neuronal: una cinta nueva en cada paso, una llamada a
 #   `gradient` y una actualización en contra del gradiente. Es el bucle que ejecuta cualquier
-#   framework, con escalares en lugar de tensores.
+#   biblioteca de aprendizaje profundo, con escalares en lugar de tensores.
 
 # %% [markdown] key="summary" lang="pt" src="ea08b3fc"
 # ## Resumo
 #
 # - Uma fita é uma lista de registros `(op, output, inputs, vjp)` escrita durante a passagem
-#   para a frente, só para as operações que tocam um valor observado ("gravar só o que é
-#   observado").
+#   para a frente, só para as operações que tocam um valor observado (“gravar só o que é
+#   observado”).
 # - Uma VJP leva o gradiente da saída de uma operação aos gradientes das suas entradas; ela pode
 #   usar as entradas ou a saída, e por isso a fita as mantém vivas.
 # - A passagem para trás percorre os registros na ordem inversa (que já é uma ordem válida:
@@ -2470,8 +2485,8 @@ grade("l07_ex6")
 #   minitape e o TensorFlow acrescentam são tensores, *broadcasting*, muito mais operações e um
 #   gerenciamento cuidadoso da memória, não uma ideia diferente.
 # - Sem mais nada, a sua fita treina uma rede neural: uma fita nova a cada passo, uma chamada a
-#   `gradient` e uma atualização contra o gradiente. É o laço que todo framework executa, com
-#   escalares em vez de tensores.
+#   `gradient` e uma atualização contra o gradiente. É o laço que toda biblioteca de aprendizado
+#   profundo executa, com escalares em vez de tensores.
 
 # %% [markdown] key="summary" lang="ru" src="ea08b3fc"
 # ## Итоги
@@ -2487,11 +2502,11 @@ grade("l07_ex6")
 # - Градиенты живут в словаре, локальном для одного вызова, поэтому повторный вопрос даёт тот
 #   же ответ; градиенты, хранящиеся в узлах (как в micrograd), накапливаются.
 # - Ваша лента вычисляет те же числа, что и `tf.GradientTape`; minitape и
-#   TensorFlow добавляют к этому тензоры, *broadcasting*, гораздо больше операций и аккуратное
+#   TensorFlow добавляют к этому тензоры, транслирование, гораздо больше операций и аккуратное
 #   обращение с памятью — но не другую идею.
 # - Больше ничего не нужно: ваша лента обучает нейронную сеть — новая лента на каждом шаге, один
-#   вызов `gradient`, сдвиг против градиента. Это тот же цикл, что и в любом фреймворке, только на
-#   скалярах вместо тензоров.
+#   вызов `gradient`, сдвиг против градиента. Это тот же цикл, что и в любой библиотеке глубокого
+#   обучения, только на скалярах вместо тензоров.
 
 # %% [markdown] key="reflect" lang="en" questions=true
 # 1. Your tape walks its records in reverse order and never sorts them. What change to the engine

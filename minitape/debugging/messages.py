@@ -74,15 +74,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{Src}{s} is a plain Tensor, and a tape follows a Tensor only when you ask it to. "
               "Add `tape.watch({code})` inside the `with` block, before the tensor is used (or "
               "make it a `tf.Variable`: tapes watch trainable Variables automatically).",
-        "es": "{Src}{s} es un Tensor normal, y la cinta solo sigue un Tensor cuando se lo pides. "
+        "es": "{Src}{s} es un tensor normal, y la cinta solo observa un tensor cuando se lo pides. "
               "Añade `tape.watch({code})` dentro del bloque `with`, antes de usar el tensor (o "
               "conviértelo en una `tf.Variable`: las cintas observan automáticamente las variables "
               "entrenables).",
-        "pt": "{Src}{s} é um Tensor comum, e a fita só acompanha um Tensor quando você pede. "
+        "pt": "{Src}{s} é um tensor comum, e a fita só observa um tensor quando você pede. "
               "Acrescente `tape.watch({code})` dentro do bloco `with`, antes de usar o tensor (ou "
               "transforme-o numa `tf.Variable`: as fitas observam automaticamente as variáveis "
               "treináveis).",
-        "ru": "Источник{s} — обычный Tensor, а за тензором лента следит, только если её об этом "
+        "ru": "Источник{s} — обычный тензор, а тензор лента отслеживает, только если её об этом "
               "попросить. Добавьте `tape.watch({code})` внутри блока `with`, до того как тензор "
               "используется (или сделайте его `tf.Variable`: обучаемые переменные лента "
               "отслеживает автоматически).",
@@ -91,16 +91,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{Src}{s} is a Variable, but this tape was created with "
               "`watch_accessed_variables=False`, so it follows only what you pass to `tape.watch`. "
               "Add `tape.watch({code})` inside the `with` block, before the variable is used.",
-        "es": "{Src}{s} es una Variable, pero esta cinta se creó con "
-              "`watch_accessed_variables=False`, así que solo sigue lo que le pases a "
+        "es": "{Src}{s} es una variable (`tf.Variable`), pero esta cinta se creó con "
+              "`watch_accessed_variables=False`, así que solo observa lo que le pases a "
               "`tape.watch`. Añade `tape.watch({code})` dentro del bloque `with`, antes de usar la "
               "variable.",
-        "pt": "{Src}{s} é uma Variable, mas esta fita foi criada com "
-              "`watch_accessed_variables=False`, então ela só acompanha o que você passar para "
+        "pt": "{Src}{s} é uma variável (`tf.Variable`), mas esta fita foi criada com "
+              "`watch_accessed_variables=False`, então ela só observa o que você passar para "
               "`tape.watch`. Acrescente `tape.watch({code})` dentro do bloco `with`, antes de usar "
               "a variável.",
-        "ru": "Источник{s} — это Variable, но лента создана с `watch_accessed_variables=False` и "
-              "поэтому следит только за тем, что передано в `tape.watch`. Добавьте "
+        "ru": "Источник{s} — это переменная (`tf.Variable`), но лента создана с "
+              "`watch_accessed_variables=False` и поэтому отслеживает только то, что передано в "
+              "`tape.watch`. Добавьте "
               "`tape.watch({code})` внутри блока `with`, до того как переменная используется.",
     },
     "why_none.not_trainable": {
@@ -109,17 +110,17 @@ MESSAGES: dict[str, dict[str, str]] = {
               "train), so nothing computed from it was recorded. Remove `trainable=False` if it is "
               "a parameter of your model, or call `tape.watch({code})` if you need this gradient "
               "anyway.",
-        "es": "{Src}{s} es una Variable creada con `trainable=False`. Las cintas ignoran a "
+        "es": "{Src}{s} es una variable creada con `trainable=False`. Las cintas ignoran a "
               "propósito las variables no entrenables (un contador de pasos o una media móvil no "
               "son cosas que se entrenen), así que no se grabó nada de lo que se calculó con ella. "
               "Quita `trainable=False` si es un parámetro de tu modelo, o llama a "
               "`tape.watch({code})` si de todos modos necesitas este gradiente.",
-        "pt": "{Src}{s} é uma Variable criada com `trainable=False`. As fitas ignoram de propósito "
+        "pt": "{Src}{s} é uma variável criada com `trainable=False`. As fitas ignoram de propósito "
               "as variáveis não treináveis (um contador de passos ou uma média móvel não são "
               "coisas que se treinam), então nada do que foi calculado com ela foi gravado. Tire o "
               "`trainable=False` se for um parâmetro do seu modelo, ou chame `tape.watch({code})` "
               "se você precisar deste gradiente mesmo assim.",
-        "ru": "Источник{s} — это Variable с `trainable=False`. Необучаемые переменные лента "
+        "ru": "Источник{s} — это переменная с `trainable=False`. Необучаемые переменные лента "
               "пропускает намеренно (счётчик шагов или скользящее среднее обучать не нужно), "
               "поэтому лента не записала ничего, что вычислено на его основе. Уберите "
               "`trainable=False`, если это параметр модели, или вызовите `tape.watch({code})`, "
@@ -132,16 +133,19 @@ MESSAGES: dict[str, dict[str, str]] = {
               "pass `dtype=tf.float32`.",
         "es": "{Src}{s} tiene el tipo entero `{dtype}`. Los gradientes solo existen para valores "
               "de coma flotante (a un entero no se le puede sumar una cantidad infinitesimal), así "
-              "que la cinta no graba sus operaciones. Crea el valor a partir de un float: "
+              "que la cinta no graba sus operaciones. Crea el valor a partir de un número de coma "
+              "flotante: "
               "`tf.Variable(2.0)` en lugar de `tf.Variable(2)`, o indica `dtype=tf.float32`.",
         "pt": "{Src}{s} tem o tipo inteiro `{dtype}`. Gradientes só existem para valores de ponto "
               "flutuante (não dá para mexer num inteiro por uma quantidade infinitesimal), então a "
-              "fita não grava as operações com esse valor. Crie o valor a partir de um float: "
+              "fita não grava as operações com esse valor. Crie o valor a partir de um número de ponto "
+              "flutuante: "
               "`tf.Variable(2.0)` em vez de `tf.Variable(2)`, ou informe `dtype=tf.float32`.",
         "ru": "Источник{s} имеет целочисленный тип `{dtype}`. Градиенты существуют только для "
               "чисел с плавающей точкой (целое число нельзя изменить на бесконечно малую "
               "величину), поэтому лента не записывает операции с этим значением. Создайте его из "
-              "float: `tf.Variable(2.0)` вместо `tf.Variable(2)`, или укажите `dtype=tf.float32`.",
+              "числа с плавающей точкой: `tf.Variable(2.0)` вместо `tf.Variable(2)` — или укажите "
+              "`dtype=tf.float32`.",
     },
     "why_none.integer_target": {
         "en": "{Tgt}{t} has the integer dtype `{dtype}`, so there is nothing to differentiate: "
@@ -163,17 +167,17 @@ MESSAGES: dict[str, dict[str, str]] = {
               "watch Variables automatically, but not the Tensors made from them. To change a "
               "Variable and keep it a Variable, update it in place: `{code}.assign_add(...)`, "
               "`{code}.assign_sub(...)` or `{code}.assign(...)`.",
-        "es": "{Src}{s} ya no es una Variable: es un Tensor normal, calculado fuera de la cinta a "
-              "partir de la Variable `{var}` con `{sym}`; es el clásico `x = x + 1`. Las cintas "
+        "es": "{Src}{s} ya no es una variable: es un tensor normal, calculado fuera de la cinta a "
+              "partir de la variable `{var}` con `{sym}`; es el clásico `x = x + 1`. Las cintas "
               "observan automáticamente las variables, pero no los tensores que se obtienen de "
-              "ellas. Para cambiar una Variable sin que deje de serlo, actualízala en su sitio: "
+              "ellas. Para cambiar una variable sin que deje de serlo, actualízala en su sitio: "
               "`{code}.assign_add(...)`, `{code}.assign_sub(...)` o `{code}.assign(...)`.",
-        "pt": "{Src}{s} não é mais uma Variable: é um Tensor comum, calculado fora da fita a "
-              "partir da Variable `{var}` com `{sym}`; é o clássico `x = x + 1`. As fitas observam "
+        "pt": "{Src}{s} não é mais uma variável: é um tensor comum, calculado fora da fita a "
+              "partir da variável `{var}` com `{sym}`; é o clássico `x = x + 1`. As fitas observam "
               "variáveis automaticamente, mas não os tensores obtidos delas. Para mudar uma "
-              "Variable sem que ela deixe de ser Variable, atualize-a no lugar: "
+              "variável sem que ela deixe de ser variável, atualize-a no lugar: "
               "`{code}.assign_add(...)`, `{code}.assign_sub(...)` ou `{code}.assign(...)`.",
-        "ru": "Источник{s} — уже не Variable, а обычный Tensor, вычисленный вне ленты из "
+        "ru": "Источник{s} — уже не переменная (`tf.Variable`), а обычный тензор, вычисленный вне ленты из "
               "переменной `{var}` с помощью `{sym}`: классическое `x = x + 1`. Переменные лента "
               "отслеживает автоматически, а полученные из них тензоры — нет. Чтобы переменная "
               "осталась переменной, меняйте её на месте: `{code}.assign_add(...)`, "
@@ -188,7 +192,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "objetivo se calculó sin usar esta fuente. Comprueba que, dentro del bloque `with`, "
               "el objetivo se calcula de verdad con esta fuente (un nombre mal escrito o "
               "reutilizado suele ser el culpable).",
-        "pt": "A fita não gravou nenhuma operação que leve desde {src}{s} até {tgt}{t}: o alvo foi "
+        "pt": "A fita não gravou nenhuma operação no caminho entre {src}{s} e {tgt}{t}: o alvo foi "
               "calculado sem usar esta fonte. Confira se, dentro do bloco `with`, o alvo é mesmo "
               "calculado com esta fonte (um nome digitado errado ou reaproveitado costuma ser o "
               "culpado).",
@@ -267,12 +271,12 @@ MESSAGES: dict[str, dict[str, str]] = {
               "the value with ordinary operations inside the tape, and assign only after taking "
               "the gradient.",
         "es": "{Src}{s} solo llegó hasta {tgt}{t} a través de `{var}.{op}(...)`. Una asignación "
-              "tiene estado: la cinta ve el nuevo valor de la Variable como un punto de partida "
+              "tiene estado: la cinta ve el nuevo valor de la variable como un punto de partida "
               "nuevo, no como un resultado calculado con la fuente, así que el gradiente se "
               "detiene en la asignación. Calcula el valor con operaciones normales dentro de la "
               "cinta y asigna solo después de obtener el gradiente.",
         "pt": "{Src}{s} só chegou até {tgt}{t} através de `{var}.{op}(...)`. Uma atribuição tem "
-              "estado: a fita vê o novo valor da Variable como um novo ponto de partida, não como "
+              "estado: a fita vê o novo valor da variável como um novo ponto de partida, não como "
               "um resultado calculado com a fonte, então o gradiente para na atribuição. Calcule o "
               "valor com operações comuns dentro da fita e faça a atribuição só depois de obter o "
               "gradiente.",
@@ -333,7 +337,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "fuente solo se usó en la comparación `{op}` (por ejemplo, en un `if`). Una "
               "comparación solo decide qué operaciones se ejecutan; no tiene gradiente, así que el "
               "flujo de control es invisible para `tape.gradient`.",
-        "pt": "A fita não gravou nenhuma operação que leve desde {src}{s} até {tgt}{t}; o único "
+        "pt": "A fita não gravou nenhuma operação no caminho entre {src}{s} e {tgt}{t}; o único "
               "uso da fonte foi na comparação `{op}` (num `if`, por exemplo). Uma comparação só "
               "decide quais operações são executadas; ela não tem gradiente, então o fluxo de "
               "controle é invisível para `tape.gradient`.",
@@ -359,7 +363,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "computed",
         "es": "calculado",
         "pt": "calculado",
-        "ru": "вычислен",
+        "ru": "вычисленный",
     },
     "draw.const": {
         "en": "constant",
@@ -449,7 +453,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "seed: d{t}/d{t} = 1",
         "es": "semilla: d{t}/d{t} = 1",
         "pt": "semente: d{t}/d{t} = 1",
-        "ru": "начало: d{t}/d{t} = 1",
+        "ru": "начальное значение: d{t}/d{t} = 1",
     },
     "draw.current": {
         "en": "current operation",
@@ -505,7 +509,23 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "operação|operações",
         "ru": "операции|операций|операций",
     },
-    # ----- draw()'s text alternative (its <desc>): the recorded operations in order ---------------
+    "draw.error.spent": {
+        "en": "This tape no longer holds its recording: a non-persistent tape frees it when "
+              "tape.gradient (or jacobian) is called. Draw it before calling gradient, or create "
+              "it with tf.GradientTape(persistent=True).",
+        "es": "Esta cinta ya no conserva su grabación: una cinta no persistente la libera al "
+              "llamar a tape.gradient (o a jacobian). Dibújala antes de llamar a tape.gradient, o "
+              "créala con tf.GradientTape(persistent=True).",
+        "pt": "Esta fita não guarda mais a sua gravação: uma fita não persistente a libera "
+              "quando tape.gradient (ou jacobian) é chamado. Desenhe-a antes de chamar tape.gradient, "
+              "ou crie-a com tf.GradientTape(persistent=True).",
+        "ru": "Эта лента больше не хранит свою запись: неперсистентная лента освобождает её при "
+              "вызове tape.gradient (или jacobian). Нарисуйте её до вызова tape.gradient или создайте "
+              "с tf.GradientTape(persistent=True).",
+    },
+    # ----- draw()'s text alternative (its <desc>): the recorded operations in order, then the
+    # tensors the drawing marks by role (each "none" agrees with its own noun: objetivos, alvos
+    # are masculine) ------------------------------------------------------------------------------
     "draw.desc.order": {
         "en": "Recorded operations, in order",
         "es": "Operaciones grabadas, en orden",
@@ -513,21 +533,39 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Записанные операции по порядку",
     },
     "draw.desc.watched": {
-        "en": "watched sources",
-        "es": "fuentes observadas",
-        "pt": "fontes observadas",
-        "ru": "отслеживаемые источники",
+        "en": "Watched sources",
+        "es": "Fuentes observadas",
+        "pt": "Fontes observadas",
+        "ru": "Отслеживаемые источники",
     },
     "draw.desc.targets": {
-        "en": "targets",
-        "es": "objetivos",
-        "pt": "alvos",
-        "ru": "цели",
+        "en": "Targets",
+        "es": "Objetivos",
+        "pt": "Alvos",
+        "ru": "Цели",
     },
-    "draw.desc.none": {
+    "draw.desc.unwatched": {
+        "en": "Variables not watched",
+        "es": "Variables no observadas",
+        "pt": "Variáveis não observadas",
+        "ru": "Неотслеживаемые переменные",
+    },
+    "draw.desc.no_ops": {
         "en": "none",
         "es": "ninguna",
         "pt": "nenhuma",
+        "ru": "нет",
+    },
+    "draw.desc.no_sources": {
+        "en": "none",
+        "es": "ninguna",
+        "pt": "nenhuma",
+        "ru": "нет",
+    },
+    "draw.desc.no_targets": {
+        "en": "none",
+        "es": "ninguno",
+        "pt": "nenhum",
         "ru": "нет",
     },
 }

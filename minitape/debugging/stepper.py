@@ -138,9 +138,9 @@ class Stepper:
                  direction="TB", lang=None, frame=None):
         self.steps, self.result, flat_t, flat_s = _run_backward(tape, target, sources,
                                                                output_gradients)
-        self._graph = _Graph(tape, target, sources, names, frame, max_ops=None)
-        self._dir = direction
         self._lang = _lang(lang)
+        self._graph = _Graph(tape, target, sources, names, frame, max_ops=None, lang=self._lang)
+        self._dir = direction
         self.position = 0
         self._widget = None
         self._view = None

@@ -162,18 +162,26 @@ class TapeDrawing:
 
     def _description(self) -> str:
         """What the drawing shows, as one sentence per part: the operations in recording order
-        (``Mul(x, x) -> t1``), the watched sources and the targets."""
+        (``Mul(x, x) -> t1``), then the tensors the drawing marks, role by role, read off the
+        same roles that colour the boxes and fill the legend (watched sources, targets, variables
+        not watched), so that a screen reader hears what a sighted reader sees."""
         g, words = self._g, _desc(self._lang)
 
         def label(tid):
             n = g.tensors.get(tid)
             return (n.name if n is not None and n.name else None) or g.label(tid)
 
+        def marked(role):
+            return ", ".join(dict.fromkeys(label(t) for t in g.order if g.tensors[t].role == role))
+
         ops = "; ".join(f"{op.name}({', '.join(label(i) for i in op.ins)}) → {label(op.out)}" for op in g.ops)
-        sources = ", ".join(label(t) for t in g.source_ids if t in g.tensors) or words["none"]
-        targets = ", ".join(label(t) for t in g.target_ids if t in g.tensors) or words["none"]
-        return (f"{words['order']}: {ops or words['none']}. {words['watched'].capitalize()}: {sources}. "
-                f"{words['targets'].capitalize()}: {targets}.")
+        parts = [f"{words['order']}: {ops or words['no_ops']}.",
+                 f"{words['watched']}: {marked('source') or words['no_sources']}.",
+                 f"{words['targets']}: {marked('target') or words['no_targets']}."]
+        unwatched = marked("variable")
+        if unwatched:
+            parts.append(f"{words['unwatched']}: {unwatched}.")
+        return " ".join(parts)
 
     def _render(self):
         g, ui = self._g, _ui(self._lang)
@@ -372,5 +380,6 @@ def draw(tape, target=None, sources=None, *, names=None, direction="TB", lang=No
     it, the operations are still drawn but most values are gone).  Returns a
     :class:`TapeDrawing`: it renders as SVG in Jupyter and prints as text in a console.
     """
-    graph = _Graph(tape, target, sources, names, _caller_frame(), max_ops)
-    return TapeDrawing(graph, direction, _lang(lang))
+    lang = _lang(lang)
+    graph = _Graph(tape, target, sources, names, _caller_frame(), max_ops, lang=lang)
+    return TapeDrawing(graph, direction, lang)

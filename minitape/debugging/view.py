@@ -167,14 +167,15 @@ class _Graph:
     """Tensors and operations of a recording, optionally cut to what lies between target and
     sources, with names, values and roles for display."""
 
-    def __init__(self, tape, target=None, sources=None, names=None, frame=None, max_ops=60):
+    def __init__(self, tape, target=None, sources=None, names=None, frame=None, max_ops=60,
+                 lang=None):
         _check_tape(tape, "draw")
         rec = _Recording(tape)
         if rec.spent:
-            raise ValueError(
-                "This tape no longer holds its recording: a non-persistent tape frees it when "
-                "tape.gradient (or jacobian) is called. Draw it before calling gradient, or create "
-                "it with tf.GradientTape(persistent=True).")
+            # in the student's language: draw() is a teaching instrument, not TensorFlow's API
+            from .messages import CATALOG
+
+            raise ValueError(CATALOG.t("draw.error.spent", _lang(lang)))
         self.rec = rec
         self.spent = rec.spent
         entries = rec.entries

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import secrets
 import sys
 import time
@@ -73,6 +74,10 @@ def test_open_a_submission_grade_it_by_hand_and_find_it_in_the_export(graded_cou
     # the assignment list, then the submissions of the notebook, then the submission
     page.goto(f"{base}/formgrader/manage_assignments?token={token}")
     page.wait_for_selector(f"text={EN}", timeout=60_000)
+    if not os.path.isdir("/usr/local/share/nbgrader/exchange"):  # the LMS route: no exchange
+        assert page.locator("#warning-exchange").count() == 0, "formgrader's exchange banner"
+        text = log.read_text()
+        assert "please contact your instructor" not in text and "exchange directory" not in text, text[-3000:]
     page.goto(f"{base}/formgrader/gradebook/{EN}/{LESSON}?token={token}")
     link = page.locator("a", has_text="Submission #1")
     link.first.wait_for(timeout=60_000)
@@ -118,8 +123,10 @@ def test_open_a_submission_grade_it_by_hand_and_find_it_in_the_export(graded_cou
     assert float(row[f"{LESSON}:score"]) == float(row[f"{LESSON}:max_score"]) - 0.5, row
     assert COMMENT in row[f"{LESSON}:notes"], row
 
-    # the regenerated feedback carries both
-    nbgrader(graded_course, "generate_feedback", EN, "--force")
+    # step 8's command again (no --force) regenerates the feedback, which carries both and says
+    # the teacher changed the score
+    nbgrader(graded_course, "generate_feedback", EN)
     feedback = (graded_course / "feedback" / "ana" / EN / f"{LESSON}.html").read_text(encoding="utf-8")
     assert COMMENT in feedback and "0.5 / 1.0" in feedback
+    assert "Your teacher changed this score (the automatic grading gave 1)." in feedback
     assert not errors, errors

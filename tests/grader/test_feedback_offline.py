@@ -59,6 +59,10 @@ def test_engine_errors_are_glossed_in_the_students_language():
     assert gloss("ValueError", "not yet", "es") == "un valor que esta operación no acepta"
     assert gloss("InvalidArgumentError", "Incompatible shapes: [2] vs. [3]", "en") == ""
     assert gloss("SomeOwnError", "x", "pt") == ""
+    # arithmetic on a None says where the None came from, not just "a value of a wrong type"
+    none = "unsupported operand type(s) for *: 'float' and 'NoneType'"
+    assert "gradiente que não chegou" in gloss("TypeError", none, "pt")
+    assert gloss("TypeError", "can't multiply", "pt") == "um valor de um tipo que esta operação não aceita"
 
 
 def test_scalar_mismatch_names_no_index():

@@ -87,6 +87,12 @@ def test_structures_give_one_outcome_per_reference_leaf():
     wrong_kind = compare(exp, [np.ones(2), np.array(0.5)], lang="en")
     assert {o.message for o in wrong_kind} == {
         "Expected a dict with keys 'b', 'w', got a list of 2 gradients."}
+    # the names of Python's sequences in the language, a list and a tuple both passing
+    seq = [np.ones(2), np.zeros(2)]
+    assert {o.message for o in compare(seq, (np.ones(2),), lang="es")} == {
+        "Se esperaba una lista o tupla de 2 gradientes, pero se obtuvo una tupla de 1 gradiente."}
+    assert {o.message for o in compare(seq, [np.ones(2)], lang="ru")} == {
+        "Ожидалось: список или кортеж из\u00a02\u00a0градиентов; получено: список из\u00a01\u00a0градиента."}
     seq = [np.ones((2, 2)), np.zeros(2)]
     assert all(o.passed for o in compare(seq, (np.ones((2, 2)), np.zeros(2))))  # tuple ok
     short = compare(seq, [np.ones((2, 2))], lang="en")

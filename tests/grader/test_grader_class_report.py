@@ -162,3 +162,23 @@ def test_a_lesson_report_counts_each_student_once_on_the_latest_variant(tmp_path
     assert report["students"] == 15
     assert report["exercises"]["l01_ex1"]["patterns"] == {"sign": 2, "none": 2}
     assert sum(report["exercises"]["l01_ex1"]["distribution"].values()) == 15
+
+
+def test_an_untouched_notebook_is_unanswered_not_an_exception(tmp_path):
+    """Issue 40, item 6: the stub raises NotImplementedError at every call, which the autograder
+    records as the pattern "error"; the class report said "raised an exception" under every
+    exercise while the export said ``unanswered``. It counts the export's word now, from the same
+    gradebook record (nbgrader's "No response."), and a real exception stays an exception."""
+    blank = {cell: {"pattern": "error"} for cell in POINTS}
+    course = build(tmp_path / "course", [
+        Submission("ok", dict(POINTS)),
+        Submission("untouched", {c: 0.0 for c in POINTS}, blank, unanswered=list(POINTS)),
+        Submission("raises", dict(POINTS, l01_ex2=0.0), {"l01_ex2": {"pattern": "error"}}),
+    ])
+    proc = _cli(course, "report", "01-gradients-en", "--out", str(tmp_path / "out"), "--lang", "es")
+    assert proc.returncode == 0, proc.stderr
+    ex = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))["exercises"]
+    assert {e: (v["unanswered"], v["errors"]) for e, v in ex.items()} == {
+        "l01_ex1": (1, 0), "l01_ex2": (1, 1), "l01_ex3": (1, 0), "l01_ex4": (1, 0)}
+    page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert page.count("sin responder: 1") == 4 and page.count("lanzó una excepción: 1") == 1

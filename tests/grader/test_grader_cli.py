@@ -85,3 +85,45 @@ def test_check_course_finds_inconsistencies(tmp_path):
     assert "'l01_ex1': points=5 but the exercise is worth 1" in problems
     assert "'l01_ex2': the last line must be grade('l01_ex2')" in problems
     assert "no exercise 'l01_ex33'" in problems
+
+
+# -- autograde-all's summary: one vocabulary (the export's statuses) and the wall time (issue 40) --
+def _summary(results):
+    from grader.infra.parallel import AutogradeSummary, StudentResult
+
+    summary = AutogradeSummary("01-gradients-es", 2, 3.0)
+    summary.results = [StudentResult(s, ok, 1.0, refused=refused) for s, ok, refused in results]
+    return summary
+
+
+def test_the_summary_counts_graded_submissions_by_their_export_status():
+    from grader.autograde.cli import _summary_lines
+
+    summary = _summary([("ana", True, ""), ("bob", True, ""), ("cid", True, ""), ("dan", True, ""),
+                        ("eve", False, ""), ("*", False, "refused_id")])
+    statuses = {"ana": "ok", "bob": "unanswered", "cid": "crashed;not_run", "dan": "ok"}
+    lines = _summary_lines(summary, statuses, "2 worker(s)", 55.04)
+    assert lines[0] == ("01-gradients-es: 6 submission(s): 4 graded (2 ok, 1 crashed;not_run, "
+                        "1 unanswered), 1 failed, 1 refused; 2 worker(s), 55.0s wall time (0.11/s)")
+    assert "crashed;not_run (see the export's notes): cid" in lines
+    assert "unanswered (see the export's notes): bob" in lines
+    assert not any("flagged" in line for line in lines)
+    assert not any("roster" in line for line in lines)
+    # a graded student nobody imported (a submitted/ folder put there by hand): one line
+    lines = _summary_lines(summary, statuses, "2 worker(s)", 55.0, roster={"ana", "bob", "cid"})
+    assert lines[-1].startswith("not in the roster (nbgrader added them to the gradebook;")
+    assert lines[-1].endswith(": dan")
+    assert not any("roster" in line for line in _summary_lines(summary, statuses, "w", 1.0, roster=set()))
+    # where the export cannot be read, the workers' own flags
+    assert "0 flagged for review" in _summary_lines(summary, {}, "2 worker(s)", 1.0)[0]
+
+
+def test_the_wall_time_starts_with_the_process():
+    import time
+
+    from grader.autograde.cli import _process_started
+
+    now = time.perf_counter()
+    started = _process_started(now)
+    assert started <= now  # this process began before this line ran
+    assert now - started < 3600

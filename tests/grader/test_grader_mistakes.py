@@ -55,7 +55,7 @@ def test_check_names_the_pattern_after_the_numbers(family, eid, src, want):
 def test_the_hint_is_in_the_students_language():
     src = WRONG["scale"][2][1]  # counted twice
     for lang, word in (("es", "Patrón: exactamente el doble"), ("pt", "Padrão: exatamente o dobro"),
-                       ("ru", "Закономерность: ровно вдвое"), ("en", "exactly twice")):
+                       ("ru", "Типичная ошибка: ровно вдвое"), ("en", "exactly twice")):
         from grader.i18n import set_language
 
         set_language(lang)

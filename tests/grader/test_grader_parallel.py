@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 from tests.support import shared
-from tests.support.course import (KILLS_KERNEL, LESSON, PARTLY_RIGHT, WRONG, grader_cli, released_course,
+from tests.support.course import (KILLS_KERNEL, LESSON, PARTLY_RIGHT, WRONG, autograde_summary, grader_cli, released_course,
                             nbgrader, released, reference_solutions, set_duedate, submit,
                             with_answers)
 from grader.infra.parallel import merge_rows, read_rows
@@ -108,9 +108,14 @@ def test_parallel_autograde_equals_serial(tmp_path):
     # every kernel forked from a worker's preloaded process, none fell back to a fresh start
     # (5: a-d and e_untouched; the link is refused before any kernel)
     assert "kernels: 5 forked from preloaded processes, 0 started fresh" in out
-    # exact counts: d_killed crashed its kernel, is graded and flagged for review
-    assert f"{EN}: 6 submission(s): 5 graded (1 flagged for review), 0 failed, 1 refused;" in out
-    assert "flagged (see the export's status and notes): d_killed" in out
+    # exact counts, in the export's statuses: d_killed crashed its kernel and is graded, the
+    # untouched notebook is unanswered (not "0 flagged"), the link refused
+    summary = autograde_summary(out, EN)
+    assert (summary["submissions"], summary["graded"], summary["failed"], summary["refused"]) == (6, 5, 0, 1)
+    crashed = [who for status, who in summary["students"].items() if "crashed" in status.split(";")]
+    assert crashed == [["d_killed"]], summary
+    assert summary["students"]["unanswered"] == ["e_untouched"], summary
+    assert sum(summary["statuses"].values()) == 5
     db = lambda course: f"sqlite:///{course / 'gradebook.db'}"  # noqa: E731
     for student in students:
         expected, got = read_rows(db(serial), EN, student), read_rows(db(parallel), EN, student)
@@ -138,7 +143,7 @@ def test_summary_counts_failures_and_exits_nonzero(tmp_path):
     (broken / f"{LESSON}.ipynb").write_text("{ this is not a notebook", encoding="utf-8")
     proc = grader_cli(course, "autograde-all", EN, "--jobs", "2", "--quiet", check=False)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert f"{EN}: 2 submission(s): 1 graded (0 flagged for review), 1 failed;" in proc.stdout
+    assert f"{EN}: 2 submission(s): 1 graded (1 ok), 1 failed;" in proc.stdout
     assert "error: 1 of 2 submission(s) could not be autograded" in proc.stderr
     assert "b_broken" in proc.stderr.splitlines()[-1]
 

@@ -154,7 +154,7 @@ def test_errors_in_student_code_are_reported_not_raised():
     missing = check("l01_ex1", {})
     assert missing.checks[0].message.startswith("Define a function named `derivative_at`")
     not_callable = check("l01_ex1", {"derivative_at": 3.0})
-    assert "must be a function, but it is a float" in not_callable.checks[0].message
+    assert "must be a function, but it is a value of type `float`" in not_callable.checks[0].message
 
 
 def test_stderr_and_warnings_of_correct_code_are_captured_not_printed(capfd):

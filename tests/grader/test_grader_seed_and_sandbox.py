@@ -79,7 +79,8 @@ def test_autograde_all_without_sandbox_says_so_in_nbgraders_arguments(monkeypatc
     import grader.infra.submissions as submissions
 
     course = type("C", (), {"root": str(tmp_path), "db_url": f"sqlite:///{tmp_path}/gb.db"})()
-    monkeypatch.setattr(parallel, "prepare", lambda *a: (course, ["ana"], [f"--InjectProbes.seed={a[-1]}"], None))
+    monkeypatch.setattr(parallel, "prepare",
+                        lambda *a, **kw: (course, ["ana"], [f"--InjectProbes.seed={a[-1]}"], None))
     monkeypatch.setattr(submissions, "refusal_of", lambda *a: None)
     seen = []
     monkeypatch.setattr(parallel, "_autograde_pool", lambda *a: seen.append(a[5]))

@@ -18,7 +18,7 @@ import shutil
 import pytest
 
 from grader.infra.parallel import read_rows
-from tests.support.course import (LESSON, grader_cli, nbgrader, released, released_course,
+from tests.support.course import (LESSON, add_student, grader_cli, nbgrader, released, released_course,
                                   reference_solutions, set_duedate, submit, with_answers)
 
 pytestmark = [pytest.mark.slow, pytest.mark.kernel,
@@ -71,7 +71,7 @@ def graded(tmp_path_factory):
 
 def test_links_and_special_files_are_refused_and_honest_work_is_graded(graded):
     course, out, _ = graded
-    assert f"{EN}: 7 submission(s): 2 graded (0 flagged for review), 0 failed, 5 refused;" in out.stdout
+    assert f"{EN}: 7 submission(s): 2 graded (2 ok), 0 failed, 5 refused;" in out.stdout
     for student in ("b_link_to_source", "c_links_beside", "d_fifo", "e_hard_link", "g_linked_folder"):
         assert f"refused (not graded, nothing copied; see the export): {student}:" in out.stdout
         # nothing of it was graded or copied
@@ -154,6 +154,9 @@ def test_zip_collect_copies_no_link(tmp_path):
     archive = course / "downloaded" / EN / "archive"
     archive.mkdir(parents=True)
     import nbformat
+
+    for student in ("a_honest", "b_linker"):  # the roster names whose file is whose
+        add_student(course, student)
 
     nbformat.write(with_answers(rel, sol), str(archive / f"a_honest_{LESSON}.ipynb"))
     (archive / f"b_linker_{LESSON}.ipynb").symlink_to(course / "source" / EN / f"{LESSON}.ipynb")

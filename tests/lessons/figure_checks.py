@@ -49,9 +49,28 @@ def colour_problems(colours: list[str]) -> list[str]:
     return problems
 
 
+# the words a description uses for a line's style, in every language, and the style they name
+STYLE_WORDS = {
+    "-": r"\bsolid\b|\bcontinua\b|\bcontínua\b|сплошн",
+    "--": r"\bdashed\b|\bdiscontinua\b|tracejad|штрихов",
+    ":": r"\bdotted\b|\bpunteada\b|pontilhad|пунктир",
+}
+
+
+def style_problems(alt: str, drawn: list[str]) -> list[str]:
+    """The line styles ``alt`` names that the figure does not draw (issue 38: a description that
+    says "dashed" where every line is solid tells a screen-reader user the opposite)."""
+    import re
+
+    return [f"the description says {m.group(0)!r}, but no line is drawn {style!r} (drawn: {drawn})"
+            for style, words in STYLE_WORDS.items()
+            for m in [re.search(words, alt, re.IGNORECASE)] if m and style not in drawn]
+
+
 def figure_problems(nb) -> list[str]:
-    """Every figure an executed notebook shows: a text alternative that is not a placeholder, and
-    series colours that stay apart for the common colour-vision deficiencies."""
+    """Every figure an executed notebook shows: a text alternative that is not a placeholder, the
+    line styles it names drawn, and series colours that stay apart for the common colour-vision
+    deficiencies."""
     problems = []
     for i, cell in enumerate(nb.cells):
         for out in cell.get("outputs", []):
@@ -64,4 +83,7 @@ def figure_problems(nb) -> list[str]:
                                 f"(describe(t('...alt')) before plt.show())")
             for p in colour_problems(meta.get("minitape_series", [])):
                 problems.append(f"cell {i} ({cell.get('id')}): {p}")
+            if "minitape_line_styles" in meta:
+                for p in style_problems(alt, meta["minitape_line_styles"]):
+                    problems.append(f"cell {i} ({cell.get('id')}): {p}")
     return problems

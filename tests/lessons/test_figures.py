@@ -105,3 +105,96 @@ def test_describe_puts_the_text_into_the_png_outputs_alt_metadata():
         plt.close(fig)
     finally:
         InteractiveShell.clear_instance()
+
+
+@pytest.mark.parametrize("lang, mark", [("en", "."), ("es", ","), ("pt", ","), ("ru", ",")])
+def test_numbers_in_figures_follow_the_language(lang, mark):
+    """Issue 38, one decimal separator per page: a figure's tick labels, bar labels, legend and
+    title write numbers as the notebook's prose does (0,5 in es, pt, ru), whether the figure is
+    shown inline (the PNG formatter) or drawn into a widget (png())."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from lessons.figures import png
+
+    fig = Figure(figsize=(4, 3))
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    bars = ax.bar([0.0, 0.5, 1.0], [7.6, 0.25, 1.5], width=0.3, label="lr = 0.1")
+    ax.bar_label(bars, fmt="%.1f")
+    ax.set_title("$\\eta = 0.5$ and 2.5")
+    ax.legend()
+    assert bytes(png(fig, lang)).startswith(b"\x89PNG")
+    png(fig, lang)  # twice: one wrapper, the same texts
+    ticks = [t.get_text() for t in ax.get_xticklabels() + ax.get_yticklabels() if t.get_text()]
+    texts = [t.get_text() for t in ax.texts] + [ax.get_title(), ax.get_legend().get_texts()[0].get_text()]
+    other = "." if mark == "," else ","
+    assert any(mark in t for t in ticks), ticks
+    assert not any(re.search(rf"\\d\\{other}\\d", t) for t in ticks + texts), ticks + texts
+    assert ("7,6" if mark == "," else "7.6") in texts
+    assert ax.get_title() == ("$\\eta = 0{,}5$ and 2,5" if mark == "," else "$\\eta = 0.5$ and 2.5")
+
+
+@pytest.mark.parametrize("alt, drawn, bad", [
+    ("SGD (solid) and Adam (dashed)", ["-", "--"], 0),
+    ("SGD (solid) and Adam (dashed)", ["-"], 1),              # the review's case: both drawn solid
+    ("SGD (línea continua) y Adam (discontinua)", ["-"], 1),
+    ("редондео (línea punteada)", [":"], 0),
+    ("ошибка (пунктирная линия) и кривая (сплошная)", ["-", "--"], 1),
+])
+def test_a_description_names_only_line_styles_the_figure_draws(alt, drawn, bad):
+    from figure_checks import style_problems
+
+    assert len(style_problems(alt, drawn)) == bad
+
+
+def test_the_png_carries_the_line_styles_it_draws():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.core.pylabtools import select_figure_formats
+
+    from lessons.figures import line_styles
+
+    shell = InteractiveShell.instance()
+    try:
+        select_figure_formats(shell, {"png"})
+        fig, ax = plt.subplots()
+        ax.plot([0, 1], label="a")          # the course's cycle: solid, then dashed
+        ax.plot([1, 0], label="b")
+        ax.plot([0.5, 0.5], ":", label="c")
+        ax.plot([0, 1], [0.2, 0.2], "o", label="markers only")
+        describe("Three lines.", fig)
+        meta = shell.display_formatter.format(fig)[1]["image/png"]
+        assert meta["minitape_line_styles"] == line_styles(fig) == ["-", "--", ":"]
+        plt.close(fig)
+    finally:
+        InteractiveShell.clear_instance()
+
+
+def test_an_inline_figure_is_localized_when_it_is_shown():
+    """The PNG formatter the lessons' figures go through writes their numbers in the notebook's
+    language (the widgets' figures go through png(), tested above)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.core.pylabtools import select_figure_formats
+
+    from lessons.i18n import set_language
+
+    shell = InteractiveShell.instance()
+    try:
+        set_language("pt")
+        select_figure_formats(shell, {"png"})
+        fig, ax = plt.subplots()
+        ax.plot([0.0, 0.5, 1.0], [0.25, 0.5, 0.75], label="x")
+        describe("Uma reta.", fig)
+        shell.display_formatter.format(fig)
+        ticks = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+        assert any("," in t for t in ticks) and not any("." in t for t in ticks), ticks
+        plt.close(fig)
+    finally:
+        set_language(None)
+        InteractiveShell.clear_instance()

@@ -44,10 +44,10 @@ def test_plural_rules_are_cldr(lang, counts):
 
 
 def test_russian_counts_agree():
-    assert tn("l07.recorded.plural", 1, "ru", ops="[mul]") == "записана 1 операция: [mul]"
-    assert tn("l07.recorded.plural", 3, "ru", ops="[]") == "записаны 3 операции: []"
-    assert tn("l07.recorded.plural", 5, "ru", ops="[]") == "записано 5 операций: []"
-    assert tn("l07.recorded.plural", 11, "ru", ops="[]") == "записано 11 операций: []"
+    assert tn("l07.recorded.plural", 1, "ru", ops="[mul]") == "записана 1\u00a0операция: [mul]"
+    assert tn("l07.recorded.plural", 3, "ru", ops="[]") == "записаны 3\u00a0операции: []"
+    assert tn("l07.recorded.plural", 5, "ru", ops="[]") == "записано 5\u00a0операций: []"
+    assert tn("l07.recorded.plural", 11, "ru", ops="[]") == "записано 11\u00a0операций: []"
     assert tn("l07.recorded.plural", 1, "es", ops="[mul]") == "1 operación grabada: [mul]"
     assert tn("l07.recorded.plural", 2, "pt", ops="[]") == "2 operações gravadas: []"
 
@@ -56,7 +56,7 @@ def test_language_follows_the_notebook(monkeypatch, tmp_path):
     monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
     monkeypatch.setenv("MINITAPE_LANG", "ru")
     i18n.set_language(None)
-    assert tn("l06.lr.readout.plural", 50, loss="1", w="2", b="3").startswith("После 50 шагов")
+    assert tn("l06.lr.readout.plural", 50, loss="1", w="2", b="3").startswith("После 50\u00a0шагов")
 
 
 def test_bad_use_fails_clearly(monkeypatch):

@@ -265,3 +265,27 @@ def strip_html(text: str) -> str:
 
     text = re.sub(r"<(script|style)\b.*?</\1>", " ", text, flags=re.S | re.I)
     return html.unescape(re.sub(r"<[^>]+>", "", text))
+
+
+# ----------------------------------------------------------------------------------------------
+# autograde-all's summary (grader/autograde/cli.py): statuses in the export's vocabulary
+# ----------------------------------------------------------------------------------------------
+def autograde_summary(stdout: str, assignment: str) -> dict:
+    """``{"submissions", "graded", "failed", "refused", "statuses": {status: count},
+    "students": {status: [student, ...]}}`` read from ``autograde-all``'s closing summary."""
+    m = re.search(rf"^{re.escape(assignment)}: (\d+) submission\(s\): (\d+) graded(?: \(([^)]*)\))?, "
+                  rf"(\d+) failed(?:, (\d+) refused)?; .*, [\d.]+s wall time", stdout, re.M)
+    if m is None:
+        raise AssertionError(f"no autograde-all summary for {assignment} in:\n{stdout[-3000:]}")
+    statuses = {}
+    for part in (m.group(3) or "").split(", "):
+        if part:
+            count, _, status = part.partition(" ")
+            statuses[status] = int(count)
+    students = {}
+    for line in stdout.splitlines():
+        found = re.match(r"^(\S+) \(see the export's notes\): (.*)$", line)
+        if found:
+            students[found.group(1)] = found.group(2).split(", ")
+    return {"submissions": int(m.group(1)), "graded": int(m.group(2)), "failed": int(m.group(4)),
+            "refused": int(m.group(5) or 0), "statuses": statuses, "students": students}

@@ -28,6 +28,7 @@ class Submission:
     first_name: str = ""
     last_name: str = ""
     email: str = ""
+    unanswered: list = field(default_factory=list)  # grade ids whose solution cell is as released
 
 
 def _uid() -> str:
@@ -52,6 +53,9 @@ def build(course: Path, submissions: list[Submission], assignment: str = "01-gra
         gb.add_notebook(notebook, assignment)
         for cell, max_score in points.items():
             gb.add_grade_cell(cell, notebook, assignment, max_score=max_score, cell_type="code")
+        if any(sub.unanswered for sub in submissions):  # the lessons' X_solution cells
+            for cell in points:
+                gb.add_solution_cell(f"{cell}_solution", notebook, assignment)
     con = sqlite3.connect(db)
     try:
         (assignment_id,) = con.execute("SELECT id FROM assignment WHERE name = ?", (assignment,)).fetchone()
@@ -59,7 +63,9 @@ def build(course: Path, submissions: list[Submission], assignment: str = "01-gra
                                      (notebook, assignment_id)).fetchone()
         cells = dict(con.execute("SELECT bc.name, gc.id FROM grade_cells gc JOIN base_cell bc "
                                  "ON bc.id = gc.id WHERE bc.notebook_id = ?", (notebook_id,)).fetchall())
-        students, sa_rows, sn_rows, grade_rows = [], [], [], []
+        solutions = dict(con.execute("SELECT bc.name, sc.id FROM solution_cells sc JOIN base_cell bc "
+                                     "ON bc.id = sc.id WHERE bc.notebook_id = ?", (notebook_id,)).fetchall())
+        students, sa_rows, sn_rows, grade_rows, comment_rows = [], [], [], [], []
         for sub in submissions:
             students.append((sub.student, sub.first_name or None, sub.last_name or None,
                              sub.email or None, None))
@@ -68,6 +74,8 @@ def build(course: Path, submissions: list[Submission], assignment: str = "01-gra
             sn_rows.append((sn, sa, notebook_id, 0, 0.0))
             for cell, cell_id in cells.items():
                 grade_rows.append((_uid(), sn, cell_id, float(sub.scores.get(cell, 0.0)), None, None, 0))
+            for cell in sub.unanswered:  # nbgrader's SaveAutoGrades: a solution cell as released
+                comment_rows.append((_uid(), sn, solutions[f"{cell}_solution"], "No response.", None))
         con.executemany("INSERT OR IGNORE INTO student (id, first_name, last_name, email, lms_user_id) "
                         "VALUES (?, ?, ?, ?, ?)", students)
         con.executemany("INSERT INTO submitted_assignment (id, assignment_id, student_id, timestamp, "
@@ -76,6 +84,8 @@ def build(course: Path, submissions: list[Submission], assignment: str = "01-gra
                         "late_submission_penalty) VALUES (?, ?, ?, ?, ?)", sn_rows)
         con.executemany("INSERT INTO grade (id, notebook_id, cell_id, auto_score, manual_score, "
                         "extra_credit, needs_manual_grade) VALUES (?, ?, ?, ?, ?, ?, ?)", grade_rows)
+        con.executemany("INSERT INTO comment (id, notebook_id, cell_id, auto_comment, manual_comment) "
+                        "VALUES (?, ?, ?, ?, ?)", comment_rows)
         con.commit()
     finally:
         con.close()

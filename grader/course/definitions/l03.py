@@ -134,9 +134,9 @@ register(Exercise(
     hidden=[Case(lambda rng: _ex2(rng.uniform(-4, 6), rng.uniform(0.05, 0.4), rng.integers(2, 7)))
             for _ in range(3)],
     title={"en": "A training loop that keeps its Variable",
-           "es": "Un bucle de entrenamiento que conserva su Variable",
-           "pt": "Um laço de treinamento que mantém sua Variable",
-           "ru": "Цикл обучения, который сохраняет свою Variable"},
+           "es": "Un bucle de entrenamiento que no pierde su variable",
+           "pt": "Um laço de treinamento que não perde sua variável",
+           "ru": "Цикл обучения, в котором переменная остаётся переменной"},
 ))
 
 

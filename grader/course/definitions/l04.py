@@ -229,8 +229,8 @@ register(Exercise(
     objective=lambda v, inputs: float(np.sum(np.tanh(v["a"] * v["x"]) ** 2)),
     gradient_names=["x", "a"],
     title={"en": "A custom gradient that reads a Variable",
-           "es": "Un gradiente personalizado que lee una Variable",
-           "pt": "Um gradiente personalizado que lê uma Variable",
+           "es": "Un gradiente personalizado que lee una variable",
+           "pt": "Um gradiente personalizado que lê uma variável",
            "ru": "Собственный градиент функции, которая читает переменную"},
     components=["dL/dx", "dL/da"],
 ))
@@ -266,6 +266,12 @@ def _ex4_random(rng):
 
 _EX4_XS = [0.5, -0.3, 0.9, 0.1, -0.7, 0.4]
 
+
+def _ex4_label(k: int) -> dict:
+    """The visible cases' labels: code stays code (w, k), the count is a word of the language."""
+    return {"en": f"w = 0.8, 6 steps, k = {k}", "es": f"w = 0.8, 6 pasos, k = {k}",
+            "pt": f"w = 0.8, 6 passos, k = {k}", "ru": f"w = 0.8, 6 шагов, k = {k}"}
+
 register(Exercise(
     id="l04_ex4",
     function="truncated_gradient",
@@ -277,13 +283,13 @@ register(Exercise(
         "ru": "tape.reset() каждые k шагов внутри одной и той же ленты"}),),
     points=2,
     reference=_truncated_gradient_reference,
-    visible=[Case(lambda rng: _ex4(0.8, _EX4_XS, 2), "w = 0.8, 6 steps, k = 2"),
-             Case(lambda rng: _ex4(0.8, _EX4_XS, 3), "w = 0.8, 6 steps, k = 3")],
+    visible=[Case(lambda rng: _ex4(0.8, _EX4_XS, 2), _ex4_label(2)),
+             Case(lambda rng: _ex4(0.8, _EX4_XS, 3), _ex4_label(3))],
     hidden=[Case(_ex4_random) for _ in range(3)],
-    title={"en": "Truncated backpropagation with reset",
-           "es": "Retropropagación truncada con reset",
-           "pt": "Retropropagação truncada com reset",
-           "ru": "Усечённое обратное распространение с reset"},
+    title={"en": "Truncated backpropagation with `reset`",
+           "es": "Retropropagación truncada con `tape.reset()`",
+           "pt": "Retropropagação truncada com `tape.reset()`",
+           "ru": "Усечённое обратное распространение с `tape.reset()`"},
 ))
 
 

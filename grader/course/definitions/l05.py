@@ -173,8 +173,10 @@ def _logistic(w, x, y, v=None) -> Inputs:
     return Inputs(args=args, values={"w": w}, extra=extra)
 
 
-def _logistic_random(rng, with_v=False):
-    n = int(rng.integers(2, 5))
+def _logistic_random(rng, with_v=False, min_n=2):
+    # min_n=3 in one hidden case: some case has n != 2, so that a factor 1/n (a mean over w)
+    # is never mistaken for 1/2 on a draw whose every n happens to be the visible case's 2
+    n = int(rng.integers(min_n, 5))
     k = int(rng.integers(n + 2, 13))
     x = rng.normal(size=(k, n))
     y = np.where(rng.random(k) < 0.5, -1.0, 1.0)
@@ -196,7 +198,7 @@ register(Exercise(
     points=2,
     reference=_logistic_hessian_reference,
     visible=[Case(lambda rng: _logistic(_W, _X, _Y), "w (2,), x (4, 2), y (4,)")],
-    hidden=[Case(_logistic_random) for _ in range(3)],
+    hidden=[Case(lambda rng: _logistic_random(rng, min_n=3))] + [Case(_logistic_random) for _ in range(2)],
     title={"en": "The Hessian of a logistic loss",
            "es": "El hessiano de una pérdida logística",
            "pt": "A hessiana de uma perda logística",
@@ -211,7 +213,7 @@ register(Exercise(
     points=2,
     reference=_newton_step_reference,
     visible=[Case(lambda rng: _logistic(_W, _X, _Y), "w (2,), x (4, 2), y (4,)")],
-    hidden=[Case(_logistic_random) for _ in range(3)],
+    hidden=[Case(lambda rng: _logistic_random(rng, min_n=3))] + [Case(_logistic_random) for _ in range(2)],
     title={"en": "One Newton step", "es": "Un paso de Newton", "pt": "Um passo de Newton",
            "ru": "Один шаг метода Ньютона"},
     compares="parameters",
@@ -245,7 +247,8 @@ register(Exercise(
     reference=_logistic_hvp_reference,
     visible=[Case(lambda rng: _logistic(_W, _X, _Y, [1.0, 0.0]), "v = [1, 0]"),
              Case(lambda rng: _logistic(_W, _X, _Y, [0.5, -2.0]), "v = [0.5, -2]")],
-    hidden=[Case(lambda rng: _logistic_random(rng, with_v=True)) for _ in range(3)],
+    hidden=[Case(lambda rng: _logistic_random(rng, with_v=True, min_n=3))] +
+           [Case(lambda rng: _logistic_random(rng, with_v=True)) for _ in range(2)],
     objective=_ex4_objective,
     gradient_names="w",
     title={"en": "A Hessian-vector product: forward mode over a backward pass",
@@ -288,8 +291,8 @@ register(Exercise(
                                    [[1.0, 2.0], [-1.0, 0.5], [0.0, 0.0], [2.0, -1.0]]),
                   "w (2, 3), x (4, 2)")],
     hidden=[Case(_ex5_random) for _ in range(3)],
-    title={"en": "Per-example Jacobians", "es": "Jacobianos por ejemplo",
-           "pt": "Jacobianas por exemplo", "ru": "Якобианы отдельных примеров"},
+    title={"en": "Per-example Jacobians", "es": "Jacobianos de cada ejemplo",
+           "pt": "Jacobianas de cada exemplo", "ru": "Якобианы отдельных примеров"},
     compares="jacobian",
 ))
 

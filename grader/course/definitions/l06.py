@@ -191,7 +191,7 @@ register(Exercise(
     title={"en": "Clipping inside a training loop",
            "es": "Recortar gradientes dentro de un bucle de entrenamiento",
            "pt": "Recortar gradientes dentro de um laço de treinamento",
-           "ru": "Ограничение градиентов внутри цикла обучения"},
+           "ru": "Обрезка градиентов внутри цикла обучения"},
     compares="losses",
 ))
 

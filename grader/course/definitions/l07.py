@@ -158,8 +158,8 @@ register(Exercise(
     hidden=[Case(_ex1_random) for _ in range(3)],
     objective=lambda v, inputs: float(np.cos(v["a"] * v["b"]) / v["b"]),
     gradient_names=["a", "b"],
-    title={"en": "Division and cosine for your tape", "es": "División y coseno para tu cinta",
-           "pt": "Divisão e cosseno para a sua fita", "ru": "Деление и косинус для вашей ленты"},
+    title={"en": "Division and cosine", "es": "División y coseno",
+           "pt": "Divisão e cosseno", "ru": "Деление и косинус"},
     components=["df/da", "df/db"],
 ))
 
@@ -368,7 +368,10 @@ register(Exercise(
     reference=_linear_hinge_reference,
     visible=[Case(lambda rng: _ex4(0.5, -0.25, 0.1, [[1.0, 2.0], [-1.0, 0.5], [0.3, -1.2]],
                                    [1.0, -1.0, 1.0], 0.01),
-                  "w = (0.5, -0.25), b = 0.1, 3 points, alpha = 0.01"),
+                  {"en": "w = (0.5, -0.25), b = 0.1, 3 points, alpha = 0.01",
+                   "es": "w = (0.5, -0.25), b = 0.1, 3 puntos, alpha = 0.01",
+                   "pt": "w = (0.5, -0.25), b = 0.1, 3 pontos, alpha = 0.01",
+                   "ru": "w = (0.5, -0.25), b = 0.1, 3 точки, alpha = 0.01"}),
              Case(lambda rng: _ex4(2.0, 1.0, 0.0, [[1.0, 1.0], [-0.5, 0.2], [0.1, -0.3]],
                                    [1.0, -1.0, -1.0], 0.0),
                   {"en": "w = (2.0, 1.0), b = 0.0, alpha = 0: the first point is beyond the margin",
@@ -378,10 +381,10 @@ register(Exercise(
     hidden=[Case(_ex4_random) for _ in range(3)],
     objective=_ex4_objective,
     gradient_names=["w1", "w2", "b"],
-    title={"en": "The hinge loss of a linear classifier on your tape",
-           "es": "La pérdida hinge de un clasificador lineal con tu cinta",
-           "pt": "A perda hinge de um classificador linear com a sua fita",
-           "ru": "Hinge-функция потерь линейного классификатора на вашей ленте"},
+    title={"en": "The hinge loss of a linear classifier",
+           "es": "La pérdida hinge de un clasificador lineal",
+           "pt": "A perda hinge de um classificador linear",
+           "ru": "Hinge-функция потерь линейного классификатора"},
     components=["dL/dw1", "dL/dw2", "dL/db"],
 ))
 
@@ -513,5 +516,5 @@ register(Exercise(
                   "grad (2, 3, 4), shape (3, 1)")],
     hidden=[Case(_ex6_random) for _ in range(3)],
     title={"en": "Unbroadcast = sum", "es": "Deshacer el broadcasting = sumar",
-           "pt": "Desfazer o broadcasting = somar", "ru": "Обратный broadcasting = суммирование"},
+           "pt": "Desfazer o broadcasting = somar", "ru": "Обратное транслирование = суммирование"},
 ))
