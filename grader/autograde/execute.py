@@ -5,7 +5,10 @@ here the cell that killed the kernel gets an error, every later cell is marked "
 one of the student's own cells killed it (``os._exit(1)`` at top level), the kernel is
 restarted instead, the cells that ran are replayed without that cell (and without any that
 kills it again on replay; ``max_kernel_restarts``), the killing cell gets an error in the
-student's language, and grading goes on: only what depends on that cell is lost. Two
+student's language, and grading goes on: only what depends on that cell is lost. When an
+exercise's function kills it while its checks run (the probes, at the end), the kernel is
+restarted the same way and the other exercises' checks go on; the rest of that exercise's
+checks are not run (every visible case still comes before any hidden one). Two
 timeouts in a row (a kernel that ignores the interrupt) stop execution the same way. The
 kernel runs with ``MINITAPE_LANG`` set from the assignment id (``01-gradients-ru`` -> ru),
 so feedback is in the language the student worked in.
@@ -50,6 +53,8 @@ __all__ = ["GraderExecute"]
 
 
 KILLED_DETAIL = "the kernel died; it was restarted and the notebook graded without this cell"
+PROBE_KILLED_DETAIL = ("the kernel died while the exercise's function was called; it was "
+                       "restarted for the other exercises")
 WORLD_DETAIL = {"no-autodiff": "the kernel without minitape's autodiff"}
 
 
@@ -144,6 +149,7 @@ class GraderExecute(Execute):
         self._assignment = (resources or {}).get("nbgrader", {}).get("assignment", "")
         self._record, self._language_recorded = None, False
         self._world = ""  # the grading world of the current kernel ("": the student's own)
+        self._dead_exercises: set[str] = set()  # whose function killed the kernel in a probe
         self._kept: dict[str, list[int]] = {}  # world -> the student's cells its kernel kept
         if resources is not None:
             resources["grader_stops"] = {}  # cell index -> the output made here for a stop
@@ -292,6 +298,13 @@ class GraderExecute(Execute):
         entry = probes.get(mark[0]) if mark else None
         if self._stopped is None and entry is not None and entry.get("world", "") != self._world:
             self._enter_world(entry["world"], cell, index)
+        if self._stopped is None and mark is not None and mark[0] in self._dead_exercises:
+            # the other part of a probe whose function killed the kernel: it would again
+            cell.outputs = [self._stop_output(index, "NotRun", self.not_run_message.format(
+                reason="kernel died", cell=mark[0]))]
+            cell.execution_count = None
+            add_issue(self.nb, "not_run", cell_name(cell, index))
+            return cell, resources
         if self._stopped is not None:
             if cell.cell_type == "code" and cell.source.strip():
                 reason, where = self._stopped
@@ -340,6 +353,16 @@ class GraderExecute(Execute):
                 cell.outputs.append(self._stop_output(index, "DeadKernelError",
                                                       self._killed_message(name)))
                 add_issue(self.nb, "crashed", name, KILLED_DETAIL)
+                return cell, resources
+            mark = probe_mark(cell, resources)
+            if mark is not None and self._restart_without(index):
+                # the function of this exercise killed it while its checks ran: the rest of
+                # its checks are not run, the other exercises' checks go on in a fresh kernel
+                cell.outputs.append(self._stop_output(
+                    index, "DeadKernelError", "The kernel died while this exercise's function "
+                    "was called (os._exit, a crash, or out of memory)."))
+                add_issue(self.nb, "crashed", name, PROBE_KILLED_DETAIL)
+                self._dead_exercises.add(mark[0])
                 return cell, resources
             cell.outputs.append(self._stop_output(
                 index, "DeadKernelError",
