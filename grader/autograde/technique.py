@@ -141,7 +141,7 @@ class _ExpandMagics(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _parse(source: str) -> ast.Module | None:
     """A cell's code as IPython runs it (magics translated, code-carrying ones read as code);
     None where it does not parse. Cached: every reading of a notebook parses its cells once
@@ -170,7 +170,9 @@ class _Module:
     ``match`` captures, ``del``); an attribute stored on a top-level name (``Tape.gradient =
     g``, a method patched onto a class) is kept with that name."""
 
-    def __init__(self, cell_sources: list[str]):
+    def __init__(self, cell_sources):
+        # a walrus can bind only where ":=" is written (most notebooks have none: no search)
+        self.walruses = any(":=" in source for source in cell_sources)
         self.bindings: dict[str, ast.AST] = {}  # name -> the node that bound it last
         self.aliases: dict[str, str] = {}       # name -> dotted name it was imported as
         self.constants: dict[str, object] = {}  # name -> constant value of its last binding
@@ -216,6 +218,8 @@ class _Module:
 
     def _walrus(self, node):
         """Names a walrus binds in module scope (outside functions, lambdas, classes)."""
+        if not self.walruses:
+            return
         stack = [node]
         while stack:
             child = stack.pop()
@@ -295,6 +299,13 @@ class _Module:
                     self._statements(case.body)
             else:
                 self._walrus(node)
+
+
+@functools.lru_cache(maxsize=8)
+def _module(cell_sources: tuple) -> _Module:
+    """The notebook's bindings, read once per notebook (every reading of it asks again; the
+    result is never changed after)."""
+    return _Module(cell_sources)
 
 
 class _Reader:
@@ -696,8 +707,13 @@ def rebinding(cell_sources: list[str]) -> dict[str, set[str]]:
     function's ``__code__`` replaced; a frame's next line moved. What only reads a namespace
     (``globals().get(k)``), stores a constant name elsewhere (``setattr(obj, "x", v)``) or runs
     a constant string (``exec("x = 1")``: read as code) rebinds nothing else."""
+    return {label: set(names) for label, names in _rebinding(tuple(cell_sources or ())).items()}
+
+
+@functools.lru_cache(maxsize=8)
+def _rebinding(cell_sources: tuple) -> dict[str, frozenset]:
     found: dict[str, set[str]] = {}
-    module = _Module(cell_sources or [])
+    module = _module(tuple(cell_sources or ()))
 
     def add(label, names):
         if names:
@@ -743,7 +759,7 @@ def rebinding(cell_sources: list[str]) -> dict[str, set[str]]:
                     try:  # a constant string: read as the code it is, its bindings included
                         code = _const_str(node.args[0])
                         inner = ast.parse(code, mode="exec" if name == "exec" else "eval")
-                        add(name, set(_Module([code]).bindings) if name == "exec" else
+                        add(name, set(_module((code,)).bindings) if name == "exec" else
                             {n.target.id for n in ast.walk(inner) if isinstance(n, ast.NamedExpr)})
                         scan(inner, depth + 1)
                         continue
@@ -782,7 +798,7 @@ def rebinding(cell_sources: list[str]) -> dict[str, set[str]]:
 
     for tree in module.trees:
         scan(tree)
-    return found
+    return {label: frozenset(names) for label, names in found.items()}
 
 
 def _probe_modules() -> set[str]:
@@ -813,7 +829,7 @@ def channel_notes(cells: list[tuple[str, str]]) -> list[tuple[str, str]]:
         tree = _parse(source)
         if tree is None:
             continue
-        module = _Module([source])
+        module = _module((source,))
         for alias, dotted in module.aliases.items():
             aliases[alias] = dotted
         found: list[str] = []
@@ -879,7 +895,7 @@ def channel_notes(cells: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def evidence(cell_sources: list[str], function: str) -> Evidence:
     """What ``function``, as bound after the last cell, reaches (see the module doc)."""
-    module = _Module(cell_sources or [])
+    module = _module(tuple(cell_sources or ()))
     if function not in module.bindings and function not in module.aliases:
         return Evidence(False, dynamic={"unparsable"} if module.unparsable else set())
     reader = _Reader(module)
@@ -919,7 +935,7 @@ def provably_raises(cell_sources: list[str], function: str) -> str:
     ``__main__.f = ...``, a ``global`` declaration of it, IPython's shell...); ``"no"`` otherwise.
     Constructs that cannot rebind it (a ``global`` of another name, ``setattr(obj, "x", ...)``)
     leave the answer ``"yes"``."""
-    module = _Module(cell_sources or [])
+    module = _module(tuple(cell_sources or ()))
     if module.unparsable or not _raises_always(module, function):
         return "no"
     names = _raising_names(module, function)
