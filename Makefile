@@ -34,11 +34,13 @@ PYTEST_WORKERS ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || 
 PYTEST_ARGS ?= -n $(PYTEST_WORKERS) -q --durations=10
 # Debian packages the tests need, as package:file-it-provides (installed when the file is missing).
 DEB_PACKAGES ?= chromium:/usr/bin/chromium fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
-                bubblewrap:/usr/bin/bwrap valgrind:/usr/bin/valgrind
+                bubblewrap:/usr/bin/bwrap valgrind:/usr/bin/valgrind nodejs:/usr/bin/node npm:/usr/bin/npm
 
 LOCK_BUILD := requirements/build.txt
 LOCK_COURSE := requirements/course.txt
 LOCK_DEV := requirements/dev.txt
+LOCK_HUB := requirements/hub.txt
+LOCK_TF := requirements/tf.txt
 INSTALL_KEY := $(shell { cat pyproject.toml $(LOCK_BUILD) $(LOCK_COURSE) $(LOCK_DEV); for p in course_lang minitape grader lessons; do test -f $$p/__init__.py && echo $$p; done; } 2>/dev/null | sha256sum | cut -c1-16)
 STAMP_COURSE := $(VENV)/.stamp-course-$(INSTALL_KEY)
 STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
@@ -46,15 +48,17 @@ STAMP_DEV := $(VENV)/.stamp-dev-$(INSTALL_KEY)
 phase = @printf '\n==> %s\n' $(1)
 
 .PHONY: help lab test install install-dev system-packages preflight preflight-lab clean lite test-lite student-dist site
-.PHONY: check lock test-latest
+.PHONY: check lock test-latest install-tf test-tf hub
 
 help:
 	@echo "make lab    start the students' JupyterLab on the lessons (creates .venv on first use)"
 	@echo "make test   run the whole test suite (installs what is missing first)"
 	@echo "make check  the fast tier: unit-level tests, no kernels, browsers, installs or site builds (about 35 s)"
+	@echo "make test-tf   the lessons under real TensorFlow beside minitape, cell by cell (installs .venv-tf first)"
 	@echo "make lite   build the course as a static JupyterLite site in build/lite/ (runs in the browser, no server)"
 	@echo "make site   execute every lesson in every language into a static HTML site in build/site/ (read-only pages)"
 	@echo "make student-dist STUDENT_DIST=DIR   build what students get (notebooks, wheel, Binder files) into DIR"
+	@echo "make hub    a demo: the course on a real JupyterHub on 127.0.0.1 (as root: system users; docs/jupyterhub.md)"
 	@echo "make lock   resolve the lock files requirements/{course,dev}.txt again (then review and test)"
 	@echo "make test-latest   the suite against the newest release of every dependency (what would break)"
 	@echo "make clean  remove .venv and build artefacts"
@@ -95,7 +99,8 @@ install-dev: $(STAMP_DEV)
 
 # Debian packages for the tests: Chromium for the real-browser tests (Playwright drives
 # /usr/bin/chromium; its own browser downloads are not used) and a font for it; bubblewrap, the
-# sandbox autograding runs students' kernels in (grader/README.md, "Sandbox"); valgrind, which
+# sandbox autograding runs students' kernels in (grader/README.md, "Sandbox"); Node.js and npm, for
+# axe-core (the accessibility tests) and configurable-http-proxy (JupyterHub's, tests/hub/); valgrind, which
 # benchmarks/instructions.py counts instructions with.
 system-packages:
 	@missing=; for pair in $(DEB_PACKAGES); do [ -e "$${pair#*:}" ] || missing="$$missing $${pair%%:*}"; done; \
@@ -147,6 +152,18 @@ student-dist: $(STAMP_COURSE)
 	$(call phase,"Building the student distribution in $(STUDENT_DIST) (about 30 s)")
 	$(VPY) -m lessons student-dist $(STUDENT_DIST) $(STUDENT_DIST_ARGS)
 
+# A demo of the JupyterHub route (docs/jupyterhub.md): a real JupyterHub on 127.0.0.1:$(HUB_PORT) with
+# hub/jupyterhub_config.py, configurable-http-proxy from npm (hub/package-lock.json), nbgrader's
+# exchange, an instructor and two students as system users (ana-demo: Spanish, ben-demo:
+# Portuguese), each student's JupyterLab from the student distribution. As root (it creates the
+# users); Ctrl+C stops it and removes the users and $(HUB_ROOT). About 2 minutes to start the
+# first time (the student distribution, the hub's environment, two assignments generated).
+HUB_ROOT ?= /tmp/minitape-hub
+HUB_PORT ?= 8000
+HUB_TAG ?= demo
+hub: system-packages $(STAMP_DEV)
+	$(VPY) -m hub.course_hub --root $(HUB_ROOT) --port $(HUB_PORT) --tag $(HUB_TAG)
+
 # The executed lessons as a static HTML site (python -m lessons site; docs/static-site.md, "Read the lessons
 # online"): every lesson in every language run top to bottom and exported with nbconvert, figures
 # and widget states embedded, into build/site/ (replaced only when every lesson ran cleanly).
@@ -163,7 +180,7 @@ site: $(STAMP_COURSE)
 # other: they are made side by side (-j2; the output of the two a line at a time), which takes
 # about as long as the longer of the two instead of both.
 test: system-packages
-	@$(MAKE) --no-print-directory -j2 --output-sync=line install-dev lite
+	@$(MAKE) --no-print-directory -j2 --output-sync=line install-dev lite install-tf
 	$(call phase,"Running the test suite: pytest $(PYTEST_ARGS) (about 9 min on 2 cores)")
 	$(VPY) -m pytest $(PYTEST_ARGS)
 	$(call phase,"Running tests/minitape again on the strict backend (about 1 min)")
@@ -181,6 +198,8 @@ lock: $(STAMP_DEV)
 	$(UV_COMPILE) requirements/build.in -o $(LOCK_BUILD)
 	$(UV_COMPILE) pyproject.toml --extra course -o $(LOCK_COURSE)
 	$(UV_COMPILE) pyproject.toml --extra course --extra dev -o $(LOCK_DEV)
+	$(UV_COMPILE) pyproject.toml --extra course --extra hub -o $(LOCK_HUB)
+	$(UV_COMPILE) -c $(LOCK_BUILD) -c $(LOCK_DEV) pyproject.toml --extra tensorflow -o $(LOCK_TF)
 	$(UV_COMPILE) lite/requirements-build.in -c lite/requirements.txt -o lite/requirements-build.txt \
 	  $$(sed -n 's/^\([A-Za-z0-9._-]*\)==.*/--no-emit-package \1/p' lite/requirements.txt)
 	@git diff --stat -- requirements/ 2>/dev/null || true
@@ -201,10 +220,41 @@ test-latest: system-packages lite | preflight
 # The fast tier a developer runs after every edit (docs/testing.md): the engine, the grader's and
 # the lessons' unit-level tests, the source/glossary/layout checks; no Jupyter kernel, browser,
 # install or JupyterLite site (the markers those tests carry are deselected). 35 s on 2 cores, quiet.
-CHECK_MARKERS ?= not kernel and not browser and not install and not lite and not slow
+CHECK_MARKERS ?= not kernel and not browser and not install and not lite and not slow and not tensorflow
 check: $(STAMP_DEV)
 	$(call phase,"Running the fast tier: pytest -m '$(CHECK_MARKERS)' (about 35 s on 2 cores; minutes under load)")
 	$(VPY) -m pytest -n auto -q --durations=10 -m '$(CHECK_MARKERS)' $(CHECK_ARGS)
+
+# ----- The TensorFlow tier (docs/testing.md, "The TensorFlow tier") --------------------------------
+# Every lesson's code cells, from the one source, run twice, `import minitape as tf` and `import
+# tensorflow as tf`, and are compared cell by cell; the exercises' solutions run under TensorFlow on
+# the visible checks; the lessons' claims are checked under both engines (tests marked `tensorflow`,
+# tests/lessons/test_lessons_tensorflow.py). TensorFlow lives in its own virtualenv, .venv-tf, from the
+# hashed lock requirements/tf.txt (tensorflow-cpu and what it pulls in, the course's pins kept); a .pth
+# file puts .venv's packages (the course, matplotlib, ...) after its own, so nothing is installed twice
+# but TensorFlow's closure. Cached on a hash of the lock files: a second run installs nothing.
+VENV_TF ?= .venv-tf
+TF_KEY := $(shell cat $(LOCK_BUILD) $(LOCK_TF) 2>/dev/null | sha256sum | cut -c1-16)
+STAMP_TF := $(VENV_TF)/.stamp-tf-$(TF_KEY)
+
+$(STAMP_TF): $(STAMP_DEV)
+	@printf '\n==> %s\n' "Installing TensorFlow (tensorflow-cpu 2.21, Keras 3) into $(VENV_TF) from $(LOCK_TF) (about 1 min on a fresh machine)"
+	@rm -rf $(VENV_TF)
+	$(PYTHON) -m venv $(VENV_TF)
+	$(VENV_TF)/bin/python -m pip --disable-pip-version-check install --progress-bar on --require-hashes --no-deps -r $(LOCK_BUILD)
+	$(VENV_TF)/bin/python -m pip --disable-pip-version-check install --progress-bar on --require-hashes --no-deps -r $(LOCK_TF)
+	@tf_lib=$$($(VENV_TF)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])'); \
+	 course_lib=$$($(VPY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])'); \
+	 echo "import site; site.addsitedir('$$course_lib')" > "$$tf_lib/zz-course-venv.pth"
+	@$(VENV_TF)/bin/python -c 'import tensorflow, keras, minitape, lessons, grader' 2>/dev/null || { \
+	  echo "error: $(VENV_TF) cannot import TensorFlow and the course together; remove it and run make test-tf again" >&2; exit 1; }
+	@touch $@
+
+install-tf: $(STAMP_TF)
+
+test-tf: $(STAMP_TF)
+	$(call phase,"Running the TensorFlow tier: every lesson under minitape and under TensorFlow (5-9 min on 2 cores)")
+	$(VPY) -m pytest -m tensorflow $(PYTEST_ARGS)
 
 # ----- The course in the browser: a static JupyterLite site (lite/README.md) -----------------------
 # `make lite` installs the pinned tools into .venv-lite (lite/requirements.txt by hash, then the
@@ -232,4 +282,4 @@ test-lite: $(STAMP_DEV) system-packages lite
 	$(VPY) -m pytest -m lite $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) $(VENV_LITE) $(VENV_LATEST) build dist *.egg-info test-artifacts
+	rm -rf $(VENV) $(VENV_LITE) $(VENV_LATEST) $(VENV_TF) build dist *.egg-info test-artifacts

@@ -5,7 +5,8 @@ Wall-clock figures on a shared machine move by several percent between runs; an 
 change worth 1-3 % drowns in that.  Counted instructions do not: under Valgrind's cachegrind,
 with address-space randomization off, a fixed hash seed and one BLAS thread, the same
 program executes the same instructions every time.  This script runs each workload of
-``benchmarks/run.py``'s hot paths (chain, hessian, a small Jacobian) under cachegrind for
+``benchmarks/run.py``'s hot paths (chain, hessian, the Jacobians, the MLP and its NumPy floor)
+under cachegrind for
 every tree, twice (with 0 and with N repetitions after the same warm-up, once bytecode caches
 are written) and reports the
 difference divided by the work: instructions per primitive op (chain), per Hessian, per
@@ -70,6 +71,48 @@ def f():
     return t.jacobian(y, x)
 """),
 }
+# benchmarks/run.py's Jacobians (issue 42) and its MLP, with the MLP's NumPy floor for scale
+_JAC = """
+import numpy as np
+rng = np.random.default_rng(0)
+n, batch = {n}, {batch}
+W = mt.constant((rng.standard_normal((n, n)) / np.sqrt(n)).astype("float32"))
+x = mt.constant(rng.standard_normal((batch, n) if batch else (n,)).astype("float32"))
+def f():
+    with mt.GradientTape() as t:
+        t.watch(x)
+        h = mt.tanh(mt.matmul(x, W, transpose_b=True) if batch else mt.linalg.matvec(W, x))
+        y = mt.sin(h) * h
+    return t.batch_jacobian(y, x) if batch else t.jacobian(y, x)
+"""
+WORKLOADS["jacobian n=100"] = (1, _JAC.format(n=100, batch=0))
+WORKLOADS["jacobian n=1000"] = (1, _JAC.format(n=1000, batch=0))
+WORKLOADS["batch_jacobian 32x100"] = (1, _JAC.format(n=100, batch=32))
+_MLP = """
+import numpy as np
+rng = np.random.default_rng(0)
+X = rng.standard_normal((256, 512), dtype=np.float32)
+W1 = rng.standard_normal((512, 512), dtype=np.float32) / np.float32(np.sqrt(512))
+W2 = rng.standard_normal((512, 1), dtype=np.float32) / np.float32(np.sqrt(512))
+Y = rng.standard_normal((256, 1), dtype=np.float32)
+"""
+WORKLOADS["mlp"] = (1, _MLP + """
+Xm, Ym, W1m, W2m = mt.constant(X), mt.constant(Y), mt.Variable(W1), mt.Variable(W2)
+def f():
+    with mt.GradientTape() as tape:
+        h = mt.nn.relu(mt.matmul(Xm, W1m))
+        loss = mt.reduce_mean(mt.square(mt.matmul(h, W2m) - Ym))
+    return tape.gradient(loss, [W1m, W2m])
+""")
+WORKLOADS["mlp, NumPy by hand"] = (1, _MLP + """
+def f():  # (benchmarks/run.py's floor; the same in every tree)
+    Z = X @ W1
+    H = np.maximum(Z, np.float32(0))
+    D = H @ W2 - Y
+    loss = np.mean(D * D)
+    dP = D * np.float32(2.0 / D.size)
+    return loss, X.T @ ((dP @ W2.T) * (Z > 0)), H.T @ dP
+""")
 
 DRIVER = """
 import sys
@@ -125,8 +168,10 @@ def main(argv=None) -> int:
     ap.add_argument("--vs", action="append", default=[], metavar="REV",
                     help="a git revision to compare with (repeatable)")
     ap.add_argument("-n", type=int, default=30, help="repetitions counted (default 30)")
-    ap.add_argument("--only", default=",".join(WORKLOADS),
-                    help="comma-separated workloads (default: all)")
+    ap.add_argument("--only", default=",".join(w for w in WORKLOADS if not w.startswith("mlp")),
+                    help="comma-separated workloads (default: all but the MLP's two, whose "
+                         "BLAS products take minutes under valgrind: --only mlp,'mlp, NumPy "
+                         "by hand')")
     add_write_option(ap, 'instructions')
     args = ap.parse_args(argv)
     with written_to(args.write, 'Instruction counts (benchmarks/instructions.py)', markdown=False):
@@ -162,7 +207,7 @@ def _main(args):
         change = (per[-1] / per[0] - 1) * 100 if per[0] else float("nan")
         print(f"{name:<22}" + "".join(f"{v:>{width + 2},.0f}" for v in per)
               + f"   {change:+.2f} %")
-    print("(chain: per primitive op; hessian, jacobian: per call.  Deterministic counts.)")
+    print("(chain: per primitive op; the others: per call.  Deterministic counts.)")
     return 0
 
 

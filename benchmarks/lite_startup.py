@@ -3,9 +3,9 @@
 
     python benchmarks/lite_startup.py                 # median of 5 first and 5 cached visits
     python benchmarks/lite_startup.py --runs 1        # one of each (a smoke run)
-    python benchmarks/lite_startup.py --label after   # name the column (before/after a change)
-    python benchmarks/lite_startup.py --vs build/lite-before --breakdown   # two builds side by side,
-                                                      # interleaved, and the first cell piece by piece
+    python benchmarks/lite_startup.py --vs build/lite-before --write   # two builds side by side,
+                               # interleaved; the figures of build/lite become the ones the site states
+    python benchmarks/lite_startup.py --vs build/lite-before --breakdown   # and the first cell piece by piece
     python benchmarks/lite_startup.py --runs 0 --run-all   # Run All of every lesson in the browser kernel
 
 It serves build/lite (`make lite`) from 127.0.0.1 with a plain static file server, opens
@@ -24,9 +24,15 @@ tests/browser does) and takes every time from the browser's own clocks:
 
 A *first visit* is a new browser context (an empty profile: no HTTP cache, no JupyterLite
 storage); the *cached visit* opens the same lesson again in that context. Each of the --runs
-rounds makes both; the table gives the median of each phase, and the Markdown file
-(benchmarks/results/lite_startup.md, or --output) adds every run and the machine's load
-average before and after (the machine is shared: read the figures with it).
+rounds makes both; the table gives the median of each phase, and the bytes a first visit fetched
+(the page's and the kernel worker's resources, bodies as sent) until the first cell was done.
+
+--write keeps them, with every run and the machine's load average before, during and after (the
+machine is shared: read the figures with it): benchmarks/results/lite_startup.md (or --output),
+and benchmarks/results/lite_startup.json, the one source of the site's figures: lite/build.py
+reads it for the landing page and the start-up notice ("about N seconds", "about M MB"), and the
+block between the FIGURES markers of docs/jupyterlite.md is written from it (figures_block);
+tests/lite/test_site_figures.py holds the three to it.
 """
 
 from __future__ import annotations
@@ -57,12 +63,16 @@ LESSON = "lessons/en/01-gradients.ipynb"
 # kernel ready (the same test as the browser tests' run_all_cells and the start-up notice).
 PROBE = """
 window.__liteBench = {};
+performance.setResourceTimingBufferSize(5000);
 (function poll() {
   const b = window.__liteBench, app = window.jupyterapp;
   const w = app && app.shell && app.shell.currentWidget;
   if (b.shown === undefined && document.querySelector('.jp-NotebookPanel .jp-Notebook .jp-Cell')) b.shown = performance.now();
   const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-  if (b.ready === undefined && k && k.connectionStatus === 'connected' && k.status === 'idle') b.ready = performance.now();
+  if (b.ready === undefined && k && k.connectionStatus === 'connected' && k.status === 'idle') {
+    b.ready = performance.now();
+    performance.mark('bench:ready');
+  }
   if (b.ready === undefined || b.shown === undefined) setTimeout(poll, 20);
 })();
 """
@@ -71,11 +81,13 @@ RUN_FIRST_CELL = """async (code) => {
   const w = window.jupyterapp.shell.currentWidget, k = w.sessionContext.session.kernel;
   const b = window.__liteBench;
   b.cellStart = performance.now();
+  performance.mark('bench:cell-start');
   b.cellStderr = '';
   const f = k.requestExecute({code, store_history: false});
   f.onIOPub = msg => { if (msg.header.msg_type === 'stream' && msg.content.name === 'stderr') b.cellStderr += msg.content.text; };
   const reply = await f.done;
   b.cellDone = performance.now();
+  performance.mark('bench:cell-done');
   return reply.content.status;
 }"""
 
@@ -95,7 +107,7 @@ RUN_STEP = """async (code) => {
 WORKER_TIMINGS = """
 import js as __js, json as __json
 __entries = [{"name": str(e.name).rsplit("/", 1)[-1], "start": e.startTime, "end": e.responseEnd,
-              } for e in __js.performance.getEntriesByType("resource")]
+              "bytes": e.encodedBodySize} for e in __js.performance.getEntriesByType("resource")]
 print(__json.dumps({"origin": __js.performance.timeOrigin, "now": __js.performance.now(), "entries": __entries}))
 del __js, __json, __entries
 """
@@ -129,10 +141,50 @@ def first_code_cell(site: Path, lesson: str) -> str:
     raise SystemExit(f"{lesson} has no code cell")
 
 
-def visit(context, url: str, code: str, timeout_ms: int, steps: list[tuple[str, str]] | None = None) -> dict:
+# Chromium's trace of a visit (--cpu): each thread's top-level tasks with the CPU time they took
+# (tdur), and the page's marks. What a busy machine inflates is the wait for a core, not the CPU.
+TRACE_CATEGORIES = ["toplevel", "blink.user_timing", "devtools.timeline"]
+
+
+def cpu_figures(trace: bytes) -> dict:
+    """From a visit's trace: the CPU time (ms) the page's main thread spent until it created the
+    kernel's worker, the worker's until the kernel was ready, and the worker's and the main
+    thread's during the first cell; their sums estimate the visit's times with a core to each
+    thread and nothing else running (no wait for a core, fetches from 127.0.0.1 near instant)."""
+    events = json.loads(trace)["traceEvents"]
+    names = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
+             if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    marks = {e["name"]: e["ts"] for e in events if e.get("name", "").startswith("bench:")}
+    tasks = [e for e in events if e.get("ph") == "X" and e.get("cat") == "toplevel"]
+
+    def thread(name):
+        return [e for e in tasks if names.get((e["pid"], e["tid"])) == name]
+
+    def cpu(ts, start, end):
+        return sum(e.get("tdur", 0) for e in ts if start <= e["ts"] < end) / 1000
+
+    main, worker = thread("CrRendererMain"), thread("DedicatedWorker thread")
+    if not worker or "bench:ready" not in marks:
+        return {}
+    created = min(e["ts"] for e in worker)
+    ready, start, done = marks["bench:ready"], marks.get("bench:cell-start"), marks.get("bench:cell-done")
+    out = {"main_before_worker": cpu(main, 0, created), "worker_until_ready": cpu(worker, 0, ready)}
+    out["ready_est"] = out["main_before_worker"] + out["worker_until_ready"]
+    if start and done:
+        out["cell_cpu"] = cpu(worker, start, done) + cpu(main, start, done)
+        out["cell_done_est"] = out["ready_est"] + out["cell_cpu"]
+    return out
+
+
+def visit(context, url: str, code: str, timeout_ms: int, steps: list[tuple[str, str]] | None = None,
+          browser=None) -> dict:
     """One visit: the page's and the worker's clocks. With `steps` ([(label, code)]), the first
-    cell is not sent whole: each step is sent alone and timed (the phase breakdown)."""
+    cell is not sent whole: each step is sent alone and timed (the phase breakdown). With a
+    `browser`, the visit is traced and its CPU figures (cpu_figures) added."""
     page = context.new_page()
+    if browser is not None:
+        browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
+    traced = browser is not None
     try:
         page.goto(url, wait_until="commit")
         page.wait_for_function("() => window.__liteBench && window.__liteBench.ready !== undefined"
@@ -156,10 +208,16 @@ def visit(context, url: str, code: str, timeout_ms: int, steps: list[tuple[str, 
             const f = k.requestExecute({code, silent: false, store_history: false});
             f.onIOPub = msg => { if (msg.header.msg_type === 'stream') text += msg.content.text; };
             await f.done;
-            return {text, origin: performance.timeOrigin};
+            const page = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
+                .reduce((n, e) => n + (e.encodedBodySize || 0), 0);
+            return {text, origin: performance.timeOrigin, pageBytes: page};
         }""", WORKER_TIMINGS)
         bench = page.evaluate("() => window.__liteBench")
+        cpu = cpu_figures(browser.stop_tracing()) if traced else {}
+        traced = False
     finally:
+        if traced:
+            browser.stop_tracing()
         page.close()
     worker = json.loads(out["text"].strip().splitlines()[-1])
     shift = worker["origin"] - out["origin"]          # worker clock -> page clock
@@ -179,7 +237,10 @@ def visit(context, url: str, code: str, timeout_ms: int, steps: list[tuple[str, 
         "cell_run": bench["cellDone"] - bench["cellStart"],
         "cell_stderr": bench.get("cellStderr", ""),
         "wheels": sorted(((e["name"], round(e["start"]), round(e["end"])) for e in wheels), key=lambda t: t[1]),
+        # everything fetched until the first cell was done: the page's resources and the worker's
+        "bytes": out["pageBytes"] + sum(e.get("bytes") or 0 for e in entries),
         "steps": timed,
+        "cpu": cpu,
     }
 
 
@@ -273,6 +334,26 @@ def run_all(browser, site: Site, lessons: list[str], timeout_ms: int) -> dict[st
     return out
 
 
+CPU_ROWS = [("main_before_worker", "CPU: page, until the kernel's worker starts"),
+            ("worker_until_ready", "CPU: kernel's worker, until ready"),
+            ("ready_est", "**idle-machine estimate: kernel ready** (the two above)"),
+            ("cell_cpu", "CPU: first cell (worker and page)"),
+            ("cell_done_est", "**idle-machine estimate: first cell done**")]
+
+
+def cpu_medians(rs: list[dict]) -> dict:
+    return {k: statistics.median(r["cpu"][k] for r in rs if k in r.get("cpu", {}))
+            for k, _ in CPU_ROWS if any(k in r.get("cpu", {}) for r in rs)}
+
+
+def cpu_rows(runs_by_site: dict[str, dict[str, list[dict]]]) -> list[str]:
+    names = list(runs_by_site)
+    med = {(name, kind): cpu_medians(rs) for name, by_kind in runs_by_site.items() for kind, rs in by_kind.items()}
+    return [f"| {text} | " + " | ".join(fmt(k, med[(name, kind)].get(k, float("nan")))
+                                      for kind in ("first", "cached") for name in names) + " |"
+            for k, text in CPU_ROWS]
+
+
 def median_table(runs_by_site: dict[str, dict[str, list[dict]]]) -> list[str]:
     names = list(runs_by_site)
     med = {(name, kind): {k: statistics.median(r[k] for r in rs) for k, _ in PHASES}
@@ -283,6 +364,82 @@ def median_table(runs_by_site: dict[str, dict[str, list[dict]]]) -> list[str]:
         rows.append(f"| {text} | " + " | ".join(fmt(k, med[(name, kind)][k]) for kind in ("first", "cached")
                                                  for name in names) + " |")
     return rows
+
+
+RESULTS = REPO / "benchmarks" / "results"
+RESULTS_JSON = RESULTS / "lite_startup.json"
+DOCS = REPO / "docs" / "jupyterlite.md"
+BLOCK_START = "<!-- FIGURES: written by `python benchmarks/lite_startup.py --write` from benchmarks/results/lite_startup.json; do not edit -->"
+BLOCK_END = "<!-- END FIGURES -->"
+
+
+def site_summary(path: Path, runs: dict[str, list[dict]]) -> dict:
+    """One site's figures as kept in RESULTS_JSON: the build's sizes (its site-figures.json, when it
+    has one), the medians of every phase in ms per kind of visit, and the MB a first visit fetched."""
+    try:
+        built = json.loads((path / "site-figures.json").read_text())
+    except (OSError, ValueError):
+        built = {"site_mb": round(sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 1e6, 1)}
+    out = {"built": built}
+    for kind, rs in runs.items():
+        out[kind] = {k: round(statistics.median(r[k] for r in rs)) for k, _ in PHASES}
+    out["first_visit_mb"] = round(statistics.median(r["bytes"] for r in runs["first"]) / 1e6, 1)
+    cpu = {kind: {k: round(v) for k, v in cpu_medians(rs).items()} for kind, rs in runs.items()}
+    if all(cpu.values()):
+        out["cpu"] = cpu
+    return out
+
+
+def figures_block(figures: dict) -> str:
+    """The figures paragraph of docs/jupyterlite.md, from RESULTS_JSON's data (the test holds the
+    page to it)."""
+    site = figures["site"]
+    built = site["built"]
+    load = figures["load"]
+
+    def s(ms: float) -> str:
+        return f"{ms / 1000:.1f} s"
+
+    lines = [f"Measured {figures['when']} (commit {figures['commit']}) by `benchmarks/lite_startup.py`: lesson 1 "
+             f"in headless Chromium {figures['chromium'].split('.')[0]}, served from 127.0.0.1, medians of "
+             f"{figures['runs']} first and {figures['runs']} cached visits, on {figures['cores']} cores with a 1-minute "
+             f"load average of {load['during'][0]}–{load['during'][1]} while measuring (a quiet machine is 0–1; "
+             "every time here grows with the load).", "",
+             "| | first visit | cached visit |", "| --- | ---: | ---: |",
+             f"| notebook shown | {s(site['first']['shown'])} | {s(site['cached']['shown'])} |",
+             f"| kernel ready (the start-up notice goes) | {s(site['first']['ready'])} | {s(site['cached']['ready'])} |",
+             f"| first cell done (NumPy, Matplotlib, ipywidgets, minitape imported) | {s(site['first']['cell_done'])} "
+             f"| {s(site['cached']['cell_done'])} |", "",
+             f"The site is {built['site_mb']:.0f} MB on disk"
+             + (f" (Pyodide and the Python packages {built['python_mb']:.0f} MB, of which lesson 1 loads "
+                f"{built['lesson_python_mb']:.0f} MB)" if "python_mb" in built else "")
+             + f"; a first visit of lesson 1 fetches {site['first_visit_mb']:.0f} MB until its first cell is done, "
+             "and later visits come from the browser's cache."]
+    def both(visits: dict, key: str) -> str:          # first visit / cached visit
+        return f"{s(visits['first'][key])} / {s(visits['cached'][key])}"
+
+    if "cpu" in site:
+        lines += ["", "The same visits' CPU time on the way (traced in Chromium: the page until it starts the kernel's "
+                  "worker, then the worker), which waiting for a core does not inflate, estimates them on an idle "
+                  f"machine (first visit / cached): kernel ready {both(site['cpu'], 'ready_est')}, first cell done "
+                  f"{both(site['cpu'], 'cell_done_est')}."]
+    if "baseline" in figures:
+        base = figures["baseline"]
+        lines += ["", "In the same sitting, visited in turn with it, the site before this change (first visit / "
+                  f"cached): kernel ready {both(base, 'ready')}, first cell done {both(base, 'cell_done')}"
+                  + (f" (idle-machine estimate {both(base['cpu'], 'ready_est')} and "
+                     f"{both(base['cpu'], 'cell_done_est')})" if "cpu" in base else "")
+                  + f"; {base['first_visit_mb']:.0f} MB fetched on a first visit, {base['built']['site_mb']:.0f} MB on disk."]
+    return "\n".join(lines)
+
+
+def write_docs_block(figures: dict) -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    start, end = text.find(BLOCK_START), text.find(BLOCK_END)
+    if start < 0 or end < start:
+        raise SystemExit(f"{DOCS.relative_to(REPO)} has no figures block ({BLOCK_START} ... {BLOCK_END})")
+    DOCS.write_text(text[:start + len(BLOCK_START)] + "\n" + figures_block(figures) + "\n" + text[end:],
+                    encoding="utf-8")
 
 
 def main(argv=None) -> int:
@@ -296,16 +453,28 @@ def main(argv=None) -> int:
     parser.add_argument("--breakdown", action="store_true",
                         help="one more first visit per site, the first cell sent statement by statement (each "
                         "import timed alone) and then the cells up to the first figure")
+    parser.add_argument("--cpu", action="store_true",
+                        help="also trace every visit in Chromium and report the CPU time on the way to a ready kernel "
+                        "and through the first cell (main thread until the kernel's worker starts, then the worker): "
+                        "an estimate of the times on an idle machine, which a busy one's waits for a core do not inflate")
     parser.add_argument("--run-all", action="store_true",
                         help="also time Run All of every English lesson in the browser kernel, per site")
     parser.add_argument("--label", default="", help="a name for this measurement (e.g. before, after): its table is appended to --output "
                         "instead of replacing it, so a before/after pair made in one sitting sits together")
-    parser.add_argument("--output", type=Path, default=REPO / "benchmarks" / "results" / "lite_startup.md")
+    parser.add_argument("--write", action="store_true",
+                        help="keep the results: the Markdown report (--output), benchmarks/results/lite_startup.json "
+                        "(the figures the site states; needs --runs >= 1) and the figures block of docs/jupyterlite.md")
+    parser.add_argument("--output", type=Path, default=None,
+                        help="where the Markdown report goes (default with --write: benchmarks/results/lite_startup.md)")
     parser.add_argument("--json", type=Path, default=None, help="also write every measurement as JSON here")
     parser.add_argument("--timeout", type=float, default=300, help="seconds to wait for a kernel (default 300)")
     args = parser.parse_args(argv)
     if args.runs < 0:
         parser.error("--runs must be at least 0")
+    if args.write and args.runs < 1:
+        parser.error("--write keeps the start-up figures: it needs --runs 1 or more")
+    if args.output is None and args.write:
+        args.output = RESULTS / "lite_startup.md"
     for site in (args.site, args.vs):
         if site is not None and not (site / "index.html").exists():
             print(f"{site} is missing: build it with `make lite`", file=sys.stderr)
@@ -335,12 +504,16 @@ def main(argv=None) -> int:
                     try:
                         for kind in ("first", "cached"):
                             t0 = time.monotonic()
-                            r = visit(context, site.url(args.lesson), code, timeout_ms)
+                            r = visit(context, site.url(args.lesson), code, timeout_ms,
+                                      browser=browser if args.cpu else None)
                             runs[site.name][kind].append(r)
                             loads.append(os.getloadavg()[0])
                             print(f"run {n + 1}/{args.runs} {site.name:8s} {kind:6s}: shown {fmt('shown', r['shown'])}, "
-                                  f"ready {fmt('ready', r['ready'])}, first cell {fmt('cell_done', r['cell_done'])} "
-                                  f"({time.monotonic() - t0:.0f} s wall, load {loads[-1]:.1f})", flush=True)
+                                  f"ready {fmt('ready', r['ready'])}, first cell {fmt('cell_done', r['cell_done'])}, "
+                                  f"{r['bytes'] / 1e6:.1f} MB fetched"
+                                  + (f"; CPU estimate: ready {fmt('', r['cpu']['ready_est'])}, first cell "
+                                     f"{fmt('', r['cpu'].get('cell_done_est', float('nan')))}" if r.get("cpu") else "")
+                                  + f" ({time.monotonic() - t0:.0f} s wall, load {loads[-1]:.1f})", flush=True)
                     finally:
                         context.close()
             if args.breakdown:
@@ -370,6 +543,8 @@ def main(argv=None) -> int:
             f"{', '.join(f'{x:.1f}' for x in load_after)} after"
             + (f", 1-min load {min(loads):.1f}-{max(loads):.1f} during the visits" if loads else "") + f"; {cores} cores")
     rows = median_table(runs) if args.runs else []
+    if args.runs and args.cpu:
+        rows += cpu_rows(runs)
     if args.runs:
         rows += ["", "The first cell wrote on stderr (e.g. Matplotlib building its font cache): " + ", ".join(
             f"{name}: {sum(bool(r['cell_stderr'].strip()) for rs in by_kind.values() for r in rs)} of "
@@ -429,10 +604,22 @@ def main(argv=None) -> int:
             last = by_kind["first"][-1]
             lines += ["", f"Wheels fetched by the kernel in the last first visit, {name} (name, start, end in ms):", ""]
             lines += [f"- {w}: {a}-{b}" for w, a, b in last["wheels"]]
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    previous = args.output.read_text(encoding="utf-8") if args.output.exists() and args.label else ""
-    args.output.write_text((previous + "\n" if previous else "") + "\n".join(lines) + "\n", encoding="utf-8")
-    print(f"written to {args.output.relative_to(REPO) if args.output.is_relative_to(REPO) else args.output}")
+    if args.output is not None:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        previous = args.output.read_text(encoding="utf-8") if args.output.exists() and args.label else ""
+        args.output.write_text((previous + "\n" if previous else "") + "\n".join(lines) + "\n", encoding="utf-8")
+        print(f"written to {args.output.relative_to(REPO) if args.output.is_relative_to(REPO) else args.output}")
+    if args.write:
+        figures = {"when": when, "commit": commit, "chromium": version, "cores": cores, "runs": args.runs,
+                   "load": {"before": [round(x, 1) for x in load_before], "after": [round(x, 1) for x in load_after],
+                            "during": [round(min(loads), 1), round(max(loads), 1)]},
+                   "lesson": args.lesson}
+        for site in sites:
+            figures["site" if site is sites[-1] else "baseline"] = site_summary(site.path, runs[site.name])
+        RESULTS_JSON.write_text(json.dumps(figures, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_docs_block(figures)
+        print(f"written to {RESULTS_JSON.relative_to(REPO)} and the figures block of {DOCS.relative_to(REPO)}; "
+              "`make lite` puts them on the landing page and in the start-up notice")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"when": when, "commit": commit, "load_before": load_before,

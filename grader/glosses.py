@@ -107,12 +107,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "gloss.class.RecursionError": {
         "en": "",
-        "es": "la recursión superó la profundidad máxima que permite Python (a menudo, una "
-              "función que se llama a sí misma sin fin)",
-        "pt": "a recursão passou do limite de profundidade do Python (muitas vezes, uma função "
-              "que chama a si mesma sem fim)",
-        "ru": "слишком глубокая рекурсия, глубже допустимого в Python предела (часто функция "
-              "бесконечно вызывает саму себя)",
+        "es": "la recursión superó la profundidad máxima que permite Python (demasiadas llamadas, "
+              "una dentro de otra)",
+        "pt": "a recursão passou do limite de profundidade do Python (chamadas demais, uma dentro "
+              "da outra)",
+        "ru": "слишком глубокая рекурсия, глубже допустимого в Python предела (слишком много "
+              "вложенных вызовов)",
     },
 }
 

@@ -52,6 +52,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Quando o seu notebook for avaliado, será executada {count} verificação oculta. Ela chama a sua função num ponto aleatório, então só uma solução geral passa nela; o código e os valores dela não são mostrados.|Quando o seu notebook for avaliado, serão executadas {count} verificações ocultas. Elas chamam a sua função em pontos aleatórios, então só uma solução geral passa nelas; o código e os valores delas não são mostrados.",
         "ru": "При оценивании блокнота будет выполнена {count} скрытая проверка. Скрытые проверки вызывают вашу функцию в случайных точках, поэтому пройти их может только общее решение; их код и значения не показываются.|При оценивании блокнота будут выполнены {count} скрытые проверки. Они вызывают вашу функцию в случайных точках, поэтому пройти их может только общее решение; их код и значения не показываются.|При оценивании блокнота будет выполнено {count} скрытых проверок. Они вызывают вашу функцию в случайных точках, поэтому пройти их может только общее решение; их код и значения не показываются.",
     },
+    "report.hidden_pending_named.plural": {
+        "en": "{count} hidden check will run when your notebook is graded. It asks about another case than the visible ones; its code and answer are not shown here.|{count} hidden checks will run when your notebook is graded. They ask about other cases than the visible ones; their code and answers are not shown here.",
+        "es": "Al calificar tu cuaderno se ejecutará {count} comprobación oculta. Pregunta por otro caso distinto de los visibles; su código y su respuesta no se muestran aquí.|Al calificar tu cuaderno se ejecutarán {count} comprobaciones ocultas. Preguntan por otros casos distintos de los visibles; su código y sus respuestas no se muestran aquí.",
+        "pt": "Quando o seu notebook for avaliado, será executada {count} verificação oculta. Ela pergunta sobre outro caso, diferente dos visíveis; o código e a resposta dela não são mostrados aqui.|Quando o seu notebook for avaliado, serão executadas {count} verificações ocultas. Elas perguntam sobre outros casos, diferentes dos visíveis; o código e as respostas delas não são mostrados aqui.",
+        "ru": "При оценивании блокнота будет выполнена {count} скрытая проверка. Она спрашивает о другом случае, не об открытых; её код и ответ здесь не показываются.|При оценивании блокнота будут выполнены {count} скрытые проверки. Они спрашивают о других случаях, не об открытых; их код и ответы здесь не показываются.|При оценивании блокнота будет выполнено {count} скрытых проверок. Они спрашивают о других случаях, не об открытых; их код и ответы здесь не показываются.",
+    },
+    # the one rule for number types and the one tolerance (grader.student.checks), under every report
+    "report.compare_rule": {
+        "en": "Your answer counts by its value: a tensor, a NumPy array, a Python number or a list of numbers, integers or floats, computed in float32 or float64. It is compared within float32's tolerance (relative error up to {rtol}, absolute {atol} near zero).",
+        "es": "Tu respuesta cuenta por su valor: un tensor, un array de NumPy, un número de Python o una lista de números, enteros o de coma flotante, calculados en float32 o en float64. Se compara con la tolerancia de float32 (error relativo de hasta {rtol}; absoluto de {atol} cerca de cero).",
+        "pt": "A sua resposta vale pelo valor: um tensor, um array do NumPy, um número do Python ou uma lista de números, inteiros ou de ponto flutuante, calculados em float32 ou em float64. Ela é comparada com a tolerância do float32 (erro relativo de até {rtol}; absoluto de {atol} perto de zero).",
+        "ru": "Ответ засчитывается по значению: тензор, массив NumPy, число Python или список чисел, целых или с плавающей точкой, вычисленных во float32 или во float64. Он сравнивается с допуском float32 (относительная погрешность до {rtol}, абсолютная {atol} около нуля).",
+    },
     "report.hidden_note": {
         "en": "Hidden checks call your function at points chosen for you; a failed one says why, never at which point or what was expected. Regrading uses the same points.",
         "es": "Las comprobaciones ocultas llaman a tu función en puntos elegidos para ti; una que falla dice por qué, nunca en qué punto ni qué se esperaba. Al recalificar se usan los mismos puntos.",
@@ -319,6 +332,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "ponto aleatório {index}",
         "ru": "случайная точка {index}",
     },
+    "check.hidden_case": {
+        "en": "hidden case {label}",
+        "es": "caso oculto {label}",
+        "pt": "caso oculto {label}",
+        "ru": "скрытый случай {label}",
+    },
     "check.finite_difference": {
         "en": "finite differences along a random direction",
         "es": "diferencias finitas en una dirección aleatoria",
@@ -430,20 +449,23 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Ожидались параметры формы {shape}, а получено None.",
     },
     "leaf.type": {
-        "en": "Expected a tensor of shape {shape} (a minitape tensor or a NumPy array), got "
-              "a value of type `{kind}`.",
-        "es": "Se esperaba un tensor de forma {shape} (un tensor de minitape o un array de "
-              "NumPy), pero se obtuvo un valor de tipo `{kind}`.",
-        "pt": "Esperava-se um tensor de formato {shape} (um tensor do minitape ou um array do "
-              "NumPy), mas veio um valor do tipo `{kind}`.",
-        "ru": "Ожидался тензор формы {shape} (тензор minitape или массив NumPy), а "
-              "получено значение типа `{kind}`.",
+        "en": "Expected numbers of shape {shape} (a tensor, a NumPy array, a Python number or a "
+              "list of numbers), got a value of type `{kind}`.",
+        "es": "Se esperaban números de forma {shape} (un tensor, un array de NumPy, un número de "
+              "Python o una lista de números), pero se obtuvo un valor de tipo `{kind}`.",
+        "pt": "Esperavam-se números de formato {shape} (um tensor, um array do NumPy, um número do "
+              "Python ou uma lista de números), mas veio um valor do tipo `{kind}`.",
+        "ru": "Ожидались числа формы {shape} (тензор, массив NumPy, число Python или список "
+              "чисел), а получено значение типа `{kind}`.",
     },
     "leaf.dtype": {
-        "en": "Expected floating-point numbers, got dtype {dtype}.",
-        "es": "Se esperaban números de coma flotante, pero el tipo de dato (`dtype`) es {dtype}.",
-        "pt": "Esperavam-se números de ponto flutuante, mas o tipo de dado (`dtype`) é {dtype}.",
-        "ru": "Ожидались числа с плавающей точкой, а тип данных (`dtype`) — {dtype}.",
+        "en": "Expected real numbers (integers or floats), got dtype {dtype}.",
+        "es": "Se esperaban números reales (enteros o de coma flotante), pero el tipo de dato "
+              "(`dtype`) es {dtype}.",
+        "pt": "Esperavam-se números reais (inteiros ou de ponto flutuante), mas o tipo de dado "
+              "(`dtype`) é {dtype}.",
+        "ru": "Ожидались вещественные числа (целые или с плавающей точкой), а тип данных (`dtype`) "
+              "— {dtype}.",
     },
     "leaf.shape": {
         "en": "Wrong shape: expected {expected}, got {got}. Shapes must match exactly; "
@@ -581,6 +603,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Padrão: None em todas as verificações — a fita nunca ligou o alvo a esta fonte.",
         "ru": "Типичная ошибка: None во всех проверках — лента так и не связала цель с этим источником.",
     },
+    "mistake.none.returned": {
+        "en": "Pattern: None on every check — the gradient is computed but never returned.",
+        "es": "Patrón: None en todas las comprobaciones — el gradiente se calcula, pero nunca se devuelve.",
+        "pt": "Padrão: None em todas as verificações — o gradiente é calculado, mas nunca é devolvido.",
+        "ru": "Типичная ошибка: None во всех проверках — градиент вычисляется, но не возвращается.",
+    },
     "mistake.shape": {
         "en": "Pattern: the shape is wrong on every check — compare your shape with the source's.",
         "es": "Patrón: la forma es incorrecta en todas las comprobaciones — compárala con la de la fuente.",
@@ -636,16 +664,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "Типичная ошибка: ровно половина эталона — пропущен множитель 2 из производной квадрата?",
     },
     "mistake.scale.n": {
-        "en": "Pattern: the reference times the batch size n — a sum where the target takes a mean?",
-        "es": "Patrón: la referencia multiplicada por el tamaño del lote n — ¿una suma donde el objetivo usa una media?",
-        "pt": "Padrão: a referência vezes o tamanho do lote n — uma soma onde o alvo usa uma média?",
-        "ru": "Типичная ошибка: эталон, умноженный на размер батча n — сумма вместо среднего?",
+        "en": "Pattern: the reference times the number n of values the target averages — a sum where the target takes a mean?",
+        "es": "Patrón: la referencia multiplicada por el número n de valores que promedia el objetivo — ¿una suma donde el objetivo usa una media?",
+        "pt": "Padrão: a referência vezes o número n de valores cuja média o alvo toma — uma soma onde o alvo usa uma média?",
+        "ru": "Типичная ошибка: эталон, умноженный на число n усредняемых значений, — сумма вместо среднего?",
     },
     "mistake.scale.1/n": {
-        "en": "Pattern: the reference divided by the batch size n — a mean where the target takes a sum?",
-        "es": "Patrón: la referencia dividida por el tamaño del lote n — ¿una media donde el objetivo usa una suma?",
-        "pt": "Padrão: a referência dividida pelo tamanho do lote n — uma média onde o alvo usa uma soma?",
-        "ru": "Типичная ошибка: эталон, делённый на размер батча n — среднее вместо суммы?",
+        "en": "Pattern: the reference divided by the number n of values the target adds up — a mean where the target takes a sum?",
+        "es": "Patrón: la referencia dividida por el número n de valores que suma el objetivo — ¿una media donde el objetivo usa una suma?",
+        "pt": "Padrão: a referência dividida pelo número n de valores que o alvo soma — uma média onde o alvo usa uma soma?",
+        "ru": "Типичная ошибка: эталон, делённый на число n суммируемых значений, — среднее вместо суммы?",
     },
     "mistake.partial": {
         "en": "Pattern: the gradient of only part of the target — a term or a factor of the chain rule is missing.",

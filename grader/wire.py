@@ -143,22 +143,25 @@ def _array_of(d):
     return np.frombuffer(raw, dtype=np.dtype(d["dtype"])).reshape(d["shape"]).copy()
 
 
-def build_input(d):
-    """The object ``d`` (from :func:`encode_input`) describes: run in the kernel, by the probe."""
+def build_input(d, tf=None):
+    """The object ``d`` (from :func:`encode_input`) describes: run in the kernel, by the probe.
+    ``tf``: the engine whose tensors, layers and optimizers to build (minitape when None; the
+    TensorFlow tier passes ``tensorflow`` to run the exercises' solutions there)."""
     t = d["t"]
     if t in ("float", "int", "bool", "str", "none"):
         return d.get("v")
     if t == "list":
-        return [build_input(x) for x in d["items"]]
+        return [build_input(x, tf) for x in d["items"]]
     if t == "tuple":
-        return tuple(build_input(x) for x in d["items"])
+        return tuple(build_input(x, tf) for x in d["items"])
     if t == "dict":
-        return {k: build_input(v) for k, v in d["items"]}
+        return {k: build_input(v, tf) for k, v in d["items"]}
     if t == "ndarray":
         return _array_of(d)
     if t == "scalar":
         return _array_of(d)[()]
-    import minitape as tf
+    if tf is None:
+        import minitape as tf
 
     if t == "constant":
         return tf.constant(_array_of(d))

@@ -1,4 +1,4 @@
-"""Command line: ``python -m lessons {lab,student-dist,site,build,check,status,stamp,timing}`` (see ``--help``)."""
+"""Command line: ``python -m lessons {lab,hub-server,student-dist,site,build,check,status,stamp,timing}`` (see ``--help``)."""
 
 from __future__ import annotations
 
@@ -129,6 +129,12 @@ def cmd_lab(args) -> int:
     return main(args.jupyter_args, root=args.lab_root, no_sandbox=args.no_sandbox, lang=args.lab_lang)
 
 
+def cmd_hub_server(args) -> int:
+    from .hub import main
+
+    return main(args.jupyter_args)
+
+
 def cmd_student_dist(args) -> int:
     from .student import main
 
@@ -166,6 +172,15 @@ def main(argv: list[str] | None = None) -> int:
                    help="JupyterLab's interface language: en, es, pt or ru (default: MINITAPE_LANG, "
                         "else the system's language if it is one of them, else en)")
     p.set_defaults(func=cmd_lab)
+
+    p = sub.add_parser("hub-server", help="a student's server on a JupyterHub (what the hub's spawner starts)",
+                       description="JupyterHub's single-user server for a student (jupyterhub-singleuser) "
+                                   "with the course's students' configuration: nbgrader's Assignments tab "
+                                   "and Validate button on, its instructor interface off, JupyterLab in the "
+                                   "student's language (MINITAPE_LAB_LANG). Refuses to start where "
+                                   "instructor material is reachable. Other arguments go to "
+                                   "jupyterhub-singleuser (docs/jupyterhub.md).")
+    p.set_defaults(func=cmd_hub_server)
 
     p = sub.add_parser("student-dist", help="build what students get (notebooks, the wheel, Binder files) into OUT",
                        description="The student distribution: the student notebooks, the course's wheel "
@@ -223,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_timing)
 
     args, extra = parser.parse_known_args(argv)
-    if args.command == "lab":
+    if args.command in ("lab", "hub-server"):
         args.jupyter_args = extra  # e.g. --port 8890 --no-browser, for JupyterLab
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")

@@ -25,7 +25,7 @@ from course_lang.typography import decimal_mark, typeset
 
 from . import LANGS, SOURCE_LANG
 from .i18n import t
-from .source import SRC_DIR, Code, Lesson, Prose, display_path
+from .source import SRC_DIR, Code, Lesson, Prose, display_path, strip_claims
 
 ROOT = SRC_DIR.parent.parent  # the repository root
 LESSONS_DIR = SRC_DIR.parent
@@ -86,14 +86,29 @@ def prose_text(prose: Prose, lang: str) -> str:
     note that says why Python's output shows a point (``lessons.decimal_note``)."""
     status = prose.status(lang)
     if status == "missing":
-        text = f"> ⚠️ {t('lessons.missing_translation', lang)}\n\n{prose.texts[SOURCE_LANG]}"
+        text = f"> ⚠️ {t('lessons.missing_translation', lang)}\n\n{strip_claims(prose.texts[SOURCE_LANG])}"
     elif status == "stale":
-        text = f"> ⚠️ {t('lessons.stale_translation', lang)}\n\n{prose.texts[lang]}"
+        text = f"> ⚠️ {t('lessons.stale_translation', lang)}\n\n{strip_claims(prose.texts[lang])}"
     else:
-        text = prose.texts[lang]
+        text = strip_claims(prose.texts[lang])
     if prose.key == TITLE_KEY and decimal_mark(lang) != ".":
         text = f"{text.rstrip()}\n\n{t('lessons.decimal_note', lang)}"
     return typeset(text, lang, markdown=True)
+
+
+def course_only(cell: Code) -> bool:
+    """Whether a code cell runs the course's own tools (``minitape.debugging``, ``lessons.widgets``,
+    ``grader.check``), so that it does not exist in TensorFlow: ``tf="course"`` in the source, and
+    every exercise's tests cell."""
+    return cell.tf == "course" or cell.role == "tests"
+
+
+def code_text(cell: Code, lang: str) -> str:
+    """A code cell's source in the notebook of ``lang``: a cell of the course's own tools starts
+    with a comment that says so, in the notebook's language."""
+    if course_only(cell):
+        return f"# {t('lessons.course_only', lang)}\n{cell.source}"
+    return cell.source
 
 
 def nbgrader_metadata(cell: Code) -> dict:
@@ -149,7 +164,7 @@ def instructor_notebook(lesson: Lesson, lang: str):
         if isinstance(item, Prose):
             cell = v4.new_markdown_cell(prose_text(item, lang), id=cell_id)
         else:
-            cell = v4.new_code_cell(item.source, id=cell_id)
+            cell = v4.new_code_cell(code_text(item, lang), id=cell_id)
             if item.role:
                 cell.metadata["nbgrader"] = nbgrader_metadata(item)
         if item.tags:

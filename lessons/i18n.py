@@ -67,6 +67,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "**Ainda não traduzido.** Esta célula aparece em inglês.",
         "ru": "**Ещё не переведено.** Эта ячейка показана на английском.",
     },
+    # the first line of a code cell that runs the course's own tools (tf="course" in the source,
+    # and every exercise's tests cell; lessons/build.py): such a cell does not exist in TensorFlow
+    "lessons.course_only": {
+        "en": "The course's tools: this cell does not exist in TensorFlow.",
+        "es": "Herramientas del curso: esta celda no existe en TensorFlow.",
+        "pt": "Ferramentas do curso: esta célula não existe no TensorFlow.",
+        "ru": "Инструменты курса: в TensorFlow этой ячейки нет.",
+    },
     # the open questions that end every lesson (a questions=true cell; lessons/build.py)
     "lessons.questions.title": {
         "en": "Questions to think about",

@@ -24,12 +24,25 @@ MARKER = re.compile(r"^# %%(?=\s|$)")
 
 ROLES = ("solution", "tests")
 # Metadata a lesson author may write on a cell header.
-KNOWN_KEYS = {"key", "lang", "src", "nbgrader", "grade_id", "points", "tags", "questions"}
+KNOWN_KEYS = {"key", "lang", "src", "nbgrader", "grade_id", "points", "tags", "questions", "tf"}
+# What a code cell's ``tf=`` says about running it under TensorFlow (README, "Code that runs under
+# TensorFlow"): "course" (it uses the course's own tools and does not exist in TensorFlow; the build
+# tells the student so), "random" (its numbers come from random draws -- tf.random, initial weights
+# --, which differ between the engines: compared on everything but its numbers) or "differs" (it
+# runs under both and gives another result under TensorFlow, for the reason the lesson's prose
+# and docs/tensorflow-differences.md give).
+TF_MODES = ("course", "random", "differs")
 # Metadata jupytext itself adds while reading (layout hints); ignored.
 JUPYTEXT_KEYS = {"lines_to_next_cell", "lines_to_end_of_cell_marker", "cell_marker"}
 
 BEGIN_SOLUTION, END_SOLUTION = "BEGIN SOLUTION", "END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"
+
+# A claim marker in prose (``<!-- claim: l03.int-silent -->``, right after the sentence it backs):
+# the sentence states what TensorFlow, minitape, NumPy or a figure does, and the claim's id names
+# the check that runs it (tests/support/claims.py). One id for the four translations of a
+# sentence; the build removes the markers, and translation hashes ignore them.
+CLAIM_MARKER = re.compile(r"[ \t]*<!--\s*claim:\s*([a-z0-9][a-z0-9._-]*)\s*-->")
 
 # The open questions that end a lesson (a prose cell with ``questions=true``): how many.
 MIN_QUESTIONS, MAX_QUESTIONS = 2, 3
@@ -54,9 +67,20 @@ def text_hash(text: str) -> str:
     Trailing spaces and leading/trailing blank lines do not count, so re-wrapping whitespace
     at the edges does not make translations stale; any other edit does.
     """
+    text = strip_claims(text)
     lines = [line.rstrip() for line in text.strip("\n").split("\n")]
     normalized = "\n".join(lines).strip("\n")
     return hashlib.sha1(normalized.encode("utf-8")).hexdigest()[:8]
+
+
+def strip_claims(text: str) -> str:
+    """The prose without its claim markers (what students read)."""
+    return CLAIM_MARKER.sub("", text)
+
+
+def claim_ids(text: str) -> list[str]:
+    """The claim ids a prose text marks, in order."""
+    return CLAIM_MARKER.findall(text)
 
 
 @dataclass
@@ -86,7 +110,7 @@ class Prose:
     def question_list(self, lang: str) -> list[str]:
         """The questions of a ``questions=true`` cell in ``lang`` (English where the
         translation is missing), each the markdown of one numbered item (``2. Why ...``)."""
-        items, problem = split_questions(self.texts.get(lang, self.texts[SOURCE_LANG]))
+        items, problem = split_questions(strip_claims(self.texts.get(lang, self.texts[SOURCE_LANG])))
         if problem:
             raise ValueError(problem)
         return items
@@ -129,6 +153,7 @@ class Code:
     grade_id: str | None = None
     points: float | None = None
     tags: list[str] = field(default_factory=list)
+    tf: str | None = None  # None or one of TF_MODES
 
 
 @dataclass
@@ -268,7 +293,7 @@ def parse_lesson(path: str | Path, text: str | None = None) -> Lesson:
 
         if cell.cell_type == "markdown":
             lang, src = meta.get("lang"), meta.get("src")
-            bad = sorted(k for k in ("nbgrader", "grade_id", "points") if k in meta)
+            bad = sorted(k for k in ("nbgrader", "grade_id", "points", "tf") if k in meta)
             if bad:
                 problem(line, f"{', '.join(bad)} only apply to code cells")
             if key is None:
@@ -328,6 +353,10 @@ def parse_lesson(path: str | Path, text: str | None = None) -> Lesson:
         bad = sorted(k for k in ("lang", "src", "questions") if k in meta)
         if bad:
             problem(line, f"{', '.join(bad)} only apply to markdown cells (code is shared by every language)")
+        tf_mode = meta.get("tf")
+        if tf_mode is not None and tf_mode not in TF_MODES:
+            problem(line, f"tf={tf_mode!r} must be one of {', '.join(repr(m) for m in TF_MODES)}")
+            tf_mode = None
         if questions_at is not None:
             problem(line, f"a cell after the questions=true cell (line {questions_at}): a lesson ends "
                           "with one questions cell")
@@ -376,8 +405,12 @@ def parse_lesson(path: str | Path, text: str | None = None) -> Lesson:
                 code_counter += 1
                 key = f"{last_prose_key}-code" + (str(code_counter) if code_counter > 1 else "")
         claim_key(key, line)
+        if role is not None and tf_mode is not None:
+            problem(line, "tf= is for lesson cells: an exercise's tests cell is the course's by its role, "
+                          "its solution runs under both engines")
+            tf_mode = None
         cells.append(Code(key=key, line=line, source=source, role=role, grade_id=grade_id,
-                          points=points, tags=tags))
+                          points=points, tags=tags, tf=tf_mode))
 
     if not any(isinstance(c, Prose) for c in cells) and not problems:
         problem(None, "a lesson needs at least one prose cell")

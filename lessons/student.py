@@ -13,7 +13,10 @@ can read them. What students get is built from it by this command, a folder that
 * ``binder/requirements.txt`` (the checkout's pins, with the wheel instead of ``.``),
   ``binder/runtime.txt``, ``binder/start``: what repo2docker (mybinder.org) builds and starts;
 * ``Makefile`` (``make lab``: a ``.venv`` with exactly Binder's requirements, then JupyterLab on
-  ``lessons/``), ``README.md`` (the students' guide and the Binder badges), ``.gitignore``;
+  ``lessons/``), ``README.md`` (how to open, work through and hand in the lessons, in the four
+  languages, and the Binder badges; JupyterLite badges too where pyproject.toml names the
+  course's site), ``.gitignore``;
+* ``docs/students.md``, ``docs/students.{es,pt,ru}.md`` -- the students' guide in each language;
 * ``student-dist.json`` -- what it was built from (commit, version) and every file's sha256.
 
 Before anything is written the result is audited (:func:`audit`): no path of instructor
@@ -41,6 +44,8 @@ import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from course_lang.typography import typeset
 
 from . import LANGS
 
@@ -134,6 +139,16 @@ with a gradient tape, as Jupyter notebooks.
    it: `check("l01_ex1")` tries your function at a few fixed points and shows what differs.
    When your notebook is graded, hidden checks call it at other points, so write a general
    solution.
+5. **Only a browser?** The course also runs entirely in the browser, with nothing to install:
+   open the course's site ({site}) and click a lesson. Your work is kept in that browser, for
+   that site only.
+6. **Hand in** a lesson: save it (Ctrl+S), then choose *File → Download* on the course's site or
+   on Binder (the browser saves the notebook as `01-gradients.ipynb` for lesson 1), or take
+   `lessons/en/01-gradients.ipynb` from your copy; upload that file, unchanged, where your
+   instructor asks. A Binder session is lost when it ends: download your work before you leave.
+
+The whole guide, with where your work is kept and how it is graded:
+[docs/students.md](docs/students.md).
 """,
     "es": """## Español
 
@@ -152,6 +167,17 @@ inverso con una cinta (`GradientTape`), en cuadernos de Jupyter.
    debajo: `check("l01_ex1")` prueba tu función en unos puntos fijos y te muestra qué difiere.
    Al calificar tu cuaderno, unas comprobaciones ocultas la llaman en otros puntos, así que
    escribe una solución general.
+5. **¿Solo tienes un navegador?** El curso también funciona entero en el navegador, sin
+   instalar nada: abre el sitio del curso ({site}) y haz clic en una lección. Tu trabajo se
+   guarda en ese navegador y solo para ese sitio.
+6. **Para entregar** una lección, guárdala (Ctrl+S) y elige *Archivo → Descargar* en el sitio
+   del curso o en Binder (el navegador guarda el cuaderno como `01-gradients.ipynb` en la
+   lección 1), o toma `lessons/es/01-gradients.ipynb` de tu copia; sube ese archivo, tal cual,
+   donde te indique tu profesor o profesora. Una sesión de Binder se pierde al terminar:
+   descarga tu trabajo antes de irte.
+
+La guía completa, con dónde se guarda tu trabajo y cómo se califica:
+[docs/students.es.md](docs/students.es.md).
 """,
     "pt": """## Português
 
@@ -171,6 +197,17 @@ uma fita (`GradientTape`), em notebooks do Jupyter.
    logo abaixo: `check("l01_ex1")` testa a sua função em alguns pontos fixos e mostra o que está
    diferente. Quando o seu notebook for avaliado, verificações ocultas vão chamá-la em outros
    pontos; por isso, escreva uma solução geral.
+5. **Só tem um navegador?** O curso também funciona inteiro no navegador, sem instalar nada:
+   abra o site do curso ({site}) e clique em uma lição. O seu trabalho fica salvo nesse
+   navegador, só para esse site.
+6. **Para entregar** uma lição, salve-a (Ctrl+S) e escolha *File → Fazer download* no site do
+   curso ou no Binder (o navegador salva o notebook como `01-gradients.ipynb` na lição 1), ou
+   pegue `lessons/pt/01-gradients.ipynb` na sua cópia; envie esse arquivo, do jeito que está,
+   para onde o seu professor ou a sua professora pedir. Uma sessão do Binder se perde quando
+   termina: baixe o seu trabalho antes de sair.
+
+O guia completo, com onde o seu trabalho fica salvo e como ele é avaliado:
+[docs/students.pt.md](docs/students.pt.md).
 """,
     "ru": """## Русский
 
@@ -190,26 +227,58 @@ uma fita (`GradientTape`), em notebooks do Jupyter.
    ним: `check("l01_ex1")` проверяет вашу функцию в нескольких фиксированных точках и
    показывает, что не совпадает. При оценивании блокнота скрытые проверки вызывают её в других
    точках, поэтому нужно общее решение.
+5. **Есть только браузер?** Курс целиком работает и в браузере, без установки: откройте сайт
+   курса ({site}) и выберите урок. Ваша работа хранится в этом браузере и только для
+   этого сайта.
+6. **Чтобы сдать** урок, сохраните его (Ctrl+S) и выберите *Файл → Скачать* на сайте курса
+   или в Binder (браузер сохранит блокнот как `01-gradients.ipynb` для урока 1) либо возьмите
+   `lessons/ru/01-gradients.ipynb` из своей копии; загрузите этот файл без изменений туда, куда
+   скажет преподаватель. Сеанс Binder пропадает, когда заканчивается: скачайте работу, прежде
+   чем уйти.
+
+Полное руководство: где хранится работа и как её оценивают,
+[docs/students.ru.md](docs/students.ru.md).
 """,
 }
+
+
+# Where the course's site is, in each section's item 5: its address ([tool.minitape-course] site,
+# whose JupyterLite badges the table then has) or, without one, who gives it.
+SITE_PHRASES = {
+    "en": ("{site}, or the JupyterLite badges in the table below", "its address is given by your instructor"),
+    "es": ("{site}, o las insignias de JupyterLite de la tabla de abajo",
+           "su dirección te la da tu profesor o profesora"),
+    "pt": ("{site}, ou os selos do JupyterLite na tabela abaixo",
+           "o endereço é dado pelo seu professor ou pela sua professora"),
+    "ru": ("{site} или значки JupyterLite в\u00a0таблице ниже", "его адрес сообщит преподаватель"),
+}
+# The students' guide, one file per language (docs/students.md is the English one), copied into
+# the student distribution at the same paths.
+GUIDES = {lang: Path("docs") / ("students.md" if lang == "en" else f"students.{lang}.md") for lang in LANGS}
 
 
 def student_readme(root: Path, version: str) -> str:
     from minitape._lang import LANGUAGES
 
-    from .readme import course_settings, render_table
+    from .readme import course_settings, course_site, render_table
     from .source import load_lessons
 
     repository, branch = course_settings(root)
-    table = render_table(load_lessons(root / "lessons/src"), repository, branch,
+    site = course_site(root)
+    table = render_table(load_lessons(root / "lessons/src"), repository, branch, site=site,
                          note="The badges open the lesson in JupyterLab on Binder · Las insignias abren "
                               "la lección en JupyterLab en Binder · Os selos abrem a lição no JupyterLab "
-                              "no Binder · Значки открывают урок в JupyterLab на Binder")
+                              "no Binder · Значки открывают урок в JupyterLab на Binder"
+                              + ("; JupyterLite: in the browser only · solo en el navegador · só no "
+                                 "navegador · только в браузере" if site else ""))
     links = " · ".join(f"[{LANGUAGES[lang]}](#{_anchor(LANGUAGES[lang])})" for lang in LANGS)
     # each section marked with its language (WCAG 3.1.2): screen readers switch voice; GitHub keeps
     # `lang` on the div, and Markdown inside an HTML block needs the blank lines around it
-    sections = "\n".join(f'<div lang="{lang}">\n\n{README_SECTIONS[lang].format(version=version)}\n</div>\n'
-                          for lang in LANGS)
+    where = {lang: SITE_PHRASES[lang][0].format(site=site) if site else SITE_PHRASES[lang][1] for lang in LANGS}
+    # typeset as the lessons are (course_lang.typography: Russian no-break spaces, nested quotes)
+    sections = "\n".join(f'<div lang="{lang}">\n\n'
+                          f'{typeset(README_SECTIONS[lang].format(version=version, site=where[lang]), lang, markdown=True)}'
+                          f'\n</div>\n' for lang in LANGS)
     return f"""# minitape: learn reverse-mode automatic differentiation with a gradient tape
 
 {links}
@@ -271,6 +340,11 @@ def build(out: Path, root: Path = REPO) -> dict:
         (stage / "Makefile").write_text(MAKEFILE)
         (stage / ".gitignore").write_text(GITIGNORE)
         (stage / "README.md").write_text(student_readme(root, version), encoding="utf-8")
+        for guide in GUIDES.values():
+            if not (root / guide).is_file():
+                raise StudentDistError(f"the students' guide {guide} is missing from {root}")
+            (stage / guide).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(root / guide, stage / guide)
 
         problems = audit(stage, Fingerprints.of_checkout(root))
         if problems:

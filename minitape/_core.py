@@ -11,6 +11,7 @@ from . import _backend as B
 from . import _trace
 from ._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
 from ._state import multi_device as _multi
+from ._backend import quiet_run as _quiet_run, quiet_call as _quiet_call
 from ._tensor import (Tensor, EagerTensor, Variable, TensorShape, constant,  # noqa: F401
                       convert_to_tensor, install_operations, _no_recording)
 from .dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
@@ -57,13 +58,18 @@ class Primitive:
     They must compute exactly what the Tensor rules compute (``tests/minitape/test_raw_rules.py``
     compares them); a primitive without them runs its Tensor rules on wrapped arrays.
 
+    ``onehot_vjps`` (attached with :meth:`defonehot`, in ``_ops/onehot_grads.py``) carry a
+    vectorized Jacobian's one-hot seeds through the operation without making them dense
+    (:mod:`minitape._onehot`); a primitive without them makes the gradient dense there.
+
     An operation without a rule is *not differentiable* (its result
     is never recorded and gradients are None); ``no_gradient = True`` means *no gradient
     registered* (differentiating through it raises LookupError).
     """
 
     __slots__ = ("name", "fwd", "vjps", "vjp", "save", "unbroadcast", "no_gradient",
-                 "differentiable", "batch_vjps", "batch_when", "raw_vjps")
+                 "differentiable", "batch_vjps", "batch_when", "raw_vjps", "onehot_vjps",
+                 "sparse_grad")
 
     def __init__(self, name, fwd, save=None, unbroadcast=False, no_gradient=False):
         self.name = name
@@ -75,10 +81,12 @@ class Primitive:
         if self.unbroadcast and save is not None:
             raise ValueError(f"primitive {name}: unbroadcasting needs the inputs (save=None)")
         self.no_gradient = no_gradient
+        self.sparse_grad = False  # its rule may give an IndexedSlices (a gather along axis 0)
         self.differentiable = False
         self.batch_vjps = None
         self.batch_when = None
         self.raw_vjps = None
+        self.onehot_vjps = None
 
     def defvjps(self, *vjps, batch=False):
         """Attach one gradient rule per input (or a variadic :class:`EachInput`).
@@ -92,6 +100,7 @@ class Primitive:
         self.batch_vjps = self.vjps if batch else None
         self.batch_when = None
         self.raw_vjps = None
+        self.onehot_vjps = None
         return self
 
     def defraw(self, *vjps):
@@ -110,6 +119,16 @@ class Primitive:
             raise ValueError(f"primitive {self.name}: batch rules need per-input rules first")
         self.batch_vjps = vjps[0] if len(vjps) == 1 and type(vjps[0]) is EachInput else tuple(vjps)
         self.batch_when = when
+        self.onehot_vjps = None
+        return self
+
+    def defonehot(self, *vjps):
+        """Attach the rules that take a vectorized Jacobian's one-hot gradient
+        (:class:`minitape._onehot.OneHot`), one per input: each returns a OneHot, a dense
+        batched Tensor, None, or ``DENSE`` (that input's gradient from the batch rule instead)."""
+        if self.batch_vjps is None:
+            raise ValueError(f"primitive {self.name}: one-hot rules need batch rules first")
+        self.onehot_vjps = tuple(vjps)
         return self
 
     def batchable(self, params):
@@ -125,6 +144,7 @@ class Primitive:
         self.vjps = None
         self.batch_vjps = None
         self.raw_vjps = None
+        self.onehot_vjps = None
         self.differentiable = True
         return self
 
@@ -184,19 +204,23 @@ def apply(prim, inputs, params):
         inputs, params = _place(prim, inputs, params)
     fwd = prim.fwd
     n = len(inputs)
-    try:  # (free unless it raises)
+    try:  # (free unless it raises); inf and nan without NumPy's RuntimeWarnings, as in TF
         if n == 2:  # binary and unary operations: no argument list built per call
             a, b = inputs
-            v = fwd(a._value, b._value, **params) if params else fwd(a._value, b._value)
+            v = (_quiet_run(fwd, a._value, b._value, **params) if params
+                 else _quiet_run(fwd, a._value, b._value))
         elif n == 1:
-            v = fwd(inputs[0]._value, **params) if params else fwd(inputs[0]._value)
+            v = (_quiet_run(fwd, inputs[0]._value, **params) if params
+                 else _quiet_run(fwd, inputs[0]._value))
         else:
-            v = fwd(*[t._value for t in inputs], **params)
+            v = _quiet_run(fwd, *[t._value for t in inputs], **params)
     except ValueError as e:
         err = broadcast_error(prim.name, [t._value for t in inputs], e)
         if err is None:
             raise
         raise err from None
+    except RuntimeError:  # the quiet context is busy (another thread, a nested forward)
+        v = _quiet_call(fwd, *[t._value for t in inputs], **params)
     out = _new(Tensor)  # Tensor(v) without a Python-level __init__ call
     out._value = v
     out._id = oid = _next_id()
@@ -237,12 +261,14 @@ def apply2(prim, a, b):
     if _multi[0] or _accumulators or len(_tapes) > 1:
         return apply(prim, (a, b), _NO_PARAMS)
     try:
-        v = prim.fwd(a._value, b._value)
+        v = _quiet_run(prim.fwd, a._value, b._value)  # (NumPy's warnings off, see apply)
     except ValueError as e:
         err = broadcast_error(prim.name, [a._value, b._value], e)
         if err is None:
             raise
         raise err from None
+    except RuntimeError:
+        v = _quiet_call(prim.fwd, a._value, b._value)
     out = _new(Tensor)
     out._value = v
     out._id = oid = _next_id()
@@ -266,12 +292,14 @@ def apply1(prim, a):
     if _multi[0] or _accumulators or len(_tapes) > 1:
         return apply(prim, (a,), _NO_PARAMS)
     try:
-        v = prim.fwd(a._value)
+        v = _quiet_run(prim.fwd, a._value)  # (NumPy's warnings off, see apply)
     except ValueError as e:
         err = broadcast_error(prim.name, [a._value], e)
         if err is None:
             raise
         raise err from None
+    except RuntimeError:
+        v = _quiet_call(prim.fwd, a._value)
     out = _new(Tensor)
     out._value = v
     out._id = oid = _next_id()
@@ -383,6 +411,8 @@ def _place(prim, inputs, params):
     default = B._default
     if len(default) > 1:
         target = default[-1]
+        if type(target) is B.Unplaceable:  # a GPU block without a GPU, soft placement off
+            target.fail()
     else:
         target = np
         for t in inputs:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from . import _backend as B
+from ._state import multi_device as _multi
 
 np = B.numpy
 
@@ -109,12 +110,13 @@ class device:
                 # CPU, silently; tensors' .device says where they are
                 B._default.append(np)
                 return self
-            from .errors import InvalidArgumentError
-            raise InvalidArgumentError(
-                f"Could not satisfy device specification '/job:localhost/replica:0/task:0/"
-                f"device:GPU:{self._index}'. enable_soft_placement=0. Supported device types "
-                f"[CPU]. All available devices [/job:localhost/replica:0/task:0/device:CPU:0]. "
-                f"{e}") from None
+            # TF: the block is entered; its first operation (a constant, a Variable, any op)
+            # raises. Operations take the placing path (_core._place) while it is open.
+            B._default.append(B.Unplaceable(lambda index=self._index, why=str(e):
+                                            _unsatisfiable(index, why)))
+            self._was_multi = _multi[0]
+            _multi[0] = True
+            return self
         self._ctx = cp.cuda.Device(self._index)
         self._ctx.__enter__()
         B._default.append(cp)
@@ -122,9 +124,23 @@ class device:
 
     def __exit__(self, *exc):
         mod = B._default.pop()
-        if mod is not np:
+        if type(mod) is B.Unplaceable:
+            _multi[0] = self._was_multi
+        elif mod is not np:
             self._ctx.__exit__(*exc)
         return False
+
+
+def _unsatisfiable(index, why):
+    """TF's error for an operation placed on a GPU that is not there; what is missing and how
+    to install it is a note (shown under the traceback, not part of TF's message)."""
+    from .errors import InvalidArgumentError
+    e = InvalidArgumentError(
+        f"Could not satisfy device specification '/job:localhost/replica:0/task:0/"
+        f"device:GPU:{index}'. enable_soft_placement=0. Supported device types "
+        f"[CPU]. All available devices [/job:localhost/replica:0/task:0/device:CPU:0].")
+    e.add_note(why)
+    return e
 
 
 def device_name(value) -> str:

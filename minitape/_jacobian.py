@@ -16,6 +16,7 @@ from typing import Callable, NamedTuple
 from . import _backend as B
 from . import _state
 from . import _ops
+from . import _onehot
 from ._core import Tensor
 from ._indexed_slices import IndexedSlices
 
@@ -43,7 +44,9 @@ def jacobian(reader, target, flat_sources, unconnected_gradients, parallel_itera
         v = target._value
         m = B.xp(v)
 
-        def seeds(start, stop):  # rows start..stop of the identity, shaped like the target
+        def seeds(start, stop, onehot=False):  # rows start..stop of the identity, target-shaped
+            if onehot:  # (seed r is 1 at position start + r)
+                return _onehot.seeds(tshape, v.dtype, start, stop, n)
             e = m.zeros((stop - start, n), dtype=v.dtype)
             e[:, start:stop] = m.eye(stop - start, dtype=v.dtype)
             return Tensor(e.reshape((stop - start,) + tshape))
@@ -53,9 +56,15 @@ def jacobian(reader, target, flat_sources, unconnected_gradients, parallel_itera
         except NotBatchable:
             pass
         else:
-            return [None if j is None else _ops.reshape(j, tshape + tuple(s._value.shape))
+            return [None if j is None else _shaped(j, tshape + tuple(s._value.shape))
                     for s, j in zip(flat_sources, js)]
     return jacobian_rows(reader, target, flat_sources, unconnected_gradients)
+
+
+def _shaped(j, shape):
+    """``j`` reshaped to ``shape`` (itself when it has that shape already: a vectorized pass's
+    Jacobian of a vector by a vector)."""
+    return j if j._value.shape == shape else _ops.reshape(j, shape)
 
 
 def _dense(g):
@@ -101,7 +110,9 @@ def batch_jacobian(reader, target, source_t, unconnected_gradients, parallel_ite
         v = target._value
         xm = B.xp(v)
 
-        def seeds(start, stop):  # seed r: 1 at inner position start + r of every example
+        def seeds(start, stop, onehot=False):  # seed r: 1 at inner position start + r of
+            if onehot:                             # every example
+                return _onehot.seeds((batch,) + inner, v.dtype, start, stop, m)
             e = xm.zeros((stop - start, batch, m), dtype=v.dtype)
             e[:, :, start:stop] = xm.eye(stop - start, dtype=v.dtype)[:, None, :]
             return Tensor(e.reshape((stop - start, batch) + inner))
@@ -139,16 +150,36 @@ def vectorized(reader, target, sources, seeds, n, unconnected_gradients, chunk, 
     (the Jacobian plus one chunk's pass in memory); otherwise they are concatenated by a
     recorded operation, so that the Jacobian can be differentiated again.
     """
+    onehot = _onehot.available(target)  # (seeds kept one-hot through the pass: _onehot.py)
     if chunk is None:
-        chunk = auto_chunk(reader, target, sources, n)
+        chunk = auto_chunk(reader, target, sources, n, onehot)
     chunk = max(1, min(int(chunk), n))
     recorded = chunk < n and bool(_state.tapes or _state.accumulators)
     parts = [[] for _ in sources]
     whole = [None] * len(sources)
+    try:
+        _chunks(reader, target, sources, seeds, n, unconnected_gradients, chunk, axis,
+                recorded, onehot, parts, whole)
+    finally:
+        _onehot.forget()  # (what the one-hot rules remembered about the recording's matrices)
+    out = []
+    for p, w in zip(parts, whole):
+        if p is None:
+            out.append(None)
+        elif w is not None:
+            out.append(Tensor(w))
+        else:
+            out.append(p[0] if len(p) == 1 else _ops.concat(p, axis=axis))
+    return out
+
+
+def _chunks(reader, target, sources, seeds, n, unconnected_gradients, chunk, axis, recorded,
+            onehot, parts, whole):
+    """The passes of :func:`vectorized`, one per chunk of rows, into ``parts`` or ``whole``."""
     for start in range(0, n, chunk):
         stop = min(n, start + chunk)
-        gs = reader.passes(target, sources, [seeds(start, stop)], unconnected_gradients,
-                           batch=stop - start)
+        gs = reader.passes(target, sources, [seeds(start, stop, onehot)],
+                           unconnected_gradients, batch=stop - start)
         for k, g in enumerate(gs):
             if g is None:
                 whole[k] = parts[k] = None
@@ -168,18 +199,9 @@ def vectorized(reader, target, sources, seeds, n, unconnected_gradients, chunk, 
                 whole[k] = B.xp(v).empty(tuple(shape), dtype=v.dtype)
             whole[k][(slice(None),) * axis + (slice(start, stop),)] = v
         gs = g = None  # (the chunk's gradients are copied: free them before the next pass)
-    out = []
-    for p, w in zip(parts, whole):
-        if p is None:
-            out.append(None)
-        elif w is not None:
-            out.append(Tensor(w))
-        else:
-            out.append(p[0] if len(p) == 1 else _ops.concat(p, axis=axis))
-    return out
 
 
-def auto_chunk(reader, target, sources, n):
+def auto_chunk(reader, target, sources, n, onehot=False):
     """Rows per vectorized pass so that the pass needs at most the Jacobian's size.
 
     A pass over ``c`` rows holds, per row, its seed and a few gradients as large as the
@@ -188,7 +210,10 @@ def auto_chunk(reader, target, sources, n):
     chain, where the pass keeps its seeds, the incoming and produced gradients and the
     temporaries of a rule);
     the Jacobian has ``n * sum(source sizes)``.  Passes below 2**17 elements (1 MiB of
-    float64) are not split: chunks would only cost time.
+    float64) are not split: chunks would only cost time.  A pass with one-hot seeds
+    (``onehot``) holds per row only the dense gradients it is expected to compute
+    (:func:`_dense_largest`); one that stays one-hot down to its sources is not split (its
+    sources' gradients are the Jacobian itself).
     """
     largest = target._value.size
     watched = reader.watched
@@ -201,7 +226,54 @@ def auto_chunk(reader, target, sources, n):
     per_row = 8 * largest
     if n * per_row <= _UNSPLIT:
         return n
+    if onehot:  # (only the dense gradients count)
+        largest = _dense_largest(reader, target)
+        if largest == 0:
+            return n
+        per_row = 8 * largest
+        if n * per_row <= _UNSPLIT:
+            return n
     total = 0
     for s in sources:
         total += s._value.size
     return max(1, (n * total) // per_row)
+
+
+def _dense_largest(reader, target):
+    """The largest tensor (elements) whose gradient a pass with one-hot seeds from ``target``
+    is expected to compute densely, sources' own excepted (0: none).
+
+    The recording read backwards from the target: a tensor's gradient stays one-hot through
+    operations with one-hot rules (``Primitive.onehot_vjps``) unless a matrix product (whose
+    rule gathers dense rows) or a broadcast (summed back) makes it dense; below a dense
+    gradient everything is dense.  Operations that compute with a dense gradient hold it and
+    their results (their saved tensors are counted); a reshape only relabels it.
+    """
+    watched = reader.watched
+    dense = {target._id: False}  # tensor id -> whether its gradient is dense
+    largest = 0
+    for e in reversed(reader.entries):
+        out, in_ids, prim, saved, params = e
+        if out.__class__ is tuple:
+            d = any(dense.get(o) for o in out) if any(o in dense for o in out) else None
+        else:
+            d = dense.get(out)
+        if d is None:
+            continue
+        keeps = not d and prim.onehot_vjps is not None and prim.name != "MatMul"
+        if (d and prim.name != "Reshape") or (not d and prim.onehot_vjps is None):
+            for t in saved:
+                if type(t) is Tensor and t._id in watched:
+                    z = t._value.size
+                    if z > largest:
+                        largest = z
+        for k, tid in enumerate(in_ids):
+            if tid not in watched:
+                continue
+            dk = not keeps
+            if keeps and prim.unbroadcast and saved[k + 1]._value.shape != saved[0]._value.shape:
+                dk = True  # (summed back to a broadcast input: written out first)
+                largest = max(largest, saved[0]._value.size)
+            prev = dense.get(tid)
+            dense[tid] = dk if prev is None else (prev or dk)
+    return largest

@@ -1,6 +1,7 @@
 """GradientTape: recording, and the backward pass (recorded: usage counts; unrecorded: raw)."""
 from __future__ import annotations
 
+from collections import deque as _deque
 import enum
 from math import prod as _prod
 import warnings
@@ -13,11 +14,10 @@ from ._state import tapes as _tapes, accumulators as _accumulators
 from ._state import multi_device as _multi
 from . import nest as _nest
 from . import _ops  # gradient arithmetic (_ops does not import this module)
-from . import _jacobian
-from ._ops.raw_grads import _raw_accumulate, _tensor_rule, _wrap
+from . import _jacobian, _onehot
+from ._vjp import _seeds, _backward_raw, entry_grads  # noqa: F401  (entry_grads: autodiff's)
 from ._recording import Entry, Recording, _Spent, _entries_view  # noqa: F401  (debugging's view)
 from ._jacobian import NotBatchable
-from ._ops.array_ops import _unbroadcast_fwd as _unbroadcast_raw  # (unbroadcast's forward)
 from .dtypes import FLOATING_KINDS as _FLOATING  # what gradients flow through
 
 
@@ -71,7 +71,15 @@ class GradientTape:
             raise ValueError("Tape is still recording, This can happen if you try to re-enter an "
                              "already-active tape.")
         if self._used and not self._persistent:
-            raise RuntimeError(_NON_PERSISTENT_MSG)
+            # TF: a tape whose gradient consumed its recording starts a new one when entered
+            # again (a loop that creates the tape once); without a gradient in between, the
+            # recording goes on where it stopped
+            self._used = False
+            self._entries = []
+            self._watched = set()
+            self._variables = {}
+            self._notes = None
+            self._spent = None
         self._push()
         self._entered = True
         return self
@@ -96,6 +104,11 @@ class GradientTape:
     # --- watching -----------------------------------------------------------------------
     def watch(self, tensor):
         """Ensure that ``tensor`` (or every tensor in a nested structure) is traced."""
+        if not self._entered or self._entries is None:
+            # TF's tape object exists only from its first entry until a gradient consumes it
+            raise AttributeError("'NoneType' object has no attribute '_tape'")
+        if not _tapes and not _accumulators:  # TF: nothing records, so nothing is watched
+            return
         for t in _nest.flatten(tensor):
             if isinstance(t, Variable):
                 self._watch_variable(t, explicit=True)
@@ -162,9 +175,8 @@ class GradientTape:
             raise RuntimeError(_NON_PERSISTENT_MSG)
         if not self._entered and not self._entries:
             # A tape that never recorded anything: TensorFlow's message is the same one.
-            if not self._watched:
-                raise RuntimeError(_NON_PERSISTENT_MSG if not self._persistent else
-                                   "GradientTape.gradient called on a tape that never recorded.")
+            if not self._watched:  # (TF's text, persistent or not)
+                raise RuntimeError(_NON_PERSISTENT_MSG)
         consume = not self._persistent
         if self._recording:
             if consume:
@@ -424,8 +436,11 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
     target_ids = {t._id for t in targets}
     source_ids = {s._id for s in sources if s._id in watched or s._id in target_ids}
     if raw:
-        return _backward_raw(entries, live, targets, sources, output_gradients, source_ids,
-                             consume)
+        out = _backward_raw(entries, live, targets, sources, output_gradients, source_ids,
+                            consume)
+        if out is not None:
+            return out
+        # (None: sparse gradients meet on the way, in TF's order only with usage counts)
 
     # 1. the entries that lead to a source (entries are in execution order, every producer
     #    before its consumers: one forward sweep), and 2. usage counts: how many of them
@@ -436,6 +451,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
     producer = {}  # output id of each needed entry -> the entry's index, in execution order
     usage = {}
     multi = None   # entry index -> outputs still in use, for operations with several outputs
+    sparse = 0     # entries whose gradient may be an IndexedSlices
     i = -1
     for e in entries:
         i += 1
@@ -445,6 +461,8 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                 break
         else:
             continue
+        if e[2].sparse_grad:
+            sparse += 1
         for tid in in_ids:
             if tid in producer:
                 usage[tid] = usage.get(tid, 0) + 1
@@ -467,7 +485,7 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         for i in sorted(set(producer.values()), reverse=True):
             e = entries[i]
             o = e[0]
-            if any(oid in wanted for oid in (o if type(o) is tuple else (o,))):
+            if (o in wanted) if o.__class__ is not tuple else not wanted.isdisjoint(o):
                 if batched and not e[2].batchable(e[4]):
                     raise NotBatchable(e[2].name)
                 reach.add(i)
@@ -475,20 +493,24 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         e = None
     # 3. seed with the targets' gradients
     grads = _seeds(targets, output_gradients)
+    # entries run as they become ready, the last one first; where sparse gradients may meet,
+    # first come first served, as TF's tape schedules them, so that their pieces are
+    # concatenated in TF's order (nearest to the loss first)
     if multi is None:
-        ready = [i for out_id, i in producer.items() if out_id not in usage]
+        ready = _deque([i for out_id, i in producer.items() if out_id not in usage])
     else:
         for i, o in multi.items():
             multi[i] = sum(1 for oid in o if oid in usage)
-        ready = [i for i in dict.fromkeys(producer.values())
-                 if (multi.get(i) == 0 if i in multi else entries[i][0] not in usage)]
-    add = _ops.add_gradients  # (_ops.add, but two IndexedSlices stay sparse)
+        ready = _deque([i for i in dict.fromkeys(producer.values())
+                        if (multi.get(i) == 0 if i in multi else entries[i][0] not in usage)])
+    add = _onehot.add if batched else _ops.add_gradients  # (two IndexedSlices stay sparse)
     unbroadcast = _ops.unbroadcast_batch if batched else _ops.unbroadcast
     if on_step is not None:  # debugging's stepper watches the same pass, step by step
         on_step(None, None, None, grads)
     get = grads.get
+    take = ready.popleft if sparse > 1 else ready.pop
     while ready:
-        i = ready.pop()
+        i = take()
         out_id, in_ids, prim, saved, params = entries[i]
         if multi is not None and i in multi:  # several outputs: a tuple of their gradients
             g = tuple([get(o) if o in source_ids else grads.pop(o, None) for o in out_id])
@@ -499,7 +521,13 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
         if g is not None:
             if prim.no_gradient:
                 raise LookupError(f"gradient registry has no entry for: {prim.name}")
-            vjps = prim.batch_vjps if batched else prim.vjps
+            if not batched:
+                vjps = prim.vjps
+            elif g.__class__ is _onehot.OneHot:  # a Jacobian's one-hot seeds: their own rules
+                g, vjps = _onehot.step(prim, g, saved, params, in_ids, needed_ids, grads,
+                                       unbroadcast, on_step)
+            else:
+                vjps = prim.batch_vjps
             if vjps is not None and on_step is None:
                 # the common case, entry_grads inlined: one VJP per needed input, broadcasting
                 # undone where the primitive declares it, and the count of each input's
@@ -546,112 +574,8 @@ def backward(entries, watched, targets, sources, output_gradients=None, consume=
                 usage[tid] = c - 1
         if consume:
             live[i] = None  # free what this entry kept alive
-    return [grads.get(s._id) if s._id in source_ids else None for s in sources]
-
-
-def _seeds(targets, output_gradients):
-    """The targets' gradients that start a pass: ones, or ``output_gradients`` in their dtype."""
-    grads = {}
-    for k, t in enumerate(targets):
-        if t._value.dtype.kind not in _FLOATING:
-            continue
-        g = output_gradients[k] if output_gradients is not None else None
-        if g is None:
-            g = _ops.ones_like(t)
-        else:
-            g = _to_tensor(g)
-            if g.dtype != t.dtype:
-                g = _ops.cast(g, t.dtype)
-        prev = grads.get(t._id)
-        grads[t._id] = g if prev is None else _ops.add(prev, g)
-    return grads
-
-
-def _backward_raw(entries, live, targets, sources, output_gradients, source_ids, consume):
-    """:func:`backward` on raw arrays, for a pass that nothing records.
-
-    A primitive's raw rules (``Primitive.raw_vjps``) run where it has them, else its Tensor
-    rules on wrapped arrays; gradients are arrays until the end, where each source's becomes a
-    Tensor.  Scheduled without usage counts: entries are in execution order, so walking them
-    backwards reaches each one after every entry that consumed its outputs.  (Where three or
-    more gradients meet in one tensor they are summed in that order, which may differ in the
-    last bit from the usage-count order of a recorded pass.)
-    """
-    # the entries that lead to a source: one forward sweep
-    needed_ids = set(source_ids)
-    need = needed_ids.add
-    last = -1
-    i = -1
-    for e in entries:
-        i += 1
-        for tid in e[1]:
-            if tid in needed_ids:
-                o = e[0]
-                if o.__class__ is tuple:
-                    needed_ids.update(o)
-                else:
-                    need(o)
-                last = i
-                break
-    e = None
-    grads = _seeds(targets, output_gradients)
-    for tid, g in grads.items():
-        grads[tid] = g._value
-    get = grads.get
-    pop = grads.pop
-    for i in range(last, -1, -1):
-        out_id, in_ids, prim, saved, params = entries[i]
-        if out_id.__class__ is tuple:  # several outputs: a tuple of their gradients
-            if not any(o in needed_ids for o in out_id):
-                continue
-            g = tuple([get(o) if o in source_ids else pop(o, None) for o in out_id])
-            if all(x is None for x in g):
-                g = None
-        else:
-            if out_id not in needed_ids:
-                continue
-            g = get(out_id) if out_id in source_ids else pop(out_id, None)
-        if g is not None:
-            if prim.no_gradient:
-                raise LookupError(f"gradient registry has no entry for: {prim.name}")
-            # (a gather's sparse gradient takes the Tensor rules: identity and cast keep it sparse)
-            vjps = prim.raw_vjps if type(g) is not IndexedSlices else None
-            if vjps is not None:
-                k = 0
-                for tid in in_ids:
-                    if tid in needed_ids:
-                        try:
-                            r = vjps[k](g, *saved, **params) if params else vjps[k](g, *saved)
-                        except ValueError:  # (shapes that do not broadcast: TF's error)
-                            r = _tensor_rule(prim, k, g, saved, params)
-                        if r is not None:
-                            if prim.unbroadcast:
-                                shape = saved[k + 1]._value.shape
-                                if r.shape != shape:
-                                    r = _unbroadcast_raw(r, shape)
-                            prev = get(tid)
-                            grads[tid] = r if prev is None else _raw_accumulate(prev, r)
-                    k += 1
-            else:  # no raw rules: the Tensor rules, on the arrays wrapped
-                if type(g) is tuple:
-                    g = tuple([None if x is None or type(x) is IndexedSlices else _wrap(x) for x in g])
-                elif type(g) is not IndexedSlices:
-                    g = _wrap(g)
-                for tid, r in zip(in_ids, entry_grads(prim, g, saved, params, in_ids,
-                                                      needed_ids)):
-                    if r is not None and tid in needed_ids:
-                        if type(r) is not IndexedSlices:  # (a gather's rule: kept sparse, as TF)
-                            r = r._value
-                        prev = get(tid)
-                        grads[tid] = r if prev is None else _raw_accumulate(prev, r)
-        if consume:
-            live[i] = None  # free what this entry kept alive
-    out = []
-    for s in sources:
-        sid = s._id
-        v = get(sid) if sid in source_ids else None
-        out.append(None if v is None else v if type(v) is IndexedSlices else _wrap(v))
-    return out
+    out = [grads.get(s._id) if s._id in source_ids else None for s in sources]
+    return [_onehot.dense(g) for g in out] if batched else out
 
 
 def _last_output(multi, i):
@@ -661,31 +585,3 @@ def _last_output(multi, i):
         return True
     multi[i] = left - 1
     return left == 1
-
-
-def entry_grads(prim, g, saved, params, in_ids, needed_ids):
-    """The gradients one recorded operation sends to its inputs (None where not needed)."""
-    vjp = prim.vjp
-    if vjp is not None:  # one rule for the whole operation: called once
-        r = vjp(g, *saved, **params) if params else vjp(g, *saved)
-        out = [None if x is None or tid not in needed_ids else x for tid, x in zip(in_ids, r)]
-        if prim.unbroadcast:
-            for k, x in enumerate(out):
-                if x is not None:
-                    shape = saved[k + 1]._value.shape
-                    if x._value.shape != shape:
-                        out[k] = _ops.unbroadcast(x, shape)
-        return out
-    vjps = prim.vjps
-    out = []
-    for k, tid in enumerate(in_ids):
-        if tid not in needed_ids:
-            out.append(None)
-            continue
-        r = vjps[k](g, *saved, **params) if params else vjps[k](g, *saved)
-        if r is not None and prim.unbroadcast:
-            shape = saved[k + 1]._value.shape
-            if r._value.shape != shape:
-                r = _ops.unbroadcast(r, shape)
-        out.append(r)
-    return out

@@ -100,7 +100,7 @@ def _jvp_by_double_vjp(prim, inputs, params, outs, tin):
     cotangent ``u``, so d/du <VJP(u), t> = J t (TensorFlow's fallback for operations without
     a JVP rule).  The rule runs once, whatever the number of outputs."""
     from ._ops import zeros_like, add
-    from ._tape import entry_grads
+    from ._vjp import entry_grads
     us = [zeros_like(o) for o in outs]
     with GradientTape(persistent=True) as tape:
         for u in us:

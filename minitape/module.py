@@ -58,6 +58,8 @@ class Module:
                 for leaf in flatten(attrs[k]):
                     if id(leaf) in seen or not isinstance(leaf, (Variable, Module)):
                         continue
+                    if getattr(type(leaf), "_keras", False):  # a Keras 3 weight is not a tf.Variable: TF skips it
+                        continue
                     seen.add(id(leaf))
                     if isinstance(leaf, Module):
                         subs.append(leaf)

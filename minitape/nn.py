@@ -74,5 +74,7 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
         params = params[0]
     if max_norm is not None:
         raise NotImplementedError("minitape's embedding_lookup does not implement max_norm")
-    from ._ops import gather
-    return gather(params, ids)
+    from ._ops import gather, identity
+    # TF's embedding_lookup is an identity over the gather: its sparse gradient reaches the
+    # params one step later in the backward pass (the order of concatenated pieces shows it)
+    return identity(gather(params, ids))

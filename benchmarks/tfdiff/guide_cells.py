@@ -754,3 +754,223 @@ NOTEBOOKS["dtypes_round3"] = [
     "tf.Variable([np.float32(1.5), 2])",
     "tf.constant((np.float32(1), 2))",
 ]
+
+# --- issue 39: the guides a student reads next (Keras 3's models and training API) ---------
+
+# "Basic training loops", with Keras: a tf.keras.Model subclass, Sequential, compile and fit
+NOTEBOOKS["keras_models"] = [
+    "x = tf.linspace(-2.0, 2.0, 8)[:, tf.newaxis]\n"
+    "y = x * 3.0 + 2.0 + tf.constant([[0.1], [-0.2], [0.05], [0.0], [-0.1], [0.2], [0.0], [-0.05]])\n"
+    "print(x.shape, y.shape)",
+    "class Linear(tf.keras.Model):\n"
+    "  def __init__(self, **kwargs):\n"
+    "    super().__init__(**kwargs)\n"
+    "    self.dense = tf.keras.layers.Dense(1, kernel_initializer=tf.keras.initializers.Constant(5.0))\n"
+    "  def call(self, x):\n"
+    "    return self.dense(x)\n"
+    "model = Linear()\nprint(model)\nprint(model.built, model.weights)",
+    "print(model(x)[:3])\nprint(model.built)",
+    "print([v.path for v in model.trainable_variables])\nprint(type(model.trainable_variables).__name__)",
+    "print([type(l).__name__ for l in model.layers])\nprint(model.name, model.dense.name)",
+    "w = model.dense.kernel\nprint(type(w).__name__, w.name, w.path, w.dtype, w.trainable)\nw",
+    "print(w.value)\nprint(hasattr(w, 'device'))",
+    "w.dtype == tf.float32",
+    "class Holder(tf.Module):\n"
+    "  def __init__(self):\n"
+    "    super().__init__()\n"
+    "    self.inner = tf.keras.layers.Dense(2)\n"
+    "    self.scale = tf.Variable(2.0)\n"
+    "holder = Holder()\nholder.inner(tf.ones([1, 3]))\n"
+    "print(len(holder.trainable_variables), len(holder.inner.trainable_variables))\nprint(holder.submodules)",
+    "isinstance(tf.keras.layers.Dense(1), tf.Module)",
+    "def mse(y_true, y_pred):\n  return tf.reduce_mean(tf.square(y_true - y_pred))\n"
+    "opt = tf.keras.optimizers.SGD(learning_rate=0.1)\n"
+    "for step in range(5):\n"
+    "  with tf.GradientTape() as tape:\n"
+    "    loss = mse(y, model(x))\n"
+    "  grads = tape.gradient(loss, model.trainable_variables)\n"
+    "  opt.apply_gradients(zip(grads, model.trainable_variables))\n"
+    "  print(step, f'{float(loss):.4f}')",
+    "print(model.dense.kernel.numpy(), model.dense.bias.numpy())",
+    "seq = tf.keras.Sequential([\n"
+    "    tf.keras.Input(shape=(1,)),\n"
+    "    tf.keras.layers.Dense(4, activation='relu', kernel_initializer='ones', bias_initializer='zeros'),\n"
+    "    tf.keras.layers.Dense(1, kernel_initializer='ones'),\n"
+    "])\nprint(seq.built, [v.path for v in seq.weights])\nprint(seq.layers)",
+    "seq.compile(optimizer=tf.keras.optimizers.SGD(learning_rate=0.01), loss='mse', metrics=['mae'])\n"
+    "print([m.name for m in seq.metrics])",
+    "history = seq.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0)\n"
+    "print(sorted(history.history))\nprint([round(v, 4) for v in history.history['loss']])\n"
+    "print(history.epoch, history.params)",
+    "history = seq.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=2)",
+    "seq.evaluate(x, y, verbose=0)",
+    "seq.evaluate(x, y, batch_size=4, verbose=0, return_dict=True)",
+    "p = seq.predict(x[:3], verbose=0)\nprint(type(p).__name__, p.dtype, p.shape)\nprint(p.ravel())",
+    "seq2 = tf.keras.Sequential(name='stack')\nseq2.add(tf.keras.layers.Dense(2, kernel_initializer='ones', name='first'))\n"
+    "print(seq2.built, seq2.weights)\nseq2(tf.ones([1, 3]))\nprint([v.path for v in seq2.weights])",
+    "bare = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nbare.fit(x, y, verbose=0)",
+    "m3 = tf.keras.Sequential([tf.keras.Input(shape=(1,)), tf.keras.layers.Dense(1, kernel_initializer='zeros')])\n"
+    "m3.compile(optimizer='sgd', loss='mse')\nm3.evaluate(x, y, verbose=0)",
+    "class Frozen(tf.keras.layers.Layer):\n"
+    "  def build(self, input_shape):\n"
+    "    self.w = self.add_weight(shape=(input_shape[-1], 2), initializer='ones')\n"
+    "    self.count = self.add_weight(shape=(), initializer='zeros', trainable=False, name='count')\n"
+    "  def call(self, x):\n"
+    "    return x @ self.w\n"
+    "f = Frozen()\nprint(f(tf.ones([1, 3])))\n"
+    "print([v.path for v in f.weights], [v.path for v in f.non_trainable_weights])\n"
+    "f.trainable = False\nprint(len(f.trainable_variables), len(f.non_trainable_variables))",
+    "opt4 = tf.keras.optimizers.SGD(0.1)\nwith tf.GradientTape() as tape:\n"
+    "  loss = tf.reduce_sum(seq(x)[:, 0] * 0.0 + seq.layers[1].kernel[0, 0])\n"
+    "grads = tape.gradient(loss, seq.trainable_variables)\n"
+    "opt4.apply_gradients(zip(grads, seq.trainable_variables))",
+]
+
+# "Customizing what happens in fit()": a train_step override with GradientTape, metrics
+NOTEBOOKS["custom_fit"] = [
+    "import os, tempfile\nos.chdir(tempfile.mkdtemp())  # (the weights files go there)\n"
+    "x = np.linspace(-1.0, 1.0, 12, dtype='float32').reshape(-1, 1)\ny = 2.0 * x - 0.5\n"
+    "print(x.shape, y.dtype)",
+    "class CustomModel(tf.keras.Model):\n"
+    "  def __init__(self, **kwargs):\n"
+    "    super().__init__(**kwargs)\n"
+    "    self.dense = tf.keras.layers.Dense(1, kernel_initializer='ones', bias_initializer='zeros')\n"
+    "  def call(self, inputs):\n"
+    "    return self.dense(inputs)\n"
+    "  def train_step(self, data):\n"
+    "    x, y = data\n"
+    "    with tf.GradientTape() as tape:\n"
+    "      y_pred = self(x, training=True)\n"
+    "      loss = self.compute_loss(y=y, y_pred=y_pred)\n"
+    "    trainable_vars = self.trainable_variables\n"
+    "    gradients = tape.gradient(loss, trainable_vars)\n"
+    "    self.optimizer.apply(gradients, trainable_vars)\n"
+    "    for metric in self.metrics:\n"
+    "      if metric.name == 'loss':\n"
+    "        metric.update_state(loss)\n"
+    "      else:\n"
+    "        metric.update_state(y, y_pred)\n"
+    "    return {m.name: m.result() for m in self.metrics}\n"
+    "model = CustomModel()\nmodel.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss='mse', metrics=['mae'])\n"
+    "h = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0)\n"
+    "print({k: [round(v, 4) for v in vs] for k, vs in h.history.items()})",
+    "print(model.dense.kernel.numpy(), model.dense.bias.numpy())",
+    "print([m.name for m in model.metrics])",
+    "class LowerLevel(tf.keras.Model):\n"
+    "  def __init__(self, **kwargs):\n"
+    "    super().__init__(**kwargs)\n"
+    "    self.dense = tf.keras.layers.Dense(1, kernel_initializer='zeros')\n"
+    "    self.loss_tracker = tf.keras.metrics.Mean(name='loss')\n"
+    "    self.mae_metric = tf.keras.metrics.MeanAbsoluteError(name='mae')\n"
+    "    self.loss_fn = tf.keras.losses.MeanSquaredError()\n"
+    "  def call(self, inputs):\n"
+    "    return self.dense(inputs)\n"
+    "  def train_step(self, data):\n"
+    "    x, y = data\n"
+    "    with tf.GradientTape() as tape:\n"
+    "      y_pred = self(x, training=True)\n"
+    "      loss = self.loss_fn(y, y_pred)\n"
+    "    grads = tape.gradient(loss, self.trainable_variables)\n"
+    "    self.optimizer.apply_gradients(zip(grads, self.trainable_variables))\n"
+    "    self.loss_tracker.update_state(loss)\n"
+    "    self.mae_metric.update_state(y, y_pred)\n"
+    "    return {'loss': self.loss_tracker.result(), 'mae': self.mae_metric.result()}\n"
+    "  @property\n"
+    "  def metrics(self):\n"
+    "    return [self.loss_tracker, self.mae_metric]\n"
+    "low = LowerLevel()\nlow.compile(optimizer=tf.keras.optimizers.SGD(0.1))\n"
+    "h = low.fit(x, y, batch_size=6, epochs=2, shuffle=False, verbose=0)\n"
+    "print({k: [round(v, 4) for v in vs] for k, vs in h.history.items()})",
+    "print(low.loss_tracker.result(), low.mae_metric.result())",
+    "low.loss_tracker.reset_state()\nprint(low.loss_tracker.result())",
+    "class WithTest(CustomModel):\n"
+    "  def test_step(self, data):\n"
+    "    x, y = data\n"
+    "    y_pred = self(x, training=False)\n"
+    "    loss = self.compute_loss(y=y, y_pred=y_pred)\n"
+    "    for metric in self.metrics:\n"
+    "      if metric.name == 'loss':\n"
+    "        metric.update_state(loss)\n"
+    "      else:\n"
+    "        metric.update_state(y, y_pred)\n"
+    "    return {m.name: m.result() for m in self.metrics}\n"
+    "wt = WithTest()\nwt.compile(optimizer='sgd', loss='mse', metrics=['mae'])\n"
+    "wt.evaluate(x, y, batch_size=12, verbose=0)",
+    "m = tf.keras.metrics.Mean()\nm.update_state([1.0, 2.0, 3.0])\nprint(m.result())\n"
+    "m.update_state(5.0, sample_weight=3.0)\nprint(m.result())\nm.reset_state()\nprint(m.result())",
+    "mae = tf.keras.metrics.MeanAbsoluteError()\nmae.update_state([[1.0], [2.0]], [[1.5], [1.0]])\n"
+    "print(mae.result())\nprint(mae.name)",
+    "acc = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+    "acc.update_state([1, 0, 2], [[0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.2, 0.2, 0.6]])\n"
+    "print(acc.result())\nacc",
+    "print([v.path for v in m.variables])",
+    "model.save_weights('model.weights.h5')\n"
+    "again = CustomModel()\nagain(x[:1])\nagain.load_weights('model.weights.h5')\n"
+    "print(again.dense.kernel.numpy(), again.dense.bias.numpy())",
+    "model.save_weights('model.h5')",
+    "model.load_weights('model.ckpt')",
+    "fresh = CustomModel()\nfresh.load_weights('model.weights.h5')",
+    "seq = tf.keras.Sequential([tf.keras.Input(shape=(1,)), tf.keras.layers.Dense(2, kernel_initializer='ones'),\n"
+    "                           tf.keras.layers.Dense(1, kernel_initializer='ones')])\n"
+    "seq.save_weights('seq.weights.h5')\n"
+    "seq2 = tf.keras.Sequential([tf.keras.Input(shape=(1,)), tf.keras.layers.Dense(2), tf.keras.layers.Dense(1)])\n"
+    "seq2.load_weights('seq.weights.h5')\nprint(seq2.layers[0].kernel.numpy())",
+    "import os\nfor f in ('model.weights.h5', 'seq.weights.h5'):\n  os.remove(f)",
+]
+
+# "Custom training: walkthrough": Sequential classifier, loss and grad, metrics per epoch
+NOTEBOOKS["training_walkthrough"] = [
+    "features = tf.constant([[5.1, 3.5, 1.4], [4.9, 3.0, 1.4], [6.2, 2.9, 4.3], [5.9, 3.0, 5.1],\n"
+    "                        [6.9, 3.1, 5.4], [5.0, 3.3, 1.4], [6.4, 3.2, 4.5], [6.3, 3.3, 6.0]])\n"
+    "labels = tf.constant([0, 0, 1, 2, 2, 0, 1, 2])\nprint(features.shape, labels.dtype)",
+    "model = tf.keras.Sequential([\n"
+    "  tf.keras.Input(shape=(3,)),\n"
+    "  tf.keras.layers.Dense(5, activation=tf.nn.relu, kernel_initializer=tf.keras.initializers.Constant(0.1)),\n"
+    "  tf.keras.layers.Dense(3, kernel_initializer='zeros'),\n])\n"
+    "predictions = model(features)\npredictions[:2]",
+    "loss_object = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)\n"
+    "def loss(model, x, y, training):\n"
+    "  y_ = model(x, training=training)\n"
+    "  return loss_object(y_true=y, y_pred=y_)\n"
+    "def grad(model, inputs, targets):\n"
+    "  with tf.GradientTape() as tape:\n"
+    "    loss_value = loss(model, inputs, targets, training=True)\n"
+    "  return loss_value, tape.gradient(loss_value, model.trainable_variables)\n"
+    "loss_value, grads = grad(model, features, labels)\n"
+    "print(f'{float(loss_value):.5f}')\nprint([None if g is None else g.shape for g in grads])",
+    "optimizer = tf.keras.optimizers.SGD(learning_rate=0.05)\n"
+    "train_loss_results = []\ntrain_accuracy_results = []\n"
+    "for epoch in range(4):\n"
+    "  epoch_loss_avg = tf.keras.metrics.Mean()\n"
+    "  epoch_accuracy = tf.keras.metrics.SparseCategoricalAccuracy()\n"
+    "  for start in (0, 4):\n"
+    "    x, y = features[start:start + 4], labels[start:start + 4]\n"
+    "    loss_value, grads = grad(model, x, y)\n"
+    "    optimizer.apply_gradients(zip(grads, model.trainable_variables))\n"
+    "    epoch_loss_avg.update_state(loss_value)\n"
+    "    epoch_accuracy.update_state(y, model(x, training=True))\n"
+    "  train_loss_results.append(epoch_loss_avg.result())\n"
+    "  train_accuracy_results.append(epoch_accuracy.result())\n"
+    "  print('Epoch {:03d}: Loss: {:.3f}, Accuracy: {:.3%}'.format(epoch, epoch_loss_avg.result(), "
+    "epoch_accuracy.result()))",
+    "train_loss_results[-1]",
+    "test_accuracy = tf.keras.metrics.Accuracy()\n"
+    "logits = model(features, training=False)\n"
+    "prediction = tf.math.argmax(logits, axis=1, output_type=tf.int64)\n"
+    "test_accuracy(prediction, tf.cast(labels, tf.int64))\n"
+    "print('Test set accuracy: {:.3%}'.format(test_accuracy.result()))",
+    "tf.stack([labels, tf.cast(prediction, tf.int32)], axis=1)[:3]",
+    "predict_dataset = tf.convert_to_tensor([[5.1, 3.3, 1.7], [5.9, 3.0, 4.2], [6.9, 3.1, 5.4]])\n"
+    "predictions = model(predict_dataset, training=False)\n"
+    "for i, logits in enumerate(predictions):\n"
+    "  class_idx = tf.math.argmax(logits).numpy()\n"
+    "  p = tf.nn.softmax(logits)[class_idx]\n"
+    "  print('Example {} prediction: {} ({:4.1f}%)'.format(i, class_idx, 100 * p))",
+    "model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss=loss_object, metrics=['accuracy'])\n"
+    "h = model.fit(features, labels, batch_size=4, epochs=2, shuffle=False, verbose=0)\n"
+    "print(sorted(h.history), [round(v, 4) for v in h.history['loss']])",
+    "model.evaluate(features, labels, verbose=0)",
+    "model.summary",
+    "grads_none = tf.keras.optimizers.SGD(0.1)\n"
+    "grads_none.apply_gradients(zip([tf.ones([3, 5]), None, None, tf.ones([3])], model.trainable_variables))",
+]

@@ -5,6 +5,7 @@
     python -m grader export --format canvas --to canvas.csv   # Canvas / Moodle grade import
     python -m grader report 01-gradients-es --out report/     # class report: patterns, scores
     python -m grader check-course                             # source notebooks vs exercises
+    python -m grader check-hub                                # exchange, course id, roster (JupyterHub)
     python -m grader exercises                                # the registered exercises
     python -m grader init-course ~/minitape-course            # a course folder to grade in
     python -m grader lab                                      # JupyterLab with nbgrader's interface
@@ -283,6 +284,22 @@ def cmd_check_course(args) -> int:
     return 1 if problems else 0
 
 
+def cmd_check_hub(args) -> int:
+    from grader.autograde.hub_route import check_hub
+
+    course = _course(args)
+    ok, problems = check_hub(course)
+    for line in ok:
+        print(f"ok: {line}")
+    for line in problems:
+        print(f"error: {line}", file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} problem(s): the JupyterHub route (docs/jupyterhub.md) is not ready", file=sys.stderr)
+        return 1
+    print("the course is ready for nbgrader's exchange on the hub")
+    return 0
+
+
 def cmd_exercises(args) -> int:
     from grader.student.registry import all_exercises
 
@@ -443,6 +460,16 @@ def build_parser() -> argparse.ArgumentParser:
         description="Every tests cell must belong to a registered exercise, have its points, "
                     "call check(id) and end with grade(id) in the hidden-tests region."))
     p.set_defaults(func=cmd_check_course)
+
+    p = with_course(sub.add_parser(
+        "check-hub", help="check the JupyterHub route: the exchange, the course id, the roster",
+        description="Before releasing through nbgrader's exchange on a JupyterHub (docs/jupyterhub.md): "
+                    "the exchange exists with the permissions nbgrader documents (0777), students' "
+                    "servers (Jupyter's configuration path: /etc/jupyter/nbgrader_config.py) and this "
+                    "course folder name the same exchange and course id, the course has a roster, and "
+                    "no submission waiting in the exchange comes from someone outside it. One line per "
+                    "problem, with the command that fixes it; exit 1 if there is any."))
+    p.set_defaults(func=cmd_check_hub)
 
     p = sub.add_parser("exercises", help="list the registered exercises")
     p.set_defaults(func=cmd_exercises)

@@ -149,5 +149,16 @@ c.ExchangeFactory.list = grader.autograde.lms_route.ExchangeList
 # submissions are untrusted files: links and special files are refused before anything reads
 # them (grader/infra/submissions.py): by collect, zip_collect and autograde; the export shows them
 grader.infra.submissions.install()
-c.ExchangeFactory.collect = grader.infra.submissions.SafeExchangeCollect
 c.ZipCollectApp.extractor_plugin = grader.infra.submissions.SafeExtractor
+
+# --- nbgrader's exchange on a JupyterHub (docs/jupyterhub.md) ---------------------------------
+# release_assignment, collect and release_feedback are nbgrader's, but a missing exchange or one
+# without the permissions nbgrader documents, a course id the exchange does not know and a
+# submission from someone outside the roster each stop with one line that says the fix
+# (grader/autograde/hub_route.py; `python -m grader check-hub` checks all of it at once); collect
+# also refuses links and special files in a submission (grader/infra/submissions.py).
+import grader.autograde.hub_route  # noqa: E402
+
+c.ExchangeFactory.release_assignment = grader.autograde.hub_route.ReleaseAssignment
+c.ExchangeFactory.collect = grader.autograde.hub_route.Collect
+c.ExchangeFactory.release_feedback = grader.autograde.hub_route.ReleaseFeedback

@@ -5,8 +5,8 @@ tuples and dicts, as ``tape.gradient`` returns them) and whatever the student's 
 The order of checks for one value is fixed and each failure has its own message:
 
 1. ``None``                       -> ``reason="none"``
-2. not a tensor/array             -> ``reason="type"``
-3. not floating point             -> ``reason="dtype"``
+2. not a number or numbers        -> ``reason="type"``
+3. not real numbers (bool, complex) -> ``reason="dtype"``
 4. shape differs (strictly: ``()`` is not ``(1,)``, ``(3,)`` is not ``(3, 1)``; no
    broadcasting ever passes)      -> ``reason="shape"``
 5. NaN or infinity                -> ``reason="not_finite"``
@@ -14,9 +14,21 @@ The order of checks for one value is fixed and each failure has its own message:
                                   -> ``reason="values"`` (with the largest absolute and relative
                                      error and the first differing index)
 
-Tolerances are explicit (:class:`Tolerance`); an exercise computed in float32 is compared with
-the looser ``rtol_low``/``atol_low`` because float32 cannot be more precise than about 1e-7
-relative. The exercise's declared precision chooses the tolerance, never the answer's dtype.
+**One rule for number types** (the same for every exercise, in the student's kernel and in the
+trusted autograder): an answer counts by its value, whatever holds it. A minitape or TensorFlow
+tensor or Variable, a NumPy array or scalar, a Python ``int`` or ``float``, or a (nested) list or
+tuple of those where the reference has one array, all of any integer or floating dtype (float16
+to float64): ``3`` is as right as ``3.0`` for a cause code or a count, ``[0.5, 0.25]`` as
+``np.array([0.5, 0.25])`` for a loss curve, a float32 tensor as a float64 one. Where the
+reference is a list of several values (``[dL/dw, dL/db]``), a list or a tuple answers it (or an
+array whose rows are those values). Booleans and complex numbers are not answers.
+
+**One tolerance** (:class:`Tolerance`): every answer is compared within float32's tolerance
+(``rtol_low``/``atol_low``: relative 2e-4, absolute 1e-5), whatever dtype it comes in, because
+float32 is what TensorFlow computes in by default and no exercise's subject is the last digits;
+an exercise whose subject is precision would declare ``precision="float64"`` and say so in its
+statement (none does). The exercise's declared precision chooses the tolerance, never the
+answer's dtype, so a float32 result cast to float64 is not held to a stricter rule.
 
 :func:`finite_difference_check` is an independent check that does not use the reference
 gradient at all: the slope of the function along a random direction, by central differences
@@ -93,11 +105,13 @@ def _is_indexed_slices(x: Any) -> bool:
 
 
 def to_array(value: Any) -> tuple[np.ndarray | None, str]:
-    """``(array, "")`` for a tensor-like answer, ``(None, reason)`` otherwise.
+    """``(array, "")`` for an answer made of numbers, ``(None, reason)`` otherwise (the one rule
+    for number types, module docstring).
 
-    Accepted: minitape/TensorFlow tensors and variables (anything with ``.numpy()``,
-    ``.shape`` and ``.dtype``), IndexedSlices (densified), NumPy arrays and scalars, and Python
-    numbers. Lists of numbers are *not* tensors: a gradient is one tensor.
+    Accepted: minitape/TensorFlow tensors and variables (anything with ``.numpy()``, ``.shape``
+    and ``.dtype``), IndexedSlices (densified), NumPy arrays and scalars, Python numbers, and
+    (nested) lists and tuples of those that make a rectangular array; integer dtypes count as
+    the floats they equal. ``(array, "dtype")`` for booleans and complex numbers.
     """
     if value is None:
         return None, "none"
@@ -117,14 +131,41 @@ def to_array(value: Any) -> tuple[np.ndarray | None, str]:
         elif isinstance(value, (bool,)):
             return np.asarray(value), "dtype"
         elif isinstance(value, (int, float)):
-            arr = np.asarray(value)
+            arr = np.asarray(value, dtype=np.float64)
+        elif isinstance(value, (list, tuple)):
+            arr = _sequence_array(value)
+            if arr is None:
+                return None, "type"
         else:
             return None, "type"
     except Exception:  # a broken __array__/numpy(): not a usable tensor
         return None, "type"
+    if arr.dtype.kind in "iu":  # an integer-valued answer (a code, a count) is the float it equals
+        return arr.astype(np.float64), ""
     if arr.dtype.kind != "f":
         return arr, "dtype"
     return arr, ""
+
+
+def _sequence_array(value: Any, depth: int = 0) -> np.ndarray | None:
+    """A (nested) list or tuple of numbers, 0-d tensors or arrays as the array it spells; None
+    when it is not rectangular, or holds anything else."""
+    if depth > 8 or not value:
+        return None
+    parts = []
+    for item in value:
+        if isinstance(item, (list, tuple)):
+            part = _sequence_array(item, depth + 1)
+        else:
+            part, problem = to_array(item) if item is not None else (None, "none")
+            if problem:
+                part = None
+        if part is None:
+            return None
+        parts.append(np.asarray(part, dtype=np.float64))
+    if len({p.shape for p in parts}) != 1:
+        return None
+    return np.stack(parts)
 
 
 def _kind(value: Any) -> str:
@@ -267,6 +308,29 @@ def flatten_with_paths(struct: Any, path: str = "") -> list[tuple[str, Any]]:
     return [(path, struct)]
 
 
+def parts_like(expected: Any, got: Any, path: str = "") -> dict[str, Any]:
+    """``{path: the part of got there}`` at each leaf path of ``expected``, walking ``got`` as
+    :func:`compare` does (a list or tuple for a sequence, an array's rows for a list of values;
+    None where ``got`` has no such part). The mistake classifier reads answers with it."""
+    if _is_leaf(expected):
+        return {path: got}
+    out: dict[str, Any] = {}
+    if isinstance(expected, Mapping):
+        for key in sorted(expected, key=repr):
+            part = got.get(key) if isinstance(got, Mapping) else None
+            out.update(parts_like(expected[key], part, f"{path}[{key!r}]"))
+        return out
+    if _is_leaf(got) and got is not None:
+        rows, problem = to_array(got)
+        if rows is not None and not problem and rows.ndim >= 1 and len(rows) == len(expected):
+            got = list(rows)
+    items = list(got) if isinstance(got, (list, tuple)) and len(got) == len(expected) else \
+        [None] * len(expected)
+    for i, (sub, part) in enumerate(zip(expected, items)):
+        out.update(parts_like(sub, part, f"{path}[{i}]"))
+    return out
+
+
 def _leaf_at(struct: Any, expected: Any, leaf_path: str, path: str = "") -> Any:
     """The entry of ``struct`` (shaped like ``expected``, or one value for all) at ``leaf_path``."""
     if isinstance(struct, str) or struct is None:
@@ -317,6 +381,10 @@ def compare(expected: Any, got: Any, tol: Tolerance = Tolerance(), lang: str | N
     if _is_leaf(expected):
         return [compare_leaf(expected, got, tol, lang, path, precision, kind)]
     leaves = flatten_with_paths(expected, path)
+    if isinstance(expected, (list, tuple)) and _is_leaf(got) and got is not None:
+        rows, problem = to_array(got)  # an array whose rows are the listed values
+        if rows is not None and not problem and rows.ndim >= 1 and len(rows) == len(expected):
+            got = list(rows)
     mismatch = None
     if isinstance(expected, Mapping):
         if not isinstance(got, Mapping):

@@ -436,6 +436,8 @@ def hint(diagnosis: Diagnosis, lang: str | None = None, ex: Any = None, label: A
     if d.pattern == "swapped":
         other = label(d.kind) if label else d.kind
         return t("mistake.swapped", lang, other=other or d.kind)
+    if d.pattern == "none" and d.kind in ("no_return", "lost_result"):
+        return t("mistake.none.returned", lang)  # the tape did connect them: the result got lost
     if d.pattern in ("none", "sign", "stale", "not_finite", "precision", "partial"):
         return t(f"mistake.{d.pattern}", lang)
     return t("mistake.other", lang)
@@ -516,14 +518,13 @@ def _leaves(struct: Any) -> dict[str, Any]:
     return dict(flatten_with_paths(struct))
 
 
-def _got_at(answer: Any, path: str, expected_paths: dict) -> Any:
-    """The student's leaf at ``path`` (None where the structure does not have it)."""
-    from grader.student.checks import _is_leaf, flatten_with_paths
+def _got_at(answer: Any, path: str, expected: Any) -> Any:
+    """The student's part at the reference's leaf ``path`` (None where the answer has none),
+    read as the comparison reads it (grader.student.checks.parts_like)."""
+    from grader.student.checks import parts_like
 
-    if len(expected_paths) == 1 and path == "" and _is_leaf(answer):
-        return answer
     try:
-        return dict(flatten_with_paths(answer)).get(path)
+        return parts_like(expected, answer).get(path)
     except Exception:
         return None
 
@@ -545,11 +546,11 @@ def _declared_answers(ex: Any, ev: CaseEvidence) -> dict[str, dict[str, Any]]:
                 continue
         if value is None:
             continue
-        leaves = {}
-        for path, leaf in _leaves(value).items():
-            from grader.student.checks import to_array
+        from grader.student.checks import parts_like, to_array
 
-            arr, problem = to_array(leaf)
+        leaves = {}
+        for path, leaf in parts_like(ev.expected, value).items():
+            arr, problem = to_array(leaf) if leaf is not None else (None, "none")
             leaves[path] = None if arr is None or problem else arr.astype(np.float64)
         out[pattern.name] = leaves
     return out
@@ -564,7 +565,7 @@ def _case_data(ex: Any, ev: CaseEvidence) -> CaseData:
         status = ev.statuses.get(path, "structure")
         got = None
         if status != "none":
-            arr, _ = to_array(_got_at(ev.answer, path, exp_leaves))
+            arr, _ = to_array(_got_at(ev.answer, path, ev.expected))
             if arr is not None and arr.dtype.kind in "fiu":
                 got = arr.astype(np.float64)
         leaves[path] = LeafCase(status, np.asarray(exp, dtype=np.float64), got, ev.why.get(path, ""))

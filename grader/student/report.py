@@ -69,6 +69,22 @@ def _details_text(check, lang: str) -> list[str]:
     return out
 
 
+def _pending(result) -> str:
+    """How many hidden checks grading adds, and what they ask (random points or other cases)."""
+    key = "report.hidden_pending.plural" if getattr(result.exercise, "hidden_at_random", True) else \
+        "report.hidden_pending_named.plural"
+    return tn(key, result.hidden_pending, result.lang, count=result.hidden_pending)
+
+
+def _rule(result) -> str:
+    """The one rule for number types and the tolerance the answers were compared at."""
+    from grader.student.checks import Tolerance
+
+    ex = result.exercise
+    rtol, atol = getattr(ex, "tolerance", Tolerance()).for_dtype(getattr(ex, "precision", "float32"))
+    return t("report.compare_rule", result.lang, rtol=f"{rtol:g}", atol=f"{atol:g}")
+
+
 def render_html(result) -> str:
     lang = result.lang
     head, colour = _summary(result)
@@ -118,10 +134,10 @@ def render_html(result) -> str:
         "</table>",
     ]
     if result.hidden_pending:
-        parts.append(f"<p style='margin:6px 0 0 0;color:#444'>"
-                     f"{_inline(tn('report.hidden_pending.plural', result.hidden_pending, lang, count=result.hidden_pending))}</p>")
+        parts.append(f"<p style='margin:6px 0 0 0;color:#444'>{_inline(_pending(result))}</p>")
     elif result.mode == "grade" and any(c.hidden for c in result.checks):
         parts.append(f"<p style='margin:6px 0 0 0;color:#444'>{_inline(t('report.hidden_note', lang))}</p>")
+    parts.append(f"<p style='margin:6px 0 0 0;color:#666;font-size:85%'>{_inline(_rule(result))}</p>")
     if result.captured:
         parts.append("<details style='margin-top:6px'><summary style='cursor:pointer'>"
                      f"{html.escape(t('report.captured', lang))}</summary>"
@@ -143,7 +159,8 @@ def render_text(result) -> str:
         for extra in _details_text(check, lang):
             lines.extend("      " + line for line in extra.splitlines())
     if result.hidden_pending:
-        lines.append(tn("report.hidden_pending.plural", result.hidden_pending, lang, count=result.hidden_pending))
+        lines.append(_pending(result))
+    lines.append(_rule(result))
     if result.captured:
         lines.append(t("report.captured", lang))
         lines.extend("  | " + line for line in result.captured.rstrip().splitlines())

@@ -224,38 +224,6 @@ def error_message(err: StudentError, name: str, lang: str) -> str:
     return t("err.raised", lang, name=name, error=text) + (f" ({meaning})" if meaning else "")
 
 
-def _ints_as_floats(value: Any, depth: int = 0) -> Any:
-    """Python ints (never bools) as floats, in lists, tuples and dict values: where the
-    answers are plain numbers, ``0`` is as right as ``0.0``."""
-    if type(value) is int:
-        return float(value)
-    if depth > 20:
-        return value
-    if isinstance(value, dict):
-        return {k: _ints_as_floats(v, depth + 1) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(_ints_as_floats(v, depth + 1) for v in value)
-    return value
-
-
-def _number_lists_as_arrays(expected: Any, answer: Any, depth: int = 0) -> Any:
-    """Where the answers are plain numbers and the reference has a vector (lesson 7's losses),
-    a list or tuple of numbers in the answer is that vector: ``[0.5, 0.25]`` is as right as
-    ``np.array([0.5, 0.25])``. Anything else is left for :func:`compare` to judge."""
-    if depth > 20:
-        return answer
-    if isinstance(expected, dict) and isinstance(answer, dict):
-        return {k: _number_lists_as_arrays(expected.get(k), v, depth + 1) for k, v in answer.items()}
-    if isinstance(expected, (list, tuple)) and isinstance(answer, (list, tuple)) \
-            and len(expected) == len(answer):
-        return type(answer)(_number_lists_as_arrays(e, a, depth + 1) for e, a in zip(expected, answer))
-    if np.ndim(expected) >= 1 and not isinstance(expected, (list, tuple, dict)) \
-            and isinstance(answer, (list, tuple)) and answer \
-            and all(type(v) in (int, float) for v in answer):
-        return np.array(answer, dtype=np.float64)
-    return answer
-
-
 def judge_case(ex: Exercise, case: Case, label: str, hidden: bool, seed: int, lang: str, *,
                answer: Any = None, error: StudentError | None = None, inputs: Inputs,
                why_none=None, with_fd: bool = False, expected: Any = None) -> list[CheckResult]:
@@ -282,8 +250,6 @@ def judge_case(ex: Exercise, case: Case, label: str, hidden: bool, seed: int, la
             fails.append(CheckResult(t("check.finite_difference", lang), True, ex.fd_weight,
                                      False, "unusable", t("fd.unusable", lang)))
         return fails
-    if ex.plain_numbers:
-        answer = _number_lists_as_arrays(expected, _ints_as_floats(answer))
     outcomes = compare(expected, answer, ex.tolerance, lang, precision=ex.precision, kind=ex.compares)
     weight = case.weight / max(1, len(outcomes))
     evidence = CaseEvidence(case, seed, inputs, expected, answer)
@@ -309,7 +275,8 @@ def judge_case(ex: Exercise, case: Case, label: str, hidden: bool, seed: int, la
         rng = np.random.default_rng(seed + 1)
         try:
             fd: FDOutcome = finite_difference_check(
-                lambda values: ex.objective(values, inputs), inputs.values, grads, rng, lang)
+                lambda values: ex.objective(values, inputs), inputs.values, grads, rng, lang,
+                rtol=1e-5 if ex.precision == "float64" else 1e-4)
         except Exception as exc:  # the NumPy objective itself failed: an exercise bug
             fd = FDOutcome(False, "reference", t("err.reference", lang, error=f"{type(exc).__name__}: {exc}"))
         results.append(CheckResult(t("check.finite_difference", lang), True, ex.fd_weight,
@@ -341,6 +308,12 @@ def _run_case(ex: Exercise, func: Any, case: Case, label: str, hidden: bool, see
                       why_none=lambda path: explain_none(answer, path, recorder.calls, lang))
 
 
+def _case_label(label, lang: str, i: int) -> str:
+    if isinstance(label, dict):  # a label in several languages
+        return label.get(lang) or label.get("en") or f"#{i + 1}"
+    return label or f"#{i + 1}"
+
+
 def graded_cases(ex: Exercise, lang: str, include_hidden: bool, seed: int):
     """``(case, label, hidden, case_seed, with_fd)`` for every check of ``ex`` in order: the
     visible cases at fixed seeds, then (``include_hidden``) the hidden ones, whose seeds are
@@ -357,7 +330,8 @@ def graded_cases(ex: Exercise, lang: str, include_hidden: bool, seed: int):
         n_fd = min(ex.fd_checks, len(ex.hidden)) if ex.has_fd else 0
         rng = np.random.default_rng(seed)
         for i, case in enumerate(ex.hidden):
-            label = t("check.random_point", lang, index=i + 1)
+            label = t("check.random_point", lang, index=i + 1) if ex.hidden_at_random else \
+                t("check.hidden_case", lang, label=_case_label(case.label, lang, i))
             out.append((case, label, True, int(rng.integers(0, 2**62)), i < n_fd))
     return out
 

@@ -60,8 +60,8 @@ def build_data(exercises: dict[str, Exercise]) -> dict:
         if ex.mistakes:
             out[ex_id]["mistakes"] = [{"name": p.name, "kind": p.kind, "title": p.title,
                                        "hint": p.hint} for p in ex.mistakes]
-        if ex.plain_numbers:
-            out[ex_id]["plain_numbers"] = True
+        if not ex.hidden_at_random:
+            out[ex_id]["hidden_random"] = False
         if ex.absent:
             out[ex_id]["absent"] = list(ex.absent)
     return {"format": 1, "exercises": out}
@@ -106,7 +106,7 @@ def visible_exercise(exercise_id: str) -> Exercise:
                     mistakes=tuple(Pattern(p["name"], _reference_not_installed, p["kind"],
                                            p.get("title", {}), p.get("hint", {}))
                                    for p in entry.get("mistakes", [])),
-                    plain_numbers=bool(entry.get("plain_numbers", False)),
+                    hidden_random=bool(entry.get("hidden_random", True)),
                     absent=tuple(entry.get("absent", ())))
 
 

@@ -8,7 +8,7 @@
 # # Lesson 1 · Gradients and tapes
 #
 # Training a neural network means nudging its parameters, step by step, in the direction that
-# lowers a loss; that direction is given by a *gradient*. Working out gradients by hand stops
+# lowers a loss; that direction is the opposite of the *gradient*. Working out gradients by hand stops
 # being practical after a couple of layers. *Automatic differentiation* computes them exactly,
 # from the very code that computes the loss.
 #
@@ -19,11 +19,11 @@
 # - how to ask for many gradients at once, with lists and dictionaries of sources;
 # - how to get the gradients of a model's variables.
 
-# %% [markdown] key="title" lang="es" src="9c1990bb"
+# %% [markdown] key="title" lang="es" src="78eb4ddc"
 # # Lección 1 · Gradientes y cintas
 #
 # Entrenar una red neuronal consiste en mover sus parámetros, paso a paso, en la dirección en
-# la que baja una función de pérdida; esa dirección nos la da el *gradiente*. Calcular
+# la que baja una función de pérdida; esa dirección es la opuesta al *gradiente*. Calcular
 # gradientes a mano deja de ser práctico en cuanto el modelo tiene un par de capas. La
 # *diferenciación automática* los calcula de forma exacta a partir del mismo código que
 # calcula la pérdida.
@@ -36,11 +36,11 @@
 # - cómo pedir muchos gradientes a la vez, con listas y diccionarios de fuentes;
 # - cómo obtener los gradientes de las variables de un modelo.
 
-# %% [markdown] key="title" lang="pt" src="9c1990bb"
+# %% [markdown] key="title" lang="pt" src="78eb4ddc"
 # # Lição 1 · Gradientes e fitas
 #
 # Treinar uma rede neural é ajustar seus parâmetros, passo a passo, na direção em que a função
-# de perda diminui; quem indica essa direção é o *gradiente*. Calcular gradientes à mão deixa de
+# de perda diminui; essa direção é a oposta ao *gradiente*. Calcular gradientes à mão deixa de
 # ser viável assim que o modelo ganha duas ou três camadas. A *diferenciação automática* os
 # calcula de forma exata a partir do próprio código que calcula a perda.
 #
@@ -52,11 +52,11 @@
 # - como pedir vários gradientes de uma vez, com listas e dicionários de fontes;
 # - como obter os gradientes das variáveis de um modelo.
 
-# %% [markdown] key="title" lang="ru" src="9c1990bb"
+# %% [markdown] key="title" lang="ru" src="78eb4ddc"
 # # Урок 1 · Градиенты и ленты
 #
 # Обучить нейронную сеть — значит шаг за шагом сдвигать её параметры туда, где функция потерь
-# уменьшается; это направление задаёт *градиент*. Считать градиенты вручную становится
+# уменьшается; это направление противоположно *градиенту*. Считать градиенты вручную становится
 # непрактично, как только в модели появляется хотя бы пара слоёв. *Автоматическое
 # дифференцирование* вычисляет их точно — по тому же коду, который вычисляет потери.
 #
@@ -71,23 +71,30 @@
 # %% [markdown] key="setup" lang="en"
 # We write `import minitape as tf`. minitape is the small autodiff engine of this course; its
 # API copies TensorFlow's (`tf.Variable`, `tf.GradientTape`, `tf.reduce_mean`, …), so what you
-# learn here carries over to TensorFlow unchanged.
+# learn here carries over to TensorFlow: every lesson's code also runs with
+# `import tensorflow as tf`, except the cells that use the course's own tools, whose first line
+# says so. <!-- claim: course.runs-on-tensorflow -->
 
-# %% [markdown] key="setup" lang="es" src="56828975"
+# %% [markdown] key="setup" lang="es" src="59219a20"
 # Escribimos `import minitape as tf`. minitape es el pequeño motor de diferenciación automática
 # de este curso; su API copia la de TensorFlow (`tf.Variable`, `tf.GradientTape`,
-# `tf.reduce_mean`, …), así que lo que aprendas aquí te servirá tal cual en TensorFlow.
+# `tf.reduce_mean`, …), así que lo que aprendas aquí te servirá en TensorFlow: el código de
+# cada lección funciona también con `import tensorflow as tf`, salvo las celdas que usan
+# herramientas propias del curso, que lo indican en su primera línea. <!-- claim: course.runs-on-tensorflow -->
 
-# %% [markdown] key="setup" lang="pt" src="56828975"
+# %% [markdown] key="setup" lang="pt" src="59219a20"
 # Escrevemos `import minitape as tf`. O minitape é o pequeno motor de diferenciação automática
 # deste curso; sua API copia a do TensorFlow (`tf.Variable`, `tf.GradientTape`,
-# `tf.reduce_mean`, …), então o que você aprender aqui vale do mesmo jeito no TensorFlow.
+# `tf.reduce_mean`, …), então o que você aprender aqui vale no TensorFlow: o código de cada
+# lição também roda com `import tensorflow as tf`, exceto as células que usam ferramentas
+# próprias do curso, que avisam isso na primeira linha. <!-- claim: course.runs-on-tensorflow -->
 
-# %% [markdown] key="setup" lang="ru" src="56828975"
+# %% [markdown] key="setup" lang="ru" src="59219a20"
 # Мы пишем `import minitape as tf`. minitape — небольшой движок автоматического
 # дифференцирования, на котором построен курс; его API повторяет API TensorFlow
-# (`tf.Variable`, `tf.GradientTape`, `tf.reduce_mean`, …), так что всё изученное здесь без
-# изменений пригодится и в TensorFlow.
+# (`tf.Variable`, `tf.GradientTape`, `tf.reduce_mean`, …), так что всё изученное здесь
+# пригодится и в TensorFlow: код каждого урока работает и с `import tensorflow as tf`,
+# кроме ячеек с инструментами самого курса — об этом сказано в их первой строке. <!-- claim: course.runs-on-tensorflow -->
 
 # %% key="setup-code"
 import numpy as np
@@ -199,7 +206,7 @@ print(dy_dx.numpy())
 # went in and came out, so that the backward pass can evaluate every local derivative at the
 # right values. The drawing below shows what a tape recorded for $y = x^2 + 2x$: each tensor
 # is a box with its value and shape, each operation sits on the arrows that lead from its
-# inputs to its output, and the watched variable is highlighted.
+# inputs to its output, and the watched variable is highlighted. <!-- claim: l01.drawing -->
 
 # %% [markdown] key="recorded" lang="es" src="5c30b026"
 # ## ¿Qué grabó la cinta?
@@ -208,7 +215,7 @@ print(dy_dx.numpy())
 # salieron de ella, para que la pasada hacia atrás pueda evaluar cada derivada local en los
 # valores correctos. El dibujo de abajo muestra lo que grabó una cinta para $y = x^2 + 2x$:
 # cada tensor es una caja con su valor y su forma, cada operación está sobre las flechas que
-# van de sus entradas a su salida, y la variable observada aparece resaltada.
+# van de sus entradas a su salida, y la variable observada aparece resaltada. <!-- claim: l01.drawing -->
 
 # %% [markdown] key="recorded" lang="pt" src="5c30b026"
 # ## O que a fita gravou?
@@ -217,7 +224,7 @@ print(dy_dx.numpy())
 # e saíram dela, para que a passagem para trás possa avaliar cada derivada local nos valores
 # certos. O desenho abaixo mostra o que uma fita gravou para $y = x^2 + 2x$: cada tensor é
 # uma caixa com seu valor e formato, cada operação fica sobre as setas que vão das suas entradas
-# até a sua saída, e a variável observada aparece destacada.
+# até a sua saída, e a variável observada aparece destacada. <!-- claim: l01.drawing -->
 
 # %% [markdown] key="recorded" lang="ru" src="5c30b026"
 # ## Что записала лента?
@@ -226,14 +233,14 @@ print(dy_dx.numpy())
 # вышли: так обратный проход сможет вычислить каждую локальную производную в нужной точке.
 # На рисунке ниже показано, что записала лента для $y = x^2 + 2x$: каждый тензор — это блок
 # со значением и формой, каждая операция стоит на стрелках, ведущих от её входов к выходу,
-# а отслеживаемая переменная выделена цветом.
+# а отслеживаемая переменная выделена цветом. <!-- claim: l01.drawing -->
 
 # %% key="recorded-code"
 x = tf.Variable(3.0)
 with tf.GradientTape() as tape:
     y = x**2 + 2 * x
 
-# %% key="recorded-draw"
+# %% key="recorded-draw" tf="course"
 from minitape.debugging import draw
 
 draw(tape)
@@ -241,23 +248,23 @@ draw(tape)
 # %% [markdown] key="recorded-backward" lang="en"
 # Read the drawing from $y$ back to $x$ and you are doing the chain rule: $x$ feeds two
 # operations, so the gradient that reaches it is the sum over both paths, $2x$ from the square
-# plus $2$ from the product. At $x = 3$ that is $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
+# plus $2$ from the product. <!-- claim: l01.two-paths --> At $x = 3$ that is $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
 
 # %% [markdown] key="recorded-backward" lang="es" src="6a429902"
 # Si lees el dibujo desde $y$ hacia atrás hasta $x$, estás aplicando la regla de la cadena:
 # $x$ entra en dos operaciones, así que el gradiente que le llega es la suma de ambos caminos,
-# $2x$ por el cuadrado más $2$ por el producto. En $x = 3$ resulta
+# $2x$ por el cuadrado más $2$ por el producto. <!-- claim: l01.two-paths --> En $x = 3$ resulta
 # $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
 
 # %% [markdown] key="recorded-backward" lang="pt" src="6a429902"
 # Ler o desenho de $y$ de volta até $x$ é aplicar a regra da cadeia: $x$ entra em duas
 # operações, então o gradiente que chega a ele é a soma dos dois caminhos, $2x$ vindo do
-# quadrado mais $2$ vindo do produto. Em $x = 3$ isso dá $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
+# quadrado mais $2$ vindo do produto. <!-- claim: l01.two-paths --> Em $x = 3$ isso dá $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
 
 # %% [markdown] key="recorded-backward" lang="ru" src="6a429902"
 # Читая рисунок от $y$ назад к $x$, вы применяете цепное правило: $x$ входит в две операции,
 # поэтому пришедший к нему градиент — это сумма по обоим путям: $2x$ от возведения в квадрат
-# плюс $2$ от умножения. При $x = 3$ получаем $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
+# плюс $2$ от умножения. <!-- claim: l01.two-paths --> При $x = 3$ получаем $\frac{dy}{dx} = 2 \cdot 3 + 2 = 8$:
 
 # %% key="recorded-backward-code"
 print(tape.gradient(y, x).numpy())
@@ -338,7 +345,7 @@ del tape
 # 2. $y = x \cdot x$: $\frac{dz}{dx} = \frac{dz}{dy} \cdot 2x = 18 \cdot 6 = 108$.
 #
 # Now step through the same pass with `minitape.debugging.stepper`: press *Next* and, before
-# each step, say which gradient will appear in the table under the drawing. The last step holds
+# each step, say which gradient will appear in the table under the drawing. <!-- claim: l01.stepper --> The last step holds
 # 108, what `tape.gradient` returned above.
 
 # %% [markdown] key="stepper" lang="es" src="23a8a676"
@@ -353,7 +360,7 @@ del tape
 # 2. $y = x \cdot x$: $\frac{dz}{dx} = \frac{dz}{dy} \cdot 2x = 18 \cdot 6 = 108$.
 #
 # Ahora recorre la misma pasada paso a paso con `minitape.debugging.stepper`: pulsa *Siguiente*
-# y, antes de cada paso, di qué gradiente va a aparecer en la tabla bajo el dibujo. El último
+# y, antes de cada paso, di qué gradiente va a aparecer en la tabla bajo el dibujo. <!-- claim: l01.stepper --> El último
 # paso contiene 108, lo que devolvió `tape.gradient` arriba.
 
 # %% [markdown] key="stepper" lang="pt" src="23a8a676"
@@ -368,7 +375,7 @@ del tape
 # 2. $y = x \cdot x$: $\frac{dz}{dx} = \frac{dz}{dy} \cdot 2x = 18 \cdot 6 = 108$.
 #
 # Agora percorra a mesma passagem passo a passo com `minitape.debugging.stepper`: clique em
-# *Próximo* e, antes de cada passo, diga que gradiente vai aparecer na tabela abaixo do desenho.
+# *Próximo* e, antes de cada passo, diga que gradiente vai aparecer na tabela abaixo do desenho. <!-- claim: l01.stepper -->
 # O último passo contém 108, o que `tape.gradient` devolveu acima.
 
 # %% [markdown] key="stepper" lang="ru" src="23a8a676"
@@ -383,10 +390,10 @@ del tape
 # 2. $y = x \cdot x$: $\frac{dz}{dx} = \frac{dz}{dy} \cdot 2x = 18 \cdot 6 = 108$.
 #
 # Теперь пройдите тот же проход по шагам с `minitape.debugging.stepper`: нажимайте *Далее* и
-# перед каждым шагом предсказывайте, какой градиент появится в таблице под рисунком. На последнем
+# перед каждым шагом предсказывайте, какой градиент появится в таблице под рисунком. <!-- claim: l01.stepper --> На последнем
 # шаге будет 108 — то, что вернул `tape.gradient` выше.
 
-# %% key="stepper-code"
+# %% key="stepper-code" tf="course"
 from minitape.debugging import stepper
 
 x = tf.Variable(3.0)
@@ -707,21 +714,21 @@ del tape
 #
 # Models collect their variables for you. A Keras layer such as `tf.keras.layers.Dense` creates
 # its kernel and bias the first time it is called and lists them in `trainable_variables`;
-# passing that list as the sources gives one gradient per variable:
+# passing that list as the sources gives one gradient per variable: <!-- claim: l01.dense-builds -->
 
 # %% [markdown] key="model" lang="es" src="c3c23093"
 # ## Gradientes respecto de un modelo
 #
 # Los modelos reúnen sus variables por ti. Una capa de Keras como `tf.keras.layers.Dense` crea
 # su matriz de pesos (*kernel*) y su sesgo la primera vez que se la llama y los enumera en
-# `trainable_variables`; si pasas esa lista como fuentes, obtienes un gradiente por variable:
+# `trainable_variables`; si pasas esa lista como fuentes, obtienes un gradiente por variable: <!-- claim: l01.dense-builds -->
 
 # %% [markdown] key="model" lang="pt" src="c3c23093"
 # ## Gradientes em relação a um modelo
 #
 # Os modelos reúnem as variáveis por você. Uma camada do Keras como `tf.keras.layers.Dense`
 # cria sua matriz de pesos (*kernel*) e seu viés na primeira vez que é chamada e os lista em
-# `trainable_variables`; passando essa lista como fontes, você obtém um gradiente por variável:
+# `trainable_variables`; passando essa lista como fontes, você obtém um gradiente por variável: <!-- claim: l01.dense-builds -->
 
 # %% [markdown] key="model" lang="ru" src="c3c23093"
 # ## Градиенты по переменным модели
@@ -729,9 +736,9 @@ del tape
 # Модели сами собирают свои переменные. Слой Keras, например `tf.keras.layers.Dense`, при
 # первом вызове создаёт матрицу весов (*kernel*) и вектор смещений, а затем перечисляет их в
 # `trainable_variables`; передав этот список как источники, вы получите по градиенту на каждую
-# переменную:
+# переменную: <!-- claim: l01.dense-builds -->
 
-# %% key="model-code"
+# %% key="model-code" tf="random"
 layer = tf.keras.layers.Dense(2, activation="tanh")
 x = tf.constant([[1.0, 2.0, 3.0]])
 
@@ -757,7 +764,7 @@ grads = tape.gradient(loss, layer.trainable_variables)
 # Градиенты возвращаются в порядке `trainable_variables`, поэтому `zip` ставит каждой
 # переменной в пару её градиент:
 
-# %% key="model-names-code"
+# %% key="model-names-code" tf="random"
 for var, g in zip(layer.trainable_variables, grads):
     print(t("l01.shapes", name=var.name, shape=tuple(var.shape), gshape=tuple(g.shape)))
 
@@ -830,21 +837,21 @@ np.allclose(dy_dx.numpy(), s * (1 - s))
 
 # %% [markdown] key="plot-helper" lang="en"
 # `plot_function_and_derivative` does the same for any element-wise function built from
-# minitape operations. Change the function and run the cell again:
+# minitape operations. <!-- claim: l01.plot-helper --> Change the function and run the cell again:
 
 # %% [markdown] key="plot-helper" lang="es" src="c212e04c"
 # `plot_function_and_derivative` hace lo mismo con cualquier función elemento a elemento
-# construida con operaciones de minitape. Cambia la función y vuelve a ejecutar la celda:
+# construida con operaciones de minitape. <!-- claim: l01.plot-helper --> Cambia la función y vuelve a ejecutar la celda:
 
 # %% [markdown] key="plot-helper" lang="pt" src="c212e04c"
 # `plot_function_and_derivative` faz o mesmo para qualquer função elemento a elemento
-# construída com operações do minitape. Troque a função e execute a célula de novo:
+# construída com operações do minitape. <!-- claim: l01.plot-helper --> Troque a função e execute a célula de novo:
 
 # %% [markdown] key="plot-helper" lang="ru" src="c212e04c"
 # `plot_function_and_derivative` делает то же самое для любой поэлементной функции,
-# составленной из операций minitape. Поменяйте функцию и запустите ячейку ещё раз:
+# составленной из операций minitape. <!-- claim: l01.plot-helper --> Поменяйте функцию и запустите ячейку ещё раз:
 
-# %% key="plot-helper-code"
+# %% key="plot-helper-code" tf="course"
 plot_function_and_derivative(lambda x: x * tf.math.sin(x), x_range=(-6, 6));
 
 # %% [markdown] key="tangent" lang="en"
@@ -875,7 +882,7 @@ plot_function_and_derivative(lambda x: x * tf.math.sin(x), x_range=(-6, 6));
 # положении новая лента вычисляет $f'(x)$ для $f(x) = x^3 - 3x$, и касательная через отмеченную
 # точку рисуется с этим наклоном. Где наклон равен нулю? Где он наибольший?
 
-# %% key="tangent-code"
+# %% key="tangent-code" tf="course"
 tangent_explorer(lambda x: x**3 - 3 * x, x_range=(-2.5, 2.5), x0=1.5)
 
 # %% [markdown] key="exercises" lang="en"
@@ -885,35 +892,51 @@ tangent_explorer(lambda x: x**3 - 3 * x, x_range=(-2.5, 2.5), x0=1.5)
 # your code and run the cell, then run the cell below it. `check(...)` tries your function at
 # once on a few inputs and, if something is off, shows what you returned next to what was
 # expected. When your work is graded, hidden checks also call your function at random points,
-# so it has to compute the gradient with a tape — a fixed number will not pass.
+# so a fixed number will not pass. Compute with a tape, as each exercise asks: the points come
+# from the values, and your teacher also sees how you computed them. Your answer counts by its
+# value, whatever holds it: a tensor, a NumPy array, a Python number or a list, integers or
+# floats. <!-- claim: course.number-rule --> It is compared within float32's tolerance (a relative error up to $2 \cdot 10^{-4}$),
+# so computing in float32 or in float64 is equally right. <!-- claim: course.number-rule -->
 
-# %% [markdown] key="exercises" lang="es" src="7e70859d"
+# %% [markdown] key="exercises" lang="es" src="e65f3735"
 # ## Ejercicios
 #
 # En cada ejercicio tienes que completar una función: sustituye `raise NotImplementedError()`
 # por tu código y ejecuta la celda; después, ejecuta la celda de abajo. `check(...)` prueba tu
 # función en el acto con algunas entradas y, si algo no cuadra, te muestra lo que devolviste
 # junto a lo esperado. Al calificar tu trabajo, unas comprobaciones ocultas llaman además a tu
-# función en puntos aleatorios, así que debe calcular el gradiente con una cinta: un número
-# fijo no pasará.
+# función en puntos aleatorios, así que un número fijo no pasará. Calcula con una cinta, como
+# pide cada ejercicio: los puntos salen de los valores, y tu profesor ve también cómo los
+# calculaste. Tu respuesta cuenta por su valor, sea cual sea el contenedor: un tensor, un array
+# de NumPy, un número de Python o una lista, con enteros o con decimales. <!-- claim: course.number-rule --> Se compara con la
+# tolerancia de float32 (un error relativo de hasta $2 \cdot 10^{-4}$), así que calcular en float32
+# o en float64 vale igual. <!-- claim: course.number-rule -->
 
-# %% [markdown] key="exercises" lang="pt" src="7e70859d"
+# %% [markdown] key="exercises" lang="pt" src="e65f3735"
 # ## Exercícios
 #
 # Em cada exercício você completa uma função: substitua `raise NotImplementedError()` pelo seu
 # código e execute a célula; depois, execute a célula logo abaixo. `check(...)` testa a sua
 # função na hora com algumas entradas e, se algo estiver errado, mostra o que você devolveu ao
 # lado do esperado. Na correção, verificações ocultas também chamam a sua função em pontos
-# aleatórios; por isso ela precisa calcular o gradiente com uma fita — um número fixo não passa.
+# aleatórios; por isso um número fixo não passa. Calcule com uma fita, como cada exercício pede:
+# os pontos vêm dos valores, e o seu professor também vê como você os calculou. A sua resposta
+# vale pelo valor, seja qual for o recipiente: um tensor, um array do NumPy, um número do Python
+# ou uma lista, com inteiros ou com decimais. <!-- claim: course.number-rule --> Ela é comparada com a tolerância do float32 (um
+# erro relativo de até $2 \cdot 10^{-4}$), então calcular em float32 ou em float64 dá no mesmo. <!-- claim: course.number-rule -->
 
-# %% [markdown] key="exercises" lang="ru" src="7e70859d"
+# %% [markdown] key="exercises" lang="ru" src="e65f3735"
 # ## Упражнения
 #
 # В каждом упражнении нужно дописать функцию: замените `raise NotImplementedError()` своим
 # кодом и выполните ячейку, а затем ячейку под ней. `check(...)` сразу проверяет вашу функцию
 # на нескольких входах и, если что-то не так, показывает рядом то, что вы вернули, и то, что
 # ожидалось. При оценивании скрытые проверки вызывают вашу функцию ещё и в случайных точках,
-# поэтому градиент должен вычисляться с помощью ленты — заранее подобранное число не пройдёт.
+# поэтому заранее подобранное число не пройдёт. Вычисляйте с помощью ленты, как просит каждое
+# упражнение: баллы дают значения, а преподаватель видит ещё и то, как вы их получили. Ответ
+# засчитывается по значению, в чём бы он ни был: тензор, массив NumPy, число Python или список,
+# целые числа или дробные. <!-- claim: course.number-rule --> Он сравнивается с допуском float32 (относительная погрешность до
+# $2 \cdot 10^{-4}$), поэтому вычислять во float32 или во float64 одинаково правильно. <!-- claim: course.number-rule -->
 
 # %% [markdown] key="ex1" lang="en"
 # ### Exercise 1 · A derivative at a point (1 point)

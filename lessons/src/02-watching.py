@@ -599,25 +599,25 @@ del tape
 # %% [markdown] key="chain-figure" lang="en"
 # Three questions about one recording, and a picture of the answers: for $y = x^2$ and
 # $z = y^2$, the curves $\frac{dz}{dy}$, $\frac{dy}{dx}$ and $\frac{dz}{dx}$ over a whole grid
-# of points, all from one persistent tape. The last line checks the chain rule at every point:
+# of points, all from one persistent tape. <!-- claim: l02.chain-figure --> The last line checks the chain rule at every point:
 # $\frac{dz}{dx} = \frac{dz}{dy} \cdot \frac{dy}{dx}$.
 
 # %% [markdown] key="chain-figure" lang="es" src="c0c4bd94"
 # Tres preguntas sobre una misma grabación, y un dibujo de las respuestas: para $y = x^2$ y
 # $z = y^2$, las curvas $\frac{dz}{dy}$, $\frac{dy}{dx}$ y $\frac{dz}{dx}$ sobre toda una
-# malla de puntos, todas con una sola cinta persistente. La última línea comprueba la regla de
+# malla de puntos, todas con una sola cinta persistente. <!-- claim: l02.chain-figure --> La última línea comprueba la regla de
 # la cadena en cada punto: $\frac{dz}{dx} = \frac{dz}{dy} \cdot \frac{dy}{dx}$.
 
 # %% [markdown] key="chain-figure" lang="pt" src="c0c4bd94"
 # Três perguntas sobre a mesma gravação, e um desenho das respostas: para $y = x^2$ e
 # $z = y^2$, as curvas $\frac{dz}{dy}$, $\frac{dy}{dx}$ e $\frac{dz}{dx}$ em toda uma grade
-# de pontos, todas com uma única fita persistente. A última linha confere a regra da cadeia em
+# de pontos, todas com uma única fita persistente. <!-- claim: l02.chain-figure --> A última linha confere a regra da cadeia em
 # cada ponto: $\frac{dz}{dx} = \frac{dz}{dy} \cdot \frac{dy}{dx}$.
 
 # %% [markdown] key="chain-figure" lang="ru" src="c0c4bd94"
 # Три вопроса к одной записи и график с ответами: для $y = x^2$ и $z = y^2$ — кривые
 # $\frac{dz}{dy}$, $\frac{dy}{dx}$ и $\frac{dz}{dx}$ на целой сетке точек, и всё это от одной
-# персистентной ленты. Последняя строка проверяет цепное правило в каждой точке:
+# персистентной ленты. <!-- claim: l02.chain-figure --> Последняя строка проверяет цепное правило в каждой точке:
 # $\frac{dz}{dx} = \frac{dz}{dy} \cdot \frac{dy}{dx}$.
 
 # %% key="chain-figure-code"
@@ -688,7 +688,7 @@ np.allclose(dz_dx, dz_dy * dy_dx)
 # float32 (4 МБ); `probe` ссылается на `h`, не удерживая его; после `del h` у нашего кода не
 # остаётся ни одного имени для `h`, но `probe()` всё равно его находит: его удерживает лента.
 
-# %% key="memory-code"
+# %% key="memory-code" tf="random"
 x = tf.Variable(tf.random.normal([1_000_000]))
 
 with tf.GradientTape() as tape:
@@ -723,7 +723,7 @@ probe() is not None
 # тензоры, записанные за прямой проход (активации всех слоёв для целого батча), часто занимают
 # больше памяти, чем сама модель, и освобождаются сразу после каждого шага.
 
-# %% key="memory-freed-code"
+# %% key="memory-freed-code" tf="random"
 grad = tape.gradient(loss, x)
 probe() is None
 
@@ -749,7 +749,7 @@ probe() is None
 # освобождены. Выполним одно и то же вычисление с обычной и с персистентной лентой и запишем,
 # сколько памяти остаётся занятым после прямого прохода, после `gradient` и после `del tape`:
 
-# %% key="memory-figure-code"
+# %% key="memory-figure-code" tf="differs"
 def memory_held(persistent):
     x = tf.Variable(tf.random.normal([1_000_000]))
     tracemalloc.start()
@@ -795,12 +795,15 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 # to differentiate inside the `with` block, and use `persistent=True` only when you really ask
 # several questions, deleting the tape right after.
 #
-# What exactly a tape keeps is up to the engine; the figure measures minitape. TensorFlow knows,
-# for each kind of operation, which inputs and outputs its gradient will read (the gradient of
-# `tf.nn.relu` needs only the output, that of `tf.math.sin` only the input), and records only
-# those. Its bars would therefore have other heights; the two habits hold for both engines.
+# What exactly a tape keeps is up to the engine; the figure measures minitape. <!-- claim: l02.memory-minitape -->
+# TensorFlow knows, for each kind of operation, which inputs and outputs its gradient will read
+# (the gradient of `tf.nn.relu` needs only the output, that of `tf.math.sin` only the input), and
+# records only those. <!-- claim: l02.tf-keeps-what-gradients-read --> Its bars would therefore have other
+# heights, and `tracemalloc` would not even see them: TensorFlow allocates its tensors outside
+# Python, so under TensorFlow this cell measures about 0 MiB at every stage. <!-- claim: l02.memory-tf-invisible -->
+# The two habits hold for both engines.
 
-# %% [markdown] key="memory-lesson" lang="es" src="123a90f1"
+# %% [markdown] key="memory-lesson" lang="es" src="49b1e15e"
 # Después de la pasada hacia adelante, las dos cintas retienen unos 7,6 MiB: los dos tensores
 # grabados, $h$ y $h \cdot h$, de un millón de números float32 cada uno. La cinta normal los
 # suelta durante `gradient`; la persistente los conserva hasta `del tape`. De aquí salen dos
@@ -808,35 +811,43 @@ print("GradientTape(persistent=True):", np.round(persistent, 1), "MiB")
 # `persistent=True` solo cuando de verdad vayas a hacer varias preguntas, borrando la cinta
 # justo después.
 #
-# Qué guarda exactamente una cinta depende de cada motor; la figura mide minitape. TensorFlow
-# sabe, para cada tipo de operación, qué entradas y salidas va a leer su gradiente (el de
-# `tf.nn.relu` solo necesita la salida; el de `tf.math.sin`, solo la entrada), y guarda solo
-# esas. Por eso sus barras tendrían otra altura; los dos hábitos valen para los dos motores.
+# Qué guarda exactamente una cinta depende de cada motor; la figura mide minitape. <!-- claim: l02.memory-minitape -->
+# TensorFlow sabe, para cada tipo de operación, qué entradas y salidas va a leer su gradiente
+# (el de `tf.nn.relu` solo necesita la salida; el de `tf.math.sin`, solo la entrada), y guarda
+# solo esas. <!-- claim: l02.tf-keeps-what-gradients-read --> Por eso sus barras tendrían otra altura, y
+# `tracemalloc` ni siquiera las vería: TensorFlow reserva la memoria de sus tensores fuera de
+# Python, así que con TensorFlow esta celda mide unos 0 MiB en cada momento. <!-- claim: l02.memory-tf-invisible -->
+# Los dos hábitos valen para los dos motores.
 
-# %% [markdown] key="memory-lesson" lang="pt" src="123a90f1"
+# %% [markdown] key="memory-lesson" lang="pt" src="49b1e15e"
 # Depois da passagem para a frente, as duas fitas retêm cerca de 7,6 MiB: os dois tensores
 # gravados, $h$ e $h \cdot h$, com um milhão de números float32 cada. A fita padrão os solta
 # durante `gradient`; a persistente os mantém até `del tape`. Daí vêm dois bons hábitos:
 # coloque no bloco `with` apenas o código que você precisa derivar, e use `persistent=True` só
 # quando for mesmo fazer várias perguntas, apagando a fita logo em seguida.
 #
-# O que exatamente uma fita guarda depende de cada motor; a figura mede o minitape. O
-# TensorFlow sabe, para cada tipo de operação, quais entradas e saídas o gradiente dela vai
+# O que exatamente uma fita guarda depende de cada motor; a figura mede o minitape. <!-- claim: l02.memory-minitape -->
+# O TensorFlow sabe, para cada tipo de operação, quais entradas e saídas o gradiente dela vai
 # ler (o de `tf.nn.relu` só precisa da saída; o de `tf.math.sin`, só da entrada), e guarda só
-# essas. Por isso as barras dele teriam outra altura; os dois hábitos valem para os dois
-# motores.
+# essas. <!-- claim: l02.tf-keeps-what-gradients-read --> Por isso as barras dele teriam outra altura, e o
+# `tracemalloc` nem as veria: o TensorFlow reserva a memória dos seus tensores fora do Python,
+# então com o TensorFlow esta célula mede cerca de 0 MiB em cada momento. <!-- claim: l02.memory-tf-invisible -->
+# Os dois hábitos valem para os dois motores.
 
-# %% [markdown] key="memory-lesson" lang="ru" src="123a90f1"
+# %% [markdown] key="memory-lesson" lang="ru" src="49b1e15e"
 # После прямого прохода обе ленты удерживают около 7,6 МиБ: два записанных тензора, $h$ и
 # $h \cdot h$, по миллиону чисел float32 в каждом. Обычная лента освобождает их во время
 # `gradient`, персистентная хранит до `del tape`. Отсюда две полезные привычки: помещайте в
 # блок `with` только тот код, который нужно дифференцировать, и используйте `persistent=True`,
 # лишь когда действительно задаёте несколько вопросов, удаляя ленту сразу после них.
 #
-# Что именно хранит лента, решает сам движок; на рисунке измерен minitape. TensorFlow знает для
-# каждого вида операции, какие входы и выходы прочитает её градиент (градиенту `tf.nn.relu`
-# нужен только выход, градиенту `tf.math.sin` — только вход), и сохраняет на ленте только их. Поэтому
-# столбики у него были бы другой высоты, а обе привычки верны для обоих движков.
+# Что именно хранит лента, решает сам движок; на рисунке измерен minitape. <!-- claim: l02.memory-minitape -->
+# TensorFlow знает для каждого вида операции, какие входы и выходы прочитает её градиент
+# (градиенту `tf.nn.relu` нужен только выход, градиенту `tf.math.sin` — только вход), и
+# сохраняет на ленте только их. <!-- claim: l02.tf-keeps-what-gradients-read --> Поэтому столбики у него были бы другой
+# высоты, и `tracemalloc` их бы даже не увидел: TensorFlow выделяет память под тензоры вне
+# Python, так что с TensorFlow эта ячейка на каждом этапе показывает около 0 МиБ. <!-- claim: l02.memory-tf-invisible -->
+# Обе привычки верны для обоих движков.
 
 # %% [markdown] key="exercises" lang="en"
 # ## Exercises
@@ -1150,7 +1161,7 @@ grade("l02_ex3")
 # %% [markdown] key="reflect" lang="en" questions=true
 # 1. A tape watches trainable Variables on its own, but not Tensors. Why is that a sensible
 #    default for training a model, and in which computation would it get in your way?
-# 2. In the memory figure, the persistent tape held its tensors until `del tape`. Picture one
+# 2. In the memory figure, the persistent tape held its tensors until `del tape`. <!-- claim: l02.memory-minitape --> Picture one
 #    training step of a large network: which lines would you move out of the `with` block, and how
 #    would you check that the gradient stayed the same?
 # 3. A gradient with respect to an intermediate result, such as the activations of a layer,
@@ -1160,7 +1171,7 @@ grade("l02_ex3")
 # %% [markdown] key="reflect" lang="es" src="c8bce80f"
 # 1. Una cinta observa por sí sola las variables entrenables, pero no los tensores. ¿Por qué es un
 #    buen comportamiento por defecto para entrenar un modelo, y en qué cálculo te estorbaría?
-# 2. En la figura de memoria, la cinta persistente retuvo sus tensores hasta `del tape`. Imagina
+# 2. En la figura de memoria, la cinta persistente retuvo sus tensores hasta `del tape`. <!-- claim: l02.memory-minitape --> Imagina
 #    un paso de entrenamiento de una red grande: ¿qué líneas sacarías del bloque `with`, y cómo
 #    comprobarías que el gradiente no cambió?
 # 3. Un gradiente respecto de un resultado intermedio, como las activaciones de una capa, no
@@ -1170,7 +1181,7 @@ grade("l02_ex3")
 # %% [markdown] key="reflect" lang="pt" src="c8bce80f"
 # 1. Uma fita observa sozinha as variáveis treináveis, mas não os tensores. Por que esse é um bom
 #    padrão para treinar um modelo, e em que cálculo ele atrapalharia?
-# 2. Na figura de memória, a fita persistente reteve os seus tensores até `del tape`. Imagine um
+# 2. Na figura de memória, a fita persistente reteve os seus tensores até `del tape`. <!-- claim: l02.memory-minitape --> Imagine um
 #    passo de treinamento de uma rede grande: que linhas você tiraria do bloco `with`, e como
 #    verificaria que o gradiente não mudou?
 # 3. Um gradiente em relação a um resultado intermediário, como as ativações de uma camada,
@@ -1180,7 +1191,7 @@ grade("l02_ex3")
 # %% [markdown] key="reflect" lang="ru" src="c8bce80f"
 # 1. Лента сама отслеживает обучаемые переменные (`tf.Variable`), но не тензоры. Почему это разумное
 #    поведение по умолчанию для обучения модели и в каком вычислении оно бы вам мешало?
-# 2. На графике памяти персистентная лента удерживала свои тензоры до `del tape`. Представьте один
+# 2. На графике памяти персистентная лента удерживала свои тензоры до `del tape`. <!-- claim: l02.memory-minitape --> Представьте один
 #    шаг обучения большой сети: какие строки вы бы вынесли из блока `with` и как проверили бы, что
 #    градиент не изменился?
 # 3. Градиент по промежуточному результату, например по активациям слоя, отвечает не на тот же

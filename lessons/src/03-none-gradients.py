@@ -437,32 +437,32 @@ print(tape.gradient(z, x))
 # %% [markdown] key="why-none" lang="en"
 # That case is obvious; the ones below are less so. To investigate each of them we use
 # `why_none(tape, target, source, lang=...)` from `minitape.debugging`: it inspects what the
-# tape recorded and explains, in the notebook's language, why no gradient reached the source.
+# tape recorded and explains, in the notebook's language, why no gradient reached the source. <!-- claim: l03.why-none -->
 # Its answer has a short `reason` code and a `message` for people. It works on any tape,
 # persistent or not, before or after `gradient`:
 
 # %% [markdown] key="why-none" lang="es" src="d7dd0a69"
 # Ese caso es evidente; los de abajo, no tanto. Para investigar cada uno usamos
 # `why_none(tape, target, source, lang=...)`, de `minitape.debugging`: examina lo que grabó la
-# cinta y explica, en el idioma del cuaderno, por qué ningún gradiente llegó a la fuente. Su
+# cinta y explica, en el idioma del cuaderno, por qué ningún gradiente llegó a la fuente. <!-- claim: l03.why-none --> Su
 # respuesta tiene un código corto, `reason`, y un mensaje legible, `message`. Funciona
 # con cualquier cinta, persistente o no, antes o después de `gradient`:
 
 # %% [markdown] key="why-none" lang="pt" src="d7dd0a69"
 # Esse caso é óbvio; os de baixo, nem tanto. Para investigar cada um deles usamos
 # `why_none(tape, target, source, lang=...)`, de `minitape.debugging`: ela examina o que a fita
-# gravou e explica, no idioma do notebook, por que nenhum gradiente chegou à fonte. A resposta
+# gravou e explica, no idioma do notebook, por que nenhum gradiente chegou à fonte. <!-- claim: l03.why-none --> A resposta
 # tem um código curto, `reason`, e uma mensagem legível, `message`. Ela funciona com
 # qualquer fita, persistente ou não, antes ou depois de `gradient`:
 
 # %% [markdown] key="why-none" lang="ru" src="d7dd0a69"
 # Этот случай очевиден, следующие — не очень. Чтобы разобраться с каждым, воспользуемся
 # функцией `why_none(tape, target, source, lang=...)` из `minitape.debugging`: она изучает, что
-# записала лента, и объясняет на языке блокнота, почему градиент не дошёл до источника. В её
+# записала лента, и объясняет на языке блокнота, почему градиент не дошёл до источника. <!-- claim: l03.why-none --> В её
 # ответе есть короткий код причины `reason` и сообщение для человека `message`. Она работает с
 # любой лентой, персистентной или нет, до или после вызова `gradient`:
 
-# %% key="why-none-code"
+# %% key="why-none-code" tf="course"
 answer = why_none(tape, z, x, lang=lang)
 print(answer.reason)
 print(answer.message)
@@ -509,36 +509,39 @@ for step in range(2):
     grad = tape.gradient(y, x)
     print(t("l03.step.type", step=step, kind=type(x).__name__, grad=grad))
     if grad is None:
-        print(why_none(tape, y, x, lang=lang).message)
+        break
     x = x + 1
+
+# %% key="case-replaced-why" tf="course"
+print(why_none(tape, y, x, lang=lang).message)
 
 # %% [markdown] key="case-numpy" lang="en"
 # ### 2. A detour through NumPy
 #
-# The tape records minitape operations only. As soon as a value leaves for NumPy (`np.mean`,
+# The tape records only `tf` operations. As soon as a value leaves for NumPy (`np.mean`,
 # `.numpy()`), the path back to the sources is cut: the NumPy result comes back as a brand-new
-# constant with no history.
+# constant with no history. <!-- claim: l03.numpy-detour -->
 
-# %% [markdown] key="case-numpy" lang="es" src="f8045cd9"
+# %% [markdown] key="case-numpy" lang="es" src="bfeae11f"
 # ### 2. Un desvío por NumPy
 #
-# La cinta solo graba operaciones de minitape. En cuanto un valor se va a NumPy (`np.mean`,
+# La cinta solo graba operaciones de `tf`. En cuanto un valor se va a NumPy (`np.mean`,
 # `.numpy()`), el camino de vuelta hacia las fuentes queda cortado: el resultado de NumPy
-# vuelve como una constante nueva, sin historial.
+# vuelve como una constante nueva, sin historial. <!-- claim: l03.numpy-detour -->
 
-# %% [markdown] key="case-numpy" lang="pt" src="f8045cd9"
+# %% [markdown] key="case-numpy" lang="pt" src="bfeae11f"
 # ### 2. Um desvio pelo NumPy
 #
-# A fita grava apenas operações do minitape. Assim que um valor sai para o NumPy (`np.mean`,
+# A fita grava apenas operações de `tf`. Assim que um valor sai para o NumPy (`np.mean`,
 # `.numpy()`), o caminho de volta até as fontes é cortado: o resultado do NumPy volta como uma
-# constante nova, sem histórico.
+# constante nova, sem histórico. <!-- claim: l03.numpy-detour -->
 
-# %% [markdown] key="case-numpy" lang="ru" src="f8045cd9"
+# %% [markdown] key="case-numpy" lang="ru" src="bfeae11f"
 # ### 2. Обход через NumPy
 #
-# Лента записывает только операции minitape. Стоит значению уйти в NumPy (`np.mean`,
+# Лента записывает только операции `tf`. Стоит значению уйти в NumPy (`np.mean`,
 # `.numpy()`), как путь назад к источникам обрывается: результат NumPy возвращается как совсем
-# новая константа без истории.
+# новая константа без истории. <!-- claim: l03.numpy-detour -->
 
 # %% key="case-numpy-code"
 x = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
@@ -549,6 +552,8 @@ with tf.GradientTape() as tape:
     y = tf.reduce_mean(y, axis=0)
 
 print(tape.gradient(y, x))
+
+# %% key="case-numpy-why" tf="course"
 print(why_none(tape, y, x, lang=lang).message)
 
 # %% [markdown] key="case-int" lang="en"
@@ -556,39 +561,39 @@ print(why_none(tape, y, x, lang=lang).message)
 #
 # Integers are not differentiable. A Variable created from `[[2, 2], [2, 2]]` holds integers
 # (`int32`), because no number in it has a decimal point. The gradient is `None`, and
-# minitape does not warn you. TensorFlow logs one line,
-# `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`,
-# easy to miss among other output. Here `why_none` is how you find out:
+# nothing says so: neither minitape nor TensorFlow warns. <!-- claim: l03.int-silent --> (TensorFlow writes `The dtype of the
+# target tensor must be floating (e.g. tf.float32)` only to its verbose log, which is off
+# unless you turn it on.) <!-- claim: l03.int-silent --> Here `why_none` is how you find out:
 
-# %% [markdown] key="case-int" lang="es" src="b2b50ada"
+# %% [markdown] key="case-int" lang="es" src="21d21501"
 # ### 3. Un tipo de dato entero
 #
 # Los enteros no son diferenciables. Una variable creada a partir de `[[2, 2], [2, 2]]` contiene
 # enteros (`int32`), porque ninguno de sus números lleva punto decimal. El gradiente es
-# `None` y minitape no te avisa. TensorFlow escribe una línea en el registro,
-# `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`
-# («el tipo del tensor objetivo debe ser de coma flotante»), fácil de pasar por alto entre
-# otros mensajes. Aquí, `why_none` es la forma de averiguarlo:
+# `None` y nada lo dice: ni minitape ni TensorFlow avisan. <!-- claim: l03.int-silent --> (TensorFlow escribe `The dtype of the
+# target tensor must be floating (e.g. tf.float32)`, «el tipo del tensor objetivo debe ser de coma
+# flotante», solo en su registro detallado, que está apagado salvo que lo actives.) <!-- claim: l03.int-silent -->
+# Aquí, `why_none` es la forma de averiguarlo:
 
-# %% [markdown] key="case-int" lang="pt" src="b2b50ada"
+# %% [markdown] key="case-int" lang="pt" src="21d21501"
 # ### 3. Um tipo de dado inteiro
 #
 # Inteiros não são diferenciáveis. Uma variável criada a partir de `[[2, 2], [2, 2]]` guarda
 # inteiros (`int32`), porque nenhum dos seus números tem ponto decimal. O gradiente é `None`
-# e o minitape não avisa você. O TensorFlow escreve uma linha no log,
-# `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`
-# (“o tipo do tensor alvo deve ser de ponto flutuante”), fácil de deixar passar no meio de
-# outras mensagens. Aqui, `why_none` é como você descobre:
+# e nada avisa: nem o minitape nem o TensorFlow. <!-- claim: l03.int-silent --> (O TensorFlow escreve `The dtype of the target
+# tensor must be floating (e.g. tf.float32)`, “o tipo do tensor alvo deve ser de ponto
+# flutuante”, só no seu log detalhado, que fica desligado a menos que você o ligue.) <!-- claim: l03.int-silent -->
+# Aqui, `why_none` é como você descobre:
 
-# %% [markdown] key="case-int" lang="ru" src="b2b50ada"
+# %% [markdown] key="case-int" lang="ru" src="21d21501"
 # ### 3. Целочисленный тип данных
 #
 # Целые числа недифференцируемы. Переменная, созданная из `[[2, 2], [2, 2]]`, хранит целые
 # числа (`int32`), потому что ни в одном из них нет десятичной точки. Градиент равен `None`,
-# а minitape ни о чём не предупреждает. TensorFlow пишет в журнал одну строку,
-# `WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) ...`
-# («тип целевого тензора должен быть вещественным»), которую легко не заметить среди других
-# сообщений. Здесь узнать причину помогает `why_none`:
+# и ничто об этом не сообщает: ни minitape, ни TensorFlow не предупреждают. <!-- claim: l03.int-silent --> (TensorFlow пишет
+# `The dtype of the target tensor must be floating (e.g. tf.float32)` — «тип целевого тензора
+# должен быть вещественным» — только в подробный журнал, который выключен, пока вы его не
+# включите.) <!-- claim: l03.int-silent --> Здесь узнать причину помогает `why_none`:
 
 # %% key="case-int-code"
 x = tf.Variable([[2, 2], [2, 2]])
@@ -598,31 +603,33 @@ with tf.GradientTape() as tape:
     y = tf.reduce_sum(x)
 
 print(tape.gradient(y, x))
+
+# %% key="case-int-why" tf="course"
 print(why_none(tape, y, x, lang=lang).message)
 
 # %% [markdown] key="case-int-fix" lang="en"
 # The fix is to create the Variable with a floating dtype: write `2.0`, or pass
 # `dtype=tf.float32`. Mixing integers and floats is not converted for you (TensorFlow does not
 # cast automatically either), so in practice this mistake usually shows up as a type error
-# rather than a missing gradient:
+# rather than a missing gradient: <!-- claim: l03.no-auto-cast -->
 
 # %% [markdown] key="case-int-fix" lang="es" src="68d5b6e2"
 # La solución es crear la variable con un tipo de coma flotante: escribir `2.0` o pasar
 # `dtype=tf.float32`. Si mezclas enteros y números de coma flotante, nadie convierte los tipos
 # por ti (TensorFlow tampoco lo hace), así que en la práctica este error suele aparecer como un
-# error de tipos, más que como un gradiente que falta:
+# error de tipos, más que como un gradiente que falta: <!-- claim: l03.no-auto-cast -->
 
 # %% [markdown] key="case-int-fix" lang="pt" src="68d5b6e2"
 # A solução é criar a variável com um tipo de ponto flutuante: escrever `2.0` ou passar
 # `dtype=tf.float32`. Se você misturar inteiros com números de ponto flutuante, ninguém converte
 # os tipos por você (o TensorFlow também não faz isso); por isso, na prática, esse engano
-# costuma aparecer como um erro de tipo, e não como um gradiente que falta:
+# costuma aparecer como um erro de tipo, e não como um gradiente que falta: <!-- claim: l03.no-auto-cast -->
 
 # %% [markdown] key="case-int-fix" lang="ru" src="68d5b6e2"
 # Исправление — создать переменную вещественного типа (с плавающей точкой): написать `2.0` или передать
 # `dtype=tf.float32`. Смесь целых и вещественных чисел сама не преобразуется (TensorFlow тоже
 # не приводит типы автоматически), поэтому на практике такая ошибка чаще проявляется как
-# ошибка типов, а не как пропавший градиент:
+# ошибка типов, а не как пропавший градиент: <!-- claim: l03.no-auto-cast -->
 
 # %% key="case-int-fix-code"
 try:
@@ -678,6 +685,8 @@ with tf.GradientTape() as tape:
     y = x1**2
 
 print(tape.gradient(y, x0))
+
+# %% key="case-stateful-why" tf="course"
 print(why_none(tape, y, x0, lang=lang).message)
 
 # %% [markdown] key="case-frozen" lang="en"
@@ -711,6 +720,8 @@ with tf.GradientTape() as tape:
     y = scale**3
 
 print(tape.gradient(y, scale))
+
+# %% key="case-frozen-why" tf="course"
 print(why_none(tape, y, scale, lang=lang).message)
 
 # %% [markdown] key="case-unwatched" lang="en"
@@ -740,6 +751,8 @@ with tf.GradientTape() as tape:
     y = c**2
 
 print(tape.gradient(y, c))
+
+# %% key="case-unwatched-why" tf="course"
 print(why_none(tape, y, c, lang=lang).message)
 
 # %% [markdown] key="no-gradient" lang="en"
@@ -791,29 +804,29 @@ except LookupError as error:
 
 # %% [markdown] key="no-gradient-fix" lang="en"
 # There are two ways out: register a gradient for the operation (lesson 4 shows custom
-# gradients), or rewrite it with operations that have one. Adjusting the contrast moves each
-# channel away from its mean: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, where $\bar{x}$ is
+# gradients), or rewrite it with operations that have one. Adjusting the contrast scales each
+# value's distance from its channel's mean by the factor: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, where $\bar{x}$ is
 # the channel's mean over the image. Rewritten like that, it gives the same image and its
 # gradients:
 
-# %% [markdown] key="no-gradient-fix" lang="es" src="34d147cc"
+# %% [markdown] key="no-gradient-fix" lang="es" src="887ad8f4"
 # Hay dos salidas: registrar un gradiente para la operación (la lección 4 muestra los
 # gradientes personalizados) o reescribirla con operaciones que sí lo tengan. Ajustar el
 # contraste escala la distancia de cada valor a la media de su canal: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, donde
 # $\bar{x}$ es la media del canal en la imagen. Reescrita así, da la misma imagen y además sus
 # gradientes:
 
-# %% [markdown] key="no-gradient-fix" lang="pt" src="34d147cc"
+# %% [markdown] key="no-gradient-fix" lang="pt" src="887ad8f4"
 # Há duas saídas: registrar um gradiente para a operação (a lição 4 mostra gradientes
 # personalizados) ou reescrevê-la com operações que tenham gradiente. Ajustar o contraste
 # escala a distância de cada pixel à média do seu canal: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, em que
 # $\bar{x}$ é a média do canal na imagem. Reescrita assim, ela dá a mesma imagem e também os
 # gradientes:
 
-# %% [markdown] key="no-gradient-fix" lang="ru" src="34d147cc"
+# %% [markdown] key="no-gradient-fix" lang="ru" src="887ad8f4"
 # Выхода два: зарегистрировать для операции градиент (собственные градиенты — тема урока 4)
-# или переписать её через операции, у которых градиент есть. Регулировка контраста отодвигает
-# значение каждого пикселя от среднего по его каналу: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, где $\bar{x}$ —
+# или переписать её через операции, у которых градиент есть. Регулировка контраста умножает на
+# множитель расстояние от значения каждого пикселя до среднего по его каналу: $(x - \bar{x}) \cdot \text{factor} + \bar{x}$, где $\bar{x}$ —
 # среднее канала по изображению. В таком виде она даёт то же изображение и вдобавок градиенты:
 
 # %% key="no-gradient-fix-code"
@@ -873,34 +886,37 @@ print(tape.gradient(z, x, unconnected_gradients=tf.UnconnectedGradients.ZERO))
 #
 # Each function below sets up one of the cases of this lesson, broken or fixed, and returns
 # the tape, the target `y` and the source `x`. `investigate` asks for the gradient, collects
-# the warnings and asks `why_none` about it; when the gradient exists, `why_none` says so too
+# any warnings (none of these cases gives one, in minitape or in TensorFlow) <!-- claim: l03.cases-silent -->
+# and asks `why_none` about it; when the gradient exists, `why_none` says so too
 # (`reason = "has_gradient"`):
 
-# %% [markdown] key="detective" lang="es" src="683fae8b"
+# %% [markdown] key="detective" lang="es" src="76838a06"
 # ## Explora: el detective de los None
 #
 # Cada función de abajo prepara uno de los casos de esta lección, roto o arreglado, y devuelve
-# la cinta, el objetivo `y` y la fuente `x`. `investigate` pide el gradiente, recoge los avisos
+# la cinta, el objetivo `y` y la fuente `x`. `investigate` pide el gradiente, recoge los
+# avisos, si los hay (ninguno de estos casos da uno, ni en minitape ni en TensorFlow), <!-- claim: l03.cases-silent -->
 # y le pregunta a `why_none` qué pasó; cuando el gradiente existe,
 # `why_none` también lo dice (`reason = "has_gradient"`):
 
-# %% [markdown] key="detective" lang="pt" src="683fae8b"
+# %% [markdown] key="detective" lang="pt" src="76838a06"
 # ## Explore: o detetive dos None
 #
 # Cada função abaixo monta um dos casos desta lição, quebrado ou corrigido, e devolve a fita,
-# o alvo `y` e a fonte `x`. `investigate` pede o gradiente, recolhe os avisos e pergunta a
-# `why_none` o que aconteceu; quando o gradiente existe, `why_none` também diz isso
+# o alvo `y` e a fonte `x`. `investigate` pede o gradiente, recolhe os avisos, se houver (nenhum destes casos dá
+# um, nem no minitape nem no TensorFlow), <!-- claim: l03.cases-silent --> e pergunta a `why_none` o que aconteceu; quando o gradiente existe, `why_none` também diz isso
 # (`reason = "has_gradient"`):
 
-# %% [markdown] key="detective" lang="ru" src="683fae8b"
+# %% [markdown] key="detective" lang="ru" src="76838a06"
 # ## Исследуйте: детектив по делам о None
 #
 # Каждая функция ниже воспроизводит один из случаев этого урока — в сломанном или
 # исправленном виде — и возвращает ленту, цель `y` и источник `x`. `investigate` запрашивает
-# градиент, собирает предупреждения и спрашивает у `why_none`, что произошло; если градиент
+# градиент, собирает предупреждения, если они есть (ни один из этих случаев их не даёт — ни в
+# minitape, ни в TensorFlow), <!-- claim: l03.cases-silent --> и спрашивает у `why_none`, что произошло; если градиент
 # есть, `why_none` тоже об этом скажет (`reason = "has_gradient"`):
 
-# %% key="detective-code"
+# %% key="detective-code" tf="course"
 def replaced_variable(fixed):
     x = tf.Variable(2.0)
     if fixed:
@@ -1001,7 +1017,7 @@ for fixed in [False, True]:
 # Выберите случай, прочитайте код и диагноз, а затем поставьте флажок, чтобы применить
 # исправление. Какая строка кода каждый раз решает дело?
 
-# %% key="detective-widget-code"
+# %% key="detective-widget-code" tf="course"
 case_menu = widgets.Dropdown(options=[(t(f"l03.case.{name}"), name) for name in CASES],
                              description=t("l03.detective.case"),
                              style={"description_width": "initial"},
@@ -1032,34 +1048,42 @@ widgets.VBox([widgets.HBox([case_menu, fix_box]), report])
 # ## Exercises
 #
 # Complete each function, run its cell, then run the `check(...)` cell below it. Hidden checks
-# call your function again at random points when your work is graded. Two of the exercises
+# call your function again at random points when your work is graded (for exercise 5: on the
+# other snippets). Your answers are compared as in lesson 1: by their value, whatever holds it,
+# within float32's tolerance. Two of the exercises
 # start from broken code: run it first and read what goes wrong.
 
-# %% [markdown] key="exercises" lang="es" src="45b386c7"
+# %% [markdown] key="exercises" lang="es" src="76c360c2"
 # ## Ejercicios
 #
 # Completa cada función, ejecuta su celda y después la celda con `check(...)` que hay debajo.
-# Al calificar, unas comprobaciones ocultas vuelven a llamar a tu función en puntos aleatorios.
+# Al calificar, unas comprobaciones ocultas vuelven a llamar a tu función en puntos aleatorios
+# (en el ejercicio 5: con los otros fragmentos). Tus respuestas se comparan como en la lección 1:
+# por su valor, sea cual sea el contenedor, con la tolerancia de float32.
 # Dos de los ejercicios parten de código roto: ejecútalo primero y lee qué falla.
 
-# %% [markdown] key="exercises" lang="pt" src="45b386c7"
+# %% [markdown] key="exercises" lang="pt" src="76c360c2"
 # ## Exercícios
 #
 # Complete cada função, execute a célula dela e depois a célula com `check(...)` logo abaixo.
-# Na correção, verificações ocultas chamam a sua função de novo em pontos aleatórios. Dois dos
+# Na correção, verificações ocultas chamam a sua função de novo em pontos aleatórios (no
+# exercício 5: com os outros trechos). As suas respostas são comparadas como na lição 1: pelo
+# valor, seja qual for o recipiente, com a tolerância do float32. Dois dos
 # exercícios partem de código quebrado: execute-o primeiro e leia o que dá errado.
 
-# %% [markdown] key="exercises" lang="ru" src="45b386c7"
+# %% [markdown] key="exercises" lang="ru" src="76c360c2"
 # ## Упражнения
 #
 # Допишите каждую функцию, выполните её ячейку, а затем ячейку с `check(...)` под ней. При
-# оценивании скрытые проверки снова вызовут вашу функцию в случайных точках. Два упражнения
+# оценивании скрытые проверки снова вызовут вашу функцию в случайных точках (в упражнении 5 — с
+# остальными фрагментами). Ответы сравниваются так же, как в уроке 1: по значению, в чём бы оно
+# ни было, с допуском float32. Два упражнения
 # начинаются со сломанного кода: сначала запустите его и посмотрите, что идёт не так.
 
 # %% [markdown] key="ex1" lang="en"
 # ### Exercise 1 · Every derivative from one backward pass (2 points)
 #
-# Write `elementwise_derivative(x)`. `x` is a 1-D NumPy array of floats. Return the derivative
+# Write `elementwise_derivative(x)`. `x` is a 1-D NumPy array of floats. <!-- claim: l03.ex1-input --> Return the derivative
 # of the element-wise function
 #
 # $$f(x) = x \, \sigma(x)$$
@@ -1071,7 +1095,7 @@ widgets.VBox([widgets.HBox([case_menu, fix_box]), report])
 # ### Ejercicio 1 · Todas las derivadas con una sola pasada hacia atrás (2 puntos)
 #
 # Escribe `elementwise_derivative(x)`. `x` es un array de NumPy de una dimensión con números
-# reales. Devuelve la derivada de la función elemento a elemento
+# reales. <!-- claim: l03.ex1-input --> Devuelve la derivada de la función elemento a elemento
 #
 # $$f(x) = x \, \sigma(x)$$
 #
@@ -1082,7 +1106,7 @@ widgets.VBox([widgets.HBox([case_menu, fix_box]), report])
 # ### Exercício 1 · Todas as derivadas com uma única passagem para trás (2 pontos)
 #
 # Escreva `elementwise_derivative(x)`. `x` é um array do NumPy de uma dimensão com números
-# reais. Devolva a derivada da função elemento a elemento
+# reais. <!-- claim: l03.ex1-input --> Devolva a derivada da função elemento a elemento
 #
 # $$f(x) = x \, \sigma(x)$$
 #
@@ -1093,7 +1117,7 @@ widgets.VBox([widgets.HBox([case_menu, fix_box]), report])
 # ### Упражнение 1 · Все производные за один обратный проход (2 балла)
 #
 # Напишите функцию `elementwise_derivative(x)`. `x` — одномерный массив NumPy из вещественных
-# чисел. Верните производную поэлементной функции
+# чисел. <!-- claim: l03.ex1-input --> Верните производную поэлементной функции
 #
 # $$f(x) = x \, \sigma(x)$$
 #
@@ -1121,25 +1145,25 @@ grade("l03_ex1")
 # %% [markdown] key="ex2-broken" lang="en"
 # ### Exercise 2 · A training loop that keeps its Variable (2 points)
 #
-# This gradient descent on $f(x) = (x - 2)^2$ should take `steps` steps of size `lr` and return
+# This gradient descent on $f(x) = (x - 2)^2$ should take `steps` steps with learning rate `lr` and return
 # the gradient of every step. Run it: the first step works, the second gets `None`, and then
 # the update itself crashes.
 
-# %% [markdown] key="ex2-broken" lang="es" src="765cacbb"
+# %% [markdown] key="ex2-broken" lang="es" src="d085daaa"
 # ### Ejercicio 2 · Un bucle de entrenamiento que no pierde su variable (2 puntos)
 #
 # Este descenso del gradiente sobre $f(x) = (x - 2)^2$ debería dar `steps` pasos con tasa de
 # aprendizaje `lr` y devolver el gradiente de cada paso. Ejecútalo: el primer paso funciona, el segundo recibe
 # `None` y después la propia actualización falla.
 
-# %% [markdown] key="ex2-broken" lang="pt" src="765cacbb"
+# %% [markdown] key="ex2-broken" lang="pt" src="d085daaa"
 # ### Exercício 2 · Um laço de treinamento que não perde sua variável (2 pontos)
 #
 # Esta descida do gradiente em $f(x) = (x - 2)^2$ deveria dar `steps` passos com taxa de
 # aprendizado `lr` e devolver o gradiente de cada passo. Execute: o primeiro passo funciona, o segundo recebe
 # `None` e depois a própria atualização quebra.
 
-# %% [markdown] key="ex2-broken" lang="ru" src="765cacbb"
+# %% [markdown] key="ex2-broken" lang="ru" src="d085daaa"
 # ### Упражнение 2 · Цикл обучения, в котором переменная остаётся переменной (2 балла)
 #
 # Этот градиентный спуск для $f(x) = (x - 2)^2$ должен сделать `steps` шагов со скоростью
@@ -1268,23 +1292,23 @@ print(broken_row_norms_gradient(tf.Variable([[3.0, 4.0], [1.0, -1.0]])))
 
 # %% [markdown] key="ex3" lang="en"
 # Write `row_norms_gradient(w)`, the fixed version: `w` is a `tf.Variable` of shape (n, m);
-# return $\frac{\partial L}{\partial w}$, of shape (n, m), computed entirely with minitape
+# return $\frac{\partial L}{\partial w}$, of shape (n, m), computed entirely with `tf`
 # operations (`tf.sqrt`, `tf.reduce_sum`, `tf.math.log`).
 
-# %% [markdown] key="ex3" lang="es" src="ef9722c7"
+# %% [markdown] key="ex3" lang="es" src="ac8c66ec"
 # Escribe `row_norms_gradient(w)`, la versión arreglada: `w` es una `tf.Variable` de forma
 # (n, m); devuelve $\frac{\partial L}{\partial w}$, de forma (n, m), calculado por completo con
-# operaciones de minitape (`tf.sqrt`, `tf.reduce_sum`, `tf.math.log`).
+# operaciones de `tf` (`tf.sqrt`, `tf.reduce_sum`, `tf.math.log`).
 
-# %% [markdown] key="ex3" lang="pt" src="ef9722c7"
+# %% [markdown] key="ex3" lang="pt" src="ac8c66ec"
 # Escreva `row_norms_gradient(w)`, a versão corrigida: `w` é uma `tf.Variable` de formato
 # (n, m); devolva $\frac{\partial L}{\partial w}$, de formato (n, m), calculado inteiramente
-# com operações do minitape (`tf.sqrt`, `tf.reduce_sum`, `tf.math.log`).
+# com operações de `tf` (`tf.sqrt`, `tf.reduce_sum`, `tf.math.log`).
 
-# %% [markdown] key="ex3" lang="ru" src="ef9722c7"
+# %% [markdown] key="ex3" lang="ru" src="ac8c66ec"
 # Напишите исправленную версию — функцию `row_norms_gradient(w)`: `w` — `tf.Variable` формы
 # (n, m); верните $\frac{\partial L}{\partial w}$ формы (n, m), вычисленный целиком операциями
-# minitape (`tf.sqrt`, `tf.reduce_sum`, `tf.math.log`).
+# `tf` (`tf.sqrt`, `tf.reduce_sum`, `tf.math.log`).
 
 # %% nbgrader="solution" grade_id="l03_ex3_solution"
 def row_norms_gradient(w):
@@ -1383,17 +1407,17 @@ grade("l03_ex4")
 # | code | cause |
 # |---|---|
 # | 0 | the gradient is a tensor (even a tensor of zeros) |
-# | 1 | the source was never watched (a Tensor without `tape.watch`, a non-trainable Variable) |
+# | 1 | the source was never watched: a tensor made with `tf.constant` and no `tape.watch`, or a Variable made with `trainable=False` |
 # | 2 | an integer dtype |
-# | 3 | the Variable was replaced by a Tensor |
+# | 3 | the source's name held a Variable and now holds a Tensor computed from it (`x = x + 1`) |
 # | 4 | the values took a detour through NumPy |
 # | 5 | a stateful `assign` cut the path |
-# | 6 | the target was computed from values made before the tape started: no recorded path |
+# | 6 | the source was used only before the tape started: the target comes from a result computed from it outside the tape | <!-- claim: l03.snippets-one-code -->
 #
 # Reason first, from what this lesson showed: that is the skill the exercise trains. The
 # visible check asks about A and B, the hidden checks about the other seven.
 
-# %% [markdown] key="ex5" lang="es" src="b2afb99a"
+# %% [markdown] key="ex5" lang="es" src="3197be19"
 # ### Ejercicio 5 · ¿Por qué es None? (2 puntos)
 #
 # La celda siguiente imprime, como texto, nueve fragmentos que no has visto, de `"A"` a `"I"`.
@@ -1405,17 +1429,17 @@ grade("l03_ex4")
 # | código | causa |
 # |---|---|
 # | 0 | el gradiente es un tensor (aunque sea un tensor de ceros) |
-# | 1 | la fuente nunca se observó (un tensor sin `tape.watch`, una variable no entrenable) |
+# | 1 | la fuente nunca se observó: un tensor creado con `tf.constant` y sin `tape.watch`, o una variable creada con `trainable=False` |
 # | 2 | un tipo de dato entero |
-# | 3 | la variable se sustituyó por un tensor |
+# | 3 | el nombre de la fuente tenía una variable y ahora tiene un tensor calculado a partir de ella (`x = x + 1`) |
 # | 4 | los valores se desviaron por NumPy |
 # | 5 | un `assign` con estado cortó el camino |
-# | 6 | el objetivo se calculó con valores creados antes de que la cinta empezara: no hay camino grabado |
+# | 6 | la fuente solo se usó antes de que la cinta empezara: el objetivo sale de un resultado calculado con ella fuera de la cinta | <!-- claim: l03.snippets-one-code -->
 #
 # Razona primero, con lo que mostró esta lección: esa es la habilidad que entrena el ejercicio.
 # La comprobación visible pregunta por A y B; las ocultas, por los otros siete.
 
-# %% [markdown] key="ex5" lang="pt" src="b2afb99a"
+# %% [markdown] key="ex5" lang="pt" src="3197be19"
 # ### Exercício 5 · Por que é None? (2 pontos)
 #
 # A próxima célula imprime, como texto, nove trechos que você ainda não viu, de `"A"` a `"I"`.
@@ -1426,17 +1450,17 @@ grade("l03_ex4")
 # | código | causa |
 # |---|---|
 # | 0 | o gradiente é um tensor (mesmo que seja um tensor de zeros) |
-# | 1 | a fonte nunca foi observada (um tensor sem `tape.watch`, uma variável não treinável) |
+# | 1 | a fonte nunca foi observada: um tensor criado com `tf.constant` e sem `tape.watch`, ou uma variável criada com `trainable=False` |
 # | 2 | um tipo de dado inteiro |
-# | 3 | a variável foi trocada por um tensor |
+# | 3 | o nome da fonte guardava uma variável e agora guarda um tensor calculado a partir dela (`x = x + 1`) |
 # | 4 | os valores fizeram um desvio pelo NumPy |
 # | 5 | um `assign` com estado cortou o caminho |
-# | 6 | o alvo foi calculado com valores criados antes de a fita começar: não há caminho gravado |
+# | 6 | a fonte só foi usada antes de a fita começar: o alvo vem de um resultado calculado com ela fora da fita | <!-- claim: l03.snippets-one-code -->
 #
 # Raciocine primeiro, com o que esta lição mostrou: é essa a habilidade que o exercício treina.
 # A verificação visível pergunta sobre A e B; as ocultas, sobre os outros sete.
 
-# %% [markdown] key="ex5" lang="ru" src="b2afb99a"
+# %% [markdown] key="ex5" lang="ru" src="3197be19"
 # ### Упражнение 5 · Почему None? (2 балла)
 #
 # Следующая ячейка выводит в виде текста девять фрагментов, которых вы ещё не видели, от `"A"`
@@ -1448,12 +1472,12 @@ grade("l03_ex4")
 # | код | причина |
 # |---|---|
 # | 0 | градиент — тензор (пусть даже из нулей) |
-# | 1 | источник не отслеживался (тензор без `tape.watch`, необучаемая переменная) |
+# | 1 | источник не отслеживался: тензор, созданный `tf.constant`, без `tape.watch`, или переменная, созданная с `trainable=False` |
 # | 2 | целочисленный тип данных |
-# | 3 | переменную заменили тензором |
+# | 3 | имя источника хранило переменную, а теперь хранит вычисленный из неё тензор (`x = x + 1`) |
 # | 4 | значения ушли в обход через NumPy |
 # | 5 | `assign` с состоянием оборвал путь |
-# | 6 | цель вычислена из значений, созданных до начала записи: записанного пути нет |
+# | 6 | источник использовался только до начала записи: цель получена из результата, вычисленного из него вне ленты | <!-- claim: l03.snippets-one-code -->
 #
 # Сначала рассуждайте, опираясь на этот урок: именно этот навык тренирует упражнение. Открытая
 # проверка спрашивает про A и B, скрытые — про остальные семь.
@@ -1540,8 +1564,8 @@ grade("l03_ex5")
 # - A gradient is `None` when the tape found no path from the target to the source: the target
 #   is unconnected, a Variable was replaced by a Tensor, the values took a detour through NumPy,
 #   the dtype is an integer, a stateful `assign` cut the history, or the source was never
-#   watched (a Tensor without `tape.watch`, a non-trainable Variable).
-#   `minitape.debugging.why_none` tells you which.
+#   watched (a Tensor without `tape.watch`, a non-trainable Variable). <!-- claim: l03.none-causes -->
+#   `minitape.debugging.why_none` tells you which. <!-- claim: l03.why-none -->
 # - An operation with no registered gradient raises `LookupError`: rewrite it with
 #   differentiable operations or give it a gradient.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` returns zeros instead of `None`.
@@ -1561,8 +1585,8 @@ grade("l03_ex5")
 # - Un gradiente es `None` cuando la cinta no encontró ningún camino del objetivo a la fuente:
 #   el objetivo no está conectado, una variable se sustituyó por un tensor, los valores se
 #   desviaron por NumPy, el tipo de dato es entero, un `assign` con estado cortó el camino o
-#   la fuente nunca se observó (un tensor sin `tape.watch`, una variable no entrenable).
-#   `minitape.debugging.why_none` te dice cuál de ellos es.
+#   la fuente nunca se observó (un tensor sin `tape.watch`, una variable no entrenable). <!-- claim: l03.none-causes -->
+#   `minitape.debugging.why_none` te dice cuál de ellos es. <!-- claim: l03.why-none -->
 # - Una operación sin gradiente registrado lanza `LookupError`: reescríbela con operaciones
 #   diferenciables o dale un gradiente.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` devuelve ceros en lugar de `None`.
@@ -1581,8 +1605,8 @@ grade("l03_ex5")
 # - Um gradiente é `None` quando a fita não encontrou nenhum caminho do alvo até a fonte: o
 #   alvo não está conectado, uma variável foi trocada por um tensor, os valores fizeram um
 #   desvio pelo NumPy, o tipo de dado é inteiro, um `assign` com estado cortou o caminho ou a
-#   fonte nunca foi observada (um tensor sem `tape.watch`, uma variável não treinável).
-#   `minitape.debugging.why_none` diz qual é o caso.
+#   fonte nunca foi observada (um tensor sem `tape.watch`, uma variável não treinável). <!-- claim: l03.none-causes -->
+#   `minitape.debugging.why_none` diz qual é o caso. <!-- claim: l03.why-none -->
 # - Uma operação sem gradiente registrado lança `LookupError`: reescreva-a com operações
 #   diferenciáveis ou dê a ela um gradiente.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` devolve zeros em vez de `None`.
@@ -1601,8 +1625,8 @@ grade("l03_ex5")
 # - Градиент равен `None`, когда лента не нашла пути от цели к источнику: цель с ним не
 #   связана, переменную заменили тензором, значения ушли в обход через NumPy, тип данных
 #   целочисленный, `assign` с состоянием оборвал историю или источник вообще не отслеживался
-#   (тензор без `tape.watch`, необучаемая переменная). `minitape.debugging.why_none` подскажет,
-#   какой из случаев ваш.
+#   (тензор без `tape.watch`, необучаемая переменная). <!-- claim: l03.none-causes --> `minitape.debugging.why_none` подскажет,
+#   какой из случаев ваш. <!-- claim: l03.why-none -->
 # - Операция без зарегистрированного градиента вызывает `LookupError`: перепишите её через
 #   дифференцируемые операции или задайте ей градиент.
 # - `unconnected_gradients=tf.UnconnectedGradients.ZERO` возвращает нули вместо `None`.

@@ -567,80 +567,82 @@ print(d_x.numpy(), d_scale.numpy())
 # TensorFlow has a second, global way to give gradients: `@tf.RegisterGradient("OpType")` on a
 # function `grad(op, upstream)` that returns one gradient per input of the operation, and
 # `tf.no_gradient("OpType")`, which declares an operation type not differentiable (the tape
-# then gives `None` through it, as for `tf.round`). Both act on a registry shared by the whole
-# process and keyed by the operation's type name, so they are meant for *new* operation types,
-# such as an operation written in C++ and loaded with `tf.load_op_library`; TensorFlow refuses
-# (`KeyError`) to register a second gradient for a type that has one. To change the gradient of
-# one function of your own, use `tf.custom_gradient`: it changes that function and nothing
-# else. minitape's registry behaves the same way: `tf.RegisterGradient("Sin")` raises
-# `KeyError`, because `Sin` already has a gradient. Its one operation type without a gradient is
-# `AdjustContrastv2` (lesson 3 met its `LookupError` in `tf.image.adjust_contrast`), so that is
-# where you can try both:
-# register a function for it, or declare it with `tf.no_gradient` and get `None`.
-# `minitape._custom.restore_gradient("AdjustContrastv2")` removes your entry again; TensorFlow
-# has no such undo, and there a registration lasts as long as the Python process.
+# then gives `None` through it, as for `tf.round`). <!-- claim: l04.registry-api --> Both act on a registry
+# shared by the whole process and keyed by the operation's type name, so they are meant for *new*
+# operation types, such as an operation written in C++ and loaded with `tf.load_op_library`;
+# TensorFlow refuses (`KeyError`) to register a second gradient for a type that has one. <!-- claim: l04.register-twice -->
+# To change the gradient of one function of your own, use `tf.custom_gradient`: it changes that
+# function and nothing else. minitape's registry behaves the same way: `tf.RegisterGradient("Sin")`
+# raises `KeyError`, because `Sin` already has a gradient. <!-- claim: l04.register-twice --> Of the operations
+# you call yourself, the only one without a gradient in minitape is `AdjustContrastv2` (lesson 3
+# met its `LookupError` in `tf.image.adjust_contrast`), so that is where you can try both:
+# register a function for it, or declare it with `tf.no_gradient` and get `None`. <!-- claim: l04.only-adjust-contrast -->
+# A registration lasts as long as the Python process, in TensorFlow as in minitape: run the next
+# cell a second time and its decorator raises `KeyError` (restart the kernel to start over). <!-- claim: l04.registration-lasts -->
 
-# %% [markdown] key="register-gradient" lang="es" src="7cd90706"
+# %% [markdown] key="register-gradient" lang="es" src="76926efb"
 # ### Gradientes registrados por tipo de operación
 #
 # TensorFlow tiene una segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
 # sobre una función `grad(op, upstream)` que devuelve un gradiente por cada entrada de la
 # operación, y `tf.no_gradient("OpType")`, que declara un tipo de operación no diferenciable (la
-# cinta da entonces `None` a través de ella, como con `tf.round`). Las dos actúan sobre un
-# registro compartido por todo el proceso e indexado por el nombre del tipo de operación, así
-# que están pensadas para tipos de operación *nuevos*, como una operación escrita en C++ y
-# cargada con `tf.load_op_library`; TensorFlow se niega (`KeyError`) a registrar un segundo
-# gradiente para un tipo que ya tiene uno. Para cambiar el gradiente de una función tuya, usa
-# `tf.custom_gradient`: cambia esa función y nada más. El registro de minitape se comporta igual:
-# `tf.RegisterGradient("Sin")` lanza `KeyError`, porque `Sin` ya tiene gradiente. Su único tipo
-# de operación sin gradiente es `AdjustContrastv2` (su `LookupError` apareció en la lección 3),
-# así que ahí puedes probar las dos cosas: registrar una función para él, o declararlo con
-# `tf.no_gradient` y obtener `None`. `minitape._custom.restore_gradient("AdjustContrastv2")`
-# vuelve a quitar tu entrada; TensorFlow no tiene nada parecido, y en él un registro dura lo
-# que dure el proceso de Python.
+# cinta da entonces `None` a través de ella, como con `tf.round`). <!-- claim: l04.registry-api --> Las dos
+# actúan sobre un registro compartido por todo el proceso e indexado por el nombre del tipo de
+# operación, así que están pensadas para tipos de operación *nuevos*, como una operación escrita
+# en C++ y cargada con `tf.load_op_library`; TensorFlow se niega (`KeyError`) a registrar un
+# segundo gradiente para un tipo que ya tiene uno. <!-- claim: l04.register-twice --> Para cambiar el
+# gradiente de una función tuya, usa `tf.custom_gradient`: cambia esa función y nada más. El
+# registro de minitape se comporta igual: `tf.RegisterGradient("Sin")` lanza `KeyError`, porque
+# `Sin` ya tiene gradiente. <!-- claim: l04.register-twice --> De las operaciones que llamas tú mismo, la única
+# sin gradiente en minitape es `AdjustContrastv2` (su `LookupError` apareció en la lección 3, en
+# `tf.image.adjust_contrast`), así que ahí puedes probar las dos cosas: registrar una función
+# para ella, o declararla con `tf.no_gradient` y obtener `None`. <!-- claim: l04.only-adjust-contrast --> Un
+# registro dura lo que dure el proceso de Python, en TensorFlow como en minitape: si ejecutas la
+# celda siguiente una segunda vez, su decorador lanza `KeyError` (reinicia el kernel para empezar
+# de cero). <!-- claim: l04.registration-lasts -->
 
-# %% [markdown] key="register-gradient" lang="pt" src="7cd90706"
+# %% [markdown] key="register-gradient" lang="pt" src="76926efb"
 # ### Gradientes registrados por tipo de operação
 #
 # O TensorFlow tem uma segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
 # sobre uma função `grad(op, upstream)` que devolve um gradiente por entrada da operação, e
 # `tf.no_gradient("OpType")`, que declara um tipo de operação não diferenciável (a fita então dá
-# `None` através dela, como com `tf.round`). As duas agem sobre um registro compartilhado por
-# todo o processo e indexado pelo nome do tipo de operação, então foram feitas para tipos de
-# operação *novos*, como uma operação escrita em C++ e carregada com `tf.load_op_library`; o
-# TensorFlow se recusa (`KeyError`) a registrar um segundo gradiente para um tipo que já tem
-# um. Para mudar o gradiente de uma função sua, use `tf.custom_gradient`: ele muda essa função e
-# mais nada. O registro do minitape se comporta da mesma forma: `tf.RegisterGradient("Sin")`
-# lança `KeyError`, porque `Sin` já tem gradiente. O único tipo de operação dele sem gradiente é
-# `AdjustContrastv2` (o `LookupError` dele apareceu na lição 3), então é ali que você pode
-# experimentar as duas coisas: registrar uma função para ele, ou declará-lo com
-# `tf.no_gradient` e obter `None`. `minitape._custom.restore_gradient("AdjustContrastv2")` remove
-# a sua entrada de novo; o TensorFlow não tem nada parecido, e nele um registro dura enquanto
-# durar o processo Python.
+# `None` através dela, como com `tf.round`). <!-- claim: l04.registry-api --> As duas agem sobre um registro
+# compartilhado por todo o processo e indexado pelo nome do tipo de operação, então foram feitas
+# para tipos de operação *novos*, como uma operação escrita em C++ e carregada com
+# `tf.load_op_library`; o TensorFlow se recusa (`KeyError`) a registrar um segundo gradiente para
+# um tipo que já tem um. <!-- claim: l04.register-twice --> Para mudar o gradiente de uma função sua, use
+# `tf.custom_gradient`: ele muda essa função e mais nada. O registro do minitape se comporta da
+# mesma forma: `tf.RegisterGradient("Sin")` lança `KeyError`, porque `Sin` já tem gradiente. <!-- claim: l04.register-twice -->
+# Das operações que você mesmo chama, a única sem gradiente no minitape é `AdjustContrastv2` (o
+# `LookupError` dela apareceu na lição 3, em `tf.image.adjust_contrast`), então é ali que você pode
+# experimentar as duas coisas: registrar uma função para ela, ou declará-la com `tf.no_gradient` e
+# obter `None`. <!-- claim: l04.only-adjust-contrast --> Um registro dura enquanto durar o processo Python, no
+# TensorFlow como no minitape: rode a célula seguinte uma segunda vez e o decorador dela lança
+# `KeyError` (reinicie o kernel para recomeçar). <!-- claim: l04.registration-lasts -->
 
-# %% [markdown] key="register-gradient" lang="ru" src="7cd90706"
+# %% [markdown] key="register-gradient" lang="ru" src="76926efb"
 # ### Градиенты, зарегистрированные по типу операции
 #
 # В TensorFlow есть второй, глобальный способ задать градиент: `@tf.RegisterGradient("OpType")`
 # над функцией `grad(op, upstream)`, которая возвращает по одному градиенту на каждый вход
 # операции, и `tf.no_gradient("OpType")`, который объявляет тип операции недифференцируемым
-# (лента тогда даёт через неё `None`, как для `tf.round`). Оба действуют на реестр, общий для
-# всего процесса и индексированный по имени типа операции, поэтому они предназначены для
-# *новых* типов операций, например операции на C++, загруженной через `tf.load_op_library`;
-# зарегистрировать второй градиент для типа, у которого он уже есть, TensorFlow не даёт
-# (`KeyError`). Чтобы изменить градиент одной своей функции, используйте `tf.custom_gradient`:
-# он меняет эту функцию и больше ничего. Реестр minitape ведёт себя так же:
-# `tf.RegisterGradient("Sin")` вызывает `KeyError`, потому что у `Sin` градиент уже есть.
-# Единственный тип операции без градиента в minitape — `AdjustContrastv2` (его `LookupError`
-# встречался в уроке 3), поэтому пробовать обе функции можно на нём: зарегистрировать для него
-# свою функцию или объявить его через `tf.no_gradient` и получить `None`.
-# `minitape._custom.restore_gradient("AdjustContrastv2")` снова убирает вашу запись; в
-# TensorFlow такой отмены нет, и регистрация действует, пока жив процесс Python.
+# (лента тогда даёт через неё `None`, как для `tf.round`). <!-- claim: l04.registry-api --> Оба действуют на
+# реестр, общий для всего процесса и индексированный по имени типа операции, поэтому они
+# предназначены для *новых* типов операций, например операции на C++, загруженной через
+# `tf.load_op_library`; зарегистрировать второй градиент для типа, у которого он уже есть,
+# TensorFlow не даёт (`KeyError`). <!-- claim: l04.register-twice --> Чтобы изменить градиент одной своей
+# функции, используйте `tf.custom_gradient`: он меняет эту функцию и больше ничего. Реестр
+# minitape ведёт себя так же: `tf.RegisterGradient("Sin")` вызывает `KeyError`, потому что у
+# `Sin` градиент уже есть. <!-- claim: l04.register-twice --> Из операций, которые вы вызываете сами, без
+# градиента в minitape только `AdjustContrastv2` (его `LookupError` встречался в уроке 3, в
+# `tf.image.adjust_contrast`), поэтому пробовать обе функции можно на нём: зарегистрировать для
+# него свою функцию или объявить его через `tf.no_gradient` и получить `None`. <!-- claim: l04.only-adjust-contrast -->
+# Регистрация действует, пока жив процесс Python, — в TensorFlow так же, как в minitape:
+# запустите следующую ячейку второй раз, и её декоратор вызовет `KeyError` (чтобы начать
+# заново, перезапустите ядро). <!-- claim: l04.registration-lasts -->
 
 # %% key="register-gradient-code"
-import minitape._custom
-
-
 @tf.RegisterGradient("AdjustContrastv2")
 def adjust_contrast_grad(op, upstream):
     images, factor = op.inputs
@@ -649,24 +651,22 @@ def adjust_contrast_grad(op, upstream):
     return factor * upstream + (1 - factor) * upstream_mean, tf.reduce_sum(upstream * (images - mean))
 
 
+with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(tf.image.adjust_contrast(image, factor) ** 2)
+registered_image, registered_factor = tape.gradient(loss, [image, factor])
+print(np.allclose(registered_image.numpy(), d_image.numpy()),
+      np.allclose(registered_factor.numpy(), d_factor.numpy()))
 try:
-    with tf.GradientTape() as tape:
-        loss = tf.reduce_sum(tf.image.adjust_contrast(image, factor) ** 2)
-    registered_image, registered_factor = tape.gradient(loss, [image, factor])
-    print(np.allclose(registered_image.numpy(), d_image.numpy()),
-          np.allclose(registered_factor.numpy(), d_factor.numpy()))
-    try:
-        tf.RegisterGradient("AdjustContrastv2")(adjust_contrast_grad)
-    except KeyError as error:
-        print(type(error).__name__)
-finally:
-    minitape._custom.restore_gradient("AdjustContrastv2")
+    tf.RegisterGradient("AdjustContrastv2")(adjust_contrast_grad)
+except KeyError as error:
+    print(type(error).__name__)
 
 # %% [markdown] key="no-gradient" lang="en"
 # The registered function gives the same gradients as the `custom_gradient` above (`True True`),
-# and a second registration for the same type raises `KeyError`. The `finally` clause undoes the
-# registration whatever happens, so the cell can run again: the registry outlives the cell, and
-# without the undo a second run would fail at the decorator.
+# and a second registration for the same type raises `KeyError`. Neither TensorFlow nor minitape's
+# public API can take a registration back; the next cell uses the course's own
+# `minitape._custom.restore_gradient` to take it back before and after its demonstration, so it
+# does not exist in TensorFlow. <!-- claim: l04.restore-course-only -->
 #
 # `tf.no_gradient` goes the other way: the operation's result becomes a constant for every tape,
 # as if each call were wrapped in `tf.stop_gradient`. Below, `loss` multiplies the adjusted image
@@ -674,11 +674,12 @@ finally:
 # (it equals the adjusted image), while `factor`, reached only through the operation, gets
 # `None`:
 
-# %% [markdown] key="no-gradient" lang="es" src="ba2612c9"
+# %% [markdown] key="no-gradient" lang="es" src="92289430"
 # La función registrada da los mismos gradientes que el `custom_gradient` de arriba
-# (`True True`), y un segundo registro para el mismo tipo lanza `KeyError`. La cláusula `finally`
-# deshace el registro pase lo que pase, así que la celda puede volver a ejecutarse: el registro
-# sobrevive a la celda, y sin deshacerlo una segunda ejecución fallaría en el decorador.
+# (`True True`), y un segundo registro para el mismo tipo lanza `KeyError`. Ni TensorFlow ni la API pública de
+# minitape pueden deshacer un registro; la celda siguiente usa `minitape._custom.restore_gradient`,
+# una herramienta propia del curso, para deshacerlo antes y después de su demostración, así que no
+# existe en TensorFlow. <!-- claim: l04.restore-course-only -->
 #
 # `tf.no_gradient` va en sentido contrario: el resultado de la operación pasa a ser una constante
 # para todas las cintas, como si cada llamada estuviera envuelta en `tf.stop_gradient`. Abajo,
@@ -687,11 +688,12 @@ finally:
 # ajustada),
 # mientras que `factor`, al que solo se llega a través de la operación, recibe `None`:
 
-# %% [markdown] key="no-gradient" lang="pt" src="ba2612c9"
+# %% [markdown] key="no-gradient" lang="pt" src="92289430"
 # A função registrada dá os mesmos gradientes que o `custom_gradient` acima (`True True`), e um
-# segundo registro para o mesmo tipo lança `KeyError`. A cláusula `finally` desfaz o registro
-# aconteça o que acontecer, então a célula pode rodar de novo: o registro sobrevive à célula, e
-# sem desfazê-lo uma segunda execução falharia no decorador.
+# segundo registro para o mesmo tipo lança `KeyError`. Nem o TensorFlow nem a API pública do
+# minitape conseguem desfazer um registro; a célula seguinte usa `minitape._custom.restore_gradient`,
+# uma ferramenta própria do curso, para desfazê-lo antes e depois da demonstração, então ela não
+# existe no TensorFlow. <!-- claim: l04.restore-course-only -->
 #
 # `tf.no_gradient` vai no sentido oposto: o resultado da operação passa a ser uma constante para
 # todas as fitas, como se cada chamada estivesse envolvida em `tf.stop_gradient`. Abaixo, `loss`
@@ -699,11 +701,12 @@ finally:
 # segundo fator do produto (esse gradiente é igual à imagem ajustada), enquanto `factor`, que só é
 # alcançado através da operação, recebe `None`:
 
-# %% [markdown] key="no-gradient" lang="ru" src="ba2612c9"
+# %% [markdown] key="no-gradient" lang="ru" src="92289430"
 # Зарегистрированная функция даёт те же градиенты, что и `custom_gradient` выше (`True True`), а
-# повторная регистрация для того же типа вызывает `KeyError`. Блок `finally` отменяет
-# регистрацию при любом исходе, поэтому ячейку можно выполнить снова: реестр живёт дольше
-# ячейки, и без отмены повторный запуск упал бы на декораторе.
+# повторная регистрация для того же типа вызывает `KeyError`. Ни TensorFlow, ни публичный API
+# minitape не умеют отменять регистрацию; следующая ячейка отменяет её до и после своей
+# демонстрации с помощью `minitape._custom.restore_gradient` — инструмента самого курса, поэтому
+# в TensorFlow её нет. <!-- claim: l04.restore-course-only -->
 #
 # `tf.no_gradient` действует наоборот: результат операции становится константой для всех лент,
 # как будто каждый её вызов обёрнут в `tf.stop_gradient`. Ниже `loss` умножает обработанное
@@ -711,7 +714,10 @@ finally:
 # множитель произведения (этот градиент равен обработанному изображению), а `factor`, до которого можно
 # добраться только через операцию, получает `None`:
 
-# %% key="no-gradient-code"
+# %% key="no-gradient-code" tf="course"
+import minitape._custom
+
+minitape._custom.restore_gradient("AdjustContrastv2")
 tf.no_gradient("AdjustContrastv2")
 try:
     with tf.GradientTape() as tape:
@@ -781,7 +787,7 @@ print(tape.gradient(output, v))
 # $L(w) = \frac{1}{2}(w_0^2 + 4 w_1^2)$ at $w = (1, 0.5)$: the grey arrow is its ordinary gradient,
 # the red arrow what the tape returns when $w$ first goes through a gradient-clipping identity.
 # Move the slider: whenever the ordinary gradient is longer than the clip norm (the radius of the
-# dotted circle), the red arrow stops at the circle, always along the same line.
+# dotted circle), the red arrow stops at the circle, always along the same line. <!-- claim: l04.clip-widget -->
 #
 # That holds because `tf.clip_by_norm` scales one whole tensor by one factor. Other clipping can
 # turn the gradient: `tf.clip_by_value` clips each component on its own (the long component is cut,
@@ -798,7 +804,7 @@ print(tape.gradient(output, v))
 # siempre, y la roja, lo que devuelve la cinta cuando $w$ pasa antes por una identidad que recorta
 # el gradiente. Mueve el deslizador: siempre que el gradiente normal sea más largo que la norma de
 # recorte (el radio del círculo punteado), la flecha roja se detiene en el círculo, siempre sobre
-# la misma recta.
+# la misma recta. <!-- claim: l04.clip-widget -->
 #
 # Esto se cumple porque `tf.clip_by_norm` escala un tensor entero por un único factor. Otros
 # recortes sí pueden girar el gradiente: `tf.clip_by_value` recorta cada componente por separado
@@ -816,7 +822,7 @@ print(tape.gradient(output, v))
 # a vermelha, o que a fita devolve quando $w$ passa antes por uma identidade que recorta o
 # gradiente. Mova o controle deslizante: sempre que o gradiente comum for mais comprido que a
 # norma de recorte (o raio do círculo pontilhado), a seta vermelha para no círculo, sempre sobre
-# a mesma reta.
+# a mesma reta. <!-- claim: l04.clip-widget -->
 #
 # Isso vale porque `tf.clip_by_norm` escala um tensor inteiro por um único fator. Outros recortes
 # podem, sim, girar o gradiente: `tf.clip_by_value` recorta cada componente separadamente (a
@@ -834,7 +840,7 @@ print(tape.gradient(output, v))
 # градиент, красная — то, что возвращает лента, когда $w$ сначала проходит через тождественную
 # функцию с обрезкой градиента. Двигайте ползунок: когда обычный градиент длиннее порога (радиуса
 # пунктирной окружности), красная стрелка останавливается на окружности, всегда на той же
-# прямой.
+# прямой. <!-- claim: l04.clip-widget -->
 #
 # Так получается потому, что `tf.clip_by_norm` умножает весь тензор на один общий множитель.
 # Другие способы обрезки могут и повернуть градиент: `tf.clip_by_value` обрезает каждую
@@ -905,35 +911,34 @@ widgets.VBox([clip_slider, clip_readout, clip_image])
 # ### A numerically stable gradient
 #
 # The function $\log(1 + e^x)$ (called *softplus*) is everywhere in machine learning. Written
-# naively, its gradient breaks down for large $x$. In float32, $e^{100}$ overflows to infinity
-# (NumPy warns about it), and the backward pass multiplies the derivative of the logarithm,
+# naively, its gradient breaks down for large $x$. In float32, $e^{100}$ overflows to infinity, and the backward pass multiplies the derivative of the logarithm,
 # $\frac{1}{1 + e^x} = 0$, by the derivative of the exponential, $e^x = \infty$: $0 \cdot \infty$
 # is NaN (*not a number*):
 
-# %% [markdown] key="log1pexp" lang="es" src="ac00c6ee"
+# %% [markdown] key="log1pexp" lang="es" src="45d9ca60"
 # ### Un gradiente numéricamente estable
 #
 # La función $\log(1 + e^x)$ (llamada *softplus*) aparece por todas partes en aprendizaje
 # automático. Escrita de forma ingenua, su gradiente se rompe para $x$ grande. En float32,
-# $e^{100}$ se desborda a infinito (NumPy avisa de ello), y la pasada hacia atrás multiplica la
+# $e^{100}$ se desborda a infinito, y la pasada hacia atrás multiplica la
 # derivada del logaritmo, $\frac{1}{1 + e^x} = 0$, por la derivada de la exponencial,
 # $e^x = \infty$: $0 \cdot \infty$ es NaN (*not a number*, «no es un número»):
 
-# %% [markdown] key="log1pexp" lang="pt" src="ac00c6ee"
+# %% [markdown] key="log1pexp" lang="pt" src="45d9ca60"
 # ### Um gradiente numericamente estável
 #
 # A função $\log(1 + e^x)$ (chamada *softplus*) aparece em toda parte em aprendizado de máquina.
 # Escrita de forma ingênua, o seu gradiente quebra para $x$ grande. Em float32, $e^{100}$ estoura
-# para infinito (o NumPy avisa), e a passagem para trás multiplica a derivada do logaritmo,
+# para infinito, e a passagem para trás multiplica a derivada do logaritmo,
 # $\frac{1}{1 + e^x} = 0$, pela derivada da exponencial, $e^x = \infty$: $0 \cdot \infty$ é NaN
 # (*not a number*, “não é um número”):
 
-# %% [markdown] key="log1pexp" lang="ru" src="ac00c6ee"
+# %% [markdown] key="log1pexp" lang="ru" src="45d9ca60"
 # ### Численно устойчивый градиент
 #
 # Функция $\log(1 + e^x)$ (её называют *softplus*) встречается в машинном обучении повсюду. Если
 # вычислять её прямо по формуле, градиент ломается при больших $x$. В float32 $e^{100}$ переполняется до
-# бесконечности (NumPy об этом предупреждает), и обратный проход умножает производную логарифма
+# бесконечности, и обратный проход умножает производную логарифма
 # $\frac{1}{1 + e^x} = 0$ на производную экспоненты $e^x = \infty$: $0 \cdot \infty$ — это NaN
 # (*not a number*, «не число»):
 
@@ -943,7 +948,6 @@ def log1pexp(x):
 
 
 x = tf.constant(100.0)
-print(t("l04.gloss.overflow"))
 with tf.GradientTape() as tape:
     tape.watch(x)
     y = log1pexp(x)
@@ -1013,30 +1017,34 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 #
 # As before: complete each function, run its cell and then the `check` cell below it. The
 # hidden checks call your functions at random points (and compare some answers with finite
-# differences), so your code has to work in general, not only for the examples.
+# differences), so your code has to work in general, not only for the examples. Your answers are compared as in lesson 1: by their value, whatever holds it, within float32's
+# tolerance.
 
-# %% [markdown] key="exercises" lang="es" src="7882db23"
+# %% [markdown] key="exercises" lang="es" src="118eace3"
 # ## Ejercicios
 #
 # Como antes: completa cada función, ejecuta su celda y después la celda de `check` que hay
 # debajo. Las comprobaciones ocultas llaman a tus funciones en puntos aleatorios (y comparan
 # algunas respuestas con diferencias finitas), así que tu código tiene que funcionar en general,
-# no solo para los ejemplos.
+# no solo para los ejemplos. Tus respuestas se comparan como en la lección 1: por su valor, sea cual sea el contenedor,
+# con la tolerancia de float32.
 
-# %% [markdown] key="exercises" lang="pt" src="7882db23"
+# %% [markdown] key="exercises" lang="pt" src="118eace3"
 # ## Exercícios
 #
 # Como antes: complete cada função, execute a célula dela e depois a célula de `check` logo
 # abaixo. As verificações ocultas chamam as suas funções em pontos aleatórios (e comparam algumas
 # respostas com diferenças finitas), então o seu código precisa funcionar em geral, não só nos
-# exemplos.
+# exemplos. As suas respostas são comparadas como na lição 1: pelo valor, seja qual for o recipiente, com
+# a tolerância do float32.
 
-# %% [markdown] key="exercises" lang="ru" src="7882db23"
+# %% [markdown] key="exercises" lang="ru" src="118eace3"
 # ## Упражнения
 #
 # Как и раньше: допишите каждую функцию, выполните её ячейку, а затем ячейку с `check` под ней.
 # Скрытые проверки вызывают ваши функции в случайных точках (и сравнивают некоторые ответы с
-# конечными разностями), поэтому код должен работать в общем случае, а не только на примерах.
+# конечными разностями), поэтому код должен работать в общем случае, а не только на примерах. Ответы сравниваются так же, как в уроке 1: по значению, в чём бы оно ни было, с допуском
+# float32.
 
 # %% [markdown] key="ex1" lang="en"
 # ### Exercise 1 · Rounding that lets the gradient through (2 points)
@@ -1372,13 +1380,16 @@ grade("l04_ex4")
 # Write `lookahead_gradient(w, x, y, lr)`: `w` is a `tf.Variable` of shape (n,), `x` a tensor of
 # shape (k, n), `y` a tensor of shape (k,) and `lr` a Python float. With
 # $L(v) = \operatorname{mean}\big((x v - y)^2\big)$ (as `tf.reduce_sum(x * v, axis=1) - y`), inside
-# one `tf.GradientTape(persistent=True)`: compute $L(w)$; inside `with tape.stop_recording():`,
-# compute `g = tape.gradient(L(w), w)`; then compute $L(w - \eta\, g)$ with $\eta$ = `lr`. After
-# the block, return the gradient of $L(w - \eta\, g)$ with respect to `w`. Think first: what does
-# the answer become if $g$ is computed while the tape records? For the visible example
-# ($w = [1, -0.5]$, $\eta = 0.3$) the answer is about $[0.879, 0.261]$.
+# one `tf.GradientTape(persistent=True)`: compute `loss = L(w)`; inside
+# `with tape.stop_recording():`, compute `g = tape.gradient(loss, w)`, the gradient of that
+# recorded `loss` (an $L(w)$ computed again inside the pause would not be recorded, and its
+# gradient would be `None`); then, back in the recording, compute $L(w - \eta\, g)$ with $\eta$ =
+# `lr`. After the block, return the gradient of $L(w - \eta\, g)$ with respect to `w`. Think
+# first: what does the answer become if $g$ is computed while the tape records? For the visible
+# example, $w = [1, -0.5]$, $x = [[1, 2], [0.5, -1], [2, 0.3]]$, $y = [1, 0, 2]$ and
+# $\eta = 0.3$, the answer is about $[0.879, 0.261]$.
 
-# %% [markdown] key="ex5" lang="es" src="aef34423"
+# %% [markdown] key="ex5" lang="es" src="a5d6b478"
 # ### Ejercicio 5 · Un gradiente de anticipación (2 puntos)
 #
 # Algunos optimizadores no evalúan el gradiente donde están los parámetros, sino un paso más
@@ -1390,14 +1401,16 @@ grade("l04_ex4")
 # Escribe `lookahead_gradient(w, x, y, lr)`: `w` es una `tf.Variable` de forma (n,), `x` un tensor
 # de forma (k, n), `y` un tensor de forma (k,) y `lr` un `float` de Python. Con
 # $L(v) = \operatorname{mean}\big((x v - y)^2\big)$ (como `tf.reduce_sum(x * v, axis=1) - y`),
-# dentro de una sola `tf.GradientTape(persistent=True)`: calcula $L(w)$; dentro de
-# `with tape.stop_recording():`, calcula `g = tape.gradient(L(w), w)`; después calcula
-# $L(w - \eta\, g)$ con $\eta$ = `lr`. Tras el bloque, devuelve el gradiente de $L(w - \eta\, g)$
-# respecto de `w`. Piensa primero: ¿en qué se convierte la respuesta si $g$ se calcula mientras la
-# cinta graba? Para el ejemplo de la comprobación visible ($w = [1; -0{,}5]$, $\eta = 0{,}3$) la
-# respuesta es aproximadamente $[0{,}879; 0{,}261]$.
+# dentro de una sola `tf.GradientTape(persistent=True)`: calcula `loss = L(w)`; dentro de
+# `with tape.stop_recording():`, calcula `g = tape.gradient(loss, w)`, el gradiente de esa `loss`
+# ya grabada (un $L(w)$ calculado de nuevo durante la pausa no quedaría grabado, y su gradiente
+# sería `None`); después, de vuelta en la grabación, calcula $L(w - \eta\, g)$ con $\eta$ = `lr`.
+# Tras el bloque, devuelve el gradiente de $L(w - \eta\, g)$ respecto de `w`. Piensa primero: ¿en
+# qué se convierte la respuesta si $g$ se calcula mientras la cinta graba? Para el ejemplo
+# de la comprobación visible, con $w = [1; -0{,}5]$, $x = [[1; 2]; [0{,}5; -1]; [2; 0{,}3]]$, $y = [1; 0; 2]$ y
+# $\eta = 0{,}3$, la respuesta es aproximadamente $[0{,}879; 0{,}261]$.
 
-# %% [markdown] key="ex5" lang="pt" src="aef34423"
+# %% [markdown] key="ex5" lang="pt" src="a5d6b478"
 # ### Exercício 5 · Um gradiente de antecipação (2 pontos)
 #
 # Alguns otimizadores não avaliam o gradiente onde os parâmetros estão, e sim um passo à frente,
@@ -1409,14 +1422,16 @@ grade("l04_ex4")
 # Escreva `lookahead_gradient(w, x, y, lr)`: `w` é uma `tf.Variable` de formato (n,), `x` um
 # tensor de formato (k, n), `y` um tensor de formato (k,) e `lr` um `float` do Python. Com
 # $L(v) = \operatorname{mean}\big((x v - y)^2\big)$ (como `tf.reduce_sum(x * v, axis=1) - y`),
-# dentro de uma única `tf.GradientTape(persistent=True)`: calcule $L(w)$; dentro de
-# `with tape.stop_recording():`, calcule `g = tape.gradient(L(w), w)`; depois calcule
-# $L(w - \eta\, g)$ com $\eta$ = `lr`. Depois do bloco, devolva o gradiente de $L(w - \eta\, g)$ em
-# relação a `w`. Pense primeiro: em que a resposta se transforma se $g$ for calculado enquanto a
-# fita grava? Para o exemplo da verificação visível ($w = [1; -0{,}5]$, $\eta = 0{,}3$) a resposta
-# é cerca de $[0{,}879; 0{,}261]$.
+# dentro de uma única `tf.GradientTape(persistent=True)`: calcule `loss = L(w)`; dentro de
+# `with tape.stop_recording():`, calcule `g = tape.gradient(loss, w)`, o gradiente dessa `loss`
+# já gravada (um $L(w)$ calculado de novo durante a pausa não ficaria gravado, e o gradiente dele
+# seria `None`); depois, de volta à gravação, calcule $L(w - \eta\, g)$ com $\eta$ = `lr`. Depois
+# do bloco, devolva o gradiente de $L(w - \eta\, g)$ em relação a `w`. Pense primeiro: em que a
+# resposta se transforma se $g$ for calculado enquanto a fita grava? Para o exemplo da verificação visível, com
+# $w = [1; -0{,}5]$, $x = [[1; 2]; [0{,}5; -1]; [2; 0{,}3]]$, $y = [1; 0; 2]$ e $\eta = 0{,}3$, a
+# resposta é cerca de $[0{,}879; 0{,}261]$.
 
-# %% [markdown] key="ex5" lang="ru" src="aef34423"
+# %% [markdown] key="ex5" lang="ru" src="a5d6b478"
 # ### Упражнение 5 · Градиент с заглядыванием вперёд (2 балла)
 #
 # Некоторые оптимизаторы вычисляют градиент не там, где сейчас параметры, а на шаг впереди, в
@@ -1428,11 +1443,13 @@ grade("l04_ex4")
 # Напишите функцию `lookahead_gradient(w, x, y, lr)`: `w` — `tf.Variable` формы (n,), `x` — тензор
 # формы (k, n), `y` — тензор формы (k,), `lr` — число с плавающей точкой Python. Для
 # $L(v) = \operatorname{mean}\big((x v - y)^2\big)$ (как `tf.reduce_sum(x * v, axis=1) - y`)
-# внутри одной ленты `tf.GradientTape(persistent=True)`: вычислите $L(w)$; внутри
-# `with tape.stop_recording():` вычислите `g = tape.gradient(L(w), w)`; затем вычислите
-# $L(w - \eta\, g)$, где $\eta$ = `lr`. После блока верните градиент $L(w - \eta\, g)$ по `w`.
-# Сначала подумайте: во что превратится ответ, если вычислить $g$, пока лента записывает? Для
-# примера из открытой проверки ($w = [1; -0{,}5]$, $\eta = 0{,}3$) ответ примерно равен
+# внутри одной ленты `tf.GradientTape(persistent=True)`: вычислите `loss = L(w)`; внутри
+# `with tape.stop_recording():` вычислите `g = tape.gradient(loss, w)` — градиент уже записанного
+# `loss` (значение $L(w)$, вычисленное заново во время паузы, не попало бы в запись, и его
+# градиент был бы `None`); затем, снова в записи, вычислите $L(w - \eta\, g)$, где $\eta$ = `lr`.
+# После блока верните градиент $L(w - \eta\, g)$ по `w`. Сначала подумайте: во что превратится
+# ответ, если вычислить $g$, пока лента записывает? Для примера из открытой проверки, где $w = [1; -0{,}5]$,
+# $x = [[1; 2]; [0{,}5; -1]; [2; 0{,}3]]$, $y = [1; 0; 2]$ и $\eta = 0{,}3$, ответ примерно равен
 # $[0{,}879; 0{,}261]$.
 
 # %% nbgrader="solution" grade_id="l04_ex5_solution"
@@ -1468,10 +1485,11 @@ grade("l04_ex5")
 # shape (k, n) and `y` a tensor of shape (k,). Inside one tape, compute the residuals
 # $r = x w - y$ (as `tf.reduce_sum(x * w, axis=1) - y`) and $L = \operatorname{mean}(r^2)$; then,
 # inside `with tape.stop_recording():`, compute the scale $s = \operatorname{mean}(r^2)$ again;
-# return the gradient of $L / s$ with respect to `w`. Think first: what would the gradient be
+# after that block, still inside the tape, compute $L / s$, and return its gradient with respect
+# to `w`. Think first: what would the gradient be
 # if $s$ were recorded too?
 
-# %% [markdown] key="ex6" lang="es" src="0eb3bea2"
+# %% [markdown] key="ex6" lang="es" src="a872d3ec"
 # ### Ejercicio 6 · Pausar la cinta para un factor de escala (2 puntos)
 #
 # Algunas pérdidas se dividen por una escala que debe influir en el tamaño del paso, pero no en
@@ -1480,11 +1498,12 @@ grade("l04_ex5")
 # `tf.Variable` de forma (n,), `x` un tensor de forma (k, n) e `y` un tensor de forma (k,).
 # Dentro de una cinta, calcula los residuos $r = x w - y$ (como
 # `tf.reduce_sum(x * w, axis=1) - y`) y $L = \operatorname{mean}(r^2)$; después, dentro de
-# `with tape.stop_recording():`, calcula otra vez la escala $s = \operatorname{mean}(r^2)$;
-# devuelve el gradiente de $L / s$ respecto de `w`. Piensa primero: ¿cuál sería el gradiente si
+# `with tape.stop_recording():`, calcula otra vez la escala $s = \operatorname{mean}(r^2)$; tras
+# ese bloque, todavía dentro de la cinta, calcula $L / s$, y devuelve su gradiente respecto de
+# `w`. Piensa primero: ¿cuál sería el gradiente si
 # $s$ también se grabara?
 
-# %% [markdown] key="ex6" lang="pt" src="0eb3bea2"
+# %% [markdown] key="ex6" lang="pt" src="a872d3ec"
 # ### Exercício 6 · Pausar a fita para um fator de escala (2 pontos)
 #
 # Algumas perdas são divididas por uma escala que deve influir no tamanho do passo, mas não na
@@ -1493,10 +1512,11 @@ grade("l04_ex5")
 # formato (n,), `x` um tensor de formato (k, n) e `y` um tensor de formato (k,). Dentro de uma
 # fita, calcule os resíduos $r = x w - y$ (como `tf.reduce_sum(x * w, axis=1) - y`) e
 # $L = \operatorname{mean}(r^2)$; depois, dentro de `with tape.stop_recording():`, calcule de novo
-# a escala $s = \operatorname{mean}(r^2)$; devolva o gradiente de $L / s$ em relação a `w`. Pense
+# a escala $s = \operatorname{mean}(r^2)$; depois desse bloco, ainda dentro da fita, calcule
+# $L / s$, e devolva o gradiente dele em relação a `w`. Pense
 # primeiro: qual seria o gradiente se $s$ também fosse gravada?
 
-# %% [markdown] key="ex6" lang="ru" src="0eb3bea2"
+# %% [markdown] key="ex6" lang="ru" src="a872d3ec"
 # ### Упражнение 6 · Пауза в записи ради масштабного множителя (2 балла)
 #
 # Иногда функцию потерь делят на масштаб, который должен влиять на длину шага, но не на его
@@ -1505,7 +1525,8 @@ grade("l04_ex5")
 # `w` — `tf.Variable` формы (n,), `x` — тензор формы (k, n), `y` — тензор формы (k,). Внутри
 # одной ленты вычислите остатки $r = x w - y$ (как `tf.reduce_sum(x * w, axis=1) - y`) и
 # $L = \operatorname{mean}(r^2)$; затем внутри `with tape.stop_recording():` ещё раз вычислите
-# масштаб $s = \operatorname{mean}(r^2)$ и верните градиент $L / s$ по `w`. Сначала подумайте:
+# масштаб $s = \operatorname{mean}(r^2)$; после этого блока, но ещё внутри ленты, вычислите
+# $L / s$ и верните его градиент по `w`. Сначала подумайте:
 # каким был бы градиент, если бы $s$ тоже записывался?
 
 # %% nbgrader="solution" grade_id="l04_ex6_solution"
@@ -1535,47 +1556,47 @@ grade("l04_ex6")
 # respect to the *input* and do not need the weights' gradients at all. Write
 # `input_gradient_only(layer, x)`: `layer` is a `tf.keras.layers.Dense` that has already been
 # called once, `x` a tensor. Create the tape with `watch_accessed_variables=False` (lesson 2), so
-# that it records nothing for the layer's variables, watch `x` yourself, and for
+# that it does not watch the layer's variables, watch `x` yourself, and for
 # $L = \sum \text{layer}(x)^2$ return the list
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: the gradient and the number of
-# Variables the tape watched, which shows that the weights stayed out of the record.
+# Variables the tape watched, which shows that the tape watched none of the weights.
 
-# %% [markdown] key="ex7" lang="es" src="0420a3d4"
+# %% [markdown] key="ex7" lang="es" src="70b72f50"
 # ### Ejercicio 7 · Un gradiente solo respecto de la entrada (2 puntos)
 #
 # Para ver a qué píxeles o características de la entrada reacciona una capa entrenada, se deriva
 # respecto de la *entrada*, y los gradientes de los pesos no hacen ninguna falta. Escribe
 # `input_gradient_only(layer, x)`: `layer` es una `tf.keras.layers.Dense` a la que ya se ha
 # llamado una vez, y `x` un tensor. Crea la cinta con `watch_accessed_variables=False`
-# (lección 2), para que no grabe nada de las variables de la capa, observa `x` por tu cuenta y,
+# (lección 2), para que no observe las variables de la capa, observa `x` por tu cuenta y,
 # para
 # $L = \sum \text{layer}(x)^2$, devuelve la lista
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: el gradiente y el número de
-# variables que observó la cinta, que muestra que los pesos se quedaron fuera de la grabación.
+# variables que observó la cinta, que muestra que la cinta no observó ninguno de los pesos.
 
-# %% [markdown] key="ex7" lang="pt" src="0420a3d4"
+# %% [markdown] key="ex7" lang="pt" src="70b72f50"
 # ### Exercício 7 · Um gradiente só em relação à entrada (2 pontos)
 #
 # Para ver a que pixels ou atributos da entrada uma camada treinada reage, deriva-se em relação à
 # *entrada*, e os gradientes dos pesos não fazem falta nenhuma. Escreva
 # `input_gradient_only(layer, x)`: `layer` é uma `tf.keras.layers.Dense` que já foi chamada uma
 # vez, e `x` um tensor. Crie a fita com `watch_accessed_variables=False` (lição 2), para que ela
-# não grave nada das variáveis da camada, observe `x` você mesmo e, para
+# não observe as variáveis da camada, observe `x` você mesmo e, para
 # $L = \sum \text{layer}(x)^2$, devolva a lista
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: o gradiente e o número de
-# variáveis que a fita observou, o que mostra que os pesos ficaram fora da gravação.
+# variáveis que a fita observou, o que mostra que a fita não observou nenhum dos pesos.
 
-# %% [markdown] key="ex7" lang="ru" src="0420a3d4"
+# %% [markdown] key="ex7" lang="ru" src="70b72f50"
 # ### Упражнение 7 · Градиент только по входу (2 балла)
 #
 # Чтобы увидеть, на какие пиксели или признаки входа реагирует обученный слой, дифференцируют
 # по *входу*, а градиенты по весам вовсе не нужны. Напишите функцию
 # `input_gradient_only(layer, x)`: `layer` — слой `tf.keras.layers.Dense`, который уже вызывали
 # один раз, `x` — тензор. Создайте ленту с `watch_accessed_variables=False` (урок 2), чтобы она
-# ничего не записывала для переменных слоя, сами отследите `x` и для
+# не отслеживала переменные слоя, сами отследите `x` и для
 # $L = \sum \text{layer}(x)^2$ верните список
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: градиент и число переменных,
-# которые отслеживала лента, — оно показывает, что веса в запись не попали.
+# которые отслеживала лента, — оно показывает, что ни один из весов лента не отслеживала.
 
 # %% nbgrader="solution" grade_id="l04_ex7_solution"
 def input_gradient_only(layer, x):

@@ -307,7 +307,7 @@ plt.show()
 # 2. вычисляется норма этого градиента — всё ещё под внешней лентой;
 # 3. внешняя лента дифференцирует эту норму по переменным модели.
 
-# %% key="input-gradient-code"
+# %% key="input-gradient-code" tf="random"
 x = tf.random.normal([7, 5])
 layer = tf.keras.layers.Dense(10, activation=tf.nn.relu)
 
@@ -417,38 +417,42 @@ del tape
 #
 # For a `Dense` layer with 10 units on a batch of 7 inputs with 5 features, the output has shape
 # (7, 10) and the kernel (5, 10): the Jacobian has shape (7, 10, 5, 10). Summed over the
-# target's axes it gives back the gradient. The Jacobian costs one backward pass per target
-# element, here 70 (TensorFlow runs them vectorized; minitape runs them one after another),
-# so it is expensive for large targets.
+# target's axes it gives back the gradient. The Jacobian asks for one vector-Jacobian product
+# per target element, here 70; TensorFlow and minitape both compute them together in one
+# vectorized pass, but the work still grows with the number of target elements, so it is
+# expensive for large targets. <!-- claim: l05.jacobian-vectorized -->
 
-# %% [markdown] key="jacobian-tensor" lang="es" src="1d165a23"
+# %% [markdown] key="jacobian-tensor" lang="es" src="d7a992ca"
 # ### Una fuente tensorial
 #
 # Para una capa `Dense` de 10 unidades sobre un lote de 7 entradas con 5 características, la
 # salida tiene forma (7, 10) y el kernel, (5, 10): el jacobiano tiene forma (7, 10, 5, 10). Si lo
-# sumas sobre los ejes del objetivo, recuperas el gradiente. El jacobiano cuesta una pasada hacia
-# atrás por cada elemento del objetivo, aquí 70 (TensorFlow las ejecuta vectorizadas; minitape,
-# una detrás de otra), así que sale caro para objetivos grandes.
+# sumas sobre los ejes del objetivo, recuperas el gradiente. El jacobiano pide un producto
+# vector-jacobiano por cada elemento del objetivo, aquí 70; TensorFlow y minitape los calculan
+# juntos en una sola pasada vectorizada, pero el trabajo sigue creciendo con el número de
+# elementos del objetivo, así que sale caro para objetivos grandes. <!-- claim: l05.jacobian-vectorized -->
 
-# %% [markdown] key="jacobian-tensor" lang="pt" src="1d165a23"
+# %% [markdown] key="jacobian-tensor" lang="pt" src="d7a992ca"
 # ### Uma fonte tensorial
 #
 # Para uma camada `Dense` de 10 unidades sobre um lote de 7 entradas com 5 atributos, a saída tem
 # formato (7, 10) e o kernel, (5, 10): a jacobiana tem formato (7, 10, 5, 10). Somada sobre os
-# eixos do alvo, ela devolve o gradiente. A jacobiana custa uma passagem para trás por elemento
-# do alvo, aqui 70 (o TensorFlow as executa vetorizadas; o minitape, uma depois da outra), então
-# ela fica cara para alvos grandes.
+# eixos do alvo, ela devolve o gradiente. A jacobiana pede um produto vetor-jacobiana por
+# elemento do alvo, aqui 70; o TensorFlow e o minitape os calculam juntos numa única passagem
+# vetorizada, mas o trabalho continua crescendo com o número de elementos do alvo, então ela fica
+# cara para alvos grandes. <!-- claim: l05.jacobian-vectorized -->
 
-# %% [markdown] key="jacobian-tensor" lang="ru" src="1d165a23"
+# %% [markdown] key="jacobian-tensor" lang="ru" src="d7a992ca"
 # ### Тензорный источник
 #
 # Для слоя `Dense` из 10 нейронов на батче из 7 входов с 5 признаками выход имеет форму (7, 10),
 # а матрица весов (`kernel`) — (5, 10): якобиан имеет форму (7, 10, 5, 10). Если просуммировать его по осям
-# цели, получится градиент. Якобиан стоит одного обратного прохода на каждый элемент цели, здесь
-# их 70 (TensorFlow выполняет их векторизованно, minitape — один за другим), поэтому для больших
-# целей он дорог.
+# цели, получится градиент. Якобиан требует одного произведения вектора на якобиан на каждый
+# элемент цели, здесь их 70; TensorFlow и minitape вычисляют их вместе за один векторизованный
+# проход, но работа всё равно растёт с числом элементов цели, поэтому для больших целей он
+# дорог. <!-- claim: l05.jacobian-vectorized -->
 
-# %% key="jacobian-tensor-code"
+# %% key="jacobian-tensor-code" tf="random"
 x = tf.random.normal([7, 5])
 layer = tf.keras.layers.Dense(10, activation=tf.nn.relu)
 
@@ -556,7 +560,7 @@ print(u.numpy() @ jac.numpy())
 # симметричная матрица 40 × 40. Он растёт как *квадрат* числа параметров, поэтому гессиан настоящей сети целиком
 # никогда не строят.
 
-# %% key="hessian-code"
+# %% key="hessian-code" tf="random"
 x = tf.random.normal([7, 5])
 layer1 = tf.keras.layers.Dense(8, activation=tf.nn.relu)
 layer2 = tf.keras.layers.Dense(6, activation=tf.nn.relu)
@@ -592,11 +596,11 @@ plt.show()
 # curvature as well: near a minimum the loss is roughly a parabola, and the step
 # $\Delta = H^{-1} g$ jumps to the bottom of that parabola. Instead of inverting $H$, solve the
 # linear system $H \Delta = g$ with `tf.linalg.solve`. This $H$ is singular, though: it has zero
-# eigenvalues, directions in which the loss does not curve at all (a ReLU network is piecewise
+# eigenvalues, whose eigenvectors are directions in which the loss does not curve at all (a ReLU network is piecewise
 # linear, so all its curvature comes from the square in the loss). Adding a small
 # $\varepsilon I$ makes the system solvable:
 
-# %% [markdown] key="newton" lang="es" src="14abd06b"
+# %% [markdown] key="newton" lang="es" src="1a720a06"
 # ## Un paso de Newton
 #
 # El descenso del gradiente avanza en la dirección $-g$ con una tasa de aprendizaje que eliges tú. El
@@ -608,7 +612,7 @@ plt.show()
 # (una red ReLU es lineal a trozos, así que toda su curvatura viene del cuadrado de la pérdida).
 # Sumar un pequeño $\varepsilon I$ hace que el sistema tenga una única solución:
 
-# %% [markdown] key="newton" lang="pt" src="14abd06b"
+# %% [markdown] key="newton" lang="pt" src="1a720a06"
 # ## Um passo de Newton
 #
 # A descida do gradiente anda na direção $-g$ com uma taxa de aprendizado escolhida por você. O
@@ -619,7 +623,7 @@ plt.show()
 # por partes, então toda a sua curvatura vem do quadrado na perda). Somar um pequeno
 # $\varepsilon I$ faz o sistema ter uma única solução:
 
-# %% [markdown] key="newton" lang="ru" src="14abd06b"
+# %% [markdown] key="newton" lang="ru" src="1a720a06"
 # ## Шаг метода Ньютона
 #
 # Градиентный спуск делает шаг в направлении $-g$ со скоростью обучения, которую выбираете вы. *Метод
@@ -630,7 +634,7 @@ plt.show()
 # направления, вдоль которых функция потерь вообще не искривлена (сеть с ReLU кусочно-линейна, и вся её кривизна берётся из квадрата в
 # функции потерь). Небольшая добавка $\varepsilon I$ делает решение системы единственным:
 
-# %% key="newton-code"
+# %% key="newton-code" tf="random"
 g_vec = tf.reshape(g, [n_params, 1])
 print("eigvalsh(H)[:3] =", np.round(np.linalg.eigvalsh(h_mat.numpy())[:3], 6) + 0.0)
 
@@ -644,34 +648,34 @@ print("L(w - Δ) =", network_loss().numpy())
 # %% [markdown] key="newton-1d" lang="en"
 # In one dimension the Hessian is just $f''$ and the step is $\frac{f'(x)}{f''(x)}$. Let us compare
 # Newton's method with gradient descent (step size 0.1) on the $f$ of the figure above, starting
-# at $x = 2.5$, with both derivatives from nested tapes. The figure shows $|f'(x_k)|$, how far
-# each method still is from a flat point: gradient descent gains a roughly constant factor per
+# at $x = 2.5$, with both derivatives from nested tapes. <!-- claim: l05.newton-1d --> The figure shows the slope
+# $|f'(x_k)|$ after each step, how far each method still is from a point where $f' = 0$: <!-- claim: l05.newton-1d --> gradient descent gains a roughly constant factor per
 # step, while Newton's method roughly *doubles the number of correct digits* per step once it is
 # close.
 
-# %% [markdown] key="newton-1d" lang="es" src="ddec127e"
+# %% [markdown] key="newton-1d" lang="es" src="3d1f8325"
 # En una dimensión, el hessiano es simplemente $f''$ y el paso es $\frac{f'(x)}{f''(x)}$.
 # Comparemos el método de Newton con el descenso del gradiente (tasa de aprendizaje 0,1) sobre la $f$ de
-# la figura anterior, empezando en $x = 2{,}5$, con ambas derivadas obtenidas con cintas anidadas.
+# la figura anterior, empezando en $x = 2{,}5$, con ambas derivadas obtenidas con cintas anidadas. <!-- claim: l05.newton-1d -->
 # La figura muestra $|f'(x_k)|$, cuánto le falta todavía a cada método para llegar a un punto
-# crítico ($f' = 0$): el
+# crítico ($f' = 0$): <!-- claim: l05.newton-1d --> el
 # descenso del gradiente mejora en un factor más o menos constante en cada paso, mientras que el
 # método de Newton, una vez cerca, *duplica aproximadamente el número de cifras correctas* en
 # cada paso.
 
-# %% [markdown] key="newton-1d" lang="pt" src="ddec127e"
+# %% [markdown] key="newton-1d" lang="pt" src="3d1f8325"
 # Em uma dimensão, a hessiana é simplesmente $f''$ e o passo é $\frac{f'(x)}{f''(x)}$. Vamos
 # comparar o método de Newton com a descida do gradiente (taxa de aprendizado 0,1) na $f$ da figura
-# acima, começando em $x = 2{,}5$, com as duas derivadas vindas de fitas aninhadas. A figura mostra
-# $|f'(x_k)|$, quanto falta a cada método para chegar a um ponto crítico ($f' = 0$): a descida do gradiente
+# acima, começando em $x = 2{,}5$, com as duas derivadas vindas de fitas aninhadas. <!-- claim: l05.newton-1d --> A figura mostra
+# $|f'(x_k)|$, quanto falta a cada método para chegar a um ponto crítico ($f' = 0$): <!-- claim: l05.newton-1d --> a descida do gradiente
 # melhora por um fator mais ou menos constante a cada passo, enquanto o método de Newton, quando
 # já está perto, *praticamente dobra o número de dígitos corretos* a cada passo.
 
-# %% [markdown] key="newton-1d" lang="ru" src="ddec127e"
+# %% [markdown] key="newton-1d" lang="ru" src="3d1f8325"
 # В одномерном случае гессиан — это просто $f''$, а шаг равен $\frac{f'(x)}{f''(x)}$. Сравним
 # метод Ньютона с градиентным спуском (скорость обучения 0,1) для $f$ с рисунка выше, начиная с
-# $x = 2{,}5$; обе производные даёт пара вложенных лент. На рисунке показано $|f'(x_k)|$ — насколько
-# каждый метод ещё далёк от критической точки ($f' = 0$): градиентный спуск за шаг улучшает результат
+# $x = 2{,}5$; обе производные даёт пара вложенных лент. <!-- claim: l05.newton-1d --> На рисунке показано $|f'(x_k)|$ — насколько
+# каждый метод ещё далёк от критической точки ($f' = 0$): <!-- claim: l05.newton-1d --> градиентный спуск за шаг улучшает результат
 # примерно в постоянное число раз, а метод Ньютона вблизи решения *примерно удваивает число
 # верных знаков* на каждом шаге.
 
@@ -755,7 +759,7 @@ print(t("l05.newton.descent") + ":", np.round(descent_points, 4))
 # посмотрите, где он окажется; затем начните рядом с точкой перегиба, где $f''$ почти равна нулю
 # и шаг $\frac{f'}{f''}$ огромен. Градиентный спуск медленнее, но всегда идёт вниз по склону.
 
-# %% key="newton-widget-code"
+# %% key="newton-widget-code" tf="course"
 newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5), x0=2.0, ylim=(-2.5, 3.0))
 
 # %% [markdown] key="batch-jacobian-full" lang="en"
@@ -765,7 +769,7 @@ newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5)
 # its input. For a batch of 7 inputs with 5 features and 6 outputs each, the full Jacobian has
 # shape (7, 6, 7, 5), but every block that pairs the output of one example with the input of
 # another is zero. The picture shows it with the Jacobian flattened to 42 × 35: only the blocks on
-# the diagonal hold anything.
+# the diagonal hold anything. <!-- claim: l05.batch-jacobian-blocks -->
 
 # %% [markdown] key="batch-jacobian-full" lang="es" src="0d6c7d91"
 # ## Jacobianos por lotes
@@ -774,7 +778,7 @@ newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5)
 # fila $b$ de su entrada. Para un lote de 7 entradas con 5 características y 6 salidas cada una,
 # el jacobiano completo tiene forma (7, 6, 7, 5), pero todo bloque que empareja la salida de un
 # ejemplo con la entrada de otro es cero. El dibujo lo muestra con el jacobiano aplanado a
-# 42 × 35: solo los bloques de la diagonal tienen valores distintos de cero.
+# 42 × 35: solo los bloques de la diagonal tienen valores distintos de cero. <!-- claim: l05.batch-jacobian-blocks -->
 
 # %% [markdown] key="batch-jacobian-full" lang="pt" src="0d6c7d91"
 # ## Jacobianas em lote
@@ -783,7 +787,7 @@ newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5)
 # da sua entrada. Para um lote de 7 entradas com 5 atributos e 6 saídas cada, a jacobiana
 # completa tem formato (7, 6, 7, 5), mas todo bloco que junta a saída de um exemplo com a entrada
 # de outro é zero. A figura mostra isso com a jacobiana achatada para 42 × 35: só os blocos da
-# diagonal têm valores diferentes de zero.
+# diagonal têm valores diferentes de zero. <!-- claim: l05.batch-jacobian-blocks -->
 
 # %% [markdown] key="batch-jacobian-full" lang="ru" src="0d6c7d91"
 # ## Якобианы по батчу
@@ -792,9 +796,9 @@ newton_explorer(f, newton=newton_path, descent=descent_path, x_range=(-2.5, 2.5)
 # $b$ её входа. Для батча из 7 примеров (у каждого 5 входных признаков и 6 выходов) полный
 # якобиан имеет форму (7, 6, 7, 5), но любой блок, связывающий выход одного примера со входом другого, равен
 # нулю. На рисунке якобиан развёрнут в матрицу 42 × 35: ненулевые элементы есть только в
-# диагональных блоках.
+# диагональных блоках. <!-- claim: l05.batch-jacobian-blocks -->
 
-# %% key="batch-jacobian-full-code"
+# %% key="batch-jacobian-full-code" tf="random"
 x = tf.random.normal([7, 5])
 layer1 = tf.keras.layers.Dense(8, activation=tf.nn.elu)
 layer2 = tf.keras.layers.Dense(6, activation=tf.nn.elu)
@@ -834,7 +838,7 @@ plt.show()
 # (6, 5) на каждый пример: форма (7, 6, 5). Это блоки `j[b, :, b, :]` полного якобиана, и
 # `tf.einsum("bxby->bxy", j)` их извлекает:
 
-# %% key="batch-jacobian-code"
+# %% key="batch-jacobian-code" tf="random"
 jb = tape.batch_jacobian(y, x)
 print(t("l05.batch_shape", shape=jb.shape))
 
@@ -847,37 +851,38 @@ print("max |jb - j_select| =", tf.reduce_max(tf.abs(jb - j_select)).numpy())
 # just the block of example $b$: that sum *is* the batch Jacobian. Summed over the *target's*
 # batch axis, it is what a single backward pass gives: the gradient of
 # $\sum_b y_{b,k}$ with respect to $x$ holds $\frac{\partial y_{b,k}}{\partial x_b}$ in row $b$. So
-# `batch_jacobian` needs one backward pass per output feature (6), where `jacobian` needs one
-# per output element (42).
+# `batch_jacobian` needs one vector-Jacobian product per output feature (6), where `jacobian`
+# needs one per output element (42).
 
-# %% [markdown] key="batch-jacobian-sum" lang="es" src="161caf67"
+# %% [markdown] key="batch-jacobian-sum" lang="es" src="70d7c9c6"
 # ¿Por qué `batch_jacobian` sale más barato? Como solo los bloques diagonales son distintos de
 # cero, sumar el jacobiano sobre un eje de lote no pierde nada. Sumado sobre el eje de lote de la
 # *fuente*, la fila $b$ conserva solo el bloque del ejemplo $b$: esa suma *es* el jacobiano por
 # lotes. Sumado sobre el eje de lote del *objetivo*, es lo que da una sola pasada hacia atrás: el
 # gradiente de $\sum_b y_{b,k}$ respecto de $x$ contiene $\frac{\partial y_{b,k}}{\partial x_b}$
-# en la fila $b$. Así, `batch_jacobian` necesita una pasada hacia atrás por cada característica
-# de salida (6), mientras que `jacobian` necesita una por cada elemento de la salida (42).
+# en la fila $b$. Así, `batch_jacobian` necesita un producto vector-jacobiano por cada
+# característica de salida (6), mientras que `jacobian` necesita uno por cada elemento de la
+# salida (42).
 
-# %% [markdown] key="batch-jacobian-sum" lang="pt" src="161caf67"
+# %% [markdown] key="batch-jacobian-sum" lang="pt" src="70d7c9c6"
 # Por que `batch_jacobian` sai mais barato? Como só os blocos diagonais são diferentes de zero,
 # somar a jacobiana sobre um eixo de lote não perde nada. Somada sobre o eixo de lote da *fonte*,
 # a linha $b$ guarda só o bloco do exemplo $b$: essa soma *é* a jacobiana em lote. Somada sobre o
 # eixo de lote do *alvo*, é o que uma única passagem para trás dá: o gradiente de
 # $\sum_b y_{b,k}$ em relação a $x$ contém $\frac{\partial y_{b,k}}{\partial x_b}$ na linha $b$.
-# Assim, `batch_jacobian` precisa de uma passagem para trás por atributo de saída (6), enquanto
-# `jacobian` precisa de uma por elemento da saída (42).
+# Assim, `batch_jacobian` precisa de um produto vetor-jacobiana por atributo de saída (6), enquanto
+# `jacobian` precisa de um por elemento da saída (42).
 
-# %% [markdown] key="batch-jacobian-sum" lang="ru" src="161caf67"
+# %% [markdown] key="batch-jacobian-sum" lang="ru" src="70d7c9c6"
 # Почему `batch_jacobian` дешевле? Раз ненулевые только диагональные блоки, суммирование
 # якобиана по оси батча ничего не теряет. При суммировании по оси батча *источника* в строке
 # $b$ остаётся только блок примера $b$: эта сумма и *есть* якобиан по батчу. При суммировании по
 # оси батча *цели* получается ровно то, что даёт один обратный проход: градиент
 # $\sum_b y_{b,k}$ по $x$ содержит в строке $b$ производные
-# $\frac{\partial y_{b,k}}{\partial x_b}$. Поэтому `batch_jacobian` нужен один обратный проход на
-# каждый выходной признак (6), а `jacobian` — на каждый элемент выхода (42).
+# $\frac{\partial y_{b,k}}{\partial x_b}$. Поэтому `batch_jacobian` нужно одно произведение вектора на
+# якобиан на каждый выходной признак (6), а `jacobian` — на каждый элемент выхода (42).
 
-# %% key="batch-jacobian-sum-code"
+# %% key="batch-jacobian-sum-code" tf="random"
 j_sum = tf.reduce_sum(j, axis=2)
 print("j_sum:", j_sum.shape)
 print("max |jb - j_sum| =", tf.reduce_max(tf.abs(jb - j_sum)).numpy())
@@ -913,7 +918,7 @@ print("max |jb[:, 0, :] - one_pass| =", tf.reduce_max(tf.abs(jb[:, 0, :] - one_p
 # блоки. `batch_jacobian` по-прежнему возвращает тензор формы (7, 6, 5), но это уже не якобиан
 # каждого примера:
 
-# %% key="batch-jacobian-mixing-code"
+# %% key="batch-jacobian-mixing-code" tf="random"
 with tf.GradientTape(persistent=True) as tape:
     tape.watch(x)
     z = layer2(layer1(x))
@@ -977,10 +982,10 @@ del tape
 # *Forward mode* goes the other way: you choose a direction $v$ for the inputs (the *tangent*),
 # and while the function runs forward, every result carries its own derivative along $v$. At the
 # end you get $J v$, a *Jacobian-vector product* (JVP): one *column* of the Jacobian when $v$ is a
-# unit vector. `tf.autodiff.ForwardAccumulator(primals, tangents)` does this (the *primals* are
+# basis vector (all zeros but one 1). `tf.autodiff.ForwardAccumulator(primals, tangents)` does this (the *primals* are
 # the points where everything is evaluated), and `acc.jvp(y)` reads it out. For $y = x^3$ at $x = (1, 2)$ along $v = (1, 0)$: $J v = (3 \cdot 1^2, 0) = (3, 0)$.
 
-# %% [markdown] key="forward-mode" lang="es" src="1398475a"
+# %% [markdown] key="forward-mode" lang="es" src="20b1b950"
 # ## Modo directo
 #
 # Una pasada hacia atrás parte de una salida y da las derivadas de esa salida respecto de todas
@@ -994,7 +999,7 @@ del tape
 # los que se evalúa), y `acc.jvp(y)` lee el resultado. Para $y = x^3$ en $x = (1, 2)$ a lo largo
 # de $v = (1, 0)$: $J v = (3 \cdot 1^2, 0) = (3, 0)$.
 
-# %% [markdown] key="forward-mode" lang="pt" src="1398475a"
+# %% [markdown] key="forward-mode" lang="pt" src="20b1b950"
 # ## Modo direto
 #
 # Uma passagem para trás parte de uma saída e dá as derivadas dessa saída em relação a todas as
@@ -1007,7 +1012,7 @@ del tape
 # que se avalia), e `acc.jvp(y)` lê o resultado. Para $y = x^3$ em $x = (1, 2)$ ao longo de
 # $v = (1, 0)$: $J v = (3 \cdot 1^2, 0) = (3, 0)$.
 
-# %% [markdown] key="forward-mode" lang="ru" src="1398475a"
+# %% [markdown] key="forward-mode" lang="ru" src="20b1b950"
 # ## Прямой режим
 #
 # Обратный проход начинается с одного выхода и даёт производные этого выхода по всем входам:
@@ -1033,27 +1038,30 @@ print("acc.jvp(y) =", acc.jvp(y).numpy())
 # Which mode to use? Reverse mode costs one pass per *output*, forward mode one pass per *input*.
 # A loss has one output and millions of inputs, which is why training uses reverse mode. The
 # shifted sigmoid above is the opposite case: one input ($\delta$), 201 outputs. `jacobian`
-# needed 201 backward passes; a single forward pass gives the same 201 numbers:
+# asked for 201 vector-Jacobian products (one per output, batched into one vectorized pass); a single forward pass gives the same 201 numbers:
 
-# %% [markdown] key="forward-vs-reverse" lang="es" src="7831d475"
+# %% [markdown] key="forward-vs-reverse" lang="es" src="f3fa653f"
 # ¿Qué modo usar? El modo inverso cuesta una pasada por cada *salida*; el modo directo, una por
 # cada *entrada*. Una pérdida tiene una salida y millones de entradas, y por eso para entrenar se
 # usa el modo inverso. La sigmoide desplazada de antes es el caso opuesto: una entrada
-# ($\delta$) y 201 salidas. `jacobian` necesitó 201 pasadas hacia atrás; una sola pasada hacia
+# ($\delta$) y 201 salidas. `jacobian` pidió 201 productos vector-jacobiano (uno por
+# salida, agrupados en una sola pasada vectorizada); una sola pasada hacia
 # adelante da los mismos 201 números:
 
-# %% [markdown] key="forward-vs-reverse" lang="pt" src="7831d475"
+# %% [markdown] key="forward-vs-reverse" lang="pt" src="f3fa653f"
 # Qual modo usar? O modo reverso custa uma passagem por *saída*; o modo direto, uma por
 # *entrada*. Uma perda tem uma saída e milhões de entradas, e é por isso que o treinamento usa o
 # modo reverso. A sigmoide deslocada de antes é o caso oposto: uma entrada ($\delta$) e 201
-# saídas. `jacobian` precisou de 201 passagens para trás; uma única passagem para a frente dá os
+# saídas. `jacobian` pediu 201 produtos vetor-jacobiana (um por
+# saída, agrupados numa única passagem vetorizada); uma única passagem para a frente dá os
 # mesmos 201 números:
 
-# %% [markdown] key="forward-vs-reverse" lang="ru" src="7831d475"
+# %% [markdown] key="forward-vs-reverse" lang="ru" src="f3fa653f"
 # Какой режим выбрать? Обратный режим стоит одного прохода на каждый *выход*, прямой — одного
 # прохода на каждый *вход*. У функции потерь один выход и миллионы входов, поэтому при обучении
 # используют обратный режим. Сдвинутая сигмоида выше — противоположный случай: один вход
-# ($\delta$) и 201 выход. Функции `jacobian` понадобился 201 обратный проход, а одного прямого прохода
+# ($\delta$) и 201 выход. Функция `jacobian` запросила 201 произведение вектора на
+# якобиан (по одному на выход, собранных в один векторизованный проход), а одного прямого прохода
 # достаточно, чтобы получить тот же столбец из 201 числа:
 
 # %% key="forward-vs-reverse-code"
@@ -1130,7 +1138,7 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 #
 # Some of TensorFlow is outside minitape's scope, because it differentiates numeric arrays in
 # eager mode: string tensors (`tf.strings`), `tf.data` pipelines with their stateful iterators,
-# and saving models as SavedModel. None of them changes what a tape does: strings and integers
+# and saving models as SavedModel. <!-- claim: l05.scope --> None of them changes what a tape does: strings and integers
 # are never differentiable (their gradient is `None`), and a `tf.data` iterator only hands each
 # training step the batch it computes on.
 
@@ -1140,7 +1148,7 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # Una parte de TensorFlow queda fuera del alcance de minitape, que deriva arrays numéricos en
 # ejecución inmediata (*eager*, operación a operación): los tensores de cadenas (`tf.strings`),
 # los *pipelines* de entrada de `tf.data` con sus
-# iteradores con estado y el guardado de modelos como SavedModel. Ninguno cambia lo que hace una
+# iteradores con estado y el guardado de modelos como SavedModel. <!-- claim: l05.scope --> Ninguno cambia lo que hace una
 # cinta: las cadenas y los enteros nunca son diferenciables (su gradiente es `None`), y un
 # iterador de `tf.data` solo entrega a cada paso de entrenamiento el lote con el que ese paso
 # calcula.
@@ -1150,7 +1158,7 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 #
 # Uma parte do TensorFlow fica fora do escopo do minitape, que deriva arrays numéricos em
 # execução imediata (*eager*, operação por operação): os tensores de strings (`tf.strings`), os pipelines de `tf.data` com os seus
-# iteradores com estado e o salvamento de modelos como SavedModel. Nenhum deles muda o que uma
+# iteradores com estado e o salvamento de modelos como SavedModel. <!-- claim: l05.scope --> Nenhum deles muda o que uma
 # fita faz: strings e inteiros nunca são diferenciáveis (o gradiente deles é `None`), e um
 # iterador de `tf.data` só entrega a cada passo de treinamento o lote com que o passo calcula.
 
@@ -1159,7 +1167,7 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 #
 # Часть TensorFlow выходит за рамки minitape, который дифференцирует числовые массивы в режиме
 # немедленного выполнения (eager): строковые тензоры (`tf.strings`), конвейеры `tf.data` с их итераторами, хранящими
-# состояние, и сохранение моделей в формате SavedModel. Ни одна из этих частей не меняет того,
+# состояние, и сохранение моделей в формате SavedModel. <!-- claim: l05.scope --> Ни одна из этих частей не меняет того,
 # что делает лента: строки и целые числа всегда недифференцируемы (их градиент — `None`), а
 # итератор `tf.data` лишь передаёт каждому шагу обучения батч, по которому этот шаг вычисляет
 # потери.
@@ -1169,30 +1177,34 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 #
 # As before: complete each function, run its cell and then the `check` cell below it. The
 # hidden checks call your functions at random points (and compare some answers with finite
-# differences), so your code has to work in general, not only for the examples.
+# differences), so your code has to work in general, not only for the examples. Your answers are compared as in lesson 1: by their value, whatever holds it, within float32's
+# tolerance.
 
-# %% [markdown] key="exercises" lang="es" src="7882db23"
+# %% [markdown] key="exercises" lang="es" src="118eace3"
 # ## Ejercicios
 #
 # Como antes: completa cada función, ejecuta su celda y después la celda de `check` que hay
 # debajo. Las comprobaciones ocultas llaman a tus funciones en puntos aleatorios (y comparan
 # algunas respuestas con diferencias finitas), así que tu código tiene que funcionar en general,
-# no solo para los ejemplos.
+# no solo para los ejemplos. Tus respuestas se comparan como en la lección 1: por su valor, sea cual sea el contenedor,
+# con la tolerancia de float32.
 
-# %% [markdown] key="exercises" lang="pt" src="7882db23"
+# %% [markdown] key="exercises" lang="pt" src="118eace3"
 # ## Exercícios
 #
 # Como antes: complete cada função, execute a célula dela e depois a célula de `check` logo
 # abaixo. As verificações ocultas chamam as suas funções em pontos aleatórios (e comparam algumas
 # respostas com diferenças finitas), então o seu código precisa funcionar em geral, não só nos
-# exemplos.
+# exemplos. As suas respostas são comparadas como na lição 1: pelo valor, seja qual for o recipiente, com
+# a tolerância do float32.
 
-# %% [markdown] key="exercises" lang="ru" src="7882db23"
+# %% [markdown] key="exercises" lang="ru" src="118eace3"
 # ## Упражнения
 #
 # Как и раньше: допишите каждую функцию, выполните её ячейку, а затем ячейку с `check` под ней.
 # Скрытые проверки вызывают ваши функции в случайных точках (и сравнивают некоторые ответы с
-# конечными разностями), поэтому код должен работать в общем случае, а не только на примерах.
+# конечными разностями), поэтому код должен работать в общем случае, а не только на примерах. Ответы сравниваются так же, как в уроке 1: по значению, в чём бы оно ни было, с допуском
+# float32.
 
 # %% [markdown] key="ex1" lang="en"
 # ### Exercise 1 · A second derivative from nested tapes (2 points)
@@ -1551,9 +1563,11 @@ grade("l05_ex6")
 # `softmax_jacobian(z)`: `z` is a tensor of shape (n,); watch it, compute `tf.nn.softmax(z)` on a
 # tape and return `tape.jacobian` of the result with respect to `z`, of shape (n, n). Before you
 # run it, predict two things and then check them on your answer: the matrix is symmetric, and
-# each of its rows adds up to 0 (why? the probabilities always add up to 1).
+# each of its rows and each of its columns adds up to 0 (why? the columns because the
+# probabilities always add up to 1; the rows because adding the same number to every score
+# leaves the probabilities unchanged).
 
-# %% [markdown] key="ex7" lang="es" src="72112373"
+# %% [markdown] key="ex7" lang="es" src="2956f44c"
 # ### Ejercicio 7 · El jacobiano de softmax (2 puntos)
 #
 # `tf.nn.softmax` convierte un vector de puntuaciones $z$ en probabilidades
@@ -1561,10 +1575,11 @@ grade("l05_ex6")
 # una matriz completa. Escribe `softmax_jacobian(z)`: `z` es un tensor de forma (n,); obsérvalo,
 # calcula `tf.nn.softmax(z)` en una cinta y devuelve el `tape.jacobian` del resultado respecto de
 # `z`, de forma (n, n). Antes de ejecutarlo, predice dos cosas y compruébalas después en tu
-# respuesta: la matriz es simétrica y cada una de sus filas suma 0 (¿por qué? las probabilidades
-# siempre suman 1).
+# respuesta: la matriz es simétrica y cada una de sus filas y de sus columnas suma 0 (¿por qué? las
+# columnas, porque las probabilidades siempre suman 1; las filas, porque sumar el mismo número a
+# todas las puntuaciones no cambia las probabilidades).
 
-# %% [markdown] key="ex7" lang="pt" src="72112373"
+# %% [markdown] key="ex7" lang="pt" src="2956f44c"
 # ### Exercício 7 · A jacobiana da softmax (2 pontos)
 #
 # `tf.nn.softmax` transforma um vetor de pontuações $z$ em probabilidades
@@ -1572,9 +1587,11 @@ grade("l05_ex6")
 # matriz completa. Escreva `softmax_jacobian(z)`: `z` é um tensor de formato (n,); observe-o,
 # calcule `tf.nn.softmax(z)` numa fita e devolva a `tape.jacobian` do resultado em relação a `z`,
 # de formato (n, n). Antes de rodar, preveja duas coisas e depois confira na sua resposta: a
-# matriz é simétrica, e cada linha dela soma 0 (por quê? as probabilidades sempre somam 1).
+# matriz é simétrica, e cada linha e cada coluna dela somam 0 (por quê? as colunas, porque
+# as probabilidades sempre somam 1; as linhas, porque somar o mesmo número a todas as pontuações
+# não muda as probabilidades).
 
-# %% [markdown] key="ex7" lang="ru" src="72112373"
+# %% [markdown] key="ex7" lang="ru" src="2956f44c"
 # ### Упражнение 7 · Якобиан softmax (2 балла)
 #
 # `tf.nn.softmax` превращает вектор оценок $z$ в вероятности $s_i = e^{z_i} / \sum_j e^{z_j}$.
@@ -1582,7 +1599,9 @@ grade("l05_ex6")
 # функцию `softmax_jacobian(z)`: `z` — тензор формы (n,); отследите его, вычислите
 # `tf.nn.softmax(z)` на ленте и верните `tape.jacobian` результата по `z` формы (n, n). Прежде
 # чем запускать, предскажите две вещи, а потом проверьте их на своём ответе: матрица
-# симметрична, и сумма каждой её строки равна 0 (почему? вероятности всегда в сумме дают 1).
+# симметрична, и сумма каждой её строки и каждого столбца равна 0 (почему? столбцов — потому
+# что вероятности всегда в сумме дают 1; строк — потому что прибавление одного и того же числа
+# ко всем оценкам не меняет вероятностей).
 
 # %% nbgrader="solution" grade_id="l05_ex7_solution"
 def softmax_jacobian(z):

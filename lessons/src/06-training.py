@@ -10,7 +10,7 @@
 # The previous lessons were about computing gradients. This one is about what they are for:
 # *training*, that is, changing a model's parameters step by step so that its loss goes down.
 # You will write the training loop yourself, first for a straight line and then for a small
-# neural network, and then let a Keras optimizer do the update for you.
+# neural network, and then let a Keras optimizer do the update for you. <!-- claim: l06.keras-optimizers -->
 #
 # In this lesson you will learn:
 #
@@ -28,7 +28,7 @@
 # para *entrenar*, es decir, para cambiar los parámetros de un modelo paso a paso de modo que su
 # pérdida baje. Escribirás tú el bucle de entrenamiento, primero para una recta y después
 # para una pequeña red neuronal, y luego dejarás que un optimizador de Keras haga la
-# actualización por ti.
+# actualización por ti. <!-- claim: l06.keras-optimizers -->
 #
 # En esta lección aprenderás:
 #
@@ -48,7 +48,7 @@
 # para *treinar*, isto é, mudar os parâmetros de um modelo passo a passo de modo que a perda
 # dele diminua. Você mesmo vai escrever o laço de treinamento, primeiro para uma reta e depois para
 # uma pequena rede neural, e em seguida vai deixar um otimizador do Keras fazer a atualização
-# por você.
+# por você. <!-- claim: l06.keras-optimizers -->
 #
 # Nesta lição você vai aprender:
 #
@@ -67,7 +67,7 @@
 # Предыдущие уроки были о том, как вычислять градиенты. Этот — о том, зачем они нужны: для
 # *обучения*, то есть для того, чтобы шаг за шагом менять параметры модели так, чтобы её функция
 # потерь уменьшалась. Вы сами напишете цикл обучения — сначала для прямой, потом для небольшой
-# нейронной сети, — а затем поручите обновление параметров оптимизатору Keras.
+# нейронной сети, — а затем поручите обновление параметров оптимизатору Keras. <!-- claim: l06.keras-optimizers -->
 #
 # В этом уроке вы узнаете:
 #
@@ -82,19 +82,19 @@
 
 # %% [markdown] key="setup" lang="en"
 # As in every lesson, `import minitape as tf`. We also use NumPy to make the data, matplotlib
-# for the plots and ipywidgets for a slider.
+# for the plots and ipywidgets for a slider. <!-- claim: l06.setup-tools -->
 
 # %% [markdown] key="setup" lang="es" src="c577d458"
 # Como en todas las lecciones, `import minitape as tf`. Además usamos NumPy para generar los
-# datos, matplotlib para los gráficos e ipywidgets para un deslizador.
+# datos, matplotlib para los gráficos e ipywidgets para un deslizador. <!-- claim: l06.setup-tools -->
 
 # %% [markdown] key="setup" lang="pt" src="c577d458"
 # Como em todas as lições, `import minitape as tf`. Também usamos o NumPy para gerar os dados, o
-# matplotlib para os gráficos e o ipywidgets para um controle deslizante.
+# matplotlib para os gráficos e o ipywidgets para um controle deslizante. <!-- claim: l06.setup-tools -->
 
 # %% [markdown] key="setup" lang="ru" src="c577d458"
 # Как и в каждом уроке, пишем `import minitape as tf`. Кроме того, нам понадобятся NumPy для
-# создания данных, matplotlib для графиков и ipywidgets для ползунка.
+# создания данных, matplotlib для графиков и ipywidgets для ползунка. <!-- claim: l06.setup-tools -->
 
 # %% key="setup-code"
 
@@ -243,7 +243,7 @@ print(db.numpy(), np.mean(2 * residual))
 # $$w \leftarrow w - \eta \frac{\partial L}{\partial w}, \qquad
 #   b \leftarrow b - \eta \frac{\partial L}{\partial b}.$$
 #
-# The step size $\eta$ is the *learning rate* (`learning_rate` in Keras, often `lr` in code).
+# The step size $\eta$ is the *learning rate* (`learning_rate` in Keras, often `lr` in code). <!-- claim: l06.learning-rate-name -->
 # A Variable changes its value in place with `assign_sub` ("assign, subtracting"):
 # `w.assign_sub(lr * dw)` is $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. After one
 # step with $\eta = 0.1$ the loss is already lower:
@@ -259,7 +259,7 @@ print(db.numpy(), np.mean(2 * residual))
 #   b \leftarrow b - \eta \frac{\partial L}{\partial b}.$$
 #
 # El tamaño del paso, $\eta$, es la *tasa de aprendizaje* (`learning_rate` en Keras, a menudo
-# `lr` en el código). Una variable cambia su propio valor, sin dejar de ser la misma variable,
+# `lr` en el código). <!-- claim: l06.learning-rate-name --> Una variable cambia su propio valor, sin dejar de ser la misma variable,
 # con `assign_sub` («asignar restando»): `w.assign_sub(lr * dw)` es
 # $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Tras un solo paso con $\eta = 0{,}1$ la
 # pérdida ya es menor:
@@ -275,7 +275,7 @@ print(db.numpy(), np.mean(2 * residual))
 #   b \leftarrow b - \eta \frac{\partial L}{\partial b}.$$
 #
 # O tamanho do passo, $\eta$, é a *taxa de aprendizado* (`learning_rate` no Keras, muitas vezes
-# `lr` no código). Uma variável muda o próprio valor, continuando a ser a mesma variável, com
+# `lr` no código). <!-- claim: l06.learning-rate-name --> Uma variável muda o próprio valor, continuando a ser a mesma variável, com
 # `assign_sub` (“atribuir subtraindo”): `w.assign_sub(lr * dw)` é
 # $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Depois de um único passo com
 # $\eta = 0{,}1$ a perda já é menor:
@@ -291,7 +291,7 @@ print(db.numpy(), np.mean(2 * residual))
 #   b \leftarrow b - \eta \frac{\partial L}{\partial b}.$$
 #
 # Размер шага $\eta$ называется *скоростью обучения* (`learning_rate` в Keras, в коде часто
-# `lr`). Переменная меняет своё значение на месте, оставаясь тем же объектом, с помощью
+# `lr`). <!-- claim: l06.learning-rate-name --> Переменная меняет своё значение на месте, оставаясь тем же объектом, с помощью
 # `assign_sub` («присвоить с вычитанием»): `w.assign_sub(lr * dw)` — это
 # $w \leftarrow w - \eta \frac{\partial L}{\partial w}$. Уже после одного шага с $\eta = 0{,}1$
 # потери стали меньше:
@@ -351,33 +351,33 @@ except TypeError as error:
 # The first step works; in the second both gradients are `None`, and the update fails.
 # `w - lr * dw` is not a changed `w`: it is a new `tf.Tensor`, the result of an operation, and
 # `w = ...` only makes the name `w` point to it. A tape watches trainable *Variables* on its
-# own, but not Tensors (lesson 3), so the second tape records nothing that leads to `w`.
+# own, but not Tensors (lessons 2 and 3), so the second tape records nothing that leads to `w`.
 # `assign_sub` keeps the same Variable and changes its value. That is also what models and
 # optimizers need: they hold the Variable object itself, not your name for it.
 
-# %% [markdown] key="rebind-why" lang="es" src="156e74e0"
+# %% [markdown] key="rebind-why" lang="es" src="c5fef086"
 # El primer paso funciona; en el segundo, los dos gradientes son `None` y la actualización
 # falla. `w - lr * dw` no es `w` modificada: es un `tf.Tensor` nuevo, el resultado de una
 # operación, y `w = ...` solo hace que el nombre `w` pase a referirse a él. Una cinta observa
-# por sí sola las *variables* entrenables, pero no los tensores (lección 3), así que la segunda
+# por sí sola las *variables* entrenables, pero no los tensores (lecciones 2 y 3), así que la segunda
 # cinta no graba nada que lleve hasta `w`. `assign_sub` conserva la misma variable y cambia su
 # valor. Eso es también lo que necesitan los modelos y los optimizadores: guardan el propio
 # objeto `tf.Variable`, no el nombre que tú le das.
 
-# %% [markdown] key="rebind-why" lang="pt" src="156e74e0"
+# %% [markdown] key="rebind-why" lang="pt" src="c5fef086"
 # O primeiro passo funciona; no segundo, os dois gradientes são `None` e a atualização falha.
 # `w - lr * dw` não é `w` modificada: é um `tf.Tensor` novo, o resultado de uma operação, e
 # `w = ...` só faz o nome `w` passar a apontar para ele. Uma fita observa sozinha as *variáveis*
-# treináveis, mas não os tensores comuns (lição 3); por isso a segunda fita não grava nada que
+# treináveis, mas não os tensores comuns (lições 2 e 3); por isso a segunda fita não grava nada que
 # leve até `w`. `assign_sub` mantém a mesma variável e muda o seu valor. É disso também que
 # modelos e otimizadores precisam: eles guardam o próprio objeto `tf.Variable`, não o nome que
 # você deu a ele.
 
-# %% [markdown] key="rebind-why" lang="ru" src="156e74e0"
+# %% [markdown] key="rebind-why" lang="ru" src="c5fef086"
 # Первый шаг проходит, а на втором оба градиента равны `None`, и обновление падает.
 # `w - lr * dw` — это не изменённая `w`, а новый `tf.Tensor`, результат операции, и `w = ...`
 # лишь заставляет имя `w` ссылаться на него. Лента сама отслеживает обучаемые *переменные*
-# (`tf.Variable`), но не тензоры (урок 3), поэтому вторая лента не записывает ничего, что вело бы к
+# (`tf.Variable`), но не тензоры (уроки 2 и 3), поэтому вторая лента не записывает ничего, что вело бы к
 # `w`. `assign_sub` сохраняет ту же переменную и меняет её значение. Это нужно и моделям, и
 # оптимизаторам: они хранят сам объект `tf.Variable`, а не ваше имя для него.
 
@@ -458,7 +458,7 @@ print(np.polyfit(x_data, y_data, deg=1))
 # ## The loss curve
 #
 # The loss at every step, plotted, is the *loss curve*: the first thing to look at when you
-# train, because it shows whether training works and when it stops making progress. Its
+# train, because it shows whether training works and when it stops making progress. <!-- claim: l06.loss-curve --> Its
 # vertical axis is logarithmic, so that both the fast fall at the start and the slow end are
 # visible. The loss levels off near $0.09$: the squared size of the noise, $0.3^2$, which no
 # line can remove.
@@ -467,7 +467,7 @@ print(np.polyfit(x_data, y_data, deg=1))
 # ## La curva de pérdida
 #
 # La pérdida de cada paso, dibujada, es la *curva de pérdida*: lo primero que hay que mirar al
-# entrenar, porque muestra si el entrenamiento funciona y cuándo deja de avanzar. Su eje
+# entrenar, porque muestra si el entrenamiento funciona y cuándo deja de avanzar. <!-- claim: l06.loss-curve --> Su eje
 # vertical es logarítmico, para que se vean tanto la caída rápida del principio como el final
 # lento. La pérdida se estabiliza cerca de $0{,}09$: la varianza del ruido (su desviación estándar
 # al cuadrado, $0{,}3^2$), que ninguna recta puede eliminar.
@@ -476,7 +476,7 @@ print(np.polyfit(x_data, y_data, deg=1))
 # ## A curva de perda
 #
 # A perda de cada passo, num gráfico, é a *curva de perda*: a primeira coisa a olhar ao treinar,
-# porque ela mostra se o treinamento funciona e quando ele para de progredir. O eixo vertical é
+# porque ela mostra se o treinamento funciona e quando ele para de progredir. <!-- claim: l06.loss-curve --> O eixo vertical é
 # logarítmico, para que apareçam tanto a queda rápida do início quanto o final lento. A perda se
 # estabiliza perto de $0{,}09$: a variância do ruído (o quadrado do seu desvio padrão, $0{,}3^2$),
 # que nenhuma reta consegue eliminar.
@@ -484,7 +484,7 @@ print(np.polyfit(x_data, y_data, deg=1))
 # %% [markdown] key="curve" lang="ru" src="fa461751"
 # ## Кривая потерь
 #
-# Потери на каждом шаге, нанесённые на график, образуют *кривую потерь* (*loss curve*). На неё
+# Потери на каждом шаге, нанесённые на график, образуют *кривую потерь* (*loss curve*). <!-- claim: l06.loss-curve --> На неё
 # смотрят в первую очередь: она показывает, идёт ли обучение и когда оно перестаёт продвигаться.
 # Вертикальная ось логарифмическая, чтобы было видно и быстрое падение в начале, и медленный
 # конец. Потери выходят на уровень около $0{,}09$ — это дисперсия шума, $0{,}3^2$ (квадрат его
@@ -606,7 +606,7 @@ widgets.VBox([lr_slider, lr_readout, lr_image])
 #
 # Writing the update by hand is fine for two parameters, but a neural network has many, and
 # there are better update rules than plain subtraction. Keras' *optimizers* do the update for
-# you. `tf.keras.optimizers.SGD(learning_rate=0.1)` is the same gradient descent ("SGD" stands
+# you. <!-- claim: l06.keras-optimizers --> `tf.keras.optimizers.SGD(learning_rate=0.1)` is the same gradient descent ("SGD" stands
 # for *stochastic gradient descent*; Exercise 4 explains the "stochastic"). Its method
 # `apply_gradients` takes pairs *(gradient, variable)*, and `zip(grads, variables)` makes them
 # from the list of gradients and the list of variables, which are in the same order. The loop
@@ -617,7 +617,7 @@ widgets.VBox([lr_slider, lr_readout, lr_image])
 #
 # Escribir la actualización a mano está bien para dos parámetros, pero una red neuronal tiene
 # muchos, y hay reglas de actualización mejores que la simple resta. Los *optimizadores* de
-# Keras hacen la actualización por ti. `tf.keras.optimizers.SGD(learning_rate=0.1)` es el mismo
+# Keras hacen la actualización por ti. <!-- claim: l06.keras-optimizers --> `tf.keras.optimizers.SGD(learning_rate=0.1)` es el mismo
 # descenso del gradiente («SGD» son las siglas en inglés de *descenso del gradiente
 # estocástico*; el ejercicio 4 explica lo de «estocástico»). Su método `apply_gradients` recibe
 # pares *(gradiente, variable)*, y `zip(grads, variables)` los forma a partir de la lista de
@@ -629,7 +629,7 @@ widgets.VBox([lr_slider, lr_readout, lr_image])
 #
 # Escrever a atualização à mão funciona bem para dois parâmetros, mas uma rede neural tem
 # muitos, e existem regras de atualização melhores do que a simples subtração. Os *otimizadores*
-# do Keras fazem a atualização por você. `tf.keras.optimizers.SGD(learning_rate=0.1)` é a mesma
+# do Keras fazem a atualização por você. <!-- claim: l06.keras-optimizers --> `tf.keras.optimizers.SGD(learning_rate=0.1)` é a mesma
 # descida do gradiente (“SGD” é a sigla em inglês de *descida do gradiente estocástica*; o
 # exercício 4 explica o “estocástica”). O método `apply_gradients` dele recebe pares
 # *(gradiente, variável)*, e `zip(grads, variables)` monta esses pares a partir da lista de
@@ -640,7 +640,7 @@ widgets.VBox([lr_slider, lr_readout, lr_image])
 # ## Оптимизаторы: `tf.keras.optimizers.SGD`
 #
 # Писать обновление вручную удобно, пока параметров два, но у нейронной сети их много, и есть
-# правила обновления лучше простого вычитания. *Оптимизаторы* Keras выполняют обновление за вас.
+# правила обновления лучше простого вычитания. *Оптимизаторы* Keras выполняют обновление за вас. <!-- claim: l06.keras-optimizers -->
 # `tf.keras.optimizers.SGD(learning_rate=0.1)` — это тот же градиентный спуск (SGD — английское
 # сокращение от *stochastic gradient descent*, «стохастический градиентный спуск»; что значит
 # «стохастический», объясняет упражнение 4). Его метод `apply_gradients` принимает пары
@@ -767,54 +767,63 @@ plt.show()
 # A straight line cannot follow $\sin x$. A *multilayer perceptron* (MLP) can. Its *hidden
 # layer* of 16 units computes $h = \tanh(x W_1 + b_1)$, sixteen differently bent copies of
 # the input, and its output layer adds them up with weights: $\hat y = h W_2 + b_2$. Each layer
-# is a `tf.keras.layers.Dense`; the model is a subclass of `tf.Module`, which finds the
-# variables of its layers by itself. The layers create their variables the first time they
+# is a `tf.keras.layers.Dense`; the model is a subclass of `tf.keras.Model`: its `call`
+# says what it computes, and it finds the layers assigned to its attributes, and their variables,
+# by itself. <!-- claim: l06.model-tracks-layers --> (A `tf.Module` would not: TensorFlow's does not look
+# inside Keras 3 layers, and its `trainable_variables` would be empty.) <!-- claim: l06.module-misses-keras --> The layers create their variables the first time they
 # are called, when they see the shape of the input; after that, `model.trainable_variables`
 # lists the two *kernels* (weight matrices) and the two *biases*.
 
-# %% [markdown] key="mlp" lang="es" src="6a741fb1"
+# %% [markdown] key="mlp" lang="es" src="e86be5d6"
 # ## Una pequeña red neuronal
 #
 # Una recta no puede seguir a $\sin x$. Un *perceptrón multicapa* (MLP, por sus siglas en
 # inglés) sí. Su *capa oculta* de 16 unidades calcula $h = \tanh(x W_1 + b_1)$, dieciséis copias
 # de la entrada dobladas de formas distintas, y su capa de salida las suma con pesos:
 # $\hat y = h W_2 + b_2$. Cada capa es una `tf.keras.layers.Dense`; el modelo es una subclase de
-# `tf.Module`, que encuentra por sí sola las variables de sus capas. Las capas crean sus
+# `tf.keras.Model`: su `call` dice qué calcula, y encuentra por sí sola las capas asignadas a sus
+# atributos, y las variables de estas. <!-- claim: l06.model-tracks-layers --> (Un `tf.Module` no lo haría: el de
+# TensorFlow no mira dentro de las capas de Keras 3, y su `trainable_variables` quedaría vacía.) <!-- claim: l06.module-misses-keras --> Las capas crean sus
 # variables la primera vez que se las llama, cuando ven la forma de la entrada; a partir de ahí,
 # `model.trainable_variables` enumera los dos *kernels* (las matrices de pesos) y los dos
 # *biases* (los sesgos).
 
-# %% [markdown] key="mlp" lang="pt" src="6a741fb1"
+# %% [markdown] key="mlp" lang="pt" src="e86be5d6"
 # ## Uma pequena rede neural
 #
 # Uma reta não consegue acompanhar $\sin x$. Um *perceptron multicamadas* (MLP, na sigla em
 # inglês) consegue. Sua *camada oculta* de 16 unidades calcula $h = \tanh(x W_1 + b_1)$,
 # dezesseis cópias da entrada dobradas de jeitos diferentes, e sua camada de saída as soma com
 # pesos: $\hat y = h W_2 + b_2$. Cada camada é uma `tf.keras.layers.Dense`; o modelo é uma
-# subclasse de `tf.Module`, que encontra sozinha as variáveis das suas camadas. As camadas criam
+# subclasse de `tf.keras.Model`: o `call` dele diz o que ele calcula, e ele encontra sozinho as
+# camadas atribuídas aos seus atributos, e as variáveis delas. <!-- claim: l06.model-tracks-layers --> (Um
+# `tf.Module` não faria isso: o do TensorFlow não olha dentro das camadas do Keras 3, e a
+# `trainable_variables` dele ficaria vazia.) <!-- claim: l06.module-misses-keras --> As camadas criam
 # suas variáveis na primeira vez em que são chamadas, quando veem o formato da entrada; a partir
 # daí, `model.trainable_variables` lista os dois *kernels* (as matrizes de pesos) e os dois
 # *biases* (os vieses).
 
-# %% [markdown] key="mlp" lang="ru" src="6a741fb1"
+# %% [markdown] key="mlp" lang="ru" src="e86be5d6"
 # ## Небольшая нейронная сеть
 #
 # Прямая не может повторить $\sin x$, а *многослойный перцептрон* (MLP) может. Его *скрытый
 # слой* из 16 нейронов вычисляет $h = \tanh(x W_1 + b_1)$ — шестнадцать по-разному изогнутых
 # копий входа, — а выходной слой складывает их с весами: $\hat y = h W_2 + b_2$. Каждый слой —
-# это `tf.keras.layers.Dense`; модель — подкласс `tf.Module`, который сам находит переменные
-# своих слоёв. Слои создают переменные при первом вызове, когда узнают форму входа; после этого
+# это `tf.keras.layers.Dense`; модель — подкласс `tf.keras.Model`: его метод `call` говорит, что модель
+# вычисляет, а слои, присвоенные её атрибутам, и их переменные она находит сама. <!-- claim: l06.model-tracks-layers -->
+# (`tf.Module` так не умеет: в TensorFlow он не заглядывает внутрь слоёв Keras 3, и его
+# `trainable_variables` оказался бы пустым.) <!-- claim: l06.module-misses-keras --> Слои создают переменные при первом вызове, когда узнают форму входа; после этого
 # `model.trainable_variables` перечисляет две *матрицы весов* (*kernel*) и два *вектора
 # смещений* (*bias*).
 
-# %% key="mlp-code"
-class MLP(tf.Module):
+# %% key="mlp-code" tf="random"
+class MLP(tf.keras.Model):
     def __init__(self, hidden_units, name=None):
         super().__init__(name=name)
         self.hidden = tf.keras.layers.Dense(hidden_units, activation="tanh")
         self.output_layer = tf.keras.layers.Dense(1)
 
-    def __call__(self, x):
+    def call(self, x):
         return self.output_layer(self.hidden(x))
 
 
@@ -822,7 +831,7 @@ x_curve = np.linspace(-np.pi, np.pi, 64, dtype=np.float32).reshape(-1, 1)
 y_curve = (np.sin(x_curve) + rng.normal(0.0, 0.1, size=x_curve.shape)).astype(np.float32)
 x_train, y_train = tf.constant(x_curve), tf.constant(y_curve)
 
-tf.random.set_seed(1)
+tf.keras.utils.set_random_seed(1)
 model = MLP(hidden_units=16)
 model(x_train)
 for variable in model.trainable_variables:
@@ -848,7 +857,7 @@ for variable in model.trainable_variables:
 # `model.trainable_variables`. Оформим его как функцию `train_model`, чтобы запустить ещё раз в
 # конце урока. Здесь — 300 шагов Adam.
 
-# %% key="mlp-train-code"
+# %% key="mlp-train-code" tf="random"
 def train_model(model, x, y, optimizer, steps):
     losses = []
     for step in range(steps):
@@ -880,7 +889,7 @@ print(t("l06.losses", first=f"{mlp_losses[0]:.4f}", last=f"{mlp_losses[-1]:.4f}"
 # Найденная кривая идёт вдоль синусоиды среди зашумлённых точек, а потери выходят на уровень
 # около $0{,}01$ — дисперсия этого шума, $0{,}1^2$.
 
-# %% key="mlp-plot-code"
+# %% key="mlp-plot-code" tf="random"
 grid = np.linspace(-np.pi, np.pi, 200, dtype=np.float32).reshape(-1, 1)
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
 left.plot(x_curve, y_curve, ".", alpha=0.6, label=t("l06.plot.data"))
@@ -902,65 +911,69 @@ plt.show()
 # Nothing in `train_model` says where the numbers live. As in TensorFlow, the context decides:
 # `tf.config.list_physical_devices("GPU")` lists the GPUs minitape can use, and inside
 # `with tf.device("/GPU:0"):` new tensors and variables are created on the first GPU and
-# operations run there; `"/CPU:0"` is the processor. minitape reaches NVIDIA GPUs through the
+# operations run there; `"/CPU:0"` is the processor. <!-- claim: l06.device-context --> minitape reaches NVIDIA GPUs through the
 # CuPy library, which is optional: `pip install cupy-cuda12x` installs it, on a machine with
-# an NVIDIA GPU and its driver. Without it minitape sees only the CPU, and
-# `list_physical_devices("GPU")` returns an empty list.
+# an NVIDIA GPU and its driver. <!-- claim: l06.cupy --> Without it minitape sees only the CPU, and
+# `list_physical_devices("GPU")` returns an empty list. <!-- claim: l06.cupy -->
 #
 # The cell below picks the GPU if there is one, and the CPU otherwise. Then it runs the same
 # code as above: it creates the data and a new model inside the `with` block, so that they live
-# on the chosen device, and trains for 100 steps. `.device` tells where a variable lives;
-# `.numpy()` always brings the values back to the CPU as a NumPy array.
+# on the chosen device, and trains for 100 steps. A tensor's `.device` tells where it
+# lives, here the model's prediction; `.numpy()` always brings the values back to the CPU as a
+# NumPy array. <!-- claim: l06.numpy-on-cpu -->
 
-# %% [markdown] key="device" lang="es" src="19121470"
+# %% [markdown] key="device" lang="es" src="cfce2e9f"
 # ## El mismo código en CPU y en GPU
 #
 # Nada en `train_model` dice dónde viven los números. Como en TensorFlow, lo decide el contexto:
 # `tf.config.list_physical_devices("GPU")` enumera las GPU que minitape puede usar, y dentro de
 # `with tf.device("/GPU:0"):` los tensores y variables nuevos se crean en la primera GPU y las
-# operaciones se ejecutan allí; `"/CPU:0"` es el procesador. minitape llega a las GPU de NVIDIA
+# operaciones se ejecutan allí; `"/CPU:0"` es el procesador. <!-- claim: l06.device-context --> minitape llega a las GPU de NVIDIA
 # a través de la biblioteca CuPy, que es opcional: `pip install cupy-cuda12x` la instala, en
-# una máquina con una GPU de NVIDIA y su controlador. Sin ella, minitape solo ve la CPU y
-# `list_physical_devices("GPU")` devuelve una lista vacía.
+# una máquina con una GPU de NVIDIA y su controlador. <!-- claim: l06.cupy --> Sin ella, minitape solo ve la CPU y
+# `list_physical_devices("GPU")` devuelve una lista vacía. <!-- claim: l06.cupy -->
 #
 # La celda de abajo elige la GPU si la hay y, si no, la CPU. Después ejecuta el mismo código de
 # antes: crea los datos y un modelo nuevo dentro del bloque `with`, para que vivan en el
-# dispositivo elegido, y entrena durante 100 pasos. `.device` indica dónde vive una variable;
-# `.numpy()` siempre trae los valores de vuelta a la CPU como un array de NumPy.
+# dispositivo elegido, y entrena durante 100 pasos. El `.device` de un tensor indica dónde vive,
+# aquí el de la predicción del modelo; `.numpy()` siempre trae los valores de vuelta a la CPU como
+# un array de NumPy. <!-- claim: l06.numpy-on-cpu -->
 
-# %% [markdown] key="device" lang="pt" src="19121470"
+# %% [markdown] key="device" lang="pt" src="cfce2e9f"
 # ## O mesmo código na CPU e na GPU
 #
 # Nada em `train_model` diz onde os números ficam. Como no TensorFlow, quem decide é o contexto:
 # `tf.config.list_physical_devices("GPU")` lista as GPUs que o minitape pode usar, e dentro de
 # `with tf.device("/GPU:0"):` os tensores e variáveis novos são criados na primeira GPU e as
-# operações rodam nela; `"/CPU:0"` é o processador. O minitape chega às GPUs da NVIDIA pela
+# operações rodam nela; `"/CPU:0"` é o processador. <!-- claim: l06.device-context --> O minitape chega às GPUs da NVIDIA pela
 # biblioteca CuPy, que é opcional: `pip install cupy-cuda12x` a instala, em uma máquina com
-# GPU da NVIDIA e o driver dela. Sem o CuPy, o minitape só enxerga a CPU e
-# `list_physical_devices("GPU")` devolve uma lista vazia.
+# GPU da NVIDIA e o driver dela. <!-- claim: l06.cupy --> Sem o CuPy, o minitape só enxerga a CPU e
+# `list_physical_devices("GPU")` devolve uma lista vazia. <!-- claim: l06.cupy -->
 #
 # A célula abaixo escolhe a GPU, se houver uma, e a CPU caso contrário. Depois roda o mesmo
 # código de antes: cria os dados e um modelo novo dentro do bloco `with`, para que fiquem no
-# dispositivo escolhido, e treina por 100 passos. `.device` diz onde uma variável está;
-# `.numpy()` sempre traz os valores de volta para a CPU como um array do NumPy.
+# dispositivo escolhido, e treina por 100 passos. O `.device` de um tensor diz onde ele está,
+# aqui o da previsão do modelo; `.numpy()` sempre traz os valores de volta para a CPU como um
+# array do NumPy. <!-- claim: l06.numpy-on-cpu -->
 
-# %% [markdown] key="device" lang="ru" src="19121470"
+# %% [markdown] key="device" lang="ru" src="cfce2e9f"
 # ## Один и тот же код на CPU и GPU
 #
 # В `train_model` нигде не сказано, где хранятся числа. Как и в TensorFlow, это решает контекст:
 # `tf.config.list_physical_devices("GPU")` перечисляет GPU, которые может использовать minitape,
 # а внутри `with tf.device("/GPU:0"):` новые тензоры и переменные создаются на первом GPU, и
-# операции выполняются там же; `"/CPU:0"` — это центральный процессор. К GPU NVIDIA minitape
+# операции выполняются там же; `"/CPU:0"` — это центральный процессор. <!-- claim: l06.device-context --> К GPU NVIDIA minitape
 # обращается через библиотеку CuPy, которая необязательна: установить её можно командой
-# `pip install cupy-cuda12x` на машине с GPU NVIDIA и драйвером для него. Без CuPy minitape
-# видит только CPU, и `list_physical_devices("GPU")` возвращает пустой список.
+# `pip install cupy-cuda12x` на машине с GPU NVIDIA и драйвером для него. <!-- claim: l06.cupy --> Без CuPy minitape
+# видит только CPU, и `list_physical_devices("GPU")` возвращает пустой список. <!-- claim: l06.cupy -->
 #
 # Ячейка ниже выбирает GPU, если он есть, а иначе — CPU. Затем она выполняет тот же код, что и
 # выше: создаёт данные и новую модель внутри блока `with`, чтобы они оказались на выбранном
-# устройстве, и обучает модель 100 шагов. `.device` показывает, где находится переменная;
-# `.numpy()` всегда возвращает значения на CPU в виде массива NumPy.
+# устройстве, и обучает модель 100 шагов. `.device` тензора показывает, где он находится
+# (здесь — предсказания модели); `.numpy()` всегда возвращает значения на CPU в виде массива
+# NumPy. <!-- claim: l06.numpy-on-cpu -->
 
-# %% key="device-code"
+# %% key="device-code" tf="random"
 gpus = tf.config.list_physical_devices("GPU")
 if gpus:
     device_name = "/GPU:0"
@@ -971,12 +984,12 @@ else:
 
 with tf.device(device_name):
     x_device, y_device = tf.constant(x_curve), tf.constant(y_curve)
-    tf.random.set_seed(1)
+    tf.keras.utils.set_random_seed(1)
     model_device = MLP(hidden_units=16)
     device_losses = train_model(model_device, x_device, y_device,
                                 tf.keras.optimizers.Adam(learning_rate=0.05), steps=100)
 
-print(t("l06.device.where", device=model_device.hidden.kernel.device))
+print(t("l06.device.where", device=model_device(x_device).device))
 print(t("l06.losses", first=f"{device_losses[0]:.4f}", last=f"{device_losses[-1]:.4f}"))
 print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 
@@ -986,52 +999,56 @@ print(np.allclose(device_losses, mlp_losses[:100], rtol=1e-3))
 #
 # What if you write `with tf.device("/GPU:0"):` on a machine without a usable GPU? minitape
 # does what TensorFlow does in eager mode: *soft device placement* (on by default) quietly runs
-# the block on the CPU, and only the tensors' `.device` tells you so. To get an error instead,
-# call `tf.config.set_soft_device_placement(False)`: entering the block then raises
-# `tf.errors.InvalidArgumentError`, which in minitape also says what is missing (CuPy, or a
-# visible NVIDIA GPU) and how to install it. Either way, ask `list_physical_devices` first, as
+# the block on the CPU, and only the tensors' `.device` tells you so. <!-- claim: l06.soft-placement --> To get an
+# error instead, call `tf.config.set_soft_device_placement(False)`: the first operation placed
+# in the block then raises `tf.errors.InvalidArgumentError`, in TensorFlow and in minitape alike
+# (entering the block is fine), and minitape's error carries a note, which Python prints with it,
+# saying what is missing (CuPy, or a visible NVIDIA GPU) and how to install it. <!-- claim: l06.hard-placement --> Either way, ask `list_physical_devices` first, as
 # the cell above does, instead of writing `"/GPU:0"` blindly. The cell below shows both
 # behaviours on this machine:
 
-# %% [markdown] key="device-same" lang="es" src="681682b9"
+# %% [markdown] key="device-same" lang="es" src="cd1e8003"
 # Misma semilla, mismo código: las pérdidas son las de los 100 primeros pasos de antes, en
 # cualquiera de los dos dispositivos (en una GPU, salvo redondeo).
 #
 # ¿Y si escribes `with tf.device("/GPU:0"):` en una máquina sin una GPU utilizable? minitape
 # hace lo mismo que TensorFlow en ejecución inmediata (*eager*): la *colocación flexible de dispositivos*
 # (*soft device placement*, activada por defecto) ejecuta el bloque en la CPU sin avisar, y solo
-# el `.device` de los tensores te lo dice. Si prefieres un error, llama a
-# `tf.config.set_soft_device_placement(False)`: entonces, al entrar en el bloque se lanza
-# `tf.errors.InvalidArgumentError`, que en minitape dice además qué falta (CuPy o una GPU de
-# NVIDIA visible) y cómo instalarlo. En los dos casos, consulta primero
+# el `.device` de los tensores te lo dice. <!-- claim: l06.soft-placement --> Si prefieres un error, llama a
+# `tf.config.set_soft_device_placement(False)`: entonces la primera operación colocada en el
+# bloque lanza `tf.errors.InvalidArgumentError`, igual en TensorFlow que en minitape (entrar en el
+# bloque no da error), y el error de minitape lleva una nota, que Python muestra junto con él, con
+# lo que falta (CuPy o una GPU de NVIDIA visible) y cómo instalarlo. <!-- claim: l06.hard-placement --> En los dos casos, consulta primero
 # `list_physical_devices`, como hace la celda de arriba, en lugar de escribir `"/GPU:0"` a
 # ciegas. La celda de abajo muestra los dos comportamientos en esta máquina:
 
-# %% [markdown] key="device-same" lang="pt" src="681682b9"
+# %% [markdown] key="device-same" lang="pt" src="cd1e8003"
 # Mesma semente, mesmo código: as perdas são as dos 100 primeiros passos de antes, em qualquer
 # um dos dois dispositivos (numa GPU, a menos de arredondamento).
 #
 # E se você escrever `with tf.device("/GPU:0"):` numa máquina sem uma GPU utilizável? O
 # minitape faz o mesmo que o TensorFlow em execução imediata (*eager*): o *posicionamento flexível de
 # dispositivos* (*soft device placement*, ligado por padrão) roda o bloco na CPU sem aviso, e
-# só o `.device` dos tensores revela isso. Para receber um erro, chame
-# `tf.config.set_soft_device_placement(False)`: aí, entrar no bloco lança
-# `tf.errors.InvalidArgumentError`, que no minitape também diz o que falta (o CuPy ou uma GPU
-# da NVIDIA visível) e como instalar. Nos dois casos, consulte primeiro
+# só o `.device` dos tensores revela isso. <!-- claim: l06.soft-placement --> Para receber um erro, chame
+# `tf.config.set_soft_device_placement(False)`: aí a primeira operação colocada no bloco lança
+# `tf.errors.InvalidArgumentError`, tanto no TensorFlow quanto no minitape (entrar no bloco não
+# dá erro), e o erro do minitape traz uma nota, que o Python mostra junto com ele, dizendo o que
+# falta (o CuPy ou uma GPU da NVIDIA visível) e como instalar. <!-- claim: l06.hard-placement --> Nos dois casos, consulte primeiro
 # `list_physical_devices`, como faz a célula acima, em vez de escrever `"/GPU:0"` às cegas. A
 # célula abaixo mostra os dois comportamentos nesta máquina:
 
-# %% [markdown] key="device-same" lang="ru" src="681682b9"
+# %% [markdown] key="device-same" lang="ru" src="cd1e8003"
 # То же начальное значение генератора случайных чисел (seed), тот же код: потери совпадают с
 # потерями первых 100 шагов выше на любом из устройств (на GPU — с точностью до округления).
 #
 # А что, если написать `with tf.device("/GPU:0"):` на машине без доступного GPU? minitape
 # поступает так же, как TensorFlow в режиме немедленного выполнения (eager): *мягкое размещение на устройствах*
 # (*soft device placement*, по умолчанию включено) молча выполняет блок на CPU, и узнать об
-# этом можно только по `.device` тензоров. Чтобы вместо этого получить ошибку, вызовите
-# `tf.config.set_soft_device_placement(False)`: тогда вход в блок вызывает
-# `tf.errors.InvalidArgumentError`, где minitape к тому же сообщает, чего не хватает (CuPy или
-# видимого GPU NVIDIA) и как это установить. В обоих случаях сначала спросите
+# этом можно только по `.device` тензоров. <!-- claim: l06.soft-placement --> Чтобы вместо этого получить ошибку,
+# вызовите `tf.config.set_soft_device_placement(False)`: тогда первая размещённая в блоке
+# операция вызывает `tf.errors.InvalidArgumentError`, причём и в TensorFlow, и в minitape (сам
+# вход в блок ошибки не вызывает), а к ошибке minitape приложено примечание, которое Python
+# выводит вместе с ней: чего не хватает (CuPy или видимого GPU NVIDIA) и как это установить. <!-- claim: l06.hard-placement --> В обоих случаях сначала спросите
 # `list_physical_devices`, как это делает ячейка выше, а не пишите `"/GPU:0"` вслепую. Ячейка
 # ниже показывает оба поведения на этой машине:
 
@@ -1083,9 +1100,10 @@ finally:
 # once on fixed data and shows what you returned next to what was expected. When your work is
 # graded, hidden checks also call it on random data and compare its answer with a reference
 # solution's. Both start from the same values and take the same steps, so a correct answer
-# matches to rounding.
+# matches to rounding. Your answers are compared as in lesson 1: by their value, whatever holds it,
+# within float32's tolerance.
 
-# %% [markdown] key="exercises" lang="es" src="52c05a22"
+# %% [markdown] key="exercises" lang="es" src="db827108"
 # ## Ejercicios
 #
 # En cada ejercicio tienes que completar una función: sustituye `raise NotImplementedError()`
@@ -1093,9 +1111,10 @@ finally:
 # función en el acto con datos fijos y te muestra lo que devolviste junto a lo esperado. Al
 # calificar tu trabajo, unas comprobaciones ocultas la llaman además con datos aleatorios y
 # comparan su respuesta con la de una solución de referencia. Las dos parten de los mismos
-# valores y dan los mismos pasos, así que una respuesta correcta coincide salvo redondeo.
+# valores y dan los mismos pasos, así que una respuesta correcta coincide salvo redondeo. Tus respuestas se comparan como en la lección 1: por su valor, sea cual sea el
+# contenedor, con la tolerancia de float32.
 
-# %% [markdown] key="exercises" lang="pt" src="52c05a22"
+# %% [markdown] key="exercises" lang="pt" src="db827108"
 # ## Exercícios
 #
 # Em cada exercício você completa uma função: substitua `raise NotImplementedError()` pelo seu
@@ -1103,9 +1122,10 @@ finally:
 # função na hora com dados fixos e mostra o que você devolveu ao lado do esperado. Na correção,
 # verificações ocultas também a chamam com dados aleatórios e comparam a resposta dela com a de
 # uma solução de referência. As duas partem dos mesmos valores e dão os mesmos passos; por isso,
-# uma resposta correta coincide a menos de arredondamento.
+# uma resposta correta coincide a menos de arredondamento. As suas respostas são comparadas como na lição 1: pelo valor, seja qual for o
+# recipiente, com a tolerância do float32.
 
-# %% [markdown] key="exercises" lang="ru" src="52c05a22"
+# %% [markdown] key="exercises" lang="ru" src="db827108"
 # ## Упражнения
 #
 # В каждом упражнении нужно дописать функцию: замените `raise NotImplementedError()` своим кодом
@@ -1113,7 +1133,8 @@ finally:
 # фиксированных данных и показывает рядом то, что вы вернули, и то, что ожидалось. При
 # оценивании скрытые проверки вызывают её ещё и на случайных данных и сравнивают ответ с ответом
 # эталонного решения. Оба решения начинают с одних и тех же значений и делают одни и те же шаги,
-# поэтому правильный ответ совпадает с эталоном с точностью до округления.
+# поэтому правильный ответ совпадает с эталоном с точностью до округления. Ответы сравниваются так же, как в уроке 1: по значению, в чём бы оно ни было, с
+# допуском float32.
 
 # %% [markdown] key="ex1" lang="en"
 # ### Exercise 1 · One step of gradient descent (2 points)
@@ -1181,38 +1202,43 @@ grade("l06_ex1")
 # Exercise 1, plus a number of steps `steps`. Take `steps` steps of gradient descent, each with
 # a new tape, and return the loss curve: `tf.stack` of the `steps` losses, each computed
 # before its step's update (a tensor of shape `(steps,)`). With the data of the first check
-# (6 points near $y = 2x - 1$, starting from $w = b = 0$, with $\eta = 0.1$ and 60 steps), the
+# (6 points near $y = 2x - 1$: $x = [-1, -0.5, 0, 0.5, 1, 1.5]$ and
+# $y = [-3.1, -1.9, -1.2, 0.1, 0.9, 2.1]$, as columns; starting from $w = b = 0$, with $\eta = 0.1$ and 60 steps), the
 # loss falls from $3.315$ to less than $0.014$.
 
-# %% [markdown] key="ex2" lang="es" src="f0fda1c1"
+# %% [markdown] key="ex2" lang="es" src="82f6e791"
 # ### Ejercicio 2 · Un bucle de entrenamiento y su curva de pérdida (3 puntos)
 #
 # Escribe `train_linear(w, b, x, y, lr, steps)`: el mismo modelo, la misma pérdida y los mismos
 # argumentos que en el ejercicio 1, más un número de pasos `steps`. Da `steps` pasos de descenso
 # del gradiente, cada uno con una cinta nueva, y devuelve la curva de pérdida: `tf.stack` de las
 # `steps` pérdidas, cada una calculada antes de la actualización de su paso (un tensor de forma
-# `(steps,)`). Con los datos de la primera comprobación (6 puntos cerca de $y = 2x - 1$,
-# empezando en $w = b = 0$, con $\eta = 0{,}1$ y 60 pasos), la pérdida baja de $3{,}315$ a menos de
+# `(steps,)`). Con los datos de la primera comprobación (6 puntos cerca de $y = 2x - 1$:
+# $x = [-1; -0{,}5; 0; 0{,}5; 1; 1{,}5]$ e $y = [-3{,}1; -1{,}9; -1{,}2; 0{,}1; 0{,}9; 2{,}1]$, como
+# columnas; empezando en $w = b = 0$, con $\eta = 0{,}1$ y 60 pasos), la pérdida baja de $3{,}315$ a menos de
 # $0{,}014$.
 
-# %% [markdown] key="ex2" lang="pt" src="f0fda1c1"
+# %% [markdown] key="ex2" lang="pt" src="82f6e791"
 # ### Exercício 2 · Um laço de treinamento e sua curva de perda (3 pontos)
 #
 # Escreva `train_linear(w, b, x, y, lr, steps)`: o mesmo modelo, a mesma perda e os mesmos
 # argumentos do exercício 1, mais um número de passos `steps`. Dê `steps` passos de descida do
 # gradiente, cada um com uma fita nova, e devolva a curva de perda: `tf.stack` das `steps`
 # perdas, cada uma calculada antes da atualização do seu passo (um tensor de formato
-# `(steps,)`). Com os dados da primeira verificação (6 pontos perto de $y = 2x - 1$, começando
-# em $w = b = 0$, com $\eta = 0{,}1$ e 60 passos), a perda cai de $3{,}315$ para menos de $0{,}014$.
+# `(steps,)`). Com os dados da primeira verificação (6 pontos perto de $y = 2x - 1$:
+# $x = [-1; -0{,}5; 0; 0{,}5; 1; 1{,}5]$ e $y = [-3{,}1; -1{,}9; -1{,}2; 0{,}1; 0{,}9; 2{,}1]$, como
+# colunas; começando em $w = b = 0$, com $\eta = 0{,}1$ e 60 passos), a perda cai de $3{,}315$ para menos de $0{,}014$.
 
-# %% [markdown] key="ex2" lang="ru" src="f0fda1c1"
+# %% [markdown] key="ex2" lang="ru" src="82f6e791"
 # ### Упражнение 2 · Цикл обучения и его кривая потерь (3 балла)
 #
 # Напишите функцию `train_linear(w, b, x, y, lr, steps)`: та же модель, та же функция потерь и
 # те же аргументы, что в упражнении 1, плюс число шагов `steps`. Сделайте `steps` шагов
 # градиентного спуска, каждый с новой лентой, и верните кривую потерь: `tf.stack` из `steps`
 # значений потерь, каждое из которых вычислено до обновления на своём шаге (тензор формы
-# `(steps,)`). На данных первой проверки (6 точек около $y = 2x - 1$, начиная с $w = b = 0$,
+# `(steps,)`). На данных первой проверки (6 точек около $y = 2x - 1$:
+# $x = [-1; -0{,}5; 0; 0{,}5; 1; 1{,}5]$ и $y = [-3{,}1; -1{,}9; -1{,}2; 0{,}1; 0{,}9; 2{,}1]$ в виде
+# столбцов; начиная с $w = b = 0$,
 # $\eta = 0{,}1$, 60 шагов) потери падают с $3{,}315$ до значения меньше $0{,}014$.
 
 # %% nbgrader="solution" grade_id="l06_ex2_solution"
@@ -1251,10 +1277,10 @@ grade("l06_ex2")
 # same loss, a new tape at every step, updates with `assign_sub`), but clip each of the two
 # gradients on its own to norm `clip_norm` before its update. Return `tf.stack` of the `steps`
 # losses, each computed before its step's update. The data are steep, so the first gradients
-# are well above `clip_norm`: the loss falls slowly and steadily, by steps of equal size, where
-# the unclipped loop would take a few large steps.
+# are well above `clip_norm`: the parameters move by steps of equal length, so the loss falls
+# slowly and steadily, where the unclipped loop would take a few large steps.
 
-# %% [markdown] key="ex3" lang="es" src="8d9a6cde"
+# %% [markdown] key="ex3" lang="es" src="fbf84755"
 # ### Ejercicio 3 · Recortar gradientes dentro de un bucle de entrenamiento (2 puntos)
 #
 # Lejos del mínimo, o con unos pocos valores atípicos en los datos, un gradiente puede ser
@@ -1270,10 +1296,11 @@ grade("l06_ex2")
 # pero recorta cada uno de los dos gradientes por separado a la norma `clip_norm` antes de su
 # actualización. Devuelve `tf.stack` de las `steps` pérdidas, cada una calculada antes de la
 # actualización de su paso. Los datos siguen una recta muy empinada, así que los primeros gradientes
-# superan con creces `clip_norm`: la pérdida baja despacio y de forma regular, con pasos del
-# mismo tamaño, donde el bucle sin recortar daría unos pocos pasos grandes.
+# superan con creces `clip_norm`: los parámetros se mueven con pasos de la misma longitud, así
+# que la pérdida baja despacio y de forma regular, donde el bucle sin recortar daría unos pocos
+# pasos grandes.
 
-# %% [markdown] key="ex3" lang="pt" src="8d9a6cde"
+# %% [markdown] key="ex3" lang="pt" src="fbf84755"
 # ### Exercício 3 · Recortar gradientes dentro de um laço de treinamento (2 pontos)
 #
 # Longe do mínimo, ou com alguns valores atípicos nos dados, um gradiente pode ser enorme, e um
@@ -1288,10 +1315,10 @@ grade("l06_ex2")
 # cada um dos dois gradientes separadamente para a norma `clip_norm` antes da atualização.
 # Devolva `tf.stack` das `steps` perdas, cada uma calculada antes da atualização do seu passo.
 # Os dados são bem inclinados, então os primeiros gradientes ficam muito acima de `clip_norm`:
-# a perda cai devagar e de forma regular, com passos do mesmo tamanho, onde o laço sem recorte
-# daria poucos passos grandes.
+# os parâmetros andam com passos do mesmo comprimento, então a perda cai devagar e de forma
+# regular, onde o laço sem recorte daria poucos passos grandes.
 
-# %% [markdown] key="ex3" lang="ru" src="8d9a6cde"
+# %% [markdown] key="ex3" lang="ru" src="fbf84755"
 # ### Упражнение 3 · Обрезка градиентов внутри цикла обучения (2 балла)
 #
 # Вдали от минимума или при нескольких выбросах в данных градиент может быть огромным, и один
@@ -1307,8 +1334,8 @@ grade("l06_ex2")
 # `assign_sub`), но перед обновлением обрежьте каждый из двух градиентов по отдельности до
 # нормы `clip_norm`. Верните `tf.stack` из `steps` значений потерь, каждое из
 # которых вычислено до обновления на своём шаге. Точки лежат вдоль очень крутой прямой, поэтому
-# первые градиенты намного больше `clip_norm`: потери падают медленно и равномерно, шагами
-# одного размера, там, где цикл без обрезки сделал бы несколько больших шагов.
+# первые градиенты намного больше `clip_norm`: параметры сдвигаются шагами одной длины, и потери
+# падают медленно и равномерно, там, где цикл без обрезки сделал бы несколько больших шагов.
 
 # %% nbgrader="solution" grade_id="l06_ex3_solution"
 def clipped_descent(w, b, x, y, lr, steps, clip_norm):
@@ -1341,9 +1368,10 @@ grade("l06_ex3")
 # gradient descent. One pass over all the mini-batches is an *epoch*.
 #
 # Write `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` is an MLP like
-# this lesson's (a hidden `Dense` layer with tanh, then an output `Dense` layer), `optimizer` a
+# this lesson's, built as a `tf.keras.Sequential` of a hidden `Dense` layer with tanh and an
+# output `Dense` layer, <!-- claim: l06.ex4-model --> `optimizer` a
 # Keras optimizer that has already been created (`Adam` or
-# `SGD`), and `x` and `y` are tensors of shape (k, 1). In each of the `epochs` epochs, go
+# `SGD`), and `x` and `y` are tensors of shape (k, 1). <!-- claim: l06.ex4-model --> In each of the `epochs` epochs, go
 # through the data in order, in mini-batches of `batch_size` rows:
 # `x[start:start + batch_size]` with `start = 0, batch_size, 2 * batch_size, …` (the last one
 # may be shorter), and the same rows of `y`. For each mini-batch, compute its loss
@@ -1354,7 +1382,7 @@ grade("l06_ex3")
 # Real training shuffles the examples at every epoch; here we do not, so that your answer can
 # be compared exactly with the reference.
 
-# %% [markdown] key="ex4" lang="es" src="cff3475d"
+# %% [markdown] key="ex4" lang="es" src="f6e39277"
 # ### Ejercicio 4 · Minilotes y un optimizador (3 puntos)
 #
 # Con millones de ejemplos, calcular la pérdida sobre todos ellos en cada paso sería demasiado
@@ -1364,9 +1392,9 @@ grade("l06_ex3")
 # es una *época* (*epoch*).
 #
 # Escribe `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` es un MLP
-# como el de esta lección (una capa `Dense` oculta con tanh y, después, una capa `Dense` de
-# salida), `optimizer` un optimizador de Keras ya creado (`Adam` o `SGD`), y `x`
-# e `y` son tensores de forma (k, 1). En cada una de las `epochs` épocas, recorre los datos en
+# como el de esta lección, construido como un `tf.keras.Sequential` de una capa `Dense` oculta
+# con tanh y una capa `Dense` de salida, <!-- claim: l06.ex4-model --> `optimizer` un optimizador de Keras ya creado (`Adam` o `SGD`), y `x`
+# e `y` son tensores de forma (k, 1). <!-- claim: l06.ex4-model --> En cada una de las `epochs` épocas, recorre los datos en
 # orden, en minilotes de `batch_size` filas: `x[start:start + batch_size]` con
 # `start = 0, batch_size, 2 * batch_size, …` (el último puede ser más corto), y las mismas filas
 # de `y`. Para cada minilote, calcula su pérdida
@@ -1377,7 +1405,7 @@ grade("l06_ex3")
 # En un entrenamiento real se barajan los ejemplos en cada época; aquí no, para que tu respuesta
 # pueda compararse exactamente con la de referencia.
 
-# %% [markdown] key="ex4" lang="pt" src="cff3475d"
+# %% [markdown] key="ex4" lang="pt" src="f6e39277"
 # ### Exercício 4 · Minilotes e um otimizador (3 pontos)
 #
 # Com milhões de exemplos, calcular a perda sobre todos eles a cada passo seria lento demais. Em
@@ -1387,9 +1415,10 @@ grade("l06_ex3")
 # *época* (*epoch*).
 #
 # Escreva `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` é um MLP como
-# o desta lição (uma camada `Dense` oculta com tanh e, depois, uma camada `Dense` de saída),
+# o desta lição, construído como um `tf.keras.Sequential` de uma camada `Dense` oculta com tanh
+# e uma camada `Dense` de saída, <!-- claim: l06.ex4-model -->
 # `optimizer` um otimizador do Keras já criado (`Adam` ou `SGD`), e `x` e `y`
-# são tensores de formato (k, 1). Em cada uma das `epochs` épocas, percorra os dados em ordem,
+# são tensores de formato (k, 1). <!-- claim: l06.ex4-model --> Em cada uma das `epochs` épocas, percorra os dados em ordem,
 # em minilotes de `batch_size` linhas: `x[start:start + batch_size]` com
 # `start = 0, batch_size, 2 * batch_size, …` (o último pode ser menor), e as mesmas linhas de
 # `y`. Para cada minilote, calcule a perda dele,
@@ -1400,7 +1429,7 @@ grade("l06_ex3")
 # Num treinamento de verdade, os exemplos são embaralhados a cada época; aqui não, para que a sua
 # resposta possa ser comparada exatamente com a de referência.
 
-# %% [markdown] key="ex4" lang="ru" src="cff3475d"
+# %% [markdown] key="ex4" lang="ru" src="f6e39277"
 # ### Упражнение 4 · Мини-батчи и оптимизатор (3 балла)
 #
 # Когда примеров миллионы, вычислять потери по всем на каждом шаге слишком долго. Вместо этого
@@ -1409,9 +1438,9 @@ grade("l06_ex3")
 # спуск «стохастическим». Один проход по всем мини-батчам называется *эпохой* (*epoch*).
 #
 # Напишите функцию `train_minibatches(model, optimizer, x, y, batch_size, epochs)`. `model` —
-# MLP, как в этом уроке (скрытый слой `Dense` с tanh, затем выходной слой `Dense`),
-# `optimizer` — уже созданный оптимизатор Keras (`Adam` или `SGD`), а `x` и `y` — тензоры формы
-# (k, 1). В каждой из `epochs` эпох проходите данные по порядку
+# MLP, как в этом уроке, собранный как `tf.keras.Sequential` из скрытого слоя `Dense` с tanh и
+# выходного слоя `Dense`, <!-- claim: l06.ex4-model --> `optimizer` — уже созданный оптимизатор Keras (`Adam` или `SGD`), а `x`
+# и `y` — тензоры формы (k, 1). <!-- claim: l06.ex4-model --> В каждой из `epochs` эпох проходите данные по порядку
 # мини-батчами по `batch_size` строк: `x[start:start + batch_size]` при
 # `start = 0, batch_size, 2 * batch_size, …` (последний может оказаться короче) и те же строки
 # `y`. Для каждого мини-батча вычислите его потери
@@ -1453,78 +1482,78 @@ grade("l06_ex4")
 #   `v.assign_sub(lr * g)`. `v = v - lr * g` replaces the Variable by a Tensor, and the next
 #   gradient is `None`.
 # - A training loop takes a new tape at every step: loss, `tape.gradient`, update. Keep the
-#   losses and plot the loss curve, on a logarithmic scale.
+#   losses and plot the loss curve, on a logarithmic scale. <!-- claim: l06.loss-curve -->
 # - A learning rate that is too small makes training slow; one that is too large makes it
 #   diverge.
 # - `optimizer.apply_gradients(zip(grads, variables))` does the update, with
 #   `tf.keras.optimizers.SGD` or `Adam`. Create the optimizer once: it keeps state between
 #   steps.
-# - A `tf.Module` made of `Dense` layers collects their variables in `trainable_variables`,
-#   and the same loop trains it.
+# - A `tf.keras.Model` made of `Dense` layers collects their variables in
+#   `trainable_variables`, and the same loop trains it. <!-- claim: l06.model-tracks-layers -->
 # - `with tf.device("/GPU:0"):` runs the same code on a GPU (CuPy, `pip install
 #   cupy-cuda12x`); check `tf.config.list_physical_devices("GPU")` first.
 #
-# Next lesson: you will build your own tape, and check it against minitape.
+# Next lesson: you will build your own tape, and check it against `tf.GradientTape`.
 
-# %% [markdown] key="summary" lang="es" src="5ffb6a15"
+# %% [markdown] key="summary" lang="es" src="dd18b6c3"
 # ## Resumen
 #
 # - Un paso de descenso del gradiente es $v \leftarrow v - \eta\, \partial L / \partial v$, y se
 #   escribe `v.assign_sub(lr * g)`. `v = v - lr * g` sustituye la variable por un tensor, y el
 #   siguiente gradiente es `None`.
 # - Un bucle de entrenamiento usa una cinta nueva en cada paso: pérdida, `tape.gradient`,
-#   actualización. Guarda las pérdidas y dibuja la curva de pérdida, en escala logarítmica.
+#   actualización. Guarda las pérdidas y dibuja la curva de pérdida, en escala logarítmica. <!-- claim: l06.loss-curve -->
 # - Una tasa de aprendizaje demasiado pequeña hace lento el entrenamiento; una demasiado grande
 #   lo hace divergir.
 # - `optimizer.apply_gradients(zip(grads, variables))` hace la actualización, con
 #   `tf.keras.optimizers.SGD` o `Adam`. Crea el optimizador una sola vez: guarda estado entre
 #   pasos.
-# - Un `tf.Module` formado por capas `Dense` reúne sus variables en `trainable_variables`, y el
-#   mismo bucle lo entrena.
+# - Un `tf.keras.Model` formado por capas `Dense` reúne sus variables en
+#   `trainable_variables`, y el mismo bucle lo entrena. <!-- claim: l06.model-tracks-layers -->
 # - `with tf.device("/GPU:0"):` ejecuta el mismo código en una GPU (CuPy,
 #   `pip install cupy-cuda12x`); consulta antes `tf.config.list_physical_devices("GPU")`.
 #
-# En la próxima lección: construirás tu propia cinta y la compararás con minitape.
+# En la próxima lección: construirás tu propia cinta y la compararás con `tf.GradientTape`.
 
-# %% [markdown] key="summary" lang="pt" src="5ffb6a15"
+# %% [markdown] key="summary" lang="pt" src="dd18b6c3"
 # ## Resumo
 #
 # - Um passo de descida do gradiente é $v \leftarrow v - \eta\, \partial L / \partial v$,
 #   escrito `v.assign_sub(lr * g)`. `v = v - lr * g` troca a variável por um tensor, e o
 #   gradiente seguinte é `None`.
 # - Um laço de treinamento usa uma fita nova a cada passo: perda, `tape.gradient`, atualização.
-#   Guarde as perdas e desenhe a curva de perda, em escala logarítmica.
+#   Guarde as perdas e desenhe a curva de perda, em escala logarítmica. <!-- claim: l06.loss-curve -->
 # - Uma taxa de aprendizado pequena demais deixa o treinamento lento; uma grande demais o faz
 #   divergir.
 # - `optimizer.apply_gradients(zip(grads, variables))` faz a atualização, com
 #   `tf.keras.optimizers.SGD` ou `Adam`. Crie o otimizador uma única vez: ele guarda estado
 #   entre os passos.
-# - Um `tf.Module` formado por camadas `Dense` reúne as variáveis delas em
-#   `trainable_variables`, e o mesmo laço o treina.
+# - Um `tf.keras.Model` formado por camadas `Dense` reúne as variáveis delas em
+#   `trainable_variables`, e o mesmo laço o treina. <!-- claim: l06.model-tracks-layers -->
 # - `with tf.device("/GPU:0"):` roda o mesmo código numa GPU (CuPy,
 #   `pip install cupy-cuda12x`); consulte antes `tf.config.list_physical_devices("GPU")`.
 #
-# Na próxima lição: você vai construir a sua própria fita e compará-la com o minitape.
+# Na próxima lição: você vai construir a sua própria fita e compará-la com a `tf.GradientTape`.
 
-# %% [markdown] key="summary" lang="ru" src="5ffb6a15"
+# %% [markdown] key="summary" lang="ru" src="dd18b6c3"
 # ## Итоги
 #
 # - Один шаг градиентного спуска — это $v \leftarrow v - \eta\, \partial L / \partial v$, в коде
 #   `v.assign_sub(lr * g)`. `v = v - lr * g` заменяет переменную тензором, и следующий градиент
 #   равен `None`.
 # - Цикл обучения на каждом шаге берёт новую ленту: потери, `tape.gradient`, обновление.
-#   Сохраняйте потери и стройте кривую потерь в логарифмическом масштабе.
+#   Сохраняйте потери и стройте кривую потерь в логарифмическом масштабе. <!-- claim: l06.loss-curve -->
 # - Слишком маленькая скорость обучения замедляет обучение, слишком большая приводит к
 #   расхождению.
 # - Обновление выполняет `optimizer.apply_gradients(zip(grads, variables))` с
 #   `tf.keras.optimizers.SGD` или `Adam`. Создавайте оптимизатор один раз: между шагами он
 #   хранит состояние.
-# - `tf.Module` из слоёв `Dense` собирает их переменные в `trainable_variables`, и тот же цикл
-#   его обучает.
+# - `tf.keras.Model` из слоёв `Dense` собирает их переменные в `trainable_variables`, и тот же
+#   цикл его обучает. <!-- claim: l06.model-tracks-layers -->
 # - `with tf.device("/GPU:0"):` выполняет тот же код на GPU (CuPy,
 #   `pip install cupy-cuda12x`); сначала проверьте `tf.config.list_physical_devices("GPU")`.
 #
-# В следующем уроке вы построите собственную ленту и сравните её с minitape.
+# В следующем уроке вы построите собственную ленту и сравните её с `tf.GradientTape`.
 
 # %% [markdown] key="reflect" lang="en" questions=true
 # 1. The learning rate that trains fastest is often just below the one that diverges. How would
@@ -1532,7 +1561,7 @@ grade("l06_ex4")
 # 2. Adam keeps state between steps, which is why the optimizer is created once. What would go
 #    wrong, without any error message, if you created a new one at every step?
 # 3. Without a usable GPU, `with tf.device("/GPU:0"):` quietly runs on the CPU, in minitape as
-#    in TensorFlow, unless you call `tf.config.set_soft_device_placement(False)` to get an error.
+#    in TensorFlow, <!-- claim: l06.soft-placement --> unless you call `tf.config.set_soft_device_placement(False)` to get an error.
 #    Which behaviour would you want in a course, in a research script, and in a service that
 #    answers users?
 
@@ -1543,7 +1572,7 @@ grade("l06_ex4")
 # 2. Adam guarda un estado entre pasos; por eso el optimizador se crea una sola vez. ¿Qué saldría
 #    mal, sin ningún mensaje de error, si crearas uno nuevo en cada paso?
 # 3. Sin una GPU utilizable, `with tf.device("/GPU:0"):` se ejecuta en la CPU sin avisar, tanto
-#    en minitape como en TensorFlow, salvo que llames a
+#    en minitape como en TensorFlow, <!-- claim: l06.soft-placement --> salvo que llames a
 #    `tf.config.set_soft_device_placement(False)` para recibir un error. ¿Qué comportamiento
 #    querrías en un curso, en un script de investigación y en un servicio que atiende a
 #    usuarios?
@@ -1555,7 +1584,7 @@ grade("l06_ex4")
 # 2. O Adam guarda um estado entre os passos, e por isso o otimizador é criado uma vez só. O que
 #    daria errado, sem nenhuma mensagem de erro, se você criasse um novo a cada passo?
 # 3. Sem uma GPU utilizável, `with tf.device("/GPU:0"):` roda na CPU sem avisar, tanto no
-#    minitape quanto no TensorFlow, a menos que você chame
+#    minitape quanto no TensorFlow, <!-- claim: l06.soft-placement --> a menos que você chame
 #    `tf.config.set_soft_device_placement(False)` para receber um erro. Que comportamento você
 #    gostaria de ter num curso, num script de pesquisa e num serviço que atende usuários?
 
@@ -1567,7 +1596,7 @@ grade("l06_ex4")
 #    так — без всякого сообщения об ошибке, — если бы вы создавали новый оптимизатор на каждом
 #    шаге?
 # 3. Без доступного GPU блок `with tf.device("/GPU:0"):` молча выполняется на CPU — и в
-#    minitape, и в TensorFlow, — если только не вызвать
+#    minitape, и в TensorFlow, — <!-- claim: l06.soft-placement --> если только не вызвать
 #    `tf.config.set_soft_device_placement(False)`, чтобы получать ошибку. Какое поведение вы бы
 #    хотели видеть в учебном курсе, в исследовательском скрипте и в сервисе, который отвечает
 #    пользователям?

@@ -21,7 +21,7 @@
 # - write the backward pass: a loop over the tape in reverse order that adds up gradients in a
 #   dictionary, and see why it must not keep them on the nodes and why it must not recurse;
 # - check your tape against minitape's `tf.GradientTape` on several functions, and walk
-#   minitape's own backward pass one operation at a time next to yours;
+#   minitape's own backward pass one operation at a time next to yours; <!-- claim: l07.compare-minitape -->
 # - train a small neural network with nothing but your own tape.
 
 # %% [markdown] key="title" lang="es" src="fac70c72"
@@ -42,7 +42,7 @@
 #   gradientes en un diccionario, y ver por qué no debe guardarlos en los nodos y por qué no
 #   debe usar recursión;
 # - comprobar tu cinta frente a `tf.GradientTape` de minitape con varias funciones y recorrer
-#   la propia pasada hacia atrás de minitape operación a operación, junto a la tuya;
+#   la propia pasada hacia atrás de minitape operación a operación, junto a la tuya; <!-- claim: l07.compare-minitape -->
 # - entrenar una pequeña red neuronal sin nada más que tu propia cinta.
 
 # %% [markdown] key="title" lang="pt" src="fac70c72"
@@ -63,7 +63,7 @@
 #   gradientes em um dicionário, e ver por que ela não deve guardá-los nos nós nem usar
 #   recursão;
 # - conferir a sua fita com a `tf.GradientTape` do minitape em várias funções e percorrer a
-#   própria passagem para trás do minitape operação por operação, ao lado da sua;
+#   própria passagem para trás do minitape operação por operação, ao lado da sua; <!-- claim: l07.compare-minitape -->
 # - treinar uma pequena rede neural só com a sua própria fita.
 
 # %% [markdown] key="title" lang="ru" src="fac70c72"
@@ -84,30 +84,30 @@
 #   градиенты в словаре, — и увидите, почему их не стоит хранить в узлах и почему здесь не нужна
 #   рекурсия;
 # - сверите свою ленту с `tf.GradientTape` из minitape на нескольких функциях и пройдёте
-#   обратный проход самого minitape по одной операции рядом со своим;
+#   обратный проход самого minitape по одной операции рядом со своим; <!-- claim: l07.compare-minitape -->
 # - обучите небольшую нейронную сеть, не используя ничего, кроме своей ленты.
 
 # %% [markdown] key="setup" lang="en"
 # Our tape works on Python floats and needs only the `math` module. minitape (`import minitape
 # as tf`) is there to compare with, and its `debugging` module gives us two instruments:
-# `draw` (the graph a tape recorded) and `stepper` (its backward pass, one step at a time).
+# `draw` (the graph a tape recorded) and `stepper` (its backward pass, one step at a time). <!-- claim: l07.setup -->
 
 # %% [markdown] key="setup" lang="es" src="7e3c3007"
 # Nuestra cinta trabaja con `float` de Python y solo necesita el módulo `math`. minitape
 # (`import minitape as tf`) está para comparar, y su módulo `debugging` nos da dos
 # instrumentos: `draw` (el grafo que grabó una cinta) y `stepper` (su pasada hacia atrás, paso
-# a paso).
+# a paso). <!-- claim: l07.setup -->
 
 # %% [markdown] key="setup" lang="pt" src="7e3c3007"
 # A nossa fita trabalha com `float` do Python e só precisa do módulo `math`. O minitape
 # (`import minitape as tf`) serve para comparar, e o seu módulo `debugging` nos dá dois
 # instrumentos: `draw` (o grafo que uma fita gravou) e `stepper` (a passagem para trás dela,
-# passo a passo).
+# passo a passo). <!-- claim: l07.setup -->
 
 # %% [markdown] key="setup" lang="ru" src="7e3c3007"
 # Наша лента работает с числами `float` в Python, и ей нужен только модуль `math`. minitape
 # (`import minitape as tf`) нужен для сравнения, а его модуль `debugging` даёт нам два
-# инструмента: `draw` (граф, который записала лента) и `stepper` (её обратный проход по шагам).
+# инструмента: `draw` (граф, который записала лента) и `stepper` (её обратный проход по шагам). <!-- claim: l07.setup -->
 
 # %% key="setup-code"
 import math
@@ -181,7 +181,7 @@ label_sliders()
 # A `Value` holds a float and nothing else: no gradient, no pointer to the values it was
 # computed from. micrograd (Andrej Karpathy's teaching autodiff engine, under a hundred lines of
 # Python) keeps both on the node, in its own `Value`; ours keeps everything the backward pass
-# needs on the tape, as TensorFlow does. `constant` turns a plain number into a
+# needs on the tape, as TensorFlow does. <!-- claim: l07.tape-keeps-records --> `constant` turns a plain number into a
 # `Value`, so that `x * 2` will work as well as `x * y`.
 
 # %% [markdown] key="value" lang="es" src="6973231a"
@@ -191,7 +191,7 @@ label_sliders()
 # que se calculó. micrograd (el pequeño motor didáctico de diferenciación automática de Andrej
 # Karpathy, de menos de cien líneas de Python) guarda las dos cosas en el nodo, en su propio
 # `Value`; el nuestro deja en la cinta todo lo que necesita la pasada hacia atrás, como hace
-# TensorFlow. `constant` convierte
+# TensorFlow. <!-- claim: l07.tape-keeps-records --> `constant` convierte
 # un número corriente en un `Value`, para que `x * 2` funcione igual que `x * y`.
 
 # %% [markdown] key="value" lang="pt" src="6973231a"
@@ -200,7 +200,7 @@ label_sliders()
 # Um `Value` guarda um `float` e mais nada: nem gradiente, nem referências aos valores a partir
 # dos quais foi calculado. O micrograd (o pequeno motor didático de diferenciação automática de
 # Andrej Karpathy, com menos de cem linhas de Python) guarda as duas coisas no nó, no seu próprio
-# `Value`; o nosso deixa na fita tudo o que a passagem para trás precisa, como faz o TensorFlow. `constant` transforma um
+# `Value`; o nosso deixa na fita tudo o que a passagem para trás precisa, como faz o TensorFlow. <!-- claim: l07.tape-keeps-records --> `constant` transforma um
 # número comum em um `Value`, para que `x * 2` funcione tão bem quanto `x * y`.
 
 # %% [markdown] key="value" lang="ru" src="6973231a"
@@ -209,7 +209,7 @@ label_sliders()
 # `Value` хранит `float` и больше ничего: ни градиента, ни ссылок на значения, из которых оно
 # вычислено. В micrograd (учебном движке автоматического дифференцирования Андрея Карпаты,
 # меньше сотни строк на Python) класс `Value` хранит и то и другое прямо в узле; наш же оставляет
-# всё, что нужно обратному проходу, на ленте — так делает и TensorFlow. Функция `constant`
+# всё, что нужно обратному проходу, на ленте — так делает и TensorFlow. <!-- claim: l07.tape-keeps-records --> Функция `constant`
 # превращает обычное число в `Value`, чтобы `x * 2` работало так же, как `x * y`.
 
 # %% key="value-code"
@@ -235,7 +235,7 @@ Value(1.5), constant(2)
 # The tape is a list of records, `Record(op, output, inputs, vjp)`, plus the set of values it
 # *tracks*: the ones you `watch`, and every value computed from one of them. This is
 # TensorFlow's rule, "record only if watched": an operation whose inputs are all untracked is
-# not written down, so constants and data cost nothing. Like `tf.GradientTape`, our tape is a
+# not written down, so constants and data cost nothing. <!-- claim: l07.record-if-watched --> Like `tf.GradientTape`, our tape is a
 # context manager; `ACTIVE_TAPES` lists the tapes whose `with` block is running.
 #
 # The tape keeps the tracked values alive (it holds them in `tracked` and in its records): that
@@ -248,7 +248,7 @@ Value(1.5), constant(2)
 # La cinta es una lista de registros, `Record(op, output, inputs, vjp)`, más el conjunto de
 # valores que *sigue*: los que observas con `watch` y todo valor calculado a partir de alguno
 # de ellos. Es la regla de TensorFlow, «grabar solo si se observa»: una operación cuyas
-# entradas no se siguen no se graba, así que las constantes y los datos no cuestan nada. Como
+# entradas no se siguen no se graba, así que las constantes y los datos no cuestan nada. <!-- claim: l07.record-if-watched --> Como
 # `tf.GradientTape`, nuestra cinta es un gestor de contexto; `ACTIVE_TAPES` lista las cintas
 # cuyo bloque `with` se está ejecutando.
 #
@@ -262,7 +262,7 @@ Value(1.5), constant(2)
 # A fita é uma lista de registros, `Record(op, output, inputs, vjp)`, mais o conjunto de
 # valores que ela *acompanha*: os que você observa com `watch` e todo valor calculado a partir
 # de algum deles. É a regra do TensorFlow, “gravar só o que é observado”: uma operação cujas
-# entradas não são acompanhadas não é gravada, então constantes e dados não custam nada. Como a
+# entradas não são acompanhadas não é gravada, então constantes e dados não custam nada. <!-- claim: l07.record-if-watched --> Como a
 # `tf.GradientTape`, a nossa fita é um gerenciador de contexto; `ACTIVE_TAPES` lista as fitas
 # cujo bloco `with` está em execução.
 #
@@ -277,7 +277,7 @@ Value(1.5), constant(2)
 # она *следит*: тех, что вы передали в `watch`, и всех значений, вычисленных из них. Это
 # правило TensorFlow «записывать, только если отслеживается» (*watched*): операция, ни один
 # вход которой не отслеживается, на ленту не попадает, поэтому константы и данные ничего не
-# стоят. Как и `tf.GradientTape`, наша лента — контекстный менеджер; в `ACTIVE_TAPES` лежат
+# стоят. <!-- claim: l07.record-if-watched --> Как и `tf.GradientTape`, наша лента — контекстный менеджер; в `ACTIVE_TAPES` лежат
 # ленты, чей блок `with` сейчас выполняется.
 #
 # Лента удерживает в памяти отслеживаемые значения (в `tracked` и в своих записях): это и есть
@@ -344,7 +344,7 @@ def record(op, output, inputs, vjp):
 # $\frac{\partial L}{\partial b} = g \cdot \frac{\partial z}{\partial b}$. The function that
 # maps $g$ to these gradients is the operation's **VJP** (*vector-Jacobian product*: for
 # tensors, $g$ is a vector multiplied by the operation's Jacobian; for our scalars, it is a
-# plain product). TensorFlow calls it the operation's *gradient function*.
+# plain product). TensorFlow calls it the operation's *gradient function*. <!-- claim: l07.gradient-function -->
 #
 # - `add`: $z = a + b$, so the VJP is $g \mapsto (g, g)$;
 # - `mul`: $z = a b$, so the VJP is $g \mapsto (g\,b, g\,a)$ — it needs the input values, so the
@@ -363,7 +363,7 @@ def record(op, output, inputs, vjp):
 # lleva $g$ a esos gradientes es la **VJP** de la operación (*vector-Jacobian product*,
 # producto vector-jacobiano: con tensores, $g$ es un vector que se multiplica por el jacobiano
 # de la operación; con nuestros escalares, es un simple producto). TensorFlow la llama la
-# *función de gradiente* de la operación.
+# *función de gradiente* de la operación. <!-- claim: l07.gradient-function -->
 #
 # - `add`: $z = a + b$, así que la VJP es $g \mapsto (g, g)$;
 # - `mul`: $z = a b$, así que la VJP es $g \mapsto (g\,b, g\,a)$; necesita los valores de las
@@ -382,7 +382,7 @@ def record(op, output, inputs, vjp):
 # a esses gradientes é a **VJP** da operação (*vector-Jacobian product*, produto
 # vetor-jacobiana: com tensores, $g$ é um vetor multiplicado pela jacobiana da operação; com os
 # nossos escalares, é um produto simples). O TensorFlow a chama de *função de gradiente* da
-# operação.
+# operação. <!-- claim: l07.gradient-function -->
 #
 # - `add`: $z = a + b$, então a VJP é $g \mapsto (g, g)$;
 # - `mul`: $z = a b$, então a VJP é $g \mapsto (g\,b, g\,a)$; ela precisa dos valores das
@@ -401,7 +401,7 @@ def record(op, output, inputs, vjp):
 # переводит $g$ в эти градиенты, — это **VJP** операции (*vector-Jacobian product*,
 # произведение вектора на якобиан: для тензоров $g$ — вектор, умножаемый на якобиан операции;
 # для наших скаляров это просто произведение). В TensorFlow её называют *функцией градиента*
-# операции.
+# операции. <!-- claim: l07.gradient-function -->
 #
 # - `add`: $z = a + b$, поэтому VJP — это $g \mapsto (g, g)$;
 # - `mul`: $z = a b$, поэтому VJP — это $g \mapsto (g\,b, g\,a)$; ей нужны значения входов,
@@ -700,7 +700,7 @@ print(tape.gradient(f, Value(7.0)))
 # to zero them (PyTorch's `zero_grad()` exists for the same reason). The cell below imitates
 # that design with a dictionary that outlives the call; then it calls our `gradient` twice.
 # Because our `grads` is created inside the call, asking twice gives the same answer — the
-# reason TensorFlow returns gradients instead of storing them on variables.
+# reason TensorFlow returns gradients instead of storing them on variables. <!-- claim: l07.gradients-returned -->
 
 # %% [markdown] key="local-dict" lang="es" src="602defc9"
 # ## ¿Por qué un diccionario local a la llamada?
@@ -712,7 +712,7 @@ print(tape.gradient(f, Value(7.0)))
 # mismo). La celda de abajo imita ese diseño con un diccionario que sobrevive a la llamada;
 # después llama dos veces a nuestro `gradient`. Como nuestro `grads` se crea dentro de la
 # llamada, preguntar dos veces da la misma respuesta: por eso TensorFlow devuelve los
-# gradientes en lugar de guardarlos en las variables.
+# gradientes en lugar de guardarlos en las variables. <!-- claim: l07.gradients-returned -->
 
 # %% [markdown] key="local-dict" lang="pt" src="602defc9"
 # ## Por que um dicionário local à chamada?
@@ -724,7 +724,7 @@ print(tape.gradient(f, Value(7.0)))
 # motivo). A célula abaixo imita essa abordagem com um dicionário que sobrevive à chamada; depois
 # chama duas vezes o nosso `gradient`. Como o nosso `grads` é criado dentro da chamada,
 # perguntar duas vezes dá a mesma resposta: é por isso que o TensorFlow devolve os gradientes
-# em vez de guardá-los nas variáveis.
+# em vez de guardá-los nas variáveis. <!-- claim: l07.gradients-returned -->
 
 # %% [markdown] key="local-dict" lang="ru" src="602defc9"
 # ## Почему словарь заводится заново при каждом вызове?
@@ -735,7 +735,7 @@ print(tape.gradient(f, Value(7.0)))
 # если не обнулить их вручную (`zero_grad()` в PyTorch существует ровно поэтому). Ячейка ниже
 # имитирует такой подход со словарём, который переживает вызов, а затем дважды вызывает наш
 # `gradient`. Поскольку наш `grads` создаётся внутри вызова, повторный вопрос даёт тот же
-# ответ — поэтому TensorFlow возвращает градиенты, а не хранит их в переменных.
+# ответ — поэтому TensorFlow возвращает градиенты, а не хранит их в переменных. <!-- claim: l07.gradients-returned -->
 
 # %% key="local-dict-code"
 def gradient_kept_on_nodes(tape, target, sources, grads):
@@ -797,7 +797,7 @@ for n in (1, 2):
 # thousand to a few thousand). A recurrent network unrolled over many time steps, or any long
 # chain of operations, is deeper than that. Our backward pass is a plain loop over a list: its
 # depth does not matter. TensorFlow (and minitape) do the same, scheduling the backward pass
-# with a counter of pending uses per tensor, without recursion.
+# with a counter of pending uses per tensor, without recursion. <!-- claim: l07.no-recursion -->
 #
 # Below, 5000 sines in a row: our loop differentiates the chain, a recursive search over the
 # same records gives up.
@@ -812,7 +812,7 @@ for n in (1, 2):
 # sobre muchos pasos de tiempo, o cualquier cadena larga de operaciones, es más profunda que
 # eso. Nuestra pasada hacia atrás es un bucle simple sobre una lista: la profundidad le da
 # igual. TensorFlow (y minitape) hacen lo mismo: planifican la pasada hacia atrás con un
-# contador de usos pendientes por tensor, sin recursión.
+# contador de usos pendientes por tensor, sin recursión. <!-- claim: l07.no-recursion -->
 #
 # Abajo, 5000 senos seguidos: nuestro bucle deriva la cadena, y una búsqueda recursiva sobre
 # los mismos registros se rinde.
@@ -827,7 +827,7 @@ for n in (1, 2):
 # longo de muitos passos de tempo, ou qualquer cadeia longa de operações, é mais profunda que
 # isso. A nossa passagem para trás é um laço simples sobre uma lista: a profundidade não faz
 # diferença. O TensorFlow (e o minitape) fazem o mesmo: agendam a passagem para trás com um
-# contador de usos pendentes por tensor, sem recursão.
+# contador de usos pendentes por tensor, sem recursão. <!-- claim: l07.no-recursion -->
 #
 # Abaixo, 5.000 senos em sequência: o nosso laço deriva a cadeia, e uma busca recursiva sobre os
 # mesmos registros desiste.
@@ -843,7 +843,7 @@ for n in (1, 2):
 # предела. Наш
 # обратный проход — простой цикл по списку, глубина ему безразлична. TensorFlow (и minitape)
 # поступают так же: планируют обратный проход счётчиком ещё не учтённых использований каждого
-# тензора, без рекурсии.
+# тензора, без рекурсии. <!-- claim: l07.no-recursion -->
 #
 # Ниже — 5000 синусов подряд: наш цикл дифференцирует цепочку, а рекурсивный поиск по тем же
 # записям сдаётся.
@@ -880,38 +880,38 @@ except RecursionError as error:
 # ## Step 5 · Check against `tf.GradientTape`
 #
 # Time to compare with the real thing. Each function below is written once and receives its
-# `sin` and `exp` from an argument `m`: our operations or minitape's. The minitape side uses
+# `sin` and `exp` from an argument `m`: our operations or minitape's. <!-- claim: l07.compare-minitape --> The minitape side uses
 # `tf.Variable(..., dtype=tf.float64)`: a Python float becomes float32 in minitape (as in
-# TensorFlow), while our tape computes in Python floats, which are float64. With the same
+# TensorFlow), while our tape computes in Python floats, which are float64. <!-- claim: l07.float32-default --> With the same
 # precision on both sides the two tapes agree to the last digit or nearly so.
 
 # %% [markdown] key="compare" lang="es" src="d5ff991a"
 # ## Paso 5 · Comparar con `tf.GradientTape`
 #
 # Es hora de comparar con la de verdad. Cada función de abajo se escribe una sola vez y recibe
-# sus `sin` y `exp` en un argumento `m`: nuestras operaciones o las de minitape. Del lado de
+# sus `sin` y `exp` en un argumento `m`: nuestras operaciones o las de minitape. <!-- claim: l07.compare-minitape --> Del lado de
 # minitape usamos `tf.Variable(..., dtype=tf.float64)`: en minitape (como en TensorFlow) un
 # `float` de Python se convierte en float32, mientras que nuestra cinta calcula con `float` de
-# Python, que son float64. Con la misma precisión en los dos lados, las dos cintas coinciden
+# Python, que son float64. <!-- claim: l07.float32-default --> Con la misma precisión en los dos lados, las dos cintas coinciden
 # hasta la última cifra o casi.
 
 # %% [markdown] key="compare" lang="pt" src="d5ff991a"
 # ## Passo 5 · Conferindo com a `tf.GradientTape`
 #
 # Hora de comparar com a de verdade. Cada função abaixo é escrita uma vez só e recebe o seu
-# `sin` e o seu `exp` em um argumento `m`: as nossas operações ou as do minitape. Do lado do
+# `sin` e o seu `exp` em um argumento `m`: as nossas operações ou as do minitape. <!-- claim: l07.compare-minitape --> Do lado do
 # minitape usamos `tf.Variable(..., dtype=tf.float64)`: no minitape (como no TensorFlow) um
 # `float` do Python vira float32, enquanto a nossa fita calcula com `float` do Python, que são
-# float64. Com a mesma precisão dos dois lados, as duas fitas concordam até o último dígito, ou
+# float64. <!-- claim: l07.float32-default --> Com a mesma precisão dos dois lados, as duas fitas concordam até o último dígito, ou
 # quase.
 
 # %% [markdown] key="compare" lang="ru" src="d5ff991a"
 # ## Шаг 5 · Сверка с `tf.GradientTape`
 #
 # Пора сравнить с настоящей лентой. Каждая функция ниже написана один раз и получает `sin` и
-# `exp` через аргумент `m`: наши операции или операции minitape. На стороне minitape мы
+# `exp` через аргумент `m`: наши операции или операции minitape. <!-- claim: l07.compare-minitape --> На стороне minitape мы
 # используем `tf.Variable(..., dtype=tf.float64)`: minitape, как и TensorFlow, превращает число
-# `float` из Python в float32, а наша лента считает в `float` Python, то есть в float64.
+# `float` из Python в float32, а наша лента считает в `float` Python, то есть в float64. <!-- claim: l07.float32-default -->
 # При одинаковой точности с обеих сторон две ленты совпадают до последнего знака или почти до
 # него.
 
@@ -960,34 +960,34 @@ print(t("l07.compare.worst", worst=f"{worst:.1e}"))
 # %% [markdown] key="draw" lang="en"
 # ## Two tapes, one graph
 #
-# minitape can draw what its tape recorded. Here is $f = x y + \sin x$ again, recorded by
+# minitape can draw what its tape recorded. <!-- claim: l07.draw --> Here is $f = x y + \sin x$ again, recorded by
 # `tf.GradientTape`; compare it with what `show` printed for our tape above: the same three
-# operations (TensorFlow names them `Mul`, `Sin`, `AddV2`), on the same values.
+# operations (TensorFlow names them `Mul`, `Sin`, `AddV2`), on the same values. <!-- claim: l07.op-names -->
 
 # %% [markdown] key="draw" lang="es" src="dfd78003"
 # ## Dos cintas, un mismo grafo
 #
-# minitape sabe dibujar lo que grabó su cinta. Aquí está de nuevo $f = x y + \sin x$, grabada
+# minitape sabe dibujar lo que grabó su cinta. <!-- claim: l07.draw --> Aquí está de nuevo $f = x y + \sin x$, grabada
 # por `tf.GradientTape`; compárala con lo que `show` imprimió para nuestra cinta más arriba: las
-# mismas tres operaciones (TensorFlow las llama `Mul`, `Sin`, `AddV2`), sobre los mismos valores.
+# mismas tres operaciones (TensorFlow las llama `Mul`, `Sin`, `AddV2`), sobre los mismos valores. <!-- claim: l07.op-names -->
 
 # %% [markdown] key="draw" lang="pt" src="dfd78003"
 # ## Duas fitas, o mesmo grafo
 #
-# O minitape sabe desenhar o que a sua fita gravou. Aqui está de novo $f = x y + \sin x$,
+# O minitape sabe desenhar o que a sua fita gravou. <!-- claim: l07.draw --> Aqui está de novo $f = x y + \sin x$,
 # gravada pela `tf.GradientTape`; compare com o que `show` imprimiu para a nossa fita lá em
 # cima: as mesmas três operações (o TensorFlow as chama de `Mul`, `Sin`, `AddV2`), sobre os
-# mesmos valores.
+# mesmos valores. <!-- claim: l07.op-names -->
 
 # %% [markdown] key="draw" lang="ru" src="dfd78003"
 # ## Две ленты — один граф
 #
-# minitape умеет рисовать то, что записала его лента. Вот снова $f = x y + \sin x$, на этот
+# minitape умеет рисовать то, что записала его лента. <!-- claim: l07.draw --> Вот снова $f = x y + \sin x$, на этот
 # раз записанная `tf.GradientTape`; сравните с тем, что `show` напечатала для нашей ленты выше:
 # те же три операции (в TensorFlow они называются `Mul`, `Sin`, `AddV2`) над теми же
-# значениями.
+# значениями. <!-- claim: l07.op-names -->
 
-# %% key="draw-code"
+# %% key="draw-code" tf="course"
 x_tf = tf.Variable(1.5, dtype=tf.float64)
 y_tf = tf.Variable(0.5, dtype=tf.float64)
 with tf.GradientTape(persistent=True) as tf_tape:
@@ -1001,52 +1001,52 @@ draw(tf_tape, names=tf_names)
 #
 # `stepper(tape, target, sources)` runs minitape's own backward pass one operation at a time:
 # press *Next* and watch which operation's gradient rule runs and what each tensor has
-# accumulated so far. Below it, the slider does the same for **our** tape: each step is one
+# accumulated so far. <!-- claim: l07.stepper --> Below it, the slider does the same for **our** tape: each step is one
 # record of our reverse loop, with the contents of `grads` after it. Step through both and
 # compare. The order can differ — minitape schedules an operation as soon as all the users of
 # its output have contributed, we simply walk the records backwards — but both are valid orders
 # and both end with $\frac{\partial f}{\partial x} = y + \cos x \approx 0.5707$ and
-# $\frac{\partial f}{\partial y} = 1.5$.
+# $\frac{\partial f}{\partial y} = 1.5$. <!-- claim: l07.stepper-order -->
 
 # %% [markdown] key="stepper" lang="es" src="b135d39c"
 # ## Paso a paso por las dos pasadas hacia atrás
 #
 # `stepper(tape, target, sources)` ejecuta la propia pasada hacia atrás de minitape operación
 # a operación: pulsa *Siguiente* y observa qué regla de gradiente se aplica y cuánto ha acumulado
-# cada tensor hasta ese momento. Debajo, el deslizador hace lo mismo con **nuestra** cinta:
+# cada tensor hasta ese momento. <!-- claim: l07.stepper --> Debajo, el deslizador hace lo mismo con **nuestra** cinta:
 # cada paso es un registro de nuestro bucle inverso, con el contenido de `grads` después de
 # él. Avanza por las dos y compáralas. El orden puede ser distinto (minitape planifica una
 # operación en cuanto han contribuido todas las operaciones que usan su salida; nosotros solo
 # recorremos los registros hacia atrás), pero ambos órdenes son válidos y los dos terminan en
 # $\frac{\partial f}{\partial x} = y + \cos x \approx 0{,}5707$ y
-# $\frac{\partial f}{\partial y} = 1{,}5$.
+# $\frac{\partial f}{\partial y} = 1{,}5$. <!-- claim: l07.stepper-order -->
 
 # %% [markdown] key="stepper" lang="pt" src="b135d39c"
 # ## Passo a passo pelas duas passagens para trás
 #
 # `stepper(tape, target, sources)` executa a própria passagem para trás do minitape operação
 # por operação: clique em *Próximo* e veja qual regra de gradiente é aplicada e quanto cada tensor
-# já acumulou. Logo abaixo, o controle deslizante faz o mesmo com a **nossa** fita: cada passo
+# já acumulou. <!-- claim: l07.stepper --> Logo abaixo, o controle deslizante faz o mesmo com a **nossa** fita: cada passo
 # é um registro do nosso laço invertido, com o conteúdo de `grads` depois dele. Avance pelas
 # duas e compare. A ordem pode ser diferente (o minitape agenda uma operação assim que todas as
 # operações que consomem a sua saída contribuíram; nós só percorremos os registros de trás para a frente),
 # mas as duas ordens são válidas e ambas terminam em
 # $\frac{\partial f}{\partial x} = y + \cos x \approx 0{,}5707$ e
-# $\frac{\partial f}{\partial y} = 1{,}5$.
+# $\frac{\partial f}{\partial y} = 1{,}5$. <!-- claim: l07.stepper-order -->
 
 # %% [markdown] key="stepper" lang="ru" src="b135d39c"
 # ## Оба обратных прохода по шагам
 #
 # `stepper(tape, target, sources)` выполняет собственный обратный проход minitape по одной
 # операции: нажимайте *Далее* и смотрите, какое правило градиента применяется и что каждый
-# тензор уже накопил. Ниже ползунок делает то же самое для **нашей** ленты: каждый шаг — одна
+# тензор уже накопил. <!-- claim: l07.stepper --> Ниже ползунок делает то же самое для **нашей** ленты: каждый шаг — одна
 # запись нашего обратного цикла и содержимое `grads` после неё. Пройдите оба и сравните.
 # Порядок может отличаться (minitape берёт операцию, как только все потребители её выхода
 # внесли свой вклад, а мы просто идём по записям назад), но оба порядка правильные, и оба
 # заканчиваются на $\frac{\partial f}{\partial x} = y + \cos x \approx 0{,}5707$ и
-# $\frac{\partial f}{\partial y} = 1{,}5$.
+# $\frac{\partial f}{\partial y} = 1{,}5$. <!-- claim: l07.stepper-order -->
 
-# %% key="stepper-code"
+# %% key="stepper-code" tf="course"
 stepper(tf_tape, f_tf, [x_tf, y_tf], names=tf_names)
 
 # %% key="our-stepper-code"
@@ -1099,11 +1099,11 @@ our_stepper(tape, f, x=x, y=y, f=f)
 # $\frac{g(x+h) - g(x)}{h}$ and $\frac{g(x+h) - g(x-h)}{2h}$ at $x = 1$, compared with the
 # tape's derivative as $h$ shrinks (read the axis from left to right). The error first falls —
 # the formula approaches the derivative — then rises again, because $g(x+h) - g(x)$ subtracts
-# two nearly equal numbers and loses digits to rounding. The best one can do is about $10^{-8}$
-# (forward) or $10^{-11}$ (central). A tape has no $h$: it applies exact derivative rules, so
-# its only error is float64 rounding (dashed line), and both tapes agree.
+# two nearly equal numbers and loses digits to rounding. The best one can do is about $10^{-9}$
+# (forward) or $10^{-12}$ (central). <!-- claim: l07.figure-errors --> A tape has no $h$: it applies exact derivative rules, so
+# its only error is float64 rounding (dotted line), and both tapes agree. <!-- claim: l07.figure-dotted -->
 
-# %% [markdown] key="figure" lang="es" src="bdb1d315"
+# %% [markdown] key="figure" lang="es" src="eafcdc03"
 # ## Exacto, no aproximado
 #
 # Una última comparación, sobre una curva entera: $g(x) = \sin(2x)\, e^{-x^2/4}$ y su derivada
@@ -1112,11 +1112,11 @@ our_stepper(tape, f, x=x, y=y, f=f)
 # comparadas con la derivada de la cinta a medida que $h$ disminuye (lee el eje de izquierda a
 # derecha). El error primero baja (la fórmula se acerca a la derivada) y luego vuelve a subir,
 # porque $g(x+h) - g(x)$ resta dos números casi iguales y pierde cifras por el redondeo. Lo
-# mejor que se consigue es del orden de $10^{-8}$ (progresiva) o $10^{-11}$ (central). Una
+# mejor que se consigue es del orden de $10^{-9}$ (progresiva) o $10^{-12}$ (central). <!-- claim: l07.figure-errors --> Una
 # cinta no tiene $h$: aplica reglas de derivación exactas, así que su único error es el
-# redondeo de float64 (línea discontinua), y las dos cintas coinciden.
+# redondeo de float64 (línea punteada), y las dos cintas coinciden. <!-- claim: l07.figure-dotted -->
 
-# %% [markdown] key="figure" lang="pt" src="bdb1d315"
+# %% [markdown] key="figure" lang="pt" src="eafcdc03"
 # ## Exato, não aproximado
 #
 # Uma última comparação, sobre uma curva inteira: $g(x) = \sin(2x)\, e^{-x^2/4}$ e a sua
@@ -1125,11 +1125,11 @@ our_stepper(tape, f, x=x, y=y, f=f)
 # comparadas com a derivada da fita à medida que $h$ diminui (leia o eixo da esquerda para a
 # direita). O erro primeiro cai (a fórmula se aproxima da derivada) e depois volta a subir,
 # porque $g(x+h) - g(x)$ subtrai dois números quase iguais e perde dígitos no arredondamento.
-# O melhor que se consegue fica na casa de $10^{-8}$ (progressiva) ou $10^{-11}$ (central). Uma
+# O melhor que se consegue fica na casa de $10^{-9}$ (progressiva) ou $10^{-12}$ (central). <!-- claim: l07.figure-errors --> Uma
 # fita não tem $h$: ela aplica regras de derivação exatas, então o seu único erro é o
-# arredondamento de float64 (linha tracejada), e as duas fitas concordam.
+# arredondamento de float64 (linha pontilhada), e as duas fitas concordam. <!-- claim: l07.figure-dotted -->
 
-# %% [markdown] key="figure" lang="ru" src="bdb1d315"
+# %% [markdown] key="figure" lang="ru" src="eafcdc03"
 # ## Точно, а не приближённо
 #
 # Последнее сравнение — на целой кривой: $g(x) = \sin(2x)\, e^{-x^2/4}$ и её производная по
@@ -1138,9 +1138,9 @@ our_stepper(tape, f, x=x, y=y, f=f)
 # производной, найденной лентой, по мере уменьшения $h$ (ось читается слева направо). Ошибка
 # сначала падает (формула приближается к производной), а потом снова растёт: в
 # $g(x+h) - g(x)$ вычитаются два почти равных числа, и округление съедает значащие цифры.
-# Лучшее, чего можно добиться, — около $10^{-8}$ (правая разность) или $10^{-11}$
-# (центральная). У ленты нет никакого $h$: она применяет точные правила дифференцирования,
-# поэтому её единственная ошибка — округление float64 (пунктир), и две ленты совпадают.
+# Лучшее, чего можно добиться, — около $10^{-9}$ (правая разность) или $10^{-12}$
+# (центральная). <!-- claim: l07.figure-errors --> У ленты нет никакого $h$: она применяет точные правила дифференцирования,
+# поэтому её единственная ошибка — округление float64 (пунктир), и две ленты совпадают. <!-- claim: l07.figure-dotted -->
 
 # %% key="figure-code"
 def g_fn(x, m):
@@ -1198,7 +1198,7 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # then the `check` cell below it. Your functions take and return plain Python numbers, and the
 # grader compares them with the gradients of minitape's `tf.GradientTape` — at the examples
 # first, and at random points when your work is graded, so the tape has to be right in
-# general. Compute everything with **your** tape: that is the point of the exercise.
+# general. <!-- claim: l07.grader-minitape --> Compute everything with **your** tape: that is the point of the exercise.
 
 # %% [markdown] key="exercises" lang="es" src="3a3bf2bc"
 # ## Ejercicios
@@ -1207,7 +1207,7 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # la celda de `check` que hay debajo. Tus funciones reciben y devuelven números corrientes de
 # Python, y el corrector los compara con los gradientes de `tf.GradientTape` de minitape:
 # primero en los ejemplos y, al calificar, en puntos aleatorios, así que la cinta tiene que
-# estar bien en general. Calcula todo con **tu** cinta: de eso se trata el ejercicio.
+# estar bien en general. <!-- claim: l07.grader-minitape --> Calcula todo con **tu** cinta: de eso se trata el ejercicio.
 
 # %% [markdown] key="exercises" lang="pt" src="3a3bf2bc"
 # ## Exercícios
@@ -1216,7 +1216,7 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # e depois a célula de `check` logo abaixo. As suas funções recebem e devolvem números comuns
 # do Python, e o corretor os compara com os gradientes da `tf.GradientTape` do minitape:
 # primeiro nos exemplos e, na correção, em pontos aleatórios, então a fita precisa estar certa
-# em geral. Calcule tudo com a **sua** fita: é esse o objetivo do exercício.
+# em geral. <!-- claim: l07.grader-minitape --> Calcule tudo com a **sua** fita: é esse o objetivo do exercício.
 
 # %% [markdown] key="exercises" lang="ru" src="3a3bf2bc"
 # ## Упражнения
@@ -1225,7 +1225,7 @@ print(t("l07.fig.agree", diff=f"{np.max(np.abs(ours_d[::8] - theirs_d)):.1e}"))
 # ячейку, а затем ячейку с `check` под ней. Ваши функции принимают и возвращают обычные числа
 # Python, а проверяющая система сравнивает их с градиентами `tf.GradientTape` из minitape —
 # сначала на примерах, а при оценивании — в случайных точках, так что лента должна быть верной в
-# общем случае. Всё вычисляйте **своей** лентой: в этом и смысл упражнения.
+# общем случае. <!-- claim: l07.grader-minitape --> Всё вычисляйте **своей** лентой: в этом и смысл упражнения.
 
 # %% [markdown] key="ex1" lang="en"
 # ### Exercise 1 · Division and cosine (2 points)
@@ -1333,7 +1333,7 @@ grade("l07_ex1")
 #
 # Real engines do not store a Python closure per operation. TensorFlow's tape stores the
 # operation's *name* and the ids of its tensors, and at backward time it looks the gradient
-# function up in a registry (`tf.RegisterGradient("Mul")`). Here is such a tape, written as
+# function up in a registry (`tf.RegisterGradient("Mul")`). <!-- claim: l07.registry-by-name --> Here is such a tape, written as
 # plain data: a list of records `(output, op, inputs)` naming the values, a dictionary `values`
 # with the value of every name after the forward pass, and a registry `RULES` with one VJP per
 # operation: `RULES[op](g, *input_values)` returns the tuple of the inputs' gradients.
@@ -1344,7 +1344,7 @@ grade("l07_ex1")
 # Los motores de verdad no guardan una clausura de Python por operación. La cinta de
 # TensorFlow guarda el *nombre* de la operación y los identificadores de sus tensores, y en la
 # pasada hacia atrás busca la función de gradiente en una tabla global indexada por ese nombre
-# (`tf.RegisterGradient("Mul")`). Aquí tienes una cinta así, escrita como datos simples: una
+# (`tf.RegisterGradient("Mul")`). <!-- claim: l07.registry-by-name --> Aquí tienes una cinta así, escrita como datos simples: una
 # lista de registros `(output, op, inputs)` que nombran los valores, un diccionario `values`
 # con el valor de cada nombre después de la pasada hacia adelante y una tabla `RULES` con una
 # VJP por operación: `RULES[op](g, *input_values)` devuelve la tupla de gradientes de las
@@ -1357,7 +1357,7 @@ grade("l07_ex1")
 # contexto em que foi criada, como as nossas `lambda`) por operação. A fita do TensorFlow
 # guarda o *nome* da operação e os identificadores dos seus tensores e, na passagem para trás,
 # procura a função de gradiente numa tabela global indexada por esse nome
-# (`tf.RegisterGradient("Mul")`). Aqui está uma fita assim, escrita como dados simples: uma lista
+# (`tf.RegisterGradient("Mul")`). <!-- claim: l07.registry-by-name --> Aqui está uma fita assim, escrita como dados simples: uma lista
 # de registros `(output, op, inputs)` que dão nome aos valores, um dicionário `values` com o
 # valor de cada nome depois da passagem para a frente e uma tabela `RULES` com uma VJP por
 # operação: `RULES[op](g, *input_values)` devolve
@@ -1368,7 +1368,7 @@ grade("l07_ex1")
 #
 # Настоящие движки не хранят замыкание Python для каждой операции. Лента TensorFlow хранит
 # *имя* операции и идентификаторы её тензоров, а во время обратного прохода ищет функцию
-# градиента в реестре (`tf.RegisterGradient("Mul")`). Вот такая лента, записанная простыми
+# градиента в реестре (`tf.RegisterGradient("Mul")`). <!-- claim: l07.registry-by-name --> Вот такая лента, записанная простыми
 # данными: список записей `(output, op, inputs)`, где значения названы по именам, словарь
 # `values` со значением каждого имени после прямого прохода и реестр `RULES` с одной VJP на
 # операцию: `RULES[op](g, *input_values)` возвращает кортеж градиентов входов.
@@ -1551,12 +1551,12 @@ grade("l07_ex3")
 # micrograd ends by training a small neural network with nothing but the engine it built, and
 # yours can do the same. Below, a network with one hidden layer learns to separate two classes of
 # points in the plane, and every gradient of its training comes from **your** `Tape`: the
-# `Value`s, the `record` calls and the reverse loop of this lesson, nothing of minitape's.
+# `Value`s, the `record` calls and the reverse loop of this lesson, nothing of minitape's. <!-- claim: l07.own-tape-only -->
 #
 # The network needs one more operation, the ReLU, $\mathrm{relu}(a) = \max(a, 0)$. Its
 # derivative is $1$ where $a > 0$ and $0$ where $a < 0$, so its VJP passes $g$ on or stops it:
 # $g \mapsto g$ or $g \mapsto 0$. At $a = 0$ exactly there is no derivative; like TensorFlow, we
-# take $0$.
+# take $0$. <!-- claim: l07.relu-at-zero -->
 
 # %% [markdown] key="payoff" lang="es" src="7ba502bf"
 # ## La recompensa · Entrena una red con tu cinta
@@ -1565,11 +1565,11 @@ grade("l07_ex3")
 # construido, y la tuya puede hacer lo mismo. Abajo, una red con una capa oculta aprende a
 # separar dos clases de puntos del plano, y cada gradiente de su entrenamiento sale de **tu**
 # `Tape`: los `Value`, las llamadas a `record` y el bucle inverso de esta lección, nada de
-# minitape.
+# minitape. <!-- claim: l07.own-tape-only -->
 #
 # La red necesita una operación más, la ReLU, $\mathrm{relu}(a) = \max(a, 0)$. Su derivada vale
 # $1$ donde $a > 0$ y $0$ donde $a < 0$, así que su VJP deja pasar $g$ o lo detiene:
-# $g \mapsto g$ o $g \mapsto 0$. Justo en $a = 0$ no hay derivada; como TensorFlow, tomamos $0$.
+# $g \mapsto g$ o $g \mapsto 0$. Justo en $a = 0$ no hay derivada; como TensorFlow, tomamos $0$. <!-- claim: l07.relu-at-zero -->
 
 # %% [markdown] key="payoff" lang="pt" src="7ba502bf"
 # ## A recompensa · Treine uma rede com a sua fita
@@ -1577,12 +1577,12 @@ grade("l07_ex3")
 # O micrograd termina treinando uma pequena rede neural só com o motor que construiu, e a sua
 # fita pode fazer o mesmo. Abaixo, uma rede com uma camada oculta aprende a separar duas classes
 # de pontos do plano, e cada gradiente do treinamento vem da **sua** `Tape`: os `Value`, as
-# chamadas a `record` e o laço inverso desta lição, nada do minitape.
+# chamadas a `record` e o laço inverso desta lição, nada do minitape. <!-- claim: l07.own-tape-only -->
 #
 # A rede precisa de mais uma operação, a ReLU, $\mathrm{relu}(a) = \max(a, 0)$. A derivada dela
 # vale $1$ onde $a > 0$ e $0$ onde $a < 0$, então a sua VJP deixa $g$ passar ou o barra:
 # $g \mapsto g$ ou $g \mapsto 0$. Exatamente em $a = 0$ não há derivada; como o TensorFlow,
-# usamos $0$.
+# usamos $0$. <!-- claim: l07.relu-at-zero -->
 
 # %% [markdown] key="payoff" lang="ru" src="7ba502bf"
 # ## Главное испытание · Обучите сеть своей лентой
@@ -1590,12 +1590,12 @@ grade("l07_ex3")
 # micrograd заканчивается тем, что обучает маленькую нейронную сеть одним лишь движком, который
 # в нём построен, и ваша лента умеет то же самое. Ниже сеть с одним скрытым слоем учится
 # разделять два класса точек на плоскости, и каждый градиент её обучения вычисляет **ваша**
-# `Tape`: значения `Value`, вызовы `record` и обратный цикл из этого урока — ничего из minitape.
+# `Tape`: значения `Value`, вызовы `record` и обратный цикл из этого урока — ничего из minitape. <!-- claim: l07.own-tape-only -->
 #
 # Сети нужна ещё одна операция, ReLU: $\mathrm{relu}(a) = \max(a, 0)$. Её производная равна $1$
 # при $a > 0$ и $0$ при $a < 0$, поэтому её VJP либо пропускает $g$ дальше, либо обнуляет его:
 # $g \mapsto g$ или $g \mapsto 0$. В самой точке $a = 0$ производной нет; как и TensorFlow, мы
-# берём $0$.
+# берём $0$. <!-- claim: l07.relu-at-zero -->
 
 # %%
 def relu(x):
@@ -1613,14 +1613,14 @@ relu_tape.gradient(r, [below, above])
 
 # %% [markdown] key="xor" lang="en"
 # The data: the XOR problem, four clouds of 8 points around the corners $(\pm 1, \pm 1)$, drawn
-# with NumPy. Class $+1$ is the two clouds where $x_1$ and $x_2$ have the same sign, class $-1$ the
+# with NumPy. <!-- claim: l07.xor-data --> Class $+1$ is the two clouds where $x_1$ and $x_2$ have the same sign, class $-1$ the
 # other two. No straight line separates them — the classic example of what a linear model cannot
 # learn — so the hidden layer has to earn its place. The coordinates are standardized (mean 0 and
 # standard deviation 1 on each axis), so that one learning rate suits every weight.
 
 # %% [markdown] key="xor" lang="es" src="4e08c5fe"
 # Los datos: el problema XOR, cuatro nubes de 8 puntos alrededor de las esquinas $(\pm 1, \pm 1)$,
-# generadas con NumPy. La clase $+1$ son las dos nubes en las que $x_1$ y $x_2$ tienen el mismo
+# generadas con NumPy. <!-- claim: l07.xor-data --> La clase $+1$ son las dos nubes en las que $x_1$ y $x_2$ tienen el mismo
 # signo; la clase $-1$, las otras dos. Ninguna recta las separa —es el ejemplo clásico de lo que un
 # modelo lineal no puede aprender—, así que la capa oculta tiene que ganarse su sitio. Las
 # coordenadas están estandarizadas (media 0 y desviación estándar 1 en cada eje), para que una sola
@@ -1628,7 +1628,7 @@ relu_tape.gradient(r, [below, above])
 
 # %% [markdown] key="xor" lang="pt" src="4e08c5fe"
 # Os dados: o problema XOR, quatro nuvens de 8 pontos em torno dos cantos $(\pm 1, \pm 1)$, geradas
-# com o NumPy. A classe $+1$ são as duas nuvens em que $x_1$ e $x_2$ têm o mesmo sinal; a classe
+# com o NumPy. <!-- claim: l07.xor-data --> A classe $+1$ são as duas nuvens em que $x_1$ e $x_2$ têm o mesmo sinal; a classe
 # $-1$, as outras duas. Nenhuma reta as separa — é o exemplo clássico do que um modelo linear não
 # consegue aprender —, então a camada oculta precisa mostrar a que veio. As coordenadas são
 # padronizadas (média 0 e desvio-padrão 1 em cada eixo), para que uma única taxa de aprendizado
@@ -1636,7 +1636,7 @@ relu_tape.gradient(r, [below, above])
 
 # %% [markdown] key="xor" lang="ru" src="4e08c5fe"
 # Данные: задача XOR — четыре облака по 8 точек вокруг углов $(\pm 1, \pm 1)$, сгенерированные с
-# помощью NumPy. Класс $+1$ — два облака, где у $x_1$ и $x_2$ одинаковый знак, класс $-1$ — два
+# помощью NumPy. <!-- claim: l07.xor-data --> Класс $+1$ — два облака, где у $x_1$ и $x_2$ одинаковый знак, класс $-1$ — два
 # других. Никакая прямая их не разделяет (это классический пример того, чему линейная модель
 # научиться не может), так что скрытому слою придётся доказать, что он нужен. Координаты
 # стандартизованы (среднее 0 и стандартное отклонение 1 по каждой оси), чтобы одна скорость
@@ -1657,7 +1657,7 @@ X.shape, Y.shape
 # margin of at least 1 and grows linearly otherwise. We average it over the points and add a
 # small penalty $\alpha \sum_p p^2$ that keeps the weights small. Like the functions of Step 5,
 # `score` and `hinge_loss` receive their ReLU as an argument, so the very same code also runs on
-# minitape's tensors.
+# minitape's tensors. <!-- claim: l07.kit-code -->
 
 # %% [markdown] key="model" lang="es" src="043d4c70"
 # El modelo: 2 entradas, 6 unidades ReLU ocultas y 1 salida, la puntuación $s(x)$, cuyo signo es
@@ -1667,7 +1667,7 @@ X.shape, Y.shape
 # La promediamos sobre los puntos y le sumamos una pequeña penalización $\alpha \sum_p p^2$ que
 # mantiene pequeños los pesos. Como las funciones del Paso 5, `score` y `hinge_loss` reciben su
 # ReLU como argumento, de modo que exactamente el mismo código funciona también con los
-# tensores de minitape.
+# tensores de minitape. <!-- claim: l07.kit-code -->
 
 # %% [markdown] key="model" lang="pt" src="043d4c70"
 # O modelo: 2 entradas, 6 unidades ReLU ocultas e 1 saída, a pontuação $s(x)$, cujo sinal é a
@@ -1676,7 +1676,7 @@ X.shape, Y.shape
 # do lado certo com margem de pelo menos 1 e cresce linearmente nos outros casos. Tiramos a média
 # sobre os pontos e somamos uma pequena penalidade $\alpha \sum_p p^2$, que mantém os pesos
 # pequenos. Como as funções do Passo 5, `score` e `hinge_loss` recebem a ReLU como argumento,
-# então exatamente o mesmo código roda também sobre os tensores do minitape.
+# então exatamente o mesmo código roda também sobre os tensores do minitape. <!-- claim: l07.kit-code -->
 
 # %% [markdown] key="model" lang="ru" src="043d4c70"
 # Модель: 2 входа, 6 скрытых нейронов с ReLU и 1 выход — оценка $s(x)$, знак которой и есть
@@ -1685,7 +1685,7 @@ X.shape, Y.shape
 # $\max(0,\ 1 - y\, s(x))$ равна $0$ для точки, лежащей с правильной стороны с зазором не меньше
 # 1, и линейно растёт в остальных случаях. Мы усредняем её по точкам и добавляем небольшой штраф
 # $\alpha \sum_p p^2$, который не даёт весам расти. Как и функции из шага 5, `score` и
-# `hinge_loss` получают ReLU аргументом, поэтому тот же самый код работает и с тензорами minitape.
+# `hinge_loss` получают ReLU аргументом, поэтому тот же самый код работает и с тензорами minitape. <!-- claim: l07.kit-code -->
 
 # %%
 HIDDEN = 6
@@ -1720,22 +1720,22 @@ len(params)
 # %% [markdown] key="payoff-check" lang="en"
 # Before training, Step 5's check on the real thing: the gradient of this loss with respect to
 # all 25 parameters, from your tape and from `tf.GradientTape` with minitape `tf.Variable`s in
-# float64 holding the same numbers.
+# float64 holding the same numbers. <!-- claim: l07.kit-code -->
 
 # %% [markdown] key="payoff-check" lang="es" src="8a2e5011"
 # Antes de entrenar, la comprobación del Paso 5 sobre el caso real: el gradiente de esta pérdida
 # respecto de los 25 parámetros, calculado con tu cinta y con `tf.GradientTape` sobre
-# `tf.Variable` de minitape en float64 que contienen los mismos números.
+# `tf.Variable` de minitape en float64 que contienen los mismos números. <!-- claim: l07.kit-code -->
 
 # %% [markdown] key="payoff-check" lang="pt" src="8a2e5011"
 # Antes de treinar, a verificação do Passo 5 no caso de verdade: o gradiente desta perda em
 # relação aos 25 parâmetros, calculado pela sua fita e pela `tf.GradientTape` sobre
-# `tf.Variable` do minitape em float64 com os mesmos números.
+# `tf.Variable` do minitape em float64 com os mesmos números. <!-- claim: l07.kit-code -->
 
 # %% [markdown] key="payoff-check" lang="ru" src="8a2e5011"
 # Перед обучением — проверка из шага 5, теперь на настоящей задаче: градиент этой функции
 # потерь по всем 25 параметрам, вычисленный вашей лентой и `tf.GradientTape` на переменных
-# `tf.Variable` из minitape в float64 с теми же числами.
+# `tf.Variable` из minitape в float64 с теми же числами. <!-- claim: l07.kit-code -->
 
 # %%
 def our_loss_and_gradients(params):
@@ -1869,7 +1869,7 @@ grade("l07_ex4")
 # `tf.GradientTape` and an optimizer: a **new** tape records the loss, `gradient` walks it
 # backwards once, and every parameter moves against its gradient,
 # $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. This time you write the loop, and you
-# write it so that TensorFlow's tape can run it too. Your `Tape` already speaks the language of
+# write it so that `tf.GradientTape` can run it too. Your `Tape` already speaks the language of
 # `tf.GradientTape` (`with`, `watch`, `gradient`). The cell below gives `Value` the two things of
 # a `tf.Variable` the loop needs, `assign_sub` (an update in place) and `float(...)`, and names
 # the two *kits* the loop can run on: `OURS = (Value, Tape, relu)` and
@@ -1877,12 +1877,12 @@ grade("l07_ex4")
 # because the step's tape is finished: its records, whose VJPs read the values of their inputs,
 # are never used again, and the next step records a fresh tape.
 
-# %% [markdown] key="train" lang="es" src="6bee676a"
+# %% [markdown] key="train" lang="es" src="ef7ca826"
 # Ahora el bucle de entrenamiento: descenso del gradiente sin más. Cada paso hace a mano lo que
 # la lección 6 hacía con `tf.GradientTape` y un optimizador: una cinta **nueva** graba la pérdida,
 # `gradient` la recorre hacia atrás una vez, y cada parámetro se mueve en contra de su gradiente,
 # $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. Esta vez el bucle lo escribes tú, y lo
-# escribes de forma que también pueda ejecutarlo la cinta de TensorFlow. Tu `Tape` ya habla el
+# escribes de forma que también pueda ejecutarlo `tf.GradientTape`. Tu `Tape` ya habla el
 # idioma de `tf.GradientTape` (`with`, `watch`, `gradient`). La celda de abajo le da a `Value` las
 # dos cosas de una `tf.Variable` que necesita el bucle, `assign_sub` (una actualización en su
 # sitio) y `float(...)`, y da nombre a los dos *kits* (juegos de piezas intercambiables: el tipo
@@ -1892,12 +1892,12 @@ grade("l07_ex4")
 # registros, cuyas VJP leen los valores de sus entradas, no se vuelven a usar, y el paso
 # siguiente graba una cinta nueva.
 
-# %% [markdown] key="train" lang="pt" src="6bee676a"
+# %% [markdown] key="train" lang="pt" src="ef7ca826"
 # Agora o laço de treinamento: descida do gradiente pura e simples. Cada passo faz à mão o que a
 # lição 6 fazia com `tf.GradientTape` e um otimizador: uma fita **nova** grava a perda,
 # `gradient` a percorre para trás uma vez, e cada parâmetro anda contra o seu gradiente,
 # $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. Desta vez quem escreve o laço é você,
-# e de um jeito que a fita do TensorFlow também consiga executá-lo. A sua `Tape` já fala a língua
+# e de um jeito que a `tf.GradientTape` também consiga executá-lo. A sua `Tape` já fala a língua
 # da `tf.GradientTape` (`with`, `watch`, `gradient`). A célula abaixo dá a `Value` as duas coisas
 # de uma `tf.Variable` de que o laço precisa, `assign_sub` (uma atualização no lugar) e
 # `float(...)`, e dá nome aos dois *kits* (conjuntos de peças intercambiáveis: o tipo de valor, a
@@ -1905,12 +1905,12 @@ grade("l07_ex4")
 # seguro porque a fita do passo já terminou: os registros dela, cujas VJP leem os valores das
 # entradas, nunca mais são usados, e o passo seguinte grava uma fita nova.
 
-# %% [markdown] key="train" lang="ru" src="6bee676a"
+# %% [markdown] key="train" lang="ru" src="ef7ca826"
 # Теперь цикл обучения: обычный градиентный спуск. Каждый шаг вручную делает то, что в уроке 6
 # делали `tf.GradientTape` и оптимизатор: **новая** лента записывает функцию потерь, `gradient`
 # один раз проходит её в обратном порядке, и каждый параметр сдвигается против своего градиента:
 # $p \leftarrow p - \eta\, \frac{\partial L}{\partial p}$. На этот раз цикл пишете вы, причём
-# так, чтобы его могла выполнить и лента TensorFlow. Ваша `Tape` уже говорит на языке
+# так, чтобы его могла выполнить и `tf.GradientTape`. Ваша `Tape` уже говорит на языке
 # `tf.GradientTape` (`with`, `watch`, `gradient`). Ячейка ниже добавляет к `Value` две
 # возможности `tf.Variable`, которые нужны циклу, — `assign_sub` (обновление на месте) и
 # `float(...)` — и даёт имена двум *наборам*, на которых может работать цикл:
@@ -1943,9 +1943,9 @@ TENSORFLOW = (lambda v: tf.Variable(v, dtype=tf.float64), tf.GradientTape, tf.nn
 # `float(loss)`. Return `[losses, [float(p) for p in params]]`: the `steps` losses, each from
 # before its step's update, and the parameters after the last step. Reach the tape only through
 # the kit: the checks call your function with the five data arguments, so it runs on your tape,
-# and the cell after it swaps in TensorFlow's tape with one argument.
+# and the cell after it swaps in `tf.GradientTape` with one argument.
 
-# %% [markdown] key="ex5" lang="es" src="a6940957"
+# %% [markdown] key="ex5" lang="es" src="f3997999"
 # ### Ejercicio 5 · El bucle de entrenamiento, con tu cinta (2 puntos)
 #
 # Escribe `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`. `values` son los 25
@@ -1957,10 +1957,10 @@ TENSORFLOW = (lambda v: tf.Variable(v, dtype=tf.float64), tf.GradientTape, tf.nn
 # guarda `float(loss)`. Devuelve `[losses, [float(p) for p in params]]`: las `steps` pérdidas,
 # cada una de antes de la actualización de su paso, y los parámetros tras el último paso. Usa la
 # cinta solo a través del kit: las comprobaciones llaman a tu función con los cinco argumentos
-# de datos, así que funciona con tu cinta, y la celda siguiente pone la cinta de TensorFlow en su
-# lugar con un solo argumento.
+# de datos, así que funciona con tu cinta, y la celda siguiente pone `tf.GradientTape` en su lugar
+# con un solo argumento.
 
-# %% [markdown] key="ex5" lang="pt" src="a6940957"
+# %% [markdown] key="ex5" lang="pt" src="f3997999"
 # ### Exercício 5 · O laço de treinamento, com a sua fita (2 pontos)
 #
 # Escreva `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`. `values` são os 25
@@ -1972,9 +1972,9 @@ TENSORFLOW = (lambda v: tf.Variable(v, dtype=tf.float64), tf.GradientTape, tf.nn
 # `float(loss)`. Devolva `[losses, [float(p) for p in params]]`: as `steps` perdas, cada uma de
 # antes da atualização do seu passo, e os parâmetros depois do último passo. Use a fita só por
 # meio do kit: as verificações chamam a sua função com os cinco argumentos de dados, então ela roda com a
-# sua fita, e a célula seguinte troca pela fita do TensorFlow com um único argumento.
+# sua fita, e a célula seguinte troca pela `tf.GradientTape` com um único argumento.
 
-# %% [markdown] key="ex5" lang="ru" src="a6940957"
+# %% [markdown] key="ex5" lang="ru" src="f3997999"
 # ### Упражнение 5 · Цикл обучения на вашей ленте (2 балла)
 #
 # Напишите функцию `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`. `values` —
@@ -1986,7 +1986,7 @@ TENSORFLOW = (lambda v: tf.Variable(v, dtype=tf.float64), tf.GradientTape, tf.nn
 # `float(loss)`. Верните `[losses, [float(p) for p in params]]`: `steps` значений функции потерь,
 # каждое — до обновления на своём шаге, и параметры после последнего шага. Обращайтесь к ленте
 # только через набор: проверки вызывают функцию с пятью аргументами-данными, так что она работает
-# на вашей ленте, а следующая ячейка одним аргументом подставляет ленту TensorFlow.
+# на вашей ленте, а следующая ячейка одним аргументом подставляет `tf.GradientTape`.
 
 # %% nbgrader="solution" grade_id="l07_ex5_solution"
 def train_losses(values, xs, ys, learning_rate, steps, kit=OURS):
@@ -2015,15 +2015,15 @@ grade("l07_ex5")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="swap" lang="en"
-# ### The same curve with TensorFlow's tape
+# ### The same curve with `tf.GradientTape`
 #
 # The cell below trains the network twice from the same start, 30 steps with $\eta = 0.5$: once
 # with your loop as it is, and once with one argument changed, `kit=TENSORFLOW`. Nothing else
 # changes: the same loop and the same `hinge_loss`, now recorded by `tf.GradientTape` on
 # `tf.Variable`s. Until exercise 5 is solved, the cell says so and trains nothing.
 
-# %% [markdown] key="swap" lang="es" src="8317073f"
-# ### La misma curva con la cinta de TensorFlow
+# %% [markdown] key="swap" lang="es" src="8083fb36"
+# ### La misma curva con `tf.GradientTape`
 #
 # La celda de abajo entrena la red dos veces desde el mismo punto de partida, 30 pasos con
 # $\eta = 0{,}5$: una con tu bucle tal como está y otra cambiando un solo argumento,
@@ -2031,8 +2031,8 @@ grade("l07_ex5")
 # `tf.GradientTape` sobre `tf.Variable`. Mientras el ejercicio 5 no esté resuelto, la celda lo
 # avisa y no entrena nada.
 
-# %% [markdown] key="swap" lang="pt" src="8317073f"
-# ### A mesma curva com a fita do TensorFlow
+# %% [markdown] key="swap" lang="pt" src="8083fb36"
+# ### A mesma curva com a `tf.GradientTape`
 #
 # A célula abaixo treina a rede duas vezes a partir do mesmo ponto de partida, 30 passos com
 # $\eta = 0{,}5$: uma com o seu laço do jeito que está e outra mudando um único argumento,
@@ -2040,8 +2040,8 @@ grade("l07_ex5")
 # `tf.GradientTape` sobre `tf.Variable`. Enquanto o exercício 5 não estiver resolvido, a célula
 # avisa e não treina nada.
 
-# %% [markdown] key="swap" lang="ru" src="8317073f"
-# ### Та же кривая с лентой TensorFlow
+# %% [markdown] key="swap" lang="ru" src="8083fb36"
+# ### Та же кривая с `tf.GradientTape`
 #
 # Ячейка ниже дважды обучает сеть из одной и той же начальной точки, 30 шагов при
 # $\eta = 0{,}5$: один раз вашим циклом как есть, другой раз — изменив один аргумент,
@@ -2116,7 +2116,7 @@ if losses is not None:
 # What you just did is what every framework does when it trains a model: record the forward
 # pass, walk it backwards adding up VJP contributions, move the parameters against their
 # gradients, and start the next step with a fresh tape. What minitape and TensorFlow change is
-# the scale, not the idea. There a layer is one matrix product on tensors — one record with one
+# the scale, not the idea. <!-- claim: l07.kit-swap --> There a layer is one matrix product on tensors — one record with one
 # VJP — instead of the dozens of scalar multiplications and additions per point that your tape
 # wrote, which is why real engines work on tensors: the bookkeeping per record is the same, but
 # each record does thousands of arithmetic operations at once.
@@ -2126,7 +2126,7 @@ if losses is not None:
 # entrena un modelo: grabar la
 # pasada hacia adelante, recorrerla hacia atrás sumando las contribuciones de las VJP, mover los
 # parámetros en contra de sus gradientes y empezar el paso siguiente con una cinta nueva. Lo que
-# cambian minitape y TensorFlow es la escala, no la idea. Allí una capa es un único producto de
+# cambian minitape y TensorFlow es la escala, no la idea. <!-- claim: l07.kit-swap --> Allí una capa es un único producto de
 # matrices sobre tensores —un registro con una VJP— en lugar de las decenas de multiplicaciones
 # y sumas escalares por punto que grabó tu cinta. Por eso los motores reales trabajan con
 # tensores: el trabajo de gestión por registro es el mismo, pero cada registro hace miles de
@@ -2137,7 +2137,7 @@ if losses is not None:
 # modelo: gravar a passagem
 # para a frente, percorrê-la para trás somando as contribuições das VJP, mover os parâmetros
 # contra os seus gradientes e começar o passo seguinte com uma fita nova. O que o minitape e o
-# TensorFlow mudam é a escala, não a ideia. Lá uma camada é um único produto de matrizes sobre
+# TensorFlow mudam é a escala, não a ideia. <!-- claim: l07.kit-swap --> Lá uma camada é um único produto de matrizes sobre
 # tensores — um registro com uma VJP — em vez das dezenas de multiplicações e somas escalares por
 # ponto que a sua fita gravou. É por isso que os motores de verdade trabalham com tensores: o
 # custo de controle por registro é o mesmo, mas cada registro faz milhares de operações
@@ -2147,7 +2147,7 @@ if losses is not None:
 # То, что вы сейчас сделали, делает любая библиотека глубокого обучения, когда обучает модель: записывает прямой
 # проход, проходит его в обратном порядке, складывая вклады VJP, сдвигает параметры против их
 # градиентов и начинает следующий шаг с новой ленты. minitape и TensorFlow меняют масштаб, а не
-# идею. Там слой — это одно произведение матриц над тензорами, одна запись с одной VJP, а не
+# идею. <!-- claim: l07.kit-swap --> Там слой — это одно произведение матриц над тензорами, одна запись с одной VJP, а не
 # десятки скалярных умножений и сложений на каждую точку, которые записала ваша лента. Поэтому
 # настоящие движки работают с тензорами: накладные расходы на одну запись те же, но каждая
 # запись выполняет тысячи арифметических операций сразу.
@@ -2157,7 +2157,7 @@ if losses is not None:
 #
 # Your tape records one number per `Value`. minitape and TensorFlow record whole arrays, and
 # their reverse loop is yours, unchanged: walk the records backwards, call each VJP, add up the
-# contributions. What changes are the VJPs, and two rules cover a dense layer
+# contributions. <!-- claim: l07.tensor-tape --> What changes are the VJPs, and two rules cover a dense layer
 # $Y = XW + b$, with $\bar Y$ the gradient that arrives from above:
 #
 # - **matmul**: for $Y = XW$ with $X$ of shape (n, k) and $W$ of shape (k, m),
@@ -2169,14 +2169,14 @@ if losses is not None:
 #   broadcasting added in front and over every axis of length 1 that it stretched.
 #
 # The cell below computes the three gradients with these two rules in NumPy and compares them
-# with minitape's tape, given the same $\bar Y$ (`output_gradients`).
+# with minitape's tape, given the same $\bar Y$ (`output_gradients`). <!-- claim: l07.tensor-tape -->
 
 # %% [markdown] key="tensor-tape" lang="es" src="a8c6b46e"
 # ## Opcional · Una cinta para tensores
 #
 # Tu cinta graba un número por cada `Value`. minitape y TensorFlow graban arrays enteros, y su
 # bucle inverso es el tuyo, sin cambios: recorrer los registros hacia atrás, llamar a cada VJP y
-# sumar las contribuciones. Lo que cambia son las VJP, y dos reglas bastan para una capa densa
+# sumar las contribuciones. <!-- claim: l07.tensor-tape --> Lo que cambia son las VJP, y dos reglas bastan para una capa densa
 # $Y = XW + b$, con $\bar Y$ el gradiente que llega desde arriba:
 #
 # - **matmul**: para $Y = XW$, con $X$ de forma (n, k) y $W$ de forma (k, m),
@@ -2184,19 +2184,19 @@ if losses is not None:
 #   tiene la forma de su entrada);
 # - ***broadcasting*** (la expansión automática de una forma a otra mayor, como en NumPy): $b$,
 #   de forma (m,), se suma a cada una de las $n$ filas, así que se usa
-#   $n$ veces, y un valor usado varias veces recibe la suma de sus contribuciones (Paso 4). Su
+#   $n$ veces, y un valor usado varias veces recibe la suma de sus contribuciones (Paso 4). <!-- claim: l07.tensor-tape --> Su
 #   gradiente es $\bar Y$ sumado sobre las filas: **deshacer el *broadcasting* = sumar**, sobre
 #   cada eje que el *broadcasting* añadió delante y sobre cada eje de longitud 1 que estiró.
 #
 # La celda de abajo calcula los tres gradientes con estas dos reglas en NumPy y los compara con
-# la cinta de minitape, que recibe el mismo $\bar Y$ (`output_gradients`).
+# la cinta de minitape, que recibe el mismo $\bar Y$ (`output_gradients`). <!-- claim: l07.tensor-tape -->
 
 # %% [markdown] key="tensor-tape" lang="pt" src="a8c6b46e"
 # ## Opcional · Uma fita para tensores
 #
 # A sua fita grava um número por `Value`. O minitape e o TensorFlow gravam arrays inteiros, e o
 # laço reverso deles é o seu, sem mudanças: percorrer os registros de trás para a frente, chamar
-# cada VJP e somar as contribuições. O que muda são as VJP, e duas regras bastam para uma camada
+# cada VJP e somar as contribuições. <!-- claim: l07.tensor-tape --> O que muda são as VJP, e duas regras bastam para uma camada
 # densa $Y = XW + b$, com $\bar Y$ o gradiente que chega de cima:
 #
 # - **matmul**: para $Y = XW$, com $X$ de formato (n, k) e $W$ de formato (k, m),
@@ -2204,33 +2204,33 @@ if losses is not None:
 #   tem o formato da sua entrada);
 # - ***broadcasting*** (a expansão automática de um formato para outro maior, como no NumPy): $b$,
 #   de formato (m,), é somado a cada uma das $n$ linhas, então é usado
-#   $n$ vezes, e um valor usado várias vezes recebe a soma das suas contribuições (Passo 4). O seu
+#   $n$ vezes, e um valor usado várias vezes recebe a soma das suas contribuições (Passo 4). <!-- claim: l07.tensor-tape --> O seu
 #   gradiente é $\bar Y$ somado sobre as linhas: **desfazer o *broadcasting* = somar**, sobre cada
 #   eixo que o *broadcasting* acrescentou na frente e sobre cada eixo de comprimento 1 que ele
 #   esticou.
 #
 # A célula abaixo calcula os três gradientes com essas duas regras em NumPy e os compara com a
-# fita do minitape, que recebe o mesmo $\bar Y$ (`output_gradients`).
+# fita do minitape, que recebe o mesmo $\bar Y$ (`output_gradients`). <!-- claim: l07.tensor-tape -->
 
 # %% [markdown] key="tensor-tape" lang="ru" src="a8c6b46e"
 # ## Дополнительно · Лента для тензоров
 #
 # Ваша лента записывает по одному числу на каждый `Value`. minitape и TensorFlow записывают
 # целые массивы, а обратный цикл у них тот же, что у вас: пройти записи в обратном порядке,
-# вызвать каждую VJP и сложить вклады. Меняются только VJP, и для полносвязного слоя
+# вызвать каждую VJP и сложить вклады. <!-- claim: l07.tensor-tape --> Меняются только VJP, и для полносвязного слоя
 # $Y = XW + b$ хватает двух правил ($\bar Y$ — градиент, пришедший сверху):
 #
 # - **matmul**: для $Y = XW$, где $X$ формы (n, k), а $W$ формы (k, m),
 #   $\bar X = \bar Y\, W^\top$ и $\bar W = X^\top\, \bar Y$ (проверьте формы: у каждого градиента
 #   форма его входа);
 # - ***транслирование*** (*broadcasting*: автоматическое расширение одной формы до другой, как в
-#   NumPy): $b$ формы (m,) прибавляется к каждой из $n$ строк, то есть используется $n$ раз, а значение, использованное несколько раз, получает сумму своих вкладов (шаг 4). Его
+#   NumPy): $b$ формы (m,) прибавляется к каждой из $n$ строк, то есть используется $n$ раз, а значение, использованное несколько раз, получает сумму своих вкладов (шаг 4). <!-- claim: l07.tensor-tape --> Его
 #   градиент — это $\bar Y$, просуммированный по строкам: **обратное транслирование =
 #   суммирование** по каждой оси, которую транслирование добавило спереди, и по каждой оси длины 1,
 #   которую оно растянуло.
 #
 # Ячейка ниже вычисляет три градиента по этим двум правилам в NumPy и сравнивает их с лентой
-# minitape, получившей тот же $\bar Y$ (`output_gradients`).
+# minitape, получившей тот же $\bar Y$ (`output_gradients`). <!-- claim: l07.tensor-tape -->
 
 # %% key="tensor-tape-code"
 layer_rng = np.random.default_rng(3)
@@ -2252,56 +2252,56 @@ for name, a, g in zip(["dX", "dW", "db"], ours_tensor, theirs_tensor):
 #
 # Write `unbroadcast(grad, shape)`: `grad` is a NumPy array, the gradient of a result that
 # broadcasting gave a larger shape, and `shape` (a tuple) is the shape of the input it came
-# from. Return the input's gradient, an array of shape `shape`: sum `grad` over the leading axes
+# from. <!-- claim: l07.ex6-input --> Return the input's gradient, an array of shape `shape`: sum `grad` over the leading axes
 # that broadcasting added, then over every axis where `shape` has length 1 and `grad` does not
 # (`keepdims=True` keeps that axis). For example, for `grad` of shape (4, 2) and `shape` (2,) the
 # answer is `grad.sum(axis=0)`, and for `grad` of shape (2, 3, 4) and `shape` (3, 1) it is
 # `grad.sum(axis=0).sum(axis=1, keepdims=True)`. minitape does exactly this in one place for
 # every operation that broadcasts: its tape sums each such gradient back to the shape of the
 # input (`unbroadcast` in autograd, the Harvard HIPS group's library that preceded JAX, does the
-# same).
+# same). <!-- claim: l07.unbroadcast-minitape -->
 
 # %% [markdown] key="ex6" lang="es" src="f1377806"
 # ### Ejercicio 6 (opcional) · Deshacer el *broadcasting* = sumar (1 punto)
 #
 # Escribe `unbroadcast(grad, shape)`: `grad` es un array de NumPy, el gradiente de un resultado al
 # que el *broadcasting* dio una forma mayor, y `shape` (una tupla) es la forma de la entrada de la
-# que salió. Devuelve el gradiente de la entrada, un array de forma `shape`: suma `grad` sobre los
+# que salió. <!-- claim: l07.ex6-input --> Devuelve el gradiente de la entrada, un array de forma `shape`: suma `grad` sobre los
 # ejes iniciales que añadió el *broadcasting* y después sobre cada eje en el que `shape` tiene
 # longitud 1 y `grad` no (`keepdims=True` conserva ese eje). Por ejemplo, para `grad` de forma
 # (4, 2) y `shape` (2,) la respuesta es `grad.sum(axis=0)`, y para `grad` de forma (2, 3, 4) y
 # `shape` (3, 1) es `grad.sum(axis=0).sum(axis=1, keepdims=True)`. minitape hace exactamente
 # esto en un solo lugar para todas las operaciones con *broadcasting*: su cinta suma cada uno de
 # esos gradientes hasta devolverlo a la forma de la entrada (la función `unbroadcast` de autograd,
-# la biblioteca del grupo HIPS de Harvard que precedió a JAX, hace lo mismo).
+# la biblioteca del grupo HIPS de Harvard que precedió a JAX, hace lo mismo). <!-- claim: l07.unbroadcast-minitape -->
 
 # %% [markdown] key="ex6" lang="pt" src="f1377806"
 # ### Exercício 6 (opcional) · Desfazer o *broadcasting* = somar (1 ponto)
 #
 # Escreva `unbroadcast(grad, shape)`: `grad` é um array do NumPy, o gradiente de um resultado ao
 # qual o *broadcasting* deu um formato maior, e `shape` (uma tupla) é o formato da entrada de onde
-# ele veio. Devolva o gradiente da entrada, um array de formato `shape`: some `grad` sobre os eixos
+# ele veio. <!-- claim: l07.ex6-input --> Devolva o gradiente da entrada, um array de formato `shape`: some `grad` sobre os eixos
 # iniciais que o *broadcasting* acrescentou e depois sobre cada eixo em que `shape` tem
 # comprimento 1 e `grad` não (`keepdims=True` mantém esse eixo). Por exemplo, para `grad` de
 # formato (4, 2) e `shape` (2,) a resposta é `grad.sum(axis=0)`, e para `grad` de formato
 # (2, 3, 4) e `shape` (3, 1) é `grad.sum(axis=0).sum(axis=1, keepdims=True)`. O minitape faz
 # exatamente isso num único lugar para todas as operações com *broadcasting*: a fita dele soma
 # cada um desses gradientes até devolvê-lo ao formato da entrada (a função `unbroadcast` do
-# autograd, a biblioteca do grupo HIPS de Harvard que precedeu o JAX, faz o mesmo).
+# autograd, a biblioteca do grupo HIPS de Harvard que precedeu o JAX, faz o mesmo). <!-- claim: l07.unbroadcast-minitape -->
 
 # %% [markdown] key="ex6" lang="ru" src="f1377806"
 # ### Упражнение 6 (дополнительное) · Обратное транслирование = суммирование (1 балл)
 #
 # Напишите функцию `unbroadcast(grad, shape)`: `grad` — массив NumPy, градиент результата,
 # которому транслирование (*broadcasting*) дало бо́льшую форму, а `shape` (кортеж) — форма входа, из которого он
-# получился. Верните градиент входа — массив формы `shape`: просуммируйте `grad` по ведущим
+# получился. <!-- claim: l07.ex6-input --> Верните градиент входа — массив формы `shape`: просуммируйте `grad` по ведущим
 # осям, которые добавило транслирование, а затем по каждой оси, где у `shape` длина 1, а у `grad`
 # нет (`keepdims=True` сохраняет эту ось). Например, для `grad` формы (4, 2) и `shape` (2,)
 # ответ — `grad.sum(axis=0)`, а для `grad` формы (2, 3, 4) и `shape` (3, 1) —
 # `grad.sum(axis=0).sum(axis=1, keepdims=True)`. minitape делает ровно это в одном месте для
 # всех операций с транслированием: его лента суммирует каждый такой градиент обратно до формы
 # входа (так же работает функция `unbroadcast` в autograd — библиотеке группы HIPS из Гарварда,
-# предшественнице JAX).
+# предшественнице JAX). <!-- claim: l07.unbroadcast-minitape -->
 
 # %% nbgrader="solution" grade_id="l07_ex6_solution"
 def unbroadcast(grad, shape):
@@ -2327,105 +2327,120 @@ grade("l07_ex6")
 # ## From minitape to TensorFlow
 #
 # The tapes, gradients and training loops of this course run unchanged with
-# `import tensorflow as tf` in place of `import minitape as tf`: that one line is the switch
-# (only the drawings and `why_none` of `minitape.debugging` are the course's own). The tape you
+# `import tensorflow as tf` in place of `import minitape as tf`: that one line is the switch, for
+# every cell but those whose first line says they use the course's own tools (the drawings,
+# `stepper` and `why_none` of `minitape.debugging`, lesson 4's `minitape._custom.restore_gradient`,
+# the helpers of `lessons.widgets`, and `check`); a test runs every lesson both ways. <!-- claim: course.runs-on-tensorflow --> The tape you
 # used, and the one you just
-# built, is the heart of TensorFlow's eager mode. Around it, TensorFlow adds:
+# built, is the heart of TensorFlow's eager mode. <!-- claim: l07.eager-tape --> Around it, TensorFlow adds: <!-- claim: l07.tf-adds -->
 #
-# - `@tf.function`, which traces a Python function into a graph once and then runs the graph:
+# - `@tf.function`, which traces a Python function into a graph (once per new kind of input) and then
+#   runs the graph:
 #   a training step becomes much faster, and Python side effects (a `print`, appending to a
 #   list) happen only while tracing;
 # - `Model.fit`, which runs the loop of lesson 6 for you. To change what one step does, override
 #   `train_step(self, data)` in a subclass of `tf.keras.Model`: inside it you write the same
 #   tape, `tape.gradient` and `optimizer.apply_gradients`;
 # - `tf.clip_by_global_norm(grads, c)`, which clips all the gradients together by their joint
-#   norm (lesson 6 clipped each one on its own), and the optimizers' `clipnorm=` and
-#   `global_clipnorm=` arguments, which do it inside `apply_gradients`;
+#   norm (lesson 6 clipped each one on its own), and the optimizers' `global_clipnorm=` argument, which does
+#   it inside `apply_gradients` (their `clipnorm=` clips each gradient on its own, as lesson 6 did); <!-- claim: l07.clipnorm -->
 # - `tape.jacobian(..., experimental_use_pfor=True)`, the default, which computes all the rows of
-#   a Jacobian in one vectorized pass instead of one backward pass per row, as minitape does;
+#   a Jacobian in one vectorized pass instead of one backward pass per row (minitape does the same); <!-- claim: l05.jacobian-vectorized -->
 # - `tf.saved_model.save(model, path)`, which stores the variables and the traced graphs, so that
-#   the model runs without your Python code (TensorFlow Serving, LiteRT on phones);
+#   the model runs without your Python code (TensorFlow Serving, LiteRT on phones); <!-- claim: l07.tf-adds -->
 # - GPUs and TPUs at scale, mixed precision and distribution over several devices.
 #
 # None of these changes what a gradient is or how the tape computes it.
 
-# %% [markdown] key="to-tensorflow" lang="es" src="f37bd311"
+# %% [markdown] key="to-tensorflow" lang="es" src="f897d2d9"
 # ## De minitape a TensorFlow
 #
 # Las cintas, los gradientes y los bucles de entrenamiento de este curso funcionan sin cambios con
-# `import tensorflow as tf` en lugar de `import minitape as tf`: esa línea es el interruptor
-# (solo los dibujos y `why_none` de `minitape.debugging` son propios del curso). La cinta que has usado, y la que
-# acabas de construir, es el corazón de la ejecución inmediata (*eager*) de TensorFlow. A su alrededor, TensorFlow
-# añade:
+# `import tensorflow as tf` en lugar de `import minitape as tf`: esa línea es el interruptor, para
+# todas las celdas salvo las que dicen en su primera línea que usan herramientas propias del curso
+# (los dibujos, `stepper` y `why_none` de `minitape.debugging`, el `minitape._custom.restore_gradient`
+# de la lección 4, las ayudas de `lessons.widgets` y `check`); una prueba ejecuta cada lección de
+# las dos maneras. <!-- claim: course.runs-on-tensorflow --> La cinta que has usado, y la que
+# acabas de construir, es el corazón de la ejecución inmediata (*eager*) de TensorFlow. <!-- claim: l07.eager-tape --> A su alrededor, TensorFlow
+# añade: <!-- claim: l07.tf-adds -->
 #
-# - `@tf.function`, que traza una función de Python como un grafo una sola vez y después ejecuta
-#   el grafo: un paso de entrenamiento se vuelve mucho más rápido, y los efectos secundarios de
+# - `@tf.function`, que traza una función de Python como un grafo (una vez por cada tipo nuevo de
+#   entrada) y después ejecuta el grafo: un paso de entrenamiento se vuelve mucho más rápido, y los efectos secundarios de
 #   Python (un `print`, añadir algo a una lista) solo ocurren durante el trazado;
 # - `Model.fit`, que ejecuta por ti el bucle de la lección 6. Para cambiar lo que hace un paso,
 #   redefine `train_step(self, data)` en una subclase de `tf.keras.Model`: dentro escribes la
 #   misma cinta, `tape.gradient` y `optimizer.apply_gradients`;
 # - `tf.clip_by_global_norm(grads, c)`, que recorta todos los gradientes juntos según su norma
-#   conjunta (la lección 6 recortaba cada uno por separado), y los argumentos `clipnorm=` y
-#   `global_clipnorm=` de los optimizadores, que lo hacen dentro de `apply_gradients`;
+#   conjunta (la lección 6 recortaba cada uno por separado), y el argumento `global_clipnorm=`
+#   de los optimizadores, que lo hace dentro de `apply_gradients` (su `clipnorm=` recorta cada
+#   gradiente por separado, como la lección 6); <!-- claim: l07.clipnorm -->
 # - `tape.jacobian(..., experimental_use_pfor=True)`, la opción por defecto, que calcula todas
 #   las filas de un jacobiano en una sola pasada vectorizada en lugar de una pasada hacia atrás
-#   por fila, como hace minitape;
+#   por fila (minitape hace lo mismo); <!-- claim: l05.jacobian-vectorized -->
 # - `tf.saved_model.save(model, path)`, que guarda las variables y los grafos trazados para que
-#   el modelo funcione sin tu código de Python (TensorFlow Serving, LiteRT en dispositivos móviles);
+#   el modelo funcione sin tu código de Python (TensorFlow Serving, LiteRT en dispositivos móviles); <!-- claim: l07.tf-adds -->
 # - GPU y TPU a gran escala, precisión mixta y distribución entre varios dispositivos.
 #
 # Nada de esto cambia qué es un gradiente ni cómo lo calcula la cinta.
 
-# %% [markdown] key="to-tensorflow" lang="pt" src="f37bd311"
+# %% [markdown] key="to-tensorflow" lang="pt" src="f897d2d9"
 # ## Do minitape ao TensorFlow
 #
 # As fitas, os gradientes e os laços de treinamento deste curso rodam sem mudanças com
-# `import tensorflow as tf` no lugar de `import minitape as tf`: essa linha é a chave (só os
-# desenhos e o `why_none` de `minitape.debugging` são próprios do curso). A fita que você usou, e a que acabou de
-# construir, é o coração da execução imediata (*eager*) do TensorFlow. Em volta dela, o TensorFlow acrescenta:
+# `import tensorflow as tf` no lugar de `import minitape as tf`: essa linha é a chave, para todas
+# as células menos as que dizem na primeira linha que usam ferramentas próprias do curso (os
+# desenhos, o `stepper` e o `why_none` de `minitape.debugging`, o `minitape._custom.restore_gradient`
+# da lição 4, os auxiliares de `lessons.widgets` e o `check`); um teste roda cada lição dos dois
+# jeitos. <!-- claim: course.runs-on-tensorflow --> A fita que você usou, e a que acabou de
+# construir, é o coração da execução imediata (*eager*) do TensorFlow. <!-- claim: l07.eager-tape --> Em volta dela, o TensorFlow acrescenta: <!-- claim: l07.tf-adds -->
 #
-# - `@tf.function`, que rastreia uma função Python como um grafo uma única vez e depois executa
-#   o grafo: um passo de treinamento fica muito mais rápido, e os efeitos colaterais do Python
+# - `@tf.function`, que rastreia uma função Python como um grafo (uma vez para cada tipo novo de
+#   entrada) e depois executa o grafo: um passo de treinamento fica muito mais rápido, e os efeitos colaterais do Python
 #   (um `print`, acrescentar algo a uma lista) só acontecem durante o rastreamento;
 # - `Model.fit`, que roda para você o laço da lição 6. Para mudar o que um passo faz, redefina
 #   `train_step(self, data)` numa subclasse de `tf.keras.Model`: lá dentro você escreve a mesma
 #   fita, `tape.gradient` e `optimizer.apply_gradients`;
 # - `tf.clip_by_global_norm(grads, c)`, que recorta todos os gradientes juntos pela norma
-#   conjunta deles (a lição 6 recortava cada um separadamente), e os argumentos `clipnorm=` e
-#   `global_clipnorm=` dos otimizadores, que fazem isso dentro de `apply_gradients`;
+#   conjunta deles (a lição 6 recortava cada um separadamente), e o argumento `global_clipnorm=` dos
+#   otimizadores, que faz isso dentro de `apply_gradients` (o `clipnorm=` deles recorta cada
+#   gradiente separadamente, como a lição 6); <!-- claim: l07.clipnorm -->
 # - `tape.jacobian(..., experimental_use_pfor=True)`, o padrão, que calcula todas as linhas de
-#   uma jacobiana numa única passagem vetorizada em vez de uma passagem para trás por linha,
-#   como faz o minitape;
+#   uma jacobiana numa única passagem vetorizada em vez de uma passagem para trás por linha
+#   (o minitape faz o mesmo); <!-- claim: l05.jacobian-vectorized -->
 # - `tf.saved_model.save(model, path)`, que guarda as variáveis e os grafos rastreados para que o
-#   modelo rode sem o seu código Python (TensorFlow Serving, LiteRT em dispositivos móveis);
+#   modelo rode sem o seu código Python (TensorFlow Serving, LiteRT em dispositivos móveis); <!-- claim: l07.tf-adds -->
 # - GPUs e TPUs em grande escala, precisão mista e distribuição entre vários dispositivos.
 #
 # Nada disso muda o que é um gradiente nem como a fita o calcula.
 
-# %% [markdown] key="to-tensorflow" lang="ru" src="f37bd311"
+# %% [markdown] key="to-tensorflow" lang="ru" src="f897d2d9"
 # ## От minitape к TensorFlow
 #
 # Ленты, градиенты и циклы обучения из этого курса работают без изменений, если вместо
-# `import minitape as tf` написать `import tensorflow as tf`: переключение — это одна строка
-# (собственные инструменты курса — только рисунки и `why_none` из `minitape.debugging`). Лента, которой вы пользовались, и
+# `import minitape as tf` написать `import tensorflow as tf`: переключение — это одна строка для
+# всех ячеек, кроме тех, в первой строке которых сказано, что они используют инструменты самого
+# курса (рисунки, `stepper` и `why_none` из `minitape.debugging`, `minitape._custom.restore_gradient`
+# из урока 4, помощники из `lessons.widgets` и `check`); тест прогоняет каждый урок обоими
+# способами. <!-- claim: course.runs-on-tensorflow --> Лента, которой вы пользовались, и
 # та, которую вы только что построили, — сердце режима немедленного выполнения (eager) в
-# TensorFlow. Вокруг неё TensorFlow
-# добавляет:
+# TensorFlow. <!-- claim: l07.eager-tape --> Вокруг неё TensorFlow
+# добавляет: <!-- claim: l07.tf-adds -->
 #
-# - `@tf.function`: функция Python один раз трассируется в граф, а дальше выполняется граф;
+# - `@tf.function`: функция Python трассируется в граф (по разу на каждый новый вид входа), а дальше
+#   выполняется граф;
 #   шаг обучения становится намного быстрее, а побочные эффекты Python (`print`, добавление в
 #   список) происходят только во время трассировки;
 # - `Model.fit`, который сам выполняет цикл из урока 6. Чтобы изменить то, что делает один шаг,
 #   переопределите `train_step(self, data)` в подклассе `tf.keras.Model`: внутри вы пишете ту же
 #   ленту, `tape.gradient` и `optimizer.apply_gradients`;
 # - `tf.clip_by_global_norm(grads, c)`: все градиенты обрезаются вместе по их общей норме (в
-#   уроке 6 каждый обрезался отдельно), а аргументы оптимизаторов `clipnorm=` и
-#   `global_clipnorm=` делают это внутри `apply_gradients`;
+#   уроке 6 каждый обрезался отдельно), а аргумент оптимизаторов `global_clipnorm=` делает
+#   это внутри `apply_gradients` (их `clipnorm=` обрезает каждый градиент отдельно, как в уроке 6); <!-- claim: l07.clipnorm -->
 # - `tape.jacobian(..., experimental_use_pfor=True)` (так по умолчанию): все строки якобиана
-#   вычисляются за один векторизованный проход, а не по одному обратному проходу на строку, как
-#   в minitape;
+#   вычисляются за один векторизованный проход, а не по одному обратному проходу на строку (minitape
+#   делает так же); <!-- claim: l05.jacobian-vectorized -->
 # - `tf.saved_model.save(model, path)`: сохраняются переменные и трассированные графы, и модель
-#   работает без вашего кода на Python (TensorFlow Serving, LiteRT на телефоне);
+#   работает без вашего кода на Python (TensorFlow Serving, LiteRT на телефоне); <!-- claim: l07.tf-adds -->
 # - GPU и TPU в большом масштабе, смешанная точность и распределение по нескольким устройствам.
 #
 # Ничто из этого не меняет того, что такое градиент и как его вычисляет лента.
@@ -2443,7 +2458,7 @@ grade("l07_ex6")
 #   gradients stored on the nodes (micrograd) pile up.
 # - Your tape computes the same numbers as `tf.GradientTape`; what minitape and
 #   TensorFlow add is tensors, broadcasting, many more operations and careful memory
-#   management — not a different idea.
+#   management — not a different idea. <!-- claim: l07.kit-swap -->
 # - With nothing more, your tape trains a neural network: a fresh tape per step, one `gradient`
 #   call, an update against the gradient. That is the loop every framework runs, on scalars
 #   instead of tensors.
@@ -2463,7 +2478,7 @@ grade("l07_ex6")
 #   la misma respuesta; los gradientes guardados en los nodos (micrograd) se acumulan.
 # - Tu cinta calcula los mismos números que `tf.GradientTape`; lo que añaden
 #   minitape y TensorFlow son tensores, *broadcasting*, muchas más operaciones y una gestión
-#   cuidadosa de la memoria, no una idea distinta.
+#   cuidadosa de la memoria, no una idea distinta. <!-- claim: l07.kit-swap -->
 # - Sin nada más, tu cinta entrena una red neuronal: una cinta nueva en cada paso, una llamada a
 #   `gradient` y una actualización en contra del gradiente. Es el bucle que ejecuta cualquier
 #   biblioteca de aprendizaje profundo, con escalares en lugar de tensores.
@@ -2483,7 +2498,7 @@ grade("l07_ex6")
 #   mesma resposta; gradientes guardados nos nós (micrograd) se acumulam.
 # - A sua fita calcula os mesmos números que a `tf.GradientTape`; o que o
 #   minitape e o TensorFlow acrescentam são tensores, *broadcasting*, muito mais operações e um
-#   gerenciamento cuidadoso da memória, não uma ideia diferente.
+#   gerenciamento cuidadoso da memória, não uma ideia diferente. <!-- claim: l07.kit-swap -->
 # - Sem mais nada, a sua fita treina uma rede neural: uma fita nova a cada passo, uma chamada a
 #   `gradient` e uma atualização contra o gradiente. É o laço que toda biblioteca de aprendizado
 #   profundo executa, com escalares em vez de tensores.
@@ -2503,7 +2518,7 @@ grade("l07_ex6")
 #   же ответ; градиенты, хранящиеся в узлах (как в micrograd), накапливаются.
 # - Ваша лента вычисляет те же числа, что и `tf.GradientTape`; minitape и
 #   TensorFlow добавляют к этому тензоры, транслирование, гораздо больше операций и аккуратное
-#   обращение с памятью — но не другую идею.
+#   обращение с памятью — но не другую идею. <!-- claim: l07.kit-swap -->
 # - Больше ничего не нужно: ваша лента обучает нейронную сеть — новая лента на каждом шаге, один
 #   вызов `gradient`, сдвиг против градиента. Это тот же цикл, что и в любой библиотеке глубокого
 #   обучения, только на скалярах вместо тензоров.

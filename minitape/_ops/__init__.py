@@ -12,6 +12,8 @@ Layers, bottom up (each module imports only from the ones before it):
   minitape operations of any family, so they come after all the forwards;
 * ``raw_grads``: the commonest rules again on raw arrays, which a backward pass that nothing
   records runs instead (first-order gradients build no Tensor per step);
+* ``onehot_grads``: the batch rules for a vectorized Jacobian's one-hot seeds
+  (:mod:`minitape._onehot`), which such a pass runs while its gradients stay one-hot;
 * ``operators``: Tensor's ``+``, ``*``, ``[]``... installed once.
 
 Adding an operation: its forward in the family's ``*_ops.py``, its rule in ``*_grads.py``, and
@@ -46,6 +48,7 @@ from .extra_ops import (asinh, acosh, atanh, divide_no_nan, multiply_no_nan, rec
 # the gradient layer: attaches the rules to the primitives defined above
 from . import math_grads, reduce_grads, array_grads, linalg_grads, nn_grads, extra_grads  # noqa: E402,F401
 from . import raw_grads  # noqa: E402,F401  (the same rules on raw arrays, for unrecorded passes)
+from . import onehot_grads  # noqa: E402,F401  (the batch rules for one-hot seeds, issue 42)
 from .array_grads import unbroadcast_batch  # noqa: E402,F401  (vectorized Jacobians' passes)
 from . import operators  # noqa: E402,F401  (Tensor's operators, installed once)
 

@@ -158,10 +158,12 @@ REGISTRY['ScatterTo'].defbatch(
     when=lambda key, shape: _batch_key_ok(key))
 
 
-REGISTRY['GatherV2'].defvjps(_gather_vjp)
-REGISTRY['GatherV2'].defbatch(
-    lambda g, ans, x, indices, axis: apply(_ScatterAxis, (g,), {
-        "indices": indices, "axis": axis + 1, "shape": (_batch_size(g),) + tuple(x._value.shape)}))
+for _gather in ("GatherV2", "GatherNd"):  # (GatherNd: whole rows, extra_ops.gather_nd)
+    REGISTRY[_gather].defvjps(_gather_vjp)
+    REGISTRY[_gather].defbatch(
+        lambda g, ans, x, indices, axis: apply(_ScatterAxis, (g,), {
+            "indices": indices, "axis": axis + 1, "shape": (_batch_size(g),) + tuple(x._value.shape)}))
+    REGISTRY[_gather].sparse_grad = True
 
 
 REGISTRY['ScatterAxis'].defvjps(

@@ -9,13 +9,13 @@ import builtins
 
 from .. import _backend as B
 from .. import dtypes as _d
-from .._core import Tensor, apply, primitive, _to_tensor
+from .._core import Tensor, Variable, apply, primitive, _to_tensor
 from ..errors import InvalidArgumentError
 from ._adapt import _pair
 from .math_ops import (_f, _mk_unary, abs, add, cast, divide, equal, erf, erfc, expm1, greater,
-                       greater_equal, log, minimum, multiply, negative, not_equal, pow, softplus, tanh)
+                       greater_equal, identity, log, minimum, multiply, negative, not_equal, pow, softplus, tanh)
 from .reduce_ops import reduce_sum
-from .array_ops import expand_dims, gather, getitem, reshape, transpose, where
+from .array_ops import _gather_fwd, expand_dims, gather, getitem, reshape, transpose, where
 from .creation_ops import eye, ones_like, zeros_like
 
 xp = B.xp
@@ -223,10 +223,17 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     return getitem(x, (slice(None),) * ax + (mk,))
 
 
+# gather_nd of whole rows: a gather along axis 0 under TF's kernel name (array_grads gives it
+# the gather's rules)
+_GatherNdRows = primitive("GatherNd", _gather_fwd)
+
+
 def gather_nd(params, indices, batch_dims=0, name=None):
     """``params[indices[..., 0], indices[..., 1], ...]`` for every leading index position."""
     x = _to_tensor(params)
-    idx = _to_tensor(indices)._value if isinstance(indices, Tensor) else np.asarray(indices)
+    # indices as TF converts them (a Python list is int32); NumPy arrays keep their dtype
+    idx = (_to_tensor(indices)._value if isinstance(indices, (Tensor, list, tuple))
+           else np.asarray(indices))
     if idx.dtype.kind not in "iu":
         raise TypeError(f"gather_nd indices must be integers, got {idx.dtype}")
     bd = _int(batch_dims)
@@ -235,17 +242,24 @@ def gather_nd(params, indices, batch_dims=0, name=None):
                                    f"{idx.shape[-1] if idx.ndim else 0} vs. {x._value.ndim} [Op:GatherNd]")
     shape = x._value.shape
     host = B.to_host(idx)
+    op = "ResourceGatherNd" if isinstance(params, Variable) else "GatherNd"  # TF's kernels
     for j in builtins.range(idx.shape[-1]):
         col = host[..., j]
         dim = shape[bd + j]
         if col.size and (col.min() < 0 or col.max() >= dim):
             bad = np.argwhere((col < 0) | (col >= dim))[0]
-            raise InvalidArgumentError(f"indices{list(_int(i) for i in bad)} = "
-                                       f"{host[tuple(bad)].tolist()} does not index into param shape "
-                                       f"{list(shape)} [Op:GatherNd]")
+            where = ",".join(str(_int(i)) for i in bad)
+            raise InvalidArgumentError(f"indices[{where}] = {host[tuple(bad)].tolist()} does not "
+                                       f"index into param shape [{','.join(map(str, shape))}], "
+                                       f"node name: {op} [Op:{op}]")
     m = xp(x._value)
     if B.xp(idx) is not m:
         idx = m.asarray(host)
+    if bd == 0 and idx.ndim == 2 and idx.shape[-1] == 1:
+        # whole rows: TF's gradient is an IndexedSlices, as a gather's (one row per index)
+        if op == "ResourceGatherNd":  # TF reads the variable first: one step more backwards
+            x = identity(x)
+        return apply(_GatherNdRows, (x,), {"indices": idx[:, 0], "axis": 0})
     inner = idx.ndim - 1 - bd  # index dimensions after the batch ones
     key = tuple(m.arange(shape[i]).reshape((shape[i],) + (1,) * (bd - 1 - i + inner))
                 for i in builtins.range(bd))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import operator
 
 from .. import _backend as B
+from .._backend import quiet_run as _quiet_run, quiet_call as _quiet_call
 from .. import dtypes as _d
 from .._core import Tensor, apply, apply1, apply2, primitive, _to_tensor, _new, _SCALAR_KIND, broadcast_error
 from .._state import next_id as _next_id, tapes as _tapes, accumulators as _accumulators
@@ -45,13 +46,15 @@ def _mk_binary(name, fwd, prim=None, slow=None):
                     if not _tapes and not _accumulators and not _multi[0]:
                         # nothing records and there is one array module: all apply() would do
                         out = _new(Tensor)
-                        try:
-                            out._value = prim.fwd(vx, vy)
+                        try:  # (NumPy's warnings off: _core.apply)
+                            out._value = _quiet_run(prim.fwd, vx, vy)
                         except ValueError as e:  # shapes that do not broadcast: TF's error
                             err = broadcast_error(pname, (vx, vy), e)
                             if err is None:
                                 raise
                             raise err from None
+                        except RuntimeError:
+                            out._value = _quiet_call(prim.fwd, vx, vy)
                         out._id = _next_id()
                         return out
                     return apply2(prim, x, y)
@@ -100,8 +103,8 @@ add = _mk_binary("AddV2", _add)
 
 def _add_sparse(x, y):
     if type(x) is IndexedSlices and type(y) is IndexedSlices:
-        # (the pass meets the later contribution first: TF lists them in the forward's order)
-        return concat_slices(y, x)
+        # in the order the pass reaches them (TF's: nearest to the loss first)
+        return concat_slices(x, y)
     return NotImplemented
 
 
@@ -136,10 +139,20 @@ def divide(x, y, name=None):
 truediv = divide
 
 
-floordiv = _mk_binary("FloorDiv", lambda a, b: a // b)
+def _integer_division(op, compute):
+    """``compute``, refusing an integer divisor 0 as TF's kernel does (NumPy gives 0)."""
+    def fwd(a, b):
+        kind = _SCALAR_KIND.get(type(b)) or b.dtype.kind
+        if kind in "iu" and not bool(B.to_host(xp(b).all(b))):
+            raise InvalidArgumentError(f"Integer division by zero [Op:{op}]")
+        return compute(a, b)
+    return fwd
 
 
-floormod = _mk_binary("FloorMod", lambda a, b: xp(a).mod(a, b))
+floordiv = _mk_binary("FloorDiv", _integer_division("FloorDiv", lambda a, b: a // b))
+
+
+floormod = _mk_binary("FloorMod", _integer_division("FloorMod", lambda a, b: xp(a).mod(a, b)))
 
 
 mod = floormod
@@ -200,7 +213,10 @@ def _mk_unary(name, fwd, save=None, float_only=True):
         if not _tapes and not _accumulators and not _multi[0]:
             # nothing records and there is one array module: all that apply() would do
             out = _new(Tensor)
-            out._value = prim.fwd(x._value)
+            try:  # (NumPy's warnings off: _core.apply)
+                out._value = _quiet_run(prim.fwd, x._value)
+            except RuntimeError:
+                out._value = _quiet_call(prim.fwd, x._value)
             out._id = _next_id()
             return out
         return apply1(prim, x)

@@ -76,7 +76,7 @@ R["Relu"].defraw(lambda g, mask: g * mask._value)
 R["Relu6"].defraw(lambda g, mask: g * mask._value)
 
 
-# --- the raw pass's own arithmetic (minitape._tape._backward_raw) ---------------------------
+# --- the raw pass's own arithmetic (minitape._vjp._backward_raw) ---------------------------
 def _tensor_rule(prim, k, g, saved, params):
     """Input ``k``'s Tensor rule on a raw gradient, for what a raw rule refused: it raises
     the error the Tensor rule raises (TensorFlow's), or gives the same result."""

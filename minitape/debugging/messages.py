@@ -184,22 +184,26 @@ MESSAGES: dict[str, dict[str, str]] = {
               "`{code}.assign_sub(...)` или `{code}.assign(...)`.",
     },
     "why_none.unconnected": {
-        "en": "The tape recorded no operation leading from {src}{s} to {tgt}{t}: the target was "
-              "computed without using this source. Check that, inside the `with` block, the target "
+        "en": "The tape recorded no operation leading from {src}{s} to {tgt}{t}: while it recorded, "
+              "the target was not computed from this source (a result computed from it before "
+              "the `with` block does not count). Check that, inside the `with` block, the target "
               "really is computed from this source (a misspelt or reused name is the usual "
               "culprit).",
-        "es": "La cinta no grabó ninguna operación que lleve desde {src}{s} hasta {tgt}{t}: el "
-              "objetivo se calculó sin usar esta fuente. Comprueba que, dentro del bloque `with`, "
-              "el objetivo se calcula de verdad con esta fuente (un nombre mal escrito o "
-              "reutilizado suele ser el culpable).",
-        "pt": "A fita não gravou nenhuma operação no caminho entre {src}{s} e {tgt}{t}: o alvo foi "
-              "calculado sem usar esta fonte. Confira se, dentro do bloco `with`, o alvo é mesmo "
+        "es": "La cinta no grabó ninguna operación que lleve desde {src}{s} hasta {tgt}{t}: mientras "
+              "grababa, el objetivo no se calculó con esta fuente (un resultado calculado con ella "
+              "antes del bloque `with` no cuenta). Comprueba que, dentro del bloque `with`, el "
+              "objetivo se calcula de verdad con esta fuente (un nombre mal escrito o reutilizado "
+              "suele ser el culpable).",
+        "pt": "A fita não gravou nenhuma operação no caminho entre {src}{s} e {tgt}{t}: enquanto ela "
+              "gravava, o alvo não foi calculado com esta fonte (um resultado calculado com ela "
+              "antes do bloco `with` não conta). Confira se, dentro do bloco `with`, o alvo é mesmo "
               "calculado com esta fonte (um nome digitado errado ou reaproveitado costuma ser o "
               "culpado).",
-        "ru": "Лента не записала ни одной операции, которая вела бы от источника{s} к цели{t}: "
-              "цель вычислена без этого источника. Проверьте, что внутри блока `with` цель "
-              "действительно вычисляется из этого источника (чаще всего виновата опечатка или "
-              "повторно использованное имя).",
+        "ru": "Лента не записала ни одной операции, которая вела бы от источника{s} к цели{t}: пока "
+              "шла запись, цель не вычислялась из этого источника (результат, полученный из него "
+              "до блока `with`, не в счёт). Проверьте, что внутри блока `with` цель действительно "
+              "вычисляется из этого источника (чаще всего виновата опечатка или повторно "
+              "использованное имя).",
     },
     "why_none.numpy": {
         "en": "On the way to {tgt}{t}, a value computed from {src}{s} left minitape through {via}. "

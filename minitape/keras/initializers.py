@@ -24,6 +24,26 @@ def random_normal(shape, dtype=_d.float32, stddev=0.05):
     return _random.normal(shape, stddev=stddev, dtype=dtype)
 
 
+class Constant:
+    """``keras.initializers.Constant(value)``: every entry ``value``."""
+
+    def __init__(self, value=0.0):
+        self.value = value
+
+    def __call__(self, shape, dtype=_d.float32):
+        return _ops.fill(tuple(shape), _ops.cast(self.value, dtype))
+
+
+class Zeros(Constant):
+    def __init__(self):
+        super().__init__(0.0)
+
+
+class Ones(Constant):
+    def __init__(self):
+        super().__init__(1.0)
+
+
 _BY_NAME = {"glorot_uniform": glorot_uniform, "zeros": zeros, "ones": ones,
             "random_normal": random_normal}
 

@@ -58,3 +58,32 @@ class SparseCategoricalCrossentropy:
         if self.reduction == "sum":
             return total
         return _ops.divide(total, _ops.cast(_ops.size(losses), losses.dtype))
+
+
+class MeanAbsoluteError:
+    def __call__(self, y_true, y_pred):
+        return _ops.reduce_mean(_ops.abs(_ops.subtract(y_pred, y_true)))
+
+
+def mean_absolute_error(y_true, y_pred):
+    return _ops.reduce_mean(_ops.abs(_ops.subtract(y_pred, y_true)), axis=-1)
+
+
+MAE = mae = mean_absolute_error
+
+_BY_NAME = {"mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
+            "mae": MeanAbsoluteError, "mean_absolute_error": MeanAbsoluteError,
+            "sparse_categorical_crossentropy": SparseCategoricalCrossentropy}
+
+
+def get(identifier):
+    """A loss from its name (as ``compile(loss=...)`` takes them), a class or a callable."""
+    if isinstance(identifier, str):
+        if identifier not in _BY_NAME:
+            raise ValueError(f"Could not interpret loss identifier: {identifier}")
+        return _BY_NAME[identifier]()
+    if isinstance(identifier, type):
+        return identifier()
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret loss identifier: {identifier}")

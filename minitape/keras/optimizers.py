@@ -26,15 +26,21 @@ def _check_options(kw):
 
 
 class Optimizer:
-    def __init__(self, learning_rate, **kw):
+    def __init__(self, learning_rate, name=None, **kw):
         _check_options(kw)
+        from .variables import Variable, auto_name
         self.learning_rate = float(learning_rate)
-        self.iterations = 0
+        self.name = auto_name((name or type(self).__name__).lower())
+        # Keras 3: a Keras variable, int64, that apply_gradients returns
+        self.iterations = Variable(_np.int64(0), trainable=False, name="iteration")
+        self.iterations._path = f"{self.name}/iteration"
         self._slots = {}
 
     def apply_gradients(self, grads_and_vars):
         """Update each variable from its gradient; pairs with a None gradient are skipped."""
         pairs = list(grads_and_vars)
+        if not pairs:  # Keras 3 unpacks zip(*pairs) into grads and variables
+            raise ValueError("not enough values to unpack (expected 2, got 0)")
         missing = [v for g, v in pairs if g is None]
         pairs = [(g, v) for g, v in pairs if g is not None]
         for g, v in pairs:
@@ -45,16 +51,23 @@ class Optimizer:
         if missing:
             if not pairs:
                 raise ValueError("No gradients provided for any variable.")
+            # Keras 3 names each variable by its path ("sequential/dense/bias"), a
+            # tf.Variable by its name ("v:0")
             warnings.warn("Gradients do not exist for variables "
-                          f"{[v.name for v in missing]} when minimizing the loss. If using "
+                          f"{[getattr(v, '_path', None) or v.name for v in missing]} when "
+                          "minimizing the loss. If using "
                           "`model.compile()`, did you forget to provide a `loss` argument?",
                           stacklevel=2)
-        self.iterations += 1
+        self.iterations.assign_add(1)
         with _no_recording():
             for g, v in pairs:
                 # an IndexedSlices goes on as it is: applied row by row (Keras 3)
                 self._update(v, g if type(g) is IndexedSlices else _ops._to_tensor(g))
         return self.iterations
+
+    def apply(self, grads, trainable_variables=None):
+        """Keras 3's ``optimizer.apply(grads, variables)``: ``apply_gradients`` of the pairs."""
+        return self.apply_gradients(zip(grads, trainable_variables))
 
     def minimize(self, loss, var_list, tape=None):
         from .._tape import GradientTape
@@ -76,7 +89,7 @@ class SGD(Optimizer):
     """``v -= lr * g`` (or with momentum: ``m = momentum*m - lr*g; v += m``)."""
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kw):
-        super().__init__(learning_rate, **kw)
+        super().__init__(learning_rate, name, **kw)
         if not 0.0 <= float(momentum) <= 1.0:
             raise ValueError("`momentum` must be a float between [0, 1].")
         self.momentum = float(momentum)
@@ -105,7 +118,7 @@ class Adam(Optimizer):
     """Adam (Kingma & Ba), with Keras' defaults."""
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="Adam", **kw):
-        super().__init__(learning_rate, **kw)
+        super().__init__(learning_rate, name, **kw)
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
 
     def _update(self, v, g):
@@ -113,7 +126,7 @@ class Adam(Optimizer):
         # the betas (1 - 0.999**t loses digits in float32, and Keras' results show it), the
         # moments updated as m += (g - m) * (1 - beta_1)
         dt = v.dtype._np.type
-        t = dt(self.iterations)
+        t = dt(int(self.iterations.numpy()))
         alpha = (dt(self.learning_rate) * _np.sqrt(dt(1) - dt(self.beta_2) ** t)
                  / (dt(1) - dt(self.beta_1) ** t))
         if type(g) is IndexedSlices:  # Keras 3 squares the slices before summing their rows
@@ -128,3 +141,34 @@ class Adam(Optimizer):
         self._slots[(id(v), "m")] = m
         self._slots[(id(v), "v")] = s
         v.assign_sub(m * float(alpha) / (_ops.sqrt(s) + self.epsilon))
+
+
+class RMSprop(Optimizer):
+    """RMSprop with Keras 3's defaults (``rho=0.9``, ``epsilon=1e-7``, no momentum)."""
+
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False,
+                 name="rmsprop", **kw):
+        super().__init__(learning_rate, name, **kw)
+        if momentum or centered:
+            raise NotImplementedError("minitape's RMSprop does not implement momentum or centered")
+        self.rho, self.epsilon = float(rho), float(epsilon)
+
+    def _update(self, v, g):
+        if type(g) is IndexedSlices:
+            g = _ops._to_tensor(g)
+        s = self._slot(v, "v")
+        s = s * self.rho + _ops.square(g) * (1 - self.rho)
+        self._slots[(id(v), "v")] = s
+        v.assign_sub(g * self.learning_rate / _ops.sqrt(s + self.epsilon))  # (Keras 3's form)
+
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop}
+
+
+def get(identifier):
+    """An optimizer from its name (as ``compile(optimizer="adam")`` takes them) or itself."""
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
+        return _BY_NAME[identifier.lower()]()
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier}")

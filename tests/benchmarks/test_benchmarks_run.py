@@ -27,7 +27,8 @@ def test_quick_run_prints_every_table_and_the_targets(tmp_path):
     text = r.stdout
     for title in ("chain: 50 x", "mlp: loss", "hessian: d2f/dx2", "jacobian: J = dy/dx",
                   "import: wall time",
-                  "memory, mlp gradient", "memory, relu/tanh chain", "targets (issue 3)"):
+                  "memory, mlp gradient", "memory, relu/tanh chain", "targets (issues 3 and 42)",
+                  "import <= 1.2x `import numpy`"):
         assert title in text, title
     assert "note: PyTorch skipped (--skip)" in text
     assert "note: TensorFlow skipped (--skip)" in text

@@ -11,10 +11,14 @@ nothing was even attempted outside 127.0.0.1, so a CDN or PyPI reference in the 
   kernel's readout and plot follow, check() fails for the stub and passes with the solution, in
   the lesson's language (the flow of the JupyterLab test, test_lessons_in_browser.py); then the
   student's edit is still there after a reload (JupyterLite's browser storage) and File →
-  Download gives the notebook with it;
+  Download, clicked in the menus as they read in the lesson's language, gives the notebook with
+  it, named 01-gradients.ipynb;
+- lesson 1 in English and Spanish: JupyterLab's interface in the lesson's language, the menus
+  the students' guide names where it says, File → Download clicked (no kernel waited for);
 - every other lesson in English, one after another in one kernel: Run All without error output;
 - the landing page lists every lesson in every language and its links open them, and says in
-  each language what the first visit costs;
+  each language what the first visit costs (the measured figures), how to hand in, and links the
+  students' guide in that language;
 - while the kernel starts, the lesson page shows a notice in the notebook's language, which is
   gone once the kernel is ready (lite/startup-status.js): watched on lesson 1's first visit in
   each of LITE_LANGS, before its flow above.
@@ -158,17 +162,30 @@ def _open_lesson(page, site: LiteSite, lang: str, name: str) -> float:
 def test_landing_page_lists_every_lesson_by_language(lite_site, offline_page) -> None:
     page = offline_page
     page.goto(lite_site.url("index.html"))
-    texts = _lite_build().LANDING_TEXT
+    lite_build = _lite_build()
+    texts = lite_build.LANDING_TEXT
+    measured = lite_build.measured_figures()
     seen = set()
     for lang in LANGS:
         section = page.locator(f"section[lang='{lang}']")
         # the page's text in this language: what the site is, and what the first visit costs
         intro, note = section.locator("p.intro").inner_text(), section.locator("p.note").inner_text()
-        assert intro.startswith(texts[lang][0].split("{")[0].strip()), (lang, intro)
-        assert note.startswith(texts[lang][1].split("{")[0].strip()), (lang, note)
-        assert "{" not in intro + note and re.search(r"\d+ (MB|МБ)", note), (lang, note)
+        handin = section.locator("p.handin").inner_text()
+        assert intro.startswith(lite_build.typeset(texts[lang][0].split("{")[0].strip(), lang)), (lang, intro)
+        assert note.startswith(lite_build.typeset(texts[lang][1].split("{")[0].strip(), lang)), (lang, note)
+        assert "{" not in intro + note + handin, (lang, note, handin)
+        # the figures measured by benchmarks/lite_startup.py --write, as the build read them
+        assert f"{measured['first_visit_mb']:.0f}\u00a0МБ" in note if lang == "ru" else \
+            f"{measured['first_visit_mb']:.0f} MB" in note, (lang, note)
+        assert lite_build.seconds_phrase(lang, measured["kernel_ready_s"]) in note, (lang, note)
+        menu, item = lite_build.MENU_LABELS[lang]["download"]
+        assert f"{menu} → {item}" in handin and "01-gradients.ipynb" in handin, (lang, handin)
+        # the students' guide, in this language, one click away
+        guide = section.locator("p.guide a")
+        assert guide.get_attribute("href") == f"guide/{lite_build.guide_page(lang)}"
+        assert (SITE / "guide" / lite_build.guide_page(lang)).is_file()
         seen.add(note)
-        links = section.locator("a")
+        links = section.locator("ol a")
         assert links.count() == len(LESSONS), f"{lang}: {links.all_inner_texts()}"
         for name, link in zip(LESSONS, links.all()):
             nb = nbformat.read(REPO / "lessons" / lang / name, as_version=4)
@@ -178,6 +195,12 @@ def test_landing_page_lists_every_lesson_by_language(lite_site, offline_page) ->
             assert link.get_attribute("href") == f"lab/index.html?path=lessons/{lang}/{name}"
             assert (SITE / "files" / "lessons" / lang / name).exists()
     assert len(seen) == len(LANGS), "two languages share a text"
+    # the Russian guide page, from the landing page's link: the guide's text, in Russian
+    page.locator("section[lang='ru'] p.guide a").click()
+    page.wait_for_load_state()
+    assert page.evaluate("() => document.documentElement.lang") == "ru"
+    assert "01-gradients.ipynb" in page.locator("body").inner_text()
+    page.go_back()
     # the first link opens its lesson in JupyterLite
     page.locator("section[lang='en'] a").first.click()
     page.wait_for_selector(".jp-NotebookPanel .jp-Notebook", timeout=120_000)
@@ -203,8 +226,11 @@ def _watch_the_startup_notice(page, lang: str, screenshot) -> None:
     screenshot(page, f"lite-startup-notice-{lang}")
     assert seen["ready"] is False, "the notice was up although the kernel was ready"
     assert seen["lang"] == lang
-    assert seen["text"].startswith(starting.split("{n}")[0]), seen["text"]
-    assert re.search(r"\d+ \w+", seen["text"]) and "{n}" not in seen["text"], seen["text"]
+    # the seconds measured by benchmarks/lite_startup.py --write, as the build read them
+    lite_build = _lite_build()
+    assert seen["text"].startswith(lite_build.typeset(starting.split("{seconds}")[0], lang)), seen["text"]
+    assert lite_build.seconds_phrase(lang, lite_build.measured_figures()["kernel_ready_s"]) in seen["text"]
+    assert "{" not in seen["text"], seen["text"]
     page.wait_for_function("""() => {
         const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
         const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
@@ -276,14 +302,60 @@ def test_lesson_01_in_jupyterlite(lang, lite_site, offline_page, run_all_cells, 
     sources = page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets"
                             ".map(c => c.model.sharedModel.getSource())")
     assert solution in sources, "the typed solution was lost on reload"
-    with page.expect_download(timeout=60_000) as download:
-        page.evaluate("() => window.jupyterapp.commands.execute('docmanager:download')")
-    path = download.value.path()
-    downloaded = nbformat.read(path, as_version=4)
-    # JupyterLite names the file after its path: lessons_<lang>_01-gradients.ipynb
-    assert download.value.suggested_filename.endswith(LESSONS[0]), download.value.suggested_filename
+    # the hand-in: File -> Download, clicked in the menus as the student sees them (in the
+    # lesson's language), gives the notebook with the edit, named as the lesson
+    downloaded = _download_from_the_file_menu(page, lang)
     assert solution in [c.source for c in downloaded.cells]
+
+
+def _menu_labels(page, menu: str) -> list[str]:
+    """Open the main menu `menu` (by its label) and return its items' labels; the menu is left open."""
+    page.locator("#jp-MainMenu .lm-MenuBar-item").filter(
+        has=page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{re.escape(menu)}$"))).click()
+    page.locator(".lm-Menu").last.wait_for(state="visible", timeout=10_000)
+    return [t.strip() for t in page.locator(".lm-Menu").last.locator(".lm-Menu-itemLabel").all_inner_texts()]
+
+
+def _download_from_the_file_menu(page, lang: str):
+    """Click File -> Download by the labels the students' guide gives (lite/build.py's MENU_LABELS,
+    in the lesson's language) and return the downloaded notebook, checked: named as the lesson
+    (01-gradients.ipynb, as JupyterLab and Binder name it), and valid."""
+    labels = _lite_build().MENU_LABELS[lang]
+    menu, item = labels["download"]
+    assert item in _menu_labels(page, menu), f"{lang}: no {item!r} in the {menu!r} menu"
+    with page.expect_download(timeout=60_000) as download:
+        page.locator(".lm-Menu").last.locator(".lm-Menu-item").filter(
+            has=page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$"))).click()
+    assert download.value.suggested_filename == LESSONS[0], download.value.suggested_filename
+    downloaded = nbformat.read(download.value.path(), as_version=4)
     nbformat.validate(downloaded)
+    return downloaded
+
+
+@pytest.mark.parametrize("lang", LAB_LANGS)
+def test_the_lesson_page_speaks_the_lessons_language_and_hands_in_from_the_file_menu(lang, lite_site,
+                                                                                     offline_page) -> None:
+    """Lesson 1 opened from lessons/<lang>/ (English and Spanish here; Portuguese and Russian in
+    test_lesson_01_in_jupyterlite): JupyterLab's interface in that language (the site's language
+    packs, lite/lesson-language.js), the menus the students' guide names (Run All, the language
+    menu) where it says, and File -> Download giving the lesson's notebook, named as the lesson.
+    No kernel is waited for: the page is closed while Python starts."""
+    page = offline_page
+    _open_lesson(page, lite_site, lang, LESSONS[0])
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                           " && window.jupyterapp.shell.currentWidget.context"
+                           " && window.jupyterapp.shell.currentWidget.context.isReady", timeout=180_000)
+    locale = json.loads((SITE / "lab" / "lesson-language.js").read_text().split("var LOCALES = ", 1)[1]
+                        .split(";", 1)[0])[lang]
+    assert page.evaluate("() => document.documentElement.lang") == locale.replace("_", "-")
+    labels = _lite_build().MENU_LABELS[lang]
+    for what in ("run_all", "language"):
+        menu, item = labels[what]
+        assert item in _menu_labels(page, menu), (lang, what)
+        page.keyboard.press("Escape")
+    downloaded = _download_from_the_file_menu(page, lang)
+    original = nbformat.read(REPO / "lessons" / lang / LESSONS[0], as_version=4)
+    assert [c.source for c in downloaded.cells] == [c.source for c in original.cells]
 
 
 def test_every_other_lesson_runs_in_jupyterlite(lite_site, offline_page, run_all_cells, notebook_state,

@@ -21,11 +21,18 @@ def test_broadcastable_answers_fail_on_shape_where_allclose_passes():
 def test_order_none_type_dtype_shape_finite_values():
     exp = np.array([1.0, 2.0, 3.0])
     assert compare_leaf(exp, None).reason == "none"
-    assert compare_leaf(exp, [1.0, 2.0, 3.0]).reason == "type"  # a list is not a tensor
     assert compare_leaf(exp, "1, 2, 3").reason == "type"
-    assert compare_leaf(exp, np.array([1, 2, 3])).reason == "dtype"  # ints: never a gradient
+    assert compare_leaf(exp, [1.0, "2", 3.0]).reason == "type"
+    assert compare_leaf(exp, [[1.0, 2.0], [3.0]]).reason == "type"  # not rectangular
     assert compare_leaf(exp, True).reason == "dtype"
-    assert compare_leaf(exp, np.array([1, 2], dtype=np.int64)).reason == "dtype"  # dtype first
+    assert compare_leaf(exp, np.array([1, 2], dtype=bool)).reason == "dtype"  # dtype first
+    assert compare_leaf(exp, np.array([1j, 2, 3])).reason == "dtype"
+    # the one rule for number types: the value counts, whatever holds it
+    for same in ([1.0, 2.0, 3.0], (1, 2, 3), np.array([1, 2, 3]), np.array([1, 2, 3], dtype=np.uint8),
+                 np.array([1, 2, 3], dtype=np.float32), [np.float32(1), np.int64(2), 3.0],
+                 [np.array(1.0), np.array(2.0), np.array(3.0)]):
+        assert compare_leaf(exp, same).passed, same
+    assert compare_leaf(exp, np.array([1, 2], dtype=np.int64)).reason == "shape"
     nan = compare_leaf(exp, np.array([1.0, np.inf, np.nan]), lang="en")
     assert nan.reason == "not_finite"
     assert "2 non-finite values" in nan.message and "index [1]" in nan.message
@@ -98,7 +105,10 @@ def test_structures_give_one_outcome_per_reference_leaf():
     short = compare(seq, [np.ones((2, 2))], lang="en")
     assert len(short) == 2 and not any(o.passed for o in short)
     single = compare(np.ones(3), [np.ones(3)], lang="en")  # passing [x] as the sources
-    assert single[0].reason == "type"
+    assert single[0].reason == "shape" and "(1, 3)" in single[0].message
+    # several values answered by an array whose rows are those values
+    assert all(o.passed for o in compare([np.array(0.5), np.array(2.0)], np.array([0.5, 2.0])))
+    assert all(o.passed for o in compare([1.0, 2.0], [1, 2]))  # ints where floats are expected
     none = compare(seq, None, lang="en")
     assert [o.reason for o in none] == ["none", "none"]
 

@@ -188,3 +188,47 @@ def test_a_failure_to_classify_never_costs_the_report(monkeypatch):
     result = check("l01_ex1", namespace(WRONG["sign"][0][1]))
     assert not result.passed and all("pattern" not in c.details for c in result.checks)
     assert mistakes.annotate(result) == {}
+
+
+# The precision pattern is for an exercise whose subject is precision (declared float64, said in its
+# statement; no exercise of the course is one now): forward differences in NumPy are right to
+# float32's tolerance, the one every exercise is graded at, and wrong to float64's.
+FORWARD_DIFFERENCES = '''
+def mse_gradients(w, b, x, y_true):      # forward differences in NumPy, h = 1e-5
+    W, B, X, Y = (np.array(t.numpy()) for t in (w, b, x, y_true))
+    loss = lambda W, B: np.mean((X @ W + B - Y) ** 2)
+    def fd(A, f, h=1e-5):
+        g = np.zeros_like(A)
+        for i in np.ndindex(A.shape):
+            A2 = A.copy()
+            A2[i] += h
+            g[i] = (f(A2) - f(A)) / h
+        return g
+    return [tf.constant(fd(W, lambda A: loss(A, B))), tf.constant(fd(B, lambda A: loss(W, A)))]
+'''
+
+
+def test_the_precision_pattern_names_float32_accuracy_where_float64_is_declared():
+    import dataclasses
+
+    strict = dataclasses.replace(get("l01_ex2"), precision="float64")
+    result = run_exercise(strict, namespace(FORWARD_DIFFERENCES), include_hidden=True, seed=7, lang="en")
+    assert not result.passed
+    assert {c.details["pattern"]["pattern"] for c in result.checks if not c.passed} == {"precision"}
+    # graded at float32's tolerance (the rule), the same answer keeps its points
+    assert run_exercise(get("l01_ex2"), namespace(FORWARD_DIFFERENCES), include_hidden=True, seed=7,
+                        lang="en").passed
+
+
+def test_a_gradient_computed_but_not_returned_is_not_called_unconnected():
+    # the pattern line must not contradict the None explanation above it (pt review, G1)
+    src = '''
+def derivative_at(x0):
+    x = tf.Variable(x0)
+    with tf.GradientTape() as tape:
+        y = x ** 3 - 2 * x
+    g = tape.gradient(y, x)
+'''
+    result = check("l01_ex1", namespace(src))
+    messages = [c.message for c in result.checks if not c.passed]
+    assert messages and all("never returned" in m and "never connected" not in m for m in messages), messages

@@ -123,6 +123,7 @@ def test_collect_from_the_exchange_copies_no_link(tmp_path):
     exchange = tmp_path / "exchange"
     inbound = exchange / "minitape-autodiff" / "inbound"
     inbound.mkdir(parents=True)
+    exchange.chmod(0o777)   # nbgrader's documented permissions (grader/autograde/hub_route.py)
     import nbformat
 
     for student in ("a_honest", "b_linker"):
@@ -132,7 +133,10 @@ def test_collect_from_the_exchange_copies_no_link(tmp_path):
         (folder / "timestamp.txt").write_text("2030-01-01 10:00:00.000000 UTC")
     linker = next(inbound.glob("b_linker+*"))
     (linker / "grades.db").symlink_to(course / "gradebook.db")
-    nbgrader(course, "collect", EN, f"--Exchange.root={exchange}", "--CollectApp.check_owner=False")
+    for student in ("a_honest", "b_linker"):   # collect refuses students outside the roster
+        add_student(course, student)
+    # the folders are root's, not the students' (no such system users here): no owner check
+    nbgrader(course, "collect", EN, f"--Exchange.root={exchange}", "--ExchangeCollect.check_owner=False")
     assert (course / "submitted" / "a_honest" / EN / f"{LESSON}.ipynb").is_file()
     assert not (course / "submitted" / "b_linker").exists() or not any(
         (course / "submitted" / "b_linker").rglob("*.*"))

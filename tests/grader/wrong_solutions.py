@@ -208,34 +208,6 @@ def mse_gradients(w, b, x, y_true):
     return tape.gradient(loss, [w, b])
 ''', {"pattern": "not_finite"}),
     ],
-    "precision": [
-        ("l01_ex2", '''
-def mse_gradients(w, b, x, y_true):      # forward differences in NumPy, h = 1e-5
-    W, B, X, Y = (np.array(t.numpy()) for t in (w, b, x, y_true))
-    loss = lambda W, B: np.mean((X @ W + B - Y) ** 2)
-    def fd(A, f, h=1e-5):
-        g = np.zeros_like(A)
-        for i in np.ndindex(A.shape):
-            A2 = A.copy()
-            A2[i] += h
-            g[i] = (f(A2) - f(A)) / h
-        return g
-    return [tf.constant(fd(W, lambda A: loss(A, B))), tf.constant(fd(B, lambda A: loss(W, A)))]
-''', {"pattern": "precision"}),
-        ("l01_ex3", '''
-def gradients_by_name(params, x):      # forward differences in NumPy, h = 1e-6
-    a, c, X = params["a"].numpy(), params["c"].numpy(), np.array(x.numpy())
-    f = lambda a, c: np.sum(np.sin(a * X) + c ** 2 * X)
-    def fd(A, g_of, h=1e-6):
-        g = np.zeros_like(A)
-        for i in np.ndindex(A.shape):
-            A2 = A.copy()
-            A2[i] += h
-            g[i] = (g_of(A2) - g_of(A)) / h
-        return tf.constant(g)
-    return {"a": fd(a, lambda A: f(A, c)), "c": fd(c, lambda C: f(a, C))}
-''', {"pattern": "precision"}),
-    ],
     "extra": [
         ("l02_ex3", '''
 def loss_parts_gradients(w, x, y, lam):

@@ -253,9 +253,10 @@ def test_register_and_loss_choices_let_the_right_wording_pass(lang, text):
 
 
 def test_students_readme_uses_the_glossary():
-    from lessons.student import README_SECTIONS
+    from lessons.student import README_SECTIONS, SITE_PHRASES
 
-    sections = {"readme": {lang: text.format(version="1.0") for lang, text in README_SECTIONS.items()}}
+    sections = {"readme": {lang: text.format(version="1.0", site=SITE_PHRASES[lang][1])
+                           for lang, text in README_SECTIONS.items()}}
     problems = check_catalog(sections, "lessons/student.py: README_SECTIONS")
     assert not problems, _report(problems)
 

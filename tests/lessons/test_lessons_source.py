@@ -154,6 +154,9 @@ BAD_CASES = [
     (('# %% [markdown] key="intro" lang="en"', '# %% [markdown] key="intro" lang="en" src="abcdef12"'), 7, "takes no src="),
     (('src="' + text_hash(EN_INTRO) + '"', 'src="nothex"'), 12, "8-hex-digit hash"),
     (('lesson: 07-demo', 'lesson: 08-other'), 1, "header says lesson"),
+    (('# %%\nimport math', '# %% tf="maybe"\nimport math'), 27, "tf='maybe' must be one of"),
+    (('# %% [markdown] key="intro" lang="pt"', '# %% [markdown] key="intro" lang="pt" tf="course"'), 17, "only apply to code cells"),
+    (('nbgrader="solution"', 'nbgrader="solution" tf="course"'), 31, "tf= is for lesson cells"),
     (('# ---\n# jupyter:', 'stray = 1\n# ---\n# jupyter:'), 1, "text before the first '# %%'"),
 ]
 
@@ -245,11 +248,31 @@ def test_generated_notebook_structure(tmp_path):
     s_solution, s_tests = snb.cells[2], snb.cells[3]
     # nbgrader's stub, its comment in the notebook's language (grader.autograde.clear_solutions.LocalizedClearSolutions)
     assert s_solution.source == "def double(x):\n    # ESCREVA AQUI O SEU CÓDIGO\n    raise NotImplementedError()"
-    assert s_tests.source == 'check("l07_ex1")'
+    # a tests cell is the course's own: its first line says so, in the notebook's language
+    assert s_tests.source == '# Ferramentas do curso: esta célula não existe no TensorFlow.\ncheck("l07_ex1")'
     assert s_tests.metadata.editable is False and s_tests.metadata.deletable is False
     assert "checksum" in s_tests.metadata.nbgrader
     # the instructor notebook is untouched by making the student one
     assert "return 2 * x" in inb.cells[2].source
+
+
+def test_course_cells_say_so_and_claim_markers_are_removed(tmp_path):
+    text = GOOD.replace("# %%\nimport math", '# %% tf="course"\nimport math').replace(
+        "*watched*.", "*watched*. <!-- claim: l07.watched -->")
+    lesson = parse_lesson(write(tmp_path, text))
+    assert [c.tf for c in lesson.code] == ["course", None, None]
+    # the marker does not make the translations stale: hashes ignore it
+    assert all(lesson.prose[0].status(lang) == "ok" for lang in ("es", "pt", "ru"))
+    from lessons.i18n import t
+
+    assert t("lessons.course_only", "en") == "The course's tools: this cell does not exist in TensorFlow."
+    for lang in ("en", "ru"):
+        note = f"# {t('lessons.course_only', lang)}\n"
+        inb = build.instructor_notebook(lesson, lang)
+        assert inb.cells[1].source == note + "import math\nvalue = math.sqrt(4.0)"
+        assert inb.cells[2].source.startswith("def double(x):")  # a solution runs under both engines
+        assert "claim" not in inb.cells[0].source and inb.cells[0].source.rstrip().endswith("*watched*.") \
+            or lang != "en"
 
 
 def test_stamp_records_the_english_hash(tmp_path, capsys):

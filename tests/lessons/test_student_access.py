@@ -145,7 +145,11 @@ def test_student_dist_holds_only_student_material(dist: Path) -> None:
     wheel = json.loads((dist / student.MANIFEST).read_text())["wheel"]
     assert set(files) == set(json.loads((dist / student.MANIFEST).read_text())["files"]) | {student.MANIFEST}
     tops = {f.split("/", 1)[0] for f in files}
-    assert tops == {"lessons", "binder", "Makefile", "README.md", ".gitignore", student.MANIFEST}, tops
+    assert tops == {"lessons", "binder", "docs", "Makefile", "README.md", ".gitignore", student.MANIFEST}, tops
+    # the students' guide in the four languages, as in the checkout, and the README pointing at it
+    assert sorted(f for f in files if f.startswith("docs/")) == sorted(g.as_posix() for g in student.GUIDES.values())
+    for guide in student.GUIDES.values():
+        assert (dist / guide).read_bytes() == (REPO / guide).read_bytes()
     notebooks = [f for f in files if f.startswith("lessons/")]
     expected = sorted(p.relative_to(REPO).as_posix() for p in REPO.glob("lessons/*/*.ipynb")
                       if "src" not in p.parts)
@@ -186,6 +190,11 @@ def test_student_dist_holds_only_student_material(dist: Path) -> None:
                              ("## Português", "LAB_LANG=pt"), ("## Русский", "LAB_LANG=ru")]:
         assert heading in readme and f"make lab {command}" in readme, heading
     assert [f'<div lang="{lang}">' in readme for lang in ("en", "es", "pt", "ru")] == [True] * 4
+    # how to hand in, and the browser-only route, in each language; the guide linked from each
+    for lang in ("en", "es", "pt", "ru"):
+        section = readme.split(f'<div lang="{lang}">', 1)[1].split("</div>", 1)[0]
+        assert f"`lessons/{lang}/01-gradients.ipynb`" in section and f"]({student.GUIDES[lang].as_posix()})" in section
+        assert student.SITE_PHRASES[lang][1] in section     # no site named in pyproject.toml: who gives it
     # the checkout's make student-dist runs the same command
     dry = subprocess.run(["make", "-n", "-C", str(REPO), "student-dist", "STUDENT_DIST=/elsewhere/x",
                           "VENV=/nonexistent-venv"], capture_output=True, text=True, timeout=60)

@@ -85,3 +85,24 @@ def test_the_site_lock_names_only_official_packages_and_the_sites_own(lite_build
     lock = json.loads((REPO / "lite" / "package-lock.json").read_text())
     assert lock["packages"]["node_modules/pyodide"]["version"] == lite_build.PYODIDE_VERSION
     assert lock["packages"]["node_modules/pyodide"]["integrity"].startswith("sha512-")
+
+
+def test_a_dependency_nothing_imports_is_left_out_and_checked(tmp_path, lite_build) -> None:
+    """The site's lock drops the edges of UNUSED_DEPENDENCIES (matplotlib -> pytz) and the build
+    stops when the package's code does import the dependency."""
+    lock = _lock({"matplotlib": ("matplotlib-3.whl", b"m", ["numpy", "pytz", "cycler"]),
+                  "numpy": ("numpy-2.whl", b"n", []), "pytz": ("pytz-1.whl", b"p", []),
+                  "cycler": ("cycler-1.whl", b"c", [])})
+    trimmed = lite_build.without_unused_dependencies(lock)
+    assert trimmed["packages"]["matplotlib"]["depends"] == ["numpy", "cycler"]
+    assert lock["packages"]["matplotlib"]["depends"] == ["numpy", "pytz", "cycler"]   # the official one untouched
+    assert "pytz" not in lite_build.closure(trimmed, ["matplotlib"])
+    for source, fails in (("# pytz zones are attached by localizing\nx = 1\n", False),
+                          ("import os\nimport pytz\n", True), ("    from pytz import utc\n", True)):
+        with zipfile.ZipFile(tmp_path / "matplotlib-3.whl", "w") as zf:
+            zf.writestr("matplotlib/dates.py", source)
+        if fails:
+            with pytest.raises(lite_build.BuildError, match="matplotlib/dates.py imports pytz"):
+                lite_build.check_unused_dependencies(trimmed, tmp_path)
+        else:
+            lite_build.check_unused_dependencies(trimmed, tmp_path)

@@ -40,3 +40,29 @@ def test_the_lite_build_reads_its_list_from_course_lang(tmp_path):
     build = _lite_build(tmp_path)
     assert build.LANGS == (*course_lang.LANGS, "fr")
     assert build.LANG_NAMES["fr"] == "Français"
+
+
+def test_the_sites_texts_are_typeset_as_the_lessons_are():
+    """The start-up notice and the landing page, as the build fills them in, are what
+    course_lang.typography makes of them (Russian no-break spaces, nested quotes)."""
+    from course_lang.typography import typeset
+
+    build = _lite_build()
+    for lang in build.LANGS:
+        seconds = build.seconds_phrase(lang, 21)
+        for text in build.STARTUP_MESSAGES[lang].values():
+            filled = build.typeset(text.replace("{seconds}", seconds), lang)
+            assert typeset(filled, lang) == filled
+        assert build.typeset("урок и в браузере — 5 МБ", "ru") == "урок и\u00a0в\u00a0браузере\u00a0— 5\u00a0МБ"
+
+
+def test_the_sites_texts_use_the_glossary():
+    from lessons.glossary import check_text
+
+    build = _lite_build()
+    for lang in build.LANGS:
+        if lang == "en":
+            continue
+        texts = [*build.LANDING_TEXT[lang], *build.STARTUP_MESSAGES[lang].values()]
+        problems = [v for text in texts for v in check_text(text, lang)]
+        assert problems == [], (lang, problems)

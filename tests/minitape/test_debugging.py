@@ -372,7 +372,7 @@ def test_why_none_guide_unconnected():
     assert tape.gradient(z, x) is None
     w = why_none(tape, z, x)
     assert w.reason == "unconnected" and bool(w)
-    assert "without using this source" in w.message
+    assert "the target was not computed from this source" in w.message
 
 
 def test_why_none_guide_variable_replaced_by_tensor():
@@ -682,3 +682,14 @@ def test_edges_empty_tape_unconnected_stepper_custom_gradient_and_released_tape(
     assert why_none(tj, q, tf.constant(1.0)).reason == "not_watched"  # needs no recording
     with pytest.raises(ValueError, match="persistent=True"):
         draw(tj)
+
+
+def test_why_none_unconnected_names_a_result_made_before_the_tape():
+    # lesson 3's snippet G: the source was used, but only before the `with` block (ru review #38)
+    x = tf.Variable(2.0)
+    z = tf.sin(x)
+    with tf.GradientTape() as tape:
+        y = z * z
+    answer = why_none(tape, y, x, lang="en")
+    assert answer.reason == "unconnected"
+    assert "before the `with` block does not count" in answer.message

@@ -122,12 +122,14 @@ def test_gpu_without_cupy_is_a_clear_error_and_the_rest_still_works():
             assert tf.constant(1.0).device.endswith("CPU:0")
         assert tf.config.get_soft_device_placement()
         tf.config.set_soft_device_placement(False)
+        with tf.device("/GPU:0"):  # TF: entering is fine, the first operation raises
+            pass
         for attempt in range(2):  # the error is the same every time it is asked for
             try:
                 with tf.device("/GPU:0"):
                     tf.constant(1.0)
             except tf.errors.InvalidArgumentError as e:
-                print(e)
+                print(str(e) + " || " + " ".join(e.__notes__))
             else:
                 raise SystemExit("no error")
         tf.config.set_soft_device_placement(True)
@@ -143,6 +145,9 @@ def test_gpu_without_cupy_is_a_clear_error_and_the_rest_still_works():
     assert first == second
     assert first.startswith("Could not satisfy device specification "
                             "'/job:localhost/replica:0/task:0/device:GPU:0'. enable_soft_placement=0.")
+    # TF's message exactly; what is missing and how to install it is the exception's note
+    assert first.split(" || ")[0].endswith("All available devices "
+                                           "[/job:localhost/replica:0/task:0/device:CPU:0].")
     assert "CuPy is not installed" in first
     assert "pip install cupy-cuda12x" in first
     assert "NVIDIA GPU" in first and "'/CPU:0'" in first
@@ -174,9 +179,10 @@ def test_cupy_without_a_gpu_is_a_clear_error():
             assert tf.constant([1.0]).device.endswith("CPU:0")  # soft placement
         tf.config.set_soft_device_placement(False)
         try:
-            tf.device("/GPU:0").__enter__()
+            with tf.device("/GPU:0"):
+                tf.Variable(1.0)
         except tf.errors.InvalidArgumentError as e:
-            print(e)
+            print(str(e) + " " + " ".join(e.__notes__))
         tf.config.set_soft_device_placement(True)
         assert tf.constant([1.0]).device.endswith("CPU:0")
     """)
@@ -229,8 +235,9 @@ def test_every_creation_function_uses_the_current_device(on_dev):
         }
         layer = tf.keras.layers.Dense(4, activation="relu")
         layer(tf.ones((1, 3)))
-        made["Dense.kernel"] = layer.kernel
-        made["Dense.bias"] = layer.bias
+        # a Keras 3 weight has no .device (as in TensorFlow); the tf.Variable behind it, .value, has
+        made["Dense.kernel"] = layer.kernel.value
+        made["Dense.bias"] = layer.bias.value
     for what, t in made.items():
         assert is_dev(t), f"{what} was created on {t.device}"
         assert type(t.numpy()) in (np.ndarray,) or isinstance(t.numpy(), np.generic), what
@@ -462,7 +469,7 @@ def test_training_a_model_gives_the_same_numbers_on_every_device(on_dev):
             grads = tape.gradient(loss, model.trainable_variables)
             opt.apply_gradients(zip(grads, model.trainable_variables))
             losses.append(loss)
-        return [tf.stack(losses)] + list(model.trainable_variables)
+        return [tf.stack(losses)] + [v.value for v in model.trainable_variables]  # Keras 3: .value has the device
 
     for opt_cls in (tf.keras.optimizers.SGD, tf.keras.optimizers.Adam):
         cpu, dev = _cpu_and_dev(on_dev, lambda: train(opt_cls))
@@ -509,3 +516,35 @@ def test_gpu_benchmark_without_a_gpu_says_why():
     """)
     assert r.returncode == 1
     assert "no GPU to measure" in r.stderr and "pip install cupy-cuda12x" in r.stderr
+
+
+def test_soft_placement_off_raises_at_the_first_operation_not_on_entering():
+    # TensorFlow 2.21: an empty block, or one with Python only, runs; each operation placed
+    # in it (a constant, a Variable, an op on tensors made outside) raises; a CPU block inside
+    # runs; after the block, operations run as before
+    r = run_python("""
+        import sys
+        sys.modules["cupy"] = None
+        import minitape as tf
+        tf.config.set_soft_device_placement(False)
+        x = tf.constant([1.0, 2.0])
+        with tf.device("/GPU:0"):
+            n = 1 + 2
+        steps = []
+        for make in (lambda: tf.constant(1.0), lambda: tf.Variable(1.0),
+                     lambda: tf.reduce_sum(x), lambda: x * 2.0, lambda: tf.zeros([2])):
+            try:
+                with tf.device("/GPU:0"):
+                    steps.append("entered")
+                    make()
+                    steps.append("ran")
+            except tf.errors.InvalidArgumentError:
+                steps.append("raised")
+        with tf.device("/GPU:0"):
+            with tf.device("/CPU:0"):
+                y = tf.constant(1.0) + 1
+        print(n, steps.count("entered"), steps.count("raised"), steps.count("ran"), float(y),
+              float(tf.reduce_sum(x * 2.0)))
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["3", "5", "5", "0", "2.0", "6.0"]

@@ -420,10 +420,14 @@ def test_registered_gradient_falls_back_to_the_loop(fallbacks):
 @pytest.mark.parametrize("layout", ["matvec", "row_vector", "two_layers", "non_finite"])
 @pytest.mark.parametrize("parallel", [None, 40])
 def test_selected_rows_shortcut_of_matrix_products(monkeypatch, layout, parallel):
-    """Seeds that reach a matrix-vector product as diag(d) (identity rows scaled element-wise)
-    are multiplied as selected rows when nothing records: same Jacobian as the loop, chunks
-    (shifted diagonals) included; dense gradients and non-finite matrices take the product."""
+    """Dense seeds that reach a matrix-vector product as diag(d) (identity rows scaled
+    element-wise) are multiplied as selected rows when nothing records: same Jacobian as the
+    loop, chunks (shifted diagonals) included; dense gradients and non-finite matrices take
+    the product.  (Seeds that stay one-hot take the one-hot rules instead, test_onehot.py:
+    switched off here, as where a gradient was written out before its product.)"""
+    from minitape import _onehot
     from minitape._ops import linalg_grads
+    monkeypatch.setattr(_onehot, "available", lambda target: False)
     taken = []
     orig = linalg_grads._selected_rows
 

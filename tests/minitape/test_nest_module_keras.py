@@ -168,7 +168,7 @@ def test_module_gradients_with_trainable_variables():
 def test_dense_shapes_names_and_values():
     tf.random.set_seed(0)
     layer = tf.keras.layers.Dense(3, activation="relu")
-    assert layer.trainable_variables == () and not layer.built
+    assert layer.trainable_variables == [] and not layer.built  # Keras 3: lists
     x = tf.constant(np.random.default_rng(0).normal(size=(4, 2)).astype(np.float32))
     y = layer(x)
     assert y.shape == (4, 3) and y.dtype == tf.float32
@@ -234,9 +234,22 @@ def test_dense_gradients_and_module_order():
     x = tf.constant(np.random.default_rng(1).normal(size=(5, 3)).astype(np.float32))
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(m(x) ** 2)
+    # Keras 3's layers are not tf.Modules: a tf.Module finds none of their weights
+    assert m.trainable_variables == () and m.submodules == ()
+    # a keras.Model tracks its layers: in the order they were assigned, kernel before bias
+    class KerasModel(tf.keras.Model):
+        def __init__(self, hidden, out):
+            super().__init__()
+            self.hidden, self.out = hidden, out
+
+        def call(self, x):
+            return self.out(self.hidden(x))
+
+    m = KerasModel(m.hidden, m.out)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(m(x) ** 2)
     vs = m.trainable_variables
-    # like TensorFlow: submodules by attribute name ("hidden" < "out"), kernel before bias
-    assert vs == (m.hidden.kernel, m.hidden.bias, m.out.kernel, m.out.bias)
+    assert vs == [m.hidden.kernel, m.hidden.bias, m.out.kernel, m.out.bias]
     grads = tape.gradient(loss, vs)
     assert all(g is not None and g.shape == v.shape for g, v in zip(grads, vs))
     # check the output layer's kernel gradient by hand
@@ -447,3 +460,34 @@ def test_missing_gradients_warning_in_keras_3s_words():
     assert str(rec[0].message) == ("Gradients do not exist for variables ['b:0'] when minimizing "
                                    "the loss. If using `model.compile()`, did you forget to provide "
                                    "a `loss` argument?")
+
+
+def test_keras_set_random_seed_makes_initial_weights_reproducible():
+    # Keras 3: tf.random.set_seed alone does not fix a layer's initial weights; this does
+    # (lesson 6 seeds its MLP with it, and runs under TensorFlow too)
+    def weights(seed):
+        tf.keras.utils.set_random_seed(seed)
+        layer = tf.keras.layers.Dense(3)
+        layer(tf.ones((1, 4)))
+        return layer.kernel.numpy()
+
+    assert np.array_equal(weights(1), weights(1))
+    assert not np.array_equal(weights(1), weights(2))
+    import random
+    tf.keras.utils.set_random_seed(7)
+    first = (random.random(), np.random.rand())
+    tf.keras.utils.set_random_seed(7)
+    assert (random.random(), np.random.rand()) == first  # Python's and NumPy's too, as Keras 3
+    for bad in (1.5, None, "1"):
+        with pytest.raises(ValueError, match=r"Expected `seed` argument to be an integer"):
+            tf.keras.utils.set_random_seed(bad)
+
+
+def test_keras_trainable_weights_are_the_trainable_variables():
+    # Keras 3 names them both ways; an answer may use either (l01_ex4, l06_ex4)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="tanh"), tf.keras.layers.Dense(1)])
+    model(tf.ones((2, 4)))
+    assert [id(v) for v in model.trainable_weights] == [id(v) for v in model.trainable_variables]
+    layer = model.layers[0]
+    assert [v.name for v in layer.trainable_weights] == ["kernel", "bias"]
+    assert layer.non_trainable_weights == []

@@ -607,6 +607,15 @@ def _gather_nd(data, rng):
     return (lambda t: tf.gather_nd(t, idx, batch_dims=bd)), [real(rng, shape)]
 
 
+@case("gather_nd_rows")
+def _gather_nd_rows(data, rng):
+    """Whole rows (indices of shape (k, 1)): TF's GatherNd whose gradient is an IndexedSlices."""
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=3))
+    k = data.draw(st.integers(1, 4))
+    idx = rng.integers(0, shape[0], size=(k, 1))
+    return (lambda t: tf.gather_nd(t, idx) * 1.5), [real(rng, shape)]
+
+
 @case("slogdet")
 def _slogdet(data, rng):
     a = well_conditioned(rng, batch_sq(data))

@@ -26,10 +26,6 @@ DELIBERATE = {
     ("tensors", 31): "string tensors: minitape's tensors hold numbers and booleans",
     ("variables", 6): "assign returns the Variable itself; TF's repr says 'UnreadVariable'",
     ("variables", 16): "assign returns the Variable itself; TF's repr says 'UnreadVariable'",
-    ("modules", 15): "a tf.Variable attribute of a Keras Layer is tracked (Keras 3 drops it)",
-    ("basic_training", 5): "a tf.Variable attribute of a keras.Model is tracked (Keras 3 drops it)",
-    ("basic_training", 6): "... so apply_gradients has variables to train (Keras 3: none)",
-    ("basic_training", 7): "... and the model trained by the cell before has a smaller loss",
     ("printing_and_errors", 23): "dtype refusals end after NodeDef (TF appends the op's signature)",
     ("printing_and_errors", 24): "dtype refusals end after NodeDef (TF appends the op's signature)",
     ("printing_and_errors", 25): "dtype refusals end after NodeDef (TF appends the op's signature)",
@@ -57,7 +53,8 @@ def test_the_recording_covers_the_guides():
                                       "custom_training", "autodiff", "advanced_autodiff",
                                       "printing_and_errors", "sparse_gradients",
                                       "printing_digits", "kink_warnings", "errors_round3",
-                                      "dtypes_round3"}
+                                      "dtypes_round3", "keras_models", "custom_fit",
+                                      "training_walkthrough"}
     assert sum(len(c) for c in DATA["notebooks"].values()) >= 400
     for key in DELIBERATE:
         assert key[1] < len(DATA["notebooks"][key[0]])

@@ -16,7 +16,7 @@ from packaging.version import Version
 from tests.support.project import REPO
 
 LOCKS = {"build": REPO / "requirements/build.txt", "course": REPO / "requirements/course.txt",
-         "dev": REPO / "requirements/dev.txt"}
+         "dev": REPO / "requirements/dev.txt", "tf": REPO / "requirements/tf.txt"}
 PYTHONS = ("3.11.2", "3.11.7", "3.12.1", "3.13.0")  # Debian 12's 3.11, pyenv's, Ubuntu 24.04's 3.12, Debian 13's 3.13
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?)==([^\s;\\]+)\s*(?:;\s*([^\\]+?))?\s*\\?$")
 
@@ -82,7 +82,8 @@ def test_every_pin_is_hashed(lock):
 
 
 @pytest.mark.parametrize("python", PYTHONS)
-@pytest.mark.parametrize("lock, extras", [("course", ("course",)), ("dev", ("course", "dev"))])
+@pytest.mark.parametrize("lock, extras", [("course", ("course",)), ("dev", ("course", "dev")),
+                                          ("tf", ("tensorflow",))])
 def test_the_lock_satisfies_pyproject_on_every_supported_python(lock, extras, python):
     pins = _pins(LOCKS[lock], python)
     env = {"python_full_version": python, "python_version": python[:4], "extra": ""}
@@ -103,12 +104,22 @@ def test_the_course_lock_is_the_dev_lock_s_course_part(python):
     assert not differ, differ
 
 
+@pytest.mark.parametrize("python", PYTHONS)
+def test_the_tensorflow_lock_keeps_the_dev_lock_s_versions(python):
+    """.venv-tf puts .venv's packages after its own (make install-tf): a package both hold is the
+    same version in both, so the lessons run on the NumPy the tests saw; TensorFlow 2.21 with Keras 3."""
+    tf, dev = _pins(LOCKS["tf"], python), _pins(LOCKS["dev"], python)
+    differ = {n: (v, dev[n]) for n, v in tf.items() if n in dev and dev[n] != v}
+    assert not differ, differ
+    assert tf["tensorflow-cpu"] == "2.21.0" and tf["keras"].startswith("3.")
+
+
 def test_the_build_tools_agree_with_the_locks():
     build = _pins(LOCKS["build"], "3.11.7")
     assert set(build) == {"pip", "setuptools"}
     backend = tomllib.loads((REPO / "pyproject.toml").read_text())["build-system"]["requires"]
     assert all(Requirement(r).specifier.contains(build[canonicalize_name(Requirement(r).name)]) for r in backend)
-    for lock in ("course", "dev"):
+    for lock in ("course", "dev", "tf"):
         pins = _pins(LOCKS[lock], "3.11.7")
         assert pins.get("setuptools", build["setuptools"]) == build["setuptools"], lock
 

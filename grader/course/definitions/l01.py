@@ -19,10 +19,10 @@ Variables, ``x`` (k, n) and ``y_true`` (k, m) tensors; return ``[dL/dw, dL/db]``
 ``tf.keras.layers.Dense``; return the gradients of ``L = mean(layer(x)**2)`` w.r.t.
 ``layer.trainable_variables`` (a list ``[d kernel, d bias]``).
 
-Tensors and Variables given to students are float64, so a student's answer is compared with
-the float64 tolerance; ``derivative_at`` receives a Python float, which minitape (like
-TensorFlow) turns into float32, so it is compared with the float32 tolerance. References are
-always computed in float64. Hidden cases draw shapes and values at random.
+Tensors and Variables given to students are float64 (``derivative_at`` receives a Python float,
+which minitape, like TensorFlow, turns into float32); whatever dtype a student computes in,
+every answer is compared within float32's tolerance (the grader's one rule, ``grader.student.checks``). References are always computed in float64. Hidden cases draw shapes and values at
+random.
 """
 
 from __future__ import annotations
@@ -62,7 +62,6 @@ register(Exercise(
     id="l01_ex1",
     function="derivative_at",
     signature="derivative_at(x0)",
-    precision="float32",
     # the prompt asks for the tape's answer: a hand-derived 3*x0**2 - 2 keeps every point (values
     # decide points) and is noted for the instructor (grader.technique)
     techniques=(Technique("GradientTape", ("GradientTape",), "GradientTape.gradient", description={

@@ -16,7 +16,7 @@ and ``targets`` (k, m) tensors; with the intermediate result ``h = x @ w`` and
 ``total = data + penalty``, return ``{"data": d data/dw, "penalty": d penalty/dw,
 "total": d total/dw}`` (the lesson asks for one persistent tape).
 
-Tensors and Variables given to students are float64 (compared with the float64 tolerance).
+Tensors and Variables given to students are float64; every answer is compared within float32's tolerance (the grader's one rule, ``grader.student.checks``).
 The finite-difference check of ``l02_ex2`` treats ``h`` and ``w`` as independent inputs of
 ``F(h, w) = L(h) + L(x @ w)``, whose partial derivatives at ``h = x @ w`` are exactly the two
 asked gradients. ``l02_ex3`` has no finite-difference check (its three answers are gradients of

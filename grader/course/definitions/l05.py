@@ -43,7 +43,7 @@ the gradient of ``phi(w) = <dL/dw (w), v>`` with the logistic gradient written i
 scalar: they are compared with the references only.
 
 Tensors and Variables given to students are float64, except in ``l05_ex1`` (a Python float
-makes a float32 Variable), whose answers are compared with the float32 tolerance. References
+makes a float32 Variable); every answer is compared within float32's tolerance (the grader's one rule, ``grader.student.checks``). References
 are computed in float64. Hidden cases draw shapes and values at random.
 """
 
@@ -95,7 +95,6 @@ register(Exercise(
     id="l05_ex1",
     function="first_and_second_derivative",
     signature="first_and_second_derivative(x0)",
-    precision="float32",
     techniques=(Technique("GradientTape", ("GradientTape",), "GradientTape.gradient", description={
         "en": "a GradientTape (not a hand-derived formula)",
         "es": "una GradientTape (no una fórmula derivada a mano)",

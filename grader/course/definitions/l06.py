@@ -28,7 +28,7 @@ the mini-batch losses, each computed before its update (shape (epochs * ceil(k /
 batch_size),)). The optimizer is a fresh ``tf.keras.optimizers.Adam`` or ``SGD`` (with
 momentum in some hidden cases).
 
-Tensors and Variables given to students are float64 (compared with the float64 tolerance);
+Tensors and Variables given to students are float64 (every answer is compared within float32's tolerance (the grader's one rule, ``grader.student.checks``));
 references are computed in float64 with the same, deterministic updates, so a correct answer
 matches them to rounding. Hidden cases draw data, shapes, learning rates, step
 counts and the optimizer at random; the learning rates stay in the stable range.

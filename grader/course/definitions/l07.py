@@ -59,9 +59,8 @@ references only. ``l07_ex2`` has none: its answer's names change from case to ca
 (random programs), and the grader's finite-difference check needs fixed names; its hidden cases
 are compared with minitape only.
 
-Students compute in Python floats (float64), so answers are compared with the float64
-tolerance; a Python int (``0`` for a gradient that is exactly zero) counts as the number it is
-(``plain_numbers``).
+Students compute in Python floats (float64); every answer is compared within float32's tolerance (the grader's one rule, ``grader.student.checks``), and a Python
+int (``0`` for a gradient that is exactly zero) counts as the number it is.
 
 Techniques: the prompts ask for the student's own tape and forbid minitape's. Exercises 1-5
 are graded where minitape's automatic differentiation does not exist (``absent``: their probes
@@ -151,7 +150,6 @@ register(Exercise(
     techniques=_OWN_TAPE_ONLY,
     absent=_NO_AUTODIFF,
     points=2,
-    plain_numbers=True,
     reference=_quotient_reference,
     visible=[Case(lambda rng: _ex1(0.5, 2.0), "a0 = 0.5, b0 = 2.0"),
              Case(lambda rng: _ex1(-1.0, 0.75), "a0 = -1.0, b0 = 0.75")],
@@ -242,7 +240,6 @@ register(Exercise(
     absent=_NO_AUTODIFF,
     techniques=(_NOT_MINITAPES,),
     points=3,
-    plain_numbers=True,
     reference=_backward_reference,
     visible=[Case(lambda rng: _ex2(_EX2_TAPE, {"x": 0.5, "y": 2.0}, "f"),
                   {"en": "the lesson's example tape, target f",
@@ -297,7 +294,6 @@ register(Exercise(
     techniques=_OWN_TAPE_ONLY,
     absent=_NO_AUTODIFF,
     points=2,
-    plain_numbers=True,
     reference=_neuron_reference,
     visible=[Case(lambda rng: _ex3(0.5, -1.0, 0.1, 1.0, 2.0, 0.5),
                   "w = (0.5, -1.0), b = 0.1, x = (1.0, 2.0), y = 0.5"),
@@ -364,7 +360,6 @@ register(Exercise(
     techniques=_OWN_TAPE_ONLY,
     absent=_NO_AUTODIFF,
     points=2,
-    plain_numbers=True,
     reference=_linear_hinge_reference,
     visible=[Case(lambda rng: _ex4(0.5, -0.25, 0.1, [[1.0, 2.0], [-1.0, 0.5], [0.3, -1.2]],
                                    [1.0, -1.0, 1.0], 0.01),
@@ -461,7 +456,6 @@ register(Exercise(
     techniques=_OWN_TAPE_ONLY,
     absent=_NO_AUTODIFF,
     points=2,
-    plain_numbers=True,
     reference=_train_losses_reference,
     visible=[Case(_ex5_visible, {"en": "25 parameters, 6 points, 3 steps, learning_rate = 0.5",
                                  "es": "25 parámetros, 6 puntos, 3 pasos, learning_rate = 0.5",

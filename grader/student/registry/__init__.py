@@ -93,19 +93,20 @@ class Exercise:
     fd_checks: int = 1
     fd_weight: float = 1.0
     tolerance: Tolerance = field(default_factory=Tolerance)
-    # the precision the exercise's answer is computed in ("float32" where the student's inputs
-    # make float32 tensors): it chooses the tolerance, whatever dtype the answer comes back in
-    precision: str = "float64"
+    # the precision the answers are compared at: float32's tolerance for every exercise (the one
+    # rule, grader.student.checks); "float64" only for an exercise whose subject is precision,
+    # which its statement then says. It chooses the tolerance, whatever dtype the answer has.
+    precision: str = "float32"
     # what the answer must (or must not) use, checked by the autograder (grader.autograde.technique)
     techniques: tuple = ()
-    # the answers are plain Python numbers (lesson 7): an int such as 0 is a number like 0.0
-    plain_numbers: bool = False
     # tools the graded values must be computed without ("autodiff": minitape's automatic
     # differentiation, lesson 7): at grading time the probes run in a kernel whose minitape
     # does not have them (grader.infra.worlds), and check() calls the function with them off
     absent: tuple = ()
     # how many hidden checks grading adds, for exercises known only from data (no hidden cases)
     hidden_checks: int | None = None
+    # whether those draw their inputs at random, for exercises known only from data
+    hidden_random: bool | None = None
     signature: str = ""
     title: dict[str, str] = field(default_factory=dict)
     compares: Any = "gradient"
@@ -166,6 +167,14 @@ class Exercise:
     def display_title(self, lang: str) -> str:
         """The exercise's name in ``lang`` (English, else its id, where it has none)."""
         return self.title.get(lang) or self.title.get("en") or self.id
+
+    @property
+    def hidden_at_random(self) -> bool:
+        """Whether the hidden checks draw their inputs at random (else they are named cases,
+        such as the snippets of l03_ex5, and the report says so)."""
+        if self.hidden_random is not None:
+            return self.hidden_random
+        return not self.hidden or not all(case.label for case in self.hidden)
 
     def component_label(self, path: str) -> str:
         """The name of the answer's part at ``path`` (``"[0]"`` -> ``"dL/dw"``), or ``path``."""
