@@ -70,7 +70,7 @@ def own_code(module):
                   and getattr(v, "__module__", "") != "minitape._absent"
                   and not (isinstance(v, type) and issubclass(v, BaseException)))
 results["code left in the removed modules"] = {
-    m: own_code(m) for m in ("minitape._tape", "minitape._jacobian", "minitape._custom",
+    m: own_code(m) for m in ("minitape._tape", "minitape._vjp", "minitape._jacobian", "minitape._custom",
                              "minitape.autodiff", "minitape._ops.math_grads",
                              "minitape._ops.raw_grads", "minitape._ops.array_grads")}
 def reload_tape():
