@@ -22,6 +22,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Pontuação: {score} de {points} ponto|Pontuação: {score} de {points} pontos",
         "ru": "баллы: {score} из {points}|баллы: {score} из {points}|баллы: {score} из {points}",
     },
+    "report.optional": {
+        "en": "Optional exercise, no points: {passed} of {total} checks passed",
+        "es": "Ejercicio opcional, sin puntos: {passed} de {total} comprobaciones superadas",
+        "pt": "Exercício opcional, sem pontos: {passed} de {total} verificações corretas",
+        "ru": "необязательное упражнение, без баллов: пройдено {passed} из {total} проверок",
+    },
+    "report.optional_note": {
+        "en": "This exercise is optional: its checks are run and shown to you and to your teacher, and it adds nothing to the grade.",
+        "es": "Este ejercicio es opcional: sus comprobaciones se ejecutan y se os muestran a ti y a tu profesor o profesora, pero no suma nada a la nota.",
+        "pt": "Este exercício é opcional: as verificações rodam e aparecem para você e para o seu professor ou professora, mas ele não soma nada à nota.",
+        "ru": "Это упражнение необязательное: его проверки выполняются и видны вам и преподавателю, но на оценку оно не влияет.",
+    },
     "report.visible_score": {
         "en": "Visible checks: {passed} of {total} passed",
         "es": "Comprobaciones visibles: {passed} de {total} superadas",
@@ -826,6 +838,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "notebook corrigido ausente ou ilegível",
         "ru": "проверенный блокнот отсутствует или не читается",
     },
+    "classreport.optional": {
+        "en": "optional, 0 points: the share of checks passed",
+        "es": "opcional, 0 puntos: la fracción de comprobaciones superadas",
+        "pt": "opcional, 0 pontos: a fração de verificações corretas",
+        "ru": "необязательное, 0 баллов: доля пройденных проверок",
+    },
     "classreport.mean_of": {
         "en": "mean {mean} of {points}",
         "es": "media {mean} de {points}",
@@ -1095,10 +1113,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ru": "[Не сохранено выводов: {dropped} ({bytes} байт); ячейка хранит не более {max_count} выводов и {max_kb} КБ]",
     },
     "output.truncated_notebook": {
-        "en": "[Outputs not kept: {dropped}; the notebook's outputs reached the limit ({max_count} outputs, {max_kb} KB)]",
-        "es": "[Salidas no conservadas: {dropped}; las salidas del cuaderno alcanzaron el límite ({max_count} salidas, {max_kb} KB)]",
-        "pt": "[Saídas não guardadas: {dropped}; as saídas do notebook atingiram o limite ({max_count} saídas, {max_kb} KB)]",
-        "ru": "[Не сохранено выводов: {dropped}; выводы блокнота достигли предела ({max_count} выводов, {max_kb} КБ)]",
+        "en": "[Outputs not kept: {dropped}, in this cell and the cells after it; the notebook's outputs reached the limit ({max_count} outputs, {max_kb} KB)]",
+        "es": "[Salidas no conservadas: {dropped}, en esta celda y en las siguientes; las salidas del cuaderno alcanzaron el límite ({max_count} salidas, {max_kb} KB)]",
+        "pt": "[Saídas não guardadas: {dropped}, nesta célula e nas seguintes; as saídas do notebook atingiram o limite ({max_count} saídas, {max_kb} KB)]",
+        "ru": "[Не сохранено выводов: {dropped} — в этой ячейке и в следующих; выводы блокнота достигли предела ({max_count} выводов, {max_kb} КБ)]",
     },
     "output.malformed_message": {
         "en": "[an output of this cell could not be read and was dropped: {why}]",

@@ -2,8 +2,9 @@
 
 Inputs (trusted side -> kernel): :func:`encode_input` (trusted process) turns what an exercise's
 case built (Python numbers and strings, NumPy arrays, minitape tensors and Variables, built
-``Dense`` layers, ``Sequential`` models of them, Keras optimizers, nested in lists, tuples and
-dicts) into JSON; :func:`build_input` (kernel) rebuilds equal objects from it.
+``Dense`` layers, ``Sequential`` models of them, Keras optimizers, :class:`Formula` functions,
+nested in lists, tuples and dicts) into JSON; :func:`build_input` (kernel) rebuilds equal objects
+from it.
 
 Answers (kernel -> trusted side): :func:`encode_answer` (kernel) turns what the student's
 function returned into JSON; :func:`decode_answer` (trusted process) reads it *defensively*:
@@ -30,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_ELEMENTS", "MAX_PAYLOAD", "MIME", "Opaque", "WireError", "build_input",
+__all__ = ["MAX_ELEMENTS", "MAX_PAYLOAD", "MIME", "Formula", "Opaque", "WireError", "build_input",
            "decode_answer", "encode_answer", "encode_input", "kind_of"]
 
 MIME = "application/vnd.minitape.probe+json"  # the probe's output, and nothing else, has it
@@ -38,6 +39,9 @@ MAX_PAYLOAD = 8_000_000       # characters of one probe output
 MAX_ELEMENTS = 1_000_000      # numbers in one answer
 MAX_DEPTH = 10
 MAX_ITEMS = 1000
+
+
+_FLOAT_MAX_INT = int(np.finfo(np.float64).max)  # the largest int a float64 can stand for
 
 
 class WireError(ValueError):
@@ -52,6 +56,108 @@ class Opaque:
 
     def __repr__(self) -> str:
         return f"<{self.kind}>"
+
+
+# ------------------------------------------------------------------------------------------
+# a function as data: what an exercise passes where the student's code takes a function
+# ------------------------------------------------------------------------------------------
+_FORMULA_UNARY = ("sin", "cos", "exp", "tanh", "relu", "sigmoid", "softplus", "square", "sum", "mean")
+_FORMULA_BINARY = ("add", "sub", "mul")
+
+
+class Formula:
+    """A function of one tensor ``x`` written as data, so that it can be sent to a kernel (a
+    Python function cannot): a tree of nodes, ``"x"``, a NumPy array (a constant), or a list
+    ``[op, *operands]`` with ``op`` one of ``sin cos exp tanh relu sigmoid softplus square sum
+    mean`` (one operand), ``add sub mul`` (two), ``matvec`` (a constant matrix, then a vector)
+    or ``pow`` (an operand, then a Python number). Calling it evaluates the tree with
+    minitape's operations in float64, on whatever tensor, array or list it is given, so a tape
+    can record it and a nudge can evaluate it. ``engine``: the module whose operations evaluate
+    it (minitape when None; TensorFlow in the TensorFlow tier, as :func:`build_input` gives it)."""
+
+    __slots__ = ("tree", "name", "engine")
+
+    def __init__(self, tree, name="", engine=None):
+        _formula_check(tree, 0)
+        self.tree = tree
+        self.name = name
+        self.engine = engine  # the module whose operations evaluate it (minitape when None)
+
+    def __call__(self, x):
+        tf = self.engine
+        if tf is None:
+            import minitape as tf
+
+        if not isinstance(x, (tf.Tensor, tf.Variable)):
+            x = tf.constant(x, dtype=tf.float64)
+        return _formula_eval(tf, self.tree, x)
+
+    def __repr__(self):
+        return f"<function {self.name or 'f'}(x)>"
+
+
+def _formula_check(node, depth):
+    import numpy as np
+
+    if depth > 32:
+        raise ValueError("formula nested too deep")
+    if isinstance(node, str):
+        if node != "x":
+            raise ValueError(f"unknown formula leaf {node!r}")
+        return
+    if isinstance(node, np.ndarray):
+        return
+    if not isinstance(node, (list, tuple)) or not node or not isinstance(node[0], str):
+        raise ValueError(f"malformed formula node {node!r}")
+    op, args = node[0], node[1:]
+    if op in _FORMULA_UNARY and len(args) == 1 or op in _FORMULA_BINARY and len(args) == 2:
+        for a in args:
+            _formula_check(a, depth + 1)
+    elif op == "matvec" and len(args) == 2 and isinstance(args[0], np.ndarray):
+        _formula_check(args[1], depth + 1)
+    elif op == "pow" and len(args) == 2 and type(args[1]) in (int, float):
+        _formula_check(args[0], depth + 1)
+    else:
+        raise ValueError(f"malformed formula node {op!r} with {len(args)} operands")
+
+
+def _formula_eval(tf, node, x):
+    import numpy as np
+
+    if isinstance(node, str):
+        return x
+    if isinstance(node, np.ndarray):
+        return tf.constant(node, dtype=tf.float64)
+    op, args = node[0], node[1:]
+    if op == "matvec":
+        return tf.linalg.matvec(tf.constant(args[0], dtype=tf.float64), _formula_eval(tf, args[1], x))
+    if op == "pow":
+        return _formula_eval(tf, args[0], x) ** args[1]
+    a = [_formula_eval(tf, arg, x) for arg in args]
+    return {
+        "sin": lambda: tf.sin(a[0]), "cos": lambda: tf.cos(a[0]), "exp": lambda: tf.exp(a[0]),
+        "tanh": lambda: tf.tanh(a[0]), "relu": lambda: tf.nn.relu(a[0]),
+        "sigmoid": lambda: tf.nn.sigmoid(a[0]), "softplus": lambda: tf.math.softplus(a[0]),
+        "square": lambda: tf.square(a[0]), "sum": lambda: tf.reduce_sum(a[0]),
+        "mean": lambda: tf.reduce_mean(a[0]), "add": lambda: a[0] + a[1],
+        "sub": lambda: a[0] - a[1], "mul": lambda: a[0] * a[1],
+    }[op]()
+
+
+def _formula_data(node):
+    if isinstance(node, str):
+        return node
+    if isinstance(node, (list, tuple)):
+        return [node[0]] + [a if type(a) in (int, float) else _formula_data(a) for a in node[1:]]
+    return {"array": _arr(node)}
+
+
+def _formula_tree(data):
+    if isinstance(data, str):
+        return data
+    if isinstance(data, dict):
+        return _array_of(data["array"])
+    return [data[0]] + [a if type(a) in (int, float) else _formula_tree(a) for a in data[1:]]
 
 
 # ------------------------------------------------------------------------------------------
@@ -124,6 +230,8 @@ def encode_input(x: Any) -> dict:
         first = _dense(layers[0])
         return {"t": "sequential", "layers": [_dense(layer) for layer in layers],
                 "build_input": first["build_input"]}
+    if isinstance(x, Formula):
+        return {"t": "formula", "name": x.name, "tree": _formula_data(x.tree)}
     if isinstance(x, tf.keras.optimizers.Adam):
         return {"t": "optimizer", "kind": "Adam", "learning_rate": float(x.learning_rate),
                 "beta_1": float(x.beta_1), "beta_2": float(x.beta_2), "epsilon": float(x.epsilon)}
@@ -160,6 +268,8 @@ def build_input(d, tf=None):
         return _array_of(d)
     if t == "scalar":
         return _array_of(d)[()]
+    if t == "formula":
+        return Formula(_formula_tree(d["tree"]), d.get("name", ""), engine=tf)
     if tf is None:
         import minitape as tf
 
@@ -219,8 +329,9 @@ def _encode_array(arr, t, kind, budget):
     arr = np.asarray(arr)
     if arr.dtype.kind not in "fiub" or arr.dtype.itemsize > 8:
         return {"t": "other", "kind": f"{kind} of dtype {arr.dtype}"}
-    if arr.size > budget[0]:
-        return {"t": "other", "kind": f"{kind} too large ({arr.size} elements)"}
+    if arr.size > budget[0]:  # cannot be sent: the exercise's malformed_result, not "wrong type"
+        return {"t": "unusable", "why": f"{kind} too large ({arr.size} elements; at most "
+                                        f"{MAX_ELEMENTS} in all)"}
     budget[0] -= arr.size
     arr = arr.copy(order="C")
     return {"t": t, "kind": kind, "dtype": arr.dtype.str, "shape": list(arr.shape),
@@ -241,9 +352,17 @@ def encode_answer(x, budget=None, depth=0):
         return {"t": "none"}
     if isinstance(x, bool):
         return {"t": "bool", "v": bool(x)}
-    if isinstance(x, (int, float)) and type(x) in (int, float):
-        return {"t": "number", "v": x if isinstance(x, float) else int(x)} \
-            if not isinstance(x, int) or abs(x) < 2**53 else {"t": "number", "v": float(x)}
+    if type(x) is float:
+        # JSON has no NaN or infinity: named, so that they are judged as the numbers they are
+        return {"t": "number", "v": x if math.isfinite(x) else repr(x)}
+    if type(x) is int:
+        if abs(x) < 2**53:
+            return {"t": "number", "v": x}
+        try:
+            return {"t": "number", "v": float(x)}
+        except OverflowError:  # an int of 400 digits: no float holds it
+            return {"t": "unusable", "why": f"an integer of {x.bit_length()} bits, too large "
+                                            "for a floating-point number"}
     if isinstance(x, dict):
         items = [[k, encode_answer(v, budget, depth + 1)] for k, v in list(x.items())[:1000]
                  if isinstance(k, (str, int))]
@@ -315,9 +434,16 @@ def _decode(d: Any, budget: list[int], depth: int) -> Any:
         return d["v"]
     if t == "number":
         v = d.get("v")
+        if v in ("nan", "inf", "-inf"):  # what the kernel's half sends for them
+            return float(v)
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise WireError("malformed number")
+        if isinstance(v, int) and not -_FLOAT_MAX_INT <= v <= _FLOAT_MAX_INT:
+            raise WireError("an integer too large for a floating-point number")
         return v
+    if t == "unusable":  # what the kernel could not send (too large, no float holds it)
+        why = d.get("why")
+        raise WireError(why[:200] if isinstance(why, str) else "an answer that could not be sent")
     if t in ("list", "tuple"):
         items = d.get("items")
         if not isinstance(items, list) or len(items) > MAX_ITEMS:

@@ -390,8 +390,9 @@ def parse_lesson(path: str | Path, text: str | None = None) -> Lesson:
                 if BEGIN_HIDDEN in source:
                     problem(line, "hidden tests go in the tests cell, not in the solution cell")
             else:
-                if isinstance(points, bool) or not isinstance(points, (int, float)) or points <= 0:
-                    problem(line, f"points={points!r}: a tests cell needs points=N with N > 0")
+                if isinstance(points, bool) or not isinstance(points, (int, float)) or points < 0:
+                    problem(line, f"points={points!r}: a tests cell needs points=N with N > 0 "
+                                  "(0 for an optional exercise)")
                 _check_region(problem, line, source, BEGIN_HIDDEN, END_HIDDEN, required=False)
                 if BEGIN_SOLUTION in source:
                     problem(line, "a tests cell cannot contain a solution region")

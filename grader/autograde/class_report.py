@@ -3,7 +3,8 @@
 ``python -m grader report ASSIGNMENT [--course DIR] --out DIR [--lang xx]`` writes
 
 * ``DIR/report.json``: ``{"assignment", "students", "exercises": {id: {"points", "mean",
-  "median", "full", "zero", "distribution", "patterns": {pattern: count}, "kinds",
+  "median", "full", "zero", "distribution", "optional" (an exercise worth 0 points, whose
+  figures are then the share of checks each student passed, out of 1), "patterns": {pattern: count}, "kinds",
   "errors" (the code raised), "unanswered" (left as released, the export's status), "flags",
   "example"}}, "difficulty": [ids, hardest first], "flags": {kind: count}}``;
 * ``DIR/report.html``: one self-contained page (inline SVG plots, no script): exercises ranked
@@ -51,6 +52,9 @@ class ExerciseStats:
     errors: int = 0      # the student's code raised (an answer was written)
     unanswered: int = 0  # the solution cell left as released (the export's ``unanswered``)
     first: dict = field(default_factory=dict)  # pattern -> (student, notebook path)
+    # the share of checks each student passed (recorded by the autograder): what an optional
+    # exercise, worth 0 points, is summarized by
+    passed: list = field(default_factory=list)
 
 
 @dataclass
@@ -202,6 +206,9 @@ def _read_submission(data: ClassData, student: str, path: str, grader: dict,
         stats = data.exercises.get(cell)
         if stats is None or not isinstance(record, dict) or cell in skip:
             continue
+        share = record.get("passed")
+        if type(share) in (int, float) and 0.0 <= share <= 1.0:
+            stats.passed.append(float(share))
         pattern = record.get("pattern") or {}
         name = pattern.get("pattern") if isinstance(pattern, dict) else None
         if not isinstance(name, str) or not name:
@@ -291,7 +298,10 @@ def _num(x: float) -> float:
 def to_json(data: ClassData) -> dict:
     exercises = {}
     for ex_id, s in sorted(data.exercises.items()):
-        scores = s.scores
+        scores, points = s.scores, s.points
+        optional = points == 0  # an optional exercise: the share of checks passed, out of 1
+        if optional:
+            scores, points = s.passed, 1.0
         top = s.patterns.most_common(1)
         example = None
         if top:
@@ -299,10 +309,11 @@ def to_json(data: ClassData) -> dict:
             who = (student, *data.people.get(student, ()))
             example = {"pattern": top[0][0], "code": example_code(path, ex_id, who)}
         exercises[ex_id] = {
-            "points": s.points,
+            "points": points,
+            "optional": optional,
             "mean": _num(statistics.fmean(scores)) if scores else 0.0,
             "median": _num(statistics.median(scores)) if scores else 0.0,
-            "full": sum(1 for x in scores if x >= s.points - 1e-9),
+            "full": sum(1 for x in scores if x >= points - 1e-9),
             "zero": sum(1 for x in scores if x <= 1e-9),
             "distribution": {f"{k:g}": v for k, v in sorted(Counter(_num(x) for x in scores).items())},
             "patterns": dict(s.patterns.most_common()),
@@ -407,7 +418,8 @@ def render_html(report: dict, lang: str = "en") -> str:
         top = next(iter(s["patterns"]), "")
         flags = sum(s["flags"].values()) + s["errors"] + s.get("unanswered", 0)
         parts.append(f"<tr><td><a href='#{html.escape(e)}'>{html.escape(e)}</a> "
-                     f"<span class='muted'>{html.escape(_title(e, lang))}</span></td><td class='num'>{s['points']:g}</td>"
+                     f"<span class='muted'>{html.escape(_title(e, lang))}</span></td>"
+                     f"<td class='num'>{T('optional') if s.get('optional') else format(s['points'], 'g')}</td>"
                      f"<td class='num'>{s['mean']:g}</td><td class='num'>{s['full']}</td><td class='num'>{s['zero']}</td>"
                      f"<td>{html.escape(_pattern_name(top, lang)) if top else '—'}"
                      f"{' (' + str(s['patterns'][top]) + ')' if top else ''}</td><td class='num'>{flags}</td></tr>")
@@ -422,6 +434,8 @@ def render_html(report: dict, lang: str = "en") -> str:
     for e in ranked:
         s = exercises[e]
         mean_of = T("mean_of", mean=f"{s['mean']:g}", points=f"{s['points']:g}")
+        if s.get("optional"):
+            mean_of = f"{T('optional')}; {mean_of}"
         parts.append(f"<section id='{html.escape(e)}'><h2>{html.escape(e)} {html.escape(_title(e, lang))} "
                      f"<span class='muted'>({mean_of})</span></h2>")
         parts.append(f"<h3>{T('distribution')}</h3>" + _svg_histogram(s["distribution"], s["points"]))

@@ -5,7 +5,10 @@ here the cell that killed the kernel gets an error, every later cell is marked "
 one of the student's own cells killed it (``os._exit(1)`` at top level), the kernel is
 restarted instead, the cells that ran are replayed without that cell (and without any that
 kills it again on replay; ``max_kernel_restarts``), the killing cell gets an error in the
-student's language, and grading goes on: only what depends on that cell is lost. When an
+student's language, and grading goes on: only what depends on that cell is lost. A death
+seen in a test cell (a placeholder where no student code runs: the probes run at the end) is
+the doing of the student's last cell that ran (a kernel that answered, then died of what it
+started): that cell is blamed and the notebook replayed without it the same way. When an
 exercise's function kills it while its checks run (the probes, at the end), the kernel is
 restarted the same way and the other exercises' checks go on; the rest of that exercise's
 checks are not run (every visible case still comes before any hidden one). Two
@@ -63,6 +66,12 @@ def _students_own(cell: NotebookNode, resources) -> bool:
     calls the student's functions: when it kills the kernel, the notebook stops there)."""
     return probe_mark(cell, resources) is None and \
         not (utils.is_grade(cell) and not utils.is_solution(cell))
+
+
+def _runs_no_student_code(cell: NotebookNode, resources) -> bool:
+    """A test cell (its code is the grader's: a placeholder while the probes run at the end).
+    A probe calls the student's function, so a death there may be that function's doing."""
+    return not _students_own(cell, resources) and probe_mark(cell, resources) is None
 
 
 def _probe_nonces(resources) -> dict[str, str]:
@@ -242,6 +251,11 @@ class GraderExecute(Execute):
                 cell.execution_count = None
                 add_issue(nb, "crashed", name, "the grading worker died")
                 self._stop("grading worker died", name)
+        # a cell the dead worker's kernel dropped (it killed the kernel, in its own run, a
+        # replay, or blamed for a death seen in the next cell) is not among the kept cells
+        dropped = {i["cell"] for i in issues_of(nb)
+                   if i["kind"] == "crashed" and (i.get("detail") or "").startswith(KILLED_DETAIL)}
+        self._ran = [i for i in self._ran if cell_name(nb.cells[i], i) not in dropped]
         self._kept.setdefault("", list(self._ran))
         return nb, resources
 
@@ -364,6 +378,19 @@ class GraderExecute(Execute):
                 add_issue(self.nb, "crashed", name, PROBE_KILLED_DETAIL)
                 self._dead_exercises.add(mark[0])
                 return cell, resources
+            blamed = self._ran[-1] if _runs_no_student_code(cell, resources) and self._ran else None
+            if blamed is not None:
+                # a cell with no student code in it (a test cell, now a placeholder) cannot kill
+                # the kernel: the death the student's last cell caused surfaced here (a kernel
+                # that answered, then died of what that cell did): graded without that cell
+                self._ran.remove(blamed)
+                if self._restart_without(blamed):
+                    culprit = cell_name(self.nb.cells[blamed], blamed)
+                    self.nb.cells[blamed].setdefault("outputs", []).append(
+                        error_output("DeadKernelError", self._killed_message(culprit)))
+                    add_issue(self.nb, "crashed", culprit,
+                              KILLED_DETAIL + f" (the death showed in the next cell, {name})")
+                    return cell, resources
             cell.outputs.append(self._stop_output(
                 index, "DeadKernelError",
                 "The kernel died while running this cell (os._exit, a crash, or out of memory)."))

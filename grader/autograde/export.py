@@ -45,7 +45,8 @@ from grader.autograde.issues import issues_of
 __all__ = ["GraderExportPlugin", "assignment_statuses", "export_rows", "submitted_on_disk", "write_csv"]
 
 LANG_ORDER = LANGS
-NOTE_ONLY_KINDS = ("raised",)  # recorded issues the notes name but the status does not
+# recorded issues the notes name but the status does not (facts, not grading problems)
+NOTE_ONLY_KINDS = ("raised", "notebook_repaired")
 _MISSING_CELL = re.compile(r"^# This cell \(id:(?P<id>[^)]*)\) was missing from the submission")
 
 
@@ -256,7 +257,8 @@ def _lesson_cells(gradebook, lesson: Lesson, student_id: str, autograded_path,
                 status.append(kind)
             where = issue.get("cell") or ""
             note = f"{kind.replace('_', ' ')} ({where})" if where else kind.replace("_", " ")
-            if kind in ("technique", "forged_result", "hooked", "metadata_edited") and issue.get("detail"):
+            if kind in ("technique", "forged_result", "hooked", "metadata_edited",
+                        "notebook_repaired") and issue.get("detail"):
                 note += f": {issue['detail']}"  # a concern for the instructor's review
             notes.append(note)
     penalty = sub.late_submission_penalty or 0.0

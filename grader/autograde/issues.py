@@ -14,7 +14,7 @@ __all__ = ["FLAGGED_KINDS", "ISSUE_KINDS", "add_issue", "cell_name", "error_outp
 ISSUE_KINDS = ("crashed", "timed_out", "not_run", "test_cell_restored", "test_cell_modified",
                "no_result", "multiple_results", "malformed_result", "test_cell_moved",
                "duplicate_cell", "cell_retyped", "metadata_edited", "solution_cell_deleted",
-               "technique", "forged_result", "hooked")
+               "technique", "forged_result", "hooked", "notebook_repaired")
 
 
 FLAGGED_KINDS = ("crashed", "timed_out", "test_cell_restored", "test_cell_modified", "technique",

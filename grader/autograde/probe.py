@@ -147,7 +147,11 @@ def _call(func, case, lang, limit, buffer):
                             else _student_traceback(exc)}
     out["seconds"] = round(time.perf_counter() - start, 4)
     if "error" not in out:
-        out["answer"] = encode_answer(answer)
+        try:
+            out["answer"] = encode_answer(answer)
+        except Exception as exc:  # whatever the answer's objects do: that case is unusable
+            out["answer"] = {"t": "unusable", "why": f"the answer could not be read "
+                                                     f"({type(exc).__name__})"}
         if explain is not None and recorder is not None:
             why = {}
             for path in _none_paths(answer)[:50]:
@@ -187,4 +191,7 @@ def run(namespace, spec_json):
         # what the function printed is swallowed, not reported: it ran on hidden inputs too
     from IPython.display import display
 
-    display({MIME: payload}, raw=True)
+    try:
+        display({MIME: payload}, raw=True)
+    except Exception:  # text the kernel's session cannot send (half a UTF-16 pair): as ASCII JSON
+        display({MIME: json.dumps(payload, ensure_ascii=True, default=repr)}, raw=True)

@@ -112,7 +112,12 @@ class ScoreProbes(NbGraderPreprocessor):
                                             execution_count=cell.get("execution_count"),
                                             data=NotebookNode({"text/plain": format_score(result.score)})))
             cell.outputs = new_outputs
+            total = result.total_weight
+            passed = sum(c.weight for c in result.checks if c.passed) / total if total > 0 else 0.0
             scores[grade_id] = {"score": result.score, "points": result.points,
+                                # the share of checks passed: what summarizes an optional
+                                # exercise (0 points) in the class report
+                                "passed": round(passed, 4),
                                 "seconds": facts.get("seconds", []),
                                 "pattern": pattern,
                                 # which hidden points were used (a digest: regrades compare it)

@@ -267,6 +267,7 @@ def _judge_payload(ex: Exercise, plan: ProbePlan, payload: dict, lang: str
                 facts["seconds"].append(float(seconds))
         except WireError as exc:
             error = StudentError("MalformedResult", f"the kernel reported unusable data ({exc})")
+            facts.setdefault("malformed", str(exc)[:200])  # that exercise's malformed_result
         judged = judge_case(
             ex, case, label, hidden, case_seed, lang, answer=answer, error=error, inputs=inputs,
             with_fd=with_fd, why_none=lambda path, why=why: why.get(path) or why.get(""))
@@ -374,6 +375,8 @@ def score_probe(ex: Exercise, plan: ProbePlan, outputs: list, lang: str,
     stub = "no" if cell_sources is None else provably_raises(cell_sources, ex.function)
     results = []
     for checks, facts in judged:
+        if facts.get("malformed"):
+            issues.append(("malformed_result", f"a case's answer was unusable: {facts['malformed']}"))
         if stub == "yes" and facts.get("answered"):
             checks = _forged(ex, lang, checks)
             issues.append(("forged_result", f"{ex.function} as submitted always raises, yet "

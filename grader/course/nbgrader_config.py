@@ -26,6 +26,7 @@ from grader.autograde.inject_probes import InjectProbes
 from grader.autograde.localize_feedback import (FEEDBACK_TEMPLATE, LocalizeFeedback,
                                                 feedback_template_dirs)
 from grader.autograde.neutralize_stderr import NeutralizeStderr
+from grader.autograde.read_submission import SubmissionExporter
 from grader.autograde.record_issues import RecordSubmissionIssues
 from grader.autograde.score_probes import ScoreProbes
 
@@ -79,6 +80,11 @@ c.KernelManager.transport = "ipc"
 # A deleted test cell is put back (nbgrader would otherwise leave it for manual grading);
 # an edited locked test cell is restored from the gradebook by OverwriteCells (always on).
 c.OverwriteCells.add_missing_cells = True
+
+# Every notebook Jupyter can open is graded: a byte-order mark, bytes that are not UTF-8, half a
+# UTF-16 surrogate pair, cells of the wrong shape are repaired as the file is read (a note in
+# the export: notebook_repaired), not a reason to give up on the whole submission.
+c.Autograde.exporter_class = SubmissionExporter
 
 c.Autograde.sanitize_preprocessors = [
     ClearOutput,

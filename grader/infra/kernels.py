@@ -56,6 +56,8 @@ log = logging.getLogger("grader.infra.kernels")
 # figures are drawn but never rendered to images
 WORLD_MPLBACKEND = "agg"
 
+KERNEL_LOG_BYTES = 1 << 20  # of a sandboxed kernel's own stdout/stderr, into the worker's log
+
 # what every IPython kernel imports before it runs a cell
 KERNEL_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
                   "IPython.core.completer", "comm")
@@ -408,7 +410,10 @@ class ForkingProvisioner(LocalProvisioner):
         """What grader.infra.zygote._confine needs to confine this kernel."""
         return {"own": self.sandbox_dir, "scratch": sandbox.scratch, "home": SANDBOX_HOME,
                 "tmp_bytes": sandbox.limits.tmp_mb << 20, "limits": sandbox.limits.rlimits(),
-                "keep": list(sandbox.readonly)}
+                "keep": list(sandbox.readonly),
+                # its connection folder read-only once its sockets are bound; its output logged
+                # (by its keeper: it holds no descriptor of the worker's log) up to 1 MB
+                "seal": True, "log_bytes": KERNEL_LOG_BYTES}
 
     async def _launch_fresh(self, sandbox, cmd: list[str], **kwargs: Any):
         if sandbox is None:

@@ -10,8 +10,9 @@ folders, open network connections and leave processes behind. Here every kernel 
   third-party packages (read-only), minitape/grader/lessons *as a student installs them* (the
   student wheel's contents, :mod:`grader.infra.student_site`; never the instructor's package folders,
   whatever way they are installed), a private ``/tmp`` and ``/dev``, and a *scratch copy* of
-  the submission's folder (a copy in the kernel's size-limited tmpfs) -- the only place it can
-  write. Not there: the course folder
+  the submission's folder (a copy in the kernel's size-limited tmpfs) -- with ``/tmp`` and
+  ``/dev/shm`` the only places it can write (the sandbox's root and ``/dev`` are read-only, its
+  connection folder read-only to it once its sockets are bound: :mod:`grader.infra.zygote`). Not there: the course folder
   (``gradebook.db``, ``nbgrader_config.py``, ``source/``, other students' folders), the
   instructor's home, the grader's work files, the rest of the repository. Nothing the kernel
   writes is copied back: nbgrader takes the executed notebook from the kernel's messages, and
@@ -432,6 +433,9 @@ class Sandbox:
         args += parents(writable) + ["--bind", writable, writable]
         for source, dest in (binds or {}).items():  # more writable folders, e.g. a private copy
             args += parents(dest) + ["--bind", source, dest]
+        # the sandbox's own root and /dev are bwrap's tmpfs: read-only once built, so that all a
+        # kernel can write is its size-limited spaces (its folder's copy, /tmp, /dev/shm)
+        args += ["--remount-ro", "/dev", "--remount-ro", "/"]
         args += ["--chdir", cwd, "--clearenv"]
         for key, value in sorted(env.items()):
             args += ["--setenv", key, value]
@@ -457,15 +461,19 @@ class Sandbox:
                                          dir=None if len(tempfile.gettempdir()) <= 48 else "/tmp") as tmp:
             own = os.path.join(tmp, "k")
             os.mkdir(own)
+            os.mkdir(os.path.join(own, ".kernel"))
             self._own(tmp)
             confine = {"own": own, "scratch": tmp, "home": SANDBOX_HOME, "cwd": own,
                        "tmp_bytes": self.limits.tmp_mb << 20, "limits": self.limits.rlimits(),
-                       "keep": list(self.readonly)}
-            probe = "import os; print('pid', os.getpid(), sorted(os.listdir('/proc'))[0])"
+                       "keep": list(self.readonly), "seal": True}
+            # confined as a kernel is, its connection folder sealed (read-only) as a kernel's is
+            probe = ("import os\ntry:\n    open('.kernel/probe', 'w').close()\n    sealed = ''\n"
+                     "except OSError:\n    sealed = 'sealed'\n"
+                     "print('pid', os.getpid(), sorted(os.listdir('/proc'))[0], sealed)")
             cmd = self.command([self.python, script, "--exec-confined", json.dumps(confine),
                                 self.python, "-c", probe], tmp, tmp, self.environment(None))
             out = subprocess.run(cmd, capture_output=True, text=True, timeout=60, **self.popen_kwargs())
-        if out.returncode != 0 or "pid 1" not in out.stdout:
+        if out.returncode != 0 or "pid 1" not in out.stdout or "sealed" not in out.stdout:
             user = "" if self.uid is None else " as user nobody"
             raise SandboxError(
                 f"bubblewrap cannot start a sandbox here{user} ({out.stderr.strip()[-400:] or out.returncode}); "

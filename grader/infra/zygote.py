@@ -9,7 +9,9 @@ zygote's stderr (the grading worker's log) and read nothing.
   or ``{"error": WHY}`` (the caller then starts an ordinary kernel). With ``confine`` (a
   sandboxed zygote, see :mod:`grader.infra.sandbox`) the kernel is confined further, below.
 - ``{"op": "signal", "pid": N, "signum": S}`` → ``{"ok": true}``: ``S`` to the kernel's process
-  group (used for a sandboxed zygote, whose PIDs are those of its own namespace).
+  group (used for a sandboxed zygote, whose PIDs are those of its own namespace); a confined
+  kernel's keeper passes an interrupt on to the kernel's own group, and dies of a kill (the
+  kernel with it).
 - ``{"op": "poll", "pid": N}`` → ``{"status": null}`` while it runs, else its exit status as
   :attr:`subprocess.Popen.returncode` gives it (negative: killed by that signal). A kernel is
   reaped only when a poll sees it exit, so its pid cannot be reused while its manager may still
@@ -29,12 +31,22 @@ the new namespace. So:
 - when the kernel exits, the Linux kernel kills every process left in its namespace (daemons
   that double-forked and called ``setsid`` included); when the keeper is killed (the worker's
   shutdown or kill), the kernel gets ``SIGKILL`` (``PR_SET_PDEATHSIG``) and its namespace dies;
+- the kernel has a session and process group of its own, apart from the keeper's: killing its
+  own group reaches only its own processes (the kernel itself, PID 1 of its namespace, ignores
+  a ``SIGKILL`` sent from inside it), never the keeper;
 - resource limits (``setrlimit``) apply to the kernel and everything it starts: address space,
   CPU seconds, file size, number of processes -- counted per user namespace, i.e. per kernel
   -- and no core dumps;
 - before any student code runs the kernel drops every capability (also from its bounding set)
   and sets ``no_new_privs``, so it cannot undo its mounts or regain rights; the zygote and the
-  keeper are not dumpable, so a kernel could not attach to them even if it could name them.
+  keeper are not dumpable, so a kernel could not attach to them even if it could name them;
+- the kernel holds no descriptor of the host: 0 is ``/dev/null``, 1 and 2 are pipes the keeper
+  copies to its own (the worker's log; ``confine["log_bytes"]`` at most), every other inherited
+  descriptor is closed;
+- with ``confine["seal"]`` its connection folder (``<own>/.kernel``, the only folder of the host
+  it sees) is writable only until its sockets are bound: the kernel then asks its keeper, which
+  still has the rights of the new user namespace, to remount it read-only, and waits for that
+  before it reads any message (so before any student code runs).
 """
 
 from __future__ import annotations
@@ -90,6 +102,12 @@ def _preload(modules: list[str]) -> tuple[list[str], dict[str, str], str | None]
 # ----------------------------------------------------------------------------------------------
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x08000000, 0x10000000, 0x20000000
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 8, 0x1000, 0x4000, 1 << 18
+MS_RDONLY, MS_REMOUNT, MS_NOATIME, MS_NODIRATIME, MS_RELATIME = 1, 32, 1024, 2048, 1 << 21
+# statvfs flags of a mount -> the mount flags a remount must keep (Linux refuses to clear a flag
+# a less privileged mount namespace inherited locked)
+_KEPT_FLAGS = ((2, MS_NOSUID), (4, MS_NODEV), (8, MS_NOEXEC), (1024, MS_NOATIME),
+               (2048, MS_NODIRATIME), (4096, MS_RELATIME))
+_SEAL: list = []  # in a confined kernel: its end of the keeper's channel (see _seal_kernel_dir)
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 1, 4, 24, 38
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 _LIBC = None
@@ -191,9 +209,115 @@ def _mount_own_view(libc, confine: dict) -> None:
         os.makedirs(home, exist_ok=True)
 
 
+def _read_only(libc, path: str) -> None:
+    """Make the mount at ``path`` read-only (in this mount namespace), keeping its other flags."""
+    flags = MS_REMOUNT | MS_BIND | MS_RDONLY
+    have = os.statvfs(path).f_flag
+    for st_flag, ms_flag in _KEPT_FLAGS:
+        if have & st_flag:
+            flags |= ms_flag
+    _check(libc.mount(None, path.encode(), None, flags, None), f"remount {path} read-only")
+
+
+def _own_descriptors(out_w: int, err_w: int, keep: int | None) -> None:
+    """In the kernel: descriptor 0 is the sandbox's /dev/null, 1 and 2 its pipes to the keeper;
+    every other descriptor inherited from the zygote (the worker's log above all, which named
+    earlier students and the course and was writable) is closed, but ``keep``."""
+    null = os.open("/dev/null", os.O_RDONLY)
+    for target, fd in ((0, null), (1, out_w), (2, err_w)):
+        if fd != target:
+            os.dup2(fd, target)
+    for fd in {null, out_w, err_w} - {0, 1, 2}:
+        os.close(fd)
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        if fd > 2 and fd != keep:
+            try:
+                os.close(fd)
+            except OSError:  # the listing's own descriptor, already closed
+                pass
+
+
+def _keep(pipes: dict[int, int], seal, seal_path: str | None, log_bytes: int | None) -> None:
+    """The keeper's loop until the kernel's end: copy what the kernel writes to its stdout and
+    stderr (``pipes``: read end -> this process's descriptor; for a forked kernel both are the
+    worker's log, which the kernel never holds), at most ``log_bytes`` in all; and, when the
+    kernel says its sockets are bound, make ``seal_path`` (the kernel's connection folder, the
+    only folder of the host it sees) read-only for it."""
+    import select
+
+    budget = log_bytes
+    open_fds: dict[int, object] = dict(pipes)
+    if seal is not None:
+        open_fds[seal.fileno()] = "seal"
+    while open_fds:
+        ready, _, _ = select.select(list(open_fds), [], [])
+        for fd in ready:
+            if open_fds[fd] == "seal":
+                try:
+                    asked = seal.recv(1)
+                except OSError:
+                    asked = b""
+                if asked == b"s" and seal_path:
+                    try:
+                        _read_only(_libc(), seal_path)
+                        answer = b"k"
+                    except OSError:
+                        answer = b"x"  # the kernel then stops: never runs on a writable host folder
+                    try:
+                        seal.sendall(answer)
+                    except OSError:
+                        pass
+                del open_fds[fd]
+                seal.close()
+                continue
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                del open_fds[fd]
+                os.close(fd)
+                continue
+            target = open_fds[fd]
+            if budget is None:
+                _write_all(target, chunk)
+            elif budget > 0:
+                _write_all(target, chunk[:budget])
+                budget -= len(chunk)
+                if budget <= 0:
+                    _write_all(2, b"\n[grader] the kernel's output beyond this was not logged\n")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError:
+        pass
+
+
+def _seal_kernel_dir() -> None:
+    """In a confined kernel whose sockets are bound: ask the keeper to make the connection
+    folder read-only, and wait until it has. Student code runs only after this."""
+    if not _SEAL:
+        return
+    channel = _SEAL.pop()
+    try:
+        channel.sendall(b"s")
+        answer = channel.recv(1)
+    except OSError:
+        answer = b""
+    channel.close()
+    if answer != b"k":
+        raise SystemExit("the kernel's connection folder could not be made read-only")
+
+
 def _confine(request: dict) -> None:
     """In the forked child: new namespaces; return in the kernel (PID 1 of its own namespace)
     while this process stays behind as its keeper and never returns."""
+    import socket
+
     libc = _libc()
     confine = request["confine"]
     uid, gid = os.getuid(), os.getgid()
@@ -208,9 +332,23 @@ def _confine(request: dict) -> None:
     with open("/proc/self/gid_map", "w") as f:
         f.write(f"{gid} {gid} 1\n")
     alive_r, alive_w = os.pipe()  # the kernel sees EOF here once its keeper is gone
+    out_r, out_w = os.pipe()  # the kernel's stdout and stderr, which the keeper passes on
+    err_r, err_w = os.pipe()
+    # the connection folder (sockets, connection file) is the host's: writable only until the
+    # kernel has bound its sockets, then read-only (before any student code can run)
+    seal_path = os.path.join(confine["own"], ".kernel") if confine.get("seal") else None
+    keeper_end, kernel_end = socket.socketpair() if seal_path else (None, None)
     kid = os.fork()
     if kid == 0:
         os.close(alive_w)
+        os.close(out_r)
+        os.close(err_r)
+        if keeper_end is not None:
+            keeper_end.close()
+        # a process group (and session) apart from the keeper's: a kernel that kills its own
+        # group (os.kill(0, SIGKILL), what a cell stopping a runaway child does) reaches its own
+        # processes only, never the keeper, whose death would kill it a moment later
+        os.setsid()
         _check(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl(PR_SET_PDEATHSIG)")
         import select
 
@@ -221,14 +359,35 @@ def _confine(request: dict) -> None:
         _set_limits(confine.get("limits", {}))
         _drop_capabilities()
         libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # the kernel itself may be inspected (its own /proc)
+        _own_descriptors(out_w, err_w, kernel_end.fileno() if kernel_end is not None else None)
+        if kernel_end is not None:
+            _SEAL.append(kernel_end)
         return
     # the keeper: outside the kernel's PID namespace; it waits and passes the kernel's end on
     os.close(alive_r)
+    os.close(out_w)
+    os.close(err_w)
+    if kernel_end is not None:
+        kernel_end.close()
     libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    for signum in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP):
-        signal.signal(signum, signal.SIG_IGN)  # they reach the kernel through the process group
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    def forward(signum, _frame):  # an interrupt for the kernel's group (the zygote signals ours)
+        try:
+            os.killpg(kid, signum)
+        except OSError:  # not yet in a group of its own
+            try:
+                os.kill(kid, signum)
+            except OSError:
+                pass
+
+    for signum in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2):
+        signal.signal(signum, forward)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the keeper dies, and the kernel with it
     status = 1
+    try:
+        _keep({out_r: 1, err_r: 2}, keeper_end, seal_path, confine.get("log_bytes"))
+    except BaseException:  # noqa: BLE001 - the keeper must still wait for its kernel
+        pass
     try:
         while True:
             try:
@@ -243,6 +402,39 @@ def _confine(request: dict) -> None:
         signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     os._exit(code if code >= 0 else 1)
+
+
+def _launch_kernel(argv: list[str]) -> None:
+    """``IPKernelApp.launch_instance(argv)``; a confined kernel asks its keeper to seal its
+    connection folder as soon as its sockets are bound and its connection file written, before
+    it reads any message (so before any student code)."""
+    from ipykernel.kernelapp import IPKernelApp
+
+    app = IPKernelApp.instance()
+    if _SEAL:
+        write = app.write_connection_file
+
+        def write_and_seal(**kwargs):
+            write(**kwargs)
+            _seal_kernel_dir()
+
+        app.write_connection_file = write_and_seal
+    app.initialize(argv)
+    app.start()
+
+
+def _kernel_main(argv: list[str]) -> int:
+    """``python zygote.py --kernel FD ARG...`` (what a confined kernel started fresh runs instead
+    of ``python -m ipykernel_launcher ARG...``: the same kernel, which seals its connection folder
+    through the keeper's channel ``FD``)."""
+    import socket
+
+    _SEAL.append(socket.socket(fileno=int(argv[0])))
+    sys.path[:] = sys.path[1:]  # without this script's folder, as ipykernel_launcher leaves it
+    spec = importlib.util.find_spec("ipykernel_launcher")
+    sys.argv = [spec.origin if spec else "ipykernel_launcher", *argv[1:]]
+    _launch_kernel(argv[1:])
+    return 0
 
 
 def _run_kernel(request: dict, base_path: list[str], channels) -> None:
@@ -268,9 +460,7 @@ def _run_kernel(request: dict, base_path: list[str], channels) -> None:
         parent = os.environ.get("JPY_PARENT_PID")
         if parent:  # ipykernel reads it when imported, i.e. in the zygote, not here
             argv.append(f"--IPKernelApp.parent_handle={parent}")
-        from ipykernel.kernelapp import IPKernelApp
-
-        IPKernelApp.launch_instance(argv=argv)
+        _launch_kernel(argv)
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
@@ -370,13 +560,23 @@ def main(modules: list[str]) -> int:
 
 def exec_confined(confine: dict, argv: list[str]) -> None:
     """``python zygote.py --exec-confined JSON PROGRAM ARG...``: run PROGRAM confined as a
-    forked kernel is (used for kernels that start fresh inside the sandbox)."""
+    forked kernel is (used for kernels that start fresh inside the sandbox). A kernel whose
+    connection folder is sealed (``confine["seal"]``; PROGRAM ``python -m ipykernel_launcher``)
+    runs as ``python zygote.py --kernel FD ARG...``, which seals it once its sockets are bound."""
     _confine({"confine": confine})
     os.chdir(confine.get("cwd") or "/")
+    if _SEAL and argv[1:3] == ["-m", "ipykernel_launcher"]:
+        channel = _SEAL.pop()
+        os.set_inheritable(channel.fileno(), True)
+        argv = [argv[0], os.path.abspath(__file__), "--kernel", str(channel.fileno()), *argv[3:]]
+    elif _SEAL:  # a program that binds nothing there (the sandbox's check): sealed before it runs
+        _seal_kernel_dir()
     os.execv(argv[0], argv)
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--exec-confined"]:
         exec_confined(json.loads(sys.argv[2]), sys.argv[3:])
+    if sys.argv[1:2] == ["--kernel"]:
+        raise SystemExit(_kernel_main(sys.argv[2:]))
     raise SystemExit(main(sys.argv[1:]))

@@ -69,7 +69,8 @@ def grade(exercise_id: str, namespace: dict | None = None, seed: int | None = No
 
     Returns the result for partial credit: make ``grade(...)`` the last line of the tests cell,
     so that its score becomes the cell's output. When no check passes, shows the report and
-    raises AssertionError (nbgrader then gives the cell 0 and the message stays visible).
+    raises AssertionError (nbgrader then gives the cell 0 and the message stays visible); an
+    optional exercise (0 points) never raises: its report is the cell's output either way.
     """
     from grader.student.registry import add_path, course_definitions, definitions_available
 
@@ -88,7 +89,7 @@ def grade(exercise_id: str, namespace: dict | None = None, seed: int | None = No
     ex = get_exercise(exercise_id)
     ns = caller_namespace() if namespace is None else namespace
     result = run_exercise(ex, ns, include_hidden=True, seed=seed)
-    if result.score <= 0:
+    if result.score <= 0 and not ex.optional:
         _show(result)
         raise AssertionError(tn("report.zero.plural", result.points, result.lang,
                                 exercise=ex.display_title(result.lang), points=f"{result.points:g}"))

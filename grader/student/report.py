@@ -35,7 +35,9 @@ def _summary(result) -> tuple[str, str]:
     """(headline, colour)."""
     lang = result.lang
     n, failed = len(result.checks), len(result.failed)
-    if result.mode == "grade":
+    if getattr(result.exercise, "optional", False):
+        head = t("report.optional", lang, passed=n - failed, total=n)
+    elif result.mode == "grade":
         head = tn("report.score.plural", result.points, lang, score=_points(result.score, lang),
                   points=_points(result.points, lang))
     else:
@@ -133,6 +135,8 @@ def render_html(result) -> str:
         *rows,
         "</table>",
     ]
+    if getattr(result.exercise, "optional", False):
+        parts.append(f"<p style='margin:6px 0 0 0;color:#444'>{_inline(t('report.optional_note', lang))}</p>")
     if result.hidden_pending:
         parts.append(f"<p style='margin:6px 0 0 0;color:#444'>{_inline(_pending(result))}</p>")
     elif result.mode == "grade" and any(c.hidden for c in result.checks):
@@ -158,6 +162,8 @@ def render_text(result) -> str:
         lines.append(f"  {mark} {check.label} ({tag}): {check.message}")
         for extra in _details_text(check, lang):
             lines.extend("      " + line for line in extra.splitlines())
+    if getattr(result.exercise, "optional", False):
+        lines.append(t("report.optional_note", lang))
     if result.hidden_pending:
         lines.append(_pending(result))
     lines.append(_rule(result))

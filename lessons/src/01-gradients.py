@@ -465,6 +465,154 @@ nudge = (g(x + h) - g(x - h)).numpy() / (2 * h)
 print(t("l01.numeric.compare", tape=f"{from_tape:.8f}", nudge=f"{nudge:.8f}",
         diff=f"{abs(from_tape - nudge):.1e}"))
 
+# %% [markdown] key="numeric-direction" lang="en"
+# ### One nudge for a whole gradient
+#
+# For a tensor source, nudging each of its $n$ elements in turn costs $2n$ evaluations of $f$. A
+# single nudge along a *direction* checks the whole gradient at once. Move $x$ along a tensor $v$
+# of the same shape: by the chain rule, the slope of $t \mapsto f(x + t v)$ at $t = 0$ is
+# $\sum_i \frac{\partial f}{\partial x_i}\, v_i$, the dot product of the gradient with $v$, and a
+# central difference measures the same slope, $\frac{f(x + h v) - f(x - h v)}{2h}$. Draw $v$ at
+# random: a wrong gradient then predicts a wrong slope, short of a very unlucky draw.
+#
+# Compare the two slopes by their *relative error*, $\frac{|a - b|}{\max(|a|, |b|)}$, not by their
+# difference: a difference of $0.01$ is tiny for a slope of $1000$ and huge for a slope of
+# $0.001$. In float64 with $h = 10^{-5}$, a right gradient gives a relative error around
+# $10^{-10}$ or less, a wrong one $10^{-3}$ or more. Below, the tape's gradient of
+# $f(x) = \sum_i x_i^2 \sin x_i$ passes, and a gradient that forgets one term of the product rule
+# does not:
+
+# %% [markdown] key="numeric-direction" lang="es" src="8758b141"
+# ### Una sola perturbación para todo un gradiente
+#
+# Si la fuente es un tensor, perturbar uno por uno sus $n$ elementos cuesta $2n$ evaluaciones de
+# $f$. Una sola perturbación a lo largo de una *dirección* comprueba todo el gradiente a la vez.
+# Mueve $x$ a lo largo de un tensor $v$ de la misma forma: por la regla de la cadena, la pendiente
+# de $t \mapsto f(x + t v)$ en $t = 0$ es $\sum_i \frac{\partial f}{\partial x_i}\, v_i$, el
+# producto escalar del gradiente por $v$, y una diferencia central mide esa misma pendiente,
+# $\frac{f(x + h v) - f(x - h v)}{2h}$. Elige $v$ al azar: así, un gradiente erróneo predice una
+# pendiente errónea, salvo que tengas muy mala suerte.
+#
+# Compara las dos pendientes por su *error relativo*, $\frac{|a - b|}{\max(|a|, |b|)}$, y no por
+# su diferencia: una diferencia de $0{,}01$ es minúscula para una pendiente de $1000$ y enorme
+# para una de $0{,}001$. En float64 con $h = 10^{-5}$, un gradiente correcto da un error relativo
+# de unos $10^{-10}$ o menos, y uno erróneo, de $10^{-3}$ o más. Abajo, el gradiente que da la
+# cinta para $f(x) = \sum_i x_i^2 \sin x_i$ supera la comprobación, y uno al que le falta un
+# término de la regla del producto no la supera:
+
+# %% [markdown] key="numeric-direction" lang="pt" src="8758b141"
+# ### Uma única perturbação para um gradiente inteiro
+#
+# Se a fonte é um tensor, perturbar cada um dos seus $n$ elementos, um de cada vez, custa $2n$
+# avaliações de $f$. Uma única perturbação ao longo de uma *direção* confere o gradiente inteiro
+# de uma vez. Mova $x$ ao longo de um tensor $v$ do mesmo formato: pela regra da cadeia, a
+# inclinação de $t \mapsto f(x + t v)$ em $t = 0$ é $\sum_i \frac{\partial f}{\partial x_i}\, v_i$,
+# o produto escalar do gradiente por $v$, e uma diferença central mede essa mesma inclinação,
+# $\frac{f(x + h v) - f(x - h v)}{2h}$. Sorteie $v$: assim, um gradiente errado prevê uma
+# inclinação errada, a não ser por muito azar.
+#
+# Compare as duas inclinações pelo *erro relativo*, $\frac{|a - b|}{\max(|a|, |b|)}$, e não pela
+# diferença: uma diferença de $0{,}01$ é minúscula para uma inclinação de $1000$ e enorme para uma
+# de $0{,}001$. Em float64 com $h = 10^{-5}$, um gradiente correto dá um erro relativo de cerca de
+# $10^{-10}$ ou menos, e um errado, de $10^{-3}$ ou mais. Abaixo, o gradiente da fita para
+# $f(x) = \sum_i x_i^2 \sin x_i$ passa na verificação, e um gradiente que esquece um termo da
+# regra do produto não passa:
+
+# %% [markdown] key="numeric-direction" lang="ru" src="8758b141"
+# ### Один сдвиг на весь градиент
+#
+# Если источник — тензор, сдвигать по очереди каждый из его $n$ элементов — это $2n$ вычислений
+# $f$. Один сдвиг вдоль *направления* проверяет весь градиент сразу. Сдвиньте $x$ вдоль тензора
+# $v$ той же формы: по цепному правилу наклон функции $t \mapsto f(x + t v)$ в точке $t = 0$
+# равен $\sum_i \frac{\partial f}{\partial x_i}\, v_i$, скалярному произведению градиента на $v$,
+# а центральная разность измеряет тот же наклон: $\frac{f(x + h v) - f(x - h v)}{2h}$. Выберите
+# $v$ случайно: тогда неверный градиент предскажет неверный наклон, если только направление не
+# окажется крайне неудачным.
+#
+# Сравнивайте два наклона по *относительной ошибке* $\frac{|a - b|}{\max(|a|, |b|)}$, а не по
+# разности: разность $0{,}01$ ничтожна при наклоне $1000$ и огромна при наклоне $0{,}001$. Во
+# float64 при $h = 10^{-5}$ у верного градиента относительная ошибка порядка $10^{-10}$ или
+# меньше, у неверного — $10^{-3}$ или больше. Ниже градиент функции $f(x) = \sum_i x_i^2 \sin x_i$,
+# полученный лентой, проверку проходит, а градиент, в котором забыто одно слагаемое из правила
+# дифференцирования произведения, — нет:
+
+# %% key="numeric-direction-code"
+def f(x):
+    return tf.reduce_sum(x**2 * tf.sin(x))
+
+
+x = tf.constant([1.5, -0.5, 2.0], dtype=tf.float64)
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = f(x)
+right = tape.gradient(y, x)
+wrong = x**2 * tf.cos(x)
+
+v = tf.constant(np.random.default_rng(0).standard_normal(3))
+nudge = float((f(x + h * v) - f(x - h * v)) / (2 * h))
+for which, grad in [(t("l01.check.right"), right), (t("l01.check.wrong"), wrong)]:
+    predicted = float(tf.reduce_sum(grad * v))
+    rel_error = abs(nudge - predicted) / max(abs(nudge), abs(predicted))
+    print(t("l01.check.row", which=which, nudge=f"{nudge:.8f}", predicted=f"{predicted:.8f}",
+            rel_error=f"{rel_error:.1e}"))
+
+# %% [markdown] key="numeric-kink" lang="en"
+# ### Kinks
+#
+# A central difference assumes that $f$ is smooth between $x - hv$ and $x + hv$. Where a function
+# has a corner, a *kink* (the ReLU at 0, `tf.abs`, `tf.maximum`, a hinge loss at its margin), the
+# slope jumps, and a nudge that straddles the kink measures a mix of the two sides: the check
+# fails although the gradient is right. Below, the ReLU at $x = 3 \cdot 10^{-6}$, nearer to its
+# kink than $h$: the tape's derivative is 1, the central difference says 0.65. At a random point
+# an input is rarely that close to a kink; when a check fails, see whether one is, and move the
+# point a little before you blame the gradient.
+
+# %% [markdown] key="numeric-kink" lang="es" src="e40bdb86"
+# ### Puntos angulosos
+#
+# Una diferencia central da por hecho que $f$ es suave entre $x - hv$ y $x + hv$. Donde una
+# función hace una esquina, en un *punto anguloso* (la ReLU en 0, `tf.abs`, `tf.maximum`, una
+# pérdida *hinge* en su margen), la pendiente da un salto, y una perturbación que cae a ambos lados
+# del punto mide una mezcla de las dos pendientes: la comprobación falla aunque el gradiente sea
+# correcto. Abajo, la ReLU en $x = 3 \cdot 10^{-6}$, más cerca de su punto anguloso que $h$: la
+# cinta da la derivada 1 y la diferencia central, $0{,}65$. En un punto elegido al azar es raro
+# que una entrada esté tan cerca de un punto anguloso; cuando una comprobación falle, mira si es
+# el caso y mueve un poco el punto antes de culpar al gradiente.
+
+# %% [markdown] key="numeric-kink" lang="pt" src="e40bdb86"
+# ### Pontos angulosos
+#
+# Uma diferença central supõe que $f$ seja suave entre $x - hv$ e $x + hv$. Onde uma função faz
+# uma quina, num *ponto anguloso* (a ReLU em 0, `tf.abs`, `tf.maximum`, uma perda *hinge* na
+# margem), a inclinação dá um salto, e uma perturbação que cai dos dois lados do ponto mede uma
+# mistura das duas inclinações: a verificação falha embora o gradiente esteja certo. Abaixo, a
+# ReLU em $x = 3 \cdot 10^{-6}$, mais perto do seu ponto anguloso do que $h$: a fita dá a derivada
+# 1, e a diferença central, $0{,}65$. Num ponto sorteado, é raro uma entrada ficar tão perto de um
+# ponto anguloso; quando uma verificação falhar, veja se é o caso e mova um pouco o ponto antes de
+# culpar o gradiente.
+
+# %% [markdown] key="numeric-kink" lang="ru" src="e40bdb86"
+# ### Изломы
+#
+# Центральная разность предполагает, что $f$ гладкая между $x - hv$ и $x + hv$. Там, где у
+# функции угол — *излом* (ReLU в нуле, `tf.abs`, `tf.maximum`, кусочно-линейная функция потерь
+# (*hinge loss*) на границе зазора), наклон меняется скачком, и сдвиг, захватывающий излом,
+# измеряет смесь двух наклонов: проверка не пройдена, хотя градиент верен. Ниже — ReLU в точке
+# $x = 3 \cdot 10^{-6}$, ближе к излому, чем $h$: лента даёт производную 1, центральная разность —
+# $0{,}65$. В случайной точке вход редко оказывается так близко к излому; если проверка не
+# пройдена, посмотрите, не тот ли это случай, и немного сдвиньте точку, прежде чем винить
+# градиент.
+
+# %% key="numeric-kink-code"
+x = tf.constant(3e-6, dtype=tf.float64)
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.nn.relu(x)
+from_tape = float(tape.gradient(y, x))
+nudge = float((tf.nn.relu(x + h) - tf.nn.relu(x - h)) / (2 * h))
+print(t("l01.numeric.compare", tape=f"{from_tape:.2f}", nudge=f"{nudge:.2f}",
+        diff=f"{abs(from_tape - nudge):.2f}"))
+
 # %% [markdown] key="watch" lang="en"
 # ## What the tape watches
 #
@@ -768,6 +916,95 @@ grads = tape.gradient(loss, layer.trainable_variables)
 for var, g in zip(layer.trainable_variables, grads):
     print(t("l01.shapes", name=var.name, shape=tuple(var.shape), gshape=tuple(g.shape)))
 
+# %% [markdown] key="broadcast" lang="en"
+# ## A shape trap: broadcasting
+#
+# Arithmetic between tensors of different shapes *broadcasts* them: the smaller shape is
+# expanded to the larger one, as NumPy does, so a bias of shape (m,) is added to every row of a
+# (k, m) batch. <!-- claim: l01.broadcasting --> That is usually what you want, but it also happens when you did not mean it. A
+# `Dense` layer with one unit returns its k predictions with shape (k, 1), and labels are often
+# stored with shape (k,). Subtract them and broadcasting builds a (k, k) matrix: every prediction
+# minus every label. Its mean is one number, the tape differentiates it without a complaint, and
+# the gradients even have the right shapes; only their values are wrong:
+
+# %% [markdown] key="broadcast" lang="es" src="b9fc26d4"
+# ## Una trampa con las formas
+#
+# Al operar con tensores de formas distintas se aplica el *broadcasting* (la expansión automática
+# de una forma a otra mayor, como en NumPy): así, un sesgo de forma (m,) se suma a cada fila de un
+# lote de forma (k, m). <!-- claim: l01.broadcasting --> Normalmente es lo que quieres, pero también ocurre cuando no lo querías.
+# Una capa `Dense` de una unidad devuelve sus k predicciones con forma (k, 1), y las etiquetas
+# suelen guardarse con forma (k,). Si las restas, el *broadcasting* construye una matriz (k, k):
+# cada predicción menos cada etiqueta. Su media es un solo número, la cinta la deriva sin protestar
+# y los gradientes tienen incluso la forma correcta; solo sus valores están mal:
+
+# %% [markdown] key="broadcast" lang="pt" src="b9fc26d4"
+# ## Uma armadilha com os formatos
+#
+# Operar com tensores de formatos diferentes aplica o *broadcasting* (a expansão automática de um
+# formato para outro maior, como no NumPy): assim, um viés de formato (m,) é somado a cada linha
+# de um lote de formato (k, m). <!-- claim: l01.broadcasting --> Em geral é o que você quer, mas isso também acontece quando você
+# não queria. Uma camada `Dense` com uma unidade devolve as suas k previsões com formato (k, 1), e
+# os rótulos costumam ser guardados com formato (k,). Subtraia um do outro e o *broadcasting*
+# monta uma matriz (k, k): cada previsão menos cada rótulo. A média dela é um número só, a fita a
+# deriva sem reclamar e os gradientes têm até o formato certo; só os valores estão errados:
+
+# %% [markdown] key="broadcast" lang="ru" src="b9fc26d4"
+# ## Ловушка с формами
+#
+# Арифметика над тензорами разных форм выполняет *транслирование* (*broadcasting*: меньшая форма
+# автоматически расширяется до большей, как в NumPy), поэтому смещение формы (m,) прибавляется к
+# каждой строке батча формы (k, m). <!-- claim: l01.broadcasting --> Обычно это и нужно, но то же самое происходит и тогда, когда
+# вы этого не хотели. Слой `Dense` с одним нейроном возвращает свои k предсказаний в форме
+# (k, 1), а метки часто хранят в форме (k,). Вычтите одно из другого — и транслирование построит
+# матрицу (k, k): каждое предсказание минус каждая метка. Её среднее — одно число, лента
+# дифференцирует его без возражений, и у градиентов даже правильные формы; неверны только их
+# значения:
+
+# %% key="broadcast-code"
+x = tf.constant([[1.0, 2.0], [0.5, -1.0], [-1.0, 0.0]])
+y = tf.constant([1.0, 0.0, 2.0])
+layer = tf.keras.layers.Dense(1)
+layer(x)
+layer.kernel.assign([[0.5], [-1.0]])
+
+with tf.GradientTape(persistent=True) as tape:
+    pred = layer(x)
+    trap = tf.reduce_mean((pred - y) ** 2)
+    fixed = tf.reduce_mean((tf.reshape(pred, [-1]) - y) ** 2)
+
+print("pred:", pred.shape, "  y:", y.shape, "  pred - y:", (pred - y).shape)
+print("trap:", trap.numpy(), "  fixed:", fixed.numpy())
+print("d(trap)/d(kernel): ", tape.gradient(trap, layer.kernel).numpy().ravel())
+print("d(fixed)/d(kernel):", tape.gradient(fixed, layer.kernel).numpy().ravel())
+del tape
+
+# %% [markdown] key="broadcast-fix" lang="en"
+# Give both sides the same shape before subtracting: `tf.reshape(pred, [-1])` turns the
+# predictions into shape (k,) (so does `tf.squeeze(pred, axis=1)`), or `tf.reshape(y, [-1, 1])`
+# turns the labels into (k, 1). No error warns you, so make it a habit: the first time you write a
+# loss, print the shapes of its operands. Exercise 4 sets this trap for you.
+
+# %% [markdown] key="broadcast-fix" lang="es" src="13b10c11"
+# Da a los dos lados la misma forma antes de restar: `tf.reshape(pred, [-1])` lleva las
+# predicciones a la forma (k,) (lo mismo hace `tf.squeeze(pred, axis=1)`), o
+# `tf.reshape(y, [-1, 1])` lleva las etiquetas a (k, 1). Ningún error te avisa, así que
+# conviértelo en un hábito: la primera vez que escribas una pérdida, imprime las formas de sus
+# operandos. El ejercicio 4 te tiende esta trampa.
+
+# %% [markdown] key="broadcast-fix" lang="pt" src="13b10c11"
+# Dê aos dois lados o mesmo formato antes de subtrair: `tf.reshape(pred, [-1])` deixa as
+# previsões com formato (k,) (o mesmo faz `tf.squeeze(pred, axis=1)`), ou `tf.reshape(y, [-1, 1])`
+# deixa os rótulos com formato (k, 1). Nenhum erro avisa você, então crie o hábito: na primeira vez
+# que escrever uma perda, imprima os formatos dos operandos. O exercício 4 arma essa armadilha para
+# você.
+
+# %% [markdown] key="broadcast-fix" lang="ru" src="13b10c11"
+# Приведите обе стороны к одной форме до вычитания: `tf.reshape(pred, [-1])` даёт
+# предсказаниям форму (k,) (то же делает `tf.squeeze(pred, axis=1)`), а `tf.reshape(y, [-1, 1])`
+# даёт меткам форму (k, 1). Никакой ошибки не будет, поэтому возьмите за правило: впервые записав
+# функцию потерь, напечатайте формы её операндов. В упражнении 4 вас ждёт именно эта ловушка.
+
 # %% [markdown] key="curve" lang="en"
 # ## One backward pass, a whole curve
 #
@@ -892,51 +1129,64 @@ tangent_explorer(lambda x: x**3 - 3 * x, x_range=(-2.5, 2.5), x0=1.5)
 # your code and run the cell, then run the cell below it. `check(...)` tries your function at
 # once on a few inputs and, if something is off, shows what you returned next to what was
 # expected. When your work is graded, hidden checks also call your function at random points,
-# so a fixed number will not pass. Compute with a tape, as each exercise asks: the points come
-# from the values, and your teacher also sees how you computed them. Your answer counts by its
-# value, whatever holds it: a tensor, a NumPy array, a Python number or a list, integers or
-# floats. <!-- claim: course.number-rule --> It is compared within float32's tolerance (a relative error up to $2 \cdot 10^{-4}$),
-# so computing in float32 or in float64 is equally right. <!-- claim: course.number-rule -->
+# so a fixed number will not pass. The points come from the values your function returns.
+# Exercises 1 to 4 ask you to compute them with a tape, because the tape is what you are here to
+# learn: a formula derived by hand with the right values earns the points too, but your teacher
+# sees a note that no tape computed it. Your answer counts by its value, whatever holds it: a
+# tensor, a NumPy array, a Python number or a list, integers or floats. <!-- claim: course.number-rule -->
+# It is compared within float32's tolerance (a relative error up to $2 \cdot 10^{-4}$), so
+# computing in float32 or in float64 is equally right, except in exercise 5, whose central
+# difference needs float64 (the section on nudges says why). <!-- claim: course.number-rule -->
 
-# %% [markdown] key="exercises" lang="es" src="e65f3735"
+# %% [markdown] key="exercises" lang="es" src="d5e25905"
 # ## Ejercicios
 #
 # En cada ejercicio tienes que completar una función: sustituye `raise NotImplementedError()`
 # por tu código y ejecuta la celda; después, ejecuta la celda de abajo. `check(...)` prueba tu
 # función en el acto con algunas entradas y, si algo no cuadra, te muestra lo que devolviste
 # junto a lo esperado. Al calificar tu trabajo, unas comprobaciones ocultas llaman además a tu
-# función en puntos aleatorios, así que un número fijo no pasará. Calcula con una cinta, como
-# pide cada ejercicio: los puntos salen de los valores, y tu profesor ve también cómo los
-# calculaste. Tu respuesta cuenta por su valor, sea cual sea el contenedor: un tensor, un array
-# de NumPy, un número de Python o una lista, con enteros o con decimales. <!-- claim: course.number-rule --> Se compara con la
-# tolerancia de float32 (un error relativo de hasta $2 \cdot 10^{-4}$), así que calcular en float32
-# o en float64 vale igual. <!-- claim: course.number-rule -->
+# función en puntos aleatorios, así que un número fijo no pasará. Los puntos salen de los valores
+# que devuelve tu función. Los ejercicios 1 a 4 te piden calcularlos con una cinta, porque la
+# cinta es lo que vienes a aprender: una fórmula derivada a mano con los valores correctos también
+# obtiene los puntos, pero tu profesor o profesora verá una nota de que no los calculó una cinta.
+# Tu respuesta cuenta por su valor, sea cual sea el contenedor: un tensor, un array de NumPy, un
+# número de Python o una lista, con enteros o con decimales. <!-- claim: course.number-rule --> Se
+# compara con la tolerancia de float32 (un error relativo de hasta $2 \cdot 10^{-4}$), así que
+# calcular en float32 o en float64 vale igual, salvo en el ejercicio 5, cuya diferencia central
+# necesita float64 (la sección sobre las pequeñas perturbaciones explica por qué). <!-- claim: course.number-rule -->
 
-# %% [markdown] key="exercises" lang="pt" src="e65f3735"
+# %% [markdown] key="exercises" lang="pt" src="d5e25905"
 # ## Exercícios
 #
 # Em cada exercício você completa uma função: substitua `raise NotImplementedError()` pelo seu
 # código e execute a célula; depois, execute a célula logo abaixo. `check(...)` testa a sua
 # função na hora com algumas entradas e, se algo estiver errado, mostra o que você devolveu ao
 # lado do esperado. Na correção, verificações ocultas também chamam a sua função em pontos
-# aleatórios; por isso um número fixo não passa. Calcule com uma fita, como cada exercício pede:
-# os pontos vêm dos valores, e o seu professor também vê como você os calculou. A sua resposta
-# vale pelo valor, seja qual for o recipiente: um tensor, um array do NumPy, um número do Python
-# ou uma lista, com inteiros ou com decimais. <!-- claim: course.number-rule --> Ela é comparada com a tolerância do float32 (um
-# erro relativo de até $2 \cdot 10^{-4}$), então calcular em float32 ou em float64 dá no mesmo. <!-- claim: course.number-rule -->
+# aleatórios; por isso um número fixo não passa. Os pontos vêm dos valores que a sua função
+# devolve. Os exercícios 1 a 4 pedem que você os calcule com uma fita, porque a fita é o que você
+# veio aprender: uma fórmula derivada à mão com os valores certos também ganha os pontos, mas o
+# seu professor ou professora vê uma nota de que nenhuma fita os calculou. A sua resposta vale
+# pelo valor, seja qual for o recipiente: um tensor, um array do NumPy, um número do Python ou uma
+# lista, com inteiros ou com decimais. <!-- claim: course.number-rule --> Ela é comparada com a
+# tolerância do float32 (um erro relativo de até $2 \cdot 10^{-4}$), então calcular em float32 ou
+# em float64 dá no mesmo, exceto no exercício 5, cuja diferença central precisa de float64 (a
+# seção sobre as pequenas perturbações explica por quê). <!-- claim: course.number-rule -->
 
-# %% [markdown] key="exercises" lang="ru" src="e65f3735"
+# %% [markdown] key="exercises" lang="ru" src="d5e25905"
 # ## Упражнения
 #
 # В каждом упражнении нужно дописать функцию: замените `raise NotImplementedError()` своим
 # кодом и выполните ячейку, а затем ячейку под ней. `check(...)` сразу проверяет вашу функцию
 # на нескольких входах и, если что-то не так, показывает рядом то, что вы вернули, и то, что
 # ожидалось. При оценивании скрытые проверки вызывают вашу функцию ещё и в случайных точках,
-# поэтому заранее подобранное число не пройдёт. Вычисляйте с помощью ленты, как просит каждое
-# упражнение: баллы дают значения, а преподаватель видит ещё и то, как вы их получили. Ответ
-# засчитывается по значению, в чём бы он ни был: тензор, массив NumPy, число Python или список,
-# целые числа или дробные. <!-- claim: course.number-rule --> Он сравнивается с допуском float32 (относительная погрешность до
-# $2 \cdot 10^{-4}$), поэтому вычислять во float32 или во float64 одинаково правильно. <!-- claim: course.number-rule -->
+# поэтому заранее подобранное число не пройдёт. Баллы ставятся за значения, которые возвращает
+# ваша функция. Упражнения 1–4 просят вычислять их с помощью ленты, потому что именно ленту вы
+# здесь изучаете: формула, выведенная вручную, с верными значениями тоже получит баллы, но
+# преподаватель увидит пометку, что их вычислила не лента. Ответ засчитывается по значению, в чём
+# бы он ни был: тензор, массив NumPy, число Python или список, целые числа или дробные. <!-- claim: course.number-rule -->
+# Он сравнивается с допуском float32 (относительная погрешность до $2 \cdot 10^{-4}$), поэтому
+# вычислять во float32 или во float64 одинаково правильно — кроме упражнения 5: его центральной
+# разности нужен float64 (почему — сказано в разделе о проверке сдвигом). <!-- claim: course.number-rule -->
 
 # %% [markdown] key="ex1" lang="en"
 # ### Exercise 1 · A derivative at a point (1 point)
@@ -1111,40 +1361,61 @@ grade("l01_ex3")
 # %% [markdown] key="ex4" lang="en"
 # ### Exercise 4 · A model's variables (2 points)
 #
-# Write `dense_gradients(layer, x)`: `layer` is a `tf.keras.layers.Dense` that has already
-# been called once (so its variables exist) and `x` is a batch of inputs. Return the gradients
-# of $L = \operatorname{mean}\big(\text{layer}(x)^2\big)$ with respect to
-# `layer.trainable_variables`, as a list in the same order.
+# Write `dense_gradients(layer, x, y)`: `layer` is a `tf.keras.layers.Dense` with one unit that
+# has already been called once (so its variables exist), `x` is a batch of $k$ inputs and `y`
+# holds their $k$ labels, a tensor of shape (k,). Return the gradients of the mean squared error
+# of the layer's predictions,
+#
+# $$L = \frac{1}{k} \sum_{i=1}^{k} \big(\text{layer}(x)_i - y_i\big)^2,$$
+#
+# with respect to `layer.trainable_variables`, as a list in the same order. Mind the shapes (the
+# section on broadcasting above).
 
-# %% [markdown] key="ex4" lang="es" src="0aaeee26"
+# %% [markdown] key="ex4" lang="es" src="ec3c01e8"
 # ### Ejercicio 4 · Las variables de un modelo (2 puntos)
 #
-# Escribe `dense_gradients(layer, x)`: `layer` es una `tf.keras.layers.Dense` a la que ya se
-# ha llamado una vez (así que sus variables existen) y `x` es un lote de entradas. Devuelve los
-# gradientes de $L = \operatorname{mean}\big(\text{layer}(x)^2\big)$ respecto de
-# `layer.trainable_variables`, como una lista en el mismo orden.
+# Escribe `dense_gradients(layer, x, y)`: `layer` es una `tf.keras.layers.Dense` de una unidad a
+# la que ya se ha llamado una vez (así que sus variables existen), `x` es un lote de $k$ entradas
+# e `y` contiene sus $k$ etiquetas, un tensor de forma (k,). Devuelve los gradientes del error
+# cuadrático medio de las predicciones de la capa,
+#
+# $$L = \frac{1}{k} \sum_{i=1}^{k} \big(\text{layer}(x)_i - y_i\big)^2,$$
+#
+# respecto de `layer.trainable_variables`, como una lista en el mismo orden. Cuidado con las
+# formas (la sección de arriba sobre el *broadcasting*).
 
-# %% [markdown] key="ex4" lang="pt" src="0aaeee26"
+# %% [markdown] key="ex4" lang="pt" src="ec3c01e8"
 # ### Exercício 4 · As variáveis de um modelo (2 pontos)
 #
-# Escreva `dense_gradients(layer, x)`: `layer` é uma `tf.keras.layers.Dense` que já foi
-# chamada uma vez (portanto suas variáveis já existem) e `x` é um lote de entradas. Devolva os
-# gradientes de $L = \operatorname{mean}\big(\text{layer}(x)^2\big)$ em relação a
-# `layer.trainable_variables`, como uma lista na mesma ordem.
+# Escreva `dense_gradients(layer, x, y)`: `layer` é uma `tf.keras.layers.Dense` com uma unidade
+# que já foi chamada uma vez (portanto suas variáveis já existem), `x` é um lote de $k$ entradas
+# e `y` guarda os seus $k$ rótulos, um tensor de formato (k,). Devolva os gradientes do erro
+# quadrático médio das previsões da camada,
+#
+# $$L = \frac{1}{k} \sum_{i=1}^{k} \big(\text{layer}(x)_i - y_i\big)^2,$$
+#
+# em relação a `layer.trainable_variables`, como uma lista na mesma ordem. Cuidado com os formatos
+# (a seção acima sobre o *broadcasting*).
 
-# %% [markdown] key="ex4" lang="ru" src="0aaeee26"
+# %% [markdown] key="ex4" lang="ru" src="ec3c01e8"
 # ### Упражнение 4 · Переменные модели (2 балла)
 #
-# Напишите функцию `dense_gradients(layer, x)`: `layer` — слой `tf.keras.layers.Dense`, который
-# уже вызывали один раз (значит, его переменные созданы), а `x` — батч входных данных.
-# Верните градиенты $L = \operatorname{mean}\big(\text{layer}(x)^2\big)$ по
-# `layer.trainable_variables` списком в том же порядке.
+# Напишите функцию `dense_gradients(layer, x, y)`: `layer` — слой `tf.keras.layers.Dense` с
+# одним нейроном, который уже вызывали один раз (значит, его переменные созданы), `x` — батч из
+# $k$ входов, а `y` — их $k$ меток, тензор формы (k,). Верните градиенты среднеквадратичной
+# ошибки предсказаний слоя
+#
+# $$L = \frac{1}{k} \sum_{i=1}^{k} \big(\text{layer}(x)_i - y_i\big)^2$$
+#
+# по `layer.trainable_variables` списком в том же порядке. Следите за формами (раздел о
+# транслировании выше).
 
 # %% nbgrader="solution" grade_id="l01_ex4_solution"
-def dense_gradients(layer, x):
+def dense_gradients(layer, x, y):
     ### BEGIN SOLUTION
     with tf.GradientTape() as tape:
-        loss = tf.reduce_mean(layer(x) ** 2)
+        pred = tf.reshape(layer(x), [-1])
+        loss = tf.reduce_mean((pred - y) ** 2)
     return tape.gradient(loss, layer.trainable_variables)
     ### END SOLUTION
 
@@ -1156,6 +1427,104 @@ from grader import grade
 grade("l01_ex4")
 ### END HIDDEN TESTS
 
+# %% [markdown] key="ex5" lang="en"
+# ### Exercise 5 · Checking a gradient with a nudge (2 points)
+#
+# Turn this lesson's check into a function you can reuse. Write `gradient_check(f, x, grad, v)`:
+# `f` is a function that takes a tensor of the shape of `x` and returns a scalar, `x` a float64
+# tensor, `grad` a tensor of the same shape that claims to be the gradient of `f` at `x`, and `v`
+# a direction, a tensor of the same shape (use it as it is, without normalizing it). With
+# $h = 10^{-5}$, return the list `[nudge, predicted, rel_error]`:
+#
+# - `nudge` $= \frac{f(x + h v) - f(x - h v)}{2h}$, the slope of $f$ along $v$ measured by a
+#   central difference;
+# - `predicted` $= \sum_i \text{grad}_i\, v_i$, the slope that `grad` predicts
+#   (`tf.reduce_sum(grad * v)`);
+# - `rel_error` $= \frac{|\text{nudge} - \text{predicted}|}{\max(|\text{nudge}|, |\text{predicted}|)}$.
+#
+# The checks give your function right gradients and wrong ones, of several functions (one with a
+# ReLU, at points where no input of the ReLU is near its kink); a right one gives a `rel_error` of
+# about $10^{-10}$, a wrong one $10^{-3}$ or more. Lessons 4 and 7 use this check on gradients
+# written by hand.
+
+# %% [markdown] key="ex5" lang="es" src="79df35ab"
+# ### Ejercicio 5 · Comprobar un gradiente con una pequeña perturbación (2 puntos)
+#
+# Convierte la comprobación de esta lección en una función que puedas reutilizar. Escribe
+# `gradient_check(f, x, grad, v)`: `f` es una función que recibe un tensor de la forma de `x` y
+# devuelve un escalar, `x` es un tensor float64, `grad` un tensor de la misma forma que dice ser
+# el gradiente de `f` en `x`, y `v` una dirección, un tensor de la misma forma (úsala tal cual,
+# sin normalizarla). Con $h = 10^{-5}$, devuelve la lista `[nudge, predicted, rel_error]`:
+#
+# - `nudge` $= \frac{f(x + h v) - f(x - h v)}{2h}$, la pendiente de $f$ a lo largo de $v$ medida
+#   con una diferencia central;
+# - `predicted` $= \sum_i \text{grad}_i\, v_i$, la pendiente que predice `grad`
+#   (`tf.reduce_sum(grad * v)`);
+# - `rel_error` $= \frac{|\text{nudge} - \text{predicted}|}{\max(|\text{nudge}|, |\text{predicted}|)}$.
+#
+# Las comprobaciones dan a tu función gradientes correctos y erróneos de varias funciones (una con
+# una ReLU, en puntos donde ninguna entrada de la ReLU está cerca de su punto anguloso); uno
+# correcto da un `rel_error` de unos $10^{-10}$, y uno erróneo, de $10^{-3}$ o más. Las lecciones
+# 4 y 7 usan esta comprobación con gradientes escritos a mano.
+
+# %% [markdown] key="ex5" lang="pt" src="79df35ab"
+# ### Exercício 5 · Conferir um gradiente com uma pequena perturbação (2 pontos)
+#
+# Transforme a verificação desta lição numa função que você possa reutilizar. Escreva
+# `gradient_check(f, x, grad, v)`: `f` é uma função que recebe um tensor do formato de `x` e
+# devolve um escalar, `x` é um tensor float64, `grad` um tensor do mesmo formato que se diz o
+# gradiente de `f` em `x`, e `v` uma direção, um tensor do mesmo formato (use-o como está, sem
+# normalizá-lo). Com $h = 10^{-5}$, devolva a lista `[nudge, predicted, rel_error]`:
+#
+# - `nudge` $= \frac{f(x + h v) - f(x - h v)}{2h}$, a inclinação de $f$ ao longo de $v$ medida por
+#   uma diferença central;
+# - `predicted` $= \sum_i \text{grad}_i\, v_i$, a inclinação que `grad` prevê
+#   (`tf.reduce_sum(grad * v)`);
+# - `rel_error` $= \frac{|\text{nudge} - \text{predicted}|}{\max(|\text{nudge}|, |\text{predicted}|)}$.
+#
+# As verificações dão à sua função gradientes certos e errados de várias funções (uma com uma
+# ReLU, em pontos onde nenhuma entrada da ReLU fica perto do seu ponto anguloso); um certo dá um
+# `rel_error` de cerca de $10^{-10}$, e um errado, de $10^{-3}$ ou mais. As lições 4 e 7 usam esta
+# verificação em gradientes escritos à mão.
+
+# %% [markdown] key="ex5" lang="ru" src="79df35ab"
+# ### Упражнение 5 · Проверка градиента небольшим сдвигом (2 балла)
+#
+# Превратите проверку из этого урока в функцию, которой можно пользоваться снова. Напишите
+# функцию `gradient_check(f, x, grad, v)`: `f` — функция, которая принимает тензор формы `x` и
+# возвращает скаляр, `x` — тензор float64, `grad` — тензор той же формы, который выдаёт себя за
+# градиент `f` в точке `x`, а `v` — направление, тензор той же формы (используйте его как есть, не
+# нормируя). При $h = 10^{-5}$ верните список `[nudge, predicted, rel_error]`:
+#
+# - `nudge` $= \frac{f(x + h v) - f(x - h v)}{2h}$ — наклон $f$ вдоль $v$, измеренный центральной
+#   разностью;
+# - `predicted` $= \sum_i \text{grad}_i\, v_i$ — наклон, который предсказывает `grad`
+#   (`tf.reduce_sum(grad * v)`);
+# - `rel_error` $= \frac{|\text{nudge} - \text{predicted}|}{\max(|\text{nudge}|, |\text{predicted}|)}$.
+#
+# Проверки дают вашей функции верные и неверные градиенты нескольких функций (одна из них с ReLU,
+# в точках, где ни один вход ReLU не лежит близко к излому); у верного `rel_error` порядка
+# $10^{-10}$, у неверного — $10^{-3}$ или больше. В уроках 4 и 7 эта проверка применяется к
+# градиентам, написанным вручную.
+
+# %% nbgrader="solution" grade_id="l01_ex5_solution"
+def gradient_check(f, x, grad, v):
+    ### BEGIN SOLUTION
+    h = 1e-5
+    nudge = float((f(x + h * v) - f(x - h * v)) / (2 * h))
+    predicted = float(tf.reduce_sum(grad * v))
+    rel_error = abs(nudge - predicted) / max(abs(nudge), abs(predicted))
+    return [nudge, predicted, rel_error]
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l01_ex5" points=2
+from grader import check
+check("l01_ex5")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l01_ex5")
+### END HIDDEN TESTS
+
 # %% [markdown] key="summary" lang="en"
 # ## Summary
 #
@@ -1165,11 +1534,16 @@ grade("l01_ex4")
 #   or any nesting of lists and dictionaries, and each gradient has the shape of its source.
 # - A tape answers once, unless it was created with `persistent=True`.
 # - A model's `trainable_variables` are the sources you will use most often.
+# - To check a gradient, compare the slope it predicts along a random direction $v$,
+#   `sum(grad * v)`, with a central difference along $v$, by their relative error: in float64 and
+#   away from kinks, a right gradient gives about $10^{-10}$.
+# - Broadcasting turns (k, 1) minus (k,) into a (k, k) matrix without an error: check the shapes of
+#   a loss's operands.
 #
 # Next lesson: controlling exactly what a tape watches, gradients of intermediate results, and
 # what a tape costs in memory.
 
-# %% [markdown] key="summary" lang="es" src="ae23867d"
+# %% [markdown] key="summary" lang="es" src="e31f8c08"
 # ## Resumen
 #
 # - `with tf.GradientTape() as tape:` graba las operaciones sobre tensores observados: las
@@ -1179,11 +1553,17 @@ grade("l01_ex4")
 #   de su fuente.
 # - Una cinta responde una sola vez, salvo que se cree con `persistent=True`.
 # - Las `trainable_variables` de un modelo son las fuentes que más usarás.
+# - Para comprobar un gradiente, compara la pendiente que predice a lo largo de una dirección
+#   aleatoria $v$, `sum(grad * v)`, con una diferencia central a lo largo de $v$, por su error
+#   relativo: en float64 y lejos de los puntos angulosos, un gradiente correcto da unos
+#   $10^{-10}$.
+# - El *broadcasting* convierte (k, 1) menos (k,) en una matriz (k, k) sin ningún error: comprueba
+#   las formas de los operandos de una pérdida.
 #
 # En la próxima lección: cómo controlar exactamente lo que observa una cinta, los gradientes
 # de resultados intermedios y cuánta memoria cuesta una cinta.
 
-# %% [markdown] key="summary" lang="pt" src="ae23867d"
+# %% [markdown] key="summary" lang="pt" src="e31f8c08"
 # ## Resumo
 #
 # - `with tf.GradientTape() as tape:` grava as operações sobre tensores observados: as
@@ -1193,11 +1573,16 @@ grade("l01_ex4")
 #   formato da sua fonte.
 # - Uma fita responde uma vez só, a menos que tenha sido criada com `persistent=True`.
 # - As `trainable_variables` de um modelo são as fontes que você mais vai usar.
+# - Para conferir um gradiente, compare a inclinação que ele prevê ao longo de uma direção
+#   sorteada $v$, `sum(grad * v)`, com uma diferença central ao longo de $v$, pelo erro relativo:
+#   em float64 e longe dos pontos angulosos, um gradiente certo dá cerca de $10^{-10}$.
+# - O *broadcasting* transforma (k, 1) menos (k,) numa matriz (k, k) sem nenhum erro: confira os
+#   formatos dos operandos de uma perda.
 #
 # Na próxima lição: como controlar exatamente o que uma fita observa, os gradientes de
 # resultados intermediários e quanta memória uma fita custa.
 
-# %% [markdown] key="summary" lang="ru" src="ae23867d"
+# %% [markdown] key="summary" lang="ru" src="e31f8c08"
 # ## Итоги
 #
 # - `with tf.GradientTape() as tape:` записывает операции над отслеживаемыми тензорами:
@@ -1208,6 +1593,11 @@ grade("l01_ex4")
 #   форму своего источника.
 # - Лента отвечает только один раз, если она не создана с `persistent=True`.
 # - Чаще всего источниками будут `trainable_variables` модели.
+# - Чтобы проверить градиент, сравните наклон, который он предсказывает вдоль случайного
+#   направления $v$, `sum(grad * v)`, с центральной разностью вдоль $v$ по относительной ошибке:
+#   во float64 и вдали от изломов у верного градиента она порядка $10^{-10}$.
+# - Транслирование превращает (k, 1) минус (k,) в матрицу (k, k) без всякой ошибки: проверяйте
+#   формы операндов функции потерь.
 #
 # В следующем уроке: как точно управлять тем, что отслеживает лента, как получать градиенты по
 # промежуточным результатам и сколько памяти занимает лента.

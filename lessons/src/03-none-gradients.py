@@ -191,20 +191,38 @@ with tf.GradientTape() as tape:
 print(tape.gradient(y, x).numpy())
 
 # %% [markdown] key="per-example" lang="en"
-# This is handy: the gradient of a vector of per-example losses is the gradient of the total
-# loss, with no explicit `reduce_sum`.
+# This is handy: the gradient of a vector of per-example losses is the gradient of their
+# **sum**, with no explicit `reduce_sum`. Careful, though: a training loss is usually a *mean*
+# over the batch (`tf.reduce_mean`, and so are Keras's losses), and for a batch of $N$ examples the
+# gradient of the sum is $N$ times the gradient of the mean. <!-- claim: l03.losses-are-means --> Hand the tape the vector where you
+# meant the mean and every step is $N$ times too large, as if the learning rate had been
+# multiplied by the batch size, and it changes whenever the batch size does. Here $N = 3$:
 
-# %% [markdown] key="per-example" lang="es" src="4e2ead9a"
+# %% [markdown] key="per-example" lang="es" src="1eb636a1"
 # Esto resulta práctico: el gradiente de un vector con una pérdida por cada ejemplo es el
-# gradiente de la pérdida total, sin escribir `reduce_sum`.
+# gradiente de su **suma**, sin escribir `reduce_sum`. Pero cuidado: una pérdida de entrenamiento
+# suele ser una *media* sobre el lote (`tf.reduce_mean`, como las pérdidas de Keras), y para un
+# lote de $N$ ejemplos el gradiente de la suma es $N$ veces el gradiente de la media. <!-- claim: l03.losses-are-means --> Si le das a
+# la cinta el vector cuando querías la media, cada paso es $N$ veces demasiado grande, como si la
+# tasa de aprendizaje se hubiera multiplicado por el tamaño del lote, y cambia cada vez que cambia
+# ese tamaño. Aquí $N = 3$:
 
-# %% [markdown] key="per-example" lang="pt" src="4e2ead9a"
-# Isso é prático: o gradiente de um vetor com uma perda para cada exemplo é o gradiente da perda
-# total, sem precisar escrever `reduce_sum`.
+# %% [markdown] key="per-example" lang="pt" src="1eb636a1"
+# Isso é prático: o gradiente de um vetor com uma perda para cada exemplo é o gradiente da
+# **soma** delas, sem precisar escrever `reduce_sum`. Mas cuidado: uma perda de treinamento
+# costuma ser uma *média* sobre o lote (`tf.reduce_mean`, como as perdas do Keras), e para um lote
+# de $N$ exemplos o gradiente da soma é $N$ vezes o gradiente da média. <!-- claim: l03.losses-are-means --> Entregue à fita o vetor
+# quando você queria a média e cada passo fica $N$ vezes grande demais, como se a taxa de
+# aprendizado tivesse sido multiplicada pelo tamanho do lote, e ele muda sempre que esse tamanho
+# muda. Aqui $N = 3$:
 
-# %% [markdown] key="per-example" lang="ru" src="4e2ead9a"
-# Это удобно: градиент вектора потерь по отдельным примерам совпадает с градиентом суммы
-# потерь, и `reduce_sum` писать не нужно.
+# %% [markdown] key="per-example" lang="ru" src="1eb636a1"
+# Это удобно: градиент вектора потерь по отдельным примерам совпадает с градиентом их
+# **суммы**, и `reduce_sum` писать не нужно. Но осторожно: при обучении функция потерь обычно —
+# *среднее* по батчу (`tf.reduce_mean`, так же устроены функции потерь Keras), а для батча из $N$
+# примеров градиент суммы в $N$ раз больше градиента среднего. <!-- claim: l03.losses-are-means --> Отдайте ленте вектор там, где
+# имелось в виду среднее, — и каждый шаг станет в $N$ раз больше, словно скорость обучения
+# умножили на размер батча, да ещё и будет меняться вместе с ним. Здесь $N = 3$:
 
 # %% key="per-example-code"
 w = tf.Variable([0.5, -1.0])
@@ -214,10 +232,45 @@ labels = tf.constant([1.0, 0.0, 2.0])
 with tf.GradientTape(persistent=True) as tape:
     per_example = (tf.reduce_sum(inputs * w, axis=1) - labels) ** 2
     total = tf.reduce_sum(per_example)
+    mean = tf.reduce_mean(per_example)
 
-print(tape.gradient(per_example, w).numpy())
-print(tape.gradient(total, w).numpy())
+print("per_example:", tape.gradient(per_example, w).numpy())
+print("total:      ", tape.gradient(total, w).numpy())
+print("mean:       ", tape.gradient(mean, w).numpy())
+print("3 * mean:   ", 3 * tape.gradient(mean, w).numpy())
 del tape
+
+# %% [markdown] key="per-example-mask" lang="en"
+# The same count decides a mean when some examples must not count: padding in a batch of
+# sequences of different lengths, a missing label. A mask $m$ holds 1 for an example that counts
+# and 0 for one that does not, and the mean over the examples that count divides by their number,
+# $\frac{\sum_i m_i \ell_i}{\sum_i m_i}$. `tf.reduce_mean(mask * per_example)` divides by the whole
+# batch instead, so its gradient shrinks as more of the batch is padding. Exercise 6 asks for the
+# right one.
+
+# %% [markdown] key="per-example-mask" lang="es" src="753391af"
+# La misma cuenta decide una media cuando algunos ejemplos no deben contar: el relleno de un
+# lote de secuencias de longitudes distintas, una etiqueta que falta. Una máscara $m$ vale 1 para un
+# ejemplo que cuenta y 0 para uno que no, y la media sobre los ejemplos que cuentan divide entre su
+# número, $\frac{\sum_i m_i \ell_i}{\sum_i m_i}$. `tf.reduce_mean(mask * per_example)` divide, en
+# cambio, entre todo el lote, así que su gradiente se encoge cuanto más relleno hay en el lote. El
+# ejercicio 6 pide la correcta.
+
+# %% [markdown] key="per-example-mask" lang="pt" src="753391af"
+# A mesma contagem decide uma média quando alguns exemplos não devem contar: o preenchimento
+# de um lote de sequências de comprimentos diferentes, um rótulo que falta. Uma máscara $m$ vale 1
+# para um exemplo que conta e 0 para um que não conta, e a média sobre os exemplos que contam
+# divide pelo número deles, $\frac{\sum_i m_i \ell_i}{\sum_i m_i}$. Já
+# `tf.reduce_mean(mask * per_example)` divide pelo lote inteiro, então o gradiente encolhe quanto
+# mais preenchimento o lote tem. O exercício 6 pede a média certa.
+
+# %% [markdown] key="per-example-mask" lang="ru" src="753391af"
+# То же число решает дело, когда некоторые примеры не должны учитываться: заполнение
+# (*padding*) в батче последовательностей разной длины, отсутствующая метка. Маска $m$ равна 1 для
+# учитываемого примера и 0 для остальных, а среднее по учитываемым примерам делится на их
+# количество: $\frac{\sum_i m_i \ell_i}{\sum_i m_i}$. `tf.reduce_mean(mask * per_example)` делит на
+# размер всего батча, поэтому её градиент тем меньше, чем больше в батче заполнения. В упражнении 6
+# нужно посчитать правильное среднее.
 
 # %% [markdown] key="elementwise" lang="en"
 # ## One backward pass, every derivative
@@ -1554,11 +1607,86 @@ from grader import grade
 grade("l03_ex5")
 ### END HIDDEN TESTS
 
+# %% [markdown] key="ex6" lang="en"
+# ### Exercise 6 · A mean over the examples that count (2 points)
+#
+# Write `masked_mean_gradient(w, x, y, mask)`. `w` is a `tf.Variable` of shape (n,), `x` a tensor
+# of shape (k, n), `y` a tensor of shape (k,), and `mask` a tensor of shape (k,) that holds `1.0` for
+# the examples that count and `0.0` for the padding. With the per-example losses
+# $\ell_i = (x_i \cdot w - y_i)^2$ (as `(tf.reduce_sum(x * w, axis=1) - y) ** 2`), return the
+# gradient with respect to `w` of the mean over the examples that count,
+#
+# $$L = \frac{\sum_i m_i\, \ell_i}{\sum_i m_i}.$$
+#
+# Think first: by what factor would your answer be off if you gave the tape the vector
+# $m_i\, \ell_i$ itself, or its `tf.reduce_mean`?
+
+# %% [markdown] key="ex6" lang="es" src="d819b463"
+# ### Ejercicio 6 · Una media sobre los ejemplos que cuentan (2 puntos)
+#
+# Escribe `masked_mean_gradient(w, x, y, mask)`. `w` es una `tf.Variable` de forma (n,), `x` un
+# tensor de forma (k, n), `y` un tensor de forma (k,) y `mask` un tensor de forma (k,) que vale `1.0`
+# para los ejemplos que cuentan y `0.0` para el relleno. Con las pérdidas de cada ejemplo
+# $\ell_i = (x_i \cdot w - y_i)^2$ (como `(tf.reduce_sum(x * w, axis=1) - y) ** 2`), devuelve el
+# gradiente respecto de `w` de la media sobre los ejemplos que cuentan,
+#
+# $$L = \frac{\sum_i m_i\, \ell_i}{\sum_i m_i}.$$
+#
+# Piensa primero: ¿en qué factor se equivocaría tu respuesta si le dieras a la cinta el propio
+# vector $m_i\, \ell_i$, o su `tf.reduce_mean`?
+
+# %% [markdown] key="ex6" lang="pt" src="d819b463"
+# ### Exercício 6 · Uma média sobre os exemplos que contam (2 pontos)
+#
+# Escreva `masked_mean_gradient(w, x, y, mask)`. `w` é uma `tf.Variable` de formato (n,), `x` um
+# tensor de formato (k, n), `y` um tensor de formato (k,) e `mask` um tensor de formato (k,) que
+# vale `1.0` para os exemplos que contam e `0.0` para o preenchimento. Com as perdas de cada exemplo
+# $\ell_i = (x_i \cdot w - y_i)^2$ (como `(tf.reduce_sum(x * w, axis=1) - y) ** 2`), devolva o
+# gradiente em relação a `w` da média sobre os exemplos que contam,
+#
+# $$L = \frac{\sum_i m_i\, \ell_i}{\sum_i m_i}.$$
+#
+# Pense primeiro: por que fator a sua resposta estaria errada se você desse à fita o próprio vetor
+# $m_i\, \ell_i$, ou o `tf.reduce_mean` dele?
+
+# %% [markdown] key="ex6" lang="ru" src="d819b463"
+# ### Упражнение 6 · Среднее по учитываемым примерам (2 балла)
+#
+# Напишите функцию `masked_mean_gradient(w, x, y, mask)`. `w` — `tf.Variable` формы (n,), `x` —
+# тензор формы (k, n), `y` — тензор формы (k,), а `mask` — тензор формы (k,), равный `1.0` для
+# учитываемых примеров и `0.0` для заполнения. Для потерь отдельных примеров
+# $\ell_i = (x_i \cdot w - y_i)^2$ (как `(tf.reduce_sum(x * w, axis=1) - y) ** 2`) верните градиент
+# по `w` среднего по учитываемым примерам:
+#
+# $$L = \frac{\sum_i m_i\, \ell_i}{\sum_i m_i}.$$
+#
+# Сначала подумайте: во сколько раз ошибся бы ваш ответ, если бы вы отдали ленте сам вектор
+# $m_i\, \ell_i$ или его `tf.reduce_mean`?
+
+# %% nbgrader="solution" grade_id="l03_ex6_solution"
+def masked_mean_gradient(w, x, y, mask):
+    ### BEGIN SOLUTION
+    with tf.GradientTape() as tape:
+        losses = (tf.reduce_sum(x * w, axis=1) - y) ** 2
+        loss = tf.reduce_sum(mask * losses) / tf.reduce_sum(mask)
+    return tape.gradient(loss, w)
+    ### END SOLUTION
+
+# %% nbgrader="tests" grade_id="l03_ex6" points=2
+from grader import check
+check("l03_ex6")
+### BEGIN HIDDEN TESTS
+from grader import grade
+grade("l03_ex6")
+### END HIDDEN TESTS
+
 # %% [markdown] key="summary" lang="en"
 # ## Summary
 #
 # - Several targets, or a target with several elements, are summed: you get the gradient of the
 #   sum. For an element-wise function, that gradient holds every element's own derivative.
+# - A loss that is a mean needs a mean as the target: the vector of $N$ per-example losses gives
+#   $N$ times its gradient. Divide by the number of examples that count.
 # - Python `if` and `for` just run; the tape records the operations that ran. The branch not
 #   taken and the condition itself get `None`.
 # - A gradient is `None` when the tape found no path from the target to the source: the target
@@ -1574,12 +1702,14 @@ grade("l03_ex5")
 # `tf.stop_gradient`) and writing your own gradients with `tf.custom_gradient`, to give an
 # operation a gradient it lacks, clip it, or keep it finite.
 
-# %% [markdown] key="summary" lang="es" src="6ffb2eb8"
+# %% [markdown] key="summary" lang="es" src="3eccbf4c"
 # ## Resumen
 #
 # - Varios objetivos, o un objetivo con varios elementos, se suman: obtienes el gradiente de la
 #   suma. En una función elemento a elemento, ese gradiente contiene la derivada de cada
 #   elemento.
+# - Una pérdida que es una media necesita una media como objetivo: el vector de las $N$ pérdidas
+#   de cada ejemplo da $N$ veces su gradiente. Divide entre el número de ejemplos que cuentan.
 # - Los `if` y `for` de Python simplemente se ejecutan; la cinta graba las operaciones que se
 #   ejecutaron. La rama que no se tomó y la propia condición reciben `None`.
 # - Un gradiente es `None` cuando la cinta no encontró ningún camino del objetivo a la fuente:
@@ -1595,11 +1725,13 @@ grade("l03_ex5")
 # `tf.stop_gradient`) y escribir tus propios gradientes con `tf.custom_gradient`, para darle un
 # gradiente a una operación que no lo tiene, recortarlo o mantenerlo finito.
 
-# %% [markdown] key="summary" lang="pt" src="6ffb2eb8"
+# %% [markdown] key="summary" lang="pt" src="3eccbf4c"
 # ## Resumo
 #
 # - Vários alvos, ou um alvo com vários elementos, são somados: você recebe o gradiente da
 #   soma. Numa função elemento a elemento, esse gradiente contém a derivada de cada elemento.
+# - Uma perda que é uma média precisa de uma média como alvo: o vetor das $N$ perdas de cada
+#   exemplo dá $N$ vezes o gradiente dela. Divida pelo número de exemplos que contam.
 # - Os `if` e `for` do Python simplesmente rodam; a fita grava as operações que foram
 #   executadas. O ramo não executado e a própria condição recebem `None`.
 # - Um gradiente é `None` quando a fita não encontrou nenhum caminho do alvo até a fonte: o
@@ -1615,11 +1747,13 @@ grade("l03_ex5")
 # `tf.stop_gradient`) e escrever os seus próprios gradientes com `tf.custom_gradient`, para dar
 # um gradiente a uma operação que não tem, recortá-lo ou mantê-lo finito.
 
-# %% [markdown] key="summary" lang="ru" src="6ffb2eb8"
+# %% [markdown] key="summary" lang="ru" src="3eccbf4c"
 # ## Итоги
 #
 # - Несколько целей или цель из нескольких элементов суммируются: вы получаете градиент суммы.
 #   Для поэлементной функции этот градиент содержит производную каждого элемента.
+# - Если функция потерь — среднее, то и целью должно быть среднее: вектор из $N$ потерь
+#   отдельных примеров даёт градиент в $N$ раз больше. Делите на число учитываемых примеров.
 # - `if` и `for` в Python просто выполняются; лента записывает выполненные операции.
 #   Переменные невыполненной ветви и входы условия получают `None`.
 # - Градиент равен `None`, когда лента не нашла пути от цели к источнику: цель с ним не

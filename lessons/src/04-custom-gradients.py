@@ -8,81 +8,82 @@
 # # Lesson 4 · Controlling the tape and custom gradients
 #
 # Until now a tape has recorded every operation it could and used each operation's built-in
-# gradient. This lesson puts you in charge of both: you decide what a tape records, cut one path
-# out of the backward pass, and replace the gradient of any function with your own, to give an
-# operation a gradient it lacks, to clip a gradient, or to keep it finite where the textbook
-# formula overflows.
+# gradient. This lesson puts you in charge of both. You decide what a tape records and cut one
+# path out of the backward pass; and you replace the gradient of any function with your own: to
+# give an operation a gradient it lacks, to clip a gradient, or to keep it finite where the
+# textbook formula overflows.
 #
 # In this lesson you will learn:
 #
 # - how to pause or restart a recording (`stop_recording`, `reset`) and how to cut one path
-#   (`tf.stop_gradient`), for example to round a value and still let the gradient through;
+#   (`tf.stop_gradient`), for example to round a value and still let the gradient through, inside
+#   a window;
 # - how to write your own gradient with `tf.custom_gradient`, also for a function that reads
-#   Variables, and how `tf.RegisterGradient` and `tf.no_gradient` set the gradient of a whole
-#   operation type;
+#   Variables, and how to check it with a nudge; in an optional box, how `tf.RegisterGradient` and
+#   `tf.no_gradient` set the gradient of a whole operation type;
 # - how to clip a gradient inside the backward pass;
 # - how to make a gradient numerically stable, and why a stable value needs a stable formula
 #   too.
 
-# %% [markdown] key="title" lang="es" src="1a1b1414"
+# %% [markdown] key="title" lang="es" src="384df506"
 # # Lección 4 · Controlar la cinta y gradientes personalizados
 #
 # Hasta ahora una cinta grababa todas las operaciones que podía y usaba el gradiente que cada
-# operación trae de serie. En esta lección tomas el control de ambas cosas: decides qué graba
-# una cinta, cortas un camino concreto de la pasada hacia atrás y sustituyes el gradiente de
-# cualquier función por uno tuyo, para darle gradiente a una operación que no lo tiene, para
+# operación trae de serie. En esta lección tomas el control de ambas cosas. Decides qué graba una
+# cinta y cortas un camino concreto de la pasada hacia atrás; y sustituyes el gradiente de
+# cualquier función por uno tuyo: para darle gradiente a una operación que no lo tiene, para
 # recortar un gradiente o para que siga siendo finito donde la fórmula de manual se desborda.
 #
 # En esta lección aprenderás:
 #
 # - cómo pausar o reiniciar una grabación (`stop_recording`, `reset`) y cómo cortar un camino
 #   concreto (`tf.stop_gradient`), por ejemplo para redondear un valor y dejar pasar igualmente
-#   el gradiente;
+#   el gradiente, dentro de una ventana;
 # - cómo escribir tu propio gradiente con `tf.custom_gradient`, también para una función que lee
-#   Variables, y cómo `tf.RegisterGradient` y `tf.no_gradient` fijan el gradiente de todo un
-#   tipo de operación;
+#   variables, y cómo comprobarlo con una pequeña perturbación; en un recuadro opcional, cómo
+#   `tf.RegisterGradient` y `tf.no_gradient` fijan el gradiente de todo un tipo de operación;
 # - cómo recortar un gradiente dentro de la pasada hacia atrás;
 # - cómo hacer que un gradiente sea numéricamente estable, y por qué un valor estable necesita
 #   también una fórmula estable.
 
-# %% [markdown] key="title" lang="pt" src="1a1b1414"
+# %% [markdown] key="title" lang="pt" src="384df506"
 # # Lição 4 · Controlando a fita e gradientes personalizados
 #
 # Até agora uma fita gravava todas as operações que podia e usava o gradiente que cada operação
-# já traz. Nesta lição você assume o controle das duas coisas: decide o que uma fita grava, corta
-# um caminho específico da passagem para trás e substitui o gradiente de qualquer função por um
-# escrito por você, para dar gradiente a uma operação que não tem, para recortar um gradiente ou
-# para mantê-lo finito onde a fórmula dos livros estoura.
+# já traz. Nesta lição você assume o controle das duas coisas. Você decide o que uma fita grava e
+# corta um caminho específico da passagem para trás; e substitui o gradiente de qualquer função
+# por um escrito por você: para dar gradiente a uma operação que não tem, para recortar um
+# gradiente ou para mantê-lo finito onde a fórmula dos livros estoura.
 #
 # Nesta lição você vai aprender:
 #
 # - como pausar ou reiniciar uma gravação (`stop_recording`, `reset`) e como cortar um caminho
 #   específico (`tf.stop_gradient`), por exemplo para arredondar um valor e ainda assim deixar o
-#   gradiente passar;
+#   gradiente passar, dentro de uma janela;
 # - como escrever o seu próprio gradiente com `tf.custom_gradient`, também para uma função que
-#   lê variáveis, e como `tf.RegisterGradient` e `tf.no_gradient` definem o gradiente de todo um
-#   tipo de operação;
+#   lê variáveis, e como conferi-lo com uma pequena perturbação; num quadro opcional, como
+#   `tf.RegisterGradient` e `tf.no_gradient` definem o gradiente de todo um tipo de operação;
 # - como recortar um gradiente dentro da passagem para trás;
 # - como tornar um gradiente numericamente estável, e por que um valor estável também precisa de
 #   uma fórmula estável.
 
-# %% [markdown] key="title" lang="ru" src="1a1b1414"
+# %% [markdown] key="title" lang="ru" src="384df506"
 # # Урок 4 · Управление лентой и собственные градиенты
 #
 # До сих пор лента записывала все операции, какие могла, и брала для каждой операции её
-# встроенный градиент. В этом уроке и то и другое переходит под ваше управление: вы решаете, что
-# лента записывает, вырезаете один путь из обратного прохода и заменяете градиент любой функции
-# своим — чтобы дать градиент операции, у которой его нет, обрезать градиент или сохранить его
-# конечным там, где формула из учебника даёт переполнение.
+# встроенный градиент. В этом уроке и то и другое переходит под ваше управление. Вы решаете, что
+# лента записывает, и вырезаете один путь из обратного прохода; а ещё заменяете градиент любой
+# функции своим — чтобы дать градиент операции, у которой его нет, обрезать градиент или сохранить
+# его конечным там, где формула из учебника даёт переполнение.
 #
 # В этом уроке вы узнаете:
 #
 # - как приостановить или начать заново запись (`stop_recording`, `reset`) и как перерезать
 #   один конкретный путь (`tf.stop_gradient`) — например, чтобы округлить значение и всё же
-#   пропустить градиент;
+#   пропустить градиент, но только внутри окна;
 # - как написать собственный градиент с `tf.custom_gradient`, в том числе для функции, которая
-#   читает переменные, и как `tf.RegisterGradient` и `tf.no_gradient` задают градиент целого
-#   типа операций;
+#   читает переменные, и как проверить его небольшим сдвигом; в необязательной врезке — как
+#   `tf.RegisterGradient` и `tf.no_gradient` задают градиент целого типа операций;
 # - как обрезать градиент внутри обратного прохода;
 # - как сделать градиент численно устойчивым и почему для устойчивого значения нужна ещё и
 #   устойчивая формула.
@@ -305,6 +306,60 @@ print(t("l04.value_gradient", name="straight_through", value=straight_through.nu
         grad=tape.gradient(straight_through, x).numpy()))
 del tape
 
+# %% [markdown] key="straight-through-window" lang="en"
+# ### A window for the straight-through estimator
+#
+# Letting the gradient through everywhere has a flaw: a weight that has drifted far outside the
+# range where rounding is useful keeps receiving gradient, and nothing stops it from drifting
+# further. Quantized networks therefore give the estimator a *window*: the gradient passes only
+# where $|x| \le 1$. Clip the value first, `c = tf.clip_by_value(x, -1.0, 1.0)`, whose gradient is
+# 1 inside the window and 0 outside it, and start the trick from `c`:
+# `c + tf.stop_gradient(tf.round(x) - c)` still *equals* `round(x)`, but its gradient is that of
+# `c`:
+
+# %% [markdown] key="straight-through-window" lang="es" src="45cf7e54"
+# ### Una ventana para el estimador *straight-through*
+#
+# Dejar pasar el gradiente en todas partes tiene un defecto: un peso que se ha alejado mucho del
+# intervalo donde el redondeo es útil sigue recibiendo gradiente, y nada le impide alejarse más.
+# Por eso las redes cuantizadas dan al estimador una *ventana*: el gradiente solo pasa donde
+# $|x| \le 1$. Recorta primero el valor, `c = tf.clip_by_value(x, -1.0, 1.0)`, cuyo gradiente es
+# 1 dentro de la ventana y 0 fuera de ella, y empieza el truco desde `c`:
+# `c + tf.stop_gradient(tf.round(x) - c)` sigue *valiendo* `round(x)`, pero su gradiente es el de
+# `c`:
+
+# %% [markdown] key="straight-through-window" lang="pt" src="45cf7e54"
+# ### Uma janela para o estimador *straight-through*
+#
+# Deixar o gradiente passar em todo lugar tem um defeito: um peso que se afastou muito do
+# intervalo onde o arredondamento é útil continua recebendo gradiente, e nada o impede de se
+# afastar ainda mais. Por isso as redes quantizadas dão ao estimador uma *janela*: o gradiente só
+# passa onde $|x| \le 1$. Recorte primeiro o valor, `c = tf.clip_by_value(x, -1.0, 1.0)`, cujo
+# gradiente é 1 dentro da janela e 0 fora dela, e comece o truque por `c`:
+# `c + tf.stop_gradient(tf.round(x) - c)` continua *valendo* `round(x)`, mas o seu gradiente é o
+# de `c`:
+
+# %% [markdown] key="straight-through-window" lang="ru" src="45cf7e54"
+# ### Окно для сквозной оценки градиента
+#
+# Пропускать градиент везде — значит мириться с изъяном: вес, ушедший далеко за пределы
+# интервала, где округление полезно, продолжает получать градиент, и ничто не мешает ему уходить
+# дальше. Поэтому в квантованных сетях у оценки есть *окно*: градиент проходит только там, где
+# $|x| \le 1$. Сначала обрежьте значение, `c = tf.clip_by_value(x, -1.0, 1.0)` (его градиент равен
+# 1 внутри окна и 0 вне его), и начинайте приём с `c`: выражение
+# `c + tf.stop_gradient(tf.round(x) - c)` по-прежнему *равно* `round(x)`, но его градиент — это
+# градиент `c`:
+
+# %% key="straight-through-window-code"
+x = tf.Variable([0.3, 1.7, -2.2, -0.8])
+
+with tf.GradientTape() as tape:
+    c = tf.clip_by_value(x, -1.0, 1.0)
+    windowed = c + tf.stop_gradient(tf.round(x) - c)
+
+print(t("l04.value_gradient", name="windowed", value=windowed.numpy(),
+        grad=tape.gradient(windowed, x).numpy()))
+
 # %% [markdown] key="custom-why" lang="en"
 # ## Custom gradients
 #
@@ -476,28 +531,65 @@ print(d_image.numpy())
 print(d_factor.numpy())
 
 # %% [markdown] key="custom-check" lang="en"
-# A hand-written gradient deserves a check. The formula of lesson 3, written with operations the
-# tape knows, must give the same numbers:
+# A hand-written gradient deserves a check, and the check of lesson 1 needs nothing but the
+# function's value: a central difference along a random direction against the slope the gradient
+# predicts, compared by their relative error. Here is `gradient_check` from lesson 1's exercise 5,
+# applied to both gradients that our `adjust_contrast` gave above. The function it nudges is the
+# loss written with the operation's value, $(x - \bar{x}) \cdot f + \bar{x}$, in float64; the
+# gradients come from our `backward`, in the float32 of the image and the factor, so they can
+# agree with the nudge to about seven digits, not more. Both relative errors are below $10^{-5}$:
 
-# %% [markdown] key="custom-check" lang="es" src="06559f16"
-# Un gradiente escrito a mano merece una comprobación. La fórmula de la lección 3, escrita con
-# operaciones que la cinta conoce, tiene que dar los mismos números:
+# %% [markdown] key="custom-check" lang="es" src="c7aa9224"
+# Un gradiente escrito a mano merece una comprobación, y la de la lección 1 no necesita más que
+# el valor de la función: una diferencia central a lo largo de una dirección aleatoria frente a la
+# pendiente que predice el gradiente, comparadas por su error relativo. Aquí está `gradient_check`,
+# del ejercicio 5 de la lección 1, aplicada a los dos gradientes que dio arriba nuestro
+# `adjust_contrast`. La función que perturba es la pérdida escrita con el valor de la operación,
+# $(x - \bar{x}) \cdot f + \bar{x}$, en float64; los gradientes salen de nuestro `backward`, en el
+# float32 de la imagen y del factor, así que pueden coincidir con la perturbación en unas siete
+# cifras, no más. Los dos errores relativos quedan por debajo de $10^{-5}$:
 
-# %% [markdown] key="custom-check" lang="pt" src="06559f16"
-# Um gradiente escrito à mão merece uma verificação. A fórmula da lição 3, escrita com operações
-# que a fita conhece, precisa dar os mesmos números:
+# %% [markdown] key="custom-check" lang="pt" src="c7aa9224"
+# Um gradiente escrito à mão merece uma verificação, e a da lição 1 não precisa de nada além do
+# valor da função: uma diferença central ao longo de uma direção sorteada contra a inclinação que
+# o gradiente prevê, comparadas pelo erro relativo. Aqui está `gradient_check`, do exercício 5 da
+# lição 1, aplicada aos dois gradientes que o nosso `adjust_contrast` deu acima. A função que ela
+# perturba é a perda escrita com o valor da operação, $(x - \bar{x}) \cdot f + \bar{x}$, em
+# float64; os gradientes vêm do nosso `backward`, no float32 da imagem e do fator, então podem
+# coincidir com a perturbação em cerca de sete casas, não mais. Os dois erros relativos ficam
+# abaixo de $10^{-5}$:
 
-# %% [markdown] key="custom-check" lang="ru" src="06559f16"
-# Градиент, написанный вручную, стоит проверить. Формула из урока 3, записанная операциями,
-# которые лента знает, должна дать те же числа:
+# %% [markdown] key="custom-check" lang="ru" src="c7aa9224"
+# Градиент, написанный вручную, стоит проверить, а проверке из урока 1 не нужно ничего, кроме
+# значений функции: центральная разность вдоль случайного направления против наклона, который
+# предсказывает градиент, и сравнение по относительной ошибке. Вот `gradient_check` из
+# упражнения 5 урока 1, применённая к обоим градиентам, которые выше дала наша `adjust_contrast`.
+# Сдвигается функция потерь, записанная через значение операции, $(x - \bar{x}) \cdot f + \bar{x}$,
+# во float64; градиенты берутся из нашего `backward` во float32 — в том типе, в котором заданы
+# изображение и множитель, — поэтому совпасть со сдвигом они могут примерно в семи знаках, не
+# больше. Обе относительные ошибки меньше $10^{-5}$:
 
 # %% key="custom-check-code"
-with tf.GradientTape() as tape:
-    mean = tf.reduce_mean(image, axis=[-3, -2], keepdims=True)
-    loss = tf.reduce_sum(((image - mean) * factor + mean) ** 2)
+def gradient_check(f, x, grad, v):
+    h = 1e-5
+    nudge = float((f(x + h * v) - f(x - h * v)) / (2 * h))
+    predicted = float(tf.reduce_sum(grad * v))
+    return [nudge, predicted, abs(nudge - predicted) / max(abs(nudge), abs(predicted))]
 
-check_image, check_factor = tape.gradient(loss, [image, factor])
-print(np.allclose(check_image.numpy(), d_image.numpy()), np.allclose(check_factor.numpy(), d_factor.numpy()))
+
+def contrast_loss(images, factor):
+    mean = tf.reduce_mean(images, axis=[-3, -2], keepdims=True)
+    return tf.reduce_sum(((images - mean) * factor + mean) ** 2)
+
+
+image64 = tf.constant(image.numpy().astype(np.float64))
+factor64 = tf.constant(float(factor.numpy()), dtype=tf.float64)
+rng = np.random.default_rng(4)
+for name, f, source, grad in [("d_image", lambda im: contrast_loss(im, factor64), image64, d_image),
+                              ("d_factor", lambda fa: contrast_loss(image64, fa), factor64, d_factor)]:
+    v = tf.constant(rng.standard_normal(tuple(source.shape)))
+    nudge, predicted, rel_error = gradient_check(f, source, tf.cast(grad, tf.float64), v)
+    print(f"{name:9} nudge = {nudge:.4f}   predicted = {predicted:.4f}   rel_error < 1e-5: {rel_error < 1e-5}")
 
 # %% [markdown] key="custom-variables" lang="en"
 # ### A custom gradient that reads a Variable
@@ -561,8 +653,36 @@ with tf.GradientTape() as tape:
 d_x, d_scale = tape.gradient(loss, [x, scale])
 print(d_x.numpy(), d_scale.numpy())
 
+# %% [markdown] key="register-note" lang="en"
+# TensorFlow can also set the gradient of a whole operation *type*, for the whole process:
+# `tf.RegisterGradient` gives one and `tf.no_gradient` takes it away. <!-- claim: l04.registry-api --> They are meant for new
+# operation types, such as an operation written in C++; to change the gradient of one function of
+# your own, use `tf.custom_gradient`, as above. The optional box below shows both; nothing later in
+# the course depends on it.
+
+# %% [markdown] key="register-note" lang="es" src="336f1c78"
+# TensorFlow también puede fijar el gradiente de todo un *tipo* de operación, para todo el
+# proceso: `tf.RegisterGradient` le da uno y `tf.no_gradient` se lo quita. <!-- claim: l04.registry-api --> Están pensados para
+# tipos de operación nuevos, como una operación escrita en C++; para cambiar el gradiente de una
+# función tuya, usa `tf.custom_gradient`, como arriba. El recuadro opcional de abajo muestra los
+# dos; nada de lo que viene después en el curso depende de él.
+
+# %% [markdown] key="register-note" lang="pt" src="336f1c78"
+# O TensorFlow também pode definir o gradiente de todo um *tipo* de operação, para o processo
+# inteiro: `tf.RegisterGradient` dá um gradiente e `tf.no_gradient` o tira. <!-- claim: l04.registry-api --> Eles foram feitos para
+# tipos de operação novos, como uma operação escrita em C++; para mudar o gradiente de uma função
+# sua, use `tf.custom_gradient`, como acima. O quadro opcional abaixo mostra os dois; nada do que
+# vem depois no curso depende dele.
+
+# %% [markdown] key="register-note" lang="ru" src="336f1c78"
+# TensorFlow умеет задавать градиент и целому *типу* операций, сразу для всего процесса:
+# `tf.RegisterGradient` даёт градиент, `tf.no_gradient` его отнимает. <!-- claim: l04.registry-api --> Они предназначены для новых
+# типов операций, например написанных на C++; чтобы изменить градиент одной своей функции,
+# используйте `tf.custom_gradient`, как выше. Необязательная врезка ниже показывает оба способа;
+# дальше в курсе ничто на неё не опирается.
+
 # %% [markdown] key="register-gradient" lang="en"
-# ### Gradients registered by operation type
+# ### Optional box · Gradients registered by operation type
 #
 # TensorFlow has a second, global way to give gradients: `@tf.RegisterGradient("OpType")` on a
 # function `grad(op, upstream)` that returns one gradient per input of the operation, and
@@ -580,8 +700,8 @@ print(d_x.numpy(), d_scale.numpy())
 # A registration lasts as long as the Python process, in TensorFlow as in minitape: run the next
 # cell a second time and its decorator raises `KeyError` (restart the kernel to start over). <!-- claim: l04.registration-lasts -->
 
-# %% [markdown] key="register-gradient" lang="es" src="76926efb"
-# ### Gradientes registrados por tipo de operación
+# %% [markdown] key="register-gradient" lang="es" src="bc0affc1"
+# ### Recuadro opcional · Gradientes registrados por tipo de operación
 #
 # TensorFlow tiene una segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
 # sobre una función `grad(op, upstream)` que devuelve un gradiente por cada entrada de la
@@ -601,8 +721,8 @@ print(d_x.numpy(), d_scale.numpy())
 # celda siguiente una segunda vez, su decorador lanza `KeyError` (reinicia el kernel para empezar
 # de cero). <!-- claim: l04.registration-lasts -->
 
-# %% [markdown] key="register-gradient" lang="pt" src="76926efb"
-# ### Gradientes registrados por tipo de operação
+# %% [markdown] key="register-gradient" lang="pt" src="bc0affc1"
+# ### Quadro opcional · Gradientes registrados por tipo de operação
 #
 # O TensorFlow tem uma segunda forma, global, de dar gradientes: `@tf.RegisterGradient("OpType")`
 # sobre uma função `grad(op, upstream)` que devolve um gradiente por entrada da operação, e
@@ -621,8 +741,8 @@ print(d_x.numpy(), d_scale.numpy())
 # TensorFlow como no minitape: rode a célula seguinte uma segunda vez e o decorador dela lança
 # `KeyError` (reinicie o kernel para recomeçar). <!-- claim: l04.registration-lasts -->
 
-# %% [markdown] key="register-gradient" lang="ru" src="76926efb"
-# ### Градиенты, зарегистрированные по типу операции
+# %% [markdown] key="register-gradient" lang="ru" src="bc0affc1"
+# ### Необязательная врезка · Градиенты, зарегистрированные по типу операции
 #
 # В TensorFlow есть второй, глобальный способ задать градиент: `@tf.RegisterGradient("OpType")`
 # над функцией `grad(op, upstream)`, которая возвращает по одному градиенту на каждый вход
@@ -1019,8 +1139,9 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # hidden checks call your functions at random points (and compare some answers with finite
 # differences), so your code has to work in general, not only for the examples. Your answers are compared as in lesson 1: by their value, whatever holds it, within float32's
 # tolerance.
+# Exercises 6 and 7 are optional: they are checked like the others and add no points.
 
-# %% [markdown] key="exercises" lang="es" src="118eace3"
+# %% [markdown] key="exercises" lang="es" src="dbc1521d"
 # ## Ejercicios
 #
 # Como antes: completa cada función, ejecuta su celda y después la celda de `check` que hay
@@ -1028,8 +1149,9 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # algunas respuestas con diferencias finitas), así que tu código tiene que funcionar en general,
 # no solo para los ejemplos. Tus respuestas se comparan como en la lección 1: por su valor, sea cual sea el contenedor,
 # con la tolerancia de float32.
+# Los ejercicios 6 y 7 son opcionales: se comprueban como los demás, pero no suman puntos.
 
-# %% [markdown] key="exercises" lang="pt" src="118eace3"
+# %% [markdown] key="exercises" lang="pt" src="dbc1521d"
 # ## Exercícios
 #
 # Como antes: complete cada função, execute a célula dela e depois a célula de `check` logo
@@ -1037,62 +1159,75 @@ print("log1pexp(100) =", y.numpy(), "   d/dx =", tape.gradient(y, x).numpy())
 # respostas com diferenças finitas), então o seu código precisa funcionar em geral, não só nos
 # exemplos. As suas respostas são comparadas como na lição 1: pelo valor, seja qual for o recipiente, com
 # a tolerância do float32.
+# Os exercícios 6 e 7 são opcionais: são verificados como os outros, mas não somam pontos.
 
-# %% [markdown] key="exercises" lang="ru" src="118eace3"
+# %% [markdown] key="exercises" lang="ru" src="dbc1521d"
 # ## Упражнения
 #
 # Как и раньше: допишите каждую функцию, выполните её ячейку, а затем ячейку с `check` под ней.
 # Скрытые проверки вызывают ваши функции в случайных точках (и сравнивают некоторые ответы с
 # конечными разностями), поэтому код должен работать в общем случае, а не только на примерах. Ответы сравниваются так же, как в уроке 1: по значению, в чём бы оно ни было, с допуском
 # float32.
+# Упражнения 6 и 7 необязательные: они проверяются, как остальные, но баллов не добавляют.
 
 # %% [markdown] key="ex1" lang="en"
-# ### Exercise 1 · Rounding that lets the gradient through (2 points)
+# ### Exercise 1 · Rounded weights that let the gradient through (2 points)
 #
-# Write `straight_through_gradient(x, t)`. `x` is a `tf.Variable` of shape (n,) and `t` a
-# tensor of the same shape. With the straight-through rounding of this lesson,
-# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, and
-# $L = \sum_i (q_i - t_i)^2$, return $\frac{dL}{dx}$. Use `tf.stop_gradient`: with
-# `tf.round(x)` alone the tape gives `None`. For example, for $x = [0.3, 1.7, -2.2]$ and
-# $t = [1, 1, -1]$ the answer is $2(\text{round}(x) - t) = [-2, 2, -2]$.
+# A network whose weights are rounded to integers is trained with the straight-through estimator
+# with a window (the section above). Write `quantized_gradient(w, x, t)`. `w` is a `tf.Variable` of
+# shape (n, m) with values between $-2$ and $2$, `x` a tensor of shape (k, n) and `t` a tensor of
+# shape (k, m). Inside a tape, compute `c = tf.clip_by_value(w, -1.0, 1.0)` and the rounded weights
+# `q = c + tf.stop_gradient(tf.round(w) - c)`, then $L = \operatorname{mean}\big((x q - t)^2\big)$
+# (with `x @ q`), and return $\frac{dL}{dw}$. Think first: what is the value of `q`, and which
+# entries of the answer are 0? For example, for $w = [[0.3, 1.7], [-1.2, 0.8]]$ the second column
+# of the first row and the first column of the second row are 0 whatever `x` and `t` are.
 
-# %% [markdown] key="ex1" lang="es" src="09551893"
-# ### Ejercicio 1 · Un redondeo que deja pasar el gradiente (2 puntos)
+# %% [markdown] key="ex1" lang="es" src="5839433f"
+# ### Ejercicio 1 · Pesos redondeados que dejan pasar el gradiente (2 puntos)
 #
-# Escribe `straight_through_gradient(x, t)`. `x` es una `tf.Variable` de forma (n,) y `t` un
-# tensor de la misma forma. Con el redondeo *straight-through* de esta lección,
-# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, y
-# $L = \sum_i (q_i - t_i)^2$, devuelve $\frac{dL}{dx}$. Usa `tf.stop_gradient`: con
-# `tf.round(x)` solo, la cinta da `None`. Por ejemplo, para $x = [0{,}3; 1{,}7; -2{,}2]$ y
-# $t = [1; 1; -1]$ la respuesta es $2(\text{round}(x) - t) = [-2; 2; -2]$.
+# Una red cuyos pesos se redondean a enteros se entrena con el estimador *straight-through* con
+# ventana (la sección de arriba). Escribe `quantized_gradient(w, x, t)`. `w` es una `tf.Variable` de
+# forma (n, m) con valores entre $-2$ y $2$, `x` un tensor de forma (k, n) y `t` un tensor de forma
+# (k, m). Dentro de una cinta, calcula `c = tf.clip_by_value(w, -1.0, 1.0)` y los pesos
+# redondeados `q = c + tf.stop_gradient(tf.round(w) - c)`, después
+# $L = \operatorname{mean}\big((x q - t)^2\big)$ (con `x @ q`), y devuelve $\frac{dL}{dw}$. Piensa
+# primero: ¿cuánto vale `q`, y qué entradas de la respuesta son 0? Por ejemplo, para
+# $w = [[0{,}3; 1{,}7]; [-1{,}2; 0{,}8]]$, la segunda columna de la primera fila y la primera
+# columna de la segunda fila son 0 sean cuales sean `x` y `t`.
 
-# %% [markdown] key="ex1" lang="pt" src="09551893"
-# ### Exercício 1 · Um arredondamento que deixa o gradiente passar (2 pontos)
+# %% [markdown] key="ex1" lang="pt" src="5839433f"
+# ### Exercício 1 · Pesos arredondados que deixam o gradiente passar (2 pontos)
 #
-# Escreva `straight_through_gradient(x, t)`. `x` é uma `tf.Variable` de formato (n,) e `t` um
-# tensor do mesmo formato. Com o arredondamento *straight-through* desta lição,
-# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$, e
-# $L = \sum_i (q_i - t_i)^2$, devolva $\frac{dL}{dx}$. Use `tf.stop_gradient`: só com
-# `tf.round(x)`, a fita dá `None`. Por exemplo, para $x = [0{,}3; 1{,}7; -2{,}2]$ e
-# $t = [1; 1; -1]$ a resposta é $2(\text{round}(x) - t) = [-2; 2; -2]$.
+# Uma rede cujos pesos são arredondados para inteiros é treinada com o estimador *straight-through*
+# com janela (a seção acima). Escreva `quantized_gradient(w, x, t)`. `w` é uma `tf.Variable` de
+# formato (n, m) com valores entre $-2$ e $2$, `x` um tensor de formato (k, n) e `t` um tensor de
+# formato (k, m). Dentro de uma fita, calcule `c = tf.clip_by_value(w, -1.0, 1.0)` e os pesos
+# arredondados `q = c + tf.stop_gradient(tf.round(w) - c)`, depois
+# $L = \operatorname{mean}\big((x q - t)^2\big)$ (com `x @ q`), e devolva $\frac{dL}{dw}$. Pense
+# primeiro: quanto vale `q`, e quais entradas da resposta são 0? Por exemplo, para
+# $w = [[0{,}3; 1{,}7]; [-1{,}2; 0{,}8]]$, a segunda coluna da primeira linha e a primeira coluna da
+# segunda linha são 0, quaisquer que sejam `x` e `t`.
 
-# %% [markdown] key="ex1" lang="ru" src="09551893"
-# ### Упражнение 1 · Округление, которое пропускает градиент (2 балла)
+# %% [markdown] key="ex1" lang="ru" src="5839433f"
+# ### Упражнение 1 · Округлённые веса, которые пропускают градиент (2 балла)
 #
-# Напишите функцию `straight_through_gradient(x, t)`. `x` — `tf.Variable` формы (n,), `t` —
-# тензор той же формы. Для сквозного округления (straight-through) из этого урока
-# $q = x + \text{stop\_gradient}(\text{round}(x) - x)$ и функции потерь
-# $L = \sum_i (q_i - t_i)^2$ верните $\frac{dL}{dx}$. Используйте `tf.stop_gradient`: если
-# использовать только `tf.round(x)`, лента вернёт `None`. Например, для $x = [0{,}3; 1{,}7; -2{,}2]$
-# и $t = [1; 1; -1]$ ответ равен $2(\text{round}(x) - t) = [-2; 2; -2]$.
+# Сеть, веса которой округляются до целых, обучают со сквозной оценкой градиента с окном (раздел
+# выше). Напишите функцию `quantized_gradient(w, x, t)`. `w` — `tf.Variable` формы (n, m) со
+# значениями от $-2$ до $2$, `x` — тензор формы (k, n), `t` — тензор формы (k, m). Внутри ленты
+# вычислите `c = tf.clip_by_value(w, -1.0, 1.0)` и округлённые веса
+# `q = c + tf.stop_gradient(tf.round(w) - c)`, затем $L = \operatorname{mean}\big((x q - t)^2\big)$
+# (через `x @ q`) и верните $\frac{dL}{dw}$. Сначала подумайте: чему равно `q` и какие элементы
+# ответа равны 0? Например, при $w = [[0{,}3; 1{,}7]; [-1{,}2; 0{,}8]]$ второй столбец первой строки
+# и первый столбец второй строки равны 0 при любых `x` и `t`.
 
 # %% nbgrader="solution" grade_id="l04_ex1_solution"
-def straight_through_gradient(x, t):
+def quantized_gradient(w, x, t):
     ### BEGIN SOLUTION
     with tf.GradientTape() as tape:
-        q = x + tf.stop_gradient(tf.round(x) - x)
-        loss = tf.reduce_sum((q - t) ** 2)
-    return tape.gradient(loss, x)
+        c = tf.clip_by_value(w, -1.0, 1.0)
+        q = c + tf.stop_gradient(tf.round(w) - c)
+        loss = tf.reduce_mean((x @ q - t) ** 2)
+    return tape.gradient(loss, w)
     ### END SOLUTION
 
 # %% nbgrader="tests" grade_id="l04_ex1" points=2
@@ -1198,52 +1333,69 @@ grade("l04_ex2")
 # Write `scaled_tanh_gradients(a, x)`. `a` is a trainable `tf.Variable` of shape () and `x` a
 # tensor of shape (n,). Inside it, define with `@tf.custom_gradient` a function `scaled_tanh(z)`
 # of **one** argument that reads `a` (as a layer reads its weights: `a` is not an argument) and
-# returns $y = \tanh(a z)$. Its `backward(upstream, variables=None)` returns the gradient for
-# `z`, $\text{upstream} \cdot a\,(1 - y^2)$, and a list with the gradient for `a`,
-# $\sum \text{upstream} \cdot z\,(1 - y^2)$. For $L = \sum_i \text{scaled\_tanh}(x)_i^2$ return
-# the list $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ from one `gradient` call. For example,
-# for $a = 0.5$ and $x = [1, -2]$: $\frac{dL}{dx} \approx [0.3634, -0.3199]$ and
-# $\frac{dL}{da} \approx 2.0063$.
+# returns $y = \tanh(a z)$. A gain like `a` can run away in training, so its gradient is clipped
+# in the backward pass, where the clip acts on this function's contribution and nothing else:
+# `backward(upstream, variables=None)` returns the gradient for `z`,
+# $\text{upstream} \cdot a\,(1 - y^2)$, and a list with the gradient for `a`,
+# $\sum \text{upstream} \cdot z\,(1 - y^2)$ clipped to $[-1, 1]$ with `tf.clip_by_value`. For
+# $L = \sum_i \text{scaled\_tanh}(x)_i^2 + a^2$ (a penalty on the gain, outside `scaled_tanh`),
+# return the list $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ from one `gradient` call. For
+# example, for $a = 0.5$ and $x = [1, -2]$: $\frac{dL}{dx} \approx [0.3634, -0.3199]$; the
+# function's gradient for `a`, about $2.0063$, is clipped to $1$, and the penalty adds $2a = 1$, so
+# $\frac{dL}{da} = 2$. Clipping the whole $\frac{dL}{da}$ afterwards would give $1$ instead.
 
-# %% [markdown] key="ex3" lang="es" src="d92e0c28"
+# %% [markdown] key="ex3" lang="es" src="e6fa18c0"
 # ### Ejercicio 3 · Un gradiente personalizado que lee una variable (2 puntos)
 #
 # Escribe `scaled_tanh_gradients(a, x)`. `a` es una `tf.Variable` entrenable de forma () y `x`,
 # un tensor de forma (n,). Dentro, define con `@tf.custom_gradient` una función
 # `scaled_tanh(z)` de **un solo** argumento que lee `a` (como una capa lee sus pesos: `a` no es
-# un argumento) y devuelve $y = \tanh(a z)$. Su `backward(upstream, variables=None)` devuelve el
-# gradiente para `z`, $\text{upstream} \cdot a\,(1 - y^2)$, y una lista con el gradiente para
-# `a`, $\sum \text{upstream} \cdot z\,(1 - y^2)$. Para $L = \sum_i \text{scaled\_tanh}(x)_i^2$,
-# devuelve la lista $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ con una sola llamada a
-# `gradient`. Por ejemplo, para $a = 0{,}5$ y $x = [1; -2]$:
-# $\frac{dL}{dx} \approx [0{,}3634; -0{,}3199]$ y $\frac{dL}{da} \approx 2{,}0063$.
+# un argumento) y devuelve $y = \tanh(a z)$. Una ganancia como `a` puede dispararse durante el
+# entrenamiento, así que su gradiente se recorta en la pasada hacia atrás, donde el recorte actúa
+# sobre la contribución de esta función y nada más: `backward(upstream, variables=None)` devuelve
+# el gradiente para `z`, $\text{upstream} \cdot a\,(1 - y^2)$, y una lista con el gradiente para
+# `a`, $\sum \text{upstream} \cdot z\,(1 - y^2)$ recortado a $[-1, 1]$ con `tf.clip_by_value`. Para
+# $L = \sum_i \text{scaled\_tanh}(x)_i^2 + a^2$ (una penalización sobre la ganancia, fuera de
+# `scaled_tanh`), devuelve la lista $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ con una sola
+# llamada a `gradient`. Por ejemplo, para $a = 0{,}5$ y $x = [1; -2]$:
+# $\frac{dL}{dx} \approx [0{,}3634; -0{,}3199]$; el gradiente de la función para `a`, unos
+# $2{,}0063$, se recorta a $1$, y la penalización suma $2a = 1$, así que $\frac{dL}{da} = 2$.
+# Recortar después todo $\frac{dL}{da}$ daría $1$.
 
-# %% [markdown] key="ex3" lang="pt" src="d92e0c28"
+# %% [markdown] key="ex3" lang="pt" src="e6fa18c0"
 # ### Exercício 3 · Um gradiente personalizado que lê uma variável (2 pontos)
 #
 # Escreva `scaled_tanh_gradients(a, x)`. `a` é uma `tf.Variable` treinável de formato () e `x`,
 # um tensor de formato (n,). Dentro dela, defina com `@tf.custom_gradient` uma função
 # `scaled_tanh(z)` de **um só** argumento que lê `a` (como uma camada lê os seus pesos: `a` não
-# é um argumento) e devolve $y = \tanh(a z)$. O `backward(upstream, variables=None)` dela
-# devolve o gradiente para `z`, $\text{upstream} \cdot a\,(1 - y^2)$, e uma lista com o
-# gradiente para `a`, $\sum \text{upstream} \cdot z\,(1 - y^2)$. Para
-# $L = \sum_i \text{scaled\_tanh}(x)_i^2$, devolva a lista
-# $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ com uma única chamada a `gradient`. Por exemplo,
-# para $a = 0{,}5$ e $x = [1; -2]$: $\frac{dL}{dx} \approx [0{,}3634; -0{,}3199]$ e
-# $\frac{dL}{da} \approx 2{,}0063$.
+# é um argumento) e devolve $y = \tanh(a z)$. Um ganho como `a` pode disparar durante o
+# treinamento, então o gradiente dele é recortado na passagem para trás, onde o recorte age sobre
+# a contribuição desta função e nada mais: `backward(upstream, variables=None)` devolve o
+# gradiente para `z`, $\text{upstream} \cdot a\,(1 - y^2)$, e uma lista com o gradiente para `a`,
+# $\sum \text{upstream} \cdot z\,(1 - y^2)$ recortado a $[-1, 1]$ com `tf.clip_by_value`. Para
+# $L = \sum_i \text{scaled\_tanh}(x)_i^2 + a^2$ (uma penalização sobre o ganho, fora de
+# `scaled_tanh`), devolva a lista $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$ com uma única
+# chamada a `gradient`. Por exemplo, para $a = 0{,}5$ e $x = [1; -2]$:
+# $\frac{dL}{dx} \approx [0{,}3634; -0{,}3199]$; o gradiente da função para `a`, cerca de
+# $2{,}0063$, é recortado para $1$, e a penalização soma $2a = 1$, então $\frac{dL}{da} = 2$.
+# Recortar depois o $\frac{dL}{da}$ inteiro daria $1$.
 
-# %% [markdown] key="ex3" lang="ru" src="d92e0c28"
+# %% [markdown] key="ex3" lang="ru" src="e6fa18c0"
 # ### Упражнение 3 · Собственный градиент функции, которая читает переменную (2 балла)
 #
 # Напишите `scaled_tanh_gradients(a, x)`. `a` — обучаемая `tf.Variable` формы (), `x` — тензор
 # формы (n,). Внутри определите с `@tf.custom_gradient` функцию `scaled_tanh(z)` **одного**
 # аргумента, которая читает `a` (как слой читает свои веса: `a` не аргумент) и возвращает
-# $y = \tanh(a z)$. Её `backward(upstream, variables=None)` возвращает градиент по `z`,
+# $y = \tanh(a z)$. Коэффициент усиления вроде `a` может при обучении пойти вразнос, поэтому его
+# градиент обрезают в обратном проходе, где обрезка действует только на вклад этой функции:
+# `backward(upstream, variables=None)` возвращает градиент по `z`,
 # $\text{upstream} \cdot a\,(1 - y^2)$, и список с градиентом по `a`,
-# $\sum \text{upstream} \cdot z\,(1 - y^2)$. Для $L = \sum_i \text{scaled\_tanh}(x)_i^2$ верните
-# список $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$, полученный одним вызовом `gradient`.
-# Например, при $a = 0{,}5$ и $x = [1; -2]$: $\frac{dL}{dx} \approx [0{,}3634; -0{,}3199]$ и
-# $\frac{dL}{da} \approx 2{,}0063$.
+# $\sum \text{upstream} \cdot z\,(1 - y^2)$, обрезанным до $[-1, 1]$ с помощью `tf.clip_by_value`.
+# Для $L = \sum_i \text{scaled\_tanh}(x)_i^2 + a^2$ (штраф на коэффициент, вне `scaled_tanh`)
+# верните список $\left[\frac{dL}{dx}, \frac{dL}{da}\right]$, полученный одним вызовом `gradient`.
+# Например, при $a = 0{,}5$ и $x = [1; -2]$: $\frac{dL}{dx} \approx [0{,}3634; -0{,}3199]$;
+# градиент функции по `a`, около $2{,}0063$, обрезается до $1$, штраф добавляет $2a = 1$, так что
+# $\frac{dL}{da} = 2$. Если обрезать весь $\frac{dL}{da}$ потом, получилось бы $1$.
 
 # %% nbgrader="solution" grade_id="l04_ex3_solution"
 def scaled_tanh_gradients(a, x):
@@ -1254,13 +1406,14 @@ def scaled_tanh_gradients(a, x):
 
         def backward(upstream, variables=None):
             local = 1.0 - y**2
-            return upstream * a * local, [tf.reduce_sum(upstream * z * local)]
+            d_a = tf.reduce_sum(upstream * z * local)
+            return upstream * a * local, [tf.clip_by_value(d_a, -1.0, 1.0)]
 
         return y, backward
 
     with tf.GradientTape() as tape:
         tape.watch(x)
-        loss = tf.reduce_sum(scaled_tanh(x) ** 2)
+        loss = tf.reduce_sum(scaled_tanh(x) ** 2) + a**2
     return tape.gradient(loss, [x, a])
     ### END SOLUTION
 
@@ -1477,7 +1630,7 @@ grade("l04_ex5")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="ex6" lang="en"
-# ### Exercise 6 · Pausing the tape for a scale factor (2 points)
+# ### Exercise 6 (optional) · Pausing the tape for a scale factor (no points)
 #
 # Some losses are divided by a scale that should steer the step size but not the direction, for
 # example a *relative* loss: the loss divided by its own current value, used as a constant.
@@ -1488,9 +1641,12 @@ grade("l04_ex5")
 # after that block, still inside the tape, compute $L / s$, and return its gradient with respect
 # to `w`. Think first: what would the gradient be
 # if $s$ were recorded too?
+#
+# *Optional: `check` and the grader run this exercise's checks and show the result, and it adds
+# no points.*
 
-# %% [markdown] key="ex6" lang="es" src="a872d3ec"
-# ### Ejercicio 6 · Pausar la cinta para un factor de escala (2 puntos)
+# %% [markdown] key="ex6" lang="es" src="f1411a32"
+# ### Ejercicio 6 (opcional) · Pausar la cinta para un factor de escala (sin puntos)
 #
 # Algunas pérdidas se dividen por una escala que debe influir en el tamaño del paso, pero no en
 # su dirección; por ejemplo, una pérdida *relativa*: la pérdida dividida por su propio valor
@@ -1502,9 +1658,12 @@ grade("l04_ex5")
 # ese bloque, todavía dentro de la cinta, calcula $L / s$, y devuelve su gradiente respecto de
 # `w`. Piensa primero: ¿cuál sería el gradiente si
 # $s$ también se grabara?
+#
+# *Opcional: `check` y el corrector ejecutan las comprobaciones de este ejercicio y muestran el
+# resultado, pero no suma puntos.*
 
-# %% [markdown] key="ex6" lang="pt" src="a872d3ec"
-# ### Exercício 6 · Pausar a fita para um fator de escala (2 pontos)
+# %% [markdown] key="ex6" lang="pt" src="f1411a32"
+# ### Exercício 6 (opcional) · Pausar a fita para um fator de escala (sem pontos)
 #
 # Algumas perdas são divididas por uma escala que deve influir no tamanho do passo, mas não na
 # sua direção; por exemplo, uma perda *relativa*: a perda dividida pelo seu próprio valor atual,
@@ -1515,9 +1674,12 @@ grade("l04_ex5")
 # a escala $s = \operatorname{mean}(r^2)$; depois desse bloco, ainda dentro da fita, calcule
 # $L / s$, e devolva o gradiente dele em relação a `w`. Pense
 # primeiro: qual seria o gradiente se $s$ também fosse gravada?
+#
+# *Opcional: `check` e o corretor executam as verificações deste exercício e mostram o
+# resultado, mas ele não soma pontos.*
 
-# %% [markdown] key="ex6" lang="ru" src="a872d3ec"
-# ### Упражнение 6 · Пауза в записи ради масштабного множителя (2 балла)
+# %% [markdown] key="ex6" lang="ru" src="f1411a32"
+# ### Упражнение 6 (необязательное) · Пауза в записи ради масштабного множителя (без баллов)
 #
 # Иногда функцию потерь делят на масштаб, который должен влиять на длину шага, но не на его
 # направление; например, *относительная* функция потерь — это функция потерь, делённая на своё
@@ -1528,6 +1690,9 @@ grade("l04_ex5")
 # масштаб $s = \operatorname{mean}(r^2)$; после этого блока, но ещё внутри ленты, вычислите
 # $L / s$ и верните его градиент по `w`. Сначала подумайте:
 # каким был бы градиент, если бы $s$ тоже записывался?
+#
+# *Необязательное: `check` и система проверки выполняют проверки этого упражнения и показывают
+# результат, но баллов оно не добавляет.*
 
 # %% nbgrader="solution" grade_id="l04_ex6_solution"
 def relative_loss_gradient(w, x, y):
@@ -1541,7 +1706,7 @@ def relative_loss_gradient(w, x, y):
     return tape.gradient(relative, w)
     ### END SOLUTION
 
-# %% nbgrader="tests" grade_id="l04_ex6" points=2
+# %% nbgrader="tests" grade_id="l04_ex6" points=0
 from grader import check
 check("l04_ex6")
 ### BEGIN HIDDEN TESTS
@@ -1550,7 +1715,7 @@ grade("l04_ex6")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="ex7" lang="en"
-# ### Exercise 7 · A gradient with respect to the input only (2 points)
+# ### Exercise 7 (optional) · A gradient with respect to the input only (no points)
 #
 # To see which input pixels or features a trained layer reacts to, you differentiate with
 # respect to the *input* and do not need the weights' gradients at all. Write
@@ -1560,9 +1725,12 @@ grade("l04_ex6")
 # $L = \sum \text{layer}(x)^2$ return the list
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: the gradient and the number of
 # Variables the tape watched, which shows that the tape watched none of the weights.
+#
+# *Optional: `check` and the grader run this exercise's checks and show the result, and it adds
+# no points.*
 
-# %% [markdown] key="ex7" lang="es" src="70b72f50"
-# ### Ejercicio 7 · Un gradiente solo respecto de la entrada (2 puntos)
+# %% [markdown] key="ex7" lang="es" src="004b5140"
+# ### Ejercicio 7 (opcional) · Un gradiente solo respecto de la entrada (sin puntos)
 #
 # Para ver a qué píxeles o características de la entrada reacciona una capa entrenada, se deriva
 # respecto de la *entrada*, y los gradientes de los pesos no hacen ninguna falta. Escribe
@@ -1573,9 +1741,12 @@ grade("l04_ex6")
 # $L = \sum \text{layer}(x)^2$, devuelve la lista
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: el gradiente y el número de
 # variables que observó la cinta, que muestra que la cinta no observó ninguno de los pesos.
+#
+# *Opcional: `check` y el corrector ejecutan las comprobaciones de este ejercicio y muestran el
+# resultado, pero no suma puntos.*
 
-# %% [markdown] key="ex7" lang="pt" src="70b72f50"
-# ### Exercício 7 · Um gradiente só em relação à entrada (2 pontos)
+# %% [markdown] key="ex7" lang="pt" src="004b5140"
+# ### Exercício 7 (opcional) · Um gradiente só em relação à entrada (sem pontos)
 #
 # Para ver a que pixels ou atributos da entrada uma camada treinada reage, deriva-se em relação à
 # *entrada*, e os gradientes dos pesos não fazem falta nenhuma. Escreva
@@ -1585,9 +1756,12 @@ grade("l04_ex6")
 # $L = \sum \text{layer}(x)^2$, devolva a lista
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: o gradiente e o número de
 # variáveis que a fita observou, o que mostra que a fita não observou nenhum dos pesos.
+#
+# *Opcional: `check` e o corretor executam as verificações deste exercício e mostram o
+# resultado, mas ele não soma pontos.*
 
-# %% [markdown] key="ex7" lang="ru" src="70b72f50"
-# ### Упражнение 7 · Градиент только по входу (2 балла)
+# %% [markdown] key="ex7" lang="ru" src="004b5140"
+# ### Упражнение 7 (необязательное) · Градиент только по входу (без баллов)
 #
 # Чтобы увидеть, на какие пиксели или признаки входа реагирует обученный слой, дифференцируют
 # по *входу*, а градиенты по весам вовсе не нужны. Напишите функцию
@@ -1597,6 +1771,9 @@ grade("l04_ex6")
 # $L = \sum \text{layer}(x)^2$ верните список
 # `[tape.gradient(L, x), float(len(tape.watched_variables()))]`: градиент и число переменных,
 # которые отслеживала лента, — оно показывает, что ни один из весов лента не отслеживала.
+#
+# *Необязательное: `check` и система проверки выполняют проверки этого упражнения и показывают
+# результат, но баллов оно не добавляет.*
 
 # %% nbgrader="solution" grade_id="l04_ex7_solution"
 def input_gradient_only(layer, x):
@@ -1607,7 +1784,7 @@ def input_gradient_only(layer, x):
     return [tape.gradient(loss, x), float(len(tape.watched_variables()))]
     ### END SOLUTION
 
-# %% nbgrader="tests" grade_id="l04_ex7" points=2
+# %% nbgrader="tests" grade_id="l04_ex7" points=0
 from grader import check
 check("l04_ex7")
 ### BEGIN HIDDEN TESTS
@@ -1619,65 +1796,74 @@ grade("l04_ex7")
 # ## Summary
 #
 # - `tape.stop_recording()` pauses one tape; `tape.reset()` makes it forget what it recorded;
-#   `tf.stop_gradient(x)` turns one value into a constant for every tape.
+#   `tf.stop_gradient(x)` turns one value into a constant for every tape. Started from a clipped
+#   value, the straight-through trick lets the gradient through inside a window only.
 # - `@tf.custom_gradient` returns a value and a `backward(upstream)` that returns
 #   `upstream` times the local derivative, for each input. Use it to give an operation a
 #   gradient, to clip or otherwise change a gradient, or to compute it stably; a stable value
 #   needs a stable formula too. A function that reads Variables gives their gradients too, from
-#   `backward(upstream, variables=...)`; `tf.RegisterGradient` and `tf.no_gradient` act on a
-#   global registry by operation type, for new operation types.
+#   `backward(upstream, variables=...)`. Check a gradient you wrote with a nudge, as in lesson 1.
+# - `tf.RegisterGradient` and `tf.no_gradient` act on a global registry by operation type, for
+#   new operation types (the optional box).
 #
 # Next lesson: a gradient is itself computed with operations that a tape can record, so tapes
 # inside tapes give second derivatives; and Jacobians keep the derivatives of every output
 # apart, up to a Hessian and a step of Newton's method.
 
-# %% [markdown] key="summary" lang="es" src="e67b2ec0"
+# %% [markdown] key="summary" lang="es" src="2ab58f0e"
 # ## Resumen
 #
 # - `tape.stop_recording()` pausa una cinta; `tape.reset()` le hace olvidar lo grabado;
-#   `tf.stop_gradient(x)` convierte un valor en constante para todas las cintas.
+#   `tf.stop_gradient(x)` convierte un valor en constante para todas las cintas. Si empieza desde
+#   un valor recortado, el truco *straight-through* solo deja pasar el gradiente dentro de una
+#   ventana.
 # - La función decorada con `@tf.custom_gradient` devuelve un valor y un `backward(upstream)` que
-#   devuelve, para cada
-#   entrada, `upstream` por la derivada local. Sirve para dar gradiente a una operación, para
-#   recortar o modificar un gradiente, o para calcularlo de forma estable; un valor estable
-#   necesita también una fórmula estable. Una función que lee variables da también sus
-#   gradientes, desde `backward(upstream, variables=...)`; `tf.RegisterGradient` y
-#   `tf.no_gradient` actúan sobre un registro global por tipo de operación, para tipos nuevos.
+#   devuelve, para cada entrada, `upstream` por la derivada local. Sirve para dar gradiente a una
+#   operación, para recortar o modificar un gradiente, o para calcularlo de forma estable; un
+#   valor estable necesita también una fórmula estable. Una función que lee variables da también
+#   sus gradientes, desde `backward(upstream, variables=...)`. Comprueba con una pequeña
+#   perturbación cada gradiente que escribas, como en la lección 1.
+# - `tf.RegisterGradient` y `tf.no_gradient` actúan sobre un registro global por tipo de
+#   operación, para tipos nuevos (el recuadro opcional).
 #
 # En la próxima lección: un gradiente también se calcula con operaciones que una cinta puede
 # grabar, así que las cintas dentro de cintas dan segundas derivadas; y los jacobianos mantienen
 # separadas las derivadas de cada salida, hasta llegar a un hessiano y a un paso del método de
 # Newton.
 
-# %% [markdown] key="summary" lang="pt" src="e67b2ec0"
+# %% [markdown] key="summary" lang="pt" src="2ab58f0e"
 # ## Resumo
 #
 # - `tape.stop_recording()` pausa uma fita; `tape.reset()` a faz esquecer o que gravou;
-#   `tf.stop_gradient(x)` transforma um valor em constante para todas as fitas.
+#   `tf.stop_gradient(x)` transforma um valor em constante para todas as fitas. Começando por um
+#   valor recortado, o truque *straight-through* só deixa o gradiente passar dentro de uma janela.
 # - A função decorada com `@tf.custom_gradient` devolve um valor e um `backward(upstream)` que
-#   devolve, para cada
-#   entrada, `upstream` vezes a derivada local. Serve para dar gradiente a uma operação, para
-#   recortar ou modificar um gradiente, ou para calculá-lo de forma estável; um valor estável
-#   também precisa de uma fórmula estável. Uma função que lê variáveis dá também os gradientes
-#   delas, a partir de `backward(upstream, variables=...)`; `tf.RegisterGradient` e
-#   `tf.no_gradient` agem sobre um registro global por tipo de operação, para tipos novos.
+#   devolve, para cada entrada, `upstream` vezes a derivada local. Serve para dar gradiente a uma
+#   operação, para recortar ou modificar um gradiente, ou para calculá-lo de forma estável; um
+#   valor estável também precisa de uma fórmula estável. Uma função que lê variáveis dá também os
+#   gradientes delas, a partir de `backward(upstream, variables=...)`. Confira com uma pequena
+#   perturbação cada gradiente que você escrever, como na lição 1.
+# - `tf.RegisterGradient` e `tf.no_gradient` agem sobre um registro global por tipo de operação,
+#   para tipos novos (o quadro opcional).
 #
 # Na próxima lição: um gradiente também é calculado com operações que uma fita pode gravar, então
 # fitas dentro de fitas dão segundas derivadas; e as jacobianas mantêm separadas as derivadas de
 # cada saída, até chegar a uma hessiana e a um passo do método de Newton.
 
-# %% [markdown] key="summary" lang="ru" src="e67b2ec0"
+# %% [markdown] key="summary" lang="ru" src="2ab58f0e"
 # ## Итоги
 #
 # - `tape.stop_recording()` приостанавливает одну ленту; `tape.reset()` заставляет её забыть
-#   записанное; `tf.stop_gradient(x)` превращает одно значение в константу для всех лент.
+#   записанное; `tf.stop_gradient(x)` превращает одно значение в константу для всех лент. Если
+#   начать сквозную оценку с обрезанного значения, градиент пройдёт только внутри окна.
 # - Функция под декоратором `@tf.custom_gradient` возвращает значение и `backward(upstream)`,
-#   который для каждого входа
-#   возвращает `upstream`, умноженный на локальную производную. Так можно дать операции
-#   градиент, обрезать или иначе изменить градиент или вычислить его устойчиво; для устойчивого
-#   значения нужна ещё и устойчивая формула. Функция, которая читает переменные, отдаёт и их
-#   градиенты — из `backward(upstream, variables=...)`; `tf.RegisterGradient` и
-#   `tf.no_gradient` действуют на глобальный реестр по типу операции, для новых типов операций.
+#   который для каждого входа возвращает `upstream`, умноженный на локальную производную. Так
+#   можно дать операции градиент, обрезать или иначе изменить градиент или вычислить его
+#   устойчиво; для устойчивого значения нужна ещё и устойчивая формула. Функция, которая читает
+#   переменные, отдаёт и их градиенты — из `backward(upstream, variables=...)`. Каждый градиент,
+#   написанный вручную, проверяйте небольшим сдвигом, как в уроке 1.
+# - `tf.RegisterGradient` и `tf.no_gradient` действуют на глобальный реестр по типу операции, для
+#   новых типов операций (необязательная врезка).
 #
 # В следующем уроке: градиент тоже вычисляется операциями, которые лента может записать, поэтому
 # ленты внутри лент дают вторые производные; а якобианы хранят производные каждого выхода по

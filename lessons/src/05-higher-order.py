@@ -1179,8 +1179,9 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # hidden checks call your functions at random points (and compare some answers with finite
 # differences), so your code has to work in general, not only for the examples. Your answers are compared as in lesson 1: by their value, whatever holds it, within float32's
 # tolerance.
+# Exercises 4 and 7 are optional: they are checked like the others and add no points.
 
-# %% [markdown] key="exercises" lang="es" src="118eace3"
+# %% [markdown] key="exercises" lang="es" src="c0b93203"
 # ## Ejercicios
 #
 # Como antes: completa cada función, ejecuta su celda y después la celda de `check` que hay
@@ -1188,8 +1189,9 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # algunas respuestas con diferencias finitas), así que tu código tiene que funcionar en general,
 # no solo para los ejemplos. Tus respuestas se comparan como en la lección 1: por su valor, sea cual sea el contenedor,
 # con la tolerancia de float32.
+# Los ejercicios 4 y 7 son opcionales: se comprueban como los demás, pero no suman puntos.
 
-# %% [markdown] key="exercises" lang="pt" src="118eace3"
+# %% [markdown] key="exercises" lang="pt" src="c0b93203"
 # ## Exercícios
 #
 # Como antes: complete cada função, execute a célula dela e depois a célula de `check` logo
@@ -1197,14 +1199,16 @@ print("H =", h.numpy().tolist(), "   H v =", tf.linalg.matvec(h, v).numpy())
 # respostas com diferenças finitas), então o seu código precisa funcionar em geral, não só nos
 # exemplos. As suas respostas são comparadas como na lição 1: pelo valor, seja qual for o recipiente, com
 # a tolerância do float32.
+# Os exercícios 4 e 7 são opcionais: são verificados como os outros, mas não somam pontos.
 
-# %% [markdown] key="exercises" lang="ru" src="118eace3"
+# %% [markdown] key="exercises" lang="ru" src="c0b93203"
 # ## Упражнения
 #
 # Как и раньше: допишите каждую функцию, выполните её ячейку, а затем ячейку с `check` под ней.
 # Скрытые проверки вызывают ваши функции в случайных точках (и сравнивают некоторые ответы с
 # конечными разностями), поэтому код должен работать в общем случае, а не только на примерах. Ответы сравниваются так же, как в уроке 1: по значению, в чём бы оно ни было, с допуском
 # float32.
+# Упражнения 4 и 7 необязательные: они проверяются, как остальные, но баллов не добавляют.
 
 # %% [markdown] key="ex1" lang="en"
 # ### Exercise 1 · A second derivative from nested tapes (2 points)
@@ -1401,35 +1405,47 @@ grade("l05_ex3")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="ex4" lang="en"
-# ### Exercise 4 · A Hessian-vector product: forward mode over a backward pass (2 points)
+# ### Exercise 4 (optional) · A Hessian-vector product: forward mode over a backward pass (no points)
 #
 # Write `logistic_hvp(w, x, y, v)`, for the same loss: return $H v$ (shape (n,)), where `v` is a
 # tensor of shape (n,), **without** building $H$: a `tf.autodiff.ForwardAccumulator` with primal
 # `w` and tangent `v` around a tape that computes the gradient, as in the section on forward mode.
+#
+# *Optional: `check` and the grader run this exercise's checks and show the result, and it adds
+# no points.*
 
-# %% [markdown] key="ex4" lang="es" src="03bf651d"
-# ### Ejercicio 4 · Un producto hessiano-vector: modo directo sobre una pasada hacia atrás (2 puntos)
+# %% [markdown] key="ex4" lang="es" src="1e49a082"
+# ### Ejercicio 4 (opcional) · Un producto hessiano-vector: modo directo sobre una pasada hacia atrás (sin puntos)
 #
 # Escribe `logistic_hvp(w, x, y, v)`, para la misma pérdida: devuelve $H v$ (forma (n,)), donde
 # `v` es un tensor de forma (n,), **sin** construir $H$: un `tf.autodiff.ForwardAccumulator` con
 # primal `w` y tangente `v` alrededor de una cinta que calcula el gradiente, como en la sección
 # sobre el modo directo.
+#
+# *Opcional: `check` y el corrector ejecutan las comprobaciones de este ejercicio y muestran el
+# resultado, pero no suma puntos.*
 
-# %% [markdown] key="ex4" lang="pt" src="03bf651d"
-# ### Exercício 4 · Um produto hessiana-vetor: modo direto sobre uma passagem para trás (2 pontos)
+# %% [markdown] key="ex4" lang="pt" src="1e49a082"
+# ### Exercício 4 (opcional) · Um produto hessiana-vetor: modo direto sobre uma passagem para trás (sem pontos)
 #
 # Escreva `logistic_hvp(w, x, y, v)`, para a mesma perda: devolva $H v$ (formato (n,)), em que `v`
 # é um tensor de formato (n,), **sem** construir $H$: um `tf.autodiff.ForwardAccumulator` com
 # primal `w` e tangente `v` em volta de uma fita que calcula o gradiente, como na seção sobre o
 # modo direto.
+#
+# *Opcional: `check` e o corretor executam as verificações deste exercício e mostram o
+# resultado, mas ele não soma pontos.*
 
-# %% [markdown] key="ex4" lang="ru" src="03bf651d"
-# ### Упражнение 4 · Произведение гессиана на вектор: прямой режим поверх обратного (2 балла)
+# %% [markdown] key="ex4" lang="ru" src="1e49a082"
+# ### Упражнение 4 (необязательное) · Произведение гессиана на вектор: прямой режим поверх обратного (без баллов)
 #
 # Напишите функцию `logistic_hvp(w, x, y, v)` для той же функции потерь: верните $H v$ (форма
 # (n,)), где `v` — тензор формы (n,), **не** строя $H$: используйте `tf.autodiff.ForwardAccumulator`
 # с точкой (*primal*) `w` и касательным вектором `v` вокруг ленты, которая вычисляет градиент, как
 # в разделе о прямом режиме.
+#
+# *Необязательное: `check` и система проверки выполняют проверки этого упражнения и показывают
+# результат, но баллов оно не добавляет.*
 
 # %% nbgrader="solution" grade_id="l05_ex4_solution"
 def logistic_hvp(w, x, y, v):
@@ -1441,7 +1457,7 @@ def logistic_hvp(w, x, y, v):
     return acc.jvp(g)
     ### END SOLUTION
 
-# %% nbgrader="tests" grade_id="l05_ex4" points=2
+# %% nbgrader="tests" grade_id="l05_ex4" points=0
 from grader import check
 check("l05_ex4")
 ### BEGIN HIDDEN TESTS
@@ -1556,63 +1572,79 @@ grade("l05_ex6")
 ### END HIDDEN TESTS
 
 # %% [markdown] key="ex7" lang="en"
-# ### Exercise 7 · The Jacobian of softmax (2 points)
+# ### Exercise 7 (optional) · The Jacobians of a softmax with temperature (no points)
 #
-# `tf.nn.softmax` turns a vector of scores $z$ into probabilities $s_i = e^{z_i} / \sum_j e^{z_j}$.
-# Every output depends on every input, so its derivative is a full matrix. Write
-# `softmax_jacobian(z)`: `z` is a tensor of shape (n,); watch it, compute `tf.nn.softmax(z)` on a
-# tape and return `tape.jacobian` of the result with respect to `z`, of shape (n, n). Before you
-# run it, predict two things and then check them on your answer: the matrix is symmetric, and
-# each of its rows and each of its columns adds up to 0 (why? the columns because the
-# probabilities always add up to 1; the rows because adding the same number to every score
-# leaves the probabilities unchanged).
+# A *temperature* $T > 0$ flattens or sharpens a softmax: $s = \operatorname{softmax}(z / T)$ (a
+# large $T$ brings the probabilities closer together, a small one pushes them apart). Write
+# `tempered_softmax_jacobians(z, temperature)`: `z` is a tensor of shape (n,) and `temperature` a
+# `tf.Variable` of shape (). Return the list
+# $\left[\frac{\partial s}{\partial z}, \frac{\partial s}{\partial T}\right]$ of the Jacobians of
+# $s$ with respect to both, of shapes (n, n) and (n,). Before you run it, predict, then check on
+# your answer: is $\frac{\partial s}{\partial z}$ symmetric? What do its rows add up to, what do
+# its columns add up to, and why? What do the $n$ entries of $\frac{\partial s}{\partial T}$ add up
+# to, and so what would `tape.gradient(s, temperature)` return?
+#
+# *Optional: `check` and the grader run this exercise's checks and show the result, and it adds
+# no points.*
 
-# %% [markdown] key="ex7" lang="es" src="2956f44c"
-# ### Ejercicio 7 · El jacobiano de softmax (2 puntos)
+# %% [markdown] key="ex7" lang="es" src="651346e9"
+# ### Ejercicio 7 (opcional) · Los jacobianos de una softmax con temperatura (sin puntos)
 #
-# `tf.nn.softmax` convierte un vector de puntuaciones $z$ en probabilidades
-# $s_i = e^{z_i} / \sum_j e^{z_j}$. Cada salida depende de cada entrada, así que su derivada es
-# una matriz completa. Escribe `softmax_jacobian(z)`: `z` es un tensor de forma (n,); obsérvalo,
-# calcula `tf.nn.softmax(z)` en una cinta y devuelve el `tape.jacobian` del resultado respecto de
-# `z`, de forma (n, n). Antes de ejecutarlo, predice dos cosas y compruébalas después en tu
-# respuesta: la matriz es simétrica y cada una de sus filas y de sus columnas suma 0 (¿por qué? las
-# columnas, porque las probabilidades siempre suman 1; las filas, porque sumar el mismo número a
-# todas las puntuaciones no cambia las probabilidades).
+# Una *temperatura* $T > 0$ suaviza o afila una softmax: $s = \operatorname{softmax}(z / T)$ (una
+# $T$ grande acerca las probabilidades entre sí; una pequeña las separa). Escribe
+# `tempered_softmax_jacobians(z, temperature)`: `z` es un tensor de forma (n,) y `temperature`,
+# una `tf.Variable` de forma (). Devuelve la lista
+# $\left[\frac{\partial s}{\partial z}, \frac{\partial s}{\partial T}\right]$ con los jacobianos de
+# $s$ respecto de ambas, de formas (n, n) y (n,). Antes de ejecutarlo, predice y comprueba después
+# en tu respuesta: ¿es simétrico $\frac{\partial s}{\partial z}$? ¿Cuánto suman sus filas, cuánto
+# sus columnas, y por qué? ¿Cuánto suman las $n$ entradas de $\frac{\partial s}{\partial T}$, y qué
+# devolvería entonces `tape.gradient(s, temperature)`?
+#
+# *Opcional: `check` y el corrector ejecutan las comprobaciones de este ejercicio y muestran el
+# resultado, pero no suma puntos.*
 
-# %% [markdown] key="ex7" lang="pt" src="2956f44c"
-# ### Exercício 7 · A jacobiana da softmax (2 pontos)
+# %% [markdown] key="ex7" lang="pt" src="651346e9"
+# ### Exercício 7 (opcional) · As jacobianas de uma softmax com temperatura (sem pontos)
 #
-# `tf.nn.softmax` transforma um vetor de pontuações $z$ em probabilidades
-# $s_i = e^{z_i} / \sum_j e^{z_j}$. Cada saída depende de cada entrada, então a derivada é uma
-# matriz completa. Escreva `softmax_jacobian(z)`: `z` é um tensor de formato (n,); observe-o,
-# calcule `tf.nn.softmax(z)` numa fita e devolva a `tape.jacobian` do resultado em relação a `z`,
-# de formato (n, n). Antes de rodar, preveja duas coisas e depois confira na sua resposta: a
-# matriz é simétrica, e cada linha e cada coluna dela somam 0 (por quê? as colunas, porque
-# as probabilidades sempre somam 1; as linhas, porque somar o mesmo número a todas as pontuações
-# não muda as probabilidades).
+# Uma *temperatura* $T > 0$ suaviza ou aguça uma softmax: $s = \operatorname{softmax}(z / T)$ (uma
+# $T$ grande aproxima as probabilidades umas das outras; uma pequena as afasta). Escreva
+# `tempered_softmax_jacobians(z, temperature)`: `z` é um tensor de formato (n,) e `temperature`,
+# uma `tf.Variable` de formato (). Devolva a lista
+# $\left[\frac{\partial s}{\partial z}, \frac{\partial s}{\partial T}\right]$ com as jacobianas de
+# $s$ em relação às duas, de formatos (n, n) e (n,). Antes de rodar, preveja e depois confira na
+# sua resposta: $\frac{\partial s}{\partial z}$ é simétrica? Quanto somam as linhas dela, quanto
+# somam as colunas, e por quê? Quanto somam as $n$ entradas de $\frac{\partial s}{\partial T}$, e
+# então o que `tape.gradient(s, temperature)` devolveria?
+#
+# *Opcional: `check` e o corretor executam as verificações deste exercício e mostram o
+# resultado, mas ele não soma pontos.*
 
-# %% [markdown] key="ex7" lang="ru" src="2956f44c"
-# ### Упражнение 7 · Якобиан softmax (2 балла)
+# %% [markdown] key="ex7" lang="ru" src="651346e9"
+# ### Упражнение 7 (необязательное) · Якобианы softmax с температурой (без баллов)
 #
-# `tf.nn.softmax` превращает вектор оценок $z$ в вероятности $s_i = e^{z_i} / \sum_j e^{z_j}$.
-# Каждый выход зависит от каждого входа, поэтому производная — это полная матрица. Напишите
-# функцию `softmax_jacobian(z)`: `z` — тензор формы (n,); отследите его, вычислите
-# `tf.nn.softmax(z)` на ленте и верните `tape.jacobian` результата по `z` формы (n, n). Прежде
-# чем запускать, предскажите две вещи, а потом проверьте их на своём ответе: матрица
-# симметрична, и сумма каждой её строки и каждого столбца равна 0 (почему? столбцов — потому
-# что вероятности всегда в сумме дают 1; строк — потому что прибавление одного и того же числа
-# ко всем оценкам не меняет вероятностей).
+# *Температура* $T > 0$ сглаживает или заостряет softmax: $s = \operatorname{softmax}(z / T)$
+# (большая $T$ сближает вероятности, маленькая — разводит их). Напишите функцию
+# `tempered_softmax_jacobians(z, temperature)`: `z` — тензор формы (n,), `temperature` —
+# `tf.Variable` формы (). Верните список
+# $\left[\frac{\partial s}{\partial z}, \frac{\partial s}{\partial T}\right]$ из якобианов $s$ по
+# обоим источникам, форм (n, n) и (n,). Прежде чем запускать, предскажите, а потом проверьте на
+# своём ответе: симметрична ли матрица $\frac{\partial s}{\partial z}$? Чему равны суммы её строк,
+# чему — суммы столбцов, и почему? Чему равна сумма $n$ элементов $\frac{\partial s}{\partial T}$ и
+# что, следовательно, вернёт `tape.gradient(s, temperature)`?
+#
+# *Необязательное: `check` и система проверки выполняют проверки этого упражнения и показывают
+# результат, но баллов оно не добавляет.*
 
 # %% nbgrader="solution" grade_id="l05_ex7_solution"
-def softmax_jacobian(z):
+def tempered_softmax_jacobians(z, temperature):
     ### BEGIN SOLUTION
     with tf.GradientTape() as tape:
         tape.watch(z)
-        s = tf.nn.softmax(z)
-    return tape.jacobian(s, z)
+        s = tf.nn.softmax(z / temperature)
+    return tape.jacobian(s, [z, temperature])
     ### END SOLUTION
 
-# %% nbgrader="tests" grade_id="l05_ex7" points=2
+# %% nbgrader="tests" grade_id="l05_ex7" points=0
 from grader import check
 check("l05_ex7")
 ### BEGIN HIDDEN TESTS

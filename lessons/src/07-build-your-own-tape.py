@@ -1778,6 +1778,92 @@ print(t("l07.payoff.check", diff=f"{np.max(np.abs(np.array(ours_grads) - np.arra
 # запись вашей ленты: заметно больше тысячи записей ради одного значения функции потерь. Две
 # ленты совпадают с точностью до округления.
 
+# %% [markdown] key="payoff-nudge" lang="en"
+# ### A nudge, the check that needs no engine
+#
+# Step 5 compared your tape with another autodiff engine. A nudge needs no engine at all, only
+# the loss's value, so it also checks a gradient that nothing else computes: that is how you would
+# check a new engine, or a new operation's VJP. Here is lesson 1's `gradient_check` once more, on
+# all 25 gradients of your tape at once: a central difference of `hinge_loss` along a random
+# direction, evaluated outside any tape (so nothing is recorded), against the slope your
+# gradients predict. This loss has kinks, one per ReLU and one per hinge, and a nudge that
+# crosses one raises a false alarm. So the cell first measures the nearest kink, the smallest
+# input any ReLU receives at these parameters, and how far the nudge moves those inputs:
+
+# %% [markdown] key="payoff-nudge" lang="es" src="b41aea2a"
+# ### Una pequeña perturbación, la comprobación que no necesita ningún motor
+#
+# El Paso 5 comparó tu cinta con otro motor de diferenciación automática. Una pequeña
+# perturbación no necesita ningún motor, solo el valor de la pérdida, así que comprueba también un
+# gradiente que nada más calcula: así comprobarías un motor nuevo, o la VJP de una operación nueva.
+# Aquí está otra vez `gradient_check`, de la lección 1, con los 25 gradientes de tu cinta a la vez:
+# una diferencia central de `hinge_loss` a lo largo de una dirección aleatoria, evaluada fuera de
+# cualquier cinta (así que no se graba nada), frente a la pendiente que predicen tus gradientes.
+# Esta pérdida tiene puntos angulosos, uno por cada ReLU y otro por cada *hinge*, y una
+# perturbación que cruza uno da una falsa alarma. Por eso la celda mide primero el punto anguloso
+# más cercano, la entrada más pequeña que recibe cualquier ReLU con estos parámetros, y cuánto
+# mueve la perturbación esas entradas:
+
+# %% [markdown] key="payoff-nudge" lang="pt" src="b41aea2a"
+# ### Uma pequena perturbação, a verificação que não precisa de motor
+#
+# O Passo 5 comparou a sua fita com outro motor de diferenciação automática. Uma pequena
+# perturbação não precisa de motor nenhum, só do valor da perda, então ela confere até um
+# gradiente que nada mais calcula: é assim que você conferiria um motor novo, ou a VJP de uma
+# operação nova. Aqui está de novo `gradient_check`, da lição 1, nos 25 gradientes da sua fita de
+# uma vez: uma diferença central de `hinge_loss` ao longo de uma direção sorteada, avaliada fora
+# de qualquer fita (então nada é gravado), contra a inclinação que os seus gradientes preveem.
+# Essa perda tem pontos angulosos, um por ReLU e um por *hinge*, e uma perturbação que atravessa
+# um deles dá um alarme falso. Por isso a célula mede primeiro o ponto anguloso mais próximo, a
+# menor entrada que alguma ReLU recebe com estes parâmetros, e quanto a perturbação move essas
+# entradas:
+
+# %% [markdown] key="payoff-nudge" lang="ru" src="b41aea2a"
+# ### Небольшой сдвиг — проверка, которой не нужен движок
+#
+# На шаге 5 вы сравнили свою ленту с другим движком автоматического дифференцирования. Сдвигу
+# движок не нужен вовсе, нужны только значения функции потерь, поэтому он проверяет и градиент,
+# который больше ничто не вычисляет: так проверяют новый движок или VJP новой операции. Вот снова
+# `gradient_check` из урока 1 — сразу на всех 25 градиентах вашей ленты: центральная разность
+# `hinge_loss` вдоль случайного направления, вычисленная вне всякой ленты (так что ничего не
+# записывается), против наклона, который предсказывают ваши градиенты. У этой функции потерь есть
+# изломы — по одному на каждую ReLU и на каждый зазор, — и сдвиг, пересекающий излом, поднимает
+# ложную тревогу. Поэтому ячейка сначала измеряет ближайший излом — наименьший по модулю вход
+# какой-либо ReLU при этих параметрах — и то, насколько сдвиг меняет эти входы:
+
+# %% key="payoff-nudge-code"
+def gradient_check(f, x, grad, v):
+    h = 1e-5
+    nudge = (f(x + h * v) - f(x - h * v)) / (2 * h)
+    predicted = float(np.sum(grad * v))
+    return [nudge, predicted, abs(nudge - predicted) / max(abs(nudge), abs(predicted))]
+
+
+def relu_inputs_at(values):
+    seen = []
+
+    def watching_relu(x):
+        seen.append(constant(x).value)
+        return relu(x)
+
+    hinge_loss([Value(v) for v in values], X, Y, watching_relu)
+    return np.array(seen)
+
+
+start = np.array([p.value for p in params])
+direction = np.random.default_rng(7).standard_normal(start.size)
+inputs_here = relu_inputs_at(start)
+moved = np.abs(relu_inputs_at(start + 1e-5 * direction) - inputs_here).max()
+print(t("l07.nudge.kink", nearest=f"{np.abs(inputs_here).min():.1e}", reach=f"{moved:.1e}"))
+
+
+def loss_at(values):
+    return hinge_loss([Value(v) for v in values], X, Y, relu).value
+
+
+nudge, predicted, rel_error = gradient_check(loss_at, start, np.array(ours_grads), direction)
+print(t("l07.nudge.check", nudge=f"{nudge:.8f}", predicted=f"{predicted:.8f}", rel_error=f"{rel_error:.1e}"))
+
 # %% [markdown] key="ex4" lang="en"
 # ### Exercise 4 · The hinge loss of a linear classifier (2 points)
 #
@@ -1934,59 +2020,73 @@ TENSORFLOW = (lambda v: tf.Variable(v, dtype=tf.float64), tf.GradientTape, tf.nn
 # %% [markdown] key="ex5" lang="en"
 # ### Exercise 5 · The training loop, on your tape (2 points)
 #
-# Write `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`. `values` are the 25
-# starting values of the parameters (Python floats, in the order of `init_params`), `xs` and `ys`
-# points and labels like `X` and `Y`. Unpack the kit, `leaf, tape_class, relu_fn = kit`, and make
-# the parameters with `leaf(v)`. Then, `steps` times: open a new `tape_class()`, watch every
-# parameter, compute `loss = hinge_loss(params, xs, ys, relu_fn)`, take its `gradient` with
-# respect to the parameters, move each one with `p.assign_sub(learning_rate * g)` and keep
-# `float(loss)`. Return `[losses, [float(p) for p in params]]`: the `steps` losses, each from
-# before its step's update, and the parameters after the last step. Reach the tape only through
-# the kit: the checks call your function with the five data arguments, so it runs on your tape,
-# and the cell after it swaps in `tf.GradientTape` with one argument.
+# Write `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`: plain gradient descent on
+# `hinge_loss`, on whichever kit it is given. `values` are the 25 starting values of the parameters
+# (Python floats, in the order of `init_params`), `xs` and `ys` points and labels like `X` and `Y`,
+# and `kit` one of the two kits above, `(leaf, tape_class, relu_fn)`. Reach everything through the
+# kit: the parameters are `leaf(v)`, every recording is made by a `tape_class()`, and `hinge_loss`
+# gets `relu_fn`, so that the same loop runs on your tape and on `tf.GradientTape`. Each of the `steps`
+# steps records the loss on a new tape, takes the gradient of every parameter from it and moves
+# each parameter with `p.assign_sub(learning_rate * g)`. Return
+# `[losses, [float(p) for p in params]]`: the `steps` losses as floats, each from before its step's
+# update, and the parameters after the last step. The checks call your function with the five data
+# arguments, so it runs on your tape; the cell after it swaps in `tf.GradientTape` with one
+# argument. Think first: your VJPs read the values of their inputs when the backward pass runs, so
+# why must every gradient of a step be computed before the first parameter moves?
 
-# %% [markdown] key="ex5" lang="es" src="f3997999"
+# %% [markdown] key="ex5" lang="es" src="04bb5213"
 # ### Ejercicio 5 · El bucle de entrenamiento, con tu cinta (2 puntos)
 #
-# Escribe `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`. `values` son los 25
-# valores iniciales de los parámetros (`float` de Python, en el orden de `init_params`); `xs` e
-# `ys`, puntos y etiquetas como `X` e `Y`. Desempaqueta el kit, `leaf, tape_class, relu_fn = kit`,
-# y crea los parámetros con `leaf(v)`. Después, `steps` veces: abre una `tape_class()` nueva,
-# observa cada parámetro, calcula `loss = hinge_loss(params, xs, ys, relu_fn)`, toma su
-# `gradient` respecto de los parámetros, mueve cada uno con `p.assign_sub(learning_rate * g)` y
-# guarda `float(loss)`. Devuelve `[losses, [float(p) for p in params]]`: las `steps` pérdidas,
-# cada una de antes de la actualización de su paso, y los parámetros tras el último paso. Usa la
-# cinta solo a través del kit: las comprobaciones llaman a tu función con los cinco argumentos
-# de datos, así que funciona con tu cinta, y la celda siguiente pone `tf.GradientTape` en su lugar
-# con un solo argumento.
+# Escribe `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`: un descenso del gradiente
+# simple sobre `hinge_loss`, con el kit que reciba. `values` son los 25 valores iniciales de los
+# parámetros (`float` de Python, en el orden de `init_params`); `xs` e `ys`, puntos y etiquetas como
+# `X` e `Y`; y `kit`, uno de los dos kits de arriba, `(leaf, tape_class, relu_fn)`. Usa todo a
+# través del kit: los parámetros son `leaf(v)`, cada grabación la hace una `tape_class()` y
+# `hinge_loss` recibe `relu_fn`, para que el mismo bucle funcione con tu cinta y con
+# `tf.GradientTape`. Cada uno de los `steps` pasos graba la pérdida en una cinta nueva, obtiene de ella el
+# gradiente de cada parámetro y mueve cada parámetro con `p.assign_sub(learning_rate * g)`.
+# Devuelve `[losses, [float(p) for p in params]]`: las `steps` pérdidas como `float`, cada una de
+# antes de la actualización de su paso, y los parámetros tras el último paso. Las comprobaciones
+# llaman a tu función con los cinco argumentos de datos, así que funciona con tu cinta; la celda
+# siguiente pone `tf.GradientTape` en su lugar con un solo argumento. Piensa primero: tus
+# VJP leen los valores de sus entradas cuando se ejecuta la pasada hacia atrás; entonces, ¿por qué
+# hay que calcular todos los gradientes de un paso antes de mover el primer parámetro?
 
-# %% [markdown] key="ex5" lang="pt" src="f3997999"
+# %% [markdown] key="ex5" lang="pt" src="04bb5213"
 # ### Exercício 5 · O laço de treinamento, com a sua fita (2 pontos)
 #
-# Escreva `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`. `values` são os 25
-# valores iniciais dos parâmetros (`float` do Python, na ordem de `init_params`); `xs` e `ys`,
-# pontos e rótulos como `X` e `Y`. Desempacote o kit, `leaf, tape_class, relu_fn = kit`, e crie os
-# parâmetros com `leaf(v)`. Depois, `steps` vezes: abra uma `tape_class()` nova, observe cada
-# parâmetro, calcule `loss = hinge_loss(params, xs, ys, relu_fn)`, tome o `gradient` dela em
-# relação aos parâmetros, mova cada um com `p.assign_sub(learning_rate * g)` e guarde
-# `float(loss)`. Devolva `[losses, [float(p) for p in params]]`: as `steps` perdas, cada uma de
-# antes da atualização do seu passo, e os parâmetros depois do último passo. Use a fita só por
-# meio do kit: as verificações chamam a sua função com os cinco argumentos de dados, então ela roda com a
-# sua fita, e a célula seguinte troca pela `tf.GradientTape` com um único argumento.
+# Escreva `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`: uma descida do gradiente
+# simples sobre `hinge_loss`, com o kit que receber. `values` são os 25 valores iniciais dos
+# parâmetros (`float` do Python, na ordem de `init_params`); `xs` e `ys`, pontos e rótulos como `X`
+# e `Y`; e `kit`, um dos dois kits acima, `(leaf, tape_class, relu_fn)`. Use tudo por meio do kit:
+# os parâmetros são `leaf(v)`, cada gravação é feita por uma `tape_class()` e `hinge_loss` recebe
+# `relu_fn`, para que o mesmo laço rode com a sua fita e com a `tf.GradientTape`. Cada um dos `steps`
+# passos grava a perda numa fita nova, obtém dela o gradiente de cada parâmetro e move cada
+# parâmetro com `p.assign_sub(learning_rate * g)`. Devolva `[losses, [float(p) for p in params]]`:
+# as `steps` perdas como `float`, cada uma de antes da atualização do seu passo, e os parâmetros
+# depois do último passo. As verificações chamam a sua função com os cinco argumentos de dados,
+# então ela roda com a sua fita; a célula seguinte troca pela `tf.GradientTape` com um único
+# argumento. Pense primeiro: as suas VJPs leem os valores das entradas quando a passagem para trás
+# roda; então, por que todos os gradientes de um passo precisam ser calculados antes de o primeiro
+# parâmetro se mover?
 
-# %% [markdown] key="ex5" lang="ru" src="f3997999"
+# %% [markdown] key="ex5" lang="ru" src="04bb5213"
 # ### Упражнение 5 · Цикл обучения на вашей ленте (2 балла)
 #
-# Напишите функцию `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`. `values` —
-# 25 начальных значений параметров (числа `float` Python в порядке `init_params`), `xs` и `ys` —
-# точки и метки, как `X` и `Y`. Распакуйте набор, `leaf, tape_class, relu_fn = kit`, и создайте
-# параметры через `leaf(v)`. Затем `steps` раз: откройте новую `tape_class()`, отследите каждый
-# параметр, вычислите `loss = hinge_loss(params, xs, ys, relu_fn)`, возьмите её `gradient` по
-# параметрам, сдвиньте каждый параметр с помощью `p.assign_sub(learning_rate * g)` и сохраните
-# `float(loss)`. Верните `[losses, [float(p) for p in params]]`: `steps` значений функции потерь,
-# каждое — до обновления на своём шаге, и параметры после последнего шага. Обращайтесь к ленте
-# только через набор: проверки вызывают функцию с пятью аргументами-данными, так что она работает
-# на вашей ленте, а следующая ячейка одним аргументом подставляет `tf.GradientTape`.
+# Напишите функцию `train_losses(values, xs, ys, learning_rate, steps, kit=OURS)`: простой
+# градиентный спуск по `hinge_loss` на том наборе, который ей передан. `values` — 25 начальных
+# значений параметров (числа `float` Python в порядке `init_params`), `xs` и `ys` — точки и метки,
+# как `X` и `Y`, а `kit` — один из двух наборов выше, `(leaf, tape_class, relu_fn)`. Всё берите из
+# набора: параметры — это `leaf(v)`, каждую запись делает `tape_class()`, а `hinge_loss` получает
+# `relu_fn`, — тогда один и тот же цикл работает и на вашей ленте, и на `tf.GradientTape`. Каждый из
+# `steps` шагов записывает функцию потерь на новую ленту, берёт из неё градиент каждого параметра
+# и сдвигает каждый параметр с помощью `p.assign_sub(learning_rate * g)`. Верните
+# `[losses, [float(p) for p in params]]`: `steps` значений потерь как `float`, каждое — до
+# обновления на своём шаге, и параметры после последнего шага. Проверки вызывают функцию с пятью
+# аргументами-данными, так что она работает на вашей ленте; следующая ячейка одним аргументом
+# подставляет `tf.GradientTape`. Сначала подумайте: ваши VJP читают значения своих входов в момент
+# обратного прохода — так почему все градиенты шага нужно вычислить до того, как сдвинется первый
+# параметр?
 
 # %% nbgrader="solution" grade_id="l07_ex5_solution"
 def train_losses(values, xs, ys, learning_rate, steps, kit=OURS):
@@ -2248,7 +2348,7 @@ for name, a, g in zip(["dX", "dW", "db"], ours_tensor, theirs_tensor):
     print(f"{name} {a.shape}: max |ours_tensor - theirs_tensor| = {np.max(np.abs(a - g.numpy())):.1e}")
 
 # %% [markdown] key="ex6" lang="en"
-# ### Exercise 6 (optional) · Unbroadcast = sum (1 point)
+# ### Exercise 6 (optional) · Unbroadcast = sum (no points)
 #
 # Write `unbroadcast(grad, shape)`: `grad` is a NumPy array, the gradient of a result that
 # broadcasting gave a larger shape, and `shape` (a tuple) is the shape of the input it came
@@ -2260,9 +2360,12 @@ for name, a, g in zip(["dX", "dW", "db"], ours_tensor, theirs_tensor):
 # every operation that broadcasts: its tape sums each such gradient back to the shape of the
 # input (`unbroadcast` in autograd, the Harvard HIPS group's library that preceded JAX, does the
 # same). <!-- claim: l07.unbroadcast-minitape -->
+#
+# *Optional: `check` and the grader run this exercise's checks and show the result, and it adds
+# no points.*
 
-# %% [markdown] key="ex6" lang="es" src="f1377806"
-# ### Ejercicio 6 (opcional) · Deshacer el *broadcasting* = sumar (1 punto)
+# %% [markdown] key="ex6" lang="es" src="2f376782"
+# ### Ejercicio 6 (opcional) · Deshacer el *broadcasting* = sumar (sin puntos)
 #
 # Escribe `unbroadcast(grad, shape)`: `grad` es un array de NumPy, el gradiente de un resultado al
 # que el *broadcasting* dio una forma mayor, y `shape` (una tupla) es la forma de la entrada de la
@@ -2274,9 +2377,12 @@ for name, a, g in zip(["dX", "dW", "db"], ours_tensor, theirs_tensor):
 # esto en un solo lugar para todas las operaciones con *broadcasting*: su cinta suma cada uno de
 # esos gradientes hasta devolverlo a la forma de la entrada (la función `unbroadcast` de autograd,
 # la biblioteca del grupo HIPS de Harvard que precedió a JAX, hace lo mismo). <!-- claim: l07.unbroadcast-minitape -->
+#
+# *Opcional: `check` y el corrector ejecutan las comprobaciones de este ejercicio y muestran el
+# resultado, pero no suma puntos.*
 
-# %% [markdown] key="ex6" lang="pt" src="f1377806"
-# ### Exercício 6 (opcional) · Desfazer o *broadcasting* = somar (1 ponto)
+# %% [markdown] key="ex6" lang="pt" src="2f376782"
+# ### Exercício 6 (opcional) · Desfazer o *broadcasting* = somar (sem pontos)
 #
 # Escreva `unbroadcast(grad, shape)`: `grad` é um array do NumPy, o gradiente de um resultado ao
 # qual o *broadcasting* deu um formato maior, e `shape` (uma tupla) é o formato da entrada de onde
@@ -2288,9 +2394,12 @@ for name, a, g in zip(["dX", "dW", "db"], ours_tensor, theirs_tensor):
 # exatamente isso num único lugar para todas as operações com *broadcasting*: a fita dele soma
 # cada um desses gradientes até devolvê-lo ao formato da entrada (a função `unbroadcast` do
 # autograd, a biblioteca do grupo HIPS de Harvard que precedeu o JAX, faz o mesmo). <!-- claim: l07.unbroadcast-minitape -->
+#
+# *Opcional: `check` e o corretor executam as verificações deste exercício e mostram o
+# resultado, mas ele não soma pontos.*
 
-# %% [markdown] key="ex6" lang="ru" src="f1377806"
-# ### Упражнение 6 (дополнительное) · Обратное транслирование = суммирование (1 балл)
+# %% [markdown] key="ex6" lang="ru" src="2f376782"
+# ### Упражнение 6 (необязательное) · Обратное транслирование = суммирование (без баллов)
 #
 # Напишите функцию `unbroadcast(grad, shape)`: `grad` — массив NumPy, градиент результата,
 # которому транслирование (*broadcasting*) дало бо́льшую форму, а `shape` (кортеж) — форма входа, из которого он
@@ -2302,6 +2411,9 @@ for name, a, g in zip(["dX", "dW", "db"], ours_tensor, theirs_tensor):
 # всех операций с транслированием: его лента суммирует каждый такой градиент обратно до формы
 # входа (так же работает функция `unbroadcast` в autograd — библиотеке группы HIPS из Гарварда,
 # предшественнице JAX). <!-- claim: l07.unbroadcast-minitape -->
+#
+# *Необязательное: `check` и система проверки выполняют проверки этого упражнения и показывают
+# результат, но баллов оно не добавляет.*
 
 # %% nbgrader="solution" grade_id="l07_ex6_solution"
 def unbroadcast(grad, shape):
@@ -2315,7 +2427,7 @@ def unbroadcast(grad, shape):
     return grad
     ### END SOLUTION
 
-# %% nbgrader="tests" grade_id="l07_ex6" points=1
+# %% nbgrader="tests" grade_id="l07_ex6" points=0
 from grader import check
 check("l07_ex6")
 ### BEGIN HIDDEN TESTS

@@ -94,18 +94,39 @@ def gradients_by_name(params, x):
 '''],
     },
     "l01_ex4": {
-        "trainable_weights, a tuple": ['''
-def dense_gradients(layer, x):
+        "the predictions squeezed, trainable_weights, a tuple": ['''
+def dense_gradients(layer, x, y):
     with tf.GradientTape() as tape:
-        loss = tf.reduce_mean(tf.square(layer(x)))
+        loss = tf.reduce_mean(tf.square(tf.squeeze(layer(x), axis=1) - y))
     return tuple(tape.gradient(loss, layer.trainable_weights))
 '''],
-        "the kernel and the bias by name": ['''
-def dense_gradients(layer, x):
+        "the labels given an axis, the kernel and the bias by name": ['''
+def dense_gradients(layer, x, y):
     with tf.GradientTape() as tape:
         out = layer(x)
-        loss = tf.reduce_mean(out * out)
+        diff = out - tf.reshape(y, [-1, 1])
+        loss = tf.reduce_mean(diff * diff)
     return tape.gradient(loss, [layer.kernel, layer.bias])
+'''],
+    },
+    "l01_ex5": {
+        "NumPy throughout, a tuple of floats": ['''
+def gradient_check(f, x, grad, v):
+    h = 1e-5
+    x, grad, v = np.asarray(x), np.asarray(grad), np.asarray(v)
+    nudge = (float(f(x + h * v)) - float(f(x - h * v))) / (2 * h)
+    predicted = float(np.vdot(grad, v))
+    return (nudge, predicted, abs(nudge - predicted) / max(abs(nudge), abs(predicted)))
+'''],
+        "tensors back, h = 1e-6, a helper in another cell": ['''
+def relative_error(a, b):
+    return tf.abs(a - b) / tf.maximum(tf.abs(a), tf.abs(b))
+''', '''
+def gradient_check(f, x, grad, v):
+    h = 1e-6
+    nudge = (f(x + h * v) - f(x - h * v)) / (2 * h)
+    predicted = tf.reduce_sum(grad * v)
+    return [nudge, predicted, relative_error(nudge, predicted)]
 '''],
     },
     # ---- lesson 2 ----------------------------------------------------------------------------
@@ -271,23 +292,41 @@ def none_cause(snippet):
     return tf.constant(codes[snippet])
 '''],
     },
+    "l03_ex6": {
+        "the masked sum's gradient divided by the count": ['''
+def masked_mean_gradient(w, x, y, mask):
+    with tf.GradientTape() as tape:
+        losses = mask * (tf.reduce_sum(x * w, axis=1) - y) ** 2
+    return tape.gradient(losses, w) / tf.reduce_sum(mask)
+'''],
+        "normalized weights, matvec, float32 arithmetic": ['''
+def masked_mean_gradient(w, x, y, mask):
+    weights = tf.cast(mask / tf.reduce_sum(mask), tf.float32)
+    with tf.GradientTape() as tape:
+        residual = tf.cast(tf.linalg.matvec(x, w) - y, tf.float32)
+        loss = tf.reduce_sum(weights * residual**2)
+    return tape.gradient(loss, w)
+'''],
+    },
     # ---- lesson 4 ----------------------------------------------------------------------------
     "l04_ex1": {
-        "the rounding written the other way round": ['''
-def straight_through_gradient(x, t):
+        "the window as min and max, the layer as matmul": ['''
+def quantized_gradient(w, x, t):
     with tf.GradientTape() as tape:
-        q = tf.stop_gradient(tf.round(x)) + x - tf.stop_gradient(x)
-        loss = tf.reduce_sum(tf.square(q - t))
-    return tape.gradient(loss, x)
+        c = tf.minimum(tf.maximum(w, -1.0), 1.0)
+        q = c + tf.stop_gradient(tf.round(w) - c)
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, q) - t))
+    return tape.gradient(loss, w)
 '''],
-        "a helper in another cell": ['''
-def straight_through_round(v):
-    return v + tf.stop_gradient(tf.round(v) - v)
+        "a helper in another cell, a NumPy array": ['''
+def windowed_round(v):
+    c = tf.clip_by_value(v, -1.0, 1.0)
+    return tf.stop_gradient(tf.round(v)) + c - tf.stop_gradient(c)
 ''', '''
-def straight_through_gradient(x, t):
+def quantized_gradient(w, x, t):
     with tf.GradientTape() as tape:
-        loss = tf.reduce_sum((straight_through_round(x) - t) ** 2)
-    return tape.gradient(loss, x).numpy()
+        loss = tf.reduce_mean((x @ windowed_round(w) - t) ** 2)
+    return tape.gradient(loss, w).numpy()
 '''],
     },
     "l04_ex2": {
@@ -327,14 +366,31 @@ def scaled_tanh_gradients(a, x):
         y = tf.tanh(a * z)
         def backward(upstream, variables=None):
             local = 1.0 - tf.square(y)
-            grads_for_variables = [tf.reduce_sum(upstream * z * local) for _ in variables]
+            grads_for_variables = [tf.clip_by_value(tf.reduce_sum(upstream * z * local), -1.0, 1.0)
+                                   for _ in variables]
             return upstream * a * local, grads_for_variables
         return y, backward
     with tf.GradientTape() as tape:
         tape.watch(x)
-        loss = tf.reduce_sum(scaled_tanh(x) ** 2)
+        loss = tf.reduce_sum(scaled_tanh(x) ** 2) + tf.square(a)
     dx, da = tape.gradient(loss, [x, a])
     return (dx, da)
+'''],
+        "the clip as clip_by_norm of a scalar, two gradient calls": ['''
+def scaled_tanh_gradients(a, x):
+    @tf.custom_gradient
+    def scaled_tanh(z):
+        y = tf.tanh(a * z)
+        def backward(upstream, variables=None):
+            local = 1.0 - y * y
+            return upstream * a * local, [tf.clip_by_norm(tf.reduce_sum(upstream * z * local), 1.0)]
+        return y, backward
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(tf.square(scaled_tanh(x))) + a * a
+    out = [tape.gradient(loss, x), tape.gradient(loss, a)]
+    del tape
+    return out
 '''],
     },
     "l04_ex4": {
@@ -510,22 +566,24 @@ def layer_vjp(w, x, u):
 '''],
     },
     "l05_ex7": {
-        "a loop of gradient over the rows": ['''
-def softmax_jacobian(z):
+        "two Jacobian calls on a persistent tape, the temperature watched too": ['''
+def tempered_softmax_jacobians(z, temperature):
     with tf.GradientTape(persistent=True) as tape:
-        tape.watch(z)
-        s = tf.nn.softmax(z)
-        rows = [s[i] for i in range(z.shape[0])]
-    jac = tf.stack([tape.gradient(row, z) for row in rows])
+        tape.watch([z, temperature])
+        s = tf.nn.softmax(z / temperature)
+    out = [tape.jacobian(s, z), tape.jacobian(s, temperature)]
     del tape
-    return jac
+    return out
 '''],
-        "a Variable copy, float32": ['''
-def softmax_jacobian(z):
-    zv = tf.Variable(tf.cast(z, tf.float32))
-    with tf.GradientTape() as tape:
-        s = tf.nn.softmax(zv)
-    return tape.jacobian(s, zv).numpy()
+        "a loop of gradient over the probabilities, float32": ['''
+def tempered_softmax_jacobians(z, temperature):
+    z32, t32 = tf.Variable(tf.cast(z, tf.float32)), tf.Variable(tf.cast(temperature, tf.float32))
+    with tf.GradientTape(persistent=True) as tape:
+        s = tf.nn.softmax(z32 / t32)
+        rows = [s[i] for i in range(z.shape[0])]
+    grads = [tape.gradient(row, [z32, t32]) for row in rows]
+    del tape
+    return [tf.stack([g[0] for g in grads]).numpy(), [float(g[1]) for g in grads]]
 '''],
     },
     # ---- lesson 6 ----------------------------------------------------------------------------
@@ -712,6 +770,7 @@ TRANSFORMS = ("numpy", "python", "tuple", "float32", "int", "float32_inputs")
 # Exercises whose inputs a student cannot turn into float32 while doing what the statement says
 NO_FLOAT32_INPUTS = {
     "l01_ex4": "the layer is float64 and fixes its input's dtype",
+    "l01_ex5": "the central difference is the subject: with h = 1e-5 it needs float64 (the lesson says so)",
     "l04_ex4": "the statement starts from h = tf.constant(0.0, dtype=tf.float64)",
     "l04_ex7": "the layer is float64 and fixes its input's dtype",
     "l06_ex4": "the model is float64 and fixes its input's dtype",
@@ -739,10 +798,18 @@ def gradients_by_name(params, x):
     return tape.gradient(f, params)
 '''],
     "l01_ex4": ['''
-def dense_gradients(layer, x):
+def dense_gradients(layer, x, y):
     with tf.GradientTape() as tape:
-        L = tf.reduce_mean(layer(x) ** 2)
+        L = tf.reduce_mean((tf.reshape(layer(x), [-1]) - y) ** 2)
     return tape.gradient(L, layer.trainable_variables)
+'''],
+    "l01_ex5": ['''
+def gradient_check(f, x, grad, v):
+    h = 1e-5
+    nudge = (f(x + h * v) - f(x - h * v)) / (2 * h)
+    predicted = tf.reduce_sum(grad * v)
+    rel_error = abs(nudge - predicted) / max(abs(nudge), abs(predicted))
+    return [nudge, predicted, rel_error]
 '''],
     "l02_ex1": ['''
 def input_gradient(w, x):
@@ -810,12 +877,20 @@ def branch_gradients(params, x, deep):
 def none_cause(snippet):  # "for a snippet's letter it returns the code of its cause": the table's code
     return {"A": 1, "B": 0, "C": 4, "D": 2, "E": 3, "F": 5, "G": 6, "H": 0, "I": 1}[snippet]
 '''],
-    "l04_ex1": ['''
-def straight_through_gradient(x, t):
+    "l03_ex6": ['''
+def masked_mean_gradient(w, x, y, mask):
     with tf.GradientTape() as tape:
-        q = x + tf.stop_gradient(tf.round(x) - x)
-        L = tf.reduce_sum((q - t) ** 2)
-    return tape.gradient(L, x)
+        losses = (tf.reduce_sum(x * w, axis=1) - y) ** 2
+        L = tf.reduce_sum(mask * losses) / tf.reduce_sum(mask)
+    return tape.gradient(L, w)
+'''],
+    "l04_ex1": ['''
+def quantized_gradient(w, x, t):
+    with tf.GradientTape() as tape:
+        c = tf.clip_by_value(w, -1.0, 1.0)
+        q = c + tf.stop_gradient(tf.round(w) - c)
+        L = tf.reduce_mean((x @ q - t) ** 2)
+    return tape.gradient(L, w)
 '''],
     "l04_ex2": ['''
 def log1pexp_and_gradient(x):
@@ -836,11 +911,11 @@ def scaled_tanh_gradients(a, x):
     def scaled_tanh(z):
         y = tf.tanh(a * z)
         def backward(upstream, variables=None):
-            return upstream * a * (1 - y**2), [tf.reduce_sum(upstream * z * (1 - y**2))]
+            return upstream * a * (1 - y**2), [tf.clip_by_value(tf.reduce_sum(upstream * z * (1 - y**2)), -1, 1)]
         return y, backward
     with tf.GradientTape() as tape:
         tape.watch(x)
-        L = tf.reduce_sum(scaled_tanh(x) ** 2)
+        L = tf.reduce_sum(scaled_tanh(x) ** 2) + a**2
     return tape.gradient(L, [x, a])
 '''],
     "l04_ex4": ['''
@@ -935,11 +1010,11 @@ def layer_vjp(w, x, u):
     return tape.gradient(y, [x, w], output_gradients=u)
 '''],
     "l05_ex7": ['''
-def softmax_jacobian(z):
+def tempered_softmax_jacobians(z, temperature):
     with tf.GradientTape() as tape:
         tape.watch(z)
-        s = tf.nn.softmax(z)
-    return tape.jacobian(s, z)
+        s = tf.nn.softmax(z / temperature)
+    return tape.jacobian(s, [z, temperature])
 '''],
     "l06_ex1": ['''
 def gradient_descent_step(w, b, x, y, lr):
@@ -1082,10 +1157,11 @@ def unbroadcast(grad, shape):
 EXAMPLES = [
     ("l01_ex1", "derivative_at(2.0)", 10.0, 1e-4),
     ("l03_ex2", "descent_gradients(5.0, 0.25, 3)", [6.0, 3.0, 1.5], 1e-4),
-    ("l04_ex1", "straight_through_gradient(tf.Variable([0.3, 1.7, -2.2]), tf.constant([1.0, 1.0, -1.0]))",
-     [-2.0, 2.0, -2.0], 1e-4),
+    ("l04_ex1", "[float(v) for v in np.asarray(quantized_gradient(tf.Variable([[0.3, 1.7], [-1.2, 0.8]]), "
+                "tf.constant([[1.0, 2.0], [0.5, -1.0]]), tf.constant([[1.0, 0.0], [0.0, 1.0]])))"
+                "[[0, 1], [1, 0]]]", [0.0, 0.0], 0),
     ("l04_ex3", "scaled_tanh_gradients(tf.Variable(0.5), tf.constant([1.0, -2.0]))",
-     [[0.3634, -0.3199], 2.0063], 1e-4),
+     [[0.3634, -0.3199], 2.0], 1e-4),
     ("l04_ex4", "truncated_gradient(tf.Variable(0.8, dtype=tf.float64), "
                 "tf.constant([0.5, -0.3, 0.9, 0.1, -0.7, 0.4], dtype=tf.float64), 2)", 0.1026, 1e-4),
     ("l04_ex4", "truncated_gradient(tf.Variable(0.8, dtype=tf.float64), "

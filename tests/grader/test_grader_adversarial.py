@@ -14,12 +14,13 @@ from __future__ import annotations
 import copy
 import csv
 import glob
+import json
 import re
 
 import nbformat
 import pytest
 
-from tests.support.course import (HARD_CODED, LESSON, WRONG, grader_cli, make_course, nbgrader, read,
+from tests.support.course import (HARD_CODED, LESSON, WRONG, autograde_summary, grader_cli, make_course, nbgrader, read,
                                   released, released_course, reference_solutions, solution_index,
                                   strip_html, submit, with_answers)
 from tests.support.course import test_index as cell_index_of_test
@@ -402,7 +403,7 @@ L7 = "07-build-your-own-tape"
 L7_EN = f"{L7}-en"
 L7_CELLS = ("l07_ex1", "l07_ex2", "l07_ex3", "l07_ex4", "l07_ex5", "l07_ex6")
 L7_FULL = {"l07_ex1": "2", "l07_ex2": "3", "l07_ex3": "2", "l07_ex4": "2", "l07_ex5": "2",
-           "l07_ex6": "1"}
+           "l07_ex6": "0"}  # l07_ex6 is optional: 0 points
 L7_FLAGS = {"technique", "forged_result", "hooked", "crashed", "metadata_edited"}
 
 from lesson7_attacks import (ALIAS, BY_MINITAPE, CLASS_PATCH, EVENT_HOOK, FORBIDDEN,  # noqa: E402
@@ -504,46 +505,46 @@ _ZERO2 = {**L7_FULL, "l07_ex2": "0"}
 L7_EXPECTED = {
     # D. untouched: no points
     "d01_untouched": (dict.fromkeys(L7_CELLS, "0"), "0", set()),
-    "e01_solution": (L7_FULL, "12", set()),
+    "e01_solution": (L7_FULL, "11", set()),
     # A. answers forged for a stub that always raises: 0, flagged, the hooks named
     "a01_display_hook": (dict.fromkeys(L7_CELLS, "0"), "0", {"forged_result", "hooked"}),
     # A/B/C: right values by minitape's autodiff, which the kernel that computes the graded
     # values does not have: 0 for that exercise; the reading's note stays for the instructor
-    "a02_shadow_compile": (_ZERO2, "9", {"technique", "hooked"}),
-    "a03_getframe": (_ZERO2, "9", {"technique"}),
-    "b01_jacobian": (_ZERO2, "9", {"technique"}),
-    "b02_captured_method": (_ZERO2, "9", {"technique"}),
-    "b03_wrapped": (_ZERO2, "9", {"technique"}),
-    "c01_decoy_then_rebinding": (_ZERO2, "9", {"technique"}),
+    "a02_shadow_compile": (_ZERO2, "8", {"technique", "hooked"}),
+    "a03_getframe": (_ZERO2, "8", {"technique"}),
+    "b01_jacobian": (_ZERO2, "8", {"technique"}),
+    "b02_captured_method": (_ZERO2, "8", {"technique"}),
+    "b03_wrapped": (_ZERO2, "8", {"technique"}),
+    "c01_decoy_then_rebinding": (_ZERO2, "8", {"technique"}),
     # C. no minitape in it: right values earn their points, the missing tape is noted
-    "c02_own_tape_on_visible_only": (L7_FULL, "12", {"technique"}),
+    "c02_own_tape_on_visible_only": (L7_FULL, "11", {"technique"}),
     # issue 36, item 1: every door to minitape's autodiff found this week
-    "g01_for_target": (_ZERO2, "9", {"technique"}),
-    "g02_walrus": (_ZERO2, "9", {"technique"}),
-    "g03_main_attribute": (_ZERO2, "9", {"technique"}),
-    "g04_percent_run": (_ZERO2, "9", {"technique", "hooked"}),
-    "g05_method_on_a_class": (_ZERO2, "9", {"technique"}),
-    "g06_event_hook": (_ZERO2, "9", {"technique", "hooked"}),
-    "g07_names_from_strings": ({**_ZERO2, "l07_ex1": "0"}, "7", {"technique"}),
-    "g08_kill_so_the_replay_drops_it": (_ZERO2, "9", {"technique", "crashed"}),
-    "g09_minimize": ({**L7_FULL, "l07_ex5": "0"}, "10", {"technique"}),
+    "g01_for_target": (_ZERO2, "8", {"technique"}),
+    "g02_walrus": (_ZERO2, "8", {"technique"}),
+    "g03_main_attribute": (_ZERO2, "8", {"technique"}),
+    "g04_percent_run": (_ZERO2, "8", {"technique", "hooked"}),
+    "g05_method_on_a_class": (_ZERO2, "8", {"technique"}),
+    "g06_event_hook": (_ZERO2, "8", {"technique", "hooked"}),
+    "g07_names_from_strings": ({**_ZERO2, "l07_ex1": "0"}, "6", {"technique"}),
+    "g08_kill_so_the_replay_drops_it": (_ZERO2, "8", {"technique", "crashed"}),
+    "g09_minimize": ({**L7_FULL, "l07_ex5": "0"}, "9", {"technique"}),
     # item 2: a forging output hook has nothing to compute with (the buggy function's own
     # score, the same as without the hook: g10b), and it is named for review
     "g10_forging_hook_on_a_bug": (None, None, {"hooked"}),
     "g10b_the_bug_alone": (None, None, set()),
     # item 2b: an exception named like a stop reason is the student's: its text stays out of
     # feedback, and two of them in a row stop nothing
-    "g11_stop_named_exceptions": (_ZERO2, "9", set()),
+    "g11_stop_named_exceptions": (_ZERO2, "8", set()),
     # item 2c: cells carrying the grader's metadata are the student's, kept with their outputs
-    "g12_grader_metadata": (L7_FULL, "12", {"metadata_edited"}),
+    "g12_grader_metadata": (L7_FULL, "11", {"metadata_edited"}),
     # item 1: in the kernel that grades, nothing of the tool can be found or imported
     # (its search reads files and imports by name: code a reading does not follow, noted)
-    "w01_searches_for_the_tool": (L7_FULL, "12", {"technique", "hooked"}),
+    "w01_searches_for_the_tool": (L7_FULL, "11", {"technique", "hooked"}),
     # E. honest variety: every point, no note
-    "e02_debug_branch_and_lambda": (L7_FULL, "12", set()),
-    "e03_plain_zero": (L7_FULL, "12", set()),
-    "e04_aliases_classes_closures_helpers": (L7_FULL, "12", set()),
-    "e05_magics_and_scratch_cells": (L7_FULL, "12", set()),
+    "e02_debug_branch_and_lambda": (L7_FULL, "11", set()),
+    "e03_plain_zero": (L7_FULL, "11", set()),
+    "e04_aliases_classes_closures_helpers": (L7_FULL, "11", set()),
+    "e05_magics_and_scratch_cells": (L7_FULL, "11", set()),
 }
 L7_NOTES = {  # what the notes say, per student
     "a01_display_hook": ["forged result (l07_ex1)", "always raises", "hooked (l07_ex1_solution)",
@@ -732,3 +733,182 @@ def test_lesson7_notes_stay_with_the_instructor(course7):
     # what a student who used the forbidden tool reads: why, in the visible checks
     assert "is not available here" in _feedback7(course7, "b01_jacobian")
     assert "was not defined where this exercise is graded" in _feedback7(course7, "b02_captured_method")
+
+
+# ------------------------------------------------------------------------------------------
+# Issue 36, classes 3 and 4, issue 43 item 2: every notebook Jupyter can open is graded (its
+# oddities repaired and noted, never a reason to give up on the submission); extreme values
+# earn nothing; an exercise whose cells were deleted costs that exercise only
+# ------------------------------------------------------------------------------------------
+KERNEL_SENDS_ODD_TEXT = (  # a kernel's own messages: half a surrogate pair, an output nbformat refuses
+    "import IPython as _ip\n"
+    "_k = _ip.get_ipython().kernel\n"
+    "for _content in (b'{\"data\": {\"text/plain\": \"\\\\ud83d sent raw\"}, \"metadata\": {}}',\n"
+    "                 b'{\"data\": {\"application/x-new\": 1}, \"metadata\": {}}'):\n"
+    "    _k.session.send(_k.iopub_socket, 'display_data', ident=b'display_data',\n"
+    "                    parent=_k.get_parent('shell'), content=_content)\n")
+OVERFLOW = {
+    "l01_ex1": "def derivative_at(x0):\n    return tf.constant(1.79e308, dtype=tf.float64)\n",
+    "l01_ex2": "def mse_gradients(w, b, x, y_true):\n    return [tf.ones_like(w) * 1.79e308, tf.ones_like(b) * 1.79e308]\n",
+    "l01_ex3": "def gradients_by_name(params, x):\n    return {k: tf.ones_like(v) * 1.79e308 for k, v in params.items()}\n",
+    "l01_ex4": "def dense_gradients(layer, x):\n    return [tf.ones_like(v) * 1.79e308 for v in layer.trainable_variables]\n",
+}
+BIG_INT = "def derivative_at(x0):\n    # exact arithmetic, honestly overflowing any float\n    return 10 ** 400\n"
+
+
+def _json(nb) -> dict:
+    data = json.loads(nbformat.writes(nb))
+    for cell in data["cells"]:
+        cell["source"] = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    return data
+
+
+def _bytes(data: dict, **kw) -> bytes:
+    return json.dumps(data, indent=1, **kw).encode("utf-8")
+
+
+def _at(data: dict, grade_id: str) -> int:
+    return next(i for i, c in enumerate(data["cells"])
+                if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id)
+
+
+def _without(data: dict, *grade_ids: str) -> dict:
+    data = copy.deepcopy(data)
+    data["cells"] = [c for c in data["cells"]
+                     if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") not in grade_ids]
+    return data
+
+
+def _oddities(rel, sol) -> dict[str, bytes]:
+    """student -> the bytes of a notebook Jupyter (or another front end, or an editor) saves."""
+    right = _json(with_answers(rel, sol))
+
+    def edited(change) -> dict:
+        data = copy.deepcopy(right)
+        change(data)
+        return data
+
+    def surrogates(d):
+        d["cells"][_at(d, "l01_ex1_solution")]["source"] = (
+            "# half an emoji pasted from a chat: \ud83d\n" + sol["l01_ex1"])
+        d["cells"][0]["source"] += " \udc00"
+        d["cells"][_at(d, "l01_ex2_solution")]["metadata"]["note \ud83d"] = "\ud83d"
+
+    def newer_schema(d):
+        d["cells"][_at(d, "l01_ex2")]["metadata"]["nbgrader"]["schema_version"] = 4
+        d["cells"][_at(d, "l01_ex3_solution")]["metadata"]["nbgrader"]["from_a_newer_nbgrader"] = 1
+
+    def cells_of_every_shape(d):
+        d["cells"].insert(1, {"cell_type": "markdown", "metadata": {}, "id": "att",
+                              "source": "![plot](attachment:p.png)",
+                              "attachments": {"p.png": {"image/png": "iVBORw0KGgo="}}})
+        d["cells"].insert(2, {"cell_type": "raw", "metadata": {}, "id": "raw", "source": "raw"})
+        d["cells"].insert(3, {"cell_type": "heading", "level": 2, "metadata": {}, "id": "old",
+                              "source": "An nbformat 3 heading"})
+        del d["cells"][4]["metadata"]
+        d["cells"][_at(d, "l01_ex1_solution")]["outputs"] = [
+            {"output_type": "weird"}, {"output_type": "display_data", "metadata": {},
+                                       "data": {"application/x-new": {"a": [1]}}}]
+        d["cells"][_at(d, "l01_ex1_solution")]["execution_count"] = "seven"
+        d["cells"][_at(d, "l01_ex2_solution")]["outputs"] = [
+            {"output_type": "stream", "name": "stdout", "text": "x" * 20_000_000}]
+
+    def ids(d, minor, value=None):
+        d["nbformat_minor"] = minor
+        for cell in d["cells"]:
+            cell.pop("id", None) if value is None else cell.__setitem__("id", value)
+
+    latin = copy.deepcopy(right)
+    latin["cells"][_at(latin, "l01_ex1_solution")]["source"] = "# caf\u00e9\n" + sol["l01_ex1"]
+    return {
+        "r01_newer_schema": _bytes(edited(newer_schema)),
+        "r02_half_surrogates": _bytes(edited(surrogates), ensure_ascii=True),
+        "r03_big_int": _bytes(_json(with_answers(rel, {**sol, "l01_ex1": BIG_INT}))),
+        "r04_bom_and_crlf": b"\xef\xbb\xbf" + _bytes(right).replace(b"\\n", b"\\r\\n").replace(b"\n", b"\r\n"),
+        "r05_utf16": json.dumps(right, indent=1, ensure_ascii=False).encode("utf-16"),
+        "r06_not_utf8": json.dumps(latin, indent=1, ensure_ascii=False).encode("latin-1", "replace"),
+        "r07_nbformat3": nbformat.writes(nbformat.convert(with_answers(rel, sol), 3)).encode(),
+        "r08_no_ids": _bytes(edited(lambda d: ids(d, 4))),
+        "r09_duplicate_ids_newer_minor": _bytes(edited(lambda d: ids(d, 99, "same"))),
+        "r10_cells_of_every_shape": _bytes(edited(cells_of_every_shape)),
+        "r11_kernel_sends_odd_text": _bytes(_json(with_answers(rel, {
+            **sol, "l01_ex2": sol["l01_ex2"] + "\n" + KERNEL_SENDS_ODD_TEXT}))),
+        "r12_overflow": _bytes(_json(with_answers(rel, OVERFLOW))),
+        "r13_deleted_ex1": _bytes(_without(right, "l01_ex1", "l01_ex1_solution")),
+        "r14_deleted_ex3_ex4": _bytes(_without(right, "l01_ex3", "l01_ex3_solution",
+                                               "l01_ex4", "l01_ex4_solution")),
+    }
+
+
+# student -> ({cell: score}, total, status, words the notes must hold)
+ODD_EXPECTED = {
+    "r01_newer_schema": (FULL, "7", "metadata_edited", ["metadata edited (l01_ex2)"]),
+    "r02_half_surrogates": (FULL, "7", "ok", ["half a UTF-16 surrogate pair"]),
+    "r03_big_int": ({**FULL, "l01_ex1": "0"}, "6", "malformed_result;technique", ["malformed result (l01_ex1)"]),
+    "r04_bom_and_crlf": (FULL, "7", "ok", ["byte-order mark (utf-8)", "CR LF"]),
+    "r05_utf16": (FULL, "7", "ok", ["byte-order mark (utf-16)"]),
+    "r06_not_utf8": (FULL, "7", "ok", ["not UTF-8"]),
+    "r07_nbformat3": (FULL, "7", "ok", ["nbformat 3 converted to 4"]),
+    "r08_no_ids": (FULL, "7", "ok", []),
+    "r09_duplicate_ids_newer_minor": (FULL, "7", "ok", ["nbformat 4.99 read as 4.5"]),
+    "r10_cells_of_every_shape": (FULL, "7", "ok", ["read as a raw cell"]),
+    "r11_kernel_sends_odd_text": (FULL, "7", "ok", []),
+    "r12_overflow": (ZERO, "0", "technique", []),
+    # issue 43, item 2: 0 of 7 (not_autograded) before
+    "r13_deleted_ex1": ({**FULL, "l01_ex1": "0"}, "6", "test_cell_restored;solution_cell_deleted",
+                        ["test cell restored (l01_ex1)", "solution cell deleted (l01_ex1_solution)"]),
+    "r14_deleted_ex3_ex4": ({**FULL, "l01_ex3": "0", "l01_ex4": "0"}, "3",
+                            "test_cell_restored;solution_cell_deleted", ["(l01_ex4_solution)"]),
+}
+
+
+@pytest.fixture(scope="module")
+def odd_course(tmp_path_factory):
+    course = released_course(tmp_path_factory.mktemp("oddities") / "course", timeout=TIMEOUT)
+    sol, rel = reference_solutions(course, EN), released(course, EN)
+    for student, data in _oddities(rel, sol).items():
+        folder = submit(course, student, EN, rel, ON_TIME)
+        (folder / f"{LESSON}.ipynb").write_bytes(data)
+    out = grader_cli(course, "autograde-all", EN, "--jobs", "2", "--quiet").stdout
+    nbgrader(course, "generate_feedback", EN)
+    nbgrader(course, "export", "--to", str(course / "grades.csv"))
+    return course, out
+
+
+def test_every_notebook_jupyter_opens_is_graded_and_its_oddities_noted(odd_course):
+    course, out = odd_course
+    summary = autograde_summary(out, EN)
+    assert (summary["graded"], summary["failed"]) == (len(ODD_EXPECTED), 0), out
+    rows = _rows(course)
+    got = {s: ({c: rows[s][f"{LESSON}:{c}"] for c in CELLS}, rows[s][f"{LESSON}:score"],
+               rows[s][f"{LESSON}:status"]) for s in ODD_EXPECTED}
+    assert got == {s: want[:3] for s, want in ODD_EXPECTED.items()}
+    for student, (*_, words) in ODD_EXPECTED.items():
+        for word in words:
+            assert word in rows[student][f"{LESSON}:notes"], (student, rows[student][f"{LESSON}:notes"])
+
+
+def test_what_was_repaired_is_written_as_strict_utf8_and_shown_to_the_student(odd_course):
+    course, _ = odd_course
+    for student in ODD_EXPECTED:
+        raw = (course / "autograded" / student / EN / f"{LESSON}.ipynb").read_bytes()
+        text = raw.decode("utf-8")  # strict: no lone surrogate, no stray byte
+        json.loads(text, parse_constant=lambda c: pytest.fail(f"{student}: {c} in the notebook"))
+        feedback = (course / "feedback" / student / EN / f"{LESSON}.html").read_bytes().decode("utf-8")
+        assert "Score:" in feedback, student
+    surrogate = _feedback(course, "r02_half_surrogates")
+    assert "half an emoji pasted from a chat: \ufffd" in surrogate
+    odd = read(course / "autograded" / "r11_kernel_sends_odd_text" / EN / f"{LESSON}.ipynb")
+    texts = [o.get("text", "") for c in odd.cells for o in c.get("outputs", [])]
+    assert any("\ufffd sent raw" in str(o.get("data", {})) for c in odd.cells for o in c.get("outputs", []))
+    assert any("could not be read and was dropped" in t for t in texts)
+
+
+def test_an_exercise_deleted_with_its_test_cell_comes_back_from_the_release_commented_out(odd_course):
+    course, _ = odd_course
+    nb = read(course / "autograded" / "r13_deleted_ex1" / EN / f"{LESSON}.ipynb")
+    answer = nb.cells[solution_index(nb, "l01_ex1")]
+    assert answer.source.startswith("# This answer cell (id:l01_ex1_solution) was missing")
+    assert all(line.startswith("#") for line in answer.source.splitlines())
+    assert "Score: 0 of 1 point" in _feedback(course, "r13_deleted_ex1")
+    assert "Score: 2 of 2 points" in _feedback(course, "r13_deleted_ex1")

@@ -134,3 +134,24 @@ def test_finite_differences_check_the_gradient_independently():
 def test_messages_follow_the_language(lang, word):
     out = compare_leaf(np.zeros(3), np.zeros((3, 1)), lang=lang)
     assert out.message.startswith(word) and "(3, 1)" in out.message
+
+
+def test_finite_differences_fail_where_any_quantity_overflows_or_is_nan():
+    """Issue 36, class 4: gradients of 1.79e308 made the tolerance infinite, so any error passed."""
+    objective = lambda v: float(np.sum(v["w"] ** 2))  # noqa: E731
+    x = {"w": np.array([1.0, -2.0, 0.5])}
+    right = finite_difference_check(objective, x, {"w": 2 * x["w"]}, np.random.default_rng(0))
+    assert right.passed
+    for g in (np.full(3, 1.79e308), np.full(3, -1.79e308), np.array([1.79e308, -1.79e308, 0.0]),
+              np.full(3, 1e300), np.array([np.nan, 0.0, 0.0]), np.array([np.inf, 0.0, 0.0])):
+        out = finite_difference_check(objective, x, {"w": g}, np.random.default_rng(0), lang="en")
+        assert (out.passed, out.reason) == (False, "fd"), g
+    # a slope that is not finite at the trusted inputs is the exercise's bug, never a pass
+    with pytest.raises(FloatingPointError):
+        finite_difference_check(lambda v: float("inf"), x, {"w": 2 * x["w"]}, np.random.default_rng(0))
+
+
+def test_a_comparison_whose_error_overflows_fails():
+    out = compare_leaf(np.array([-1.5e308, 1.0]), np.array([1.79e308, 1.0]), lang="en")
+    assert (out.passed, out.reason) == (False, "values") and out.details["index"] == (0,)
+    assert compare_leaf(np.array(0.0), np.array(1e-320)).passed  # a denormal is 0 to atol

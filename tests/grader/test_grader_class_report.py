@@ -182,3 +182,24 @@ def test_an_untouched_notebook_is_unanswered_not_an_exception(tmp_path):
         "l01_ex1": (1, 0), "l01_ex2": (1, 1), "l01_ex3": (1, 0), "l01_ex4": (1, 0)}
     page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert page.count("sin responder: 1") == 4 and page.count("lanzó una excepción: 1") == 1
+
+
+def test_an_optional_exercise_is_summarized_by_the_share_of_checks_passed(tmp_path):
+    """Issue 38: optional exercises are worth 0 points, so their scores say nothing; the report
+    counts the share of checks each student passed (recorded by the autograder) instead."""
+    lesson = "04-custom-gradients"
+    template = REPO / "grader" / "course" / "source" / f"{lesson}-en" / f"{lesson}.ipynb"
+    points = {"l04_ex1": 2.0, "l04_ex6": 0.0}
+    course = build(tmp_path / "course", [
+        Submission("all", {"l04_ex1": 2.0, "l04_ex6": 0.0}, passed={"l04_ex1": 1.0, "l04_ex6": 1.0}),
+        Submission("half", {"l04_ex1": 1.0, "l04_ex6": 0.0}, passed={"l04_ex1": 0.5, "l04_ex6": 0.5}),
+        Submission("none", {"l04_ex1": 0.0, "l04_ex6": 0.0}, passed={"l04_ex1": 0.0, "l04_ex6": 0.0}),
+    ], assignment=f"{lesson}-en", notebook=lesson, points=points, template=template)
+    proc = _cli(course, "report", f"{lesson}-en", "--out", str(tmp_path / "out"), "--lang", "en")
+    assert proc.returncode == 0, proc.stderr
+    ex = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))["exercises"]
+    assert (ex["l04_ex6"]["optional"], ex["l04_ex6"]["points"], ex["l04_ex6"]["mean"],
+            ex["l04_ex6"]["full"], ex["l04_ex6"]["zero"]) == (True, 1.0, 0.5, 1, 1)
+    assert (ex["l04_ex1"]["optional"], ex["l04_ex1"]["points"], ex["l04_ex1"]["mean"]) == (False, 2.0, 1.0)
+    page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert "optional, 0 points: the share of checks passed" in page

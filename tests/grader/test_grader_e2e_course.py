@@ -23,31 +23,32 @@ pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 EN, RU = f"{LESSON}-en", f"{LESSON}-ru"
 ON_TIME, LATE, DUE = "2030-01-01 10:00:00 UTC", "2030-01-03 09:00:00 UTC", "2030-01-01 12:00:00 UTC"
-CELLS = ("l01_ex1", "l01_ex2", "l01_ex3", "l01_ex4")
-FULL = {"l01_ex1": "1", "l01_ex2": "2", "l01_ex3": "2", "l01_ex4": "2"}
+CELLS = ("l01_ex1", "l01_ex2", "l01_ex3", "l01_ex4", "l01_ex5")
+FULL = {"l01_ex1": "1", "l01_ex2": "2", "l01_ex3": "2", "l01_ex4": "2", "l01_ex5": "2"}
 # what s01_correct writes under the lesson's open questions (ungraded markdown cells)
 REFLECTIONS = ["The tape follows Python control flow as it ran.", "So that w - lr * dw lines up."]
 
 # student -> (language, {cell: score}, total, status)
 EXPECTED = {
-    "s01_correct": ("en", FULL, "7", "ok"),
+    "s01_correct": ("en", FULL, "9", "ok"),
     "s02_untouched": ("en", dict.fromkeys(CELLS, "0"), "0", "unanswered"),
     "s03_wrong": ("en", dict.fromkeys(CELLS, "0"), "0", "ok"),
     # visible checks only: 2 of 6 check weights of l01_ex1 (1 point); no GradientTape in the code
     # that ran, which l01_ex1 asks for: a note for the instructor (status), never points
-    "s04_hardcoded": ("en", {**FULL, "l01_ex1": "0.3333"}, "6.3333", "technique"),
-    "s05_noisy": ("en", FULL, "7", "ok"),
-    "s06_infinite_loop": ("en", {**FULL, "l01_ex2": "0"}, "5", "timed_out"),
+    "s04_hardcoded": ("en", {**FULL, "l01_ex1": "0.3333"}, "8.3333", "technique"),
+    "s05_noisy": ("en", FULL, "9", "ok"),
+    # l01_ex2 asks for a GradientTape (exercises 1 to 4 do): a loop with none is noted too
+    "s06_infinite_loop": ("en", {**FULL, "l01_ex2": "0"}, "7", "technique;timed_out"),
     # its function kills the kernel while ex3 is checked: ex3's other checks are not run, the
     # other exercises' checks go on in a fresh kernel
-    "s07_kernel_killed": ("en", {**FULL, "l01_ex3": "0"}, "5", "crashed;not_run"),
-    "s08_test_cell_pass": ("en", {**FULL, "l01_ex1": "0"}, "6", "test_cell_modified"),
-    "s09_test_cell_deleted": ("en", FULL, "7", "test_cell_restored"),
-    "s10_wrong_shape": ("en", {**FULL, "l01_ex1": "0"}, "6", "ok"),
+    "s07_kernel_killed": ("en", {**FULL, "l01_ex3": "0"}, "7", "crashed;not_run"),
+    "s08_test_cell_pass": ("en", {**FULL, "l01_ex1": "0"}, "8", "test_cell_modified"),
+    "s09_test_cell_deleted": ("en", FULL, "9", "test_cell_restored"),
+    "s10_wrong_shape": ("en", {**FULL, "l01_ex1": "0"}, "8", "ok"),
     # d/da right, d/dc wrong: half of each case (3 x 0.5) + failed finite differences, of 4
-    "s11_partly_right": ("en", {**FULL, "l01_ex3": "0.75"}, "5.75", "ok"),
-    "s12_russian": ("ru", {**FULL, "l01_ex1": "0"}, "6", "ok"),
-    "s13_late": ("en", FULL, "7", "late"),
+    "s11_partly_right": ("en", {**FULL, "l01_ex3": "0.75"}, "7.75", "ok"),
+    "s12_russian": ("ru", {**FULL, "l01_ex1": "0"}, "8", "ok"),
+    "s13_late": ("en", FULL, "9", "late"),
     "s14_absent": ("", dict.fromkeys(CELLS, ""), "0", "missing"),
 }
 
@@ -126,7 +127,7 @@ def test_validate_passes_the_solution_and_fails_the_stubs(course):
     ok = nbgrader(course, "validate", f"source/{EN}/{LESSON}.ipynb")
     assert "Success! Your notebook passes all the tests." in ok.stdout
     stubs = nbgrader(course, "validate", f"release/{RU}/{LESSON}.ipynb")
-    assert "VALIDATION FAILED ON 4 CELL(S)" in stubs.stdout.replace("\n", " ")
+    assert "VALIDATION FAILED ON 5 CELL(S)" in stubs.stdout.replace("\n", " ")
     # the failure explains itself, in the notebook's language
     assert "ещё не\u00a0написана" in stubs.stdout
 
@@ -144,7 +145,7 @@ def test_export_has_exact_scores_and_status(course):
         got = {c: row[f"{LESSON}:{c}"] for c in CELLS}
         assert (row[f"{LESSON}:language"], got, row[f"{LESSON}:score"], row[f"{LESSON}:status"]) == \
             (lang, cells, total, status), student
-        assert row[f"{LESSON}:max_score"] == "7"
+        assert row[f"{LESSON}:max_score"] == "9"
     assert "l01_ex3" in rows["s07_kernel_killed"][f"{LESSON}:notes"]
     assert "l01_ex2" in rows["s06_infinite_loop"][f"{LESSON}:notes"]
     assert rows["s14_absent"]["first_name"] == "Ada"
@@ -187,10 +188,18 @@ def test_feedback_keeps_messages_but_no_hidden_test_source(course):
         assert english not in russian, english
     assert "Your answer" in partly and "Student's answer" not in partly
     # the answers to the open questions are handed back in the feedback, unscored (s01 is "ok",
-    # 7 of 7 in test_export_has_exact_scores_and_status: no manual grading asked for)
+    # 9 of 9 in test_export_has_exact_scores_and_status: no manual grading asked for)
     correct = strip_html(open(course / "feedback" / "s01_correct" / EN / f"{LESSON}.html",
                               encoding="utf-8").read())
     assert all(answer in correct for answer in REFLECTIONS)
     shape = strip_html(open(course / "feedback" / "s10_wrong_shape" / EN / f"{LESSON}.html",
                             encoding="utf-8").read())
     assert "Wrong shape: expected (), got (1,)" in shape
+
+
+def test_the_autograded_notebook_records_the_share_of_checks_passed(course):
+    """What the class report summarizes an optional exercise by (0 points): recorded for every
+    exercise by the trusted side beside the score."""
+    scores = read(course / "autograded" / "s11_partly_right" / EN / f"{LESSON}.ipynb").metadata.grader.scores
+    assert scores["l01_ex3"]["passed"] == 0.375  # 0.75 of 2 points: 1.5 of 4 check weights
+    assert all(scores[c]["passed"] == 1.0 for c in CELLS if c != "l01_ex3")

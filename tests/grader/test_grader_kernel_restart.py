@@ -26,8 +26,8 @@ pytestmark = [pytest.mark.kernel]
 
 EN = f"{LESSON}-en"
 ON_TIME = "2030-01-01 10:00:00 UTC"
-CELLS = ("l01_ex1", "l01_ex2", "l01_ex3", "l01_ex4")
-FULL = {"l01_ex1": "1", "l01_ex2": "2", "l01_ex3": "2", "l01_ex4": "2"}
+CELLS = ("l01_ex1", "l01_ex2", "l01_ex3", "l01_ex4", "l01_ex5")
+FULL = {"l01_ex1": "1", "l01_ex2": "2", "l01_ex3": "2", "l01_ex4": "2", "l01_ex5": "2"}
 EXIT = "import os\nos._exit(1)\n"
 SIGKILL_SELF = "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"
 
@@ -132,7 +132,7 @@ def test_exercises_that_do_not_need_the_killing_cell_keep_their_points(course):
         "k2_exit_in_own_cell": (FULL, "crashed"),
         "k3_correct": (FULL, "ok"),
     }
-    assert rows["k1_exit_in_answer"][f"{LESSON}:score"] == "5"
+    assert rows["k1_exit_in_answer"][f"{LESSON}:score"] == "7"
 
 
 def test_the_export_and_the_feedback_name_the_cell_that_killed_the_kernel(course):

@@ -137,3 +137,153 @@ def test_the_kernel_never_gets_the_seed_of_the_hidden_points(monkeypatch):
         nb = new_notebook(cells=[new_code_cell("import os\nprint(repr(os.environ.get('GRADER_SEED')))")])
         _run(nb, assignment=assignment)
         assert nb.cells[0].outputs[0].text.strip() == "None", assignment
+
+
+# ------------------------------------------------------------------------------------------
+# Issue 36, class 3: every notebook Jupyter can open is read (grader.autograde.read_submission);
+# what a kernel sends never stops grading (grader.infra.session.SafeSession)
+# ------------------------------------------------------------------------------------------
+def _notebook_json() -> dict:
+    import json
+
+    nb = new_notebook(cells=[new_code_cell("y = 0\nx = 1  # caf\u00e9"), nbformat.v4.new_markdown_cell("# Title")])
+    nb.cells[0].metadata["nbgrader"] = {"grade": False, "solution": True, "locked": False,
+                                        "grade_id": "ex1_solution", "schema_version": 3}
+    return json.loads(nbformat.writes(nb))
+
+
+@pytest.mark.parametrize("name, make, note", [
+    ("surrogate", lambda d: (d["cells"][0].__setitem__("source", "# half \ud83d emoji\nx = 1"),
+                             _dumps(d, ensure_ascii=True))[1], "half a UTF-16 surrogate pair"),
+    ("utf-8 bom", lambda d: b"\xef\xbb\xbf" + _dumps(d), "byte-order mark (utf-8)"),
+    ("utf-16", lambda d: _dumps(d, ensure_ascii=False).decode().encode("utf-16"), "byte-order mark (utf-16)"),
+    ("latin-1", lambda d: _dumps(d, ensure_ascii=False).decode().encode("latin-1"), "not UTF-8"),
+    ("crlf", lambda d: _dumps(d).replace(b"\\n", b"\\r\\n").replace(b"\n", b"\r\n"), "CR LF"),
+    ("no ids", lambda d: (d.__setitem__("nbformat_minor", 4), [c.pop("id") for c in d["cells"]],
+                          _dumps(d))[2], None),
+    ("duplicate ids", lambda d: ([c.__setitem__("id", "same") for c in d["cells"]], _dumps(d))[1], None),
+    ("newer minor", lambda d: (d.__setitem__("nbformat_minor", 99), _dumps(d))[1], "read as 4.5"),
+    ("nbformat 3", lambda d: nbformat.writes(nbformat.convert(nbformat.reads(_dumps(d).decode(), 4), 3)).encode(),
+     "nbformat 3 converted"),
+    ("unknown cell type", lambda d: (d["cells"][1].__setitem__("cell_type", "heading"), _dumps(d))[1],
+     "read as a raw cell"),
+    ("no cell metadata", lambda d: (d["cells"][1].pop("metadata"), d.pop("metadata"), _dumps(d))[2],
+     "no metadata"),
+    ("source as lines", lambda d: _dumps(d), None),  # as nbformat writes them: lists of lines
+    ("odd outputs", lambda d: (d["cells"][0].update(outputs=[{"output_type": "weird"}], execution_count="7"),
+                               _dumps(d))[1], None),
+])
+def test_every_notebook_jupyter_opens_is_read(name, make, note):
+    from grader.autograde.read_submission import read_leniently
+
+    nb, repairs = read_leniently(make(_notebook_json()))
+    assert (nb.nbformat, nb.nbformat_minor) >= (4, 4)
+    assert [c.cell_type for c in nb.cells] == ["code", "raw" if name == "unknown cell type" else "markdown"]
+    assert nb.cells[0].source.rstrip().endswith("x = 1") or "x = 1" in nb.cells[0].source
+    assert nb.cells[0].metadata["nbgrader"]["grade_id"] == "ex1_solution"
+    if nb.nbformat_minor >= 5:
+        ids = [c.id for c in nb.cells]
+        assert len(set(ids)) == len(ids)
+    nbformat.writes(nb).encode("utf-8")  # writable as nbgrader writes it: strict UTF-8
+    assert (note is None and repairs == []) or any(note in r for r in repairs), repairs
+    if name == "surrogate":
+        assert "\ufffd" in nb.cells[0].source
+
+
+def _dumps(d, **kw) -> bytes:
+    import json
+
+    return json.dumps(d, indent=1, **kw).encode("utf-8")
+
+
+def test_a_file_that_is_not_a_notebook_is_refused_with_a_reason():
+    from grader.autograde.read_submission import read_leniently
+
+    for raw in (b"", b"{not json", b"[1, 2]", b"[" * 100_000):
+        with pytest.raises(nbformat.reader.NotJSONError):
+            read_leniently(raw)
+
+
+def test_bound_outputs_write_strict_utf8_whatever_text_the_kernel_sent():
+    from grader.autograde.bounds import BoundOutputs
+
+    cell = new_code_cell("print(1)")
+    cell.outputs = [new_output("stream", name="stdout", text="half \ud83d an emoji\n"),
+                    new_output("display_data", data={"text/plain": "x", "text/x-\udc00": "y"})]
+    nb = new_notebook(cells=[cell])
+    BoundOutputs().preprocess(nb, {})
+    text = nbformat.writes(nb)
+    text.encode("utf-8")
+    assert "half \ufffd an emoji" in text and "text/x-\ufffd" in text
+
+
+def _signed(session, msg_type: str, content: bytes) -> list[bytes]:
+    msg = session.msg(msg_type, content={})
+    frames = session.serialize(msg)
+    frames = frames[frames.index(b"<IDS|MSG>") + 1:]
+    frames[4] = content
+    frames[0] = session.sign(frames[1:5])
+    return frames
+
+
+@pytest.mark.parametrize("msg_type, content, kept", [
+    ("display_data", b'{"data": {"text/plain": "ok"}, "metadata": {}}', True),
+    ("display_data", b'{"data": {"application/x-new": 1}, "metadata": {}}', False),  # nbformat refuses
+    ("stream", b'{"text": "no name"}', False),
+    ("execute_result", b'{"data": {}, "metadata": {}}', False),  # no execution_count
+    ("display_data", b'not json', False),
+    ("execute_reply", b'{"no": "status"}', False),
+])
+def test_what_a_kernel_sends_becomes_a_note_never_a_stopped_notebook(msg_type, content, kept):
+    from grader.infra.session import SafeSession
+    from grader.wire import MIME
+
+    session = SafeSession(key=b"k")
+    frames = _signed(session, msg_type, content)
+    msg = session.deserialize(frames)
+    if kept:
+        assert msg["content"]["data"] == {"text/plain": "ok"}
+    elif msg_type.endswith("_reply"):
+        assert msg["content"]["status"] == "error" and msg["content"]["ename"] == "MalformedMessage"
+    else:  # a display output saying so, in the probe's format too (malformed_result there)
+        assert msg["msg_type"] == "display_data" and MIME in msg["content"]["data"]
+        nbformat.v4.output_from_msg(msg)  # what nbclient makes of it: a valid output
+    assert session.deserialize(frames)["msg_type"] == "malformed"  # a replay stays refused
+
+
+# ------------------------------------------------------------------------------------------
+# Issue 36, class 7: the output bounds count their own notes
+# ------------------------------------------------------------------------------------------
+def _printing(cells: int, outputs: int = 1, text: str = "x\n"):
+    return new_notebook(cells=[new_code_cell(f"print({i})", outputs=[
+        new_output("stream", name="stdout", text=text) for _ in range(outputs)]) for i in range(cells)])
+
+
+def _notes(nb, words):
+    return [o for c in nb.cells for o in c.outputs if words in o.get("text", "")]
+
+
+@pytest.mark.parametrize("cells, outputs", [(2000, 1), (30, 100), (1, 3000), (12, 95), (1000, 1)])
+def test_the_notebooks_output_bound_counts_its_own_notes(cells, outputs):
+    from grader.autograde.bounds import BoundOutputs
+
+    nb = _printing(cells, outputs)
+    BoundOutputs().preprocess(nb, {})
+    kept = sum(len(c.outputs) for c in nb.cells)
+    assert kept <= 1000 and all(len(c.outputs) <= 100 for c in nb.cells)
+    notebook_notes = _notes(nb, "in this cell and the cells after it")
+    assert len(notebook_notes) == (cells * min(outputs, 100) > 999)
+    if notebook_notes:  # it counts every output it stands for
+        dropped = int(notebook_notes[0].text.split(": ")[1].split(",")[0])
+        shown = sum(len(c.outputs) for c in nb.cells) - len(notebook_notes) - len(_notes(nb, "a cell keeps"))
+        cut_by_cells = sum(int(n.text.split(": ")[1].split(" ")[0]) for n in _notes(nb, "a cell keeps"))
+        assert shown + dropped + cut_by_cells == cells * outputs
+
+
+def test_a_cell_that_loses_outputs_keeps_its_bound_with_its_note():
+    from grader.autograde.bounds import BoundOutputs
+
+    nb = _printing(2, 150)
+    BoundOutputs().preprocess(nb, {})
+    assert [len(c.outputs) for c in nb.cells] == [100, 100]
+    assert nb.cells[0].outputs[-1].text.startswith("[Outputs not kept: 51 (")

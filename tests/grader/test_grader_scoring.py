@@ -108,10 +108,103 @@ def test_forged_and_extra_outputs_score_only_what_their_data_deserves():
     {"t": "pickle", "data": "gASVAAAAAAAAAACMBHRlc3SULg=="},
     {"t": "list", "items": [{"t": "list", "items": []}] * 2000},
     {"t": "dict", "items": [[None, {"t": "none"}]]},
+    {"t": "number", "v": 10**400},                                           # beyond any float
+    {"t": "number", "v": "1e400"},
+    {"t": "unusable", "why": "a tensor too large"},                          # the kernel said so
 ])
 def test_decoding_refuses_anything_but_bounded_plain_numbers(node):
     with pytest.raises(WireError):
         decode_answer(node)
+
+
+# ------------------------------------------------------------------------------------------
+# Issue 36, class 4: every comparison is robust to overflow, NaN and infinity. Answers of
+# 1.79e308 used to pass the finite-difference checks (their tolerance overflowed to infinity)
+# ------------------------------------------------------------------------------------------
+EXTREMES = (1.79e308, -1.79e308, float(np.finfo(np.float32).max), -1e300, 1e300, np.inf, -np.inf,
+            np.nan)
+
+
+def _filled(expected, value, plain=False):
+    """An answer shaped like ``expected`` whose every number is ``value``."""
+    if isinstance(expected, dict):
+        return {k: _filled(v, value, plain) for k, v in expected.items()}
+    if isinstance(expected, (list, tuple)):
+        return type(expected)(_filled(v, value, plain) for v in expected)
+    shape = np.shape(expected)
+    return value if plain and not shape else np.full(shape, value, dtype=np.float64)
+
+
+def _cases(ex, seed=5):
+    from grader.student.runner import graded_cases, reference_answer
+
+    for case, label, hidden, case_seed, with_fd in graded_cases(ex, "en", True, seed):
+        inputs = case.make(np.random.default_rng(case_seed))
+        yield case, label, hidden, case_seed, with_fd, inputs, reference_answer(ex, case, case_seed)
+
+
+@pytest.mark.parametrize("exercise_id", sorted(all_exercises()))
+def test_extreme_values_never_earn_a_point_on_any_exercise(exercise_id):
+    """Every check of every case (visible, hidden, finite differences) of every exercise fails
+    an answer whose numbers are all 1.79e308, -1.79e308, float32's largest, +-1e300, infinite or
+    NaN, judged live (``check`` at home) and as a kernel reports it (the wire's two halves)."""
+    from grader.student.runner import judge_case
+    from grader.wire import encode_answer
+
+    ex = get(exercise_id)
+    fd_checks = 0
+    for case, label, hidden, seed, with_fd, inputs, expected in _cases(ex):
+        fd_checks += with_fd
+        for value, plain in ((v, p) for v in EXTREMES for p in (False, True)):
+            live = _filled(expected, value, plain)  # arrays, or Python numbers where scalar
+            for answer in (live, decode_answer(json.loads(json.dumps(encode_answer(live))))):
+                checks = judge_case(ex, case, label, hidden, seed, "en", answer=answer,
+                                    inputs=inputs, with_fd=with_fd, expected=expected)
+                passed = [c.label for c in checks if c.passed]
+                assert passed == [], (exercise_id, label, value, passed)
+    assert fd_checks == (min(ex.fd_checks, len(ex.hidden)) if ex.has_fd else 0)
+
+
+@pytest.mark.parametrize("exercise_id", ["l01_ex2", "l07_ex2"])
+def test_numbers_no_float_holds_are_that_exercises_malformed_result(exercise_id):
+    """An answer holding an integer of 400 digits (an honest overflow in exact arithmetic) or
+    a tensor too large to send: the exercise scores 0 with ``malformed_result``; the probe and
+    the scoring survive it (before: the probe raised OverflowError, or the trusted side did)."""
+    from grader.wire import encode_answer
+
+    ex = get(exercise_id)
+    _, plan = build_probe(ex, "en", 3)
+    big = 10 ** 400
+    for garbage in (big, -big, np.zeros(2_000_000)):
+        cases = []
+        for *_, expected in _cases(ex, plan.seed):
+            answer = _filled(expected, 0.0, plain=True)
+            leaf = answer
+            while isinstance(leaf, (dict, list, tuple)):  # the first leaf holds the garbage
+                key = next(iter(leaf)) if isinstance(leaf, dict) else 0
+                if not isinstance(leaf[key], (dict, list, tuple)):
+                    leaf[key] = garbage
+                    break
+                leaf = leaf[key]
+            cases.append({"answer": encode_answer(answer), "seconds": 0.0})
+        payload = {"exercise": ex.id, "nonce": plan.nonce, "cases": cases}
+        out = [{"output_type": "display_data", "data": {PROBE_MIME: payload}}]
+        result, issues, _ = score_probe(ex, plan, out, "en")
+        assert result.score == 0 and "malformed_result" in [k for k, _ in issues], issues
+    # a kernel that sends the int itself (a forged payload) is refused the same way
+    forged = {"exercise": ex.id, "nonce": plan.nonce,
+              "cases": [{"answer": {"t": "number", "v": big}}] * len(plan.cases)}
+    result, issues, _ = score_probe(ex, plan, [{"output_type": "display_data",
+                                                "data": {PROBE_MIME: forged}}], "en")
+    assert result.score == 0 and "malformed_result" in [k for k, _ in issues]
+
+
+def test_the_probe_reports_an_answer_it_cannot_encode_instead_of_failing():
+    code = "def derivative_at(x0):\n    return 10 ** 400\n"
+    result, issues, facts = run_probe("l01_ex1", code)
+    kinds = [k for k, _ in issues]
+    assert result.score == 0 and "malformed_result" in kinds and "no_result" not in kinds, issues
+    assert "too large for a floating-point number" in result.text()  # said on a visible case
 
 
 def test_deeply_nested_data_is_refused():
@@ -192,9 +285,12 @@ BACKWARD_WITH_MINITAPE = (
     "    g = gt.gradient(env[target], [env[n] for n in names],\n"
     "                    unconnected_gradients=tf.UnconnectedGradients.ZERO)\n"
     "    return {n: float(x.numpy()) for n, x in zip(names, g)}\n")
-ROUNDING_BY_FORMULA = (
-    "def straight_through_gradient(x, t):\n"
-    "    return 2.0 * (tf.round(x) - t)\n")
+ROUNDING_BY_FORMULA = (  # the windowed straight-through gradient derived by hand, no tape
+    "def quantized_gradient(w, x, t):\n"
+    "    k, m = t.shape\n"
+    "    residual = tf.matmul(x, tf.round(w)) - t\n"
+    "    window = tf.cast(tf.abs(w) <= 1.0, w.dtype)\n"
+    "    return 2.0 / (k * m) * tf.matmul(x, residual, transpose_a=True) * window\n")
 JACOBIAN_THEN_DIAGONAL = (
     "def per_example_jacobians(w, x):\n"
     "    with tf.GradientTape() as tape:\n"
@@ -222,18 +318,20 @@ VARIABLE_AS_AN_ARGUMENT = (  # a custom gradient, but `a` is an input, not a Var
     "        y = tf.tanh(s * z)\n"
     "        def backward(upstream):\n"
     "            local = 1.0 - y**2\n"
-    "            return upstream * s * local, tf.reduce_sum(upstream * z * local)\n"
+    "            d_s = tf.clip_by_value(tf.reduce_sum(upstream * z * local), -1.0, 1.0)\n"
+    "            return upstream * s * local, d_s\n"
     "        return y, backward\n"
     "    with tf.GradientTape() as tape:\n"
     "        tape.watch(x)\n"
-    "        loss = tf.reduce_sum(scaled_tanh(x, a) ** 2)\n"
+    "        loss = tf.reduce_sum(scaled_tanh(x, a) ** 2) + a**2\n"
     "    return tape.gradient(loss, [x, a])\n")
-SCALED_TANH_WITHOUT_CUSTOM_GRADIENT = (
+SCALED_TANH_WITHOUT_CUSTOM_GRADIENT = (  # the function's part clipped by hand, then the penalty's
     "def scaled_tanh_gradients(a, x):\n"
     "    with tf.GradientTape() as tape:\n"
     "        tape.watch(x)\n"
     "        loss = tf.reduce_sum(tf.tanh(a * x) ** 2)\n"
-    "    return tape.gradient(loss, [x, a])\n")
+    "    dx, da = tape.gradient(loss, [x, a])\n"
+    "    return [dx, tf.clip_by_value(da, -1.0, 1.0) + 2 * a]\n")
 
 
 @pytest.mark.parametrize("exercise_id, code, words", [
@@ -252,7 +350,7 @@ def test_right_values_computed_another_way_keep_the_points_and_get_an_instructor
     # a technique read from source cannot tell which path each graded call took: it is a
     # note for the instructor's review (export, flag), never points lost
     result, issues, _ = run_probe(exercise_id, code)
-    assert result.score == result.points, result.text()
+    assert result.passed and result.score == result.points, result.text()  # optional ones: 0 of 0
     notes = [detail for kind, detail in issues if kind == "technique"]
     for word in words:
         assert any(word in note for note in notes), notes
@@ -509,7 +607,7 @@ def test_l07_ex6_unbroadcast_is_judged_on_values_and_shapes():
     """The optional tensor-tape exercise: the lesson's solution and another honest way (NumPy's
     sum over a tuple of axes) earn every point; forgetting keepdims loses the (3, 1) case."""
     result, issues, _ = run_probe("l07_ex6", SOLUTIONS["l07_ex6"], seed=11)
-    assert (result.score, issues) == (result.points, []), result.text()
+    assert result.passed and (result.score, issues) == (result.points, []), result.text()
     by_axes = ("def unbroadcast(grad, shape):\n"
                "    grad = np.asarray(grad)\n"
                "    lead = grad.ndim - len(shape)\n"
@@ -517,7 +615,7 @@ def test_l07_ex6_unbroadcast_is_judged_on_values_and_shapes():
                "                                      if n == 1 and grad.shape[lead + i] != 1)\n"
                "    return grad.sum(axis=axes).reshape(tuple(shape))\n")
     result, issues, _ = run_probe("l07_ex6", by_axes, seed=11)
-    assert (result.score, issues) == (result.points, []), result.text()
+    assert result.passed and (result.score, issues) == (result.points, []), result.text()
     no_keepdims = SOLUTIONS["l07_ex6"].replace("keepdims=True", "keepdims=False")
     assert no_keepdims != SOLUTIONS["l07_ex6"]
     result, _, _ = run_probe("l07_ex6", no_keepdims, seed=11)

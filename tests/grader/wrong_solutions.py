@@ -101,9 +101,10 @@ def loss_parts_gradients(w, x, y, lam):
             "total": tape.gradient(total, w)}
 ''', {"pattern": "partial", "kind": "total_without_penalty"}),
         ("l01_ex4", '''
-def dense_gradients(layer, x):
+def dense_gradients(layer, x, y):
     with tf.GradientTape() as tape:
-        loss = tf.reduce_mean((tf.matmul(x, layer.kernel) + layer.bias) ** 2)
+        pred = tf.reshape(tf.matmul(x, layer.kernel) + layer.bias, [-1])
+        loss = tf.reduce_mean((pred - y) ** 2)
     return tape.gradient(loss, layer.trainable_variables)
 ''', {"pattern": "partial", "kind": "no_activation"}),
     ],

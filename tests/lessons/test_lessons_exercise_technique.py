@@ -12,7 +12,7 @@ import pytest
 from grader.student.registry import get
 from grader.autograde.scoring import build_probe, score_probe
 
-TAPE_EXERCISES = ["l01_ex1", "l03_ex1", "l03_ex2", "l03_ex3", "l05_ex1"]
+TAPE_EXERCISES = ["l01_ex1", "l01_ex2", "l01_ex3", "l01_ex4", "l03_ex1", "l03_ex2", "l03_ex3", "l05_ex1"]
 
 HAND_DERIVED = {
     "l01_ex1": "def derivative_at(x0):\n    return tf.constant(3 * x0**2 - 2.0)\n",
@@ -108,9 +108,9 @@ def test_l04_ex6_a_recorded_scale_gives_a_zero_gradient_and_fails():
             relative = loss / tf.reduce_mean(residual ** 2)
         return tape.gradient(relative, w)
 
-    assert _graded("l04_ex6", scale_recorded).score == 0
-    reference = _graded("l04_ex6", get("l04_ex6").reference)
-    assert reference.score == reference.points
+    # optional (0 points): the checks still run and decide what the report says
+    assert not any(c.passed for c in _graded("l04_ex6", scale_recorded).checks)
+    assert _graded("l04_ex6", get("l04_ex6").reference).passed
 
 
 def test_l04_ex7_a_default_tape_watches_the_weights_and_loses_the_count():
@@ -126,7 +126,7 @@ def test_l04_ex7_a_default_tape_watches_the_weights_and_loses_the_count():
     count_checks = [c for c in result.checks if "watched_variables" in c.label]
     assert count_checks and not any(c.passed for c in count_checks)
     assert any(c.passed for c in result.checks if "dL/dx" in c.label)
-    assert 0 < result.score < result.points
+    assert not result.passed and result.points == result.score == 0  # optional: no points
 
 
 @pytest.mark.parametrize("exercise_id", ["l04_ex6", "l04_ex7"])
@@ -149,10 +149,13 @@ def test_l04_new_exercises_ask_for_their_technique(exercise_id):
 
 
 def test_l05_ex7_the_closed_form_is_noted_for_the_instructor():
-    closed_form = ("def softmax_jacobian(z):\n"
-                   "    s = tf.nn.softmax(z)\n"
-                   "    return tf.linalg.diag(s) - s[:, None] * s[None, :]\n")
+    closed_form = ("def tempered_softmax_jacobians(z, temperature):\n"
+                   "    s = tf.nn.softmax(z / temperature)\n"
+                   "    ds_dz = (tf.linalg.diag(s) - s[:, None] * s[None, :]) / temperature\n"
+                   "    ds_dt = -s * (z - tf.reduce_sum(s * z)) / temperature**2\n"
+                   "    return [ds_dz, ds_dt]\n")
     result, issues, _ = _score("l05_ex7", closed_form)
-    assert all(c.passed for c in result.checks) and result.score == result.points, result.text()
+    # optional: 0 points, every check passes
+    assert all(c.passed for c in result.checks) and result.score == result.points == 0, result.text()
     notes = [detail for kind, detail in issues if kind == "technique"]
     assert notes and any("jacobian" in d for d in notes), issues

@@ -132,9 +132,14 @@ def test_instructor_notebooks_have_valid_nbgrader_metadata(lessons):
     import nbformat
     from nbgrader.nbgraderformat import MetadataValidator
 
+    from grader.student.registry import all_exercises
+
+    registry = all_exercises()
+
     per_lang = {}
     for lesson in lessons:
-        assert len(lesson.exercises) >= 3, f"{lesson.name}: fewer than three graded exercises"
+        graded_exercises = [e for e in lesson.exercises if e.points > 0]  # optional ones: 0 points
+        assert len(graded_exercises) >= 3, f"{lesson.name}: fewer than three graded exercises"
         for lang in LANGS:
             path = lesson_build.instructor_path(lesson, lang)
             nb = nbformat.read(str(path), as_version=4)
@@ -148,7 +153,9 @@ def test_instructor_notebooks_have_valid_nbgrader_metadata(lessons):
                 if meta["solution"]:
                     assert (meta["grade"], meta["locked"]) == (False, False)
                 else:
-                    assert (meta["grade"], meta["locked"]) == (True, True) and meta["points"] > 0
+                    # 0 points: an optional exercise, so in the registry too (a graded one is > 0)
+                    assert (meta["grade"], meta["locked"]) == (True, True) and meta["points"] >= 0
+                    assert (meta["points"] == 0) == registry[meta["grade_id"]].optional
             per_lang[(lesson.name, lang)] = [(m["grade_id"], m.get("points")) for m in graded]
             # every tests cell checks its own exercise id
             for cell in nb.cells:

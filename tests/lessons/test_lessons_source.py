@@ -144,7 +144,7 @@ BAD_CASES = [
     (('nbgrader="solution"', 'nbgrader="answer"'), 31, "must be \"solution\" or \"tests\""),
     (('    ### END SOLUTION\n', ''), 31, "never closed"),
     (('    ### BEGIN SOLUTION\n', ''), 34, "without '### BEGIN SOLUTION'"),
-    (('points=2', 'points=0'), 37, "points=0"),
+    (("points=2", "points=-1"), 37, "points=-1"),
     (('points=2', ''), 37, "points=None"),
     (('check("l07_ex1")', 'check("l07_ex9")'), 37, 'must call check("l07_ex1")'),
     (('### END HIDDEN TESTS\n', ''), 37, "never closed"),
@@ -177,13 +177,20 @@ def test_error_text_names_the_file(tmp_path):
     assert str(info.value).startswith(f"{path}:37: points=-1")
 
 
+def test_an_optional_exercise_has_a_tests_cell_of_0_points(tmp_path):
+    """Issue 38: lessons 4, 5 and 7 have optional exercises, checked and reported but worth 0
+    points in nbgrader's totals; 0 is the one value besides a positive count."""
+    lesson = parse_lesson(write(tmp_path, GOOD.replace("points=2", "points=0")))
+    assert [e.points for e in lesson.exercises] == [0]
+
+
 def test_bad_file_name(tmp_path):
     problems = problems_of(tmp_path, GOOD.replace("lesson: 07-demo\n", ""), name="Demo Lesson.py")
     assert any("must look like 'NN-name.py'" in msg for _, msg in problems)
 
 
 def test_every_problem_of_a_file_is_reported_at_once(tmp_path):
-    text = GOOD.replace("points=2", "points=0").replace('lang="pt"', 'lang="xx"')
+    text = GOOD.replace("points=2", "points=-1").replace('lang="pt"', 'lang="xx"')
     problems = problems_of(tmp_path, text)
     assert {line for line, _ in problems} >= {17, 37}
 
@@ -311,12 +318,12 @@ def test_status_exits_nonzero_on_missing_and_strict_on_stale(tmp_path, capsys):
 
 
 def test_malformed_source_makes_commands_exit_2_with_location(tmp_path, capsys):
-    write(tmp_path, GOOD.replace("points=2", "points=0"))
+    write(tmp_path, GOOD.replace("points=2", "points=-1"))
     assert_exit = pytest.raises(SystemExit)
     with assert_exit as info:
         cli(["build", "--src", str(tmp_path / "src"), "--root", str(tmp_path / "out")])
     assert info.value.code == 2
-    assert "07-demo.py:37: points=0" in capsys.readouterr().err
+    assert "07-demo.py:37: points=-1" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
 
 

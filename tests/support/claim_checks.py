@@ -140,6 +140,22 @@ def _(c):
     assert len(curves) == 2 and all(line["points"] == 201 for line in curves), curves
 
 
+@claim("l01.broadcasting", "01", BOTH,
+       "arithmetic between tensors of different shapes broadcasts them as NumPy does: a (m,) bias "
+       "is added to every row of a (k, m) batch, and (k, 1) minus (k,) is a (k, k) matrix")
+def _(c):
+    tf = c.tf
+    batch, bias = np.arange(6.0).reshape(3, 2), np.array([10.0, 20.0])
+    assert np.array_equal((tf.constant(batch) + tf.constant(bias)).numpy(), batch + bias)
+    column, row = np.array([[1.0], [2.0], [3.0]]), np.array([1.0, 0.0, 2.0])
+    difference = (tf.constant(column) - tf.constant(row)).numpy()
+    assert difference.shape == (3, 3) and np.array_equal(difference, column - row)
+    # the lesson's cell: the trap's loss and gradient differ from the fixed ones, with no error
+    out = c.stdout("broadcast-code").splitlines()
+    assert out[0] == "pred: (3, 1)   y: (3,)   pred - y: (3, 3)", out
+    assert out[2] != out[3].replace("fixed", "trap")
+
+
 # ------------------------------------------------------------------------------------------------
 # Lesson 2
 # ------------------------------------------------------------------------------------------------
@@ -362,6 +378,18 @@ def _(c):
                 assert not caught and not records, (case.__name__, fixed, [str(w.message) for w in caught], records)
     finally:
         logging.getLogger("tensorflow").removeHandler(handler)
+
+
+@claim("l03.losses-are-means", "03", BOTH,
+       "a training loss is usually a mean over the batch (tf.reduce_mean, and so are Keras's "
+       "losses); the gradient of the sum over N examples is N times the mean's")
+def _(c):
+    tf = c.tf
+    y_true, y_pred = tf.constant([[1.0], [2.0], [0.0]]), tf.constant([[0.5], [1.0], [1.0]])
+    mean = float(tf.reduce_mean((y_true - y_pred) ** 2))
+    assert abs(float(tf.keras.losses.MeanSquaredError()(y_true, y_pred)) - mean) < 1e-6
+    total, per_mean, times = (c.stdout("per-example-code").splitlines()[i] for i in (1, 2, 3))
+    assert total.split(":", 1)[1].split() == times.split(":", 1)[1].split() != per_mean.split(":", 1)[1].split()
 
 
 # ------------------------------------------------------------------------------------------------

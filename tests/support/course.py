@@ -200,9 +200,11 @@ WRONG = {
     "l01_ex3": "def gradients_by_name(params, x):\n    with tf.GradientTape() as tape:\n"
                "        f = tf.reduce_sum(tf.math.cos(params['a'] * x) + params['c'] * x)\n"
                "    return tape.gradient(f, params)\n",
-    "l01_ex4": "def dense_gradients(layer, x):\n    with tf.GradientTape() as tape:\n"
+    "l01_ex4": "def dense_gradients(layer, x, y):\n    with tf.GradientTape() as tape:\n"
                "        loss = tf.reduce_sum(layer(x))\n"
                "    return tape.gradient(loss, layer.trainable_variables)\n",
+    # a check that reports every gradient as wrong, without measuring anything
+    "l01_ex5": "def gradient_check(f, x, grad, v):\n    return [0.0, 0.0, 1.0]\n",
 }
 
 # right at the two visible points of l01_ex1 (x0 = 2.0 and -0.5), wrong anywhere else

@@ -29,6 +29,7 @@ class Submission:
     last_name: str = ""
     email: str = ""
     unanswered: list = field(default_factory=list)  # grade ids whose solution cell is as released
+    passed: dict = field(default_factory=dict)  # grade id -> share of checks passed (as recorded)
 
 
 def _uid() -> str:
@@ -104,7 +105,8 @@ def build(course: Path, submissions: list[Submission], assignment: str = "01-gra
         nb["metadata"] = dict(base.get("metadata", {}), grader={
             "issues": list(sub.issues),
             "scores": {cell: {"score": sub.scores.get(cell, 0.0), "points": pts, "seconds": [0.01],
-                              "tools": [], "pattern": sub.patterns.get(cell, {})}
+                              "tools": [], "pattern": sub.patterns.get(cell, {}),
+                              **({"passed": sub.passed[cell]} if cell in sub.passed else {})}
                        for cell, pts in points.items()}})
         folder = course / "autograded" / sub.student / assignment
         folder.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,5 @@
 """Lesson 3, "Non-scalar targets, control flow, and None" (``lessons/src/03-none-gradients.py``):
-five exercises.
+six exercises.
 
 The contracts are the ones the lesson states to students:
 
@@ -29,6 +29,14 @@ replaced by a Tensor, 4 NumPy detour, 5 stateful assign, 6 no recorded path) or 
 tensor (a conceptual item: the cause is asked, not only None or not). The visible checks ask
 about ``A`` and ``B``, the hidden ones about the other seven; the reference runs the snippets
 and maps minitape's ``why_none`` reason to the code.
+
+``l03_ex6`` (2 points) -- ``masked_mean_gradient(w, x, y, mask)``: ``w`` (n,) Variable, ``x``
+(k, n), ``y`` (k,) and ``mask`` (k,) tensors, the mask 1.0 for the examples that count and 0.0
+for padding; with ``l_i = (x_i . w - y_i)**2`` return ``dL/dw`` for the mean over the examples
+that count, ``L = sum(mask * l) / sum(mask)``. The lesson's sum-versus-mean habit: the gradient
+of the vector ``mask * l`` is ``sum(mask)`` times too large, its ``reduce_mean`` divides by k
+(declared patterns ``sum_not_mean``, ``mean_over_all``, ``mask_ignored``). Every case masks at
+least one example and keeps at least two.
 
 Tensors and Variables given to students are float64, except ``l03_ex2``, whose Python float
 ``x0`` makes a float32 Variable; every answer is compared within float32's tolerance (the grader's one rule, ``grader.student.checks``); references are computed in float64. Hidden cases draw shapes, values, step counts and the branch at random.
@@ -338,4 +346,61 @@ register(Exercise(
            "pt": "Por que é None?",
            "ru": "Почему None?"},
     compares="value",
+))
+
+
+# ------------------------------------------------------------------------------------------------
+# l03_ex6: a mean over the examples that count (sum versus mean)
+# ------------------------------------------------------------------------------------------------
+def _per_example_losses(tf, w, x, y):
+    return (tf.reduce_sum(x * w, axis=1) - y) ** 2
+
+
+def _masked_mean_gradient_reference(w, x, y, mask):
+    tf = _tf()
+    with tf.GradientTape() as tape:
+        losses = _per_example_losses(tf, w, x, y)
+        loss = tf.reduce_sum(mask * losses) / tf.reduce_sum(mask)
+    return tape.gradient(loss, w)
+
+
+def _ex6(w, x, y, mask) -> Inputs:
+    tf = _tf()
+    w, x, y, mask = _f64(w), _f64(x), _f64(y), _f64(mask)
+    return Inputs(args=(tf.Variable(w.copy()), tf.constant(x.copy()), tf.constant(y.copy()),
+                        tf.constant(mask.copy())),
+                  values={"w": w}, extra={"x": x, "y": y, "mask": mask})
+
+
+def _ex6_objective(v, inputs):
+    x, y, mask = inputs.extra["x"], inputs.extra["y"], inputs.extra["mask"]
+    losses = (x @ v["w"] - y) ** 2
+    return float(np.sum(mask * losses) / np.sum(mask))
+
+
+def _ex6_random(rng):
+    k, n = int(rng.integers(4, 9)), int(rng.integers(2, 5))
+    masked = int(rng.integers(1, k - 1))  # at least one example masked, at least two kept
+    mask = np.ones(k)
+    mask[rng.choice(k, size=masked, replace=False)] = 0.0
+    return _ex6(rng.normal(size=n), rng.normal(size=(k, n)), rng.normal(size=k), mask)
+
+
+register(Exercise(
+    id="l03_ex6",
+    function="masked_mean_gradient",
+    signature="masked_mean_gradient(w, x, y, mask)",
+    points=2,
+    techniques=(_TAPE,),
+    reference=_masked_mean_gradient_reference,
+    visible=[Case(lambda rng: _ex6(w=[0.5, -1.0], x=[[1.0, 2.0], [3.0, -1.0], [0.0, 1.0], [2.0, 2.0]],
+                                   y=[1.0, 0.0, 2.0, -1.0], mask=[1.0, 1.0, 0.0, 1.0]),
+                  "w (2,), x (4, 2), mask = [1, 1, 0, 1]")],
+    hidden=[Case(_ex6_random), Case(_ex6_random), Case(_ex6_random)],
+    objective=_ex6_objective,
+    gradient_names="w",
+    title={"en": "A mean over the examples that count",
+           "es": "Una media sobre los ejemplos que cuentan",
+           "pt": "Uma média sobre os exemplos que contam",
+           "ru": "Среднее по учитываемым примерам"},
 ))

@@ -3,11 +3,15 @@ seven exercises.
 
 The contracts are the ones the lesson states to students:
 
-``l04_ex1`` (2 points) -- ``straight_through_gradient(x, t)``: ``x`` (n,) Variable, ``t`` (n,)
-tensor; with the straight-through rounding ``q = x + tf.stop_gradient(tf.round(x) - x)`` (its
-value is ``round(x)``, its gradient that of the identity) and ``L = sum((q - t)**2)``, return
-``dL/dx`` (``2 (round(x) - t)``). ``tf.round`` alone has no gradient (None); the exercise asks
-for ``tf.stop_gradient``.
+``l04_ex1`` (2 points) -- ``quantized_gradient(w, x, t)``: ``w`` (n, m) Variable with values in
+(-2, 2), ``x`` (k, n) and ``t`` (k, m) tensors; the weights are rounded with the straight-through
+estimator *with a window*: ``c = tf.clip_by_value(w, -1.0, 1.0)`` and
+``q = c + tf.stop_gradient(tf.round(w) - c)`` (its value is ``round(w)``, its gradient that of
+``c``: 1 where ``|w| <= 1``, 0 elsewhere); return ``dL/dw`` for ``L = mean((x @ q - t)**2)``.
+The values tell the technique apart: the plain straight-through estimator (no window) and the
+unrounded weights are declared patterns (``no_window``, ``not_rounded``), and every case has
+weights inside and outside the window, kept 0.05 away from the window's edges and from the
+rounding's half-integers. A hand-derived formula with the window earns the points (noted).
 
 ``l04_ex2`` (2 points) -- ``log1pexp_and_gradient(x)``: ``x`` is a 1-D float32 tensor whose
 entries may be far beyond the range where ``exp`` overflows in float32 (|x| up to 300). With a
@@ -18,8 +22,12 @@ entries may be far beyond the range where ``exp`` overflows in float32 (|x| up t
 ``l04_ex3`` (2 points) -- ``scaled_tanh_gradients(a, x)``: ``a`` () trainable Variable, ``x``
 (n,) tensor; a ``tf.custom_gradient`` function ``scaled_tanh(z)`` of one argument reads ``a``
 and returns ``tanh(a z)``; its ``backward(upstream, variables=None)`` returns the gradient for
-``z`` and ``[gradient for a]``. For ``L = sum(scaled_tanh(x)**2)`` return ``[dL/dx, dL/da]``
-from one ``gradient`` call.
+``z`` and ``[gradient for a]``, the latter clipped to [-1, 1] inside the backward pass. For
+``L = sum(scaled_tanh(x)**2) + a**2`` return ``[dL/dx, dL/da]`` from one ``gradient`` call:
+``dL/da = clip(sum(upstream z (1 - y**2)), -1, 1) + 2a``. The values decide: autodiff (no clip)
+and a clip of the whole ``dL/da`` after the fact are declared patterns (``not_clipped``,
+``clipped_total``); the hidden cases put the function's gradient for ``a`` outside [-1, 1] twice
+and inside once.
 
 ``l04_ex4`` (2 points) -- ``truncated_gradient(w, xs, k)``: ``w`` () Variable, ``xs`` (T,)
 tensor, ``k`` a Python int; the recurrence ``h <- tanh(w h + xs[t])`` from ``h = 0`` runs
@@ -38,19 +46,22 @@ recording, ``g`` would be differentiated too (second order: a declared mistake p
 ``grad L(w)``, the gradient at the start point). The exercise asks for ``stop_recording``.
 They replace two exercises that copied the lesson's RegisterGradient / no_gradient cells.
 
-``l04_ex6`` (2 points) -- ``relative_loss_gradient(w, x, y)``: ``w`` (n,) Variable, ``x`` (k, n)
+``l04_ex6`` (optional, 0 points) -- ``relative_loss_gradient(w, x, y)``: ``w`` (n,) Variable, ``x`` (k, n)
 and ``y`` (k,) tensors; with ``r = sum(x * w, axis=1) - y``, ``L = mean(r**2)`` and the scale
 ``s = mean(r**2)`` computed inside ``tape.stop_recording()``, return ``d(L / s)/dw``
 (``dL/dw / s``; recorded, ``s`` would make it 0). The exercise asks for ``stop_recording``.
 
-``l04_ex7`` (2 points) -- ``input_gradient_only(layer, x)``: a built float64 ``Dense`` (tanh)
+``l04_ex7`` (optional, 0 points) -- ``input_gradient_only(layer, x)``: a built float64 ``Dense`` (tanh)
 and a tensor ``x``; with ``GradientTape(watch_accessed_variables=False)`` and ``tape.watch(x)``,
 return ``[dL/dx, float(len(tape.watched_variables()))]`` for ``L = sum(layer(x)**2)``; the count
 is 0 (a default tape watches the kernel and the bias: 2).
 
+Exercises 6 and 7 are optional (the lesson's statements say so): checked and reported like the
+others, worth 0 points, so that a lesson dense with material grades five exercises.
+
 Finite-difference checks (independent of the references, see ``grader.exercises``): ``l04_ex2``
-checks the gradient of ``sum(logaddexp(0, x))``, ``l04_ex3`` that of ``sum(tanh(a x)**2)`` with
-respect to ``x`` and ``a``. The answers of ``l04_ex1``, ``l04_ex4`` and ``l04_ex5`` are, on
+checks the gradient of ``sum(logaddexp(0, x))``, ``l04_ex3`` that of ``sum(tanh(a x)**2) + a**2``
+with respect to ``x`` only (the gradient for ``a`` is clipped on purpose). The answers of ``l04_ex1``, ``l04_ex4`` and ``l04_ex5`` are, on
 purpose, not gradients of their losses (rounding has derivative zero almost everywhere; a
 truncated or look-ahead gradient leaves out some paths on purpose): they are compared with the
 references only.
@@ -78,44 +89,62 @@ def _f64(x) -> np.ndarray:
     return np.array(x, dtype=np.float64)
 
 
-# ----- l04_ex1: straight-through rounding with tf.stop_gradient --------------------------------
-def _straight_through_reference(x, t):
+# ----- l04_ex1: rounded weights, the straight-through estimator with a window -----------------
+def _quantized_gradient(w, x, t, *, window=True, rounded=True):
+    """The reference (``window``, ``rounded``) and the declared mistakes' answers (patterns.py):
+    the plain straight-through estimator, or the weights never rounded."""
     tf = _tf()
     with tf.GradientTape() as tape:
-        q = x + tf.stop_gradient(tf.round(x) - x)
-        loss = tf.reduce_sum((q - t) ** 2)
-    return tape.gradient(loss, x)
+        c = tf.clip_by_value(w, -1.0, 1.0) if window else w
+        q = c + tf.stop_gradient(tf.round(w) - c) if rounded else w
+        loss = tf.reduce_mean((tf.matmul(x, q) - t) ** 2)
+    return tape.gradient(loss, w)
 
 
-def _ex1(x, t) -> Inputs:
+def _quantized_reference(w, x, t):
+    return _quantized_gradient(w, x, t)
+
+
+def _ex1(w, x, t) -> Inputs:
     tf = _tf()
-    x, t = _f64(x), _f64(t)
-    return Inputs(args=(tf.Variable(x.copy()), tf.constant(t.copy())))
+    w, x, t = _f64(w), _f64(x), _f64(t)
+    return Inputs(args=(tf.Variable(w.copy()), tf.constant(x.copy()), tf.constant(t.copy())))
+
+
+def _ex1_weights(rng, shape):
+    """Weights in (-2, 2), at least one inside the window and one outside, none within 0.05 of
+    the window's edges (|w| = 1) or of a half-integer, where rounding flips."""
+    while True:
+        w = rng.uniform(-1.95, 1.95, size=shape)
+        edge = np.abs(np.abs(w) - 1.0)
+        half = np.abs(np.abs(w) - np.floor(np.abs(w)) - 0.5)
+        inside = np.abs(w) < 1.0
+        if edge.min() > 0.05 and half.min() > 0.05 and inside.any() and (~inside).any():
+            return w
 
 
 def _ex1_random(rng):
-    n = int(rng.integers(2, 12))
-    # away from the .5 boundaries, where rounding (and so the answer) is a matter of ulps
-    x = rng.integers(-4, 5, size=n) + rng.uniform(-0.4, 0.4, size=n)
-    return _ex1(x, rng.normal(scale=2.0, size=n))
+    n, m, k = int(rng.integers(2, 5)), int(rng.integers(1, 4)), int(rng.integers(2, 6))
+    return _ex1(_ex1_weights(rng, (n, m)), rng.normal(size=(k, n)), rng.normal(size=(k, m)))
 
 
 register(Exercise(
     id="l04_ex1",
-    function="straight_through_gradient",
-    signature="straight_through_gradient(x, t)",
+    function="quantized_gradient",
+    signature="quantized_gradient(w, x, t)",
     techniques=(Technique("stop_gradient", ("stop_gradient",), None, description={
         "en": "tf.stop_gradient", "es": "tf.stop_gradient", "pt": "tf.stop_gradient",
         "ru": "tf.stop_gradient"}),),
     points=2,
-    reference=_straight_through_reference,
-    visible=[Case(lambda rng: _ex1([0.3, 1.7, -2.2], [1.0, 1.0, -1.0]),
-                  "x = [0.3, 1.7, -2.2], t = [1, 1, -1]")],
+    reference=_quantized_reference,
+    visible=[Case(lambda rng: _ex1([[0.3, 1.7], [-1.2, 0.8]], [[1.0, 2.0], [0.5, -1.0], [-1.0, 0.0]],
+                                   [[1.0, 0.0], [0.0, 1.0], [2.0, -1.0]]),
+                  "w = [[0.3, 1.7], [-1.2, 0.8]], x (3, 2)")],
     hidden=[Case(_ex1_random) for _ in range(3)],
-    title={"en": "Rounding that lets the gradient through",
-           "es": "Un redondeo que deja pasar el gradiente",
-           "pt": "Um arredondamento que deixa o gradiente passar",
-           "ru": "Округление, которое пропускает градиент"},
+    title={"en": "Rounded weights that let the gradient through",
+           "es": "Pesos redondeados que dejan pasar el gradiente",
+           "pt": "Pesos arredondados que deixam o gradiente passar",
+           "ru": "Округлённые веса, которые пропускают градиент"},
 ))
 
 
@@ -178,7 +207,9 @@ register(Exercise(
 # ------------------------------------------------------------------------------------------------
 # l04_ex3: a custom gradient for a function that reads a Variable (backward's variables=)
 # ------------------------------------------------------------------------------------------------
-def _scaled_tanh_reference(a, x):
+def _scaled_tanh_gradients(a, x, *, clip="inside"):
+    """The reference (``clip="inside"``: the function's gradient for ``a`` clipped in its backward
+    pass) and the declared mistakes' answers (patterns.py): no clip, or the whole dL/da clipped."""
     tf = _tf()
 
     @tf.custom_gradient
@@ -187,25 +218,51 @@ def _scaled_tanh_reference(a, x):
 
         def backward(upstream, variables=None):
             local = 1.0 - y ** 2
-            return upstream * a * local, [tf.reduce_sum(upstream * z * local)]
+            d_a = tf.reduce_sum(upstream * z * local)
+            return upstream * a * local, [tf.clip_by_value(d_a, -1.0, 1.0) if clip == "inside" else d_a]
 
         return y, backward
 
     with tf.GradientTape() as tape:
         tape.watch(x)
-        loss = tf.reduce_sum(scaled_tanh(x) ** 2)
-    return tape.gradient(loss, [x, a])
+        loss = tf.reduce_sum(scaled_tanh(x) ** 2) + a ** 2
+    dx, da = tape.gradient(loss, [x, a])
+    return [dx, tf.clip_by_value(da, -1.0, 1.0) if clip == "total" else da]
+
+
+def _scaled_tanh_reference(a, x):
+    return _scaled_tanh_gradients(a, x)
+
+
+def _scaled_tanh_own_gradient(a, x) -> float:
+    """The function's own gradient for ``a`` before clipping: sum(2 y * x * (1 - y**2))."""
+    y = np.tanh(a * x)
+    return float(np.sum(2 * y * x * (1 - y ** 2)))
 
 
 def _ex3(a, x) -> Inputs:
     tf = _tf()
     a, x = _f64(a), _f64(x)
-    return Inputs(args=(tf.Variable(a.copy()), tf.constant(x.copy())), values={"x": x, "a": a})
+    return Inputs(args=(tf.Variable(a.copy()), tf.constant(x.copy())), values={"x": x},
+                  extra={"a": a})
 
 
-def _ex3_random(rng):
-    n = int(rng.integers(1, 9))
-    return _ex3(rng.uniform(-2.0, 2.0), rng.normal(scale=1.2, size=n))
+def _ex3_random(outside: bool):
+    """A case whose function gradient for ``a`` is beyond the clip (``outside``), where the clip
+    inside, no clip and a clip of the total all differ; or well inside it."""
+    def make(rng):
+        while True:
+            n = int(rng.integers(2, 9))
+            a, x = rng.uniform(0.3, 1.5) * rng.choice([-1.0, 1.0]), rng.normal(scale=1.2, size=n)
+            d_a = _scaled_tanh_own_gradient(a, x)
+            inside = np.clip(d_a, -1, 1) + 2 * a
+            answers = [inside, d_a + 2 * a, np.clip(d_a + 2 * a, -1, 1)]
+            if outside and abs(d_a) > 1.2 and min(abs(p - q) for i, p in enumerate(answers)
+                                                   for q in answers[i + 1:]) > 0.05:
+                return _ex3(a, x)
+            if not outside and abs(d_a) < 0.8:
+                return _ex3(a, x)
+    return make
 
 
 register(Exercise(
@@ -225,9 +282,11 @@ register(Exercise(
     reference=_scaled_tanh_reference,
     visible=[Case(lambda rng: _ex3(0.5, [1.0, -2.0]), "a = 0.5, x = [1, -2]"),
              Case(lambda rng: _ex3(-1.5, [0.2, 0.7, -1.0]), "a = -1.5, x = [0.2, 0.7, -1]")],
-    hidden=[Case(_ex3_random) for _ in range(3)],
-    objective=lambda v, inputs: float(np.sum(np.tanh(v["a"] * v["x"]) ** 2)),
-    gradient_names=["x", "a"],
+    hidden=[Case(_ex3_random(True)), Case(_ex3_random(True)), Case(_ex3_random(False))],
+    # finite differences check dL/dx only: the gradient for a is clipped on purpose
+    objective=lambda v, inputs: float(np.sum(np.tanh(inputs.extra["a"] * v["x"]) ** 2)
+                                      + inputs.extra["a"] ** 2),
+    gradient_names=["x", "a_clipped"],
     title={"en": "A custom gradient that reads a Variable",
            "es": "Un gradiente personalizado que lee una variable",
            "pt": "Um gradiente personalizado que lê uma variável",
@@ -377,7 +436,8 @@ register(Exercise(
         "es": "tape.stop_recording() (la escala se calcula con la grabación en pausa)",
         "pt": "tape.stop_recording() (a escala é calculada com a gravação em pausa)",
         "ru": "tape.stop_recording() (масштаб вычисляется, пока запись приостановлена)"}),),
-    points=2,
+    points=0,
+    optional=True,
     reference=_relative_loss_gradient_reference,
     visible=[Case(lambda rng: _ex6([1.0, -1.0], [[1.0, 2.0], [0.0, 1.0], [2.0, 0.5]],
                                    [1.0, 0.0, 2.0]), "w (2,), x (3, 2), y (3,)")],
@@ -432,7 +492,8 @@ register(Exercise(
         "es": "GradientTape(watch_accessed_variables=False) con tape.watch(x)",
         "pt": "GradientTape(watch_accessed_variables=False) com tape.watch(x)",
         "ru": "GradientTape(watch_accessed_variables=False) вместе с tape.watch(x)"}),),
-    points=2,
+    points=0,
+    optional=True,
     reference=_input_gradient_only_reference,
     visible=[Case(lambda rng: _ex7([[0.5, -1.0], [1.0, 0.25]], [0.1, -0.2], [[1.0, 2.0]]),
                   "Dense(2, tanh), x (1, 2)")],

@@ -16,7 +16,7 @@ a nested tape and ``jacobian``.
 ``w <- w - H^-1 g`` with ``tf.linalg.solve`` and ``w.assign_sub``; return ``w`` (shape (n,))
 after the step.
 
-``l05_ex4`` (2 points) -- ``logistic_hvp(w, x, y, v)``: same loss; return the
+``l05_ex4`` (optional, 0 points) -- ``logistic_hvp(w, x, y, v)``: same loss; return the
 Hessian-vector product ``H v`` (shape (n,)) by forward-over-backward: a
 ``tf.autodiff.ForwardAccumulator`` with tangent ``v`` around the tape that computes the
 gradient.
@@ -30,9 +30,15 @@ Jacobians ``dy_i/dx_i`` of shape (b, m, n) with ``tape.batch_jacobian``.
 and (n, m)) from one ``gradient`` call with ``output_gradients=u``, without a Jacobian. Its
 finite-difference check differentiates ``<u, tanh(x @ w)>``, whose gradient is that product.
 
-``l05_ex7`` (2 points) -- ``softmax_jacobian(z)``: ``z`` (n,) tensor; return ``tape.jacobian`` of
-``tf.nn.softmax(z)`` with respect to ``z`` ((n, n), ``diag(s) - s s^T``); the exercise asks for
-``jacobian`` (the closed form keeps only the values' share).
+``l05_ex7`` (optional, 0 points) -- ``tempered_softmax_jacobians(z, temperature)``: ``z`` (n,)
+tensor, ``temperature`` a () Variable; for ``s = softmax(z / T)`` return the Jacobians
+``[ds/dz, ds/dT]`` of shapes (n, n) and (n,) (``tape.jacobian`` with both sources, or two
+calls). A copy of the lesson's softmax cell is not enough: the temperature is a scalar source
+whose Jacobian has the target's shape, and ``tape.gradient(s, T)`` is 0 (the probabilities add
+up to 1 whatever T is): a declared pattern, ``gradient_not_jacobian``.
+
+Exercises 4 and 7 are optional (the lesson's statements say so): checked and reported like the
+others, worth 0 points, so that the lesson grades five exercises.
 
 Finite-difference checks (independent of the references, see ``grader.exercises``): the
 objective of ``l05_ex1`` is the first derivative ``2x sin x + x**2 cos x`` written in NumPy,
@@ -242,7 +248,8 @@ register(Exercise(
                       "pt": "uma jacobiana ou hessiana (o produto é calculado sem construir H)",
                       "ru": "якобиан или гессиан (произведение вычисляется без построения H)"}),
     ),
-    points=2,
+    points=0,
+    optional=True,
     reference=_logistic_hvp_reference,
     visible=[Case(lambda rng: _logistic(_W, _X, _Y, [1.0, 0.0]), "v = [1, 0]"),
              Case(lambda rng: _logistic(_W, _X, _Y, [0.5, -2.0]), "v = [0.5, -2]")],
@@ -346,37 +353,45 @@ register(Exercise(
 
 
 # ------------------------------------------------------------------------------------------------
-# l05_ex7: a Jacobian on its own (a vector function of a vector)
+# l05_ex7: the Jacobians of a softmax with temperature (a vector source and a scalar one)
 # ------------------------------------------------------------------------------------------------
-def _softmax_jacobian_reference(z):
+def _tempered_softmax_reference(z, temperature):
     tf = _tf()
     with tf.GradientTape() as tape:
         tape.watch(z)
-        s = tf.nn.softmax(z)
-    return tape.jacobian(s, z)
+        s = tf.nn.softmax(z / temperature)
+    return tape.jacobian(s, [z, temperature])
 
 
-def _ex7(z) -> Inputs:
+def _ex7(z, temperature) -> Inputs:
     tf = _tf()
-    z = np.array(z, dtype=np.float64)
-    return Inputs(args=(tf.constant(z.copy()),), values={"z": z})
+    z, temperature = np.array(z, dtype=np.float64), np.float64(temperature)
+    return Inputs(args=(tf.constant(z.copy()), tf.Variable(temperature)))
+
+
+def _ex7_random(rng):
+    n = int(rng.integers(2, 7))
+    return _ex7(rng.normal(scale=2.0, size=n), rng.uniform(0.5, 3.0))
 
 
 register(Exercise(
     id="l05_ex7",
-    function="softmax_jacobian",
-    signature="softmax_jacobian(z)",
+    function="tempered_softmax_jacobians",
+    signature="tempered_softmax_jacobians(z, temperature)",
     techniques=(Technique("jacobian", ("jacobian",), "GradientTape.jacobian", description={
-        "en": "tape.jacobian (not the formula diag(s) - s sᵀ)",
-        "es": "tape.jacobian (no la fórmula diag(s) - s sᵀ)",
-        "pt": "tape.jacobian (não a fórmula diag(s) - s sᵀ)",
-        "ru": "tape.jacobian (а не формулу diag(s) - s sᵀ)"}),),
-    points=2,
-    reference=_softmax_jacobian_reference,
-    visible=[Case(lambda rng: _ex7([1.0, 2.0, 0.5]), "z = [1, 2, 0.5]")],
-    hidden=[Case(lambda rng: _ex7(rng.normal(scale=2.0, size=int(rng.integers(2, 8)))))
-            for _ in range(3)],
-    title={"en": "The Jacobian of softmax", "es": "El jacobiano de softmax",
-           "pt": "A jacobiana da softmax", "ru": "Якобиан softmax"},
+        "en": "tape.jacobian (not a formula derived by hand)",
+        "es": "tape.jacobian (no una fórmula derivada a mano)",
+        "pt": "tape.jacobian (não uma fórmula derivada à mão)",
+        "ru": "tape.jacobian (а не формулу, выведенную вручную)"}),),
+    points=0,
+    optional=True,
+    reference=_tempered_softmax_reference,
+    visible=[Case(lambda rng: _ex7([1.0, 2.0, 0.5], 2.0), "z = [1, 2, 0.5], temperature = 2")],
+    hidden=[Case(_ex7_random) for _ in range(3)],
+    title={"en": "The Jacobians of a softmax with temperature",
+           "es": "Los jacobianos de una softmax con temperatura",
+           "pt": "As jacobianas de uma softmax com temperatura",
+           "ru": "Якобианы softmax с температурой"},
     compares="jacobian",
+    components=["ds/dz", "ds/dT"],
 ))

@@ -45,7 +45,7 @@ values after the last step, as floats. The lesson writes the loop against a "kit
 the grader calls it with the five arguments only. The reference replays the loop with
 minitape in float64.
 
-``l07_ex6`` (1 point, the optional section "A tape for tensors") -- ``unbroadcast(grad,
+``l07_ex6`` (optional, 0 points: the optional section "A tape for tensors") -- ``unbroadcast(grad,
 shape)``: ``grad`` a float64 NumPy array, ``shape`` the tuple shape of an input that
 broadcasting stretched to ``grad``'s shape (leading axes added, axes of length 1 stretched);
 return ``grad`` summed back to ``shape`` (unbroadcast = sum). The reference is minitape's own
@@ -502,7 +502,8 @@ register(Exercise(
     id="l07_ex6",
     function="unbroadcast",
     signature="unbroadcast(grad, shape)",
-    points=1,
+    points=0,
+    optional=True,
     reference=_unbroadcast_reference,
     visible=[Case(lambda rng: _ex6(np.arange(8.0).reshape(4, 2), (2,)),
                   "grad (4, 2), shape (2,)"),

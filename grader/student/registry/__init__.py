@@ -12,7 +12,9 @@ An :class:`Exercise` (``grade_id`` such as ``l01_ex1``, identical in every langu
   ``inputs``: the case's :class:`Inputs` for the rest), for an independent central
   finite-difference check along a random direction; ``gradient_names`` has the structure of
   the answer with names of ``values`` as leaves;
-* ``points`` (the nbgrader points of the tests cell) and ``tolerance``;
+* ``points`` (the nbgrader points of the tests cell) and ``tolerance``; an ``optional`` exercise
+  (its statement says so) has 0 points: every check runs and is reported, at home and in the
+  feedback, but nothing counts towards the grade, and nbgrader's totals leave it out;
 * ``title``: the exercise's name in every language, the header of the student's report;
 * ``compares`` (one of :data:`grader.student.checks.KINDS`, or a structure like the answer's with one
   per part): what the answer is -- gradients, a Hessian, a loss curve, parameters after a
@@ -113,13 +115,18 @@ class Exercise:
     components: Any = None
     # mistakes this exercise knows (grader.student.mistakes.Pattern), classified before the generic ones
     mistakes: tuple = ()
+    # an optional exercise: checked and reported like any other, worth 0 points (its tests cell
+    # too), so that the grade and nbgrader's totals leave it out
+    optional: bool = False
 
     def __post_init__(self):
         if not self.id.isascii() or not self.id.replace("_", "").isalnum() or not self.id[0].isalpha():
             raise ValueError(f"exercise id {self.id!r} must be ASCII: a letter, then letters, "
                              "digits or '_'")
-        if self.points <= 0:
-            raise ValueError(f"exercise {self.id}: points must be > 0")
+        if self.optional and self.points != 0:
+            raise ValueError(f"exercise {self.id}: an optional exercise is worth 0 points")
+        if not self.optional and self.points <= 0:
+            raise ValueError(f"exercise {self.id}: points must be > 0 (0 only for an optional exercise)")
         if not self.visible:
             raise ValueError(f"exercise {self.id}: needs at least one visible case")
         if self.precision not in ("float16", "float32", "float64"):
