@@ -10,7 +10,8 @@ differentiation, and the student's cells are replayed into it (:mod:`grader.auto
 The world ``no-autodiff`` is a copy of the student site (:mod:`grader.infra.student_site`: the
 student wheel's contents, audited) in which every module of minitape's autodiff layers
 (``docs/architecture.md``: the gradient rules ``_ops/*_grads.py``, the tape and the backward
-pass ``_tape.py`` and ``_vjp.py``, ``_jacobian.py``, ``_custom.py``, ``autodiff.py``) is replaced by a
+pass ``_tape.py`` and ``_vjp.py``, ``_jacobian.py`` and its one-hot steps ``_onehot.py``,
+``_custom.py``, ``autodiff.py``) is replaced by a
 placeholder module: the same public names (``GradientTape``, ``jacobian`` on nothing,
 ``ForwardAccumulator``, ``custom_gradient``, ``RegisterGradient``, ...) and the names other modules
 import from it, each of which raises :class:`ToolAbsent` when used. No gradient rule is ever
@@ -87,13 +88,17 @@ WORLDS = {
         name=NO_AUTODIFF,
         tools=("autodiff",),
         package="minitape",
+        # _onehot.py: the one-hot steps of a Jacobian's backward pass (only the layers above
+        # import it)
         removed=("minitape/_tape.py", "minitape/_vjp.py", "minitape/_jacobian.py",
-                 "minitape/_custom.py", "minitape/autodiff.py", "minitape/_ops/*_grads.py"),
+                 "minitape/_onehot.py", "minitape/_custom.py", "minitape/autodiff.py",
+                 "minitape/_ops/*_grads.py"),
         # a gradient rule attached to a primitive (by its methods or by hand)
         rule_calls=("defvjps", "defvjp", "defraw", "defbatch", "defonehot"),
         rule_attrs=("vjps", "vjp", "raw_vjps", "batch_vjps", "batch_when", "onehot_vjps",
                     "sparse_grad"),
-        classes=("GradientTape", "ForwardAccumulator", "_CustomRule", "RegisterGradient"),
+        classes=("GradientTape", "ForwardAccumulator", "_CustomRule", "RegisterGradient",
+                 "OneHot"),
         functions=("backward", "_backward_raw", "entry_grads", "jacobian", "batch_jacobian",
                    "jacobian_rows", "vectorized", "custom_gradient", "recompute_grad",
                    "_jvp_by_double_vjp", "observe_backward"),

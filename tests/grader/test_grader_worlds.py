@@ -63,6 +63,8 @@ attempt("recompute_grad", lambda: tf.recompute_grad(lambda v: v)(x))
 attempt("minimize", lambda: tf.keras.optimizers.SGD(0.1).minimize(lambda: x * x, [x]))
 attempt("_jacobian.jacobian", lambda: importlib.import_module("minitape._jacobian").jacobian(
     None, x, [x], None, None, False))
+attempt("_onehot.seeds", lambda: importlib.import_module("minitape._onehot").seeds(
+    (2,), tf.float64, 0, 2, None))
 attempt("_tape.backward", lambda: importlib.import_module("minitape._tape").backward([], set(), [x], [x]))
 def own_code(module):
     m = importlib.import_module(module)
@@ -70,7 +72,8 @@ def own_code(module):
                   and getattr(v, "__module__", "") != "minitape._absent"
                   and not (isinstance(v, type) and issubclass(v, BaseException)))
 results["code left in the removed modules"] = {
-    m: own_code(m) for m in ("minitape._tape", "minitape._vjp", "minitape._jacobian", "minitape._custom",
+    m: own_code(m) for m in ("minitape._tape", "minitape._vjp", "minitape._jacobian",
+                             "minitape._onehot", "minitape._custom",
                              "minitape.autodiff", "minitape._ops.math_grads",
                              "minitape._ops.raw_grads", "minitape._ops.array_grads")}
 def reload_tape():
@@ -132,8 +135,11 @@ def test_the_world_replaces_exactly_minitapes_autodiff_layers():
         from test_layout import LAYERS
     finally:
         sys.path.pop(0)
+    # (_onehot, the one-hot steps of a Jacobian's backward pass, sits below the operations,
+    # whose one-hot rules import it, but is autodiff all the same)
     autodiff = [layer for layer in LAYERS if layer & {"minitape._ops.*_grads", "minitape._tape",
-                                                       "minitape._custom", "minitape.autodiff"}]
+                                                       "minitape._custom", "minitape.autodiff",
+                                                       "minitape._onehot"}]
     names = sorted(n for layer in autodiff for n in layer if n != "minitape._recording")
     expected = sorted(n.replace(".", "/") + ".py" for n in names)
     assert sorted(WORLDS[NO_AUTODIFF].removed) == expected
@@ -160,11 +166,12 @@ def test_a_world_that_would_still_hold_the_tool_is_refused(tmp_path):
     assert problems == ["minitape/_sneaky.py:5: .defvjps(...)"], problems
     (site / "minitape" / "_sneaky.py").unlink()
     (site / "minitape" / "_copy.py").write_text(
-        "class GradientTape:\n    pass\n\ndef batch_jacobian(*a):\n    pass\n")
+        "class GradientTape:\n    pass\n\nclass OneHot:\n    pass\n\n"
+        "def batch_jacobian(*a):\n    pass\n")
     shutil.rmtree(dest)
     build_world(site, dest, WORLDS[NO_AUTODIFF])
     assert [p.split(": ")[1] for p in absence_problems(dest, WORLDS[NO_AUTODIFF])] == \
-        ["class GradientTape", "def batch_jacobian"]
+        ["class GradientTape", "class OneHot", "def batch_jacobian"]
     with pytest.raises(WorldError, match="_copy.py"):
         ensure_world(str(site), NO_AUTODIFF)
 
