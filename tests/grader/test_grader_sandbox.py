@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
-import re
 import shutil
 import socket
 import subprocess
