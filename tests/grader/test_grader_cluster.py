@@ -167,7 +167,7 @@ def test_cluster_grades_lesson7_where_minitapes_autodiff_is_absent(tmp_path, clu
     scores = {s: read(course / "autograded" / s / assignment / f"{lesson}.ipynb").metadata.grader.scores
               for s in ("a_own_tape", "b_jacobian")}
     assert {k: v["score"] for k, v in scores["a_own_tape"].items()} == \
-        {"l07_ex1": 2, "l07_ex2": 3, "l07_ex3": 2, "l07_ex4": 2, "l07_ex5": 2, "l07_ex6": 1}
+        {"l07_ex1": 2, "l07_ex2": 3, "l07_ex3": 2, "l07_ex4": 2, "l07_ex5": 2, "l07_ex6": 0}
     assert scores["b_jacobian"]["l07_ex2"]["score"] == 0
     assert scores["b_jacobian"]["l07_ex3"]["score"] == 2
 
