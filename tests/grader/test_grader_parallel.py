@@ -129,11 +129,12 @@ def test_parallel_autograde_equals_serial(tmp_path):
             assert _outputs(a) == _outputs(b), (student, a.source[:200])
     scores = {s: {g: v["auto_score"] for g, v in read_rows(db(parallel), EN, s)["notebooks"][LESSON]["grades"].items()}
               for s in students}
-    assert scores["a_correct"] == {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0}
+    assert scores["a_correct"] == {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0, "l01_ex5": 2.0}
     assert scores["c_partly"]["l01_ex3"] == 0.75
     # its function killed the kernel while ex3 was checked: the other exercises' checks went on
     # in a fresh kernel (issue 36: the probes run every visible case before any hidden one)
-    assert scores["d_killed"] == {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 0.0, "l01_ex4": 2.0}
+    assert scores["d_killed"] == {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 0.0, "l01_ex4": 2.0,
+                                  "l01_ex5": 2.0}
 
 
 def test_summary_counts_failures_and_exits_nonzero(tmp_path):
