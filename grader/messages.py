@@ -161,6 +161,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pt": "Falhou num ponto oculto.",
         "ru": "Не пройдено в скрытой точке.",
     },
+    "absent.autodiff": {
+        "en": "{name} is not available here: this exercise is graded without minitape's automatic differentiation (GradientTape, jacobian, ForwardAccumulator, custom_gradient, optimizers' minimize). Compute the answer with your own tape.",
+        "es": "{name} no está disponible aquí: este ejercicio se califica sin la diferenciación automática de minitape (GradientTape, jacobian, ForwardAccumulator, custom_gradient, el minimize de los optimizadores). Calcula la respuesta con tu propia cinta.",
+        "pt": "{name} não está disponível aqui: este exercício é avaliado sem a diferenciação automática do minitape (GradientTape, jacobian, ForwardAccumulator, custom_gradient, o minimize dos otimizadores). Calcule a resposta com a sua própria fita.",
+        "ru": "{name} здесь недоступен: это упражнение проверяется без автоматического дифференцирования minitape (GradientTape, jacobian, ForwardAccumulator, custom_gradient, minimize оптимизаторов). Вычислите ответ своей собственной лентой.",
+    },
     "err.forged": {
         "en": "`{name}` as submitted always raises, yet values were reported for it: they did not come from your function.",
         "es": "`{name}` tal como se entregó siempre lanza una excepción, pero se informaron valores para ella: no salieron de tu función.",
@@ -362,6 +368,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "es": "Define una función llamada `{name}` (y ejecuta su celda antes de comprobar).",
         "pt": "Defina uma função chamada `{name}` (e execute a célula dela antes de verificar).",
         "ru": "Определите функцию с именем `{name}` (и выполните её ячейку перед проверкой).",
+    },
+    "err.undefined_absent": {
+        "en": "`{name}` was not defined where this exercise is graded, without minitape's automatic differentiation: the cell that defines it (or one it needs) stopped there, because it uses GradientTape, jacobian, ForwardAccumulator, custom_gradient or an optimizer's minimize. Compute the answer with your own tape.",
+        "es": "`{name}` no quedó definida donde se califica este ejercicio, sin la diferenciación automática de minitape: la celda que la define (o una que necesita) se detuvo allí porque usa GradientTape, jacobian, ForwardAccumulator, custom_gradient o el minimize de un optimizador. Calcula la respuesta con tu propia cinta.",
+        "pt": "`{name}` não ficou definida onde este exercício é avaliado, sem a diferenciação automática do minitape: a célula que a define (ou uma de que ela precisa) parou ali porque usa GradientTape, jacobian, ForwardAccumulator, custom_gradient ou o minimize de um otimizador. Calcule a resposta com a sua própria fita.",
+        "ru": "`{name}` не определена там, где проверяется это упражнение, — без автоматического дифференцирования minitape: ячейка, которая её определяет (или нужная ей), остановилась там, потому что использует GradientTape, jacobian, ForwardAccumulator, custom_gradient или minimize оптимизатора. Вычислите ответ своей собственной лентой.",
     },
     "err.no_result": {
         "en": "The autograder got no result for `{name}`: the test cell raised an error, the kernel stopped, or the notebook changed how results are shown. Run the notebook from the top and check that this exercise's test cell works.",

@@ -8,10 +8,30 @@ kills it again on replay; ``max_kernel_restarts``), the killing cell gets an err
 student's language, and grading goes on: only what depends on that cell is lost. A death
 seen in a test cell (a placeholder where no student code runs: the probes run at the end) is
 the doing of the student's last cell that ran (a kernel that answered, then died of what it
-started): that cell is blamed and the notebook replayed without it the same way. Two
+started): that cell is blamed and the notebook replayed without it the same way. When an
+exercise's function kills it while its checks run (the probes, at the end), the kernel is
+restarted the same way and the other exercises' checks go on; the rest of that exercise's
+checks are not run (every visible case still comes before any hidden one). Two
 timeouts in a row (a kernel that ignores the interrupt) stop execution the same way. The
 kernel runs with ``MINITAPE_LANG`` set from the assignment id (``01-gradients-ru`` -> ru),
 so feedback is in the language the student worked in.
+
+Grading worlds. The probes of an exercise that forbids a tool (``Exercise.absent``; lesson 7:
+minitape's own autodiff) come last (:class:`~grader.autograde.inject_probes.InjectProbes`).
+When the first of them is reached, the student's kernel is shut down and a fresh kernel of
+that grading world is started (:mod:`grader.infra.worlds`: minitape without the tool, forked
+from that world's zygote in its own sandbox), the cells the student's kernel kept are replayed
+into it in order (their outputs stay those of the first run: the lesson's given cells ran
+there, for the record), and the probes run in it. A replayed cell that kills the world's kernel
+is left out as in the student's kernel. Which cells each kernel kept is passed on
+(``resources["grader_kept"]``): the source reading (:mod:`grader.autograde.technique`) follows
+them, not the notebook as written.
+
+What decides the grading flow is observed here, never read from what the kernel sends: a
+timeout is one nbclient waited out (not an error output named ``CellTimeoutError``), a probe
+cell is one carrying this run's mark (:func:`~grader.autograde.issues.probe_mark`), and the
+outputs that say a cell stopped (crashed, timed out, not run) are made here and recorded in
+``resources["grader_stops"]`` (what feedback may show).
 
 Configured in ``grader/course/nbgrader_config.py``; one preprocessor per module, as nbgrader
 keeps its own.
@@ -30,25 +50,28 @@ from nbgrader import utils
 from nbgrader.preprocessors import Execute
 
 from grader.i18n import split_variant
-from grader.autograde.issues import add_issue, cell_name, error_output, issues_of
+from grader.autograde.issues import add_issue, cell_name, error_output, issues_of, probe_mark
 
 __all__ = ["GraderExecute"]
 
 
 KILLED_DETAIL = "the kernel died; it was restarted and the notebook graded without this cell"
+PROBE_KILLED_DETAIL = ("the kernel died while the exercise's function was called; it was "
+                       "restarted for the other exercises")
+WORLD_DETAIL = {"no-autodiff": "the kernel without minitape's autodiff"}
 
 
-def _students_own(cell: NotebookNode) -> bool:
+def _students_own(cell: NotebookNode, resources) -> bool:
     """A cell of the student's code: neither a probe nor a test cell (the grader's code, which
     calls the student's functions: when it kills the kernel, the notebook stops there)."""
-    return not cell.get("metadata", {}).get("grader_probe") and \
+    return probe_mark(cell, resources) is None and \
         not (utils.is_grade(cell) and not utils.is_solution(cell))
 
 
-def _runs_no_student_code(cell: NotebookNode) -> bool:
+def _runs_no_student_code(cell: NotebookNode, resources) -> bool:
     """A test cell (its code is the grader's: a placeholder while the probes run at the end).
     A probe calls the student's function, so a death there may be that function's doing."""
-    return not _students_own(cell) and not cell.get("metadata", {}).get("grader_probe")
+    return not _students_own(cell, resources) and probe_mark(cell, resources) is None
 
 
 def _probe_nonces(resources) -> dict[str, str]:
@@ -134,6 +157,12 @@ class GraderExecute(Execute):
         self._last_timed_out = False
         self._assignment = (resources or {}).get("nbgrader", {}).get("assignment", "")
         self._record, self._language_recorded = None, False
+        self._world = ""  # the grading world of the current kernel ("": the student's own)
+        self._dead_exercises: set[str] = set()  # whose function killed the kernel in a probe
+        self._kept: dict[str, list[int]] = {}  # world -> the student's cells its kernel kept
+        if resources is not None:
+            resources["grader_stops"] = {}  # cell index -> the output made here for a stop
+            resources["grader_kept"] = self._kept
         path = self._checkpoint_path(resources)
         if self.replay:
             return self._replay(nb, resources, path)
@@ -143,7 +172,9 @@ class GraderExecute(Execute):
             self._write_record({"cells": len(nb.cells), "digest": _cells_digest(nb, nonces),
                                 "nonces": nonces})
         try:
-            return super().preprocess(nb, resources, km)
+            out = super().preprocess(nb, resources, km)
+            self._kept[self._world] = list(self._ran)
+            return out
         finally:
             if self._record is not None:
                 self._record.close()
@@ -187,6 +218,8 @@ class GraderExecute(Execute):
                     started = entry["start"]
                 elif "language_info" in entry:
                     nb.metadata["language_info"] = entry["language_info"]
+                elif "kept" in entry:
+                    self._kept[entry["world"]] = list(entry["kept"])
         nonces = _probe_nonces(resources)
         if (header is None or header.get("cells") != len(nb.cells)
                 or header.get("digest") != _cells_digest(nb, nonces)
@@ -205,14 +238,25 @@ class GraderExecute(Execute):
                 cell.execution_count = done[index]["execution_count"]
                 for kind, name, detail in done[index].get("issues", []):
                     add_issue(nb, kind, name, detail)
+                if done[index].get("stop"):
+                    resources["grader_stops"][index] = NotebookNode(done[index]["stop"])
                 if done[index].get("stopped"):
                     self._stop(*done[index]["stopped"])
+                if _students_own(cell, resources) and cell.source.strip() and \
+                        not any(d.startswith(KILLED_DETAIL) for _, _, d in done[index].get("issues", [])):
+                    self._ran.append(index)
             elif cell.source.strip():
                 name = cell_name(cell, index)
-                cell.outputs = [error_output("DeadKernelError", self.worker_died_message)]
+                cell.outputs = [self._stop_output(index, "DeadKernelError", self.worker_died_message)]
                 cell.execution_count = None
                 add_issue(nb, "crashed", name, "the grading worker died")
                 self._stop("grading worker died", name)
+        # a cell the dead worker's kernel dropped (it killed the kernel, in its own run, a
+        # replay, or blamed for a death seen in the next cell) is not among the kept cells
+        dropped = {i["cell"] for i in issues_of(nb)
+                   if i["kind"] == "crashed" and (i.get("detail") or "").startswith(KILLED_DETAIL)}
+        self._ran = [i for i in self._ran if cell_name(nb.cells[i], i) not in dropped]
+        self._kept.setdefault("", list(self._ran))
         return nb, resources
 
     def _run_cell_recorded(self, cell, resources, index):
@@ -227,6 +271,7 @@ class GraderExecute(Execute):
         issues = [[i["kind"], i["cell"], i["detail"]] for i in issues_of(self.nb)[issues_before:]]
         self._write_record({"done": index, "outputs": cell.get("outputs", []),
                             "execution_count": cell.get("execution_count"), "issues": issues,
+                            "stop": (resources or {}).get("grader_stops", {}).get(index),
                             "stopped": list(self._stopped) if self._stopped else None})
         return cell, resources
 
@@ -248,30 +293,68 @@ class GraderExecute(Execute):
     def _stop(self, reason: str, name: str) -> None:
         self._stopped = (reason, name)
 
+    def _stop_output(self, index: int, ename: str, evalue: str) -> NotebookNode:
+        """An output saying why cell ``index`` stopped, made here: the one feedback may show
+        (``resources["grader_stops"]``), whatever the kernel itself sent."""
+        output = error_output(ename, evalue)
+        stops = (self.resources or {}).get("grader_stops")
+        if stops is not None:
+            stops.setdefault(index, output)
+        return output
+
     async def _async_handle_timeout(self, timeout, cell=None):
         self._timeout_hit = True  # the cell ran past Execute.timeout (not just slow output)
         return await super()._async_handle_timeout(timeout, cell)
 
     def preprocess_cell(self, cell, resources, index):
+        mark = probe_mark(cell, resources)
+        probes = (resources or {}).get("grader_probes", {})
+        entry = probes.get(mark[0]) if mark else None
+        if self._stopped is None and entry is not None and entry.get("world", "") != self._world:
+            self._enter_world(entry["world"], cell, index)
+        if self._stopped is None and mark is not None and mark[0] in self._dead_exercises:
+            # the other part of a probe whose function killed the kernel: it would again
+            cell.outputs = [self._stop_output(index, "NotRun", self.not_run_message.format(
+                reason="kernel died", cell=mark[0]))]
+            cell.execution_count = None
+            add_issue(self.nb, "not_run", cell_name(cell, index))
+            return cell, resources
         if self._stopped is not None:
             if cell.cell_type == "code" and cell.source.strip():
                 reason, where = self._stopped
-                cell.outputs = [error_output("NotRun", self.not_run_message.format(reason=reason, cell=where))]
+                cell.outputs = [self._stop_output(
+                    index, "NotRun", self.not_run_message.format(reason=reason, cell=where))]
                 cell.execution_count = None
-                if utils.is_grade(cell) or cell.get("metadata", {}).get("grader_probe"):
+                if utils.is_grade(cell) or mark is not None:
                     add_issue(self.nb, "not_run", cell_name(cell, index))
             return cell, resources
-        probes = (resources or {}).get("grader_probes", {})
-        probe_id = cell.get("metadata", {}).get("grader_probe") or \
-            cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
         saved_timeout = self.timeout
-        if probe_id in probes and self.timeout is not None and self.timeout > 0:
+        if entry is not None and self.timeout is not None and self.timeout > 0:
             # a probe calls the function once per case, each call with its own time limit
-            self.timeout = max(self.timeout, probes[probe_id]["timeout"])
+            self.timeout = max(self.timeout, entry.get("timeouts", {}).get(mark[1], entry["timeout"]))
         try:
             return self._run_cell_recorded(cell, resources, index)
         finally:
             self.timeout = saved_timeout
+
+    def _enter_world(self, world: str, cell, index: int) -> None:
+        """Go on in a fresh kernel of grading ``world`` (see the module doc): the cells the
+        current kernel kept, replayed into it. When no kernel of that world can be brought to
+        that state (its restarts spent), the rest of the notebook is not run."""
+        self._kept[self._world] = list(self._ran)
+        if self._record is not None:
+            self._write_record({"kept": list(self._ran), "world": self._world})
+        self._world = world
+        where = WORLD_DETAIL.get(world, f"the {world} kernel")
+        if not self.owns_km:  # the caller's kernel: not ours to replace
+            self._stop(f"no fresh kernel for {where}", cell_name(cell, index))
+            return
+        self.log.info("Grading the rest in %s: replaying %d cell(s)", where, len(self._ran))
+        for _ in range(self.max_kernel_restarts + 1):
+            self._fresh_kernel()  # a failure to start one is the grader's: it propagates
+            if self._replay_ran_cells(where):
+                return
+        self._stop(f"{where} died in every replay", cell_name(cell, index))
 
     def _run_cell(self, cell, resources, index):
         name = cell_name(cell, index)
@@ -279,12 +362,23 @@ class GraderExecute(Execute):
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
-            if _students_own(cell) and self._restart_without(index):
+            if _students_own(cell, resources) and self._restart_without(index):
                 # one of the student's own cells killed it: graded without that cell
-                cell.outputs.append(error_output("DeadKernelError", self._killed_message(name)))
+                cell.outputs.append(self._stop_output(index, "DeadKernelError",
+                                                      self._killed_message(name)))
                 add_issue(self.nb, "crashed", name, KILLED_DETAIL)
                 return cell, resources
-            blamed = self._ran[-1] if _runs_no_student_code(cell) and self._ran else None
+            mark = probe_mark(cell, resources)
+            if mark is not None and self._restart_without(index):
+                # the function of this exercise killed it while its checks ran: the rest of
+                # its checks are not run, the other exercises' checks go on in a fresh kernel
+                cell.outputs.append(self._stop_output(
+                    index, "DeadKernelError", "The kernel died while this exercise's function "
+                    "was called (os._exit, a crash, or out of memory)."))
+                add_issue(self.nb, "crashed", name, PROBE_KILLED_DETAIL)
+                self._dead_exercises.add(mark[0])
+                return cell, resources
+            blamed = self._ran[-1] if _runs_no_student_code(cell, resources) and self._ran else None
             if blamed is not None:
                 # a cell with no student code in it (a test cell, now a placeholder) cannot kill
                 # the kernel: the death the student's last cell caused surfaced here (a kernel
@@ -297,8 +391,8 @@ class GraderExecute(Execute):
                     add_issue(self.nb, "crashed", culprit,
                               KILLED_DETAIL + f" (the death showed in the next cell, {name})")
                     return cell, resources
-            cell.outputs.append(error_output(
-                "DeadKernelError",
+            cell.outputs.append(self._stop_output(
+                index, "DeadKernelError",
                 "The kernel died while running this cell (os._exit, a crash, or out of memory)."))
             add_issue(self.nb, "crashed", name, "the kernel died")
             self._stop("kernel died", name)
@@ -311,20 +405,22 @@ class GraderExecute(Execute):
                 return cell, resources
             # nbclient gave up waiting for the kernel even after interrupting it (no output
             # and no idle status): nbgrader would abandon the whole submission here
-            if not any(o.get("ename") == "CellTimeoutError" for o in cell.get("outputs", [])):
-                cell.outputs.append(error_output("CellTimeoutError", f"No reply within {self.timeout} s; "
-                                           "the kernel did not respond to the interrupt."))
+            cell.outputs.append(self._stop_output(
+                index, "CellTimeoutError",
+                f"No reply within {self.timeout} s; the kernel did not respond to the interrupt."))
             add_issue(self.nb, "timed_out", name, f"no reply within {self.timeout} s")
             self._stop("kernel unresponsive after a timeout", name)
             return cell, resources
-        timed_out = any(o.get("output_type") == "error" and o.get("ename") == "CellTimeoutError"
-                        for o in cell.get("outputs", []))
+        # timed out: nbclient waited it out here (an error the kernel names CellTimeoutError is
+        # only the kernel's word)
+        timed_out = self._timeout_hit
         if timed_out:
+            self._stop_output(index, "CellTimeoutError", f"No reply within {self.timeout} s.")
             add_issue(self.nb, "timed_out", name, f"no reply within {self.timeout} s")
             if self._last_timed_out:  # the interrupt did not stop it: the kernel is stuck
                 self._stop("kernel unresponsive after a timeout", name)
         self._last_timed_out = timed_out
-        if _students_own(cell) and cell.source.strip():
+        if cell.cell_type == "code" and _students_own(cell, resources) and cell.source.strip():
             self._ran.append(index)
         return cell, resources
 
@@ -357,22 +453,26 @@ class GraderExecute(Execute):
         return False
 
     def _fresh_kernel(self) -> None:
+        """Replace the kernel by a fresh one of the current grading world."""
         try:
             self._cleanup_kernel()
         except Exception as exc:  # noqa: BLE001 - the dead kernel's leftovers
             self.log.debug("cleaning up the dead kernel: %s", exc)
         self.kc = None
         self.km = self.create_kernel_manager()
+        if self._world:
+            self.km.world = self._world  # grader.infra.kernels.PreloadedKernelManager
         self.start_new_kernel(**self._kernel_kwargs)
         self.start_new_kernel_client()
 
-    def _replay_ran_cells(self) -> bool:
+    def _replay_ran_cells(self, where: str = "") -> bool:
         """Run again, in the fresh kernel, every cell that ran; their outputs stay those of the
         first run. False (and that cell dropped from the replay) when one kills the kernel."""
         import copy
 
         for i in list(self._ran):
-            twin = copy.deepcopy(self.nb.cells[i])
+            original = self.nb.cells[i]
+            twin = copy.deepcopy(original)
             twin.outputs = []
             try:
                 self.execute_cell(twin, i, store_history=True)
@@ -381,8 +481,13 @@ class GraderExecute(Execute):
                 name = cell_name(self.nb.cells[i], i)
                 self.nb.cells[i].setdefault("outputs", []).append(
                     error_output("DeadKernelError", self._killed_message(name)))
-                add_issue(self.nb, "crashed", name, KILLED_DETAIL + " (when it was run again)")
+                detail = KILLED_DETAIL + (f" (when it was run again in {where})" if where
+                                          else " (when it was run again)")
+                add_issue(self.nb, "crashed", name, detail)
                 return False
             except CellTimeoutError:
                 continue  # as in its first run; its outputs there say so
+            finally:
+                # nbclient puts the cell it ran into the notebook: the record keeps the first run
+                self.nb.cells[i] = original
         return True

@@ -257,7 +257,8 @@ def _lesson_cells(gradebook, lesson: Lesson, student_id: str, autograded_path,
                 status.append(kind)
             where = issue.get("cell") or ""
             note = f"{kind.replace('_', ' ')} ({where})" if where else kind.replace("_", " ")
-            if kind in ("technique", "forged_result", "notebook_repaired") and issue.get("detail"):
+            if kind in ("technique", "forged_result", "hooked", "metadata_edited",
+                        "notebook_repaired") and issue.get("detail"):
                 note += f": {issue['detail']}"  # a concern for the instructor's review
             notes.append(note)
     penalty = sub.late_submission_penalty or 0.0

@@ -7,22 +7,20 @@ from __future__ import annotations
 
 from nbformat.notebooknode import NotebookNode
 
-__all__ = ["FLAGGED_KINDS", "ISSUE_KINDS", "STOPPED_ENAMES", "add_issue", "cell_name", "error_output", "issues_of"]
+__all__ = ["FLAGGED_KINDS", "ISSUE_KINDS", "add_issue", "cell_name", "error_output",
+           "issues_of", "probe_mark", "strip_grader_metadata"]
 
 
 ISSUE_KINDS = ("crashed", "timed_out", "not_run", "test_cell_restored", "test_cell_modified",
                "no_result", "multiple_results", "malformed_result", "test_cell_moved",
                "duplicate_cell", "cell_retyped", "metadata_edited", "solution_cell_deleted",
-               "technique", "forged_result", "notebook_repaired")
+               "technique", "forged_result", "hooked", "notebook_repaired")
 
 
 FLAGGED_KINDS = ("crashed", "timed_out", "test_cell_restored", "test_cell_modified", "technique",
-                 "forged_result",
+                 "forged_result", "hooked",
                  "no_result", "multiple_results", "malformed_result", "test_cell_moved",
                  "duplicate_cell", "cell_retyped", "metadata_edited", "solution_cell_deleted")
-
-
-STOPPED_ENAMES = ("DeadKernelError", "NotRun", "CellTimeoutError")
 
 
 def issues_of(nb: NotebookNode) -> list[dict]:
@@ -38,9 +36,37 @@ def add_issue(nb: NotebookNode, kind: str, cell: str | None = None, detail: str 
         issues.append(entry)
 
 
+GRADER_CELL_KEYS = ("grader_probe", "grader")  # cell metadata only the trusted side writes
+
+
+def strip_grader_metadata(cell: NotebookNode) -> list[str]:
+    """Remove from a *submitted* cell the metadata keys only the grader writes (a probe's mark):
+    the cell stays, the student's. Returns the keys removed."""
+    meta = cell.get("metadata")
+    if not isinstance(meta, dict):
+        return []
+    removed = [key for key in GRADER_CELL_KEYS if key in meta]
+    for key in removed:
+        del meta[key]
+    return removed
+
+
+def probe_mark(cell: NotebookNode, resources) -> tuple[str, str] | None:
+    """``(exercise id, part)`` of a probe cell :class:`~grader.autograde.inject_probes.InjectProbes`
+    appended in this run (its mark carries the run's token), else None: a submitted cell is
+    never taken for a probe, whatever metadata it carries."""
+    token = (resources or {}).get("grader_probe_token")
+    mark = cell.get("metadata", {}).get("grader_probe")
+    if not token or not isinstance(mark, dict) or mark.get("token") != token:
+        return None
+    return mark.get("id"), mark.get("part")
+
+
 def cell_name(cell: NotebookNode, index: int) -> str:
-    grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") or \
-        cell.get("metadata", {}).get("grader_probe")  # a probe cell: its exercise
+    grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+    mark = cell.get("metadata", {}).get("grader_probe")
+    if not grade_id and isinstance(mark, dict) and isinstance(mark.get("id"), str):
+        grade_id = mark["id"]  # a probe cell: its exercise
     return grade_id or f"cell {index + 1}"
 
 

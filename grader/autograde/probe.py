@@ -121,18 +121,19 @@ def _call(func, case, lang, limit, buffer):
     except Exception as exc:
         return {"error": {"ename": "ProbeInputError", "evalue": f"{type(exc).__name__}: {exc}"[:500],
                           "probe": True}}
-    explain = None
-    recorder_ctx = contextlib.nullcontext()
-    try:  # the diagnosis of None answers, when the student side is importable (text only)
+    explain = recorder = None
+    stack = contextlib.ExitStack()
+    try:  # the diagnosis of None answers, when the student side is importable (text only);
+        # where minitape has no tape (a grading world without autodiff) there is none
         from grader.student.diagnose import GradientRecorder, explain_none
-        recorder_ctx = GradientRecorder()
+        recorder = stack.enter_context(GradientRecorder())
         explain = explain_none
     except Exception:
-        pass
+        recorder = explain = None
     answer = None
     out = {}
     start = time.perf_counter()
-    with recorder_ctx as recorder, _captured(buffer):
+    with stack, _captured(buffer):
         try:
             with _time_limit(limit):
                 answer = func(*args, **kwargs)
@@ -168,6 +169,8 @@ def run(namespace, spec_json):
     spec = json.loads(spec_json)
     func = namespace.get(spec["function"])
     payload = {"exercise": spec["exercise"], "nonce": spec["nonce"], "cases": []}
+    if spec.get("part"):  # one of the probe's two cells (visible cases, hidden cases)
+        payload["part"] = spec["part"]
     if func is None:
         payload["setup"] = "undefined"
     elif not callable(func):

@@ -16,7 +16,7 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.nbgraderformat import SCHEMA_VERSION, MetadataValidator
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor
 
-from grader.autograde.issues import add_issue
+from grader.autograde.issues import add_issue, strip_grader_metadata
 
 __all__ = ["RecordSubmissionIssues"]
 
@@ -80,6 +80,8 @@ class RecordSubmissionIssues(NbGraderPreprocessor):
       empty ``nbgrader`` metadata that makes ``add_missing_cells`` raise ``KeyError``;
     * a cell whose nbgrader metadata names an id the assignment does not have, or is not a
       dict: the metadata is dropped (``metadata_edited``);
+    * grader metadata a submission carries (``metadata.grader`` of the notebook, a probe's mark
+      ``grader_probe`` on a cell): removed, the cells kept as the student's (``metadata_edited``);
     * a known cell with edited metadata (points, grade/solution/locked flags) or another cell
       type (code turned into markdown): ``OverwriteCells`` restores it; ``metadata_edited`` /
       ``cell_retyped``;
@@ -99,7 +101,19 @@ class RecordSubmissionIssues(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         notebook_id = resources["nbgrader"]["notebook"]
         assignment_id = resources["nbgrader"]["assignment"]
-        nb.metadata.setdefault("grader", {})["issues"] = []  # a fresh record per autograde run
+        # what the grader records in a notebook is the grader's: a submission that carries it
+        # (scores, issues, a probe's mark on a cell) has it removed, its cells kept as its own
+        carried = nb.metadata.pop("grader", None)
+        nb.metadata["grader"] = {"issues": []}  # a fresh record per autograde run
+        if carried not in (None, {}, {"issues": []}):
+            add_issue(nb, "metadata_edited", None, "the notebook carried grader metadata "
+                      "(metadata.grader); it was removed")
+        for index, cell in enumerate(nb.cells):
+            removed = strip_grader_metadata(cell)
+            if removed:
+                add_issue(nb, "metadata_edited", f"cell {index + 1}",
+                          f"the cell carried grader metadata ({', '.join(removed)}); it was "
+                          "removed and the cell ran as the student's own code")
         for detail in resources.pop("grader_repairs", None) or []:
             add_issue(nb, "notebook_repaired", None, detail)
         with Gradebook(resources["nbgrader"]["db_url"]) as gb:

@@ -41,7 +41,14 @@ from grader.i18n import t
 from grader.student.runner import CheckResult, ExerciseResult, StudentError, graded_cases, judge_case
 from grader.wire import MAX_PAYLOAD, MIME, WireError, decode_answer, encode_input
 
-__all__ = ["PROBE_MIME", "ProbePlan", "build_probe", "exercise_seed", "hidden_digest", "score_probe"]
+__all__ = ["PARTS", "PROBE_MIME", "ProbePlan", "build_probe", "build_probe_parts", "exercise_seed",
+           "hidden_digest", "score_probe"]
+
+# a probe in two cells: every visible case of every exercise runs before any hidden input is
+# sent to the kernel (grader.autograde.inject_probes), so nothing feedback shows of a visible
+# case -- an exception's text, a value -- can carry a hidden input seen earlier
+PARTS = ("visible", "hidden")
+MAX_PAYLOADS = 8  # probe outputs per part judged (more: the extra ones are malformed)
 
 PROBE_MIME = MIME  # the wire format's (grader.wire): the probe's output
 _RUNTIME = Path(__file__).resolve().parent / "probe.py"
@@ -78,9 +85,7 @@ def hidden_digest(plan: ProbePlan) -> str:
     return hashlib.sha256(("\0".join(seeds)).encode()).hexdigest()[:16]
 
 
-def build_probe(ex: Exercise, lang: str, seed: int, call_timeout: float | None = None
-                ) -> tuple[str, ProbePlan]:
-    """The code of the probe cell for ``ex`` and the plan to score its output with."""
+def _plan_and_cases(ex: Exercise, lang: str, seed: int, call_timeout: float | None):
     plan = ProbePlan(ex.id, lang, int(seed), secrets.token_hex(8), call_timeout)
     cases = []
     for case, label, hidden, case_seed, with_fd in graded_cases(ex, lang, True, int(seed)):
@@ -88,8 +93,35 @@ def build_probe(ex: Exercise, lang: str, seed: int, call_timeout: float | None =
         cases.append({"args": encode_input(tuple(inputs.args)),
                       "kwargs": encode_input(dict(inputs.kwargs))})
         plan.cases.append((label, hidden, case_seed, with_fd))
+    return plan, cases
+
+
+def build_probe(ex: Exercise, lang: str, seed: int, call_timeout: float | None = None
+                ) -> tuple[str, ProbePlan]:
+    """The code of one probe cell running every case of ``ex``, and the plan to score its
+    output with (the autograder runs the two parts of :func:`build_probe_parts` instead)."""
+    plan, cases = _plan_and_cases(ex, lang, seed, call_timeout)
+    return _probe_source(ex, lang, plan, cases, None), plan
+
+
+def build_probe_parts(ex: Exercise, lang: str, seed: int, call_timeout: float | None = None
+                      ) -> tuple[dict[str, tuple[str, int]], ProbePlan]:
+    """The probe of ``ex`` in two cells, ``{"visible": (code, cases), "hidden": (code,
+    cases)}``, and the plan to score their outputs with (together)."""
+    plan, cases = _plan_and_cases(ex, lang, seed, call_timeout)
+    hidden = [h for _, h, _, _ in plan.cases]
+    parts = {}
+    for part in PARTS:
+        mine = [c for c, h in zip(cases, hidden) if h == (part == "hidden")]
+        parts[part] = (_probe_source(ex, lang, plan, mine, part), len(mine))
+    return parts, plan
+
+
+def _probe_source(ex: Exercise, lang: str, plan: ProbePlan, cases: list, part: str | None) -> str:
     spec = {"exercise": ex.id, "function": ex.function, "lang": lang, "nonce": plan.nonce,
-            "call_timeout": call_timeout, "cases": cases}
+            "call_timeout": plan.call_timeout, "cases": cases}
+    if part is not None:
+        spec["part"] = part
     runtime = _RUNTIME.read_text(encoding="utf-8")
     wire = _WIRE.read_text(encoding="utf-8")  # the codec's kernel half, run before the probe
     source = (f"# {ex.id}: run by the autograder (the test cell's own code is shown in feedback)\n"
@@ -98,7 +130,7 @@ def build_probe(ex: Exercise, lang: str, seed: int, call_timeout: float | None =
               f"exec(compile({runtime!r}, '<grader-probe>', 'exec'), __grader_probe)\n"
               f"__grader_probe['run'](globals(), {json.dumps(spec)!r})\n"
               "del __grader_probe\n")
-    return source, plan
+    return source
 
 
 # ------------------------------------------------------------------------------------------
@@ -154,7 +186,7 @@ def _setup_failure(ex: Exercise, lang: str, message: str, reason: str) -> list[C
 _HIDDEN_REASONS = {"none": "none", "type": "type", "dtype": "dtype", "shape": "shape",
                    "structure": "structure", "not_finite": "not_finite", "values": "values",
                    "error": "error", "timeout": "timeout", "fd": "values",
-                   "unusable": "unusable"}
+                   "unusable": "unusable", "no_result": "other"}
 
 
 def _hidden_view(check: CheckResult, lang: str, error: StudentError | None,
@@ -200,6 +232,18 @@ def _judge_payload(ex: Exercise, plan: ProbePlan, payload: dict, lang: str
         case = by_index[index]
         inputs = case.make(np.random.default_rng(case_seed))
         answer, error, why = None, None, {}
+        if reported is _MISSING:  # its part of the probe published nothing
+            error = StudentError("NoResult", t("err.no_result", lang, name=ex.function))
+            judged = judge_case(ex, case, label, hidden, case_seed, lang, error=error,
+                                inputs=inputs, with_fd=with_fd)
+            judged = [CheckResult(c.label, c.hidden, c.weight, False,
+                                  "no_result" if c.reason == "error" else c.reason,
+                                  t("err.no_result", lang, name=ex.function)
+                                  if c.reason == "error" else c.message) for c in judged]
+            if hidden:
+                judged = [_hidden_view(c, lang, None, label) for c in judged]
+            checks.extend(judged)
+            continue
         try:
             if not isinstance(reported, dict):
                 raise WireError("malformed case")
@@ -233,6 +277,54 @@ def _judge_payload(ex: Exercise, plan: ProbePlan, payload: dict, lang: str
     return checks, facts
 
 
+_MISSING = object()  # a case whose part of the probe published nothing
+
+
+def _candidates(ex: Exercise, plan: ProbePlan, payloads: list, issues: list) -> list[dict]:
+    """Whole payloads to judge, one case per case of ``plan``: each one-cell payload (part
+    ``None``), and each pairing of a visible part with a hidden part; a part that published
+    nothing has its cases missing (they fail: ``no_result``). Malformed ones are noted."""
+    whole, parts = [], {part: [] for part in PARTS}
+    for raw in payloads:
+        try:
+            payload = _as_payload(raw)
+            if payload.get("exercise") != ex.id or payload.get("nonce") != plan.nonce:
+                raise WireError("probe output for another exercise or run")
+            part = payload.get("part")
+            if part is not None and part not in parts:
+                raise WireError("probe output of an unknown part")
+            if part is None:
+                whole.append(payload)
+            elif len(parts[part]) >= MAX_PAYLOADS:
+                raise WireError("too many probe outputs")
+            else:
+                parts[part].append(payload)
+        except (WireError, ValueError, TypeError, KeyError) as exc:
+            issues.append(("malformed_result", str(exc)[:200]))
+    if not any(parts.values()):
+        return whole
+    wanted = {part: sum(1 for _, hidden, _, _ in plan.cases if hidden == (part == "hidden"))
+              for part in PARTS}
+    missing = [part for part in PARTS if wanted[part] and not parts[part]]
+    if missing:
+        issues.append(("no_result", f"the kernel published no result for the {' and '.join(missing)} "
+                                    "cases of this exercise"))
+    out = list(whole)
+    for visible in parts["visible"] or [None]:
+        for hidden in parts["hidden"] or [None]:
+            merged = {"exercise": ex.id, "nonce": plan.nonce, "cases": []}
+            for part, payload in (("visible", visible), ("hidden", hidden)):
+                if payload is not None and payload.get("setup"):
+                    merged = dict(payload)
+                    break
+                cases = payload.get("cases") if payload is not None else [_MISSING] * wanted[part]
+                if not isinstance(cases, list) or len(cases) != wanted[part]:
+                    raise WireError("probe output with the wrong number of cases")
+                merged["cases"] = merged["cases"] + cases
+            out.append(merged)
+    return out
+
+
 def _forged(ex: Exercise, lang: str, checks: list[CheckResult]) -> list[CheckResult]:
     """Every check failed: the function as submitted cannot return, yet values came back."""
     message = t("err.forged", lang, name=ex.function)
@@ -258,18 +350,26 @@ def score_probe(ex: Exercise, plan: ProbePlan, outputs: list, lang: str,
     payloads = probe_payloads(outputs)
     issues: list[tuple[str, str]] = []
     judged = []
-    for raw in payloads:
+    try:
+        candidates = _candidates(ex, plan, payloads, issues)
+    except (WireError, ValueError, TypeError, KeyError) as exc:
+        issues.append(("malformed_result", str(exc)[:200]))
+        candidates = []
+    for payload in candidates:
         try:
-            payload = _as_payload(raw)
             judged.append(_judge_payload(ex, plan, payload, lang))
         except (WireError, ValueError, TypeError, KeyError) as exc:
             issues.append(("malformed_result", str(exc)[:200]))
     if not judged:
         message = t("err.no_result", lang, name=ex.function)
         checks = _setup_failure(ex, lang, message, "no_result")
-        issues.append(("no_result", "the kernel published no usable result for this exercise"))
+        if not any(kind == "no_result" for kind, _ in issues):
+            issues.append(("no_result", "the kernel published no usable result for this exercise"))
         return ExerciseResult(ex, lang, checks, "grade"), issues, {}
-    if len(payloads) > 1:
+    # one output per cell of the probe is expected (a one-cell probe, or each of two parts)
+    slots = {p.get("part") if isinstance(p, dict) and p.get("part") in PARTS else None
+             for p in payloads}
+    if len(payloads) > len(slots):
         issues.append(("multiple_results",
                        f"the kernel published {len(payloads)} results; the lowest score counts"))
     stub = "no" if cell_sources is None else provably_raises(cell_sources, ex.function)

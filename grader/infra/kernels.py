@@ -13,6 +13,11 @@ code ever runs in the zygote. What differs from a kernel started from scratch:
 - NumPy's global random stream is reseeded in each kernel (Python's ``random`` reseeds itself);
 - all kernels of one worker share Python's string-hash seed.
 
+A kernel of a grading *world* (:mod:`grader.infra.worlds`: the student site without a tool an
+exercise forbids) is forked from a zygote of its own, started on first need inside that world's
+sandbox (:meth:`grader.infra.sandbox.Sandbox.for_world`), so it never holds what the world
+lacks: only the submissions of an assignment with such an exercise pay for it.
+
 A kernel falls back to an ordinary start (with a warning in the log) where forking would not
 give the same kernel: a kernel spec other than this interpreter's ``ipykernel_launcher``, a
 kernel environment whose ``PYTHON*``/``MPL*`` variables differ from the zygote's, or a preloaded
@@ -36,16 +41,20 @@ from typing import Any, Iterable
 
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import LocalProvisioner
-from traitlets import default
+from traitlets import Unicode, default
 
 from grader.infra.zygote import INLINE_BACKEND
 from grader.infra.sandbox import SANDBOX_HOME, Sandbox
 
 __all__ = ["KERNEL_MODULES", "KernelZygote", "PreloadedKernelManager", "ZygoteError",
            "active_sandbox", "active_zygote", "kernel_manager_class", "modules_imported_by",
-           "start_zygote", "stop_zygote", "use_sandbox"]
+           "start_zygote", "stop_zygote", "use_sandbox", "world_environment"]
 
 log = logging.getLogger("grader.infra.kernels")
+
+# a world's kernel replays cells whose outputs are not kept (grader.autograde.execute): its
+# figures are drawn but never rendered to images
+WORLD_MPLBACKEND = "agg"
 
 KERNEL_LOG_BYTES = 1 << 20  # of a sandboxed kernel's own stdout/stderr, into the worker's log
 
@@ -62,9 +71,14 @@ class KernelZygote:
     """Handle on a running zygote process (see :mod:`grader.infra.zygote`)."""
 
     def __init__(self, modules: Iterable[str], cwd: str | None = None, startup_timeout: float = 120,
-                 sandbox: "Sandbox | None" = None):
+                 sandbox: "Sandbox | None" = None, world: str = ""):
         # kernels are forked from it (their /proc/self/environ is its): no seed of hidden points
         env = {k: v for k, v in os.environ.items() if k != "GRADER_SEED"}
+        self.world = world
+        if world:
+            env["MPLBACKEND"] = WORLD_MPLBACKEND
+            if sandbox is None:
+                env = world_environment(env, world)
         env.setdefault("MPLBACKEND", INLINE_BACKEND)  # before matplotlib can be imported
         self.modules = list(modules)
         self.sandbox = sandbox
@@ -150,17 +164,22 @@ class KernelZygote:
                 pass
 
 
-_ACTIVE: list[KernelZygote] = []
+_ACTIVE: list[KernelZygote] = []  # the zygote of this process's kernels (the student site)
+_WORLD_ZYGOTES: dict[str, KernelZygote] = {}  # world -> its zygote, started on first need
+_WORLD_FAILED: dict[str, str] = {}  # world -> why its zygote could not start (kernels start fresh)
+_PRELOAD: list[str] = []  # the modules the zygote preloads: a world's zygote preloads them too
 # kernels this process launched: forked from the zygote, or started fresh although one was active
 STATS = {"forked": 0, "fresh": 0}
 
 
 def start_zygote(modules: Iterable[str], cwd: str | None = None) -> KernelZygote:
     """Start the zygote kernels of this process are forked from (replacing any earlier one),
-    inside the active sandbox if there is one (:func:`use_sandbox`)."""
+    inside the active sandbox if there is one (:func:`use_sandbox`). The zygotes of grading
+    worlds start later, each on its first kernel, with the same modules."""
     if not hasattr(os, "fork"):
         raise ZygoteError("forking kernels needs os.fork (Linux, macOS); kernels start fresh")
     stop_zygote()
+    _PRELOAD[:] = list(modules)
     zygote = KernelZygote(modules, cwd=cwd, sandbox=active_sandbox())
     _ACTIVE.append(zygote)
     return zygote
@@ -169,9 +188,34 @@ def start_zygote(modules: Iterable[str], cwd: str | None = None) -> KernelZygote
 def stop_zygote() -> None:
     while _ACTIVE:
         _ACTIVE.pop().close()
+    while _WORLD_ZYGOTES:
+        _WORLD_ZYGOTES.popitem()[1].close()
+    _WORLD_FAILED.clear()
 
 
-def active_zygote() -> KernelZygote | None:
+def _world_zygote(world: str) -> KernelZygote | None:
+    """The zygote of ``world``'s kernels: started on the first kernel of that world, where this
+    process preloads kernels at all; None where it cannot start (kernels then start fresh)."""
+    zygote = _WORLD_ZYGOTES.get(world)
+    if zygote is not None and zygote.proc.poll() is not None:
+        log.warning("the %s kernel zygote exited (status %s); starting it again", world,
+                    zygote.proc.returncode)
+        _WORLD_ZYGOTES.pop(world).close()
+        zygote = None
+    if zygote is None and _ACTIVE and world not in _WORLD_FAILED:
+        try:
+            zygote = KernelZygote(_PRELOAD, sandbox=active_sandbox(world), world=world)
+        except (ZygoteError, OSError) as exc:
+            _WORLD_FAILED[world] = str(exc)
+            log.warning("kernels of the grading world %s start fresh: %s", world, exc)
+            return None
+        _WORLD_ZYGOTES[world] = zygote
+    return zygote
+
+
+def active_zygote(world: str = "") -> KernelZygote | None:
+    if world:
+        return _world_zygote(world)
     zygote = _ACTIVE[-1] if _ACTIVE else None
     if zygote is not None and zygote.sandbox is not None and zygote.proc.poll() is not None:
         # a sandboxed zygote died (a kernel cannot kill it, but memory can run out): start it
@@ -191,16 +235,48 @@ _SANDBOX: list["Sandbox"] = []
 
 
 _SANDBOX_CHOSEN: list[bool] = []
+_WORLD_SANDBOXES: dict[str, "Sandbox"] = {}  # world -> the sandbox of its kernels
+_WORLD_SITES: dict[str, str] = {}  # world -> its folder, for kernels that run unsandboxed
 
 
 def use_sandbox(sandbox: "Sandbox | None") -> None:
     """Run every kernel this process starts from now on in ``sandbox`` (``None``: no sandbox)."""
     _SANDBOX[:] = [sandbox] if sandbox is not None else []
     _SANDBOX_CHOSEN[:] = [True]
+    while _WORLD_SANDBOXES:
+        _WORLD_SANDBOXES.popitem()[1].close()
 
 
-def active_sandbox() -> "Sandbox | None":
-    return _SANDBOX[-1] if _SANDBOX else None
+def active_sandbox(world: str = "") -> "Sandbox | None":
+    """The sandbox kernels start in; for a grading ``world``, one like it whose kernels import
+    that world (made on first need, :meth:`grader.infra.sandbox.Sandbox.for_world`)."""
+    base = _SANDBOX[-1] if _SANDBOX else None
+    if not world or base is None:
+        return base
+    box = _WORLD_SANDBOXES.get(world)
+    if box is None:
+        import multiprocessing.util
+
+        box = _WORLD_SANDBOXES[world] = base.for_world(world)
+        # its scratch area goes with the process (a pool worker ends through os._exit)
+        multiprocessing.util.Finalize(None, box.close, exitpriority=5)
+    return box
+
+
+def world_environment(env: dict | None, world: str) -> dict:
+    """The environment of an *unsandboxed* kernel of ``world``: the world's folder first on
+    ``PYTHONPATH``. Without the sandbox this is no barrier (the kernel can put anything on its
+    path; grading without the sandbox is only for submissions you trust), but an honest
+    notebook is graded as it is with the sandbox."""
+    env = dict(os.environ if env is None else env)
+    site = _WORLD_SITES.get(world)
+    if site is None:
+        from grader.infra.student_site import ensure
+        from grader.infra.worlds import ensure_world
+
+        site = _WORLD_SITES[world] = ensure_world(ensure(), world)
+    env["PYTHONPATH"] = os.pathsep.join([site, *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]])
+    return env
 
 
 def kernel_manager_class(sandbox: bool = True):
@@ -293,12 +369,13 @@ class ForkingProvisioner(LocalProvisioner):
     sandbox_dir: str | None = None
 
     async def launch_kernel(self, cmd: list[str], **kwargs: Any):
-        sandbox = active_sandbox()
+        world = getattr(self.parent, "world", "")
+        sandbox = active_sandbox(world)
         if sandbox is not None:
             if self.sandbox_dir is None:
                 raise RuntimeError("a sandboxed kernel needs its folder (PreloadedKernelManager)")
             sandbox.give(self.parent.connection_file)  # the kernel reads it as the sandbox user
-        zygote = active_zygote()
+        zygote = active_zygote(world)
         if zygote is not None and (zygote.sandbox is not None) != (sandbox is not None):
             zygote = None  # started before the sandbox was chosen: never mix the two
         if zygote is None or not zygote.can_fork(cmd):
@@ -364,7 +441,7 @@ class ForkingProvisioner(LocalProvisioner):
 
     async def cleanup(self, restart: bool = False) -> None:
         await super().cleanup(restart)
-        sandbox = active_sandbox()
+        sandbox = active_sandbox(getattr(self.parent, "world", ""))
         if not restart and self.sandbox_dir is not None and sandbox is not None:
             sandbox.remove(self.sandbox_dir)  # nothing the kernel wrote is kept
             self.sandbox_dir = None
@@ -375,6 +452,10 @@ class PreloadedKernelManager(AsyncKernelManager):
     and if the kernel spec names no provisioner of its own); its session decodes what the
     kernel sends defensively (:class:`grader.infra.session.SafeSession`)."""
 
+    world = Unicode("", help="The grading world (grader.infra.worlds) the kernel imports: "
+                             "'' for the student site, 'no-autodiff' for minitape without its "
+                             "automatic differentiation").tag(config=False)
+
     @default("session")
     def _default_session(self):
         from grader.infra.session import SafeSession
@@ -383,12 +464,16 @@ class PreloadedKernelManager(AsyncKernelManager):
 
     async def _async_pre_start_kernel(self, **kw: Any):
         spec_provisioner = (self.kernel_spec.metadata or {}).get("kernel_provisioner")
-        sandbox = active_sandbox()
+        sandbox = active_sandbox(self.world)
+        if self.world:
+            kw["env"] = dict(kw.get("env") or os.environ, MPLBACKEND=WORLD_MPLBACKEND)
+            if sandbox is None:
+                kw["env"] = world_environment(kw["env"], self.world)
         if sandbox is not None and spec_provisioner:
             raise RuntimeError(f"the kernel spec {self.kernel_name!r} names its own provisioner "
                                f"({spec_provisioner}); it cannot run in the grading sandbox")
-        if self.provisioner is None and (active_zygote() is not None or sandbox is not None) \
-                and not spec_provisioner:
+        if self.provisioner is None and (active_zygote(self.world) is not None
+                                         or sandbox is not None) and not spec_provisioner:
             self.kernel_id = self.kernel_id or kw.pop("kernel_id", str(uuid.uuid4()))
             self.provisioner = ForkingProvisioner(kernel_id=self.kernel_id,
                                                   kernel_spec=self.kernel_spec, parent=self)

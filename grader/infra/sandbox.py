@@ -183,6 +183,13 @@ class Sandbox:
     # what kernels import minitape, grader and lessons from: the student wheel's contents
     # (grader.infra.student_site); built and audited once, cached
     student_site: str | None = None
+    # the grading world (grader.infra.worlds) this sandbox's kernels import from: "" for the
+    # student site itself; see for_world
+    world: str = ""
+    # packages of the grading Python made unimportable here (a world's other tools): each an
+    # empty folder whose __init__ raises ImportError (an empty folder alone would import as an
+    # empty namespace package)
+    blocked: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.bwrap = self.bwrap or find_bwrap()
@@ -234,6 +241,25 @@ class Sandbox:
         box = copy.copy(self)
         box._scratch, box._counter, box._lock = None, 0, threading.Lock()
         box.base = base or self.base
+        return box
+
+    def for_world(self, name: str) -> "Sandbox":
+        """A sandbox like this one whose kernels import the grading world ``name``
+        (:mod:`grader.infra.worlds`: the student site without a forbidden tool) in place of the
+        student site: the student site itself is not in it (hidden where it lies under a folder
+        the sandbox shows), and neither are the grading Python's other packages that do the
+        tool's job. A scratch area of its own."""
+        from grader.infra.worlds import WorldError, ensure_world, other_autodiff_dirs
+
+        try:
+            site = os.path.realpath(ensure_world(self.student_site, name))
+        except WorldError as exc:
+            raise SandboxError(f"cannot prepare the grading world {name!r}: {exc}") from None
+        box = self.for_this_process()
+        box.readonly = [p for p in self.readonly if p != self.student_site] + [site]
+        box.hidden = [*self.hidden, self.student_site]
+        box.blocked = other_autodiff_dirs(name)
+        box.student_site, box.world = site, name
         return box
 
     # -- scratch folders ---------------------------------------------------------------------
@@ -394,6 +420,16 @@ class Sandbox:
                     args += ["--tmpfs", path]
                 else:  # a file (an editable install's path hook): empty
                     args += ["--ro-bind", "/dev/null", path]
+        if self.blocked:
+            from grader.infra.worlds import BLOCKER
+
+            blocker = os.path.join(self.student_site, BLOCKER)
+            for path in self.blocked:
+                if _under(path, self.readonly):
+                    if os.path.isdir(path):
+                        args += ["--tmpfs", path, "--ro-bind", blocker, os.path.join(path, "__init__.py")]
+                    else:  # a single-file module
+                        args += ["--ro-bind", blocker, path]
         args += parents(writable) + ["--bind", writable, writable]
         for source, dest in (binds or {}).items():  # more writable folders, e.g. a private copy
             args += parents(dest) + ["--bind", source, dest]

@@ -27,7 +27,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-__all__ = ["PACKAGES", "StudentSiteError", "ensure", "instructor_package_dirs"]
+__all__ = ["PACKAGES", "StudentSiteError", "ensure", "instructor_package_dirs", "publish"]
 
 PACKAGES = ("course_lang", "minitape", "grader", "lessons")
 _SKIP_PARTS = {"__pycache__", ".ipynb_checkpoints", "build", "dist"}
@@ -142,16 +142,23 @@ def ensure(log=None) -> str:
         if problems:
             raise StudentSiteError("the student site would hold instructor material:\n  "
                                    + "\n  ".join(problems[:20]))
-        for path in stage.rglob("*"):  # read-only for everyone, readable by the sandbox user
-            path.chmod(0o755 if path.is_dir() else 0o644)
-        stage.chmod(0o755)
-        (stage / ".audited").write_text(key + "\n")
-        try:
-            os.rename(stage, site)
-        except OSError:  # another run built it meanwhile
-            if not (site / ".audited").is_file():
-                raise
+        publish(stage, site, key)
     finally:
         if stage.exists():
             shutil.rmtree(stage, ignore_errors=True)
     return str(site)
+
+
+def publish(stage: Path, folder: Path, mark: str) -> None:
+    """Make the audited ``stage`` the cached ``folder``: read-only for everyone (readable by
+    the sandbox user), marked ``.audited``, renamed in one step (another process that built it
+    meanwhile wins)."""
+    for path in stage.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    stage.chmod(0o755)
+    (stage / ".audited").write_text(mark + "\n")
+    try:
+        os.rename(stage, folder)
+    except OSError:  # another run built it meanwhile
+        if not (folder / ".audited").is_file():
+            raise

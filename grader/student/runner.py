@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from grader.student.checks import FDOutcome, compare, finite_difference_check, flatten_with_paths, to_array
+from grader.student.absent import without
 from grader.student.diagnose import GradientRecorder, explain_none
 from grader.student.registry import Case, Exercise, Inputs
 from grader.i18n import current_language, t
@@ -298,7 +299,8 @@ def _run_case(ex: Exercise, func: Any, case: Case, label: str, hidden: bool, see
     answer = None
     with GradientRecorder() as recorder, _captured(buffer):
         try:
-            answer = func(*inputs.args, **inputs.kwargs)
+            with without(ex.absent, lang):  # as grading calls it (grader.student.absent)
+                answer = func(*inputs.args, **inputs.kwargs)
         except Exception as exc:
             error = StudentError(type(exc).__name__, str(exc), isinstance(exc, NotImplementedError),
                                  "" if isinstance(exc, NotImplementedError) else _student_frames(exc))

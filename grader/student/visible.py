@@ -62,6 +62,8 @@ def build_data(exercises: dict[str, Exercise]) -> dict:
                                        "hint": p.hint} for p in ex.mistakes]
         if not ex.hidden_at_random:
             out[ex_id]["hidden_random"] = False
+        if ex.absent:
+            out[ex_id]["absent"] = list(ex.absent)
         if ex.optional:
             out[ex_id]["optional"] = True
     return {"format": 1, "exercises": out}
@@ -107,6 +109,7 @@ def visible_exercise(exercise_id: str) -> Exercise:
                                            p.get("title", {}), p.get("hint", {}))
                                    for p in entry.get("mistakes", [])),
                     hidden_random=bool(entry.get("hidden_random", True)),
+                    absent=tuple(entry.get("absent", ())),
                     optional=bool(entry.get("optional", False)))
 
 

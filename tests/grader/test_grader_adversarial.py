@@ -24,6 +24,7 @@ from tests.support.course import (HARD_CODED, LESSON, WRONG, autograde_summary, 
                                   released, released_course, reference_solutions, solution_index,
                                   strip_html, submit, with_answers)
 from tests.support.course import test_index as cell_index_of_test
+from lesson7_attacks import LESSON1_FORGING_HOOK
 
 pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
@@ -114,22 +115,28 @@ MARKER = ("# ### BEGIN HIDDEN TESTS -- my own note, not nbgrader's\n"
 
 # student -> ({cell: score}, total, status)
 EXPECTED = {
-    # cheats: each earns what its values deserve
-    "c01_patch_grade": (ZERO, "0", "ok"),
-    "c02_patch_compare": (ZERO, "0", "ok"),
-    "c03_patch_score": (ZERO, "0", "ok"),
+    # cheats: each earns what its values deserve; patching what the probe uses is named for
+    # review (issue 36, item 2a)
+    "c01_patch_grade": (ZERO, "0", "hooked"),
+    "c02_patch_compare": (ZERO, "0", "hooked"),
+    "c03_patch_score": (ZERO, "0", "hooked"),
     # the registry cleared in the kernel: the hidden checks still run (2 of 6 weights of l01_ex1);
     # its hard-coded answer has no GradientTape, which l01_ex1 asks for: a note, never points
     "c04_clear_registry": ({**FULL, "l01_ex1": "0.3333"}, "6.3333", "technique"),
-    "c05_fake_grader_module": (ZERO, "0", "ok"),
-    "c06_patch_numpy": (ZERO, "0", "ok"),
-    "c07_patch_builtins": (ZERO, "0", "ok"),
-    "c08_patch_tape": (ZERO, "0", "ok"),
+    "c05_fake_grader_module": (ZERO, "0", "hooked"),
+    "c06_patch_numpy": (ZERO, "0", "hooked"),
+    "c07_patch_builtins": (ZERO, "0", "hooked"),
+    "c08_patch_tape": (ZERO, "0", "hooked"),
     # right values survive a changed display setting; wrong ones do not profit from it
     "c09_interactivity_none": (FULL, "7", "ok"),
     "c10_interactivity_all": (ZERO, "0", "ok"),
     "c11_forged_output": (ZERO, "0", "malformed_result;multiple_results"),
     "c12_shadow_grader_py": (ZERO, "0", "ok"),
+    # issue 36, item 2a: a display hook publishes minitape's values for a buggy function. In
+    # the student's own kernel (lesson 1 forbids nothing) what the kernel reports is the
+    # kernel's word, and these are the right values: the points follow them, and the hook is
+    # named for the instructor's review with every exercise it could change
+    "c13_output_hook": (FULL, "7", "hooked"),
     # honest work
     "h01_float32_cast": (FULL, "7", "ok"),
     "h02_slow": (FULL, "7", "ok"),
@@ -146,6 +153,9 @@ EXPECTED = {
     "m05_retyped_solution": (FULL, "7", "cell_retyped"),
     "m06_points_edited": (FULL, "7", "metadata_edited"),
     "m07_unknown_cell_id": (FULL, "7", "metadata_edited"),
+    # issue 36, item 2c: a cell carrying a probe's metadata is the student's: kept, with its
+    # outputs, and with a cell's time limit (not a probe's)
+    "m08_probe_metadata_cell": (FULL, "7", "metadata_edited;timed_out"),
 }
 
 
@@ -187,6 +197,8 @@ def course(tmp_path_factory):
         "c10_interactivity_all": with_answers(rel, _wrong_with(INTERACTIVITY_ALL)),
         "c11_forged_output": with_answers(rel, {**WRONG, "l01_ex1": FORGED_OUTPUT}),
         "c12_shadow_grader_py": with_answers(rel, WRONG),
+        "c13_output_hook": with_answers(rel, {**sol, "l01_ex1": LESSON1_FORGING_HOOK + "\n"
+                                                       + WRONG["l01_ex1"]}),
         "h01_float32_cast": with_answers(rel, {**sol, "l01_ex1": FLOAT32_CAST}),
         "h02_slow": with_answers(rel, {**sol, "l01_ex1": SLOW}),
         "h03_marker_in_solution": with_answers(rel, {**sol, "l01_ex1": MARKER}),
@@ -219,6 +231,11 @@ def course(tmp_path_factory):
                                   "grade_id": "bonus", "points": 50, "schema_version": 3}
     m07.cells.append(bonus)
     subs["m07_unknown_cell_id"] = m07
+    m08 = copy.deepcopy(right)
+    mine = nbformat.v4.new_code_cell(f"import time\ntime.sleep({2 * TIMEOUT})\nprint('MINE-SLEPT')\n")
+    mine.metadata["grader_probe"] = {"id": "l01_ex1", "part": "visible", "token": "0" * 16}
+    m08.cells.insert(solution_index(m08, "l01_ex1") + 1, mine)
+    subs["m08_probe_metadata_cell"] = m08
     for student, nb in subs.items():
         folder = submit(course, student, EN, nb, ON_TIME)
         if student == "c12_shadow_grader_py":
@@ -258,6 +275,20 @@ def test_structural_repairs_are_noted_with_the_cell(course):
     assert "l01_ex4" in rows["m05_retyped_solution"][f"{LESSON}:notes"]
     assert "l01_ex1" in rows["m06_points_edited"][f"{LESSON}:notes"]
     assert "bonus" in rows["m07_unknown_cell_id"][f"{LESSON}:notes"]
+    assert "grader_probe" in rows["m08_probe_metadata_cell"][f"{LESSON}:notes"]
+    # the hooks, with the exercises whose reported values they could change
+    notes = rows["c13_output_hook"][f"{LESSON}:notes"]
+    assert "hooked (" in notes and "l01_ex1, l01_ex2, l01_ex3, l01_ex4" in notes, notes
+    assert "json patched" in notes and "IPython patched" in notes, notes
+
+
+def test_a_cell_with_a_probes_metadata_is_the_students(course):
+    nb = read(course / "autograded" / "m08_probe_metadata_cell" / EN / f"{LESSON}.ipynb")
+    mine = [c for c in nb.cells if f"time.sleep({2 * TIMEOUT})" in c.get("source", "")]
+    assert len(mine) == 1 and "grader_probe" not in mine[0].metadata
+    # it ran under the cell's limit (the probe's is several times longer), and was interrupted
+    assert any(o.get("output_type") == "error" for o in mine[0].outputs)
+    assert "MINE-SLEPT" not in "".join(o.get("text", "") for o in mine[0].outputs)
 
 
 def test_feedback_shows_the_trusted_report_and_no_hidden_or_probe_code(course):
@@ -364,99 +395,44 @@ def test_the_kernel_sees_no_seed_and_no_host_pid(course):
 
 
 # ------------------------------------------------------------------------------------------
-# Issue 24, classes A-E (lesson 7): techniques are never taken from the kernel's word
+# Lesson 7: minitape's autodiff is absent where the graded values are computed (issue 36,
+# item 1; issue 24's classes A-E before it); the probe's channel is the student's (item 2);
+# honest variety keeps every point and draws no note (item 7)
 # ------------------------------------------------------------------------------------------
 L7 = "07-build-your-own-tape"
 L7_EN = f"{L7}-en"
 L7_CELLS = ("l07_ex1", "l07_ex2", "l07_ex3", "l07_ex4", "l07_ex5", "l07_ex6")
 L7_FULL = {"l07_ex1": "2", "l07_ex2": "3", "l07_ex3": "2", "l07_ex4": "2", "l07_ex5": "2",
            "l07_ex6": "0"}  # l07_ex6 is optional: 0 points
+L7_FLAGS = {"technique", "forged_result", "hooked", "crashed", "metadata_edited"}
 
-# A. the stubs stay; a display hook (and a json spy for the inputs) answers for them, and
-# claims the lesson's own tape ran
-DISPLAY_HOOK = '''import json as _json
-import IPython.display as _d
-import math as _m
-_specs = []
-_loads = _json.loads
-def _spy(s, *a, **k):
-    out = _loads(s, *a, **k)
-    if isinstance(out, dict) and out.get("function") == "quotient_gradients":
-        _specs.append(out)
-    return out
-_json.loads = _spy
-_display = _d.display
-def _forge(obj, *a, **k):
-    key = "application/vnd.minitape.probe+json"
-    if isinstance(obj, dict) and key in obj and _specs and obj[key].get("exercise") == "l07_ex1":
-        cases = []
-        for case in _specs[-1]["cases"]:
-            a0, b0 = (item["v"] for item in case["args"]["items"])
-            ga = -_m.sin(a0 * b0)
-            gb = -a0 * _m.sin(a0 * b0) / b0 - _m.cos(a0 * b0) / b0 ** 2
-            cases.append({"answer": {"t": "list", "items": [{"t": "number", "v": ga},
-                                                            {"t": "number", "v": gb}]},
-                          "tools": ["own_tape", "tape:mul", "tape:div", "tape:cos"],
-                          "seconds": 0.001})
-        obj = {key: dict(obj[key], cases=cases)}
-    return _display(obj, *a, **k)
-_d.display = _forge
-'''
+from lesson7_attacks import (ALIAS, BY_MINITAPE, CLASS_PATCH, EVENT_HOOK, FORBIDDEN,  # noqa: E402
+                             FORGING_HOOK, HAND_FORMULA_HOOK, PERCENT_RUN, RAISES_A_TIMEOUT_NAME, REBIND,
+                             STOP_NAMED, ZERO, mt_backward, searching)
 
-# backward() by minitape (forbidden): the body, with `GT` standing for tf.GradientTape and
-# GRADIENT for how the gradient is taken
-_MT_BACKWARD = '''def {name}(tape, values, target):
-    ops = {{"add": lambda a, b: a + b, "mul": lambda a, b: a * b, "sin": tf.sin, "exp": tf.exp}}
-    outs = {{o for o, _, _ in tape}}
-    env = {{}}
-    with GT(persistent=True) as gt:
-        for n, v in values.items():
-            if n not in outs:
-                env[n] = tf.constant(float(v))
-                gt.watch(env[n])
-        for o, op, ins in tape:
-            env[o] = ops[op](*(env[i] for i in ins))
-    names = list(values)
-    g = {gradient}
-    {extra}return {{n: float(x.numpy()) for n, x in zip(names, g)}}
-'''
-_ZERO = "tf.UnconnectedGradients.ZERO"
+# A. the stubs stay; a display hook (and a json spy for the inputs) answers for them
+DISPLAY_HOOK = HAND_FORMULA_HOOK
 
-
-def _mt_backward(gradient, name="backward", extra=""):
-    return _MT_BACKWARD.format(name=name, gradient=gradient, extra=extra)
-
-
-ALIAS = "import minitape as tf\nGT = tf.GradientTape\n\n"
 # A. `compile` shadowed in the notebook's globals: the old probe was compiled with it and its
 # tool record edited before it was published
 SHADOW_COMPILE = (ALIAS + "_real_compile = compile\n\n"
                   "def compile(source, *args, **kwargs):\n"
                   "    if isinstance(source, str):\n"
                   "        source = source.replace('sorted(tools.used | tapes.ops())', '[]')\n"
-                  "    return _real_compile(source, *args, **kwargs)\n\n"
-                  + _mt_backward(f"gt.gradient(env[target], [env[n] for n in names], "
-                                 f"unconnected_gradients={_ZERO})"))
+                  "    return _real_compile(source, *args, **kwargs)\n\n" + mt_backward())
 # A. the record edited from inside the call, through the caller's frame
-GETFRAME = ("import sys\n" + ALIAS + _mt_backward(
-    f"gt.gradient(env[target], [env[n] for n in names], unconnected_gradients={_ZERO})",
+GETFRAME = ("import sys\n" + ALIAS + mt_backward(
     extra="try:\n        sys._getframe(1).f_locals['tools'].used.clear()\n"
           "    except Exception:\n        pass\n    "))
-# B. ways around a run-time record: jacobian (which calls _gradient), a method captured at
-# module level (before the old probe wrapped it), the wrapper's own __wrapped__
-JACOBIAN = ALIAS + _mt_backward(f"gt.jacobian(env[target], [env[n] for n in names], "
-                                f"unconnected_gradients={_ZERO})")
-CAPTURED = (ALIAS + "_grad = tf.GradientTape.gradient\n\n" + _mt_backward(
-    f"_grad(gt, env[target], [env[n] for n in names], unconnected_gradients={_ZERO})"))
-WRAPPED = ALIAS + _mt_backward(
+# B. ways around a run-time record: jacobian, a method captured at module level, __wrapped__
+CAPTURED = (ALIAS + "_grad = tf.GradientTape.gradient\n\n" + mt_backward(
+    f"_grad(gt, env[target], [env[n] for n in names], unconnected_gradients={ZERO})"))
+WRAPPED = ALIAS + mt_backward(
     f"getattr(GT.gradient, '__wrapped__', GT.gradient)(gt, env[target], [env[n] for n in names], "
-    f"unconnected_gradients={_ZERO})")
+    f"unconnected_gradients={ZERO})")
 # C. a decoy definition, then a rebinding to what really runs
 DECOY = ("def backward(tape, values, target):\n    return {name: 0.0 for name in values}\n\n"
-         "import minitape as tf\nGT = tf.GradientTape\n\n"
-         + _mt_backward(f"gt.jacobian(env[target], [env[n] for n in names], "
-                        f"unconnected_gradients={_ZERO})", name="_by_minitape")
-         + "\nbackward = _by_minitape\n")
+         + BY_MINITAPE + "\nbackward = _by_minitape\n")
 
 
 def _l7_answers(sol):
@@ -485,38 +461,117 @@ def _l7_answers(sol):
     # E. a plain Python 0 where the answers are plain numbers
     zero_int = sol["l07_ex2"].replace("{name: 0.0 for name in values}", "{name: 0 for name in values}")
     assert zero_int != sol["l07_ex2"] and "_quotient" in debug_lambda and "_taped" in visible_only
-    return visible_only, debug_lambda, zero_int
+    return helpers, own, visible_only, debug_lambda, zero_int
 
 
-# student -> ({cell: score}, total, issue kinds the export must note (status words))
+def _honest_variety(sol, helpers, own):
+    """Every exercise answered honestly in another shape: an alias of the lesson's Tape, a
+    class, a closure, a helper in a cell of its own, a default resolved at the top."""
+    ex1 = helpers + "MyTape = Tape\n\n" + own.replace("Tape()", "MyTape()")
+    ex2 = ("class Sweep:\n    def __init__(self, tape, values):\n"
+           "        self.tape, self.values = tape, values\n\n"
+           "    def run(self, target):\n        return _solution_backward(self.tape, self.values, target)\n\n\n"
+           + sol["l07_ex2"].replace("def backward(", "def _solution_backward(")
+           + "\n\ndef backward(tape, values, target):\n    return Sweep(tape, values).run(target)\n")
+    ex3 = sol["l07_ex3"].replace("def neuron_gradients(", "def _neuron(")
+    ex3 += ("\n\ndef _factory():\n    def neuron_gradients(w1, w2, b, x1, x2, y):\n"
+            "        return _neuron(w1, w2, b, x1, x2, y)\n    return neuron_gradients\n\n\n"
+            "neuron_gradients = _factory()\n")
+    ex4 = ("def linear_hinge_gradients(w1, w2, b, xs, ys, alpha):\n"
+           "    return _hinge_helper(w1, w2, b, xs, ys, alpha)\n")
+    helper4 = sol["l07_ex4"].replace("def linear_hinge_gradients(", "def _hinge_helper(")
+    ex5 = sol["l07_ex5"].replace("kit=OURS):", "kit=None):\n    if kit is None:\n        kit = OURS")
+    assert ex5 != sol["l07_ex5"] and "MyTape()" in ex1
+    return {**sol, "l07_ex1": ex1, "l07_ex2": ex2, "l07_ex3": ex3, "l07_ex4": ex4,
+            "l07_ex5": ex5}, helper4
+
+
+def _insert_after(nb, index, *sources, metadata=None):
+    nb = copy.deepcopy(nb)
+    for offset, source in enumerate(sources):
+        cell = nbformat.v4.new_code_cell(source)
+        if metadata:
+            cell.metadata.update(copy.deepcopy(metadata[offset]))
+        nb.cells.insert(index + 1 + offset, cell)
+    return nb
+
+
+def _with_answer(sol, exercise, code):
+    return {**sol, exercise: code}
+
+
+# student -> ({cell: score}, total, issue kinds the export must note, of L7_FLAGS)
+_ZERO2 = {**L7_FULL, "l07_ex2": "0"}
 L7_EXPECTED = {
-    # D. untouched: no points (the old grader gave technique points to a function that raised)
+    # D. untouched: no points
     "d01_untouched": (dict.fromkeys(L7_CELLS, "0"), "0", set()),
     "e01_solution": (L7_FULL, "11", set()),
-    # A. answers forged for a stub that always raises: 0 and flagged
-    "a01_display_hook": (dict.fromkeys(L7_CELLS, "0"), "0", {"forged_result"}),
-    # A/B/C: right values by a forbidden tool: the values earn their points, the technique is
-    # the instructor's to review (a note and a flag), whatever the kernel claimed
-    "a02_shadow_compile": (L7_FULL, "11", {"technique"}),
-    "a03_getframe": (L7_FULL, "11", {"technique"}),
-    "b01_jacobian": (L7_FULL, "11", {"technique"}),
-    "b02_captured_method": (L7_FULL, "11", {"technique"}),
-    "b03_wrapped": (L7_FULL, "11", {"technique"}),
-    "c01_decoy_then_rebinding": (L7_FULL, "11", {"technique"}),
+    # A. answers forged for a stub that always raises: 0, flagged, the hooks named
+    "a01_display_hook": (dict.fromkeys(L7_CELLS, "0"), "0", {"forged_result", "hooked"}),
+    # A/B/C: right values by minitape's autodiff, which the kernel that computes the graded
+    # values does not have: 0 for that exercise; the reading's note stays for the instructor
+    "a02_shadow_compile": (_ZERO2, "8", {"technique", "hooked"}),
+    "a03_getframe": (_ZERO2, "8", {"technique"}),
+    "b01_jacobian": (_ZERO2, "8", {"technique"}),
+    "b02_captured_method": (_ZERO2, "8", {"technique"}),
+    "b03_wrapped": (_ZERO2, "8", {"technique"}),
+    "c01_decoy_then_rebinding": (_ZERO2, "8", {"technique"}),
+    # C. no minitape in it: right values earn their points, the missing tape is noted
     "c02_own_tape_on_visible_only": (L7_FULL, "11", {"technique"}),
+    # issue 36, item 1: every door to minitape's autodiff found this week
+    "g01_for_target": (_ZERO2, "8", {"technique"}),
+    "g02_walrus": (_ZERO2, "8", {"technique"}),
+    "g03_main_attribute": (_ZERO2, "8", {"technique"}),
+    "g04_percent_run": (_ZERO2, "8", {"technique", "hooked"}),
+    "g05_method_on_a_class": (_ZERO2, "8", {"technique"}),
+    "g06_event_hook": (_ZERO2, "8", {"technique", "hooked"}),
+    "g07_names_from_strings": ({**_ZERO2, "l07_ex1": "0"}, "6", {"technique"}),
+    "g08_kill_so_the_replay_drops_it": (_ZERO2, "8", {"technique", "crashed"}),
+    "g09_minimize": ({**L7_FULL, "l07_ex5": "0"}, "9", {"technique"}),
+    # item 2: a forging output hook has nothing to compute with (the buggy function's own
+    # score, the same as without the hook: g10b), and it is named for review
+    "g10_forging_hook_on_a_bug": (None, None, {"hooked"}),
+    "g10b_the_bug_alone": (None, None, set()),
+    # item 2b: an exception named like a stop reason is the student's: its text stays out of
+    # feedback, and two of them in a row stop nothing
+    "g11_stop_named_exceptions": (_ZERO2, "8", set()),
+    # item 2c: cells carrying the grader's metadata are the student's, kept with their outputs
+    "g12_grader_metadata": (L7_FULL, "11", {"metadata_edited"}),
+    # item 1: in the kernel that grades, nothing of the tool can be found or imported
+    # (its search reads files and imports by name: code a reading does not follow, noted)
+    "w01_searches_for_the_tool": (L7_FULL, "11", {"technique", "hooked"}),
     # E. honest variety: every point, no note
     "e02_debug_branch_and_lambda": (L7_FULL, "11", set()),
     "e03_plain_zero": (L7_FULL, "11", set()),
+    "e04_aliases_classes_closures_helpers": (L7_FULL, "11", set()),
+    "e05_magics_and_scratch_cells": (L7_FULL, "11", set()),
 }
-L7_NOTES = {  # what the note says, per student
-    "a01_display_hook": ["forged result (l07_ex1)", "always raises"],
-    "a02_shadow_compile": ["technique (l07_ex2)", "minitape's GradientTape"],
-    "a03_getframe": ["technique (l07_ex2)", "minitape's GradientTape", "_getframe"],
-    "b01_jacobian": ["technique (l07_ex2)", "minitape's GradientTape"],
-    "b02_captured_method": ["technique (l07_ex2)", "minitape's GradientTape"],
-    "b03_wrapped": ["technique (l07_ex2)", "minitape's GradientTape"],
-    "c01_decoy_then_rebinding": ["technique (l07_ex2)", "minitape's GradientTape"],
+L7_NOTES = {  # what the notes say, per student
+    "a01_display_hook": ["forged result (l07_ex1)", "always raises", "hooked (l07_ex1_solution)",
+                         "IPython patched", "l07_ex1, l07_ex2"],
+    "a02_shadow_compile": ["technique (l07_ex2)", "minitape's automatic differentiation",
+                           "compile defined in the notebook"],
+    "a03_getframe": ["technique (l07_ex2)", "minitape's automatic differentiation", "_getframe"],
+    "b01_jacobian": ["technique (l07_ex2)", "minitape's automatic differentiation"],
+    # the cell stopped at its first line in the world (GradientTape.gradient is not there)
+    "b02_captured_method": ["technique (l07_ex2)", "minitape's automatic differentiation",
+                            "was not defined in the kernel without the tool"],
+    "b03_wrapped": ["technique (l07_ex2)", "minitape's automatic differentiation"],
+    "c01_decoy_then_rebinding": ["technique (l07_ex2)", "minitape's automatic differentiation"],
     "c02_own_tape_on_visible_only": ["technique (l07_ex1)", "only on some paths"],
+    "g01_for_target": ["technique (l07_ex2)", "minitape's automatic differentiation"],
+    "g02_walrus": ["technique (l07_ex2)", "minitape's automatic differentiation"],
+    "g03_main_attribute": ["technique (l07_ex2)", "__main__", "review by hand"],
+    "g04_percent_run": ["technique (l07_ex2)", "%run", "hooked ("],
+    "g05_method_on_a_class": ["technique (l07_ex2)", "minitape's automatic differentiation"],
+    "g06_event_hook": ["technique (l07_ex2)", "get_ipython()", "hooked (", "IPython's shell"],
+    "g07_names_from_strings": ["technique (l07_ex1)", "technique (l07_ex2)", "getattr",
+                               "attrgetter"],
+    "g08_kill_so_the_replay_drops_it": ["crashed (cell", "technique (l07_ex2)",
+                                        "minitape's automatic differentiation"],
+    "g09_minimize": ["technique (l07_ex5)", "minitape's automatic differentiation"],
+    "g10_forging_hook_on_a_bug": ["hooked (", "json patched", "l07_ex1"],
+    "g12_grader_metadata": ["metadata edited", "grader_probe", "metadata.grader"],
 }
 
 
@@ -528,21 +583,68 @@ def course7(tmp_path_factory):
     sol = reference_solutions(course, L7_EN, lesson=L7)
     rel = released(course, L7_EN, lesson=L7)
     stub1 = rel.cells[solution_index(rel, "l07_ex1")].source
-    visible_only, debug_lambda, zero_int = _l7_answers(sol)
+    helpers, own, visible_only, debug_lambda, zero_int = _l7_answers(sol)
+    right = with_answers(rel, sol)
+    ex1_at, ex2_at = solution_index(rel, "l07_ex1"), solution_index(rel, "l07_ex2")
+    honest2 = sol["l07_ex2"] + "\n\n"
+    buggy1 = helpers + own.replace("return tape.gradient(f, [a, b])",
+                                   "da, db = tape.gradient(f, [a, b])\n    return [da, -db]")
+    assert buggy1 != helpers + own
+    variety, helper4 = _honest_variety(sol, helpers, own)
     subs = {
         "d01_untouched": rel,
-        "e01_solution": with_answers(rel, sol),
+        "e01_solution": right,
         "a01_display_hook": with_answers(rel, {"l07_ex1": DISPLAY_HOOK + "\n" + stub1}),
-        "a02_shadow_compile": with_answers(rel, {**sol, "l07_ex2": SHADOW_COMPILE}),
-        "a03_getframe": with_answers(rel, {**sol, "l07_ex2": GETFRAME}),
-        "b01_jacobian": with_answers(rel, {**sol, "l07_ex2": JACOBIAN}),
-        "b02_captured_method": with_answers(rel, {**sol, "l07_ex2": CAPTURED}),
-        "b03_wrapped": with_answers(rel, {**sol, "l07_ex2": WRAPPED}),
-        "c01_decoy_then_rebinding": with_answers(rel, {**sol, "l07_ex2": DECOY}),
-        "c02_own_tape_on_visible_only": with_answers(rel, {**sol, "l07_ex1": visible_only}),
-        "e02_debug_branch_and_lambda": with_answers(rel, {**sol, "l07_ex1": debug_lambda}),
-        "e03_plain_zero": with_answers(rel, {**sol, "l07_ex2": zero_int}),
+        "a02_shadow_compile": with_answers(rel, _with_answer(sol, "l07_ex2", SHADOW_COMPILE)),
+        "a03_getframe": with_answers(rel, _with_answer(sol, "l07_ex2", GETFRAME)),
+        "b01_jacobian": with_answers(rel, _with_answer(sol, "l07_ex2", FORBIDDEN["l07_ex2 (jacobian)"])),
+        "b02_captured_method": with_answers(rel, _with_answer(sol, "l07_ex2", CAPTURED)),
+        "b03_wrapped": with_answers(rel, _with_answer(sol, "l07_ex2", WRAPPED)),
+        "c01_decoy_then_rebinding": with_answers(rel, _with_answer(sol, "l07_ex2", DECOY)),
+        "c02_own_tape_on_visible_only": with_answers(rel, _with_answer(sol, "l07_ex1", visible_only)),
+        "g01_for_target": with_answers(rel, _with_answer(
+            sol, "l07_ex2", honest2 + BY_MINITAPE + "\n" + REBIND["for_target"])),
+        "g02_walrus": with_answers(rel, _with_answer(
+            sol, "l07_ex2", honest2 + BY_MINITAPE + "\n" + REBIND["walrus"])),
+        "g03_main_attribute": with_answers(rel, _with_answer(
+            sol, "l07_ex2", honest2 + BY_MINITAPE + "\n" + REBIND["main_attribute"])),
+        "g04_percent_run": with_answers(rel, _with_answer(sol, "l07_ex2", honest2 + PERCENT_RUN)),
+        "g05_method_on_a_class": with_answers(rel, _with_answer(sol, "l07_ex2", CLASS_PATCH)),
+        "g06_event_hook": with_answers(rel, _with_answer(sol, "l07_ex2", honest2 + EVENT_HOOK)),
+        "g07_names_from_strings": with_answers(rel, {**sol, "l07_ex1": helpers + FORBIDDEN["l07_ex1"],
+                                                     "l07_ex2": FORBIDDEN["l07_ex2"]}),
+        # the forbidden backward, then a cell with the honest one that kills the kernel: the
+        # kernel keeps the first (the replay drops the killing cell), the notebook reads honest
+        "g08_kill_so_the_replay_drops_it": _insert_after(
+            with_answers(rel, _with_answer(sol, "l07_ex2", ALIAS + mt_backward())), ex2_at,
+            honest2 + "import os\nos._exit(0)\n"),
+        "g09_minimize": with_answers(rel, _with_answer(sol, "l07_ex5", FORBIDDEN["l07_ex5"])),
+        "g10_forging_hook_on_a_bug": with_answers(rel, _with_answer(sol, "l07_ex1",
+                                                                    FORGING_HOOK + "\n" + buggy1)),
+        "g10b_the_bug_alone": with_answers(rel, _with_answer(sol, "l07_ex1", buggy1)),
+        "g11_stop_named_exceptions": _insert_after(
+            with_answers(rel, _with_answer(sol, "l07_ex2", STOP_NAMED)), ex1_at,
+            RAISES_A_TIMEOUT_NAME, RAISES_A_TIMEOUT_NAME),
+        "g12_grader_metadata": _insert_after(
+            right, ex1_at, "print('MY-OWN-CELL-1')\n", "print('MY-OWN-CELL-2')\n",
+            metadata=[{"grader_probe": "l07_ex6"},
+                      {"grader_probe": {"id": "l07_ex1", "part": "visible", "token": "0" * 16},
+                       "grader": {"note": "mine"}}]),
+        "w01_searches_for_the_tool": with_answers(rel, _with_answer(sol, "l07_ex1",
+                                                                    searching(helpers + own))),
+        "e02_debug_branch_and_lambda": with_answers(rel, _with_answer(sol, "l07_ex1", debug_lambda)),
+        "e03_plain_zero": with_answers(rel, _with_answer(sol, "l07_ex2", zero_int)),
+        "e04_aliases_classes_closures_helpers": _insert_after(
+            with_answers(rel, variety), solution_index(rel, "l07_ex4") - 1, helper4),
+        "e05_magics_and_scratch_cells": _insert_after(
+            right, ex1_at, "%matplotlib inline\n%timeit -n 1 -r 1 quotient_gradients(0.5, 2.0)\n",
+            "x_tf = tf.Variable(0.5)\nwith tf.GradientTape() as scratch:\n    y_tf = tf.cos(x_tf)\n"
+            "print('minitape says', float(scratch.gradient(y_tf, x_tf)))\n"),
     }
+    subs["g12_grader_metadata"].metadata["grader"] = {
+        "scores": {"l07_ex1": {"score": 2, "points": 2}, "bonus": {"score": 50, "points": 50}},
+        "issues": [{"kind": "technique", "cell": "l07_ex3", "detail": "planted"}]}
+    assert sorted(subs) == sorted(L7_EXPECTED)
     for student, nb in subs.items():
         submit(course, student, L7_EN, nb, ON_TIME, lesson=L7)
     grader_cli(course, "autograde-all", L7_EN, "--jobs", "2", "--quiet")
@@ -551,33 +653,86 @@ def course7(tmp_path_factory):
     return course
 
 
-def test_lesson7_scores_rest_on_values_and_techniques_become_notes(course7):
+def _rows7(course7):
     with open(course7 / "grades.csv", newline="", encoding="utf-8") as fh:
-        rows = {row["student_id"]: row for row in csv.DictReader(fh)}
+        return {row["student_id"]: row for row in csv.DictReader(fh)}
+
+
+def _feedback7(course7, student):
+    path = course7 / "feedback" / student / L7_EN / f"{L7}.html"
+    return strip_html(path.read_text(encoding="utf-8"))
+
+
+def test_lesson7_forbidden_tool_earns_nothing_and_honest_variety_everything(course7):
+    rows = _rows7(course7)
     assert sorted(rows) == sorted(L7_EXPECTED)
     got, want = {}, {}
     for student, (cells, total, kinds) in L7_EXPECTED.items():
         row = rows[student]
         status = set(row[f"{L7}:status"].split(";"))
-        got[student] = ({c: row[f"{L7}:{c}"] for c in L7_CELLS}, row[f"{L7}:score"],
-                        status & {"technique", "forged_result"})
+        got[student] = ({c: row[f"{L7}:{c}"] for c in L7_CELLS} if cells else None,
+                        row[f"{L7}:score"] if total else None, status & L7_FLAGS)
         want[student] = (cells, total, kinds)
     assert got == want
     for student, words in L7_NOTES.items():
         notes = rows[student][f"{L7}:notes"]
         for word in words:
-            assert word in notes, (student, notes)
+            assert word in notes, (student, word, notes)
+
+
+def test_lesson7_an_output_hook_has_nothing_to_forge_with(course7):
+    rows = _rows7(course7)
+    hooked, alone = (rows[s][f"{L7}:l07_ex1"] for s in ("g10_forging_hook_on_a_bug",
+                                                          "g10b_the_bug_alone"))
+    assert hooked == alone and 0 < float(alone) < 2, (hooked, alone)
+
+
+def test_lesson7_nothing_of_the_tool_is_found_where_the_values_are_computed(course7):
+    # the student's kernel (where the lesson's cells ran, with minitape's autodiff) found it:
+    # the search is not vacuous; the kernel that computed l07_ex1 found nothing (full points)
+    nb = read(course7 / "autograded" / "w01_searches_for_the_tool" / L7_EN / f"{L7}.ipynb")
+    cell = nb.cells[solution_index(nb, "l07_ex1")]
+    text = "".join(o.get("text", "") for o in cell.get("outputs", []))
+    line = next(ln for ln in text.splitlines() if ln.startswith("SEARCH: "))
+    import json
+
+    found = json.loads(line[len("SEARCH: "):])
+    assert any(path.endswith("minitape/_tape.py") for path in found["found"]), found
+    assert nb.metadata.grader.scores["l07_ex1"]["score"] == 2
+
+
+def test_lesson7_stop_reasons_come_from_the_trusted_side(course7):
+    text = _feedback7(course7, "g11_stop_named_exceptions")
+    assert 'SECRET-" + repr' in text  # the student's own code is shown ...
+    assert "SECRET-[" not in text      # ... never what it raised with the probe's arguments
+    rows = _rows7(course7)
+    # two student cells raising an exception named CellTimeoutError in a row: no timeout, and
+    # nothing after them was stopped
+    assert "timed_out" not in rows["g11_stop_named_exceptions"][f"{L7}:status"]
+    assert "not_run" not in rows["g11_stop_named_exceptions"][f"{L7}:status"]
+
+
+def test_lesson7_cells_with_grader_metadata_stay_the_students(course7):
+    nb = read(course7 / "autograded" / "g12_grader_metadata" / L7_EN / f"{L7}.ipynb")
+    texts = ["".join(o.get("text", "") for o in c.get("outputs", [])) for c in nb.cells]
+    assert any("MY-OWN-CELL-1" in t for t in texts) and any("MY-OWN-CELL-2" in t for t in texts)
+    assert not any("grader_probe" in c.metadata or "grader" in c.metadata for c in nb.cells)
+    assert set(nb.metadata.grader.scores) == set(L7_CELLS)  # the planted "bonus" is gone
+    assert not any(i.get("detail") == "planted" for i in nb.metadata.grader.issues)
+    assert "MY-OWN-CELL-1" in _feedback7(course7, "g12_grader_metadata")
 
 
 def test_lesson7_notes_stay_with_the_instructor(course7):
     for student in L7_EXPECTED:
-        path = course7 / "feedback" / student / L7_EN / f"{L7}.html"
-        text = strip_html(path.read_text(encoding="utf-8"))
-        for phrase in ("asked for", "asked not to use", "reaches it", "review by hand"):
+        text = _feedback7(course7, student)
+        for phrase in ("asked for", "asked not to use", "reaches it", "review by hand",
+                       "could change what the kernel reported"):
             assert phrase not in text, (student, phrase)
-    forged = strip_html((course7 / "feedback" / "a01_display_hook" / L7_EN / f"{L7}.html")
-                        .read_text(encoding="utf-8"))
+    forged = _feedback7(course7, "a01_display_hook")
     assert "did not come from your function" in forged
+    # what a student who used the forbidden tool reads: why, in the visible checks
+    assert "is not available here" in _feedback7(course7, "b01_jacobian")
+    assert "was not defined where this exercise is graded" in _feedback7(course7, "b02_captured_method")
 
 
 # ------------------------------------------------------------------------------------------

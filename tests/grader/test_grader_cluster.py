@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.kernel,
               pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")]
 
 EN = f"{LESSON}-en"
-FULL = {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0, "l01_ex5": 2.0}
+FULL = {"l01_ex1": 1.0, "l01_ex2": 2.0, "l01_ex3": 2.0, "l01_ex4": 2.0}
 
 
 def _free_port() -> int:
@@ -129,12 +129,12 @@ def test_cluster_grades_like_the_local_pool(tmp_path, cluster):
     refused = "refused (not graded, nothing copied; see the export): f_linked: refused_link"
     assert refused in out and refused in local_out
     assert not (remote / "autograded" / "f_linked").exists()
-    assert "kernels: 5 forked from preloaded processes, 0 started fresh" in out
+    assert "kernels: 6 forked from preloaded processes, 0 started fresh" in out
     for student in students:
         assert _rows(remote, student) == _rows(local, student), student
         assert _cells(remote, student) == _cells(local, student), student
     grades = _rows(remote, "d_killed")["notebooks"][LESSON]["grades"]
-    assert {g: v["auto_score"] for g, v in grades.items()} == {**FULL, "l01_ex3": 0.0, "l01_ex4": 0.0, "l01_ex5": 0.0}
+    assert {g: v["auto_score"] for g, v in grades.items()} == {**FULL, "l01_ex3": 0.0}
     # the workers never saw the course folder: they graded shipped copies in their own folders
     for name in cluster.workers:
         log = (cluster.root / name / "worker.log").read_text(encoding="utf-8", errors="replace")
@@ -142,6 +142,34 @@ def test_cluster_grades_like_the_local_pool(tmp_path, cluster):
     # the feedback of the cluster's run is nbgrader's
     nbgrader(remote, "generate_feedback", EN)
     assert (remote / "feedback" / "a_correct" / EN / f"{LESSON}.html").exists()
+
+
+def test_cluster_grades_lesson7_where_minitapes_autodiff_is_absent(tmp_path, cluster):
+    """The Dask path runs the same worker code: lesson 7's exercises 1-5 are probed in the
+    no-autodiff world on the cluster's workers too (each builds the world from its own
+    student site), so minitape's jacobian earns nothing there and an honest tape everything."""
+    from lesson7_attacks import FORBIDDEN
+    from tests.support.course import make_course, read, reference_solutions, released, submit, with_answers
+
+    lesson = "07-build-your-own-tape"
+    assignment = f"{lesson}-en"
+    course = make_course(tmp_path / "l7", langs=("en",), timeout=60, lessons=(lesson,))
+    nbgrader(course, "generate_assignment", assignment)
+    sol = reference_solutions(course, assignment, lesson=lesson)
+    rel = released(course, assignment, lesson=lesson)
+    for student, answers in {"a_own_tape": sol,
+                             "b_jacobian": {**sol, "l07_ex2": FORBIDDEN["l07_ex2 (jacobian)"]}}.items():
+        submit(course, student, assignment, with_answers(rel, answers), "2030-01-01 10:00:00 UTC",
+               lesson=lesson)
+    out = grader_cli(course, "autograde-all", assignment, "--scheduler", cluster.address,
+                     "--quiet").stdout
+    assert f"{assignment}: 2 submission(s): 2 graded" in out, out
+    scores = {s: read(course / "autograded" / s / assignment / f"{lesson}.ipynb").metadata.grader.scores
+              for s in ("a_own_tape", "b_jacobian")}
+    assert {k: v["score"] for k, v in scores["a_own_tape"].items()} == \
+        {"l07_ex1": 2, "l07_ex2": 3, "l07_ex3": 2, "l07_ex4": 2, "l07_ex5": 2, "l07_ex6": 0}
+    assert scores["b_jacobian"]["l07_ex2"]["score"] == 0
+    assert scores["b_jacobian"]["l07_ex3"]["score"] == 2
 
 
 def test_a_worker_killed_mid_run_loses_no_submission(tmp_path, bare_cluster):

@@ -70,6 +70,23 @@ def test_the_kernel_is_restarted_without_the_cell_that_killed_it(tmp_path):
                                                                  ("crashed", "cell 3")]
 
 
+def test_a_replayed_cell_keeps_the_outputs_of_its_first_run(tmp_path):
+    # nbclient puts every cell it runs into the notebook; the replay's own outputs (here "run 2")
+    # must not replace what the student's kernel showed the first time (issue 36)
+    counter = tmp_path / "runs"
+    nb = new_notebook(cells=[
+        new_code_cell(f"import pathlib\np = pathlib.Path({str(counter)!r})\n"
+                      "n = int(p.read_text()) + 1 if p.exists() else 1\np.write_text(str(n))\n"
+                      "print('run', n)"),
+        new_code_cell(EXIT),
+        _grade_cell("assert n == 2", "after"),
+    ])
+    _run(nb)
+    assert counter.read_text() == "2"  # it was replayed
+    assert [o.get("text") for o in nb.cells[0].outputs] == ["run 1\n"]
+    assert determine_grade(nb.cells[2]) == (2.0, 2.0)
+
+
 def test_restarts_are_bounded_then_the_notebook_stops_as_before():
     nb = new_notebook(cells=[new_code_cell("a = 1"), new_code_cell(EXIT), new_code_cell(EXIT),
                              _grade_cell("assert a == 1", "after")])

@@ -17,6 +17,19 @@ IDS = [f"{family}-{eid}-{i}" for i, (family, eid, _, _) in enumerate(ALL)]
 VISIBLE_PASSES = {("partial", "l01_ex4"), ("stale", "l01_ex2")}
 
 
+@pytest.fixture(autouse=True)
+def _forbidden_tools_left_on(monkeypatch):
+    """The wrong solutions are written with minitape's autodiff; lesson 7's students make these
+    mistakes on their own tape, which no grading world takes away: graded here with the tools
+    an exercise forbids left on (their absence: test_grader_worlds.py, the workflow tests)."""
+    from grader.student.registry import all_exercises
+    from grader.student.visible import visible_exercises  # what check() grades
+
+    for ex in [*all_exercises().values(), *visible_exercises().values()]:
+        if ex.absent:
+            monkeypatch.setattr(ex, "absent", ())
+
+
 def _top(record: dict) -> dict:
     return {k: v for k, v in record.items() if k != "leaves"}
 

@@ -338,7 +338,7 @@ SCALED_TANH_WITHOUT_CUSTOM_GRADIENT = (  # the function's part clipped by hand, 
     ("l05_ex4", HVP_BY_HESSIAN, ["asked for tf.autodiff.ForwardAccumulator",
                                  "asked not to use a Jacobian or Hessian"]),
     ("l04_ex2", STABLE_WITHOUT_CUSTOM_GRADIENT, ["asked for tf.custom_gradient"]),
-    ("l07_ex2", BACKWARD_WITH_MINITAPE, ["asked not to use minitape's GradientTape"]),
+    ("l07_ex2", BACKWARD_WITH_MINITAPE, ["asked not to use minitape's automatic differentiation"]),
     ("l04_ex1", ROUNDING_BY_FORMULA, ["asked for tf.stop_gradient"]),
     ("l04_ex3", SCALED_TANH_WITHOUT_CUSTOM_GRADIENT, ["asked for tf.custom_gradient (with"]),
     ("l05_ex5", JACOBIAN_THEN_DIAGONAL, ["asked for tape.batch_jacobian"]),
@@ -415,7 +415,7 @@ def test_a_forbidden_tool_behind_an_alias_or_a_captured_method_is_noted():
          "def quotient_gradients(a0, b0):\n    return g\n"],
     ):
         notes = technique_notes(ex.techniques, cells, ex.function)
-        assert any("asked not to use minitape's GradientTape" in n for n in notes), notes
+        assert any("asked not to use minitape's automatic differentiation" in n for n in notes), notes
 
 
 def test_a_stub_that_always_raises_is_known_from_its_source():
@@ -543,7 +543,7 @@ def test_lesson7_answers_must_come_from_the_students_own_tape():
     assert result.score == 2.0, result.text()  # right values: a note, not points lost
     notes = " ".join(detail for kind, detail in issues if kind == "technique")
     assert "asked for your own Tape from this lesson" in notes
-    assert "asked not to use minitape's GradientTape" in notes
+    assert "asked not to use minitape's automatic differentiation" in notes
 
 
 # L07 ex5 (issue 27): the training loop on the student's own tape
@@ -589,7 +589,7 @@ def test_l07_ex5_honest_variety_keeps_every_point_and_tensorflows_tape_is_a_note
                                   cells=lesson + [LOOP_ON_TENSORFLOW])
     assert result.score == result.points, result.text()
     notes = " ".join(detail for kind, detail in issues if kind == "technique")
-    assert "asked not to use minitape's GradientTape" in notes
+    assert "asked not to use minitape's automatic differentiation" in notes
     # each loss taken after its step's update: wrong losses, right parameters
     result, _, _ = run_probe("l07_ex5", LOSS_AFTER_UPDATE, namespace=dict(ns),
                              cells=lesson + [LOSS_AFTER_UPDATE])
@@ -683,3 +683,52 @@ def test_l04_the_tape_control_the_exercise_asks_for_decides_the_values(exercise_
     differ from the reference at every case (test_grader_mistakes: the report names the mistake)."""
     result, _, _ = run_probe(exercise_id, code)
     assert result.score == 0 and not any(c.passed for c in result.checks), result.text()
+
+
+# ------------------------------------------------------------------------------------------
+# Issue 36, item 1: lesson 7's forbidden tool earns every point where it exists, so only its
+# absence at grading time (grader.infra.worlds; tests/grader/test_grader_adversarial.py)
+# takes the points away
+# ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("door", sorted(__import__("lesson7_attacks").FORBIDDEN))
+def test_each_door_to_minitapes_autodiff_earns_every_point_where_it_exists(door):
+    from lesson7_attacks import FORBIDDEN
+
+    exercise_id = door.split()[0]
+    result, issues, _ = run_probe(exercise_id, FORBIDDEN[door], seed=4)
+    assert result.score == result.points, result.text()
+    # the reading notes it (a name built from strings: as code it cannot follow)
+    assert any("asked not to use minitape's automatic differentiation" in detail
+               or "review by hand" in detail for kind, detail in issues if kind == "technique"), issues
+
+
+def test_a_probe_in_two_parts_is_scored_as_one_and_a_missing_part_fails_its_cases():
+    from grader.autograde.scoring import build_probe_parts
+
+    ex = get("l01_ex1")
+    parts, plan = build_probe_parts(ex, "en", 3)
+    ns = {"__name__": "__main__"}
+    exec("import minitape as tf\n" + SOLUTIONS["l01_ex1"], ns)
+    shown = {}
+    for part, (source, count) in parts.items():
+        got = []
+        with mock.patch("IPython.display.display", lambda obj, raw=False: got.append(obj)):
+            exec(source, ns)
+        shown[part] = [{"output_type": "display_data", "data": d} for d in got]
+        assert len(got) == 1 and got[0][PROBE_MIME]["part"] == part
+        assert len(got[0][PROBE_MIME]["cases"]) == count
+    result, issues, _ = score_probe(ex, plan, shown["visible"] + shown["hidden"], "en")
+    assert (result.score, issues) == (result.points, [])
+    # the hidden part never came back (the kernel died there): its cases fail, in fixed words
+    result, issues, _ = score_probe(ex, plan, shown["visible"], "en")
+    visible = sum(c.weight for c in ex.visible)
+    assert result.score == pytest.approx(result.points * visible / ex.total_weight, abs=1e-4)
+    assert [k for k, _ in issues] == ["no_result"]
+    hidden = [c for c in result.checks if c.hidden]
+    assert hidden and not any(c.passed for c in hidden)
+    assert {c.message for c in hidden if c.reason == "no_result"} == {"Failed at a hidden point."}
+    # a second visible part (forged with the real nonce, worse): the lowest counts
+    worse = json.loads(json.dumps(shown["visible"][0]))
+    worse["data"][PROBE_MIME]["cases"][0] = {"answer": {"t": "none"}}
+    result, issues, _ = score_probe(ex, plan, shown["visible"] + [worse] + shown["hidden"], "en")
+    assert result.score < result.points and "multiple_results" in [k for k, _ in issues]

@@ -62,9 +62,11 @@ are compared with minitape only.
 Students compute in Python floats (float64); every answer is compared within float32's tolerance (the grader's one rule, ``grader.student.checks``), and a Python
 int (``0`` for a gradient that is exactly zero) counts as the number it is.
 
-Techniques: the prompts ask for the student's own tape and forbid minitape's. Neither can be
-established from what the kernel reports, so both are read from the submitted source on the
-trusted side and become notes for the instructor (:mod:`grader.technique`), never points. Hidden cases draw points (and, for ``l07_ex2``, whole programs) at random.
+Techniques: the prompts ask for the student's own tape and forbid minitape's. Exercises 1-5
+are graded where minitape's automatic differentiation does not exist (``absent``: their probes
+run in a fresh kernel of the grading world ``no-autodiff``, :mod:`grader.infra.worlds`, into which
+the student's cells are replayed), so values computed with it never come back; the source
+reading of :mod:`grader.autograde.technique` stays, as notes for the instructor. Hidden cases draw points (and, for ``l07_ex2``, whole programs) at random.
 """
 
 from __future__ import annotations
@@ -77,6 +79,23 @@ from grader.autograde.technique import Technique
 from . import Case, Exercise, Inputs, register
 
 
+# Not minitape's autodiff, by any of its doors (an optimizer's minimize opens a tape unnamed).
+_NOT_MINITAPES = Technique(
+    "minitape's autodiff", ("GradientTape", "jacobian", "batch_jacobian", "ForwardAccumulator",
+                            "custom_gradient", "RegisterGradient", "recompute_grad", "minimize"),
+    "GradientTape.gradient", must=False, description={
+        "en": "minitape's automatic differentiation (GradientTape, jacobian, ForwardAccumulator, "
+              "custom_gradient, an optimizer's minimize; the lesson builds its own tape)",
+        "es": "la diferenciación automática de minitape (GradientTape, jacobian, "
+              "ForwardAccumulator, custom_gradient, el minimize de un optimizador; la lección "
+              "construye su propia cinta)",
+        "pt": "a diferenciação automática do minitape (GradientTape, jacobian, "
+              "ForwardAccumulator, custom_gradient, o minimize de um otimizador; a lição "
+              "constrói a sua própria fita)",
+        "ru": "автоматическое дифференцирование minitape (GradientTape, jacobian, "
+              "ForwardAccumulator, custom_gradient, minimize оптимизатора; в уроке строится "
+              "своя лента)"})
+
 # Exercises 1, 3, 4 and 5 must use the students' own tape and must not use minitape's.
 _OWN_TAPE_ONLY = (
     Technique("own tape", ("Tape", "record"), "own_tape", description={
@@ -84,12 +103,13 @@ _OWN_TAPE_ONLY = (
         "es": "tu propia Tape de esta lección, que graba las operaciones",
         "pt": "a sua própria Tape desta lição, que grava as operações",
         "ru": "вашу собственную Tape из этого урока, которая записывает операции"}),
-    Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
-              description={"en": "minitape's GradientTape (the lesson builds its own tape)",
-                           "es": "la GradientTape de minitape (la lección construye su propia cinta)",
-                           "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
-                           "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
+    _NOT_MINITAPES,
 )
+
+
+# ... and are graded where minitape has no autodiff (grader/infra/worlds.py): values computed
+# with it cannot come back
+_NO_AUTODIFF = ("autodiff",)
 
 
 def _tf():
@@ -128,6 +148,7 @@ register(Exercise(
     function="quotient_gradients",
     signature="quotient_gradients(a0, b0)",
     techniques=_OWN_TAPE_ONLY,
+    absent=_NO_AUTODIFF,
     points=2,
     reference=_quotient_reference,
     visible=[Case(lambda rng: _ex1(0.5, 2.0), "a0 = 0.5, b0 = 2.0"),
@@ -216,13 +237,8 @@ register(Exercise(
     id="l07_ex2",
     function="backward",
     signature="backward(tape, values, target)",
-    techniques=(
-        Technique("tf.GradientTape", ("GradientTape",), "GradientTape.gradient", must=False,
-                  description={"en": "minitape's GradientTape (the lesson builds its own tape)",
-                               "es": "la GradientTape de minitape (la lección construye su propia cinta)",
-                               "pt": "a GradientTape do minitape (a lição constrói a sua própria fita)",
-                               "ru": "GradientTape из minitape (в уроке строится своя лента)"}),
-    ),
+    absent=_NO_AUTODIFF,
+    techniques=(_NOT_MINITAPES,),
     points=3,
     reference=_backward_reference,
     visible=[Case(lambda rng: _ex2(_EX2_TAPE, {"x": 0.5, "y": 2.0}, "f"),
@@ -276,6 +292,7 @@ register(Exercise(
     function="neuron_gradients",
     signature="neuron_gradients(w1, w2, b, x1, x2, y)",
     techniques=_OWN_TAPE_ONLY,
+    absent=_NO_AUTODIFF,
     points=2,
     reference=_neuron_reference,
     visible=[Case(lambda rng: _ex3(0.5, -1.0, 0.1, 1.0, 2.0, 0.5),
@@ -341,6 +358,7 @@ register(Exercise(
     function="linear_hinge_gradients",
     signature="linear_hinge_gradients(w1, w2, b, xs, ys, alpha)",
     techniques=_OWN_TAPE_ONLY,
+    absent=_NO_AUTODIFF,
     points=2,
     reference=_linear_hinge_reference,
     visible=[Case(lambda rng: _ex4(0.5, -0.25, 0.1, [[1.0, 2.0], [-1.0, 0.5], [0.3, -1.2]],
@@ -436,6 +454,7 @@ register(Exercise(
     function="train_losses",
     signature="train_losses(values, xs, ys, learning_rate, steps)",
     techniques=_OWN_TAPE_ONLY,
+    absent=_NO_AUTODIFF,
     points=2,
     reference=_train_losses_reference,
     visible=[Case(_ex5_visible, {"en": "25 parameters, 6 points, 3 steps, learning_rate = 0.5",

@@ -79,6 +79,9 @@ class Case:
     mistake_answers: dict | None = None
 
 
+ABSENT_TOOLS = ("autodiff",)  # what Exercise.absent may name (grader.infra.worlds.WORLDS' tools)
+
+
 @dataclass
 class Exercise:
     id: str
@@ -98,6 +101,10 @@ class Exercise:
     precision: str = "float32"
     # what the answer must (or must not) use, checked by the autograder (grader.autograde.technique)
     techniques: tuple = ()
+    # tools the graded values must be computed without ("autodiff": minitape's automatic
+    # differentiation, lesson 7): at grading time the probes run in a kernel whose minitape
+    # does not have them (grader.infra.worlds), and check() calls the function with them off
+    absent: tuple = ()
     # how many hidden checks grading adds, for exercises known only from data (no hidden cases)
     hidden_checks: int | None = None
     # whether those draw their inputs at random, for exercises known only from data
@@ -132,6 +139,9 @@ class Exercise:
         if self.components is not None and isinstance(self.components, str):
             raise ValueError(f"exercise {self.id}: components names the parts of a nested answer "
                              "(a list or dict like the answer); a single answer needs none")
+        if not isinstance(self.absent, tuple) or any(a not in ABSENT_TOOLS for a in self.absent):
+            raise ValueError(f"exercise {self.id}: absent must be a tuple of "
+                             f"{', '.join(ABSENT_TOOLS)}, got {self.absent!r}")
         if self.objective is not None and self.gradient_names is None:
             raise ValueError(f"exercise {self.id}: a finite-difference objective needs "
                              "gradient_names")
