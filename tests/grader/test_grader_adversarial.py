@@ -30,8 +30,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 EN = f"{LESSON}-en"
 ON_TIME = "2030-01-01 10:00:00 UTC"
-CELLS = ("l01_ex1", "l01_ex2", "l01_ex3", "l01_ex4")
-FULL = {"l01_ex1": "1", "l01_ex2": "2", "l01_ex3": "2", "l01_ex4": "2"}
+CELLS = ("l01_ex1", "l01_ex2", "l01_ex3", "l01_ex4", "l01_ex5")
+FULL = {"l01_ex1": "1", "l01_ex2": "2", "l01_ex3": "2", "l01_ex4": "2", "l01_ex5": "2"}
 ZERO = dict.fromkeys(CELLS, "0")
 TIMEOUT = 15  # seconds per cell, and per call of a student's function
 
@@ -122,13 +122,13 @@ EXPECTED = {
     "c03_patch_score": (ZERO, "0", "hooked"),
     # the registry cleared in the kernel: the hidden checks still run (2 of 6 weights of l01_ex1);
     # its hard-coded answer has no GradientTape, which l01_ex1 asks for: a note, never points
-    "c04_clear_registry": ({**FULL, "l01_ex1": "0.3333"}, "6.3333", "technique"),
+    "c04_clear_registry": ({**FULL, "l01_ex1": "0.3333"}, "8.3333", "technique"),
     "c05_fake_grader_module": (ZERO, "0", "hooked"),
     "c06_patch_numpy": (ZERO, "0", "hooked"),
     "c07_patch_builtins": (ZERO, "0", "hooked"),
-    "c08_patch_tape": (ZERO, "0", "hooked"),
+    "c08_patch_tape": ({**ZERO, "l01_ex5": "2"}, "2", "hooked"),  # ex5 needs no tape
     # right values survive a changed display setting; wrong ones do not profit from it
-    "c09_interactivity_none": (FULL, "7", "ok"),
+    "c09_interactivity_none": (FULL, "9", "ok"),
     "c10_interactivity_all": (ZERO, "0", "ok"),
     "c11_forged_output": (ZERO, "0", "malformed_result;multiple_results"),
     "c12_shadow_grader_py": (ZERO, "0", "ok"),
@@ -136,26 +136,26 @@ EXPECTED = {
     # the student's own kernel (lesson 1 forbids nothing) what the kernel reports is the
     # kernel's word, and these are the right values: the points follow them, and the hook is
     # named for the instructor's review with every exercise it could change
-    "c13_output_hook": (FULL, "7", "hooked"),
+    "c13_output_hook": (FULL, "9", "hooked"),
     # honest work
-    "h01_float32_cast": (FULL, "7", "ok"),
-    "h02_slow": (FULL, "7", "ok"),
-    "h03_marker_in_solution": (FULL, "7", "ok"),
+    "h01_float32_cast": (FULL, "9", "ok"),
+    "h02_slow": (FULL, "9", "ok"),
+    "h03_marker_in_solution": (FULL, "9", "ok"),
     # issue 24, class F: what a hidden case passes never reaches the student
-    "f01_prints_inputs": (FULL, "7", "ok"),
-    "f02_later_cell_prints": (FULL, "7", "ok"),
-    "f03_env": (FULL, "7", "ok"),
+    "f01_prints_inputs": (FULL, "9", "ok"),
+    "f02_later_cell_prints": (FULL, "9", "ok"),
+    "f03_env": (FULL, "9", "ok"),
     # what students do to notebooks
-    "m01_duplicate_solution": (FULL, "7", "duplicate_cell"),
-    "m02_duplicate_test": (FULL, "7", "duplicate_cell"),
-    "m03_moved_test": (FULL, "7", "test_cell_moved"),
-    "m04_deleted_solution": ({**FULL, "l01_ex3": "0"}, "5", "solution_cell_deleted"),
-    "m05_retyped_solution": (FULL, "7", "cell_retyped"),
-    "m06_points_edited": (FULL, "7", "metadata_edited"),
-    "m07_unknown_cell_id": (FULL, "7", "metadata_edited"),
+    "m01_duplicate_solution": (FULL, "9", "duplicate_cell"),
+    "m02_duplicate_test": (FULL, "9", "duplicate_cell"),
+    "m03_moved_test": (FULL, "9", "test_cell_moved"),
+    "m04_deleted_solution": ({**FULL, "l01_ex3": "0"}, "7", "solution_cell_deleted"),
+    "m05_retyped_solution": (FULL, "9", "cell_retyped"),
+    "m06_points_edited": (FULL, "9", "metadata_edited"),
+    "m07_unknown_cell_id": (FULL, "9", "metadata_edited"),
     # issue 36, item 2c: a cell carrying a probe's metadata is the student's: kept, with its
     # outputs, and with a cell's time limit (not a probe's)
-    "m08_probe_metadata_cell": (FULL, "7", "metadata_edited;timed_out"),
+    "m08_probe_metadata_cell": (FULL, "9", "metadata_edited;timed_out"),
 }
 
 
@@ -408,7 +408,8 @@ L7_FLAGS = {"technique", "forged_result", "hooked", "crashed", "metadata_edited"
 
 from lesson7_attacks import (ALIAS, BY_MINITAPE, CLASS_PATCH, EVENT_HOOK, FORBIDDEN,  # noqa: E402
                              FORGING_HOOK, HAND_FORMULA_HOOK, PERCENT_RUN, RAISES_A_TIMEOUT_NAME, REBIND,
-                             STOP_NAMED, ZERO, mt_backward, searching)
+                             STOP_NAMED, mt_backward, searching)
+from lesson7_attacks import ZERO as UNCONNECTED_ZERO  # noqa: E402 (not this module's ZERO scores)
 
 # A. the stubs stay; a display hook (and a json spy for the inputs) answers for them
 DISPLAY_HOOK = HAND_FORMULA_HOOK
@@ -426,10 +427,10 @@ GETFRAME = ("import sys\n" + ALIAS + mt_backward(
           "    except Exception:\n        pass\n    "))
 # B. ways around a run-time record: jacobian, a method captured at module level, __wrapped__
 CAPTURED = (ALIAS + "_grad = tf.GradientTape.gradient\n\n" + mt_backward(
-    f"_grad(gt, env[target], [env[n] for n in names], unconnected_gradients={ZERO})"))
+    f"_grad(gt, env[target], [env[n] for n in names], unconnected_gradients={UNCONNECTED_ZERO})"))
 WRAPPED = ALIAS + mt_backward(
     f"getattr(GT.gradient, '__wrapped__', GT.gradient)(gt, env[target], [env[n] for n in names], "
-    f"unconnected_gradients={ZERO})")
+    f"unconnected_gradients={UNCONNECTED_ZERO})")
 # C. a decoy definition, then a rebinding to what really runs
 DECOY = ("def backward(tape, values, target):\n    return {name: 0.0 for name in values}\n\n"
          + BY_MINITAPE + "\nbackward = _by_minitape\n")
@@ -752,6 +753,7 @@ OVERFLOW = {
     "l01_ex2": "def mse_gradients(w, b, x, y_true):\n    return [tf.ones_like(w) * 1.79e308, tf.ones_like(b) * 1.79e308]\n",
     "l01_ex3": "def gradients_by_name(params, x):\n    return {k: tf.ones_like(v) * 1.79e308 for k, v in params.items()}\n",
     "l01_ex4": "def dense_gradients(layer, x):\n    return [tf.ones_like(v) * 1.79e308 for v in layer.trainable_variables]\n",
+    "l01_ex5": "def gradient_check(f, x, grad, v):\n    return [1.79e308, 1.79e308, 1.79e308]\n",
 }
 BIG_INT = "def derivative_at(x0):\n    # exact arithmetic, honestly overflowing any float\n    return 10 ** 400\n"
 
@@ -842,22 +844,22 @@ def _oddities(rel, sol) -> dict[str, bytes]:
 
 # student -> ({cell: score}, total, status, words the notes must hold)
 ODD_EXPECTED = {
-    "r01_newer_schema": (FULL, "7", "metadata_edited", ["metadata edited (l01_ex2)"]),
-    "r02_half_surrogates": (FULL, "7", "ok", ["half a UTF-16 surrogate pair"]),
-    "r03_big_int": ({**FULL, "l01_ex1": "0"}, "6", "malformed_result;technique", ["malformed result (l01_ex1)"]),
-    "r04_bom_and_crlf": (FULL, "7", "ok", ["byte-order mark (utf-8)", "CR LF"]),
-    "r05_utf16": (FULL, "7", "ok", ["byte-order mark (utf-16)"]),
-    "r06_not_utf8": (FULL, "7", "ok", ["not UTF-8"]),
-    "r07_nbformat3": (FULL, "7", "ok", ["nbformat 3 converted to 4"]),
-    "r08_no_ids": (FULL, "7", "ok", []),
-    "r09_duplicate_ids_newer_minor": (FULL, "7", "ok", ["nbformat 4.99 read as 4.5"]),
-    "r10_cells_of_every_shape": (FULL, "7", "ok", ["read as a raw cell"]),
-    "r11_kernel_sends_odd_text": (FULL, "7", "ok", []),
+    "r01_newer_schema": (FULL, "9", "metadata_edited", ["metadata edited (l01_ex2)"]),
+    "r02_half_surrogates": (FULL, "9", "ok", ["half a UTF-16 surrogate pair"]),
+    "r03_big_int": ({**FULL, "l01_ex1": "0"}, "8", "malformed_result;technique", ["malformed result (l01_ex1)"]),
+    "r04_bom_and_crlf": (FULL, "9", "ok", ["byte-order mark (utf-8)", "CR LF"]),
+    "r05_utf16": (FULL, "9", "ok", ["byte-order mark (utf-16)"]),
+    "r06_not_utf8": (FULL, "9", "ok", ["not UTF-8"]),
+    "r07_nbformat3": (FULL, "9", "ok", ["nbformat 3 converted to 4"]),
+    "r08_no_ids": (FULL, "9", "ok", []),
+    "r09_duplicate_ids_newer_minor": (FULL, "9", "ok", ["nbformat 4.99 read as 4.5"]),
+    "r10_cells_of_every_shape": (FULL, "9", "ok", ["read as a raw cell"]),
+    "r11_kernel_sends_odd_text": (FULL, "9", "ok", []),
     "r12_overflow": (ZERO, "0", "technique", []),
-    # issue 43, item 2: 0 of 7 (not_autograded) before
-    "r13_deleted_ex1": ({**FULL, "l01_ex1": "0"}, "6", "test_cell_restored;solution_cell_deleted",
+    # issue 43, item 2: 0 of 7 (not_autograded) before; exercise 5 came since
+    "r13_deleted_ex1": ({**FULL, "l01_ex1": "0"}, "8", "test_cell_restored;solution_cell_deleted",
                         ["test cell restored (l01_ex1)", "solution cell deleted (l01_ex1_solution)"]),
-    "r14_deleted_ex3_ex4": ({**FULL, "l01_ex3": "0", "l01_ex4": "0"}, "3",
+    "r14_deleted_ex3_ex4": ({**FULL, "l01_ex3": "0", "l01_ex4": "0"}, "5",
                             "test_cell_restored;solution_cell_deleted", ["(l01_ex4_solution)"]),
 }
 

@@ -214,7 +214,9 @@ def test_adversarial_class_is_contained(tmp_path):
     summary = autograde_summary(out, EN)
     assert (summary["submissions"], summary["graded"], summary["failed"]) == (8, 8, 0)
     # the kernel that killed its own process group lost only that exercise: nothing to flag
-    assert summary["statuses"] == {"ok": 8} and summary["students"] == {}, summary
+    # but what its answer is (no GradientTape, which exercises 1 to 4 ask for: a note)
+    assert summary["statuses"] == {"ok": 7, "technique": 1}, summary
+    assert summary["students"] == {"technique": ["f_kills_parent"]}, summary
     assert "8 forked from preloaded processes, 0 started fresh" in out
 
     db = f"sqlite:///{course / 'gradebook.db'}"
@@ -256,7 +258,7 @@ def test_adversarial_class_is_contained(tmp_path):
     with open(tmp_path / "grades.csv", newline="", encoding="utf-8") as fh:
         rows = {r["student_id"]: r for r in csv.DictReader(fh)}
     status = {s: rows[s][f"{LESSON}:status"] for s in answers}
-    assert status == {s: "ok" for s in answers}
+    assert status == {**{s: "ok" for s in answers}, "f_kills_parent": "technique"}
 
 
 def test_refuses_to_grade_without_bubblewrap_unless_told(tmp_path):
