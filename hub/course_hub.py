@@ -106,7 +106,10 @@ def build_env(env: Path, wheel: Path, log=print) -> Path:
     step(f"The hub's environment in {env}: requirements/hub.txt and {wheel.name} (uv; seconds with its cache)", log)
     python = shared_python()
     subprocess.run([python, "-m", "venv", "--without-pip", str(env)], check=True)
-    uv = [sys.executable, "-m", "uv", "pip", "install", "--quiet", "--python", str(env / "bin" / "python")]
+    # --system-certs: the machine's certificate store, as pip uses it (uv's own roots refuse an
+    # index behind a proxy or mirror with a local certificate authority)
+    uv = [sys.executable, "-m", "uv", "pip", "install", "--quiet", "--system-certs",
+          "--python", str(env / "bin" / "python")]
     for args in (["--require-hashes", "-r", str(REPO / "requirements" / "hub.txt")], ["--no-deps", str(wheel)]):
         run = subprocess.run(uv + args, capture_output=True, text=True, timeout=900)
         if run.returncode != 0:
