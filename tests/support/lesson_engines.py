@@ -37,6 +37,9 @@ import time
 import warnings
 from pathlib import Path
 
+# TensorFlow's Python log records from WARNING up, collected as the engine differential does
+from tests.support.tfdiff import _LogCapture
+
 REPO = Path(__file__).resolve().parents[2]
 ENGINES = ("minitape", "tensorflow")
 IMPORT_LINE = re.compile(r"^import minitape as tf$", re.M)
@@ -177,32 +180,6 @@ def figure_record(fig) -> dict:
                           "points": 1, "hatch": patch.get_hatch() or ""})
     return {"alt": getattr(fig, _ALT, None), "lines": lines, "texts": [t for t in texts if t],
             "yscales": [ax.get_yscale() for ax in fig.axes]}
-
-
-class _LogCapture:
-    """TensorFlow's Python log records (logger ``tensorflow``) from WARNING up: what a notebook
-    shows of them by default."""
-
-    def __init__(self):
-        import logging
-
-        self.records: list[str] = []
-        capture = self
-
-        class _Handler(logging.Handler):
-            def emit(self, record):
-                if record.levelno >= logging.WARNING:
-                    capture.records.append(record.getMessage())
-
-        self.handler = _Handler()
-        self.logger = logging.getLogger("tensorflow")
-
-    def __enter__(self):
-        self.logger.addHandler(self.handler)
-        return self
-
-    def __exit__(self, *exc):
-        self.logger.removeHandler(self.handler)
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
