@@ -181,7 +181,7 @@ site: $(STAMP_COURSE)
 # about as long as the longer of the two instead of both.
 test: system-packages
 	@$(MAKE) --no-print-directory -j2 --output-sync=line install-dev lite install-tf
-	$(call phase,"Running the test suite: pytest $(PYTEST_ARGS) (about 9 min on 2 cores)")
+	$(call phase,"Running the test suite: pytest $(PYTEST_ARGS) (about 13 min on 2 cores)")
 	$(VPY) -m pytest $(PYTEST_ARGS)
 	$(call phase,"Running tests/minitape again on the strict backend (about 1 min)")
 	$(VPY) -m pytest -n auto -q tests/minitape --backend=strict
@@ -222,7 +222,7 @@ test-latest: system-packages lite | preflight
 # install or JupyterLite site (the markers those tests carry are deselected). 35 s on 2 cores, quiet.
 CHECK_MARKERS ?= not kernel and not browser and not install and not lite and not slow and not tensorflow
 check: $(STAMP_DEV)
-	$(call phase,"Running the fast tier: pytest -m '$(CHECK_MARKERS)' (about 35 s on 2 cores; minutes under load)")
+	$(call phase,"Running the fast tier: pytest -m '$(CHECK_MARKERS)' (about 1 min on 2 cores; minutes under load)")
 	$(VPY) -m pytest -n auto -q --durations=10 -m '$(CHECK_MARKERS)' $(CHECK_ARGS)
 
 # ----- The TensorFlow tier (docs/testing.md, "The TensorFlow tier") --------------------------------
