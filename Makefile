@@ -191,7 +191,7 @@ test: system-packages
 # every supported Python at once (uv's universal resolution), every file hashed. Review the diff, run
 # `make test`, commit. LOCK_ARGS passes options to uv, e.g. LOCK_ARGS="--upgrade-package numpy".
 LOCK_ARGS ?=
-UV_COMPILE = $(VPY) -m uv pip compile -c requirements/holds.txt \
+UV_COMPILE = $(VPY) -m uv pip compile --system-certs -c requirements/holds.txt \
              --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock" --quiet $(LOCK_ARGS)
 lock: $(STAMP_DEV)
 	$(call phase,"Resolving the lock files in requirements/ for Python 3.11 to 3.13 (uv: seconds)")
