@@ -93,6 +93,10 @@ def test_open_a_submission_grade_it_by_hand_and_find_it_in_the_export(graded_cou
     # at its missing MathJax)
     page.wait_for_function("() => document.querySelector('input.score#l01_ex1')"
                            ".getAttribute('placeholder') === '1'", timeout=90_000)
+    # grades and comments load in two separate requests; a comment typed before its own model
+    # has loaded has no view listening to it and is never saved (seen once under load in CI)
+    page.wait_for_function("() => window.formgrader && formgrader.grades && formgrader.grades.loaded"
+                           " && formgrader.comments && formgrader.comments.loaded", timeout=90_000)
 
     # a manual score on the autograded test cell and a comment on the student's answer
     page.fill("input.score#l01_ex1", "0.5")
