@@ -106,7 +106,7 @@ class Primitive:
     def defraw(self, *vjps):
         """Attach the per-input rules on raw arrays (one per input, or an :class:`EachInput`):
         the Tensor rules' own arithmetic, for passes that nothing records."""
-        if self.vjps is None:
+        if self.vjps is None or self.no_gradient:
             raise ValueError(f"primitive {self.name}: raw rules need per-input rules first")
         self.raw_vjps = vjps[0] if len(vjps) == 1 and type(vjps[0]) is EachInput else tuple(vjps)
         return self

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import _ops  # gradient arithmetic
 from . import _onehot
-from ._core import _to_tensor
+from ._core import _to_tensor, _SCALAR_KIND
 from ._indexed_slices import IndexedSlices
 from ._ops.array_ops import _unbroadcast_fwd as _unbroadcast_raw  # (unbroadcast's forward)
 from ._ops.raw_grads import _raw_accumulate, _tensor_rule, _wrap
@@ -84,11 +84,10 @@ def _backward_raw(entries, live, targets, sources, output_gradients, source_ids,
                 continue
             g = get(out_id) if out_id in source_ids else pop(out_id, None)
         if g is not None:
-            if prim.no_gradient:
-                raise LookupError(f"gradient registry has no entry for: {prim.name}")
-            # (a gather's sparse gradient takes the Tensor rules: identity and cast keep it sparse)
-            vjps = prim.raw_vjps if type(g) is not IndexedSlices else None
-            if vjps is not None:
+            # (a gather's sparse gradient takes the Tensor rules: identity and cast keep it
+            # sparse; a primitive with raw rules is never no_gradient: Primitive.defraw)
+            vjps = prim.raw_vjps
+            if vjps is not None and type(g) is not IndexedSlices:
                 k = 0
                 for tid in in_ids:
                     if tid in needed_ids:
@@ -97,7 +96,9 @@ def _backward_raw(entries, live, targets, sources, output_gradients, source_ids,
                         except ValueError:  # (shapes that do not broadcast: TF's error)
                             r = _tensor_rule(prim, k, g, saved, params)
                         if r is not None:
-                            if prim.unbroadcast:
+                            # a NumPy scalar gradient comes from a 0-d output, whose inputs
+                            # are 0-d too: nothing to undo (no shape read per scalar step)
+                            if prim.unbroadcast and r.__class__ not in _SCALAR_KIND:
                                 shape = saved[k + 1]._value.shape
                                 if r.shape != shape:
                                     r = _unbroadcast_raw(r, shape)
@@ -105,6 +106,8 @@ def _backward_raw(entries, live, targets, sources, output_gradients, source_ids,
                             grads[tid] = r if prev is None else _raw_accumulate(prev, r)
                     k += 1
             else:  # no raw rules: the Tensor rules, on the arrays wrapped
+                if prim.no_gradient:
+                    raise LookupError(f"gradient registry has no entry for: {prim.name}")
                 if type(g) is tuple:
                     g = tuple([None if x is None or type(x) is IndexedSlices else _wrap(x) for x in g])
                 elif type(g) is not IndexedSlices:

@@ -76,6 +76,16 @@ R["Relu"].defraw(lambda g, mask: g * mask._value)
 R["Relu6"].defraw(lambda g, mask: g * mask._value)
 
 
+# --- matrix product: matmul(g, b, transpose_b=True) and matmul(a, g, transpose_a=True), the
+# transposes being the same views (last two axes swapped) the Tensor rules' _mT makes
+def _mT(v):
+    return v.T if v.ndim == 2 else np.swapaxes(v, -1, -2)
+
+
+R["MatMul"].defraw(lambda g, ans, a, b: g @ _mT(b._value),
+                   lambda g, ans, a, b: _mT(a._value) @ g)
+
+
 # --- the raw pass's own arithmetic (minitape._vjp._backward_raw) ---------------------------
 def _tensor_rule(prim, k, g, saved, params):
     """Input ``k``'s Tensor rule on a raw gradient, for what a raw rule refused: it raises
