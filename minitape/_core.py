@@ -78,7 +78,7 @@ class Primitive:
         self.vjp = None
         self.save = save
         self.unbroadcast = bool(unbroadcast)
-        if self.unbroadcast and save is not None:
+        if self.unbroadcast and save is not None and save is not keep_inputs:
             raise ValueError(f"primitive {name}: unbroadcasting needs the inputs (save=None)")
         self.no_gradient = no_gradient
         self.sparse_grad = False  # its rule may give an IndexedSlices (a gather along axis 0)
@@ -169,6 +169,14 @@ class EachInput:
 
 
 REGISTRY: dict[str, Primitive] = {}
+
+
+def keep_inputs(ans, *inputs, **params):
+    """``save`` for a rule that reads the inputs and not the output: ``(None, *inputs)``, so
+    the output is not kept alive by the tape (a matrix product's result may be the largest
+    array of a step: freeing it with its last user, as TensorFlow does, saves memory and the
+    page faults of allocating it again).  Inputs keep their places, so unbroadcasting works."""
+    return (None,) + inputs
 
 
 def primitive(name, fwd, save=None, unbroadcast=False, no_gradient=False) -> Primitive:

@@ -8,7 +8,7 @@ import builtins
 import numbers
 
 from .. import _backend as B
-from .._core import apply, primitive, _to_tensor
+from .._core import apply, primitive, _to_tensor, keep_inputs
 from ..errors import InvalidArgumentError
 from ._adapt import _pair, _same_dtype
 from .math_ops import abs, pow, sqrt, square
@@ -28,7 +28,8 @@ def _mT(x):
     return transpose(x, perm)
 
 
-_MatMul = primitive("MatMul", lambda a, b: a @ b, unbroadcast=True)  # batch dims broadcast
+# batch dims broadcast; its rules read the operands only (the product is not kept)
+_MatMul = primitive("MatMul", lambda a, b: a @ b, unbroadcast=True, save=keep_inputs)
 
 
 def _rank_error(nx, ny, sx, sy):

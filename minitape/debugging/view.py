@@ -11,7 +11,7 @@ from .. import _tape
 from .. import nest as _nest
 import course_lang
 
-from .._core import Tensor, Variable
+from .._core import Tensor, Variable, keep_inputs
 
 
 LANGUAGES = course_lang.LANGS
@@ -220,8 +220,10 @@ class _Graph:
         for op in self.ops:
             e = entries[op.index]
             saved = e.saved
-            if saved is not None and e.op.save is None and len(saved) == len(e.ins) + 1:
-                values[e.out] = saved[0]
+            if (saved is not None and (e.op.save is None or e.op.save is keep_inputs)
+                    and len(saved) == len(e.ins) + 1):
+                if saved[0] is not None:  # (keep_inputs: the output itself was not kept)
+                    values[e.out] = saved[0]
                 for tid, t in zip(e.ins, saved[1:]):
                     values.setdefault(tid, t)
         for v in rec.variables.values():
