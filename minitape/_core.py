@@ -67,13 +67,17 @@ class Primitive:
     registered* (differentiating through it raises LookupError).
     """
 
-    __slots__ = ("name", "fwd", "vjps", "vjp", "save", "unbroadcast", "no_gradient",
+    __slots__ = ("name", "fwd", "host", "vjps", "vjp", "save", "unbroadcast", "no_gradient",
                  "differentiable", "batch_vjps", "batch_when", "raw_vjps", "onehot_vjps",
                  "sparse_grad")
 
     def __init__(self, name, fwd, save=None, unbroadcast=False, no_gradient=False):
         self.name = name
         self.fwd = fwd
+        # the forward on NumPy arrays, for the paths that run only while NumPy is the one
+        # array module (apply1): a function that dispatches on the array module says which
+        # NumPy function it calls (``fwd.host``), saving a Python frame per operation
+        self.host = getattr(fwd, "host", fwd)
         self.vjps = None
         self.vjp = None
         self.save = save
@@ -300,7 +304,7 @@ def apply1(prim, a):
     if _multi[0] or _accumulators or len(_tapes) > 1:
         return apply(prim, (a,), _NO_PARAMS)
     try:
-        v = _quiet_run(prim.fwd, a._value)  # (NumPy's warnings off, see apply)
+        v = _quiet_run(prim.host, a._value)  # (NumPy's warnings off, see apply)
     except ValueError as e:
         err = broadcast_error(prim.name, [a._value], e)
         if err is None:

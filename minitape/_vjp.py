@@ -47,24 +47,23 @@ def _backward_raw(entries, live, targets, sources, output_gradients, source_ids,
     # the entries that lead to a source: one forward sweep
     needed_ids = set(source_ids)
     need = needed_ids.add
+    unneeded = needed_ids.isdisjoint  # (one C call per entry, no loop over its inputs)
     last = -1
     i = -1
     sparse = 0
     for e in entries:
         i += 1
-        for tid in e[1]:
-            if tid in needed_ids:
-                if e[2].sparse_grad:
-                    sparse += 1
-                    if sparse > 1:  # two sparse gradients may meet: the counted pass does it
-                        return None
-                o = e[0]
-                if o.__class__ is tuple:
-                    needed_ids.update(o)
-                else:
-                    need(o)
-                last = i
-                break
+        if not unneeded(e[1]):
+            if e[2].sparse_grad:
+                sparse += 1
+                if sparse > 1:  # two sparse gradients may meet: the counted pass does it
+                    return None
+            o = e[0]
+            if o.__class__ is tuple:
+                needed_ids.update(o)
+            else:
+                need(o)
+            last = i
     e = None
     grads = _seeds(targets, output_gradients)
     for tid, g in grads.items():

@@ -214,7 +214,7 @@ def _mk_unary(name, fwd, save=None, float_only=True):
             # nothing records and there is one array module: all that apply() would do
             out = _new(Tensor)
             try:  # (NumPy's warnings off: _core.apply)
-                out._value = _quiet_run(prim.fwd, x._value)
+                out._value = _quiet_run(prim.host, x._value)  # (one array module: NumPy)
             except RuntimeError:
                 out._value = _quiet_call(prim.fwd, x._value)
             out._id = _next_id()
@@ -233,6 +233,7 @@ def _f(name):
         if _ARRAY_MODULES.get(type(a)) is np:
             return host(a)
         return getattr(xp(a), name)(a)
+    fwd.host = host  # (Primitive.host: called directly while NumPy is the one array module)
     return fwd
 
 

@@ -695,12 +695,12 @@ def test_every_differentiable_primitive_is_gradient_checked():
     for name, prim in REGISTRY.items():
         if prim.fwd is None:
             continue
-        saved[name] = prim.fwd
+        saved[name] = (prim.fwd, prim.host)
 
         def spy(*args, _fwd=prim.fwd, _name=name, **kwargs):
             ran.add(_name)
             return _fwd(*args, **kwargs)
-        prim.fwd = spy
+        prim.fwd = prim.host = spy  # (host: the NumPy-only fast paths call it instead)
     @settings(max_examples=1, derandomize=True, database=None, deadline=None,
               suppress_health_check=list(HealthCheck), phases=[Phase.generate])
     @given(data=st.data())
@@ -717,8 +717,9 @@ def test_every_differentiable_primitive_is_gradient_checked():
     try:
         run_every_case_once()
     finally:
-        for name, fwd in saved.items():
+        for name, (fwd, host) in saved.items():
             REGISTRY[name].fwd = fwd
+            REGISTRY[name].host = host
     differentiable = {n for n, p in REGISTRY.items() if p.vjps is not None and not p.no_gradient}
     missing = sorted(differentiable - ran - set(CHECKED_ELSEWHERE))
     assert not missing, f"differentiable primitives without a finite-difference case: {missing}"
