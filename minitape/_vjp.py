@@ -91,7 +91,14 @@ def _backward_raw(entries, live, targets, sources, output_gradients, source_ids,
                 for tid in in_ids:
                     if tid in needed_ids:
                         try:
-                            r = vjps[k](g, *saved, **params) if params else vjps[k](g, *saved)
+                            if params:
+                                r = vjps[k](g, *saved, **params)
+                            elif len(saved) == 3:  # (ans, x, y): no argument tuple built
+                                r = vjps[k](g, saved[0], saved[1], saved[2])
+                            elif len(saved) == 2:  # (ans, x)
+                                r = vjps[k](g, saved[0], saved[1])
+                            else:
+                                r = vjps[k](g, *saved)
                         except ValueError:  # (shapes that do not broadcast: TF's error)
                             r = _tensor_rule(prim, k, g, saved, params)
                         if r is not None:
