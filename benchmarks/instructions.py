@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -114,6 +115,12 @@ def f():  # (benchmarks/run.py's floor; the same in every tree)
     return loss, X.T @ ((dP @ W2.T) * (Z > 0)), H.T @ dP
 """)
 
+def workload_names(text: str) -> list[str]:
+    """``--only``'s workloads: commas separate them, and a comma followed by a space belongs to
+    a name (``--only mlp,'mlp, NumPy by hand'``, as the help writes it)."""
+    return [w.strip() for w in re.split(r",(?! )", text) if w.strip()]
+
+
 DRIVER = """
 import sys
 import minitape as mt
@@ -182,7 +189,7 @@ def _main(args):
     for tool in ("valgrind", "setarch"):
         if shutil.which(tool) is None:
             _fail(f"{tool} is not installed (Debian: apt-get install valgrind util-linux)")
-    names = [w.strip() for w in args.only.split(",") if w.strip()]
+    names = workload_names(args.only)
     unknown = [w for w in names if w not in WORKLOADS]
     if unknown:
         _fail(f"unknown workload(s) {unknown}; choose from {list(WORKLOADS)}")

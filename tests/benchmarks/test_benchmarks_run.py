@@ -120,6 +120,19 @@ def test_instruction_counts_refuse_unknown_workloads_and_missing_tools(tmp_path)
         assert p.returncode == 2 and "unknown workload(s) ['nope']" in p.stderr
 
 
+def test_instruction_counts_read_workload_names_with_commas_in_them():
+    """--only as the help writes it: the MLP floor's name has a comma and a space in it."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("instructions_script",
+                                                  ROOT / "benchmarks" / "instructions.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.workload_names("mlp,mlp, NumPy by hand") == ["mlp", "mlp, NumPy by hand"]
+    assert module.workload_names("chain,,jacobian n=10,") == ["chain", "jacobian n=10"]
+    assert set(module.workload_names(",".join(module.WORKLOADS))) == set(module.WORKLOADS)
+
+
 @pytest.mark.slow  # a whole benchmark run (valgrind for the counts)
 def test_instruction_counts_of_this_checkout():
     """One workload counted for real: a table row with a positive count per primitive op."""
