@@ -68,6 +68,15 @@ def _entry(op, *xs):
     return prim, saved, params, y
 
 
+def _assert_raw_rules_are_the_tensor_rules(prim, saved, params, g):
+    """Each input's raw rule on ``g`` gives its Tensor rule's array, bit for bit."""
+    for k in range(len(prim.raw_vjps)):
+        want = prim.vjps[k](_wrap(g), *saved, **params)._value
+        got = prim.raw_vjps[k](g, *saved, **params)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.usefixtures("host_only")
 def test_every_raw_rule_has_a_case_here():
     with_raw = {name for name, p in REGISTRY.items() if p.raw_vjps is not None}
@@ -85,11 +94,7 @@ def test_raw_matmul_rules_are_the_tensor_rules_bit_for_bit(shapes, dtype):
     prim, saved, params, y = _entry(tf.matmul, a, b)
     assert prim.name == "MatMul"
     g = _values(rng, y._value.shape, dtype)
-    for k in range(2):
-        want = prim.vjps[k](_wrap(g), *saved, **params)._value
-        got = prim.raw_vjps[k](g, *saved, **params)
-        assert got.dtype == want.dtype and got.shape == want.shape
-        np.testing.assert_array_equal(got, want)
+    _assert_raw_rules_are_the_tensor_rules(prim, saved, params, g)
     # and through a whole pass, broadcast batch axes summed back by the tape
     with tf.GradientTape() as tape:
         tape.watch([a, b])
@@ -131,11 +136,7 @@ def test_raw_binary_rules_are_the_tensor_rules_bit_for_bit(name, shapes, dtype):
     b = tf.constant(_values(rng, shapes[1], dtype, "positive"))
     prim, saved, params, y = _entry(BINARY[name], a, b)
     g = _values(rng, y._value.shape, dtype)
-    for k in range(2):
-        want = prim.vjps[k](_wrap(g), *saved, **params)._value
-        got = prim.raw_vjps[k](g, *saved, **params)
-        assert got.dtype == want.dtype and got.shape == want.shape
-        np.testing.assert_array_equal(got, want)
+    _assert_raw_rules_are_the_tensor_rules(prim, saved, params, g)
 
 
 def _model(x, w):
