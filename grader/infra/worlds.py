@@ -252,7 +252,10 @@ def _placeholder(module: str, kinds: dict[str, str], needed: set[str], world: Wo
 
 def build_world(site: Path, dest: Path, world: World) -> None:
     """Write ``world`` into ``dest`` (empty), from the student site ``site``."""
-    files = [p for p in sorted(site.rglob("*")) if p.is_file() and not p.name.startswith(".")]
+    # not the site's bytecode: it was compiled from the modules the world replaces (publish
+    # compiles the world's own sources)
+    files = [p for p in sorted(site.rglob("*")) if p.is_file() and not p.name.startswith(".")
+             and "__pycache__" not in p.relative_to(site).parts]
     rels = [p.relative_to(site).as_posix() for p in files]
     removed = {rel for rel in rels if any(Path(rel).match(pattern) or rel == pattern
                                           for pattern in world.removed)}

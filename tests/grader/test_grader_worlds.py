@@ -176,6 +176,39 @@ def test_a_world_that_would_still_hold_the_tool_is_refused(tmp_path):
         ensure_world(str(site), NO_AUTODIFF)
 
 
+def test_sites_and_worlds_ship_bytecode_of_their_own_sources(tmp_path, world):
+    """The read-only student site and each world hold checked-hash bytecode compiled from
+    their own audited sources (else every zygote compiled them again); a world never takes
+    the site's bytecode of the modules it replaces."""
+    import importlib.util
+
+    from grader.infra.student_site import ensure
+
+    site = Path(ensure())
+    tag = sys.implementation.cache_tag
+    for folder in (site, Path(world)):
+        sources = [p for p in folder.rglob("*.py")]
+        assert sources
+        for source in sources:
+            pyc = Path(importlib.util.cache_from_source(str(source)))
+            assert pyc.is_file() and f".{tag}." in pyc.name, source
+            flags = int.from_bytes(pyc.read_bytes()[4:8], "little")
+            assert flags == 0b11, (pyc, flags)  # hash-based, checked against the source
+    removed = WORLDS[NO_AUTODIFF].removed[0]
+    ours = Path(importlib.util.cache_from_source(str(Path(world) / removed))).read_bytes()
+    sites = Path(importlib.util.cache_from_source(str(site / removed))).read_bytes()
+    assert ours[8:16] != sites[8:16]  # the source hash: the placeholder's, not the module's
+    # a fake site with bytecode of its own: the world is built from the sources alone
+    fake = _fake_site(tmp_path)
+    import compileall
+
+    assert compileall.compile_dir(fake, quiet=2)
+    dest = tmp_path / "world"
+    build_world(fake, dest, WORLDS[NO_AUTODIFF])
+    assert not list(dest.rglob("*.pyc"))
+    assert absence_problems(dest, WORLDS[NO_AUTODIFF]) == []
+
+
 def test_only_exercises_that_forbid_a_tool_are_graded_in_a_world():
     worlds = {ex_id: world_of(ex.absent) for ex_id, ex in all_exercises().items()}
     assert {ex_id for ex_id, w in worlds.items() if w} == {f"l07_ex{i}" for i in range(1, 6)}
