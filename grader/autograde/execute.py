@@ -136,6 +136,13 @@ class GraderExecute(Execute):
              "GRADER_SANDBOX=0 (for nbgrader's own commands). Off grades as you: only for "
              "submissions you trust").tag(config=True)
 
+    @default("shutdown_kernel")
+    def _kill_when_done(self):
+        # graded kernels keep nothing: all they sent is in the notebook when they are stopped,
+        # and what they wrote is removed with them; a graceful stop waits ~100 ms for ipykernel
+        # to wind down (and would run the student's atexit handlers) for nothing
+        return "immediate"
+
     @default("sandbox")
     def _sandbox_from_environment(self):
         return os.environ.get("GRADER_SANDBOX", "1").strip().lower() not in ("0", "no", "false", "off")

@@ -27,6 +27,7 @@ module that started threads or picked matplotlib's backend. ``--fresh-kernels`` 
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import logging
 import os
@@ -37,8 +38,12 @@ import sys
 import threading
 import time
 import uuid
+from queue import Empty
 from typing import Any, Iterable
 
+import zmq
+import zmq.asyncio
+from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import LocalProvisioner
 from traitlets import Unicode, default
@@ -48,6 +53,7 @@ from grader.infra.sandbox import SANDBOX_HOME, Sandbox
 
 __all__ = ["KERNEL_MODULES", "KernelZygote", "PreloadedKernelManager", "ZygoteError",
            "active_sandbox", "active_zygote", "kernel_manager_class", "modules_imported_by",
+           "modules_reached_by",
            "start_zygote", "stop_zygote", "use_sandbox", "world_environment"]
 
 log = logging.getLogger("grader.infra.kernels")
@@ -58,9 +64,17 @@ WORLD_MPLBACKEND = "agg"
 
 KERNEL_LOG_BYTES = 1 << 20  # of a sandboxed kernel's own stdout/stderr, into the worker's log
 
-# what every IPython kernel imports before it runs a cell
+# what every IPython kernel imports before it runs a cell (ipykernel.debugger, i.e. debugpy,
+# while the kernel object is made: two thirds of a forked kernel's start-up CPU if left to it)
 KERNEL_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
-                  "IPython.core.completer", "comm")
+                  "IPython.core.completer", "comm", "ipykernel.debugger")
+
+# how often a client's sockets retry connecting to a kernel that has not bound them yet (zmq's
+# default is 100 ms; a forked kernel binds its sockets some tens of ms after the client connects)
+RECONNECT_MS = 10
+# how often a stopping kernel is polled (jupyter_client: every 100 ms; a grading kernel, killed,
+# is gone within a few ms)
+STOP_POLL_S = 0.005
 
 
 class ZygoteError(RuntimeError):
@@ -447,10 +461,78 @@ class ForkingProvisioner(LocalProvisioner):
             self.sandbox_dir = None
 
 
+class PromptKernelClient(AsyncKernelClient):
+    """jupyter_client's asynchronous client without two fixed waits at a kernel's start.
+
+    ``wait_for_ready`` sends ``kernel_info`` until the reply comes and IOPub is proven
+    connected, as jupyter_client's does; then jupyter_client listens to IOPub until it has been
+    silent for 0.2 s, and, when the status messages of its first request were published before
+    the subscription reached the kernel (usual for a kernel that binds its sockets after the
+    client connected), first waits 0.2 s for them in vain. Here IOPub counts as connected on the
+    kernel's ``iopub_welcome`` (ipykernel 7, JEP 65) or on a status of the request, and the wait
+    ends with the request's ``idle`` (or at once on a welcome without it). Nothing is dropped that
+    a client reading its own replies needs: every reader here (nbclient, ``execute_interactive``)
+    takes only the messages whose parent is its own request. Sockets retry a connection every
+    ``RECONNECT_MS`` instead of every 100 ms."""
+
+    def _context_default(self) -> zmq.asyncio.Context:
+        self._created_context = True
+        context = zmq.asyncio.Context()
+        context.setsockopt(zmq.RECONNECT_IVL, RECONNECT_MS)  # the default of its new sockets
+        return context
+
+    async def _async_wait_for_ready(self, timeout: float | None = None) -> None:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            msg_id = self.kernel_info()
+            reply = await self._reply_to(msg_id, 1.0)
+            if reply is not None and reply["msg_type"] == "kernel_info_reply":
+                if await self._iopub_connected(msg_id, 0.2):
+                    self._handle_kernel_info_reply(reply)
+                    return
+            if not await self._async_is_alive():
+                raise RuntimeError("Kernel died before replying to kernel_info")
+            if deadline is not None and time.monotonic() > deadline:
+                raise RuntimeError("Kernel didn't respond in %d seconds" % timeout)
+
+    wait_for_ready = _async_wait_for_ready  # the base class bound its own function to the name
+
+    async def _reply_to(self, msg_id: str, wait: float) -> dict | None:
+        end = time.monotonic() + wait
+        while (left := end - time.monotonic()) > 0:
+            try:
+                msg = await self.shell_channel.get_msg(timeout=left)
+            except Empty:
+                return None
+            if msg["parent_header"].get("msg_id") == msg_id:
+                return msg
+        return None
+
+    async def _iopub_connected(self, msg_id: str, wait: float) -> bool:
+        end = time.monotonic() + wait
+        connected = False
+        while (left := end - time.monotonic()) > 0:
+            try:
+                msg = await self.iopub_channel.get_msg(timeout=left)
+            except Empty:
+                return connected
+            if msg["msg_type"] == "iopub_welcome":
+                connected = True
+                # its busy status, when published before the subscription, never comes
+                if not await self.iopub_channel.msg_ready():
+                    return True
+            elif msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "status":
+                connected = True
+                if msg["content"].get("execution_state") == "idle":
+                    return True
+        return connected
+
+
 class PreloadedKernelManager(AsyncKernelManager):
     """An :class:`AsyncKernelManager` whose kernels are forked from the active zygote (if any
     and if the kernel spec names no provisioner of its own); its session decodes what the
-    kernel sends defensively (:class:`grader.infra.session.SafeSession`)."""
+    kernel sends defensively (:class:`grader.infra.session.SafeSession`); its clients are
+    :class:`PromptKernelClient`, and a stopping kernel is polled every ``STOP_POLL_S``."""
 
     world = Unicode("", help="The grading world (grader.infra.worlds) the kernel imports: "
                              "'' for the student site, 'no-autodiff' for minitape without its "
@@ -461,6 +543,13 @@ class PreloadedKernelManager(AsyncKernelManager):
         from grader.infra.session import SafeSession
 
         return SafeSession(parent=self)
+
+    @default("client_factory")
+    def _prompt_client(self):
+        return PromptKernelClient
+
+    async def _async_wait(self, pollinterval: float = 0.1) -> None:
+        await super()._async_wait(pollinterval=min(pollinterval, STOP_POLL_S))
 
     async def _async_pre_start_kernel(self, **kw: Any):
         spec_provisioner = (self.kernel_spec.metadata or {}).get("kernel_provisioner")
@@ -499,6 +588,165 @@ class PreloadedKernelManager(AsyncKernelManager):
             os.makedirs(runtime, exist_ok=True)
             self.ip = os.path.join(runtime, f"kernel-{self.kernel_id}-ipc")
         return await super()._async_pre_start_kernel(**kw)
+
+
+def modules_reached_by(notebooks: Iterable[str]) -> list[str]:
+    """What the notebooks' code imports, also where it imports on first use: the absolute
+    imports of their code cells (:func:`modules_imported_by`); the submodules their code reaches
+    through attributes of an imported module (``tf.keras.layers`` after ``import minitape as
+    tf``: ``minitape.keras``, ``minitape.keras.layers``, which minitape imports when first
+    touched); and the imports inside the functions of the course's own modules among them
+    (``lessons``, ``grader``, ``minitape``, ``course_lang``) the notebooks name, and of the
+    course's modules those imports name (``lessons.widgets`` imports ``ipywidgets`` when a
+    lesson first draws a widget). A module's top-level imports are not followed: what a module
+    imports only on a path the lesson never takes (``h5py``, when a model is saved) stays out.
+    Only names of existing files are returned; nothing is imported here."""
+    import nbformat
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    from grader.infra.student_wheel import PACKAGES
+
+    notebooks = list(notebooks)
+    found = dict.fromkeys(modules_imported_by(notebooks))
+    transform = TransformerManager().transform_cell
+    trees = []
+    for path in notebooks:
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type != "code":
+                continue
+            try:
+                trees.append(ast.parse(transform(cell.source)))
+            except SyntaxError:
+                continue
+    for name in _attribute_modules(trees):
+        found.setdefault(name, None)
+    todo = [m for m in found if m.partition(".")[0] in PACKAGES]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        path = _module_file(name)
+        if path is None or not path.endswith(".py"):
+            continue
+        try:
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read())
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            continue
+        package = name if os.path.basename(path) == "__init__.py" else name.rpartition(".")[0]
+        for imported, deferred in _module_imports(tree, package):
+            if not deferred or _module_file(imported) is None:
+                continue
+            found.setdefault(imported, None)
+            if imported.partition(".")[0] in PACKAGES:
+                todo.append(imported)  # called, it may import more on first use
+    return list(found)
+
+
+def _attribute_modules(trees: list[ast.AST]) -> list[str]:
+    """Submodules (existing files) named by attribute chains on names that ``import`` bound in
+    any of the trees (a notebook's cells share one namespace)."""
+    aliases: dict[str, str] = {}
+    for node in (n for tree in trees for n in ast.walk(tree)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    aliases[alias.asname] = alias.name
+                else:
+                    top = alias.name.partition(".")[0]
+                    aliases[top] = top
+    out: dict[str, None] = {}
+    for node in (n for tree in trees for n in ast.walk(tree)):
+        if not isinstance(node, ast.Attribute):
+            continue
+        chain = []
+        while isinstance(node, ast.Attribute):
+            chain.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id not in aliases:
+            continue
+        name = aliases[node.id]
+        for part in reversed(chain):
+            name = f"{name}.{part}"
+            if name not in out and _module_file(name) is None:
+                break
+            out[name] = None
+    return list(out)
+
+
+def _module_imports(tree: ast.AST, package: str) -> list[tuple[str, bool]]:
+    """The modules a module imports, each with whether the import is deferred (inside a
+    function): ``import a.b`` gives ``a.b``, ``from a import b`` gives ``a`` and ``a.b`` where
+    that is a module; ``package`` resolves relative imports."""
+    out: list[tuple[str, bool]] = []
+
+    def visit(node: ast.AST, inside: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            nested = inside or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            if isinstance(child, ast.Import):
+                out.extend((alias.name, nested) for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    parts = package.split(".")
+                    if child.level - 1 >= len(parts):
+                        continue
+                    prefix = ".".join(parts[:len(parts) - (child.level - 1)])
+                    base = f"{prefix}.{base}" if base else prefix
+                out.append((base, nested))
+                out.extend((f"{base}.{alias.name}", nested) for alias in child.names
+                           if alias.name != "*" and _module_file(f"{base}.{alias.name}") is not None)
+            visit(child, nested)
+
+    visit(tree, False)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _module_file(name: str) -> str | None:
+    """The file of module ``name`` (``__init__.py`` for a package; a compiled module's file),
+    found without importing anything; None where there is none."""
+    import importlib.machinery
+    import importlib.util
+
+    top, *rest = name.split(".")
+    if not top.isidentifier():
+        return None
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if not rest:
+        return spec.origin if spec.origin and os.path.isfile(spec.origin) else None
+    dirs = list(spec.submodule_search_locations or [])
+    path = None
+    for i, part in enumerate(rest):
+        if not part.isidentifier():
+            return None
+        path, subdirs = None, []
+        for folder in dirs:
+            package = os.path.join(folder, part)
+            if os.path.isfile(os.path.join(package, "__init__.py")):
+                path = os.path.join(package, "__init__.py")
+                subdirs.append(package)
+                break
+            if os.path.isdir(package) and i < len(rest) - 1:  # a namespace package
+                subdirs.append(package)
+                continue
+            for suffix in importlib.machinery.all_suffixes():
+                if os.path.isfile(os.path.join(folder, part + suffix)):
+                    path = os.path.join(folder, part + suffix)
+                    break
+            if path:
+                break
+        if path is None and not subdirs:
+            return None
+        dirs = subdirs
+    return path
 
 
 def modules_imported_by(notebooks: Iterable[str]) -> list[str]:

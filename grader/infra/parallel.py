@@ -149,8 +149,9 @@ def _check_assignment(coursedir, assignment: str) -> None:
 
 def preload_modules(coursedir, assignment: str, extra: list[str] | None = None) -> list[str]:
     """What a worker's kernels are forked with already imported: the kernel machinery, the
-    modules the assignment's source (else release) notebooks import, and ``extra``."""
-    from grader.infra.kernels import KERNEL_MODULES, modules_imported_by
+    modules the assignment's source (else release) notebooks import, also on first use
+    (:func:`grader.infra.kernels.modules_reached_by`), and ``extra``."""
+    from grader.infra.kernels import KERNEL_MODULES, modules_reached_by
 
     notebooks: list[str] = []
     for folder in (coursedir.source_directory, coursedir.release_directory):
@@ -158,7 +159,7 @@ def preload_modules(coursedir, assignment: str, extra: list[str] | None = None) 
                                                   "*.ipynb")))
         if notebooks:
             break
-    found = list(KERNEL_MODULES) + modules_imported_by(notebooks) + list(extra or [])
+    found = list(KERNEL_MODULES) + modules_reached_by(notebooks) + list(extra or [])
     return list(dict.fromkeys(found))
 
 

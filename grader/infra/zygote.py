@@ -498,6 +498,10 @@ def main(modules: list[str]) -> int:
         _check(_libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl(PR_SET_DUMPABLE)")
     own_startup = startup_environment(os.environ)
     os.environ.setdefault("MPLBACKEND", INLINE_BACKEND)
+    # debugpy (ipykernel.debugger) warns at import that Python's frozen modules may hide
+    # breakpoints: not a kernel's concern, and noise in the grading log (kernels get their own
+    # environment, so this stays here)
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     loaded, failed, unsafe = _preload(modules)
     reply({"ready": True, "pid": os.getpid(), "loaded": loaded, "failed": failed, "unsafe": unsafe})
 

@@ -174,3 +174,155 @@ def test_without_zygote_the_manager_starts_ordinary_kernels(tmp_path):
             await km.shutdown_kernel(now=True)
 
     _run(main())
+
+
+def test_zygote_preloads_every_module_a_kernel_imports_and_stays_forkable(tmp_path):
+    """ipykernel.debugger (debugpy) is imported while the kernel object is made: preloaded,
+    it costs a forked kernel nothing, and it starts no thread that would make forking unsafe."""
+    z = kernels.start_zygote(list(kernels.KERNEL_MODULES), cwd=str(tmp_path))
+    try:
+        assert "ipykernel.debugger" in kernels.KERNEL_MODULES
+        assert z.loaded == list(kernels.KERNEL_MODULES) and z.failed == {}
+        assert z.unsafe is None
+
+        async def main():
+            before = dict(kernels.STATS)
+            km, kc = await _start(tmp_path)
+            try:
+                assert kernels.STATS["forked"] - before["forked"] == 1
+                c, o = await _execute(kc, "import sys\nprint('debugpy' in sys.modules)")
+                assert c["status"] == "ok" and _text(o).strip() == "True"
+            finally:
+                kc.stop_channels()
+                await km.shutdown_kernel(now=True)
+            assert not await km.is_alive()
+
+        _run(main())
+    finally:
+        kernels.stop_zygote()
+
+
+class _Channel:
+    """An IOPub channel that hands out the given messages, then has none."""
+
+    def __init__(self, msgs):
+        self.msgs = list(msgs)
+
+    async def get_msg(self, timeout=None):
+        from queue import Empty
+
+        if not self.msgs:
+            await asyncio.sleep(min(timeout or 0, 0.01))
+            raise Empty
+        return self.msgs.pop(0)
+
+    async def msg_ready(self):
+        return bool(self.msgs)
+
+
+def _iopub(msg_type, parent="", state=None):
+    return {"msg_type": msg_type, "parent_header": {"msg_id": parent} if parent else {},
+            "content": {"execution_state": state} if state else {}}
+
+
+@pytest.mark.parametrize("msgs, connected, left", [
+    # the kernel's welcome with nothing queued behind it: its status went out unseen
+    ([_iopub("iopub_welcome")], True, 0),
+    # the request's busy and idle (a kernel without welcome messages): connected at the idle
+    ([_iopub("status", "k1", "busy"), _iopub("status", "k1", "idle"), _iopub("stream", "x")], True, 1),
+    # a welcome with the request's statuses behind it: they are read up to the idle
+    ([_iopub("iopub_welcome"), _iopub("status", "k1", "busy"), _iopub("status", "k1", "idle")], True, 0),
+    # only another request's messages: not proof that ours got through
+    ([_iopub("status", "other", "idle")], False, 0),
+    ([], False, 0),
+])
+def test_prompt_client_counts_iopub_connected_on_proof_only(msgs, connected, left):
+    kc = kernels.PromptKernelClient()
+    channel = _Channel(msgs)
+    kc._iopub_channel = channel
+    assert _run(kc._iopub_connected("k1", 0.05)) is connected
+    assert len(channel.msgs) == left
+
+
+def test_grading_clients_and_stops_are_prompt(tmp_path):
+    """Kernels of the grading manager get the prompt client; a stopping kernel is polled every
+    STOP_POLL_S (jupyter_client: 0.1 s); graded kernels are stopped at once."""
+    from grader.autograde.execute import GraderExecute
+
+    km = kernels.PreloadedKernelManager(kernel_name="python3")
+    assert km.client_factory is kernels.PromptKernelClient
+    assert kernels.PromptKernelClient().context.getsockopt(__import__("zmq").RECONNECT_IVL) == kernels.RECONNECT_MS
+    assert GraderExecute(sandbox=False).shutdown_kernel == "immediate"
+
+    waits = []
+
+    async def main():
+        real_sleep = asyncio.sleep
+        alive = iter([True, True, False])
+
+        async def is_alive():
+            return next(alive)
+
+        async def sleep(delay, *a):
+            waits.append(delay)
+            await real_sleep(0)
+
+        km._async_is_alive = is_alive
+        asyncio.sleep, saved = sleep, asyncio.sleep
+        try:
+            await km._async_wait()
+        finally:
+            asyncio.sleep = saved
+
+    _run(main())
+    assert waits == [kernels.STOP_POLL_S] * 2
+
+
+def _notebook(tmp_path, *sources):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in sources])
+    path = tmp_path / "lesson.ipynb"
+    nbformat.write(nb, path)
+    return [path]
+
+
+def test_modules_reached_by_follows_attributes_and_the_course_modules_deferred_imports(tmp_path):
+    nbs = _notebook(tmp_path,
+                    "import numpy as np\nimport minitape as tf\nfrom lessons.widgets import tangent_explorer",
+                    # other cells see the first cell's names; a function or a class is no module
+                    "layer = tf.keras.layers.Dense(2)\nx = np.linspace(0, 1)\nr = np.random.default_rng(0)",
+                    "tf.Variable(1.0)")
+    reached = kernels.modules_reached_by(nbs)
+    assert reached[:3] == ["numpy", "minitape", "lessons.widgets"]  # the imports, first
+    # submodules reached through attributes, which minitape and NumPy import when touched
+    assert {"minitape.keras", "minitape.keras.layers", "numpy.random"} <= set(reached)
+    assert not {"numpy.linspace", "minitape.Variable", "numpy.random.default_rng"} & set(reached)
+    # what lessons.widgets imports inside its functions (a widget's first draw), and what the
+    # course's modules it names import in theirs
+    assert {"ipywidgets", "matplotlib.backends.backend_agg", "lessons.figures", "cycler"} <= set(reached)
+    # a top-level import of a course module is not followed: minitape.keras.models imports
+    # h5py only to save a model, which the lesson never does
+    assert "h5py" not in reached
+    assert all(kernels._module_file(name) for name in reached)
+
+
+def test_module_files_are_found_without_importing(tmp_path, monkeypatch):
+    pkg = tmp_path / "pkg_never_imported"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("raise RuntimeError('imported')\n")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "sub" / "leaf.py").write_text("")
+    (pkg / "data").mkdir()  # a folder without __init__.py: a namespace package's part
+    (pkg / "data" / "mod.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    kernels._module_file.cache_clear()
+    try:
+        assert kernels._module_file("pkg_never_imported") == str(pkg / "__init__.py")
+        assert kernels._module_file("pkg_never_imported.sub.leaf") == str(pkg / "sub" / "leaf.py")
+        assert kernels._module_file("pkg_never_imported.data.mod") == str(pkg / "data" / "mod.py")
+        assert kernels._module_file("pkg_never_imported.data") is None
+        assert kernels._module_file("pkg_never_imported.missing") is None
+        assert kernels._module_file("no_such_top_level_module") is None
+        assert kernels._module_file("pkg_never_imported.not-a-name") is None
+        assert "pkg_never_imported" not in sys.modules
+    finally:
+        kernels._module_file.cache_clear()
