@@ -66,8 +66,10 @@ import traceback
 INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 
 # Modules whose import does something only when an IPython shell is running: imported in the
-# zygote they would skip that step, so a kernel must import them itself.
-NEEDS_SHELL = ("matplotlib_inline.backend_inline",)
+# zygote they would skip that step, so a kernel must import them itself (their submodules stay
+# imported: the kernel's import runs only the module's own code again). ipywidgets registers its
+# comm targets at import when it finds a shell.
+NEEDS_SHELL = ("matplotlib_inline.backend_inline", "ipywidgets")
 
 
 def startup_environment(env: dict) -> dict:

@@ -326,3 +326,30 @@ def test_module_files_are_found_without_importing(tmp_path, monkeypatch):
         assert "pkg_never_imported" not in sys.modules
     finally:
         kernels._module_file.cache_clear()
+
+
+def test_a_forked_kernel_imports_ipywidgets_as_a_fresh_one_does(tmp_path):
+    """ipywidgets registers its comm targets at import only when it finds a shell: preloaded
+    (lesson helpers import it on first use), the kernel still runs that step itself."""
+    z = kernels.start_zygote(list(kernels.KERNEL_MODULES) + ["ipywidgets"], cwd=str(tmp_path))
+    try:
+        assert "ipywidgets" in z.loaded and z.unsafe is None
+
+        async def main():
+            km, kc = await _start(tmp_path)
+            try:
+                c, o = await _execute(kc, "import sys\nprint('ipywidgets.widgets' in sys.modules, "
+                                          "'ipywidgets' in sys.modules)\nimport ipywidgets\n"
+                                          "from comm import get_comm_manager\n"
+                                          "print(sorted(get_comm_manager().targets))")
+                assert c["status"] == "ok", c
+                first, targets = _text(o).strip().splitlines()
+                assert first == "True False"  # its submodules preloaded, its own code not run
+                assert "'jupyter.widget'" in targets and "'jupyter.widget.control'" in targets
+            finally:
+                kc.stop_channels()
+                await km.shutdown_kernel(now=True)
+
+        _run(main())
+    finally:
+        kernels.stop_zygote()
