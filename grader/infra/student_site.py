@@ -11,7 +11,8 @@ instructor's wheel carries. So a grading kernel never imports the instructor's p
 into a *student site* folder, audits that folder (:func:`grader.infra.student_wheel.audit`: instructor
 paths, exercise registrations, solution and hidden-test fingerprints) and caches it under
 ``$GRADER_STUDENT_SITE_CACHE`` (default ``~/.cache/minitape-grader/student-site``), keyed on a
-hash of the files it is built from: a grading run builds it once (a few seconds), later runs
+hash of the files it is built from and on the Python version (its bytecode is that Python's): a
+grading run builds it once (a few seconds), later runs
 reuse it until the packages change. :class:`grader.infra.sandbox.Sandbox` binds that folder (read-only)
 and hides the instructor's package folders, whatever way they were installed.
 """
@@ -23,6 +24,7 @@ import importlib.util
 import os
 import re
 import shutil
+import sys
 import tempfile
 import zipfile
 from pathlib import Path
@@ -80,6 +82,8 @@ def _files(dirs: dict[str, Path]) -> list[tuple[str, Path]]:
 
 def _digest(root: Path | None, files: list[tuple[str, Path]]) -> str:
     h = hashlib.sha256(b"student-site-2\0")  # 2: with bytecode
+    # the bytecode is this Python's (cpython-311, -312...): a site for each version that grades
+    h.update(sys.implementation.cache_tag.encode() + b"\0")
     extra = [("pyproject.toml", root / "pyproject.toml"), ("MANIFEST.in", root / "MANIFEST.in")] if root else []
     for rel, path in [*extra, *files]:
         if path.is_file():
