@@ -601,23 +601,10 @@ def modules_reached_by(notebooks: Iterable[str]) -> list[str]:
     lesson first draws a widget). A module's top-level imports are not followed: what a module
     imports only on a path the lesson never takes (``h5py``, when a model is saved) stays out.
     Only names of existing files are returned; nothing is imported here."""
-    import nbformat
-    from IPython.core.inputtransformer2 import TransformerManager
-
     from grader.infra.student_wheel import PACKAGES
 
-    notebooks = list(notebooks)
-    found = dict.fromkeys(modules_imported_by(notebooks))
-    transform = TransformerManager().transform_cell
-    trees = []
-    for path in notebooks:
-        for cell in nbformat.read(path, as_version=4).cells:
-            if cell.cell_type != "code":
-                continue
-            try:
-                trees.append(ast.parse(transform(cell.source)))
-            except SyntaxError:
-                continue
+    trees = _code_cell_trees(notebooks)
+    found = dict.fromkeys(_absolute_imports(trees))
     for name in _attribute_modules(trees):
         found.setdefault(name, None)
     todo = [m for m in found if m.partition(".")[0] in PACKAGES]
@@ -752,24 +739,37 @@ def _module_file(name: str) -> str | None:
 def modules_imported_by(notebooks: Iterable[str]) -> list[str]:
     """Absolute imports (``import a.b``, ``from a.b import c``) in the code cells of the
     notebooks, in order of first appearance; IPython magics are translated first."""
+    return _absolute_imports(_code_cell_trees(notebooks))
+
+
+def _code_cell_trees(notebooks: Iterable[str]) -> list[ast.Module]:
+    """The syntax trees of the notebooks' code cells, IPython magics translated first (a cell
+    that is no valid Python is left out)."""
     import nbformat
     from IPython.core.inputtransformer2 import TransformerManager
 
     transform = TransformerManager().transform_cell
-    found: dict[str, None] = {}
+    trees = []
     for path in notebooks:
-        nb = nbformat.read(path, as_version=4)
-        for cell in nb.cells:
+        for cell in nbformat.read(path, as_version=4).cells:
             if cell.cell_type != "code":
                 continue
             try:
-                tree = ast.parse(transform(cell.source))
+                trees.append(ast.parse(transform(cell.source)))
             except SyntaxError:
                 continue
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Import):
-                    for alias in node.names:
-                        found.setdefault(alias.name, None)
-                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                    found.setdefault(node.module, None)
+    return trees
+
+
+def _absolute_imports(trees: list[ast.Module]) -> list[str]:
+    """``import a.b`` and ``from a.b import c`` anywhere in the trees, in order of first
+    appearance."""
+    found: dict[str, None] = {}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    found.setdefault(alias.name, None)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.setdefault(node.module, None)
     return list(found)
